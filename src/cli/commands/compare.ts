@@ -1,0 +1,119 @@
+import { compareRuns, type Comparison } from "../../compare/compare.js";
+import { EvalError } from "../../errors.js";
+import { highlightFor, renderComparisonReport } from "../../report/index.js";
+import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
+import { rowTexts } from "../../run/dataset-texts.js";
+import { openSqliteStore } from "../../storage/sqlite.js";
+import { EXIT } from "../exit-codes.js";
+import { formatFigure } from "../format.js";
+import type { CliIO } from "../io.js";
+import { writeOutput } from "../output-file.js";
+import { loadRun, type LoadedRun } from "../run-ref.js";
+import { renderTable } from "../table.js";
+
+export interface CompareOptions {
+  db: string;
+  failOnRegression?: boolean;
+  report?: string;
+  seed?: string;
+}
+
+/** `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. */
+export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
+  const store = openSqliteStore(opts.db);
+  try {
+    const a = await loadRun(refA, store);
+    const b = await loadRun(refB, store);
+    const seed = opts.seed === undefined ? 1 : Number(opts.seed);
+    if (!Number.isInteger(seed)) throw new EvalError("USAGE", `--seed takes an integer, received ${JSON.stringify(opts.seed)}`);
+    const comparison = compare(a, b, seed);
+    io.stdout(printComparison(comparison));
+    if (opts.report) {
+      writeOutput("--report", opts.report, renderComparisonReport(await comparisonReportInput(comparison, a, b)));
+      io.stdout(`Report: ${opts.report}`);
+    }
+    const regressed = comparison.evaluators.filter((e) => e.regressed);
+    if (opts.failOnRegression && regressed.length) {
+      io.stderr(`simeval: ${b.label} is significantly worse than ${a.label} on ${regressed.map((e) => e.name).join(", ")}`);
+      return EXIT.failed;
+    }
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+export function compare(a: LoadedRun, b: LoadedRun, seed = 1): Comparison {
+  return compareRuns({ name: a.label, rows: a.rows() }, { name: b.label, rows: b.rows() }, { directions: { ...b.directions, ...a.directions }, seed });
+}
+
+/** The comparison as text: a table per evaluator, then the rows that regressed most. */
+export function printComparison(c: Comparison): string {
+  const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} rows in both runs (A ${c.rows.a}, B ${c.rows.b})`];
+  if (c.mismatch) lines.push(`warning: ${c.mismatch.message}`);
+  for (const w of c.warnings) lines.push(`warning: ${w}`);
+  const rows = c.evaluators.map((e) => [
+    e.name,
+    e.n_pairs,
+    formatFigure(e.mean_a),
+    formatFigure(e.mean_b),
+    e.diff === null ? "-" : `${e.diff >= 0 ? "+" : ""}${formatFigure(e.diff)}`,
+    e.ci ? `[${formatFigure(e.ci.low)}, ${formatFigure(e.ci.high)}]` : "-",
+    e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : e.p_value.toFixed(4),
+    e.better === "same" ? "no difference" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
+    `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
+  ]);
+  lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
+  lines.push("p: paired sign-flip permutation test (two-sided); CI: paired percentile bootstrap of the mean difference.");
+  for (const e of c.evaluators) {
+    if (!e.worst.length || e.rows.regressed === 0) continue;
+    lines.push("", `Rows that regressed most on ${e.name}:`);
+    lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, w.id === null || w.id === undefined ? "" : String(w.id), formatFigure(w.score_a), formatFigure(w.score_b), formatFigure(w.delta)])));
+  }
+  return lines.join("\n");
+}
+
+/** Joins the comparison with the texts of the regressed rows, read back from each run's dataset. */
+export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: LoadedRun): Promise<ComparisonReportInput> {
+  const label = (r: LoadedRun): RunLabel => ({
+    id: r.info?.id ?? r.label,
+    name: r.info?.name ?? r.label,
+    started_at: r.info?.started_at ?? "",
+    dataset_path: r.info?.dataset_path ?? "",
+    dataset_hash: r.info?.dataset_hash ?? "",
+  });
+  const evaluators = [];
+  for (const e of c.evaluators) {
+    const rows = new Set(e.worst.map((w) => w.row));
+    const specA = a.info?.evaluators.find((s) => (s.name ?? s.type) === e.name);
+    const specB = b.info?.evaluators.find((s) => (s.name ?? s.type) === e.name);
+    const textsA = a.info && specA ? await rowTexts(a.info.dataset_path, specA, rows) : new Map();
+    const textsB = b.info && specB ? await rowTexts(b.info.dataset_path, specB, rows) : new Map();
+    const type = a.types[e.name] ?? b.types[e.name] ?? "";
+    evaluators.push({
+      name: e.name,
+      type,
+      direction: e.direction,
+      n_pairs: e.n_pairs,
+      mean_a: e.mean_a,
+      mean_b: e.mean_b,
+      diff: e.diff,
+      ci: e.ci ? ([e.ci.low, e.ci.high] as [number, number]) : null,
+      p_value: e.p_value,
+      better: e.better === "same" ? null : e.better,
+      significant: e.significant,
+      improved: e.rows.improved,
+      regressed: e.rows.regressed,
+      unchanged: e.rows.unchanged,
+      highlight: highlightFor(type, specA?.config),
+      worst: e.worst.map((w) => ({
+        ...w,
+        expected: textsA.get(w.row)?.expected ?? textsB.get(w.row)?.expected ?? "",
+        output_a: textsA.get(w.row)?.output ?? "",
+        output_b: textsB.get(w.row)?.output ?? "",
+      })),
+    });
+  }
+  return { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha };
+}
+

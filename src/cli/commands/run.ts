@@ -1,0 +1,117 @@
+import { resolve } from "node:path";
+import { createEvaluators } from "../../evaluators/create.js";
+import { EvalError } from "../../errors.js";
+import { renderJUnit, renderRunReport } from "../../report/index.js";
+import { runReportInput, unrecordedRun } from "../../run/report-input.js";
+import { runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
+import { openSqliteStore } from "../../storage/sqlite.js";
+import type { RunStore } from "../../storage/store.js";
+import { readEvalsFile } from "../config-file.js";
+import { EXIT } from "../exit-codes.js";
+import { checkGateNames, evaluateGates, parseGates, type Gate } from "../gates.js";
+import type { CliIO } from "../io.js";
+import { openLineFile, writeOutput } from "../output-file.js";
+import { terminalProgress } from "../progress.js";
+import { summaryTable } from "../summary-table.js";
+import { compareAgainstBaseline } from "./baseline-compare.js";
+
+export interface RunOptions {
+  config: string;
+  out?: string;
+  summary?: string;
+  report?: string;
+  junit?: string;
+  failUnder?: string[];
+  failOver?: string[];
+  minPassRate?: string[];
+  countSkippedAsZero?: boolean;
+  name?: string;
+  db: string | false;
+  baseline?: boolean;
+  failOnRegression?: boolean;
+  workers?: string;
+}
+
+/** Exit code when the run was interrupted (Ctrl-C): the shell's convention for SIGINT. */
+const INTERRUPTED = 130;
+
+/**
+ * `simeval run DATASET --config EVALS.json`: scores every row, records the run, prints the summary,
+ * writes the requested files and applies the gates (exit 1 when one fails).
+ */
+export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): Promise<number> {
+  const gates: Gate[] = [...parseGates("fail-under", opts.failUnder), ...parseGates("fail-over", opts.failOver), ...parseGates("min-pass-rate", opts.minPassRate)];
+  const workers = opts.workers === undefined ? undefined : Number(opts.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
+  const specs = await readEvalsFile(opts.config);
+  let evaluators;
+  try {
+    evaluators = createEvaluators(specs);
+  } catch (error) {
+    if (error instanceof EvalError) throw new EvalError(error.code, `${opts.config}: ${error.message}`, { issues: error.issues });
+    throw error;
+  }
+  checkGateNames(gates, evaluators);
+  if (opts.baseline && opts.db === false) throw new EvalError("USAGE", "--baseline needs the run database; drop --no-db");
+
+  const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
+  const controller = new AbortController();
+  const onSigint = () => {
+    io.stderr("\nsimeval: interrupted; finishing the rows in flight and recording the run as incomplete…");
+    controller.abort();
+  };
+  process.once("SIGINT", onSigint);
+  const results = opts.out ? await openLineFile("--out", opts.out) : undefined;
+  const progress = terminalProgress(process.stderr, null);
+  const startedAt = new Date().toISOString();
+  let result: RunDatasetResult;
+  try {
+    result = await runDataset({
+      dataset,
+      evaluators: specs,
+      name: opts.name ?? null,
+      ...(store ? { store } : {}),
+      ...(results ? { writeLine: results.write } : {}),
+      countSkippedAsZero: opts.countSkippedAsZero ?? false,
+      ...(workers !== undefined ? { workers } : {}),
+      signal: controller.signal,
+      onProgress: (rows) => progress.update(rows),
+    });
+  } finally {
+    progress.done();
+    process.removeListener("SIGINT", onSigint);
+    await results?.close();
+  }
+
+  try {
+    const run = (store && result.runId ? store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, opts.name ?? null);
+    io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${run.id}${run.name ? ` (${run.name})` : ""}: ${resolve(dataset)}\n`);
+    io.stdout(summaryTable(result.summary));
+    for (const e of result.rowErrors.slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
+    if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (see --out)`);
+
+    const gateOutcomes = evaluateGates(gates, result.summary);
+    for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
+
+    if (opts.summary) writeOutput("--summary", opts.summary, `${JSON.stringify({ run_id: result.runId, name: run.name, dataset, dataset_hash: result.datasetHash, summary: result.summary, gates: gateOutcomes }, null, 2)}\n`);
+    if (opts.report) {
+      writeOutput("--report", opts.report, renderRunReport(runReportInput(result, run)));
+      io.stdout(`Report: ${opts.report}`);
+    }
+    if (opts.junit) {
+      if (!store || !result.runId) throw new EvalError("USAGE", "--junit reads the rows back from the run database; drop --no-db");
+      writeOutput("--junit", opts.junit, renderJUnit({ name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), rows: [...store.rows(result.runId)], gates: gateOutcomes }));
+    }
+    let regressed = false;
+    if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io)) && opts.failOnRegression === true;
+
+    if (result.interrupted) return INTERRUPTED;
+    if (gateOutcomes.some((g) => !g.passed)) {
+      io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
+      return EXIT.failed;
+    }
+    return regressed ? EXIT.failed : EXIT.ok;
+  } finally {
+    store?.close();
+  }
+}

@@ -1,0 +1,119 @@
+import { EvalError } from "../../errors.js";
+import { renderTrendReport } from "../../report/index.js";
+import { openSqliteStore } from "../../storage/sqlite.js";
+import type { RunInfo } from "../../run/types.js";
+import { EXIT } from "../exit-codes.js";
+import { formatFigure } from "../format.js";
+import type { CliIO } from "../io.js";
+import { writeOutput } from "../output-file.js";
+import { summaryTable } from "../summary-table.js";
+import { renderTable } from "../table.js";
+
+/** `simeval runs`: the recorded runs, newest first. */
+export function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): number {
+  const store = openSqliteStore(opts.db);
+  try {
+    const runs = store.listRuns();
+    const baseline = store.baseline()?.id;
+    if (opts.json) {
+      io.stdout(JSON.stringify(runs, null, 2));
+      return EXIT.ok;
+    }
+    if (!runs.length) {
+      io.stdout(`No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
+      return EXIT.ok;
+    }
+    const rows = runs.map((r) => [r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, r.summary?.rows ?? "", r.dataset_path, means(r)]);
+    io.stdout(renderTable(["id", "name", "started (UTC)", "status", "rows", "dataset", "means"], rows));
+    if (baseline) io.stdout("* baseline");
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+function means(r: RunInfo): string {
+  return (r.summary?.evaluators ?? []).map((e) => `${e.name}=${formatFigure(e.mean)}`).join(" ");
+}
+
+/** `simeval show RUN`: one run's details and summary. */
+export function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): number {
+  const store = openSqliteStore(opts.db);
+  try {
+    const run = findOrFail(store.findRun(ref), ref);
+    if (opts.json) {
+      io.stdout(JSON.stringify(run, null, 2));
+      return EXIT.ok;
+    }
+    io.stdout(
+      [
+        `run      ${run.id}${store.baseline()?.id === run.id ? " (baseline)" : ""}`,
+        `name     ${run.name ?? "-"}`,
+        `status   ${run.status}`,
+        `started  ${run.started_at}`,
+        `finished ${run.finished_at ?? "-"}`,
+        `dataset  ${run.dataset_path} (sha256 ${run.dataset_hash})`,
+        `evaluators ${JSON.stringify(run.evaluators)}`,
+        "",
+        run.summary ? summaryTable(run.summary) : "no summary (the run did not finish)",
+      ].join("\n"),
+    );
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+/** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
+export function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): number {
+  const store = openSqliteStore(opts.db);
+  try {
+    if (action === undefined || action === "show") {
+      const b = store.baseline();
+      io.stdout(b ? `baseline: ${b.id}${b.name ? ` (${b.name})` : ""}` : "no baseline set; `simeval baseline set RUN` sets one");
+      return EXIT.ok;
+    }
+    if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, id prefix or name), or simeval baseline to show it");
+    const run = findOrFail(store.findRun(ref), ref);
+    if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
+    store.setBaseline(run.id);
+    io.stdout(`baseline: ${run.id}${run.name ? ` (${run.name})` : ""}`);
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+/** `simeval trend`: each evaluator's mean over the recorded runs, oldest first; `--report` draws it. */
+export function trendCommand(opts: { db: string; report?: string; name?: string }, io: CliIO): number {
+  const store = openSqliteStore(opts.db);
+  try {
+    const runs = store
+      .listRuns()
+      .filter((r) => r.status === "complete" && r.summary && (opts.name === undefined || r.name === opts.name))
+      .reverse();
+    if (!runs.length) {
+      io.stdout("No complete runs recorded yet.");
+      return EXIT.ok;
+    }
+    const names = [...new Set(runs.flatMap((r) => r.summary?.evaluators.map((e) => e.name) ?? []))];
+    const mean = (r: RunInfo, name: string) => r.summary?.evaluators.find((e) => e.name === name)?.mean ?? null;
+    io.stdout(renderTable(["run", "started (UTC)", ...names], runs.map((r) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), ...names.map((n) => formatFigure(mean(r, n)))])));
+    if (opts.report) {
+      const series = names.map((name) => {
+        const s = runs.flatMap((r) => r.summary?.evaluators.filter((e) => e.name === name) ?? [])[0];
+        return { name, type: s?.type ?? "", direction: s?.direction ?? ("maximize" as const), threshold: s?.threshold ?? null, means: runs.map((r) => mean(r, name)) };
+      });
+      writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at })), series }));
+      io.stdout(`Report: ${opts.report}`);
+    }
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {
+  if (!run) throw new EvalError("USAGE", `no recorded run matches ${JSON.stringify(ref)} (an id, id prefix or name); \`simeval runs\` lists them`);
+  return run;
+}

@@ -1,0 +1,38 @@
+import { createEvaluator } from "../../evaluators/create.js";
+import { EvalError } from "../../errors.js";
+import type { EvalRecord } from "../../types.js";
+import { EXIT } from "../exit-codes.js";
+import type { CliIO } from "../io.js";
+import { parseJsonOption } from "../json-option.js";
+
+export interface ScoreOptions {
+  type: string;
+  name?: string;
+  config?: string;
+  inputs?: string;
+  output?: string;
+  expected?: string;
+  record?: string;
+}
+
+/** `simeval score`: one evaluator on one pair; prints the result as JSON. Exit 0 pass or no verdict, 1 fail. */
+export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<number> {
+  const spec: Record<string, unknown> = { type: opts.type };
+  if (opts.name !== undefined) spec["name"] = opts.name;
+  if (opts.config !== undefined) spec["config"] = parseJsonOption("--config", opts.config);
+  if (opts.inputs !== undefined) spec["inputs"] = parseJsonOption("--inputs", opts.inputs);
+  const evaluator = createEvaluator(spec);
+  let record: EvalRecord = {};
+  if (opts.record !== undefined) {
+    const parsed = parseJsonOption("--record", opts.record);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new EvalError("USAGE", "--record must be a JSON object such as {\"output\": \"...\", \"expected\": \"...\"}");
+    }
+    record = parsed as EvalRecord;
+  }
+  if (opts.output !== undefined) record = { ...record, output: opts.output };
+  if (opts.expected !== undefined) record = { ...record, expected: opts.expected };
+  const result = await evaluator.evaluate(record);
+  io.stdout(JSON.stringify(result, null, 2));
+  return result.passed === false ? EXIT.failed : EXIT.ok;
+}

@@ -1,0 +1,23 @@
+import type { ErrorCode } from "../errors.js";
+
+/** The CLI's exit codes: 0 ok, 1 a verdict or gate failed, 2 bad usage or config, 3 a runtime failure. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, runtime: 3 } as const;
+
+/** The one mapping from error codes to exit codes; exhaustive by construction. */
+export function exitCodeFor(code: ErrorCode): number {
+  switch (code) {
+    case "CONFIG_INVALID":
+    case "UNKNOWN_EVALUATOR":
+    case "USAGE":
+    case "DATASET_INVALID":
+      return EXIT.usage;
+    case "INPUT_INVALID":
+    case "PROVIDER_FAILED":
+    case "STORE_FAILED":
+      return EXIT.runtime;
+    default: {
+      const never: never = code;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { EvalError } from "../errors.js";
+import type { EvaluatorSummary, RunSummary } from "../run/types.js";
+import { formatFigure, formatRate, printedFigure, printedRate } from "./format.js";
+
+export type GateKind = "fail-under" | "fail-over" | "min-pass-rate";
+
+export interface Gate {
+  kind: GateKind;
+  evaluator: string;
+  value: number;
+}
+
+export interface GateOutcome {
+  name: string;
+  passed: boolean;
+  message: string;
+}
+
+/** Parses `NAME=VALUE` gate arguments; a malformed one is a USAGE error naming the flag and the argument. */
+export function parseGates(kind: GateKind, args: readonly string[] | undefined): Gate[] {
+  return (args ?? []).map((arg) => {
+    const m = /^(.+)=([^=]+)$/.exec(arg);
+    const value = m ? Number(m[2]) : Number.NaN;
+    if (!m || !Number.isFinite(value)) {
+      throw new EvalError("USAGE", `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`);
+    }
+    if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
+      throw new EvalError("USAGE", `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}`);
+    }
+    return { kind, evaluator: m[1] as string, value };
+  });
+}
+
+/** Checks gate names against the run's evaluators before anything runs. */
+export function checkGateNames(gates: readonly Gate[], evaluators: readonly { name: string; direction: string }[]): void {
+  const names = evaluators.map((e) => e.name);
+  for (const g of gates) {
+    const e = evaluators.find((x) => x.name === g.evaluator);
+    if (!e) throw new EvalError("USAGE", `--${g.kind} ${g.evaluator}=${g.value}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}`);
+    if (g.kind === "fail-under" && e.direction === "minimize") {
+      throw new EvalError("USAGE", `--fail-under ${g.evaluator}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`);
+    }
+  }
+}
+
+/**
+ * Evaluates gates on a summary. A gate compares the value exactly as it is printed (means to 4
+ * decimals, pass rates to 0.1%), so what a person reads is what decided the exit code.
+ */
+export function evaluateGates(gates: readonly Gate[], summary: RunSummary): GateOutcome[] {
+  return gates.map((g) => {
+    const s = summary.evaluators.find((e) => e.name === g.evaluator) as EvaluatorSummary;
+    const name = `--${g.kind} ${g.evaluator}=${g.value}`;
+    if (g.kind === "min-pass-rate") {
+      if (s.pass_rate === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} gave no verdicts` };
+      const passed = printedRate(s.pass_rate) >= g.value;
+      return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, pass rate ${formatRate(s.pass_rate)}` };
+    }
+    if (s.mean === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} scored no rows` };
+    const mean = printedFigure(s.mean);
+    const passed = g.kind === "fail-under" ? mean >= g.value : mean <= g.value;
+    return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, mean ${formatFigure(s.mean)}` };
+  });
+}

@@ -1,0 +1,10 @@
+import { EvalError } from "../errors.js";
+
+/** Parses a command-line option holding JSON; a USAGE error names the option and the parser's complaint. */
+export function parseJsonOption(option: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new EvalError("USAGE", `${option} is not valid JSON (${(error as Error).message}); received ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
+  }
+}

@@ -1,0 +1,147 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import { EvalError } from "../errors.js";
+import { listCommand } from "./commands/list.js";
+import { scoreCommand, type ScoreOptions } from "./commands/score.js";
+import { runCommand, type RunOptions } from "./commands/run.js";
+import { compareCommand, type CompareOptions } from "./commands/compare.js";
+import { baselineCommand, runsCommand, showCommand, trendCommand } from "./commands/runs.js";
+import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
+import { EXIT, exitCodeFor } from "./exit-codes.js";
+import type { CliIO } from "./io.js";
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+/**
+ * Parses `argv` (without node and the script), runs the command and returns its exit code.
+ * Never exits the process and never throws: errors become a message on stderr and an exit code.
+ */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command("simeval")
+    .description("Score LLM and agent outputs against reference answers.")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError("(run with --help for usage)")
+    .version(packageVersion());
+
+  program
+    .command("score")
+    .description("score one output against one expected output and print the result as JSON (exit 0 pass or no verdict, 1 fail)")
+    .addOption(new Option("-t, --type <type>", "evaluator type (see `simeval list`)").makeOptionMandatory())
+    .option("-o, --output <text>", "the output to score")
+    .option("-e, --expected <text>", "the reference answer")
+    .option("-c, --config <json>", "evaluator config as JSON, e.g. '{\"threshold\":0.9}'")
+    .option("-n, --name <name>", "name for the result (default: the type)")
+    .option("--inputs <json>", "input mapping as JSON: parameter -> JSONPath or {\"literal\": value}")
+    .option("--record <json>", "a whole evaluation record as JSON (with --inputs to reach its fields)")
+    .action(async (opts: ScoreOptions) => {
+      code = await scoreCommand(opts, io);
+    });
+
+  const collect = (value: string, previous: string[]) => [...previous, value];
+  const dbOption = () => new Option("--db <path>", "the run database").default(DEFAULT_STORE_PATH);
+
+  program
+    .command("run")
+    .description("score every row of a dataset (JSONL, JSON array or CSV) and record the run")
+    .argument("<dataset>", "the dataset file")
+    .requiredOption("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]}')
+    .option("--out <file>", "write one results line per row (JSONL), in input order")
+    .option("--summary <file>", "write the summary as JSON")
+    .option("--report <file>", "write a self-contained HTML report")
+    .option("--junit <file>", "write JUnit XML for CI systems")
+    .option("--fail-under <name=value>", "exit 1 when an evaluator's mean is below value (repeatable)", collect, [])
+    .option("--fail-over <name=value>", "exit 1 when a distance evaluator's mean is above value (repeatable)", collect, [])
+    .option("--min-pass-rate <name=value>", "exit 1 when an evaluator's pass rate is below value, a fraction (repeatable)", collect, [])
+    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (the documents' behaviour)")
+    .option("-n, --name <name>", "a name for the run (compare and show accept it)")
+    .addOption(dbOption())
+    .option("--no-db", "do not record the run")
+    .option("--baseline", "compare with the baseline run in the same step")
+    .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse")
+    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core")
+    .action(async (dataset: string, opts: RunOptions) => {
+      code = await runCommand(dataset, opts, io);
+    });
+
+  program
+    .command("compare")
+    .description("compare two runs on the same dataset: means, paired difference with 95% CI and p-value")
+    .argument("<a>", "the reference run: an id, id prefix, name, or a results.jsonl file")
+    .argument("<b>", "the candidate run")
+    .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator")
+    .option("--report <file>", "write an HTML comparison")
+    .option("--seed <n>", "seed of the bootstrap and permutation test", "1")
+    .addOption(dbOption())
+    .action(async (a: string, b: string, opts: CompareOptions) => {
+      code = await compareCommand(a, b, opts, io);
+    });
+
+  program
+    .command("runs")
+    .description("list the recorded runs, newest first")
+    .option("--json", "print as JSON")
+    .addOption(dbOption())
+    .action((opts: { db: string; json?: boolean }) => {
+      code = runsCommand(opts, io);
+    });
+
+  program
+    .command("show")
+    .description("show one recorded run and its summary")
+    .argument("<run>", "an id, id prefix or name")
+    .option("--json", "print as JSON")
+    .addOption(dbOption())
+    .action((ref: string, opts: { db: string; json?: boolean }) => {
+      code = showCommand(ref, opts, io);
+    });
+
+  program
+    .command("baseline")
+    .description("`baseline set RUN` marks the known-good run; `baseline` shows it")
+    .argument("[action]", "set or show")
+    .argument("[run]", "an id, id prefix or name")
+    .addOption(dbOption())
+    .action((action: string | undefined, ref: string | undefined, opts: { db: string }) => {
+      code = baselineCommand(action, ref, opts, io);
+    });
+
+  program
+    .command("trend")
+    .description("each evaluator's mean over the recorded runs; --report draws it")
+    .option("--report <file>", "write an HTML chart of the means")
+    .option("-n, --name <name>", "only runs with this name")
+    .addOption(dbOption())
+    .action((opts: { db: string; report?: string; name?: string }) => {
+      code = trendCommand(opts, io);
+    });
+
+  program
+    .command("list")
+    .description("list every evaluator with its config keys and defaults")
+    .option("--json", "print as JSON")
+    .action((opts: { json?: boolean }) => {
+      code = listCommand(opts, io);
+    });
+
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version end with exit code 0; every other commander error is a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof EvalError) {
+      io.stderr(`simeval: ${error.message}`);
+      return exitCodeFor(error.code);
+    }
+    io.stderr(`simeval: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT.runtime;
+  }
+}

@@ -1,0 +1,38 @@
+import { existsSync, statSync } from "node:fs";
+import { EvalError } from "../errors.js";
+import { findEvaluator } from "../evaluators/registry.js";
+import { readResultsFile } from "../run/results-file.js";
+import { isResultError, type RowOutcome, type RunInfo } from "../run/types.js";
+import type { Direction } from "../types.js";
+import type { RunStore } from "../storage/store.js";
+
+/** A run to compare: from the store (with its dataset and specs) or from a results.jsonl file. */
+export interface LoadedRun {
+  label: string;
+  info: RunInfo | null;
+  rows: () => Iterable<RowOutcome>;
+  directions: Record<string, Direction>;
+  types: Record<string, string>;
+}
+
+/** Resolves RUN as a results.jsonl path, else a run id, id prefix or name in the store. */
+export async function loadRun(ref: string, store: RunStore | undefined): Promise<LoadedRun> {
+  if (existsSync(ref) && statSync(ref).isFile()) {
+    const rows = await readResultsFile(ref);
+    const types: Record<string, string> = {};
+    for (const r of rows) {
+      for (const [name, res] of Object.entries(r.results)) if (!isResultError(res) && res.type) types[name] ??= res.type;
+    }
+    return { label: ref, info: null, rows: () => rows, types, directions: directionsOf(types) };
+  }
+  const info = store?.findRun(ref);
+  if (!info || !store) {
+    throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, id prefix or name); \`simeval runs\` lists the runs`);
+  }
+  const types = Object.fromEntries(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
+  return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.rows(info.id), types, directions: directionsOf(types) };
+}
+
+function directionsOf(types: Record<string, string>): Record<string, Direction> {
+  return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, findEvaluator(type)?.direction ?? "maximize"]));
+}

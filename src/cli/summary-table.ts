@@ -1,0 +1,24 @@
+import type { RunSummary } from "../run/types.js";
+import { formatFigure, formatRate } from "./format.js";
+import { renderTable } from "./table.js";
+
+/** The run summary as a plain-text table: one row per evaluator. */
+export function summaryTable(summary: RunSummary): string {
+  const rows = summary.evaluators.map((e) => [
+    e.name,
+    e.n,
+    e.skipped,
+    e.errors,
+    formatFigure(e.mean),
+    formatFigure(e.median),
+    formatFigure(e.p10),
+    formatFigure(e.p90),
+    formatFigure(e.min),
+    formatFigure(e.max),
+    formatRate(e.pass_rate),
+  ]);
+  const header = ["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"];
+  const note = [`${summary.rows} rows`, `${summary.row_errors} unreadable`];
+  if (summary.skipped_as_zero) note.push("skipped rows counted as 0");
+  return `${renderTable(header, rows)}\n${note.join(", ")}`;
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
+import { Xoshiro128 } from "../stats/prng.js";
+import { compareRuns, type ComparisonInput } from "./compare.js";
+
+function result(score: number | null, opts: { skipped?: boolean } = {}): StoredResult {
+  return { type: "t", score, passed: null, label: null, reasoning: "", skipped: opts.skipped ?? false, details: {} };
+}
+const failed: RowResult = { error: { code: "INPUT_INVALID", message: "no match" } };
+
+/** A run whose row i (1-based) has `scores[name][i - 1]` for each evaluator (null = no result). */
+function run(name: string, scores: Record<string, (number | null | RowResult)[]>, ids?: unknown[]): ComparisonInput {
+  const length = Math.max(...Object.values(scores).map((s) => s.length));
+  const rows: RowOutcome[] = [];
+  for (let i = 0; i < length; i++) {
+    const results: Record<string, RowResult> = {};
+    for (const [ev, list] of Object.entries(scores)) {
+      const v = list[i];
+      if (v === undefined || v === null) continue;
+      results[ev] = typeof v === "number" ? result(v) : v;
+    }
+    rows.push({ row: i + 1, id: ids ? ids[i] : `q${i + 1}`, results });
+  }
+  return { name, rows };
+}
+
+function randomScores(n: number, seed: number, shift = 0, decimals = 2): number[] {
+  const rng = Xoshiro128.fromSeed(seed);
+  const f = 10 ** decimals;
+  return Array.from({ length: n }, () => Math.round(Math.min(1, Math.max(0, rng.nextDouble() + shift)) * f) / f);
+}
+
+const both = { directions: { sim: "maximize", dist: "minimize" } } as const;
+
+describe("compareRuns", () => {
+  it("finds no difference between identical runs", () => {
+    const scores = randomScores(500, 1);
+    const c = compareRuns(run("a", { sim: scores }), run("b", { sim: scores }), { directions: { sim: "maximize" }, resamples: 2000 });
+    const e = c.evaluators[0];
+    expect(e).toMatchObject({ name: "sim", n_pairs: 500, diff: 0, p_value: 1, p_method: "exact", better: "same", significant: false, regressed: false });
+    expect(e?.ci).toEqual({ low: 0, high: 0, level: 0.95 });
+    expect(e?.rows).toEqual({ improved: 0, regressed: 0, unchanged: 500 });
+    expect(e?.worst).toEqual([]);
+    expect(c).toMatchObject({ rows: { a: 500, b: 500, matched: 500 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null, warnings: [] });
+  });
+
+  it("finds a constant shift: the interval excludes 0, p is small, b is better", () => {
+    const a = randomScores(400, 2);
+    const b = a.map((x) => x + 0.05);
+    const c = compareRuns(run("base", { sim: a }), run("new", { sim: b }), { directions: { sim: "maximize" }, resamples: 2000 });
+    const e = c.evaluators[0];
+    expect(e?.diff).toBeCloseTo(0.05, 12);
+    expect(e?.ci?.low).toBeGreaterThan(0);
+    expect(e?.p_value).toBeCloseTo(1 / 2001, 12); // no random sign pattern reaches an all-positive sum
+    expect(e).toMatchObject({ p_method: "monte_carlo", better: "b", significant: true, regressed: false, rows: { improved: 400, regressed: 0, unchanged: 0 } });
+  });
+
+  it("detects a noisy regression and lists the worst rows", () => {
+    const a = randomScores(1000, 3);
+    const noise = randomScores(1000, 4);
+    const b = a.map((x, i) => Math.round((x - 0.03 + ((noise[i] as number) - 0.5) * 0.2) * 100) / 100);
+    const c = compareRuns(run("a", { sim: a }), run("b", { sim: b }), { directions: { sim: "maximize" }, resamples: 3000, worst: 3 });
+    const e = c.evaluators[0];
+    expect(e?.ci?.high).toBeLessThan(0);
+    expect(e).toMatchObject({ better: "a", significant: true, regressed: true });
+    const drops = a.map((x, i) => ({ row: i + 1, drop: x - (b[i] as number) })).sort((p, q) => q.drop - p.drop || p.row - q.row);
+    expect(e?.worst.map((w) => w.row)).toEqual(drops.slice(0, 3).map((d) => d.row));
+    const w = e?.worst[0];
+    expect(w?.id).toBe(`q${w?.row}`);
+    expect(w?.delta).toBe((w?.score_b as number) - (w?.score_a as number));
+    expect((e?.rows.improved ?? 0) + (e?.rows.regressed ?? 0) + (e?.rows.unchanged ?? 0)).toBe(1000);
+  });
+
+  it("flips better and regressed for a minimize evaluator", () => {
+    const a = randomScores(300, 5).map((x) => Math.round(x * 10));
+    const up = a.map((x) => x + 1); // a larger distance is worse
+    const c = compareRuns(run("a", { dist: a }), run("b", { dist: up }), { directions: { dist: "minimize" }, resamples: 1000, worst: 2 });
+    const e = c.evaluators[0];
+    expect(e?.diff).toBe(1);
+    expect(e).toMatchObject({ direction: "minimize", better: "a", significant: true, regressed: true, rows: { improved: 0, regressed: 300, unchanged: 0 } });
+    expect(e?.worst).toHaveLength(2);
+    expect(e?.worst.map((w) => w.row)).toEqual([1, 2]); // all deltas equal: lowest row numbers first
+    const down = compareRuns(run("a", { dist: up }), run("b", { dist: a }), { directions: { dist: "minimize" }, resamples: 1000 }).evaluators[0];
+    expect(down).toMatchObject({ better: "b", regressed: false, rows: { improved: 300, regressed: 0 }, worst: [] });
+  });
+
+  it("computes the exact permutation p-value on a tiny example", () => {
+    // Differences [1, 1, 1]: of the 8 sign patterns only +++ and −−− reach |T| = 3, so p = 2/8.
+    const c = compareRuns(run("a", { sim: [0, 0, 0] }), run("b", { sim: [1, 1, 1] }), { directions: { sim: "maximize" } });
+    expect(c.evaluators[0]).toMatchObject({ p_value: 0.25, p_method: "exact", significant: false, regressed: false, better: "b" });
+    expect(c.evaluators[0]?.ci).toEqual({ low: 1, high: 1, level: 0.95 });
+    // Differences [1, 2, -1, 3] (T = 5): patterns with |T*| ≥ 5 are ±(1,2,−1,3) → 5, ±(1,2,1,3) → 7, ±(−1,2,1,3) → 5: p = 6/16.
+    const d = compareRuns(run("a", { sim: [0, 0, 1, 0, 0.5] }), run("b", { sim: [1, 2, 0, 3, 0.5] }), { directions: { sim: "maximize" } });
+    expect(d.evaluators[0]).toMatchObject({ n_pairs: 5, p_value: 6 / 16, p_method: "exact" });
+  });
+
+  it("is reproducible with the same seed and varies with another", () => {
+    const a = randomScores(2000, 6, 0, 4);
+    const b = randomScores(2000, 7, 0.01, 4);
+    const go = (seed: number) => compareRuns(run("a", { sim: a }), run("b", { sim: b }), { directions: { sim: "maximize" }, resamples: 500, seed }).evaluators[0];
+    const first = go(42);
+    expect(go(42)).toEqual(first);
+    const other = go(43);
+    expect(other?.ci).not.toEqual(first?.ci);
+    expect(other?.diff).toBe(first?.diff);
+  });
+
+  it("pairs only rows both runs scored, and counts rows present in one run only", () => {
+    const a = run("a", { sim: [0.5, 0.5, 0.5, failed, 0.5, 0.5] });
+    const b: ComparisonInput = {
+      name: "b",
+      rows: [
+        { row: 1, id: "q1", results: { sim: result(0.7) } },
+        { row: 2, id: "q2", results: { sim: result(0, { skipped: true }) } },
+        { row: 3, id: "q3", results: { sim: failed } },
+        { row: 4, id: "q4", results: { sim: result(0.9) } },
+        { row: 5, id: "q5", results: {}, error: { code: "DATASET_INVALID", message: "bad JSON" } },
+        { row: 8, id: "q8", results: { sim: result(0.1) } },
+      ],
+    };
+    const c = compareRuns(a, b, { directions: { sim: "maximize" } });
+    expect(c.rows).toEqual({ a: 6, b: 6, matched: 5 });
+    expect(c.unmatched).toEqual({ a_only: 1, b_only: 1 });
+    expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 0.5, mean_b: 0.7 });
+    expect(c.evaluators[0]?.diff).toBeCloseTo(0.2, 15);
+  });
+
+  it("reports different ids for the same row as a dataset mismatch", () => {
+    const a = run("a", { sim: [0.1, 0.2, 0.3] }, ["x", "y", "z"]);
+    const b = run("b", { sim: [0.1, 0.2, 0.3] }, ["x", "Y", { k: 1 }]);
+    const c = compareRuns(a, b, { directions: { sim: "maximize" } });
+    expect(c.dataset_mismatch).toBe(true);
+    expect(c.mismatch?.rows).toBe(2);
+    expect(c.mismatch?.examples).toEqual([
+      { row: 2, id_a: "y", id_b: "Y" },
+      { row: 3, id_a: "z", id_b: { k: 1 } },
+    ]);
+    expect(c.mismatch?.message).toMatch(/disagree on the id of 2 rows, first at row 2: string "y" in "a", string "Y" in "b"; they were probably made on different datasets/);
+    expect(c.evaluators[0]?.n_pairs).toBe(3); // still compared: the caller decides
+    // Equal object ids, and an id missing from one run, are not mismatches.
+    const same = compareRuns(run("a", { sim: [1, 1] }, [{ k: 1 }, "p"]), run("b", { sim: [1, 1] }, [{ k: 1 }, undefined]), { directions: { sim: "maximize" } });
+    expect(same.dataset_mismatch).toBe(false);
+  });
+
+  it("lists evaluators in one run only, and compares each common one", () => {
+    const c = compareRuns(run("a", { sim: [0.1, 0.2], dist: [1, 2], old: [1, 1] }), run("b", { dist: [2, 3], sim: [0.2, 0.4], new: [0, 1] }), { ...both, resamples: 200 });
+    expect(c.evaluators.map((e) => e.name)).toEqual(["sim", "dist"]);
+    expect(c.only_in_a).toEqual(["old"]);
+    expect(c.only_in_b).toEqual(["new"]);
+    // Adding another evaluator does not change this one's figures (each has its own random stream).
+    const alone = compareRuns(run("a", { sim: [0.1, 0.2] }), run("b", { sim: [0.2, 0.4] }), { directions: { sim: "maximize" }, resamples: 200 });
+    expect(alone.evaluators[0]).toEqual(c.evaluators[0]);
+  });
+
+  it("gives null figures for an evaluator with no pairs", () => {
+    const c = compareRuns(run("a", { sim: [failed, 0.5] }), run("b", { sim: [0.5, failed] }), { directions: { sim: "maximize" } });
+    expect(c.evaluators[0]).toMatchObject({ n_pairs: 0, mean_a: null, mean_b: null, diff: null, ci: null, p_value: null, p_method: null, better: "same", significant: false, regressed: false });
+  });
+
+  it("leaves out bad and repeated row numbers with a warning", () => {
+    const b: ComparisonInput = {
+      name: "b",
+      rows: [
+        { row: 1, id: "q1", results: { sim: result(0.5) } },
+        { row: 1, id: "q1", results: { sim: result(0.9) } },
+        { row: 0, id: "q0", results: { sim: result(0.9) } },
+        { row: 2.5, id: "q?", results: { sim: result(0.9) } },
+      ],
+    };
+    const c = compareRuns(run("a", { sim: [0.5] }), b, { directions: { sim: "maximize" } });
+    expect(c.warnings).toEqual([
+      'Run "b", outcome #2: row 1 appears more than once; the first was kept and this one left out.',
+      'Run "b", outcome #3: the row number must be an integer from 1 to 268435456 but is number 0; this outcome was left out.',
+      'Run "b", outcome #4: the row number must be an integer from 1 to 268435456 but is number 2.5; this outcome was left out.',
+    ]);
+    expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, diff: 0 });
+  });
+
+  it("rejects bad options and a common evaluator without a direction", () => {
+    const a = run("a", { sim: [1] });
+    const b = run("b", { sim: [1] });
+    try {
+      compareRuns(a, b, { directions: { sim: "maximize" }, resamples: 0, alpha: 1, worst: -1, seed: 1.5 });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(EvalError);
+      expect((e as EvalError).code).toBe("CONFIG_INVALID");
+      expect((e as EvalError).issues.map((i) => i.path[0])).toEqual(["seed", "resamples", "alpha", "worst"]);
+      expect((e as EvalError).message).toMatch(/Invalid resamples: expected an integer from 1 to 10,000,000 but received number 0/);
+    }
+    expect(() => compareRuns(a, b, { directions: {} })).toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
+  });
+
+  it("accepts rows from a generator, read once", () => {
+    function* rows(shift: number): Generator<RowOutcome> {
+      for (let i = 1; i <= 50; i++) yield { row: i, id: i, results: { sim: result(i / 100 + shift) } };
+    }
+    const c = compareRuns({ name: "a", rows: rows(0) }, { name: "b", rows: rows(0.01) }, { directions: { sim: "maximize" }, resamples: 500 });
+    expect(c.evaluators[0]?.n_pairs).toBe(50);
+    expect(c.evaluators[0]?.better).toBe("b");
+  });
+});

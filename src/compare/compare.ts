@@ -1,0 +1,304 @@
+/**
+ * Compares two runs on the same dataset, evaluator by evaluator, on the rows both runs scored: mean
+ * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
+ */
+import { EvalError, describeValue, type Issue } from "../errors.js";
+import { isResultError, type RowOutcome, type RowResult } from "../run/types.js";
+import { bootstrapMeanInterval } from "../stats/bootstrap.js";
+import { Float64Buffer } from "../stats/float64-buffer.js";
+import { Xoshiro128, hashString } from "../stats/prng.js";
+import { mean } from "../stats/quantiles.js";
+import { signFlipTest } from "../stats/sign-flip.js";
+import type { Direction } from "../types.js";
+import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
+import { WorstRows } from "./worst-rows.js";
+
+export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
+
+/** Row numbers above this are refused: per-row arrays are indexed by row number (2^28 rows = 2 GiB). */
+export const MAX_ROW = 2 ** 28;
+const MAX_WARNINGS = 20;
+const MAX_MISMATCH_EXAMPLES = 5;
+
+/**
+ * Compares run b against run a (the baseline) on the same dataset. For each evaluator present in both
+ * runs, rows are paired by row number where both runs have a score (neither skipped nor an error), and:
+ * - `diff` = mean_b − mean_a;
+ * - `ci`: paired percentile bootstrap of the mean difference b − a, at level 1 − alpha, from
+ *   `resamples` resamples of the pairs (see {@link bootstrapMeanInterval});
+ * - `p_value`: two-sided paired sign-flip permutation test of "mean difference = 0" (see
+ *   {@link signFlipTest}): exact with ≤ 20 non-zero differences, else `resamples` random sign patterns
+ *   with p = (1 + #{|T*| ≥ |T|}) / (1 + resamples). It needs no normality and holds for bounded and
+ *   discrete scores (0/1 exact match, rounded similarities), where a paired t-test is only approximate;
+ * - `better`: the run the interval favours given the direction, "same" when it contains 0;
+ * - `regressed`: b is significantly worse (p < alpha) and the interval agrees (better = "a"); asking
+ *   both keeps a CI gate from firing on a p-value at the edge, and vice versa.
+ * Randomness comes from xoshiro128** seeded with (seed, evaluator name), so figures are reproducible
+ * and one evaluator's figures do not change when others are added.
+ *
+ * Rows in one run only are counted in `unmatched`. When a row number has different ids in the two runs
+ * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
+ * Rows with a bad or repeated row number are left out with a warning; a long run never fails on one row.
+ * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction.
+ *
+ * Memory: run a's scores are kept in one Float64Array per evaluator indexed by row number, and the
+ * pairs in two per evaluator; run b is streamed.
+ */
+export function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Comparison {
+  const settings = checkOptions(opts);
+  const warnings = new Warnings();
+
+  // Run a: scores by evaluator and row number.
+  const presentA = new ByteFlags();
+  const idsA: unknown[] = [];
+  const scoresA = new Map<string, Float64Buffer>();
+  let rowsA = 0;
+  let position = 0;
+  for (const outcome of a.rows) {
+    position++;
+    const row = checkRow(outcome, a.name, position, presentA, warnings);
+    if (row === null) continue;
+    rowsA++;
+    presentA.set(row);
+    if (outcome.id !== undefined && outcome.id !== null) idsA[row] = outcome.id;
+    for (const [name, result] of Object.entries(outcome.results)) {
+      let scores = scoresA.get(name);
+      if (!scores) scoresA.set(name, (scores = new Float64Buffer()));
+      const score = scoreOf(result);
+      if (score !== null) scores.set(row, score);
+    }
+  }
+
+  // Run b, streamed: pair each score with run a's.
+  const presentB = new ByteFlags();
+  const namesB: string[] = [];
+  const seenB = new Set<string>();
+  const pairs = new Map<string, Pairs>();
+  let rowsB = 0;
+  let matched = 0;
+  let mismatched = 0;
+  const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
+  const missingDirections: string[] = [];
+  position = 0;
+  for (const outcome of b.rows) {
+    position++;
+    const row = checkRow(outcome, b.name, position, presentB, warnings);
+    if (row === null) continue;
+    rowsB++;
+    presentB.set(row);
+    const inA = presentA.has(row);
+    const idA = idsA[row];
+    const idB = outcome.id;
+    if (inA) {
+      matched++;
+      if (idA !== undefined && idB !== undefined && idB !== null && !sameId(idA, idB)) {
+        mismatched++;
+        if (examples.length < MAX_MISMATCH_EXAMPLES) examples.push({ row, id_a: idA, id_b: idB });
+      }
+    }
+    for (const [name, result] of Object.entries(outcome.results)) {
+      if (!seenB.has(name)) {
+        seenB.add(name);
+        namesB.push(name);
+      }
+      const scores = scoresA.get(name);
+      if (!scores || !inA) continue;
+      const scoreB = scoreOf(result);
+      const scoreA = scores.get(row);
+      if (scoreB === null || Number.isNaN(scoreA)) continue;
+      let p = pairs.get(name);
+      if (!p) {
+        const direction = opts.directions[name];
+        if (direction !== "maximize" && direction !== "minimize") {
+          if (!missingDirections.includes(name)) missingDirections.push(name);
+          continue;
+        }
+        pairs.set(name, (p = new Pairs(direction, settings.worst)));
+      }
+      p.add(row, idB ?? idA, scoreA, scoreB);
+    }
+  }
+  const namesA = [...scoresA.keys()];
+  const common = namesA.filter((n) => seenB.has(n));
+  for (const name of common) {
+    const d = opts.directions[name];
+    if (d !== "maximize" && d !== "minimize" && !missingDirections.includes(name)) missingDirections.push(name);
+  }
+  if (missingDirections.length) {
+    const issues: Issue[] = missingDirections.map((name) => ({
+      path: ["directions", name],
+      message: `No direction for evaluator "${name}": expected "maximize" or "minimize" but received ${describeValue(opts.directions[name])}`,
+      expected: '"maximize" | "minimize"',
+      received: describeValue(opts.directions[name]),
+    }));
+    throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
+  }
+
+  const evaluators = common.map((name) =>
+    summarizePairs(name, pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst), settings),
+  );
+  const first = examples[0];
+  return {
+    a: a.name,
+    b: b.name,
+    rows: { a: rowsA, b: rowsB, matched },
+    unmatched: { a_only: rowsA - matched, b_only: rowsB - matched },
+    dataset_mismatch: mismatched > 0,
+    mismatch: first
+      ? {
+          message:
+            `Runs "${a.name}" and "${b.name}" disagree on the id of ${mismatched} row${mismatched === 1 ? "" : "s"}, first at row ${first.row}: ` +
+            `${describeValue(first.id_a)} in "${a.name}", ${describeValue(first.id_b)} in "${b.name}"; they were probably made on different datasets ` +
+            `(or on different versions of one), so their scores should not be compared row by row.`,
+          rows: mismatched,
+          examples,
+        }
+      : null,
+    evaluators,
+    only_in_a: namesA.filter((n) => !seenB.has(n)),
+    only_in_b: namesB.filter((n) => !scoresA.has(n)),
+    warnings: warnings.list(),
+    settings,
+  };
+}
+
+/** The paired scores of one evaluator, collected as run b streams past. */
+class Pairs {
+  readonly a = new Float64Buffer();
+  readonly b = new Float64Buffer();
+  improved = 0;
+  regressed = 0;
+  unchanged = 0;
+  readonly worst: WorstRows;
+
+  constructor(
+    readonly direction: Direction,
+    worst: number,
+  ) {
+    this.worst = new WorstRows(direction, worst);
+  }
+
+  add(row: number, id: unknown, a: number, b: number): void {
+    this.a.push(a);
+    this.b.push(b);
+    if (a === b) this.unchanged++;
+    else if (this.direction === "maximize" ? b > a : b < a) this.improved++;
+    else this.regressed++;
+    this.worst.offer(row, id, a, b);
+  }
+}
+
+function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
+  const a = pairs.a.view();
+  const b = pairs.b.view();
+  const n = a.length;
+  const diffs = new Float64Array(n);
+  for (let i = 0; i < n; i++) diffs[i] = (b[i] as number) - (a[i] as number);
+  const meanA = mean(a);
+  const meanB = mean(b);
+  const level = 1 - settings.alpha;
+  const salt = hashString(name);
+  const interval = bootstrapMeanInterval(diffs, { resamples: settings.resamples, level, rng: Xoshiro128.fromSeed(settings.seed, salt, 1) });
+  const test = signFlipTest(diffs, { resamples: settings.resamples, rng: Xoshiro128.fromSeed(settings.seed, salt, 2) });
+  const up = pairs.direction === "maximize" ? "b" : "a"; // the better run when b − a > 0
+  const down = up === "b" ? "a" : "b";
+  const better = !interval ? "same" : interval.low > 0 ? up : interval.high < 0 ? down : "same";
+  const significant = test !== null && test.p < settings.alpha;
+  return {
+    name,
+    direction: pairs.direction,
+    n_pairs: n,
+    mean_a: meanA,
+    mean_b: meanB,
+    diff: meanA === null || meanB === null ? null : meanB - meanA,
+    ci: interval ? { low: interval.low, high: interval.high, level } : null,
+    p_value: test ? test.p : null,
+    p_method: test ? test.method : null,
+    better,
+    significant,
+    regressed: significant && better === "a",
+    rows: { improved: pairs.improved, regressed: pairs.regressed, unchanged: pairs.unchanged },
+    worst: pairs.worst.list(),
+  };
+}
+
+/** A result's score when it can be paired: not an error, not skipped, a finite number. */
+function scoreOf(result: RowResult | undefined): number | null {
+  if (result === undefined || isResultError(result) || result.skipped) return null;
+  return typeof result.score === "number" && Number.isFinite(result.score) ? result.score : null;
+}
+
+function sameId(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+  try {
+    return JSON.stringify(x) === JSON.stringify(y);
+  } catch {
+    return false;
+  }
+}
+
+/** The row number, or null (with a warning) when it is not a usable row number or was seen before. */
+function checkRow(outcome: RowOutcome, run: string, position: number, seen: ByteFlags, warnings: Warnings): number | null {
+  const row: unknown = outcome.row;
+  if (typeof row !== "number" || !Number.isSafeInteger(row) || row < 1 || row > MAX_ROW) {
+    warnings.add(`Run "${run}", outcome #${position}: the row number must be an integer from 1 to ${MAX_ROW} but is ${describeValue(row)}; this outcome was left out.`);
+    return null;
+  }
+  if (seen.has(row)) {
+    warnings.add(`Run "${run}", outcome #${position}: row ${row} appears more than once; the first was kept and this one left out.`);
+    return null;
+  }
+  return row;
+}
+
+function checkOptions(opts: CompareOptions): Comparison["settings"] {
+  const issues: Issue[] = [];
+  const seed = opts.seed ?? 1;
+  const resamples = opts.resamples ?? 10_000;
+  const alpha = opts.alpha ?? 0.05;
+  const worst = opts.worst ?? 10;
+  const bad = (key: string, expected: string, value: unknown) =>
+    issues.push({ path: [key], message: `Invalid ${key}: expected ${expected} but received ${describeValue(value)}`, expected, received: describeValue(value) });
+  if (!Number.isSafeInteger(seed)) bad("seed", "an integer", opts.seed);
+  if (!Number.isSafeInteger(resamples) || resamples < 1 || resamples > 10_000_000) bad("resamples", "an integer from 1 to 10,000,000", opts.resamples);
+  if (!(typeof alpha === "number" && alpha > 0 && alpha < 1)) bad("alpha", "a number between 0 and 1 (exclusive)", opts.alpha);
+  if (!Number.isSafeInteger(worst) || worst < 0) bad("worst", "a non-negative integer", opts.worst);
+  if (typeof opts.directions !== "object" || opts.directions === null) bad("directions", "an object of evaluator name → direction", opts.directions);
+  if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
+  return { seed, resamples, alpha, worst };
+}
+
+/** One byte of "seen" per row number, growing as needed. */
+class ByteFlags {
+  private bytes = new Uint8Array(1024);
+
+  has(row: number): boolean {
+    return row < this.bytes.length && this.bytes[row] === 1;
+  }
+
+  set(row: number): void {
+    if (row >= this.bytes.length) {
+      let size = this.bytes.length * 2;
+      while (size <= row) size *= 2;
+      const next = new Uint8Array(size);
+      next.set(this.bytes);
+      this.bytes = next;
+    }
+    this.bytes[row] = 1;
+  }
+}
+
+class Warnings {
+  private readonly messages: string[] = [];
+  private more = 0;
+
+  add(message: string): void {
+    if (this.messages.length < MAX_WARNINGS) this.messages.push(message);
+    else this.more++;
+  }
+
+  list(): string[] {
+    return this.more ? [...this.messages, `…and ${this.more} more such warnings.`] : [...this.messages];
+  }
+}

@@ -1,0 +1,80 @@
+/** What {@link compareRuns} returns: per-evaluator differences between two runs on one dataset. */
+import type { Direction } from "../types.js";
+import type { RowOutcome } from "../run/types.js";
+
+/** One run to compare: a name for messages, and its rows (read once, in any order). */
+export interface ComparisonInput {
+  name: string;
+  /** Rows are matched by `row` number; their `id`s, where both runs have one, must agree. */
+  rows: Iterable<RowOutcome>;
+}
+
+export interface CompareOptions {
+  /** Each evaluator's direction, by name; every evaluator present in both runs needs one. */
+  directions: Record<string, Direction>;
+  /** PRNG seed (an integer, used modulo 2^32); default 1. The same seed gives the same figures. */
+  seed?: number | undefined;
+  /** Bootstrap resamples and random sign patterns; default 10,000. */
+  resamples?: number | undefined;
+  /** Significance level; default 0.05. The confidence interval's level is 1 − alpha. */
+  alpha?: number | undefined;
+  /** How many of the most regressed rows to list per evaluator; default 10. */
+  worst?: number | undefined;
+}
+
+/** A row that got worse from run a to run b. */
+export interface WorstRow {
+  row: number;
+  id: unknown;
+  score_a: number;
+  score_b: number;
+  /** score_b − score_a. */
+  delta: number;
+}
+
+/** One evaluator, compared over the rows both runs scored (neither skipped nor an error). */
+export interface EvaluatorComparison {
+  name: string;
+  direction: Direction;
+  n_pairs: number;
+  mean_a: number | null;
+  mean_b: number | null;
+  /** mean_b − mean_a; null without pairs. */
+  diff: number | null;
+  /** Paired percentile-bootstrap interval of the mean difference (b − a), at level 1 − alpha. */
+  ci: { low: number; high: number; level: number } | null;
+  /** Two-sided p-value of the paired sign-flip permutation test of "mean difference = 0". */
+  p_value: number | null;
+  /** "exact" when every sign pattern was enumerated (≤ 20 non-zero differences). */
+  p_method: "exact" | "monte_carlo" | null;
+  /** The run closer to the reference, given the direction; "same" when the interval contains 0. */
+  better: "a" | "b" | "same";
+  /** p_value < alpha. */
+  significant: boolean;
+  /** b is worse than a and both tests say so: significant, and the interval excludes 0 on a's side. */
+  regressed: boolean;
+  /** Per pair, direction-aware; exact equality is unchanged. */
+  rows: { improved: number; regressed: number; unchanged: number };
+  /** The rows that regressed most, worst first (ties: lower row number first). */
+  worst: WorstRow[];
+}
+
+export interface Comparison {
+  a: string;
+  b: string;
+  /** Rows read from each run (valid row numbers, duplicates left out), and rows present in both. */
+  rows: { a: number; b: number; matched: number };
+  /** Rows present in one run only. */
+  unmatched: { a_only: number; b_only: number };
+  /** True when some row number has different ids in the two runs: probably different datasets. */
+  dataset_mismatch: boolean;
+  mismatch: { message: string; rows: number; examples: { row: number; id_a: unknown; id_b: unknown }[] } | null;
+  /** Evaluators present in both runs, in run a's order. */
+  evaluators: EvaluatorComparison[];
+  only_in_a: string[];
+  only_in_b: string[];
+  /** Rows left out (bad or repeated row numbers), one sentence each (at most 20, then a count). */
+  warnings: string[];
+  settings: { seed: number; resamples: number; alpha: number; worst: number };
+}
+

@@ -1,0 +1,45 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashFile } from "./hash.js";
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "simeval-hash-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("hashFile", () => {
+  it.each([
+    ["", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+    ["abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
+  ])("sha256(%j) is the known digest", async (text, digest) => {
+    const path = join(dir, "f.txt");
+    await writeFile(path, text);
+    expect(await hashFile(path)).toBe(digest);
+  });
+
+  it("hashes bytes as they are, across reads (no decoding, no BOM stripping)", async () => {
+    const a = join(dir, "a.bin");
+    const b = join(dir, "b.bin");
+    const big = Buffer.alloc(3 * 1024 * 1024 + 7, 0x61);
+    await writeFile(a, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), big]));
+    await writeFile(b, big);
+    const [ha, hb] = await Promise.all([hashFile(a), hashFile(b)]);
+    expect(ha).toMatch(/^[0-9a-f]{64}$/);
+    expect(ha).not.toBe(hb);
+    const { createHash } = await import("node:crypto");
+    expect(hb).toBe(createHash("sha256").update(big).digest("hex"));
+  });
+
+  it.each([
+    ["missing", "nope.csv", "no such file"],
+    ["a directory", ".", "is a directory; expected a dataset file (.jsonl, .json or .csv)"],
+  ])("%s → DATASET_INVALID", async (_name, name, problem) => {
+    const path = join(dir, name);
+    await expect(hashFile(path)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${problem}` });
+  });
+});

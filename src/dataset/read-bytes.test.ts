@@ -1,0 +1,151 @@
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { firstInvalidUtf8, LineIndex, openDatasetFile, Utf8Sanitizer } from "./read-bytes.js";
+
+const fatal = new TextDecoder("utf-8", { fatal: true });
+const isValid = (bytes: Uint8Array): boolean => {
+  try {
+    fatal.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Bytes that are mostly UTF-8, with the odd stray, cut or overlong byte: the cases the checker must get right. */
+const mostlyUtf8 = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: "binary", maxLength: 8 }).map((s) => [...Buffer.from(s, "utf8")]),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 3 }),
+      fc.constantFrom([0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf0, 0x9f, 0x98]),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => Uint8Array.from(parts.flat()));
+
+describe("firstInvalidUtf8", () => {
+  it.each([
+    ["ascii", [0x61, 0x62], -1],
+    ["two-byte é", [0xc3, 0xa9], -1],
+    ["emoji", [0xf0, 0x9f, 0x98, 0x80], -1],
+    ["stray continuation", [0x61, 0x80], 1],
+    ["overlong 2-byte", [0xc0, 0xaf], 0],
+    ["overlong 3-byte", [0xe0, 0x80, 0xaf], 0],
+    ["surrogate", [0x61, 0xed, 0xa0, 0x80], 1],
+    ["above U+10FFFF", [0xf4, 0x90, 0x80, 0x80], 0],
+    ["cut off at the end", [0x61, 0x62, 0xe2, 0x82], 2],
+    ["lead byte then ASCII", [0xc3, 0x28], 0],
+  ])("%s", (_name, bytes, expected) => {
+    expect(firstInvalidUtf8(Uint8Array.from(bytes))).toBe(expected);
+  });
+
+  it("agrees with a fatal TextDecoder on whether bytes are valid", () => {
+    fc.assert(
+      fc.property(mostlyUtf8, (bytes) => {
+        expect(firstInvalidUtf8(bytes) === -1).toBe(isValid(bytes));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the prefix before the reported byte is valid", () => {
+    fc.assert(
+      fc.property(mostlyUtf8, (bytes) => {
+        const i = firstInvalidUtf8(bytes);
+        if (i !== -1) expect(isValid(bytes.subarray(0, i))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("Utf8Sanitizer", () => {
+  const run = (bytes: Uint8Array, cuts: number[]): { out: Buffer; bad: number[] } => {
+    const s = new Utf8Sanitizer();
+    const parts: Buffer[] = [];
+    const bad: number[] = [];
+    let from = 0;
+    for (const cut of [...cuts.filter((c) => c <= bytes.length)].sort((a, b) => a - b).concat(bytes.length)) {
+      const r = s.push(Buffer.from(bytes.subarray(from, cut)));
+      parts.push(r.bytes);
+      bad.push(...r.bad);
+      from = cut;
+    }
+    const r = s.end();
+    parts.push(r.bytes);
+    bad.push(...r.bad);
+    return { out: Buffer.concat(parts), bad };
+  };
+
+  it("passes valid bytes through untouched however they are cut", () => {
+    const text = Buffer.from("héllo 😀 wörld\n日本");
+    for (let cut = 0; cut <= text.length; cut++) {
+      const { out, bad } = run(text, [cut]);
+      expect(bad).toEqual([]);
+      expect(out.equals(text)).toBe(true);
+    }
+  });
+
+  it("output is valid UTF-8 of the same length, and the flagged offsets do not depend on the chunking", () => {
+    fc.assert(
+      fc.property(mostlyUtf8, fc.array(fc.nat(40), { maxLength: 4 }), (bytes, cuts) => {
+        const whole = run(bytes, []);
+        const chunked = run(bytes, cuts);
+        expect(chunked.out.length).toBe(bytes.length);
+        expect(isValid(chunked.out)).toBe(true);
+        expect(chunked.bad).toEqual(whole.bad);
+        expect(whole.bad.length === 0).toBe(isValid(bytes));
+        for (const i of chunked.bad) expect(chunked.out[i]).toBe(0x3f);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("LineIndex", () => {
+  it("maps offsets to lines and byte positions across chunks, counting \\r\\n once", () => {
+    const index = new LineIndex();
+    const text = "ab\r\ncd\n\nefg";
+    index.push(Buffer.from(text.slice(0, 5)));
+    index.push(Buffer.from(text.slice(5)));
+    expect(index.locate(0)).toEqual({ line: 1, byte: 1 });
+    expect(index.locate(3)).toEqual({ line: 1, byte: 4 }); // the \n itself belongs to line 1
+    expect(index.locate(4)).toEqual({ line: 2, byte: 1 });
+    expect(index.locate(7)).toEqual({ line: 3, byte: 1 });
+    expect(index.locate(10)).toEqual({ line: 4, byte: 3 });
+  });
+
+  it("stays right after dropping passed newlines", () => {
+    const index = new LineIndex();
+    index.push(Buffer.from("\n".repeat(20_000) + "x"));
+    expect(index.locate(9_999).line).toBe(10_000);
+    expect(index.locate(20_000)).toEqual({ line: 20_001, byte: 1 });
+  });
+});
+
+describe("openDatasetFile", () => {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "simeval-bytes-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ["missing", "nope.jsonl", "nope.jsonl: no such file"],
+    ["a directory", "sub", "sub: is a directory; expected a dataset file (.jsonl, .json or .csv)"],
+    ["empty", "empty.jsonl", "empty.jsonl: the file is empty; expected rows"],
+  ])("%s → DATASET_INVALID naming the file", async (_name, file, message) => {
+    await mkdir(join(dir, "sub"), { recursive: true });
+    await writeFile(join(dir, "empty.jsonl"), "");
+    const err = await openDatasetFile(join(dir, file), "rows").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EvalError);
+    expect((err as EvalError).code).toBe("DATASET_INVALID");
+    expect((err as EvalError).message).toBe(join(dir, message));
+  });
+});

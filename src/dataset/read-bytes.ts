@@ -1,0 +1,191 @@
+/**
+ * Byte-level helpers shared by the readers: opening a dataset file with clear whole-file errors, mapping byte
+ * offsets to line numbers, and finding invalid UTF-8 without slowing down the common all-valid case.
+ */
+import { isUtf8 } from "node:buffer";
+import { open, type FileHandle } from "node:fs/promises";
+import { addAbortSignal } from "node:stream";
+import { datasetInvalid, fileProblem } from "./errors.js";
+
+/** The UTF-8 byte order mark, skipped at the start of a file. */
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * Bytes per read: 256 KiB. On 1M short JSONL rows it read as fast as 1 MiB with ~40 MB less RSS (items of a
+ * smaller batch die young), and faster than the 64 KiB default (fewer reads and carried line tails).
+ */
+export const CHUNK_BYTES = 256 * 1024;
+
+/** Whether `bytes` starts with the UTF-8 byte order mark. */
+export function hasBom(bytes: Uint8Array): boolean {
+  return bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
+}
+
+/**
+ * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, unreadable,
+ * or an empty regular file (`emptyHint` says what a non-empty file should hold).
+ */
+export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, "r");
+  } catch (err) {
+    throw fileProblem(path, err);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw fileProblem(path, { code: "EISDIR" });
+    if (stat.isFile() && stat.size === 0) throw datasetInvalid(path, `the file is empty; expected ${emptyHint}`);
+    return handle;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/**
+ * The file's bytes as a stream of Buffers (closing the handle at the end). With a signal, an abort destroys
+ * the stream, so a pending read ends at once.
+ */
+export function readChunks(path: string, handle: FileHandle, signal?: AbortSignal): AsyncIterable<Buffer> {
+  const stream = handle.createReadStream({ highWaterMark: CHUNK_BYTES });
+  if (signal !== undefined) addAbortSignal(signal, stream);
+  return (async function* () {
+    try {
+      for await (const chunk of stream) yield chunk as Buffer;
+    } catch (err) {
+      if (signal?.aborted === true) throw signal.reason;
+      // A read error after open (EIO, EISDIR on some systems) names the file like the open errors do.
+      throw fileProblem(path, err);
+    }
+  })();
+}
+
+/**
+ * Index of the first byte of the first invalid UTF-8 sequence in `bytes[start, end)`, or -1 if all valid.
+ * Rejects what `TextDecoder("utf-8", { fatal: true })` rejects: stray continuation bytes, overlong forms,
+ * surrogates (U+D800–U+DFFF), code points above U+10FFFF, and a sequence cut off by `end`.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let i = start;
+  while (i < end) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0; // overlong
+      else if (c === 0xed) hi = 0x9f; // surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90; // overlong
+      else if (c === 0xf4) hi = 0x8f; // above U+10FFFF
+    } else return i;
+    if (i + need >= end) return i;
+    const second = bytes[i + 1]!;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k <= need; k++) {
+      const b = bytes[i + k]!;
+      if (b < 0x80 || b > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** How many bytes at the end of `bytes` start a multi-byte sequence that the next chunk may complete (0–3). */
+function incompleteTail(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let k = 1; k <= 3 && k <= n; k++) {
+    const b = bytes[n - k]!;
+    if (b < 0x80) return 0;
+    if (b >= 0xc0) {
+      const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return length > k ? k : 0;
+    }
+  }
+  return 0;
+}
+
+/**
+ * Checks a byte stream for invalid UTF-8 chunk by chunk, for parsers that stop dead on a bad byte.
+ * `push` returns the bytes to parse, with each invalid byte replaced by `?` (one byte for one, so offsets
+ * hold), and the absolute offsets of those bytes; a sequence cut by the chunk's end waits for the next chunk.
+ * The all-valid case costs one native `isUtf8` call per chunk and no copy.
+ */
+export class Utf8Sanitizer {
+  private carry: Buffer | undefined;
+  private offset = 0;
+
+  push(chunk: Buffer): { bytes: Buffer; bad: number[] } {
+    const data = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
+    const keep = incompleteTail(data);
+    this.carry = keep === 0 ? undefined : Buffer.from(data.subarray(data.length - keep));
+    return this.clean(keep === 0 ? data : data.subarray(0, data.length - keep));
+  }
+
+  /** Bytes still carried at the end of the stream are a cut-off sequence. */
+  end(): { bytes: Buffer; bad: number[] } {
+    const data = this.carry ?? Buffer.alloc(0);
+    this.carry = undefined;
+    return this.clean(data);
+  }
+
+  private clean(data: Buffer): { bytes: Buffer; bad: number[] } {
+    const base = this.offset;
+    this.offset += data.length;
+    if (isUtf8(data)) return { bytes: data, bad: [] };
+    const bytes = Buffer.from(data);
+    const bad: number[] = [];
+    let i = firstInvalidUtf8(bytes);
+    while (i !== -1) {
+      bad.push(base + i);
+      bytes[i] = 0x3f; // "?"
+      i = firstInvalidUtf8(bytes, i + 1);
+    }
+    return { bytes, bad };
+  }
+}
+
+/**
+ * Maps byte offsets to 1-based line numbers (a line ends at `\n`, so `\r\n` counts once). Offsets must be
+ * asked in non-decreasing order; only the newlines not yet passed are kept, so memory stays flat.
+ */
+export class LineIndex {
+  private newlines: number[] = [];
+  private head = 0;
+  private size = 0;
+  private line = 1;
+  private lineStart = 0;
+
+  /** Feeds the next chunk of the stream. */
+  push(chunk: Buffer): void {
+    let i = chunk.indexOf(10);
+    while (i !== -1) {
+      this.newlines.push(this.size + i);
+      i = chunk.indexOf(10, i + 1);
+    }
+    this.size += chunk.length;
+  }
+
+  /** The line holding byte `offset`, and that byte's 1-based position in its line. */
+  locate(offset: number): { line: number; byte: number } {
+    const nl = this.newlines;
+    while (this.head < nl.length && nl[this.head]! < offset) {
+      this.lineStart = nl[this.head]! + 1;
+      this.line++;
+      this.head++;
+    }
+    if (this.head > 4096 && this.head * 2 > nl.length) {
+      this.newlines = nl.slice(this.head);
+      this.head = 0;
+    }
+    return { line: this.line, byte: offset - this.lineStart + 1 };
+  }
+}

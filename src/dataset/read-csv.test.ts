@@ -1,0 +1,179 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { CHUNK_BYTES } from "./read-bytes.js";
+import { readCsv } from "./read-csv.js";
+import type { DatasetItem } from "./rows.js";
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "simeval-csv-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string | Uint8Array): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
+  const out: DatasetItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+const brief = (items: DatasetItem[]): [number, number, unknown][] =>
+  items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);
+
+async function failure(path: string): Promise<EvalError> {
+  const err = await collect(readCsv(path)).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EvalError);
+  expect((err as EvalError).code).toBe("DATASET_INVALID");
+  return err as EvalError;
+}
+
+describe("readCsv", () => {
+  it("the header names the keys; values are strings; header names are trimmed", async () => {
+    const path = await file("a.csv", "id, input ,expected\n1,What is 2+2?,4\n2,,  spaced  \n");
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", input: "What is 2+2?", expected: "4" }],
+      [2, 3, { id: "2", input: "", expected: "  spaced  " }],
+    ]);
+  });
+
+  it("a quoted value may hold commas, quotes and line breaks; the row's line is where it starts", async () => {
+    const path = await file("quoted.csv", 'id,text\r\n1,"a, b"\r\n2,"say ""hi"""\r\n3,"one\r\ntwo\r\nthree"\r\n4,after\r\n');
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", text: "a, b" }],
+      [2, 3, { id: "2", text: 'say "hi"' }],
+      [3, 4, { id: "3", text: "one\r\ntwo\r\nthree" }],
+      [4, 7, { id: "4", text: "after" }],
+    ]);
+  });
+
+  it("skips a BOM, blank lines and space-only lines; reads a last line without a newline", async () => {
+    const path = await file("bom.csv", "\uFEFFid,x\n\n1,a\n   \n\n2,b");
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 3, { id: "1", x: "a" }],
+      [2, 6, { id: "2", x: "b" }],
+    ]);
+  });
+
+  it("a ragged row is a row error with both counts, and the rows after it still come", async () => {
+    const path = await file("ragged.csv", "a,b,c,d\n1,2,3,4\n1,2,3\n1\n1,2,3,4,5\n5,6,7,8\n");
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { a: "1", b: "2", c: "3", d: "4" }],
+      [2, 3, 'line 3: 3 fields, but the header has 4; expected 4 fields separated by "," (quote values that contain one)'],
+      [3, 4, 'line 4: 1 field, but the header has 4; expected 4 fields separated by "," (quote values that contain one)'],
+      [4, 5, 'line 5: 5 fields, but the header has 4; expected 4 fields separated by "," (quote values that contain one)'],
+      [5, 6, { a: "5", b: "6", c: "7", d: "8" }],
+    ]);
+  });
+
+  it("a metadata column holding a JSON object becomes that object; other text stays text", async () => {
+    const path = await file(
+      "meta.csv",
+      'id,metadata,notes\n1,"{""expectedOutput"": ""Paris""}","{""a"":1}"\n2,plain words,x\n3,[1],x\n4,"{oops",x\n5,,x\n',
+    );
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", metadata: { expectedOutput: "Paris" }, notes: '{"a":1}' }],
+      [2, 3, { id: "2", metadata: "plain words", notes: "x" }],
+      [3, 4, { id: "3", metadata: "[1]", notes: "x" }],
+      [4, 5, expect.stringMatching(/^line 5: column "metadata" starts with "\{" but is not valid JSON \(.+\); expected a JSON object or plain text$/)],
+      [5, 6, { id: "5", metadata: "", notes: "x" }],
+    ]);
+  });
+
+  it("invalid UTF-8 in a value is a row error naming the column", async () => {
+    const bytes = Buffer.concat([Buffer.from("id,text\n1,ok\n2,ab"), Buffer.from([0xe2, 0x28, 0xa1]), Buffer.from("\n3,é\n")]);
+    expect(brief(await collect(readCsv(await file("utf8.csv", bytes))))).toEqual([
+      [1, 2, { id: "1", text: "ok" }],
+      [2, 3, 'line 3: column "text" is not valid UTF-8 (byte 3 of the value); expected UTF-8 text'],
+      [3, 4, { id: "3", text: "é" }],
+    ]);
+  });
+
+  it("a quote that is never closed is a last row error at the line where its row starts", async () => {
+    const path = await file("open.csv", 'id,text\n1,fine\n\n2,"never closed\n3,swallowed\n');
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", text: "fine" }],
+      [2, 4, 'line 4: a quoted value opened in this row is never closed; expected a closing " (write "" for a quote inside a quoted value)'],
+    ]);
+  });
+
+  it("a stray quote inside an unquoted value is text", async () => {
+    const path = await file("stray.csv", 'id,text\n1,a 5" screen\n');
+    expect(brief(await collect(readCsv(path)))).toEqual([[1, 2, { id: "1", text: 'a 5" screen' }]]);
+  });
+
+  it("a column named __proto__ is a plain key", async () => {
+    const items = await collect(readCsv(await file("proto.csv", "__proto__,x\nevil,1\n")));
+    const first = items[0]!;
+    expect("record" in first && Object.getPrototypeOf(first.record)).toBe(Object.prototype);
+    expect("record" in first && Object.keys(first.record)).toEqual(["__proto__", "x"]);
+  });
+
+  it("reads TSV with a tab delimiter", async () => {
+    const path = await file("a.tsv", 'id\ttext\n1\t"a\tb"\n2\tc, d\n');
+    expect(brief(await collect(readCsv(path, undefined, "\t")))).toEqual([
+      [1, 2, { id: "1", text: "a\tb" }],
+      [2, 3, { id: "2", text: "c, d" }],
+    ]);
+  });
+
+  it("reads a 50 MB value", async () => {
+    const big = "y".repeat(50 * 1024 * 1024);
+    const items = await collect(readCsv(await file("big.csv", `id,input\n1,a\n2,"${big}"\n3,c\n`)));
+    expect(items.map((i) => [i.row, i.line, "record" in i && (i.record["input"] as string).length])).toEqual([
+      [1, 2, 1],
+      [2, 3, big.length],
+      [3, 4, 1],
+    ]);
+  });
+
+  it("keeps line numbers right across reads, with multi-line values", async () => {
+    const n = Math.ceil((2 * CHUNK_BYTES) / 40_000);
+    const rows = Array.from({ length: n }, (_, i) => `${i},"${"ü".repeat(10_000)}\n${"z".repeat(10_000)}"`);
+    const items = await collect(readCsv(await file("straddle.csv", `id,text\n${rows.join("\n")}\n`)));
+    expect(items.map((i) => ("record" in i ? [i.row, i.line, i.record["id"]] : i.error.message))).toEqual(
+      rows.map((_, i) => [i + 1, 2 + 2 * i, String(i)]),
+    );
+  });
+
+  it.each([
+    ["an empty file", "", "the file is empty; expected a header row naming the columns, then one row per line"],
+    ["blank lines only", "\n\r\n\n", "no header row (only blank lines); expected a header row naming the columns, then one row per line"],
+    ["a header only", "id,input\n", "has a header row but no data rows; expected a header row naming the columns, then one row per line"],
+    ["an empty header name", "id,,expected\n1,2,3\n", "the header's column 2 has no name; expected a header row naming the columns, then one row per line"],
+    ["a duplicate header name", "id,input, id\n1,2,3\n", 'the header names column "id" twice (columns 1 and 3); expected unique column names'],
+  ])("%s → DATASET_INVALID", async (_name, text, message) => {
+    const path = await file("whole.csv", text);
+    expect((await failure(path)).message).toBe(`${path}: ${message}`);
+  });
+
+  it("a missing file → DATASET_INVALID", async () => {
+    expect((await failure(join(dir, "nope.csv"))).message).toBe(`${join(dir, "nope.csv")}: no such file`);
+  });
+
+  it("stops with the signal's reason when aborted", async () => {
+    const path = await file("many.csv", `id\n${Array.from({ length: 500 }, (_, i) => i).join("\n")}\n`);
+    const controller = new AbortController();
+    let seen = 0;
+    const err = await (async () => {
+      for await (const item of readCsv(path, controller.signal)) {
+        seen = item.row;
+        if (item.row === 4) controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toBe(4);
+    expect(err).toBe(controller.signal.reason);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * CSV (or TSV) with a header row, streamed with `csv-parse`. The header names the keys; every value is a
+ * string, except that a `metadata` column holding a JSON object (text starting with `{`) is parsed into
+ * that object, so traces flattened to CSV keep `metadata.expectedOutput` reachable by JSONPath.
+ * Quoted values may span lines; a row's line is the line where it starts.
+ */
+import { isUtf8 } from "node:buffer";
+import { pipeline, Readable } from "node:stream";
+import { parse, type CsvError } from "csv-parse";
+import type { EvalError } from "../errors.js";
+import { datasetInvalid } from "./errors.js";
+import { firstInvalidUtf8, hasBom, openDatasetFile, readChunks } from "./read-bytes.js";
+import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
+
+/** The column whose JSON-object text becomes an object. */
+export const CSV_JSON_COLUMN = "metadata";
+
+const EXPECTED = "a header row naming the columns, then one row per line";
+
+/** `\n` bytes in `field`: quoted values may hold line breaks, which move the row's start line up. */
+function countNewlines(field: Buffer): number {
+  let n = 0;
+  let i = field.indexOf(10);
+  while (i !== -1) {
+    n++;
+    i = field.indexOf(10, i + 1);
+  }
+  return n;
+}
+
+/** Only spaces, tabs and `\r` (a CRLF file read with `\n` as the record delimiter leaves the `\r`). */
+function isBlank(field: Buffer): boolean {
+  for (const b of field) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
+}
+
+/** Checks the header: every column needs a name, and names must differ. Names are trimmed. */
+function readHeader(path: string, fields: Buffer[]): string[] | EvalError {
+  const names: string[] = [];
+  const seen = new Map<string, number>();
+  for (const [i, field] of fields.entries()) {
+    if (!isUtf8(field)) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
+    const name = field.toString("utf8").trim();
+    if (name === "") return datasetInvalid(path, `the header's column ${i + 1} has no name; expected ${EXPECTED}`);
+    const before = seen.get(name);
+    if (before !== undefined) {
+      return datasetInvalid(path, `the header names column "${name}" twice (columns ${before} and ${i + 1}); expected unique column names`);
+    }
+    seen.set(name, i + 1);
+    names.push(name);
+  }
+  return names;
+}
+
+/** One data row to an item: field count, UTF-8, and the `metadata` column. */
+function toItem(header: string[], fields: Buffer[], row: number, line: number, sep: string): DatasetItem {
+  const at = `line ${line}: `;
+  if (fields.length !== header.length) {
+    const got = `${fields.length} field${fields.length === 1 ? "" : "s"}`;
+    return rowError(row, line, `${at}${got}, but the header has ${header.length}; expected ${header.length} fields separated by "${sep === "\t" ? "\\t" : sep}" (quote values that contain one)`);
+  }
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    const name = header[i]!;
+    if (!isUtf8(field)) {
+      const byte = firstInvalidUtf8(field) + 1;
+      return rowError(row, line, `${at}column "${name}" is not valid UTF-8 (byte ${byte} of the value); expected UTF-8 text`);
+    }
+    const text = field.toString("utf8");
+    let value: unknown = text;
+    if (name === CSV_JSON_COLUMN && text.trimStart().startsWith("{")) {
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        return rowError(row, line, `${at}column "${name}" starts with "{" but is not valid JSON (${shortMessage(why)}); expected a JSON object or plain text`);
+      }
+      if (!isRowObject(value)) value = text;
+    }
+    // A column named "__proto__" must be a plain key, not the prototype setter.
+    if (name === "__proto__") Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+    else record[name] = value;
+  }
+  return { row, line, record };
+}
+
+/** csv-parse's message without its own (CRLF-miscounted) `at line N`. */
+function describeCsvError(err: CsvError): string {
+  if (err.code === "CSV_QUOTE_NOT_CLOSED") return `a quoted value opened in this row is never closed; expected a closing " (write "" for a quote inside a quoted value)`;
+  return shortMessage(err.message.replace(/,? at line \d+.*$/s, "").replace(/^[\w ]+: /, ""));
+}
+
+/**
+ * Reads a CSV file row by row (`delimiter` "\t" for TSV). Whole-file problems (missing, empty, no header,
+ * a header with an empty or repeated name, no data rows) throw DATASET_INVALID. A row with the wrong number
+ * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
+ * a BOM is skipped. With `signal`, an abort rejects the pending `next()` with `signal.reason`.
+ */
+export function readCsv(path: string, signal?: AbortSignal, delimiter = ","): AsyncIterableIterator<DatasetItem> {
+  return itemsOf(readCsvBatches(path, signal, delimiter), signal);
+}
+
+/** The file's chunks with a leading BOM cut off. */
+async function* withoutBom(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let first = true;
+  for await (const chunk of chunks) {
+    if (first) {
+      first = false;
+      if (hasBom(chunk)) {
+        if (chunk.length > 3) yield chunk.subarray(3);
+        continue;
+      }
+    }
+    yield chunk;
+  }
+}
+
+/** {@link readCsv}'s rows, one array per read of the file. */
+export async function* readCsvBatches(path: string, signal?: AbortSignal, delimiter = ","): AsyncGenerator<DatasetItem[]> {
+  const handle = await openDatasetFile(path, EXPECTED);
+  /** Broken records, with how many records csv-parse had emitted before each (to put it in its place). */
+  const skips: { before: number; err: CsvError }[] = [];
+  const parser = parse({
+    delimiter,
+    encoding: null, // fields as Buffers, so that invalid UTF-8 is found per value instead of silently replaced
+    relax_column_count: true, // a ragged row is a row error, reported by us with both counts
+    relax_quotes: true, // `5" screen` in an unquoted value is text, not an error
+    // Empty lines come through as one empty field, so that we can count lines ourselves: csv-parse's own
+    // count (and the `info` object behind it, a fifth of the parse time) miscounts CRLF inside quotes.
+    skip_empty_lines: false,
+    skip_records_with_error: true,
+    on_skip: (err: CsvError | undefined): undefined => {
+      if (err !== undefined) skips.push({ before: typeof err["records"] === "number" ? err["records"] : Number.MAX_SAFE_INTEGER, err });
+    },
+  });
+  // The pipeline's own callback sees the same error that the loop below rethrows.
+  pipeline(Readable.from(withoutBom(readChunks(path, handle, signal))), parser, () => undefined);
+
+  let header: string[] | undefined;
+  let out: DatasetItem[] = [];
+  let row = 0;
+  /** The line the next record starts on, and how many records csv-parse has given us. */
+  let line = 1;
+  let records = 0;
+  const takeSkips = (upTo: number): void => {
+    while (skips.length > 0 && skips[0]!.before <= upTo) {
+      const { err } = skips.shift()!;
+      if (header === undefined) throw datasetInvalid(path, `the header row (line ${line}) cannot be read: ${describeCsvError(err)}`);
+      row++;
+      out.push(rowError(row, line, `line ${line}: ${describeCsvError(err)}`));
+    }
+  };
+
+  for await (const record of parser as AsyncIterable<Buffer[]>) {
+    takeSkips(records);
+    records++;
+    const start = line;
+    line++;
+    for (const field of record) line += countNewlines(field);
+    // An empty line, or one of spaces, is one blank field: not a row (nor a ragged one).
+    if (record.length === 1 && isBlank(record[0]!)) continue;
+    if (header === undefined) {
+      const result = readHeader(path, record);
+      if (!Array.isArray(result)) throw result;
+      header = result;
+      continue;
+    }
+    row++;
+    out.push(toItem(header, record, row, start, delimiter));
+    // Everything parsed from the last read is in hand: pass it on as one batch.
+    if (parser.readableLength === 0) {
+      if (signal?.aborted === true) throw signal.reason;
+      yield out;
+      out = [];
+    }
+  }
+  takeSkips(Number.MAX_SAFE_INTEGER);
+  if (out.length > 0) yield out;
+  if (header === undefined) throw datasetInvalid(path, `no header row (only blank lines); expected ${EXPECTED}`);
+  if (row === 0) throw datasetInvalid(path, `has a header row but no data rows; expected ${EXPECTED}`);
+}

@@ -1,0 +1,131 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { detectFormat, readDataset } from "./read-dataset.js";
+import type { DatasetItem } from "./rows.js";
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "simeval-dataset-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
+  const out: DatasetItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe("detectFormat", () => {
+  it.each([
+    ["qa.jsonl", "jsonl"],
+    ["qa.NDJSON", "jsonl"],
+    ["qa.json", "json"],
+    ["qa.csv", "csv"],
+    ["qa.tsv", "csv"],
+    ["dir.v2/qa.Json", "json"],
+  ])("%s → %s by extension, whatever the bytes", (path, format) => {
+    expect(detectFormat(path, bytes("garbage"))).toBe(format);
+  });
+
+  it.each([
+    ['[{"a":1}]', "json"],
+    ['\uFEFF\r\n  [\n{"a":1}]', "json"],
+    ['{"a":1}\n{"a":2}\n', "jsonl"],
+    ['\n\n {"a":1}', "jsonl"],
+    ["id,input\n1,2\n", "csv"],
+    ["", "csv"],
+  ])("sniffs %j → %s for other extensions", (text, format) => {
+    expect(detectFormat("data.txt", bytes(text))).toBe(format);
+  });
+
+  it("reads the first bytes itself when not given them", async () => {
+    expect(detectFormat(await file("rows.txt", '{"a":1}\n'))).toBe("jsonl");
+  });
+
+  it("a missing file to sniff → DATASET_INVALID", () => {
+    const path = join(dir, "absent.dat");
+    expect(() => detectFormat(path)).toThrow(new EvalError("DATASET_INVALID", `${path}: no such file`));
+  });
+});
+
+describe("readDataset", () => {
+  it("reads each format through the same items", async () => {
+    const expected = [
+      { row: 1, line: 2, record: { id: "1", q: "a" } },
+      { row: 2, line: 3, record: { id: "2", q: "b" } },
+    ];
+    const jsonl = await file("d.jsonl", '\n{"id":"1","q":"a"}\n{"id":"2","q":"b"}\n');
+    const json = await file("d.json", '[\n{"id":"1","q":"a"},\n{"id":"2","q":"b"}\n]');
+    const csv = await file("d.csv", "id,q\n1,a\n2,b\n");
+    const tsv = await file("d.tsv", "id\tq\n1\ta\n2\tb\n");
+    for (const path of [jsonl, json, csv, tsv]) expect(await collect(readDataset(path))).toEqual(expected);
+  });
+
+  it("sniffs a file whose extension says nothing", async () => {
+    const items = await collect(readDataset(await file("rows.dat", '[{"a":1},\n{"a":2}]')));
+    expect(items).toEqual([
+      { row: 1, line: 1, record: { a: 1 } },
+      { row: 2, line: 2, record: { a: 2 } },
+    ]);
+  });
+
+  it("opts.format overrides the extension", async () => {
+    const path = await file("actually-jsonl.json", '{"a":1}\n{"a":2}\n');
+    await expect(collect(readDataset(path))).rejects.toThrow(/expected a JSON array of row objects at the top level, found an object/);
+    expect(await collect(readDataset(path, { format: "jsonl" }))).toHaveLength(2);
+  });
+
+  it.each([
+    ["missing.jsonl", "no such file"],
+    ["missing.weird", "no such file"],
+  ])("%s → DATASET_INVALID from the first next()", async (name, problem) => {
+    const path = join(dir, name);
+    const iterable = readDataset(path); // no throw yet: the file is opened on iteration
+    await expect(collect(iterable)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${problem}` });
+  });
+
+  it("an empty file of unknown type → DATASET_INVALID", async () => {
+    const path = await file("empty.dat", "");
+    await expect(collect(readDataset(path))).rejects.toMatchObject({
+      code: "DATASET_INVALID",
+      message: `${path}: the file is empty; expected a JSONL, JSON or CSV dataset`,
+    });
+  });
+
+  it("passes the signal to the reader, also after sniffing", async () => {
+    const path = await file("many.dat", Array.from({ length: 100 }, (_, i) => `{"id":${i}}`).join("\n"));
+    const controller = new AbortController();
+    const rows: number[] = [];
+    await expect(
+      (async () => {
+        for await (const item of readDataset(path, { signal: controller.signal })) {
+          rows.push(item.row);
+          if (item.row === 2) controller.abort(new Error("stop here"));
+        }
+      })(),
+    ).rejects.toThrow("stop here");
+    expect(rows).toEqual([1, 2]);
+  });
+
+  it("breaking out of the loop early is fine and reading again starts over", async () => {
+    const path = await file("again.jsonl", '{"a":1}\n{"a":2}\n{"a":3}\n');
+    for await (const item of readDataset(path)) {
+      expect(item.row).toBe(1);
+      break;
+    }
+    expect(await collect(readDataset(path))).toHaveLength(3);
+  });
+});

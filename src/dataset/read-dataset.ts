@@ -1,0 +1,125 @@
+/**
+ * The one entry point for reading a dataset: picks the format (by extension, else by the first bytes) and
+ * streams {@link DatasetItem}s from the matching reader.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { extname } from "node:path";
+import { fileProblem } from "./errors.js";
+import { hasBom, openDatasetFile } from "./read-bytes.js";
+import { readCsvBatches } from "./read-csv.js";
+import { readJsonArrayBatches } from "./read-json.js";
+import { readJsonlBatches } from "./read-jsonl.js";
+import { itemsOf, type DatasetFormat, type DatasetItem } from "./rows.js";
+
+export type { DatasetFormat, DatasetItem } from "./rows.js";
+
+/** How many leading bytes {@link detectFormat} looks at when the extension does not decide. */
+export const SNIFF_BYTES = 4096;
+
+const BY_EXTENSION: Readonly<Record<string, DatasetFormat>> = {
+  ".jsonl": "jsonl",
+  ".ndjson": "jsonl",
+  ".json": "json",
+  ".csv": "csv",
+  ".tsv": "csv",
+};
+
+/** The format an extension names (case-insensitive), or undefined for any other extension. */
+export function formatFromExtension(path: string): DatasetFormat | undefined {
+  return BY_EXTENSION[extname(path).toLowerCase()];
+}
+
+/** The first byte after a BOM and JSON whitespace, or undefined if there is none. */
+function firstSignificantByte(bytes: Uint8Array): number | undefined {
+  for (let i = hasBom(bytes) ? 3 : 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return b;
+  }
+  return undefined;
+}
+
+function readFirstBytesSync(path: string): Uint8Array {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const buf = Buffer.alloc(SNIFF_BYTES);
+      return buf.subarray(0, readSync(fd, buf, 0, SNIFF_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw fileProblem(path, err);
+  }
+}
+
+/**
+ * The dataset format of `path`: `.jsonl`/`.ndjson` → jsonl, `.json` → json, `.csv`/`.tsv` → csv. Any other
+ * extension is decided by the first character after a BOM and whitespace: `[` → json, `{` → jsonl, anything
+ * else → csv. Without `firstBytes` it reads the first {@link SNIFF_BYTES} bytes itself (synchronously) when
+ * the extension does not decide; a missing or unreadable file then throws DATASET_INVALID.
+ */
+export function detectFormat(path: string, firstBytes?: Uint8Array): DatasetFormat {
+  const byExtension = formatFromExtension(path);
+  if (byExtension !== undefined) return byExtension;
+  const first = firstSignificantByte(firstBytes ?? readFirstBytesSync(path));
+  if (first === 0x5b) return "json"; // [
+  if (first === 0x7b) return "jsonl"; // {
+  return "csv";
+}
+
+function batchesAs(path: string, format: DatasetFormat, signal: AbortSignal | undefined): AsyncGenerator<DatasetItem[]> {
+  switch (format) {
+    case "jsonl":
+      return readJsonlBatches(path, signal);
+    case "json":
+      return readJsonArrayBatches(path, signal);
+    case "csv":
+      return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",");
+  }
+}
+
+/** Options for {@link readDataset} and {@link readDatasetBatches}. */
+export interface ReadDatasetOptions {
+  /** Skips {@link detectFormat}. */
+  format?: DatasetFormat;
+  signal?: AbortSignal;
+}
+
+/**
+ * Streams the rows of a JSONL, JSON-array or CSV file (format from `opts.format`, else {@link detectFormat}).
+ * Memory stays flat whatever the file's size; a single value may be as large as a JS string allows.
+ *
+ * - Whole-file problems (missing file, a directory, unreadable, empty or no rows, a JSON top level that is
+ *   not an array, a bad CSV header) reject the first `next()` with `EvalError("DATASET_INVALID")`, whose
+ *   message starts with `path:`.
+ * - A row that cannot be read is yielded as `{ row, line, error: { code: "DATASET_ROW_INVALID", message } }`
+ *   with a message starting `line N:`, and reading goes on (a JSON syntax error ends the stream after it).
+ * - An abort of `opts.signal` rejects the pending `next()` with `signal.reason`.
+ *
+ * The iterator is single-use and safe for several workers calling `next()` at once.
+ */
+export function readDataset(path: string, opts: ReadDatasetOptions = {}): AsyncIterableIterator<DatasetItem> {
+  return itemsOf(readDatasetBatches(path, opts), opts.signal);
+}
+
+/**
+ * {@link readDataset}'s items in the order read, one array per read of the file (`CHUNK_BYTES` of input):
+ * the cheapest way through a large file, for a runner that handles a batch at a time.
+ */
+export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}): AsyncGenerator<DatasetItem[]> {
+  const format = opts.format ?? formatFromExtension(path);
+  if (format !== undefined) return batchesAs(path, format, opts.signal);
+  return (async function* () {
+    const handle = await openDatasetFile(path, "a JSONL, JSON or CSV dataset");
+    let first: Uint8Array;
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+      first = buffer.subarray(0, bytesRead);
+    } catch (err) {
+      throw fileProblem(path, err);
+    } finally {
+      await handle.close();
+    }
+    yield* batchesAs(path, detectFormat(path, first), opts.signal);
+  })();
+}

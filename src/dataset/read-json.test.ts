@@ -1,0 +1,157 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { CHUNK_BYTES } from "./read-bytes.js";
+import { readJsonArray } from "./read-json.js";
+import type { DatasetItem } from "./rows.js";
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "simeval-json-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string | Uint8Array): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
+  const out: DatasetItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+const brief = (items: DatasetItem[]): [number, number, unknown][] =>
+  items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);
+
+async function failure(path: string): Promise<EvalError> {
+  const err = await collect(readJsonArray(path)).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EvalError);
+  expect((err as EvalError).code).toBe("DATASET_INVALID");
+  return err as EvalError;
+}
+
+describe("readJsonArray", () => {
+  it("yields each element with the line its first token is on", async () => {
+    const text = '[\n  {"id": 1, "tags": ["a", "b"]},\n  {\n    "id": 2,\n    "nested": {"k": [1, {"z": null}]}\n  },\n\n  {"id": 3}]\n';
+    expect(brief(await collect(readJsonArray(await file("a.json", text))))).toEqual([
+      [1, 2, { id: 1, tags: ["a", "b"] }],
+      [2, 3, { id: 2, nested: { k: [1, { z: null }] } }],
+      [3, 8, { id: 3 }],
+    ]);
+  });
+
+  it("handles a BOM, CRLF, a one-line array and values with escaped newlines", async () => {
+    const text = '\uFEFF[{"a":"x\\ny"},\r\n{"a":"é"}, {"a":3}]';
+    expect(brief(await collect(readJsonArray(await file("crlf.json", text))))).toEqual([
+      [1, 1, { a: "x\ny" }],
+      [2, 2, { a: "é" }],
+      [3, 2, { a: 3 }],
+    ]);
+  });
+
+  it("an element that is not an object is a row error; the rows after it still come", async () => {
+    const text = '[\n{"id":1},\n[1,2],\n"s",\n7,\nnull,\n{"id":6}\n]';
+    expect(brief(await collect(readJsonArray(await file("kinds.json", text))))).toEqual([
+      [1, 2, { id: 1 }],
+      [2, 3, "line 3: expected a row object in the array, found an array"],
+      [3, 4, "line 4: expected a row object in the array, found a string"],
+      [4, 5, "line 5: expected a row object in the array, found a number"],
+      [5, 6, "line 6: expected a row object in the array, found null"],
+      [6, 7, { id: 6 }],
+    ]);
+  });
+
+  it("a syntax error ends the stream with a row error naming its line; earlier rows are kept", async () => {
+    const text = '[\n{"id":1},\n{"id":2},\n{"id": 3,, "x": 1},\n{"id":4}\n]';
+    expect(brief(await collect(readJsonArray(await file("syntax.json", text))))).toEqual([
+      [1, 2, { id: 1 }],
+      [2, 3, { id: 2 }],
+      [3, 4, 'line 4: not valid JSON (unexpected "," at byte 10 of the line); expected a JSON array of row objects'],
+    ]);
+  });
+
+  it.each([
+    ["a bad character", '[{"a":1},\n {"a":2} x', 2, 'line 2: not valid JSON (unexpected "x" at byte 10 of the line)'],
+    ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, 'line 3: not valid JSON (unexpected "[" after the array\'s closing ] at byte 1 of the line)'],
+    ["a trailing comma", '[{"a":1},\n{"a":2},\n]', 2, 'line 3: not valid JSON (unexpected "]" at byte 1 of the line)'],
+    ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ]"],
+    ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ]"],
+    ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, 'line 2: not valid JSON (unexpected "\\n" at byte 10 of the line)'],
+  ])("%s → a last row error after the rows before it", async (_name, text, kept, message) => {
+    const items = await collect(readJsonArray(await file("tail.json", text)));
+    expect(brief(items.slice(0, -1))).toEqual([
+      [1, 1, { a: 1 }],
+      [2, 2, { a: 2 }],
+    ].slice(0, kept));
+    const last = items.at(-1)!;
+    expect("error" in last && last.error.message).toBe(`${message}; expected a JSON array of row objects`);
+    expect(last.row).toBe(kept + 1);
+  });
+
+  it("invalid UTF-8 inside an element makes that row an error; the parse goes on", async () => {
+    const bytes = Buffer.concat([Buffer.from('[{"a":"ok"},\n{"a":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"},\n{"a":"ü"}]')]);
+    expect(brief(await collect(readJsonArray(await file("utf8.json", bytes))))).toEqual([
+      [1, 1, { a: "ok" }],
+      [2, 2, "line 2: not valid UTF-8 at byte 7 of the line; expected UTF-8 text"],
+      [3, 3, { a: "ü" }],
+    ]);
+  });
+
+  it("reads a 50 MB value", async () => {
+    const big = "x".repeat(50 * 1024 * 1024);
+    const items = await collect(readJsonArray(await file("big.json", `[{"id":1},\n{"id":2,"input":"${big}"},\n{"id":3}]`)));
+    expect(items.map((i) => [i.row, i.line, "record" in i && String(i.record["input"] ?? "").length])).toEqual([
+      [1, 1, 0],
+      [2, 2, big.length],
+      [3, 3, 0],
+    ]);
+  });
+
+  it("keeps line numbers right across reads", async () => {
+    const n = Math.ceil((2 * CHUNK_BYTES) / 50_000);
+    const rows = Array.from({ length: n }, (_, i) => `  ${JSON.stringify({ id: i, pad: "é".repeat(25_000) })}`);
+    const items = await collect(readJsonArray(await file("straddle.json", `[\n${rows.join(",\n")}\n]`)));
+    expect(items.map((i) => ("record" in i ? [i.row, i.line, i.record["id"]] : i.error.message))).toEqual(rows.map((_, i) => [i + 1, i + 2, i]));
+  });
+
+  it.each([
+    ["an object", '{"rows": []}', "expected a JSON array of row objects at the top level, found an object (if the file holds one JSON object per line, name it .jsonl)"],
+    ["a string", '"hello"', "expected a JSON array of row objects at the top level, found a string"],
+    ["a number", "12", "expected a JSON array of row objects at the top level, found a number"],
+    ["not JSON", "id,input\n1,2\n", 'not valid JSON at line 1 (unexpected "i"); expected a JSON array of row objects'],
+    ["an empty array", "[ ]", "the array is empty; expected at least one row object"],
+    ["whitespace", " \n \n", "holds only whitespace; expected a JSON array of row objects"],
+    ["an empty file", "", "the file is empty; expected a JSON array of row objects"],
+  ])("top level %s → DATASET_INVALID", async (_name, text, message) => {
+    const path = await file("top.json", text);
+    expect((await failure(path)).message).toBe(`${path}: ${message}`);
+  });
+
+  it("a missing file → DATASET_INVALID", async () => {
+    expect((await failure(join(dir, "nope.json"))).message).toBe(`${join(dir, "nope.json")}: no such file`);
+  });
+
+  it("stops with the signal's reason when aborted", async () => {
+    const path = await file("many.json", `[${Array.from({ length: 500 }, (_, i) => `{"id":${i}}`).join(",\n")}]`);
+    const controller = new AbortController();
+    let seen = 0;
+    const err = await (async () => {
+      for await (const item of readJsonArray(path, controller.signal)) {
+        seen = item.row;
+        if (item.row === 3) controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toBe(3);
+    expect(err).toBe(controller.signal.reason);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * A JSON array of row objects, streamed with `@streamparser/json` so that memory holds one row at a time.
+ * Each top-level element is a row; its line is where its first token starts. The parser reports byte
+ * offsets, and {@link LineIndex} turns them into lines.
+ */
+import { Tokenizer, TokenParser, TokenType, type ParsedTokenInfo } from "@streamparser/json";
+import type { EvalError } from "../errors.js";
+import { datasetInvalid } from "./errors.js";
+import { hasBom, LineIndex, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
+import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
+
+const EXPECTED = "a JSON array of row objects";
+
+/** What a first token says the top-level value is, for "found an object" messages. */
+function describeToken(token: TokenType): string {
+  switch (token) {
+    case TokenType.LEFT_BRACE:
+      return "an object (if the file holds one JSON object per line, name it .jsonl)";
+    case TokenType.STRING:
+      return "a string";
+    case TokenType.NUMBER:
+      return "a number";
+    case TokenType.TRUE:
+    case TokenType.FALSE:
+      return "a boolean";
+    case TokenType.NULL:
+      return "null";
+    default:
+      return `"${TokenType[token] ?? token}"`;
+  }
+}
+
+/** The tokenizer's `Unexpected "x" at chunk position "3" (absolute position "56") in state …`, taken apart. */
+const TOKENIZER_UNEXPECTED = /^Unexpected "([\s\S]*)" at chunk position "\d+" \(absolute position "(\d+)"\)/;
+
+/** The token parser's `Unexpected RIGHT_BRACKET ("]") in state VALUE`: the quoted token is what matters. */
+const PARSER_UNEXPECTED = /^Unexpected \w+ \(([\s\S]*)\) in state \w+$/;
+
+/**
+ * Reads a JSON array file row by row. Whole-file problems (missing, empty, a top level that is not an array,
+ * an empty array) throw DATASET_INVALID. An element that is not an object, or holds invalid UTF-8, is a row
+ * error; a syntax error ends the stream with a row error naming its line (the rows before it are kept).
+ * With `signal`, an abort rejects the pending `next()` with `signal.reason`.
+ */
+export function readJsonArray(path: string, signal?: AbortSignal): AsyncIterableIterator<DatasetItem> {
+  return itemsOf(readJsonArrayBatches(path, signal), signal);
+}
+
+/** {@link readJsonArray}'s rows, one array per read of the file. */
+export async function* readJsonArrayBatches(path: string, signal?: AbortSignal): AsyncGenerator<DatasetItem[]> {
+  const handle = await openDatasetFile(path, EXPECTED);
+  const tokenizer = new Tokenizer();
+  const parser = new TokenParser({ paths: ["$.*"], keepStack: false });
+  const lines = new LineIndex();
+  const utf8 = new Utf8Sanitizer();
+  /** Offsets of invalid UTF-8 bytes not yet matched to a row. */
+  let bad: number[] = [];
+  let out: DatasetItem[] = [];
+  let row = 0;
+  let depth = 0;
+  let started = false;
+  let closed = false;
+  /** Offset of the first token of the element being read, or -1 between elements. */
+  let rowStart = -1;
+  /** Offset of the token being handled, for errors that carry no position. */
+  let at = 0;
+  /** Set when the stream must end: a syntax error (a last row error) or a whole-file error. */
+  let stopped = false;
+  let fatal: EvalError | undefined;
+  /** Bytes fed so far (after the BOM). */
+  let size = 0;
+
+  const fail = (offset: number, what: string): void => {
+    if (stopped) return;
+    stopped = true;
+    const { line, byte } = lines.locate(offset);
+    if (!started) {
+      fatal = datasetInvalid(path, `not valid JSON at line ${line} (${what}); expected ${EXPECTED}`);
+      return;
+    }
+    const utf8Bad = bad.includes(offset);
+    const message = utf8Bad
+      ? `line ${line}: not valid UTF-8 at byte ${byte} of the line; expected UTF-8 text`
+      : `line ${line}: not valid JSON (${what} at byte ${byte} of the line); expected ${EXPECTED}`;
+    out.push(rowError(row + 1, line, message));
+  };
+
+  tokenizer.onToken = (token: ParsedTokenInfo): void => {
+    if (stopped) return;
+    at = token.offset;
+    if (depth === 0) {
+      if (closed) return fail(at, `unexpected ${JSON.stringify(String(token.value))} after the array's closing ]`);
+      if (!started) {
+        started = true;
+        if (token.token !== TokenType.LEFT_BRACKET) {
+          stopped = true;
+          fatal = datasetInvalid(path, `expected ${EXPECTED} at the top level, found ${describeToken(token.token)}`);
+          return;
+        }
+      }
+    } else if (depth === 1 && rowStart === -1 && token.token !== TokenType.COMMA && token.token !== TokenType.RIGHT_BRACKET) {
+      rowStart = at;
+    }
+    if (token.token === TokenType.LEFT_BRACE || token.token === TokenType.LEFT_BRACKET) depth++;
+    else if (token.token === TokenType.RIGHT_BRACE || token.token === TokenType.RIGHT_BRACKET) {
+      depth--;
+      if (depth === 0) closed = true;
+    }
+    parser.write(token);
+  };
+
+  parser.onValue = ({ value }): void => {
+    row++;
+    const start = rowStart === -1 ? at : rowStart;
+    rowStart = -1;
+    const { line } = lines.locate(start);
+    while (bad.length > 0 && bad[0]! < start) bad.shift();
+    if (bad.length > 0 && bad[0]! <= at) {
+      const where = lines.locate(bad[0]!);
+      while (bad.length > 0 && bad[0]! <= at) bad.shift();
+      out.push(rowError(row, line, `line ${where.line}: not valid UTF-8 at byte ${where.byte} of the line; expected UTF-8 text`));
+    } else if (isRowObject(value)) out.push({ row, line, record: value });
+    else out.push(rowError(row, line, `line ${line}: expected a row object in the array, found ${describeJsonKind(value)}`));
+  };
+
+  parser.onError = (err: Error): void => {
+    const m = PARSER_UNEXPECTED.exec(err.message);
+    fail(at, m === null ? shortMessage(err.message) : `unexpected ${m[1]}`);
+  };
+  tokenizer.onError = (err: Error): void => {
+    const m = TOKENIZER_UNEXPECTED.exec(err.message);
+    if (m !== null) fail(Number(m[2]), `unexpected ${JSON.stringify(m[1])}`);
+    else fail(at, shortMessage(err.message));
+  };
+
+  const feed = (chunk: { bytes: Buffer; bad: number[] }): void => {
+    for (const offset of chunk.bad) bad.push(offset);
+    lines.push(chunk.bytes);
+    size += chunk.bytes.length;
+    if (chunk.bytes.length > 0) tokenizer.write(chunk.bytes);
+  };
+
+  let first = true;
+  for await (const read of readChunks(path, handle, signal)) {
+    let chunk = read;
+    if (first) {
+      first = false;
+      if (hasBom(chunk)) chunk = chunk.subarray(3);
+    }
+    feed(utf8.push(chunk));
+    if (fatal !== undefined) throw fatal;
+    if (signal?.aborted === true) throw signal.reason;
+    if (out.length > 0) {
+      const items = out;
+      out = [];
+      yield items;
+    }
+    if (stopped) return;
+  }
+
+  feed(utf8.end());
+  if (!stopped) {
+    // Ending flushes a number still being read (a top level of `12`); a cut-off token is reported below.
+    tokenizer.onError = (): void => undefined;
+    tokenizer.end();
+  }
+  if (fatal !== undefined) throw fatal;
+  if (!stopped) {
+    if (!started) throw datasetInvalid(path, `holds only whitespace; expected ${EXPECTED}`);
+    if (!closed) {
+      stopped = true;
+      const { line } = lines.locate(Math.max(0, size - 1));
+      out.push(rowError(row + 1, line, `line ${line}: the file ends before the array's closing ]; expected ${EXPECTED}`));
+    }
+  }
+  if (out.length > 0) yield out;
+  if (row === 0 && !stopped) throw datasetInvalid(path, `the array is empty; expected at least one row object`);
+}

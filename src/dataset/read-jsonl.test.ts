@@ -1,0 +1,163 @@
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { CHUNK_BYTES } from "./read-bytes.js";
+import { readJsonl } from "./read-jsonl.js";
+import type { DatasetItem } from "./rows.js";
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "simeval-jsonl-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string | Uint8Array): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
+  const out: DatasetItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+async function failure(items: AsyncIterable<DatasetItem>): Promise<EvalError> {
+  const err = await collect(items).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EvalError);
+  return err as EvalError;
+}
+
+/** `[row, line, record or error message]` per item: compact to compare. */
+const brief = (items: DatasetItem[]): [number, number, unknown][] =>
+  items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);
+
+describe("readJsonl", () => {
+  it("yields one record per line with 1-based row and line numbers; blank lines are not rows", async () => {
+    const path = await file("a.jsonl", '{"id":1}\n\n{"id":2,"x":[1]}\n   \n{"id":3}\n');
+    expect(brief(await collect(readJsonl(path)))).toEqual([
+      [1, 1, { id: 1 }],
+      [2, 3, { id: 2, x: [1] }],
+      [3, 5, { id: 3 }],
+    ]);
+  });
+
+  it("handles CRLF, a BOM at the start and a last line without a newline", async () => {
+    const path = await file("crlf.jsonl", '\uFEFF{"a":"x"}\r\n\r\n{"a":"y"}\r\n{"a":"z"}');
+    expect(brief(await collect(readJsonl(path)))).toEqual([
+      [1, 1, { a: "x" }],
+      [2, 3, { a: "y" }],
+      [3, 4, { a: "z" }],
+    ]);
+  });
+
+  it("a bad line is a row error naming its line, and later rows still come", async () => {
+    const path = await file("bad.jsonl", ['{"id":1}', '{"id":2,}', "[1,2]", '"text"', "null", "42", '{"id":7}'].join("\n"));
+    const items = await collect(readJsonl(path));
+    expect(items.map((i) => [i.row, i.line, "record" in i])).toEqual([
+      [1, 1, true],
+      [2, 2, false],
+      [3, 3, false],
+      [4, 4, false],
+      [5, 5, false],
+      [6, 6, false],
+      [7, 7, true],
+    ]);
+    const messages = items.flatMap((i) => ("error" in i ? [i.error.message] : []));
+    expect(messages[0]).toMatch(/^line 2: not valid JSON \(.+\); expected one JSON object per line \(JSONL\)$/);
+    expect(messages.slice(1)).toEqual([
+      "line 3: expected a JSON object per line, found an array",
+      "line 4: expected a JSON object per line, found a string",
+      "line 5: expected a JSON object per line, found null",
+      "line 6: expected a JSON object per line, found a number",
+    ]);
+    expect(items.every((i) => !("error" in i) || i.error.code === "DATASET_ROW_INVALID")).toBe(true);
+  });
+
+  it("invalid UTF-8 is a row error giving the byte in the line; valid neighbours are unaffected", async () => {
+    const bytes = Buffer.concat([Buffer.from('{"a":"é"}\n{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n{"a":"ü"}\n')]);
+    const items = await collect(readJsonl(await file("utf8.jsonl", bytes)));
+    expect(brief(items)).toEqual([
+      [1, 1, { a: "é" }],
+      [2, 2, "line 2: not valid UTF-8 at byte 7 of the line; expected UTF-8 text"],
+      [3, 3, { a: "ü" }],
+    ]);
+  });
+
+  it("reads lines longer than a read, and a 50 MB value", async () => {
+    const big = "x".repeat(50 * 1024 * 1024);
+    const path = await file("big.jsonl", `{"id":1}\n{"id":2,"input":"${big}"}\n{"id":3}\n`);
+    const items = await collect(readJsonl(path));
+    expect(items.map((i) => [i.row, i.line])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    const second = items[1]!;
+    expect("record" in second && (second.record["input"] as string).length).toBe(big.length);
+  });
+
+  it("keeps line numbers right when lines straddle reads", async () => {
+    // Lines of ~100 KB, so that several cross the CHUNK_BYTES boundaries.
+    const n = Math.ceil((3 * CHUNK_BYTES) / 100_000);
+    const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: i, pad: "p".repeat(100_000) }));
+    const items = await collect(readJsonl(await file("straddle.jsonl", lines.join("\r\n"))));
+    expect(items.map((i) => ("record" in i ? [i.row, i.line, i.record["id"]] : i.error.message))).toEqual(
+      lines.map((_, i) => [i + 1, i + 1, i]),
+    );
+  });
+
+  it.each([
+    ["missing", "missing.jsonl", null, "missing.jsonl: no such file"],
+    ["empty", "empty.jsonl", "", "empty.jsonl: the file is empty; expected one JSON object per line (JSONL)"],
+    ["blank lines only", "blank.jsonl", "\n  \r\n\n", "blank.jsonl: no rows (only blank lines); expected one JSON object per line (JSONL)"],
+  ])("%s file → DATASET_INVALID", async (_name, name, content, message) => {
+    const path = content === null ? join(dir, name) : await file(name, content);
+    const err = await failure(readJsonl(path));
+    expect(err.code).toBe("DATASET_INVALID");
+    expect(err.message).toBe(join(dir, message));
+  });
+
+  it("a directory → DATASET_INVALID", async () => {
+    await mkdir(join(dir, "folder.jsonl"));
+    const err = await failure(readJsonl(join(dir, "folder.jsonl")));
+    expect(err.message).toBe(`${join(dir, "folder.jsonl")}: is a directory; expected a dataset file (.jsonl, .json or .csv)`);
+  });
+
+  it.skipIf(process.getuid?.() === 0)("an unreadable file → DATASET_INVALID (skipped as root, who can read anything)", async () => {
+    const path = await file("locked.jsonl", '{"a":1}\n');
+    const { chmod } = await import("node:fs/promises");
+    await chmod(path, 0o000);
+    const err = await failure(readJsonl(path));
+    expect(err.message).toBe(`${path}: cannot be read (permission denied)`);
+  });
+
+  it("stops with the signal's reason when aborted mid-stream", async () => {
+    const path = await file("many.jsonl", Array.from({ length: 1000 }, (_, i) => `{"id":${i}}`).join("\n"));
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const err = await (async () => {
+      for await (const item of readJsonl(path, controller.signal)) {
+        seen.push(item.row);
+        if (item.row === 10) controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(err).toBe(controller.signal.reason);
+    expect((err as Error).name).toBe("AbortError");
+  });
+
+  it("an already-aborted signal yields nothing", async () => {
+    const path = await file("one.jsonl", '{"a":1}\n');
+    const err = await collect(readJsonl(path, AbortSignal.abort())).catch((e: unknown) => e);
+    expect((err as Error).name).toBe("AbortError");
+  });
+});

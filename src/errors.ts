@@ -1,0 +1,66 @@
+/**
+ * Typed errors. Every error simeval throws on purpose is an {@link EvalError} with a closed
+ * {@link ErrorCode} and, for configuration problems, the full list of {@link Issue}s, so that a CLI,
+ * an HTTP server or a test can react to the code and show every problem at once.
+ */
+
+/** The closed set of error codes; the CLI and (later) the server map each to an exit code / status. */
+export type ErrorCode =
+  | "CONFIG_INVALID" // a spec or option failed validation
+  | "UNKNOWN_EVALUATOR" // `type` names no registered evaluator
+  | "INPUT_INVALID" // a record could not be read (e.g. a JSONPath matched several nodes)
+  | "DATASET_INVALID" // a dataset file as a whole cannot be read (missing, empty, wrong top-level shape, bad CSV header)
+  | "PROVIDER_FAILED" // an embedding provider failed
+  | "STORE_FAILED" // the run store (database) could not be opened, read or written
+  | "USAGE"; // bad command-line arguments
+
+/** One problem, located by a path into the offending value. */
+export interface Issue {
+  /** Where: e.g. `["config", "threshold"]`. */
+  path: (string | number)[];
+  /** A full sentence: what was wrong, what was expected, what was received. */
+  message: string;
+  expected?: string;
+  received?: string;
+}
+
+export class EvalError extends Error {
+  override readonly name = "EvalError";
+  readonly code: ErrorCode;
+  readonly issues: Issue[];
+
+  constructor(code: ErrorCode, message: string, opts: { issues?: Issue[]; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.code = code;
+    this.issues = opts.issues ?? [];
+  }
+}
+
+/** `evaluators[2].config.threshold` from `["evaluators", 2, "config", "threshold"]`. */
+export function formatPath(path: readonly (string | number)[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out === "" ? part : `.${part}`;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out === "" ? "(root)" : out;
+}
+
+/** One line per issue: `✖ <message>\n  → at <path>`. */
+export function formatIssues(issues: readonly Issue[]): string {
+  return issues.map((i) => `✖ ${i.message}\n  → at ${formatPath(i.path)}`).join("\n");
+}
+
+/** A short, single-line description of a received value for error messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `string ${JSON.stringify(shown)}`;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
+  if (Array.isArray(value)) return `array of ${value.length}`;
+  return typeof value;
+}

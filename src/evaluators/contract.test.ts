@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { EmbeddingProvider } from "../embeddings/provider.js";
+import { createEvaluator } from "./create.js";
+import { describeEvaluators } from "./describe.js";
+import { evaluators } from "./registry.js";
+
+/** Hashing bag-of-words provider: deterministic, so the contract holds for semantic_similarity too. */
+const hashing: EmbeddingProvider = {
+  name: "hashing",
+  model: "hash-64",
+  async embed(texts) {
+    return {
+      vectors: texts.map((t) => {
+        const v = new Float64Array(64);
+        for (const w of t.toLowerCase().split(/\s+/u)) {
+          let h = 0;
+          for (const c of w) h = (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0;
+          v[h % 64] = (v[h % 64] ?? 0) + 1;
+        }
+        return v;
+      }),
+    };
+  },
+};
+const env = { embeddingProviders: { hashing: () => hashing } };
+const specFor = (type: string) => (type === "semantic_similarity" ? { type, config: { provider: "hashing" } } : { type });
+
+describe.each(evaluators.map((e) => [e.type, e] as const))("contract: %s", (type, definition) => {
+  it("type is snake_case and the file is its kebab-case form", () => {
+    expect(type).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  });
+
+  it("creates from {type} alone: every config key has a default or is optional", () => {
+    expect(() => createEvaluator(specFor(type), env)).not.toThrow();
+  });
+
+  it("rejects an unknown config key, naming it", () => {
+    expect(() => createEvaluator({ ...specFor(type), config: { ...(specFor(type).config ?? {}), bogus_key: 1 } }, env)).toThrow(/unknown config key "bogus_key"/);
+  });
+
+  it("returns the full result shape, deterministically, with scores in range", async () => {
+    const e = createEvaluator(specFor(type), env);
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 40, unit: "grapheme" }), fc.string({ maxLength: 40, unit: "grapheme" }), async (output, expected) => {
+        const r = await e.evaluate({ output, expected });
+        expect(Object.keys(r).sort()).toEqual(["details", "label", "name", "passed", "reasoning", "score", "skipped", "type"]);
+        expect(r.type).toBe(type);
+        expect(typeof r.score).toBe("number");
+        const s = r.score as number;
+        if (definition.direction === "maximize") {
+          expect(s).toBeGreaterThanOrEqual(type === "semantic_similarity" ? -1 : 0);
+          expect(s).toBeLessThanOrEqual(1);
+        } else {
+          expect(Number.isInteger(s) && s >= 0).toBe(true);
+        }
+        expect(r.label).toBe(r.passed === null ? null : r.passed ? "pass" : "fail");
+        expect(r.reasoning.length).toBeGreaterThan(10);
+        expect(await e.evaluate({ output, expected })).toEqual(r);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("identical texts give the best score", async () => {
+    const r = await createEvaluator(specFor(type), env).evaluate({ output: "Same answer, twice.", expected: "Same answer, twice." });
+    expect(r.score).toBe(definition.direction === "maximize" ? 1 : 0);
+  });
+
+  it("is described for `simeval list` with its defaults", () => {
+    const d = describeEvaluators().find((x) => x.type === type);
+    expect(d?.config.map((f) => f.key)).toContain("unicode_normalization");
+    expect(d?.description.length).toBeGreaterThan(10);
+  });
+});

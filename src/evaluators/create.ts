@@ -1,0 +1,118 @@
+import { EvalError, type Issue } from "../errors.js";
+import { toText } from "../mapping/to-text.js";
+import type { Direction, EvalRecord, EvalResult } from "../types.js";
+import type { EvaluatorEnv, Scored, Scorer } from "./define.js";
+import { parseSpec, throwIssues, type EvaluatorSpec, type ParsedSpec } from "./spec.js";
+
+/** A configured evaluator, ready to score records. */
+export interface Evaluator {
+  readonly name: string;
+  readonly type: string;
+  readonly direction: Direction;
+  /** The config with every default filled in. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The spec as given, with the config completed by its defaults. */
+  readonly spec: EvaluatorSpec;
+  /** Scores one record. Rejects with an INPUT_INVALID EvalError when the record cannot be read. */
+  evaluate(record: EvalRecord): Promise<EvalResult>;
+  /** Like {@link evaluate}, but returns the result directly when the evaluator is synchronous. For runners. */
+  evaluateNow(record: EvalRecord): EvalResult | Promise<EvalResult>;
+  /** The two texts this evaluator would compare for `record` (null when not provided), for reports. */
+  texts(record: EvalRecord): { output: string | null; expected: string | null };
+}
+
+/**
+ * Creates an evaluator from a JSON spec `{ type, name?, config?, inputs? }`, validating it completely
+ * first: every problem is reported at once in one EvalError (CONFIG_INVALID or UNKNOWN_EVALUATOR).
+ */
+export function createEvaluator(spec: unknown, env: EvaluatorEnv = {}): Evaluator {
+  const issues: Issue[] = [];
+  const parsed = parseSpec(spec, [], issues);
+  if (!parsed) throwIssues(issues);
+  return build(parsed, env);
+}
+
+/**
+ * Creates several evaluators at once, as a run does: every problem of every spec is reported together,
+ * and two evaluators may not share a name (results are keyed by name).
+ */
+export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (string | number)[] = ["evaluators"]): Evaluator[] {
+  const issues: Issue[] = [];
+  if (!Array.isArray(specs) || specs.length === 0) {
+    issues.push({ path: at, message: `${at.join(".")} must be a non-empty array of evaluator specs` });
+    throwIssues(issues);
+  }
+  const parsed = specs.map((spec, i) => parseSpec(spec, [...at, i], issues));
+  const seen = new Map<string, number>();
+  parsed.forEach((p, i) => {
+    if (!p) return;
+    const first = seen.get(p.name);
+    if (first !== undefined) {
+      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${p.name}" is already used by ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
+    } else seen.set(p.name, i);
+  });
+  if (issues.length) throwIssues(issues);
+  const built: Evaluator[] = [];
+  for (const p of parsed as ParsedSpec[]) built.push(build(p, env));
+  return built;
+}
+
+function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
+  const { definition, name, config, inputs, spec } = parsed;
+  const scorer: Scorer = definition.create(config, env);
+  const normalization = config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
+  const skippedScore = definition.direction === "minimize" ? null : 0;
+  const base = { name, type: definition.type };
+
+  const finish = (scored: Scored, outputNote: string): EvalResult => ({
+    ...base,
+    score: scored.score,
+    passed: scored.passed,
+    label: scored.passed === null ? null : scored.passed ? "pass" : "fail",
+    reasoning: outputNote + scored.reasoning,
+    skipped: false,
+    details: scored.details,
+  });
+
+  const evaluateNow = (record: EvalRecord): EvalResult | Promise<EvalResult> => {
+    const expected = inputs.expected(record);
+    if (expected === undefined || expected === null) {
+      return {
+        ...base,
+        score: skippedScore,
+        passed: false,
+        label: "fail",
+        reasoning: `No expected output was provided (neither "expected" nor "metadata.expectedOutput"), so the comparison could not be performed; score ${skippedScore === null ? "null" : "0.0"}, skipped.`,
+        skipped: true,
+        details: {},
+      };
+    }
+    const rawOutput = inputs.output(record);
+    const outputMissing = rawOutput === undefined || rawOutput === null;
+    let output = outputMissing ? "" : toText(rawOutput);
+    let reference = toText(expected);
+    if (normalization) {
+      output = output.normalize(normalization);
+      reference = reference.normalize(normalization);
+    }
+    const note = outputMissing ? "The output was missing and is scored as the empty string. " : "";
+    const scored = scorer({ output, expected: reference });
+    return scored instanceof Promise ? scored.then((s) => finish(s, note)) : finish(scored, note);
+  };
+
+  const texts = (record: EvalRecord) => {
+    const text = (v: unknown) => (v === undefined || v === null ? null : toText(v));
+    return { output: text(inputs.output(record)), expected: text(inputs.expected(record)) };
+  };
+
+  return {
+    ...base,
+    direction: definition.direction,
+    config,
+    spec,
+    texts,
+    evaluateNow,
+    evaluate: async (record) => evaluateNow(record),
+  };
+}
+

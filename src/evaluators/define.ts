@@ -1,0 +1,69 @@
+import { z } from "zod";
+import type { Direction } from "../types.js";
+import type { EmbeddingProviderFactory } from "../embeddings/provider.js";
+import type { IdfTable } from "../metrics/tfidf.js";
+
+/** The two texts an evaluator compares, after input mapping and conversion to text. */
+export interface ScoreArgs {
+  output: string;
+  expected: string;
+}
+
+/** What an evaluator's scorer returns; the shared rules (skips, labels, names) are added around it. */
+export interface Scored {
+  score: number;
+  passed: boolean | null;
+  reasoning: string;
+  details: Record<string, unknown>;
+}
+
+export type Scorer = (args: ScoreArgs) => Scored | Promise<Scored>;
+
+/**
+ * What an evaluator may need from its surroundings, injected instead of read from globals:
+ * embedding providers by name, and corpus statistics the dataset runner fitted.
+ */
+export interface EvaluatorEnv {
+  embeddingProviders?: Readonly<Record<string, EmbeddingProviderFactory>>;
+  /** Document frequencies fitted on a dataset, for `tfidf_similarity` with `idf: "dataset"`. */
+  datasetIdf?: IdfTable;
+}
+
+/** Options every evaluator accepts, added to each config schema by {@link defineEvaluator}. */
+export const commonConfig = {
+  /** Unicode normalisation applied to both texts first; none by default (`e` + U+0301 is not `é`). */
+  unicode_normalization: z
+    .enum(["NFC", "NFKC"])
+    .optional()
+    .describe("Unicode normalisation of both texts before comparing (none by default)"),
+};
+
+export interface EvaluatorDefinition<Config extends Record<string, unknown> = Record<string, unknown>> {
+  /** The spec's `type`, snake_case as the documents name it; the file is its kebab-case form. */
+  type: string;
+  /** The document's name for it. */
+  title: string;
+  description: string;
+  /** Whether higher or lower scores are better. */
+  direction: Direction;
+  /** Strict schema with every default; the single source for validation, `simeval list` and the docs. */
+  config: z.ZodType<Config>;
+  /** Deprecated or alternative config keys accepted for a canonical one, e.g. `similarity_threshold`. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Called once when the evaluator is created, so per-row work stays minimal. */
+  create(config: Config, env: EvaluatorEnv): Scorer;
+}
+
+/** Declares an evaluator; adds {@link commonConfig} to its schema. */
+export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
+  type: string;
+  title: string;
+  description: string;
+  direction: Direction;
+  config: Shape;
+  aliases?: Readonly<Record<string, string>>;
+  create(config: z.output<z.ZodObject<Shape & typeof commonConfig>>, env: EvaluatorEnv): Scorer;
+}): EvaluatorDefinition {
+  const schema = z.strictObject({ ...def.config, ...commonConfig });
+  return { ...def, config: schema } as unknown as EvaluatorDefinition;
+}

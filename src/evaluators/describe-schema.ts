@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** The part of a JSON Schema that simeval's config fields use. */
+export interface FieldSchema {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  default?: unknown;
+  description?: string;
+}
+
+/** A config schema's fields as JSON Schema (input side, so defaults show and fields are optional). */
+export function configFields(schema: z.ZodType): Record<string, FieldSchema> {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, FieldSchema> };
+  return json.properties ?? {};
+}
+
+/** "a number in [0, 1]", "an integer >= 0", "one of "word", "char_ngram"", "true or false"... */
+export function describeField(field: FieldSchema | undefined): string {
+  if (!field) return "a valid value";
+  if (field.enum) return `one of ${field.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+  const lo = field.minimum;
+  const hi = field.maximum !== undefined && field.maximum < Number.MAX_SAFE_INTEGER ? field.maximum : undefined;
+  const range = lo !== undefined && hi !== undefined ? ` in [${lo}, ${hi}]` : lo !== undefined ? ` >= ${lo}` : hi !== undefined ? ` <= ${hi}` : "";
+  switch (field.type) {
+    case "number":
+      return `a number${range}`;
+    case "integer":
+      return `an integer${range}`;
+    case "boolean":
+      return "true or false";
+    case "string":
+      return field.minLength ? "a non-empty string" : "a string";
+    default:
+      return field.type ? `a value of type ${field.type}` : "a valid value";
+  }
+}

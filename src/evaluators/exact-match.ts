@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { defineEvaluator } from "./define.js";
+
+/**
+ * Exact equality (the "Exact Match" document): score 1.0 (pass) or 0.0 (fail).
+ * Before comparing: `normalize_whitespace` collapses every run of Unicode white space (newlines and
+ * tabs too) to one space; `trim` removes Unicode white space at both ends; unless `case_sensitive`,
+ * both sides are lower-cased with the locale-independent `toLowerCase`.
+ * Defaults: case-insensitive, trim on, whitespace normalisation off.
+ */
+export const exactMatchEvaluator = defineEvaluator({
+  type: "exact_match",
+  title: "Exact Match",
+  description: "1.0 when the output equals the expected output (after the case and white-space options), else 0.0.",
+  direction: "maximize",
+  config: {
+    case_sensitive: z.boolean().default(false).describe("Compare case-sensitively"),
+    trim: z.boolean().default(true).describe("Trim leading and trailing white space"),
+    normalize_whitespace: z.boolean().default(false).describe("Collapse each run of white space into one space"),
+  },
+  create(config) {
+    const prepare = (text: string): string => {
+      let t = config.normalize_whitespace ? text.replace(/\s+/gu, " ") : text;
+      if (config.trim) t = t.trim();
+      return config.case_sensitive ? t : t.toLowerCase();
+    };
+    const applied = [
+      config.case_sensitive ? "case-sensitive" : "case-insensitive",
+      config.trim ? "trimmed" : "untrimmed",
+      ...(config.normalize_whitespace ? ["white space collapsed"] : []),
+    ].join(", ");
+    return ({ output, expected }) => {
+      const a = prepare(output);
+      const b = prepare(expected);
+      const equal = a === b;
+      const at = equal ? null : firstDifference(a, b);
+      return {
+        score: equal ? 1 : 0,
+        passed: equal,
+        reasoning: equal
+          ? `The output equals the expected output (${applied}).`
+          : `The output differs from the expected output at code point ${at} (${applied}).`,
+        details: { first_difference: at, compared_output_length: [...a].length, compared_expected_length: [...b].length },
+      };
+    };
+  },
+});
+
+/** Index, in code points, of the first position where the two texts differ. */
+function firstDifference(a: string, b: string): number {
+  const pa = Array.from(a);
+  const pb = Array.from(b);
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  return i;
+}

@@ -1,0 +1,31 @@
+/** At most this many tokens are listed in each of `details.shared/missing/extra`; counts are always exact. */
+export const LISTED_TOKENS = 50;
+
+/**
+ * Which distinct tokens the two texts share, which the output misses and which it adds,
+ * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts.
+ */
+export interface TokenExplanation {
+  shared: string[];
+  missing: string[];
+  extra: string[];
+  shared_count: number;
+  missing_count: number;
+  extra_count: number;
+}
+
+export function explainTokenSets(output: ReadonlySet<string>, expected: ReadonlySet<string>): TokenExplanation {
+  const shared: string[] = [];
+  const missing: string[] = [];
+  const extra: string[] = [];
+  for (const t of expected) (output.has(t) ? shared : missing).push(t);
+  for (const t of output) if (!expected.has(t)) extra.push(t);
+  return {
+    shared: shared.slice(0, LISTED_TOKENS),
+    missing: missing.slice(0, LISTED_TOKENS),
+    extra: extra.slice(0, LISTED_TOKENS),
+    shared_count: shared.length,
+    missing_count: missing.length,
+    extra_count: extra.length,
+  };
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { levenshteinDistance, unitLength } from "../metrics/levenshtein.js";
+import { defineEvaluator } from "./define.js";
+import { prepareEditTexts, truncationNote, unitName } from "./edit-text.js";
+
+/**
+ * Raw Levenshtein edit count (the "Levenshtein distance" documents): the minimum number of
+ * single-unit insertions, deletions and substitutions; 0 = identical; lower is better.
+ * With an integer `threshold`, passes iff distance <= threshold; without one, no verdict.
+ * Defaults: case-sensitive, no threshold, no cap (`max_chars` unset), unit code points.
+ */
+export const levenshteinDistanceEvaluator = defineEvaluator({
+  type: "levenshtein_distance",
+  title: "Levenshtein Distance",
+  description: "The raw number of single-character edits between output and expected; lower is better.",
+  direction: "minimize",
+  config: {
+    threshold: z.number().int().min(0).optional().describe("Maximum allowed distance to pass (no verdict when unset)"),
+    case_sensitive: z.boolean().default(true).describe("Compare case-sensitively"),
+    max_chars: z.number().int().min(0).optional().describe("Cap on each original text, in units (unset or 0 = no cap)"),
+    unit: z.enum(["code_point", "grapheme"]).default("code_point").describe("What one edit is: a code point or a grapheme cluster"),
+  },
+  create(config) {
+    return ({ output, expected }) => {
+      const texts = prepareEditTexts(output, expected, {
+        caseSensitive: config.case_sensitive,
+        maxChars: config.max_chars,
+        unit: config.unit,
+      });
+      const distance = levenshteinDistance(texts.output, texts.expected, { unit: config.unit });
+      const threshold = config.threshold;
+      const passed = threshold === undefined ? null : distance <= threshold;
+      const verdict =
+        threshold === undefined
+          ? "no threshold is set, so there is no verdict"
+          : `${passed ? "within" : "above"} the maximum of ${threshold}`;
+      return {
+        score: distance,
+        passed,
+        reasoning:
+          `${distance === 0 ? "Identical: 0 edits" : `${distance} edit${distance === 1 ? "" : "s"} (${unitName(config.unit)})`} ` +
+          `needed to turn the output into the expected output; ${verdict}.` +
+          truncationNote(texts.truncated, config.max_chars, config.unit),
+        details: {
+          distance,
+          direction: "minimize",
+          output_length: unitLength(texts.output, config.unit),
+          expected_length: unitLength(texts.expected, config.unit),
+          unit: config.unit,
+          threshold: threshold ?? null,
+          truncated: texts.truncated,
+        },
+      };
+    };
+  },
+});

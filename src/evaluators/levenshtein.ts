@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { levenshteinDistance, unitLength } from "../metrics/levenshtein.js";
+import { roundFractionHalfUp } from "../metrics/rounding.js";
+import { defineEvaluator } from "./define.js";
+import { prepareEditTexts, truncationNote, unitName } from "./edit-text.js";
+
+/**
+ * Normalised Levenshtein similarity (the "Levenshtein" document).
+ *
+ * score = 1 - distance / max(len(output), len(expected)), rounded half-up to 2 decimals from the
+ * exact fraction; both empty = 1.0. Passes iff the rounded score >= threshold.
+ * Defaults: threshold 0.7, case-insensitive, max_chars 10000 (0 = no cap), unit code points.
+ */
+export const levenshteinEvaluator = defineEvaluator({
+  type: "levenshtein",
+  title: "Levenshtein",
+  description: "Edit distance normalised to a 0–1 similarity: 1 - distance / max_length, rounded to 2 decimals.",
+  direction: "maximize",
+  config: {
+    threshold: z.number().min(0).max(1).default(0.7).describe("Minimum rounded similarity to pass"),
+    case_sensitive: z.boolean().default(false).describe("Compare case-sensitively"),
+    max_chars: z.number().int().min(0).default(10_000).describe("Cap on each original text, in units (0 = no cap)"),
+    unit: z.enum(["code_point", "grapheme"]).default("code_point").describe("What one edit is: a code point or a grapheme cluster"),
+  },
+  create(config) {
+    return ({ output, expected }) => {
+      const texts = prepareEditTexts(output, expected, {
+        caseSensitive: config.case_sensitive,
+        maxChars: config.max_chars,
+        unit: config.unit,
+      });
+      const distance = levenshteinDistance(texts.output, texts.expected, { unit: config.unit });
+      const outputLength = unitLength(texts.output, config.unit);
+      const expectedLength = unitLength(texts.expected, config.unit);
+      const maxLength = Math.max(outputLength, expectedLength);
+      const score = maxLength === 0 ? 1 : roundFractionHalfUp(maxLength - distance, maxLength, 2);
+      const passed = score >= config.threshold;
+      const formula = maxLength === 0 ? "both texts are empty, so the similarity is 1.0" : `1 - ${distance}/${maxLength} = ${score.toFixed(2)}`;
+      return {
+        score,
+        passed,
+        reasoning:
+          `Edit distance ${distance} over at most ${maxLength} ${unitName(config.unit)}: ${formula}, ` +
+          `${passed ? "meets" : "is below"} the threshold ${config.threshold}` +
+          `${config.case_sensitive ? "" : " (case-insensitive)"}.` +
+          truncationNote(texts.truncated, config.max_chars, config.unit),
+        details: {
+          distance,
+          output_length: outputLength,
+          expected_length: expectedLength,
+          max_length: maxLength,
+          unit: config.unit,
+          threshold: config.threshold,
+          truncated: texts.truncated,
+        },
+      };
+    };
+  },
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { createEvaluator, createEvaluators } from "./create.js";
+
+function issuesOf(fn: () => unknown): EvalError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EvalError);
+    return error as EvalError;
+  }
+  throw new Error("expected an EvalError");
+}
+
+describe("spec validation at creation", () => {
+  it("an unknown type lists the known types and suggests the closest", () => {
+    const e = issuesOf(() => createEvaluator({ type: "levenstein" }));
+    expect(e.code).toBe("UNKNOWN_EVALUATOR");
+    expect(e.message).toContain('unknown type "levenstein"');
+    expect(e.message).toContain("exact_match, levenshtein, levenshtein_distance, jaccard_similarity, tfidf_similarity, semantic_similarity");
+    expect(e.message).toContain('Did you mean "levenshtein"?');
+  });
+
+  it("reports every problem at once, naming evaluator, field, expected and received", () => {
+    const e = issuesOf(() => createEvaluator({ type: "levenshtein", name: "lev", config: { threshold: 1.5, case_sensitive: "yes", max_char: 5 } }));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues).toHaveLength(3);
+    expect(e.message).toContain('evaluator "lev" (levenshtein): invalid config.threshold: expected a number in [0, 1], received number 1.5');
+    expect(e.message).toContain("invalid config.case_sensitive: expected true or false, received string \"yes\"");
+    expect(e.message).toContain('unknown config key "max_char"; known keys: threshold, case_sensitive, max_chars, unit, unicode_normalization. Did you mean "max_chars"?');
+    expect(e.issues.map((i) => i.path.join("."))).toEqual(expect.arrayContaining(["config.threshold", "config.case_sensitive", "config.max_char"]));
+  });
+
+  it("rejects wrong types, out-of-range values and non-integers", () => {
+    expect(issuesOf(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 0 } })).message).toContain("expected an integer >= 1, received number 0");
+    expect(issuesOf(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "chars" } })).message).toContain('expected one of "word", "char_ngram", received string "chars"');
+    expect(issuesOf(() => createEvaluator({ type: "levenshtein_distance", config: { threshold: 2.5 } })).message).toContain("expected an integer >= 0, received number 2.5");
+    expect(issuesOf(() => createEvaluator({ type: "levenshtein", config: { unicode_normalization: "NFD" } })).message).toContain('expected one of "NFC", "NFKC"');
+  });
+
+  it("a malformed JSONPath is a configuration error", () => {
+    const e = issuesOf(() => createEvaluator({ type: "exact_match", inputs: { output: "$.answer[", expected: "answer" } }));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues).toHaveLength(2);
+    expect(e.message).toContain('"$.answer[" is not a valid JSONPath (RFC 9535)');
+  });
+
+  it("rejects unknown input parameters and malformed literals", () => {
+    const e = issuesOf(() => createEvaluator({ type: "exact_match", inputs: { reference: "$.a", output: { literal: "x", extra: 1 } } }));
+    expect(e.message).toContain('unknown input "reference"; known inputs: output, expected');
+    expect(e.message).toContain('an input must be a JSONPath string or {"literal": value}');
+  });
+
+  it("rejects unknown spec keys and bad names", () => {
+    const e = issuesOf(() => createEvaluator({ type: "exact_match", options: {}, name: "" }));
+    expect(e.message).toContain('unknown key "options"; a spec has only type, name, config, inputs');
+    expect(e.message).toContain('"name" must be a non-empty string');
+  });
+
+  it("similarity_threshold is an alias of threshold, but not both", async () => {
+    const e = createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2 } });
+    expect(e.config["threshold"]).toBe(0.2);
+    expect(issuesOf(() => createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2, threshold: 0.3 } })).message).toContain("not both");
+  });
+
+  it("several specs: every issue of every spec, and unique names", () => {
+    const e = issuesOf(() =>
+      createEvaluators([{ type: "exact_match" }, { type: "exact_match" }, { type: "nope" }, { type: "levenshtein", config: { threshold: -1 } }]),
+    );
+    expect(e.issues).toHaveLength(3);
+    expect(e.message).toContain('evaluators[1]: the name "exact_match" is already used by evaluators[0]');
+    expect(e.message).toContain("evaluators[2]");
+    expect(e.message).toContain("evaluators[3]");
+  });
+
+  it("fills defaults from the schema", () => {
+    expect(createEvaluator({ type: "levenshtein" }).config).toEqual({ threshold: 0.7, case_sensitive: false, max_chars: 10000, unit: "code_point" });
+    expect(createEvaluator({ type: "exact_match" }).config).toEqual({ case_sensitive: false, trim: true, normalize_whitespace: false });
+    expect(createEvaluator({ type: "levenshtein_distance" }).config).toEqual({ case_sensitive: true, unit: "code_point" });
+    expect(createEvaluator({ type: "tfidf_similarity" }).config).toEqual({ threshold: 0.7, tokenizer: "word", ngram_size: 3, case_sensitive: false });
+    expect(createEvaluator({ type: "jaccard_similarity" }).config).toEqual({ threshold: 0.5, case_sensitive: false });
+  });
+
+  it("semantic_similarity without a registered provider says so at creation", () => {
+    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity" }));
+    expect(e.message).toContain('embedding provider "openai" is not available');
+  });
+});

@@ -1,0 +1,129 @@
+import type { z } from "zod";
+import { EvalError, describeValue, formatIssues, formatPath, type Issue } from "../errors.js";
+import { compileInputs, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
+import type { EvaluatorDefinition } from "./define.js";
+import { configFields, describeField } from "./describe-schema.js";
+import { evaluatorTypes, findEvaluator } from "./registry.js";
+import { didYouMean } from "./suggest.js";
+
+/** An evaluator as a user writes it, in JSON. */
+export interface EvaluatorSpec {
+  type: string;
+  /** Defaults to `type`; must be unique within one run. */
+  name?: string;
+  config?: Record<string, unknown>;
+  /** Parameter -> JSONPath or `{ "literal": value }`. */
+  inputs?: Partial<Record<"output" | "expected", InputSource>>;
+}
+
+/** A spec that passed validation: its definition, its config with every default, its compiled inputs. */
+export interface ParsedSpec {
+  definition: EvaluatorDefinition;
+  name: string;
+  config: Record<string, unknown>;
+  inputs: CompiledInputs;
+  /** The spec as given, with the config completed by its defaults. */
+  spec: EvaluatorSpec;
+}
+
+const SPEC_KEYS = ["type", "name", "config", "inputs"];
+
+/**
+ * Validates one spec completely, appending every problem to `issues` (paths under `at`).
+ * Returns undefined when the spec cannot be used.
+ */
+export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]): ParsedSpec | undefined {
+  const where = at.length ? `${formatPath(at)}: ` : "";
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    issues.push({ path: at, message: `${where}an evaluator spec must be an object like {"type": "levenshtein"}, received ${describeValue(raw)}`, expected: "object", received: describeValue(raw) });
+    return undefined;
+  }
+  const spec = raw as Record<string, unknown>;
+  const type = spec["type"];
+  const name = spec["name"];
+  const who = `${where}evaluator ${typeof name === "string" ? `"${name}" ` : ""}(${typeof type === "string" ? type : "no type"})`;
+  const before = issues.length;
+
+  for (const key of Object.keys(spec)) {
+    if (!SPEC_KEYS.includes(key)) {
+      issues.push({ path: [...at, key], message: `${who}: unknown key "${key}"; a spec has only ${SPEC_KEYS.join(", ")}.${didYouMean(key, SPEC_KEYS)}`, received: key });
+    }
+  }
+  let definition: EvaluatorDefinition | undefined;
+  if (typeof type !== "string") {
+    issues.push({ path: [...at, "type"], message: `${who}: "type" is required and must be a string; known types: ${evaluatorTypes.join(", ")}`, expected: "string", received: describeValue(type) });
+  } else {
+    definition = findEvaluator(type);
+    if (!definition) {
+      issues.push({ path: [...at, "type"], message: `${who}: unknown type "${type}"; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: type });
+    }
+  }
+  if (name !== undefined && (typeof name !== "string" || name.trim() === "")) {
+    issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
+  }
+  const inputs = compileInputs(spec["inputs"], [...at, "inputs"], issues, who);
+  const config = definition ? parseConfig(definition, spec["config"], [...at, "config"], issues, who) : undefined;
+
+  if (issues.length > before || !definition || !config) return undefined;
+  const finalName = typeof name === "string" ? name : definition.type;
+  const normalized: EvaluatorSpec = { type: definition.type, name: finalName, config };
+  if (spec["inputs"] !== undefined) normalized.inputs = spec["inputs"] as NonNullable<EvaluatorSpec["inputs"]>;
+  return { definition, name: finalName, config, inputs, spec: normalized };
+}
+
+function parseConfig(
+  definition: EvaluatorDefinition,
+  raw: unknown,
+  at: (string | number)[],
+  issues: Issue[],
+  who: string,
+): Record<string, unknown> | undefined {
+  if (raw !== undefined && (raw === null || typeof raw !== "object" || Array.isArray(raw))) {
+    issues.push({ path: at, message: `${who}: "config" must be an object, received ${describeValue(raw)}`, expected: "object", received: describeValue(raw) });
+    return undefined;
+  }
+  const given: Record<string, unknown> = { ...((raw as Record<string, unknown> | undefined) ?? {}) };
+  for (const [alias, canonical] of Object.entries(definition.aliases ?? {})) {
+    if (!(alias in given)) continue;
+    if (canonical in given) {
+      issues.push({ path: [...at, alias], message: `${who}: give either "${canonical}" or its alias "${alias}", not both` });
+      return undefined;
+    }
+    given[canonical] = given[alias];
+    delete given[alias];
+  }
+  const result = (definition.config as z.ZodType).safeParse(given, { reportInput: true });
+  if (result.success) return result.data as Record<string, unknown>;
+  const fields = configFields(definition.config);
+  const known = [...Object.keys(fields), ...Object.keys(definition.aliases ?? {})];
+  for (const issue of result.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        issues.push({
+          path: [...at, key],
+          message: `${who}: unknown config key "${key}"; known keys: ${known.join(", ")}.${didYouMean(key, known)}`,
+          received: key,
+        });
+      }
+      continue;
+    }
+    const key = issue.path[0];
+    const field = typeof key === "string" ? fields[key] : undefined;
+    const expected = describeField(field);
+    const received = describeValue((issue as { input?: unknown }).input);
+    issues.push({
+      path: [...at, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+      message: `${who}: invalid ${formatPath(["config", ...issue.path.map(String)])}: expected ${expected}, received ${received}`,
+      expected,
+      received,
+    });
+  }
+  return undefined;
+}
+
+/** Throws one CONFIG_INVALID error listing every issue, or UNKNOWN_EVALUATOR when that is the only problem. */
+export function throwIssues(issues: Issue[]): never {
+  const onlyUnknownType = issues.every((i) => i.path[i.path.length - 1] === "type" && i.message.includes("unknown type"));
+  const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+  throw new EvalError(onlyUnknownType ? "UNKNOWN_EVALUATOR" : "CONFIG_INVALID", `Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
+}

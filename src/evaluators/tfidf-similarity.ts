@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { tfidfAnalysis } from "../metrics/tfidf.js";
+import { charNgrams, wordTokens } from "../metrics/tokens.js";
+import { defineEvaluator } from "./define.js";
+import { explainTokenSets } from "./explain-tokens.js";
+
+/** How many of the heaviest terms `details.top_terms` lists. */
+const TOP_TERMS = 10;
+
+/**
+ * TF-IDF cosine similarity (the "Similarity (TF-IDF)" document).
+ *
+ * Tokens: words (runs of Unicode letters, marks and numbers) or overlapping character n-grams of the
+ * white-space-collapsed, trimmed text; lower-cased unless `case_sensitive`. Weight = raw count ×
+ * smoothed IDF `ln((1 + N) / (1 + df)) + 1` over the two texts (N = 2), L2-normalised; score = cosine,
+ * unrounded, in [0, 1]. Identical token multisets score exactly 1.0. When neither text has a token,
+ * 1.0 if the texts are equal after the case rule, else 0.0; when only one has tokens, 0.0.
+ * Passes iff score >= threshold. Defaults: threshold 0.7, word tokens, ngram_size 3, case-insensitive.
+ */
+export const tfidfSimilarityEvaluator = defineEvaluator({
+  type: "tfidf_similarity",
+  title: "Similarity (TF-IDF)",
+  description: "Cosine similarity of TF-IDF vectors of words or character n-grams.",
+  direction: "maximize",
+  config: {
+    threshold: z.number().min(0).max(1).default(0.7).describe("Minimum similarity to pass"),
+    tokenizer: z.enum(["word", "char_ngram"]).default("word").describe("How texts are split: words, or overlapping character n-grams"),
+    ngram_size: z.number().int().min(1).default(3).describe("Character n-gram size (with char_ngram)"),
+    case_sensitive: z.boolean().default(false).describe("Compare tokens case-sensitively"),
+  },
+  create(config, env) {
+    const tokenize =
+      config.tokenizer === "word"
+        ? (t: string) => wordTokens(t, config.case_sensitive)
+        : (t: string) => charNgrams(t, config.ngram_size, config.case_sensitive);
+    const tokenName = config.tokenizer === "word" ? "word" : `${config.ngram_size}-gram`;
+    return ({ output, expected }) => {
+      const a = tokenize(output);
+      const b = tokenize(expected);
+      const analysis = tfidfAnalysis(a, b, env.datasetIdf);
+      let score = analysis.score;
+      let why: string;
+      if (a.length === 0 && b.length === 0) {
+        const equal = config.case_sensitive ? output === expected : output.toLowerCase() === expected.toLowerCase();
+        score = equal ? 1 : 0;
+        why = `Neither text has a ${tokenName}; the texts are ${equal ? "equal" : "different"}, so the score is ${score.toFixed(1)}.`;
+      } else if (a.length === 0 || b.length === 0) {
+        why = `The ${a.length === 0 ? "output" : "expected output"} has no ${tokenName}s, so the score is 0.0.`;
+      } else {
+        const top = analysis.terms.filter((t) => t.contribution > 0).slice(0, 3).map((t) => JSON.stringify(t.token));
+        why = `TF-IDF cosine over ${tokenName}s: ${score.toFixed(4)}${top.length ? `; the shared terms weighing most: ${top.join(", ")}` : "; no shared terms"}.`;
+      }
+      const passed = score >= config.threshold;
+      return {
+        score,
+        passed,
+        reasoning: `${why} ${passed ? "Meets" : "Below"} the threshold ${config.threshold}.`,
+        details: {
+          tokenizer: config.tokenizer,
+          ...(config.tokenizer === "char_ngram" ? { ngram_size: config.ngram_size } : {}),
+          ...explainTokenSets(new Set(a), new Set(b)),
+          top_terms: analysis.terms.slice(0, TOP_TERMS).map((t) => ({
+            token: t.token,
+            output_count: t.countA,
+            expected_count: t.countB,
+            idf: t.idf,
+            contribution: t.contribution,
+          })),
+          threshold: config.threshold,
+        },
+      };
+    };
+  },
+});

@@ -1,0 +1,95 @@
+import { EvalError, describeValue, type Issue } from "../errors.js";
+import { compilePath, type CompiledPath } from "./jsonpath.js";
+
+/** The parameters an evaluator reads from a record. */
+export const PARAMETERS = ["output", "expected"] as const;
+export type Parameter = (typeof PARAMETERS)[number];
+
+/** Where a parameter comes from: a JSONPath expression, or a fixed value. */
+export type InputSource = string | { literal: unknown };
+
+/** Default mapping: `$.output`; `$.expected`, falling back to `$.metadata.expectedOutput` (a trace's reference). */
+export const DEFAULT_INPUTS: Readonly<Record<Parameter, readonly string[]>> = {
+  output: ["$.output"],
+  expected: ["$.expected", "$.metadata.expectedOutput"],
+};
+
+type Resolver = (record: unknown) => unknown;
+
+export type CompiledInputs = Readonly<Record<Parameter, Resolver>>;
+
+/**
+ * Validates an `inputs` mapping and compiles it. Problems are appended to `issues` (paths under `at`),
+ * never thrown, so that every problem of a config is reported at once.
+ * A parameter left unmapped uses {@link DEFAULT_INPUTS}; its fallbacks apply only then.
+ */
+export function compileInputs(raw: unknown, at: (string | number)[], issues: Issue[], who: string): CompiledInputs {
+  const chosen: Partial<Record<Parameter, Resolver>> = {};
+  if (raw !== undefined) {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+      issues.push({ path: at, message: `${who}: inputs must be an object mapping ${PARAMETERS.join(" / ")} to a JSONPath or {"literal": value}, received ${describeValue(raw)}`, received: describeValue(raw) });
+    } else {
+      for (const [key, source] of Object.entries(raw)) {
+        const path = [...at, key];
+        if (!(PARAMETERS as readonly string[]).includes(key)) {
+          issues.push({ path, message: `${who}: unknown input "${key}"; known inputs: ${PARAMETERS.join(", ")}`, received: key });
+          continue;
+        }
+        const resolver = compileSource(source, path, issues, who);
+        if (resolver) chosen[key as Parameter] = resolver;
+      }
+    }
+  }
+  const result = {} as Record<Parameter, Resolver>;
+  for (const p of PARAMETERS) result[p] = chosen[p] ?? firstOf(DEFAULT_INPUTS[p].map((e) => pathResolver(compilePath(e))));
+  return result;
+}
+
+function compileSource(source: unknown, at: (string | number)[], issues: Issue[], who: string): Resolver | undefined {
+  if (typeof source === "string") {
+    try {
+      return pathResolver(compilePath(source));
+    } catch (error) {
+      issues.push({
+        path: at,
+        message: `${who}: ${JSON.stringify(source)} is not a valid JSONPath (RFC 9535): ${(error as Error).message}`,
+        expected: "a JSONPath such as $.answer or $.metadata.reference",
+        received: source,
+      });
+      return undefined;
+    }
+  }
+  if (source !== null && typeof source === "object" && !Array.isArray(source) && "literal" in source && Object.keys(source).length === 1) {
+    const value = (source as { literal: unknown }).literal;
+    return () => value;
+  }
+  issues.push({
+    path: at,
+    message: `${who}: an input must be a JSONPath string or {"literal": value}, received ${describeValue(source)}`,
+    expected: 'a JSONPath string or {"literal": value}',
+    received: describeValue(source),
+  });
+  return undefined;
+}
+
+/** null and no match both mean "not provided"; several matches are an error for that record. */
+function pathResolver(path: CompiledPath): Resolver {
+  return (record) => {
+    const nodes = path.select(record);
+    if (nodes.length > 1) {
+      throw new EvalError("INPUT_INVALID", `JSONPath ${path.expression} matched ${nodes.length} values; it must select at most one`);
+    }
+    return nodes[0] ?? undefined;
+  };
+}
+
+function firstOf(resolvers: Resolver[]): Resolver {
+  if (resolvers.length === 1) return resolvers[0] as Resolver;
+  return (record) => {
+    for (const r of resolvers) {
+      const v = r(record);
+      if (v !== undefined && v !== null) return v;
+    }
+    return undefined;
+  };
+}

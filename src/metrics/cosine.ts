@@ -1,0 +1,22 @@
+/**
+ * Cosine similarity of two dense vectors: `a·b / (‖a‖ ‖b‖)`, in [-1, 1].
+ * Throws a RangeError when the lengths differ; returns 0 when either vector is all zeros.
+ * Sums in float64 whatever the input's element type.
+ */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new RangeError(`vectors differ in length: ${a.length} vs ${b.length}`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  if (na === 0 || nb === 0) return 0;
+  const c = dot / Math.sqrt(na * nb);
+  // Rounding can push |c| a hair past 1.
+  return c > 1 ? 1 : c < -1 ? -1 : c;
+}

@@ -1,0 +1,111 @@
+/**
+ * Levenshtein edit distance: the public entry. Validates options and
+ * dispatches to the engines (see levenshtein-strings.ts,
+ * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
+ */
+import { bitParallelDistance } from "./levenshtein-bitparallel.js";
+import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
+import { wasmEngine } from "./levenshtein-wasm.js";
+import { graphemeIds, type TextUnit } from "./text-units.js";
+
+export { toUnits, unitLength, type TextUnit } from "./text-units.js";
+
+/** Options of {@link levenshteinDistance}. */
+export interface LevenshteinOptions {
+  /**
+   * Known bound k (integer ≥ 0 or Infinity; default Infinity): results ≤ k are
+   * exact, larger distances come back as some value > k, computed faster.
+   */
+  maxDistance?: number;
+  /** What one edit acts on (default "code_point"). */
+  unit?: TextUnit;
+}
+
+/** Which engine runs: "auto" picks per input, the others force one (tests, benchmarks). */
+export type LevenshteinBackend = "auto" | "js" | "wasm";
+
+let backend: LevenshteinBackend = "auto";
+
+/**
+ * Remainders (after the common affixes) whose shorter side has at most this
+ * many UTF-16 units and no surrogate run in TS on one or two 32-bit words:
+ * measured faster than copying them into WebAssembly and calling it.
+ */
+const SHORT_UNITS = 64;
+/** Integer sequences this short (shorter side) stay in TS: one 32-bit word beats a WebAssembly call. */
+const SHORT_SEQUENCE = 32;
+
+/**
+ * Forces an engine, for tests and benchmarks: "js" = TypeScript 32-bit
+ * engine for everything, "wasm" = WebAssembly 64-bit engine for everything
+ * (throws if it cannot be loaded), "auto" (default) = TypeScript for short
+ * inputs and WebAssembly, when available, for the rest.
+ */
+export function setLevenshteinBackend(choice: LevenshteinBackend): void {
+  if (choice === "wasm" && wasmEngine() === undefined) throw new Error("the Levenshtein WebAssembly engine is not available");
+  backend = choice;
+}
+
+/** The engine that long inputs take under the current setting: "wasm" or "js". */
+export function levenshteinBackend(): "wasm" | "js" {
+  return backend !== "js" && wasmEngine() !== undefined ? "wasm" : "js";
+}
+
+/**
+ * Levenshtein distance: the least number of single-unit insertions,
+ * deletions and substitutions (cost 1 each) turning `a` into `b`.
+ *
+ * Units are code points by default (an emoji is one edit, never two UTF-16
+ * units); with `unit: "grapheme"` both strings are segmented by
+ * `Intl.Segmenter` (extended grapheme clusters), each distinct cluster gets an
+ * integer id and the id sequences are compared. With `maxDistance` k the result
+ * is exact when ≤ k and some value > k otherwise.
+ *
+ * Complexity: O(m + n) to strip the common prefix/suffix, then bit-parallel
+ * (Myers 1999 / Hyyrö 2003) on what remains (m ≤ n), in 64-bit WebAssembly
+ * words or 32-bit TS words (w): O(n) word steps when m ≤ w; with a bound k
+ * about ⌈(2k+1)/w⌉·n (Ukkonen band, early stop); without one about
+ * ⌈(2d+1)/w⌉·n when the distance d is below n/16, else ⌈m/w⌉·n.
+ * Memory O(m + n).
+ *
+ * @throws RangeError when `maxDistance` is not a non-negative integer or
+ *   Infinity, or `unit` is not "code_point" / "grapheme".
+ */
+export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOptions): number {
+  const k = checkMaxDistance(opts?.maxDistance, "maxDistance");
+  const unit = opts?.unit ?? "code_point";
+  if (unit === "grapheme") {
+    const [ga, gb] = graphemeIds(a, b);
+    return sequenceDistance(ga, gb, k);
+  }
+  if (unit !== "code_point") throw new RangeError(`unit must be "code_point" or "grapheme", received ${String(unit)}`);
+  const engine: SliceEngine = (backend !== "js" && wasmEngine()) || jsSliceEngine;
+  return codePointDistance(a, b, k, engine, backend === "wasm" ? 0 : SHORT_UNITS);
+}
+
+/**
+ * Levenshtein distance between two sequences of integer symbols (compared
+ * with `===`), e.g. token or grapheme ids. Same costs, bound semantics and
+ * complexity as {@link levenshteinDistance}; int32 symbols can use the
+ * WebAssembly engine, any other numbers use the TypeScript one.
+ *
+ * @param maxDistance integer ≥ 0 or Infinity (default).
+ * @throws RangeError on an invalid `maxDistance`.
+ */
+export function sequenceDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxDistance?: number): number {
+  const k = checkMaxDistance(maxDistance, "maxDistance");
+  if (backend !== "js" && (backend === "wasm" || Math.min(a.length, b.length) > SHORT_SEQUENCE)) {
+    const engine = wasmEngine();
+    const d = engine?.ints(a, b, k);
+    if (d !== undefined) return d;
+  }
+  return bitParallelDistance(a, b, k);
+}
+
+function checkMaxDistance(value: number | undefined, name: string): number {
+  if (value === undefined || value === Infinity) return Infinity;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a non-negative integer or Infinity, received ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,34 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { roundFractionHalfUp } from "./rounding.js";
+
+/** Reference: exact decimal long division on BigInt, then half-up on the third digit. */
+function referenceRound2(num: number, den: number): number {
+  const thousandths = (BigInt(num) * 1000n) / BigInt(den); // truncated
+  let hundredths = thousandths / 10n;
+  const remainder = BigInt(num) * 1000n - thousandths * BigInt(den); // > 0 when digits follow
+  const third = thousandths % 10n;
+  if (third > 5n || (third === 5n && remainder >= 0n)) hundredths += 1n;
+  return Number(hundredths) / 100;
+}
+
+describe("roundFractionHalfUp", () => {
+  it("rounds .xx5 up, where floating point would not", () => {
+    expect(roundFractionHalfUp(201, 200)).toBe(1.01); // 1.005
+    expect(roundFractionHalfUp(1, 200)).toBe(0.01); // 0.005
+    expect(roundFractionHalfUp(29, 200)).toBe(0.15); // 0.145
+    expect(roundFractionHalfUp(11, 12)).toBe(0.92);
+    expect(roundFractionHalfUp(2, 3)).toBe(0.67);
+    expect(roundFractionHalfUp(0, 7)).toBe(0);
+  });
+
+  it("matches exact decimal arithmetic for every fraction", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2_000_000 }), fc.nat(), (den, k) => {
+        const num = k % (den + 1);
+        expect(roundFractionHalfUp(num, den)).toBe(referenceRound2(num, den));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Exact decimal rounding of fractions, so that a score on a 0.005 step rounds as a person expects and
+ * never suffers binary floating-point noise (e.g. `Math.round(1.005 * 100)` gives 100).
+ */
+
+/**
+ * `numerator / denominator` rounded half-up to `decimals` places, computed in exact integer
+ * arithmetic: `floor((2·num·10^d + den) / (2·den)) / 10^d`.
+ * Both arguments must be non-negative integers with `2·num·10^d + den` below 2^53, and `den > 0`.
+ * Example: `roundFractionHalfUp(11, 12)` = 0.92; `roundFractionHalfUp(1, 200)` = 0.01.
+ */
+export function roundFractionHalfUp(numerator: number, denominator: number, decimals = 2): number {
+  if (!(denominator > 0)) throw new RangeError("denominator must be > 0");
+  const scale = 10 ** decimals;
+  const top = 2 * numerator * scale + denominator;
+  const bottom = 2 * denominator;
+  if (!Number.isSafeInteger(top) || !Number.isSafeInteger(bottom)) throw new RangeError("fraction too large to round exactly");
+  let units = Math.floor(top / bottom);
+  // The float quotient may be off by one next to an integer; correct it with exact products.
+  if (units * bottom > top) units -= 1;
+  else if ((units + 1) * bottom <= top) units += 1;
+  return units / scale;
+}

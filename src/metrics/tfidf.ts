@@ -1,0 +1,79 @@
+import { countTokens } from "./tokens.js";
+
+/**
+ * Document frequencies for IDF: `n` documents, `df(token)` of which contain the token.
+ * By default the two texts being compared are the whole corpus (n = 2).
+ */
+export interface IdfTable {
+  n: number;
+  df(token: string): number;
+}
+
+/** Smoothed IDF: `ln((1 + n) / (1 + df)) + 1` — never 0, so shared words still count. */
+export function smoothIdf(n: number, df: number): number {
+  return Math.log((1 + n) / (1 + df)) + 1;
+}
+
+/** One term of the comparison, for explaining a score. */
+export interface TfidfTerm {
+  token: string;
+  /** Raw count in the first text (`a`) and second text (`b`). */
+  countA: number;
+  countB: number;
+  idf: number;
+  /** This term's share of the cosine: `wA·wB / (‖A‖ ‖B‖)`; the contributions sum to the score. */
+  contribution: number;
+}
+
+export interface TfidfAnalysis {
+  score: number;
+  /** Every term of either text, the largest contributions first, then by weight. */
+  terms: TfidfTerm[];
+}
+
+/**
+ * Cosine similarity of TF-IDF vectors: weight `w = count × idf`, vectors compared by
+ * `A·B / (‖A‖ ‖B‖)` (equivalent to L2-normalising both first). Raw counts as term frequency;
+ * IDF smoothed as {@link smoothIdf}, over the two texts unless `idf` gives a corpus.
+ * Result in [0, 1]; identical token multisets give exactly 1; no tokens on both sides gives 1,
+ * on one side 0.
+ */
+export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: IdfTable): number {
+  return tfidfAnalysis(a, b, idf).score;
+}
+
+/** {@link tfidfCosine} with the per-term breakdown. */
+export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: IdfTable): TfidfAnalysis {
+  const countsA = countTokens(a);
+  const countsB = countTokens(b);
+  const vocabulary = new Set([...countsA.keys(), ...countsB.keys()]);
+  const terms: TfidfTerm[] = [];
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (const token of vocabulary) {
+    const ca = countsA.get(token) ?? 0;
+    const cb = countsB.get(token) ?? 0;
+    const weight = idf ? smoothIdf(idf.n, idf.df(token)) : smoothIdf(2, (ca > 0 ? 1 : 0) + (cb > 0 ? 1 : 0));
+    const wa = ca * weight;
+    const wb = cb * weight;
+    dot += wa * wb;
+    normA += wa * wa;
+    normB += wb * wb;
+    terms.push({ token, countA: ca, countB: cb, idf: weight, contribution: wa * wb });
+  }
+  let score: number;
+  if (countsA.size === 0 || countsB.size === 0) score = countsA.size === countsB.size ? 1 : 0;
+  else if (sameCounts(countsA, countsB)) score = 1; // exact, whatever floating point does
+  else score = Math.min(1, dot / Math.sqrt(normA * normB));
+  const norm = normA > 0 && normB > 0 ? Math.sqrt(normA * normB) : 1;
+  for (const t of terms) t.contribution /= norm;
+  terms.sort((x, y) => y.contribution - x.contribution || Math.max(y.countA, y.countB) * y.idf - Math.max(x.countA, x.countB) * x.idf);
+  return { score, terms };
+}
+
+function sameCounts(x: Map<string, number>, y: Map<string, number>): boolean {
+  if (x.size !== y.size) return false;
+  for (const [k, v] of x) if (y.get(k) !== v) return false;
+  return true;
+}

@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_INTEGER_BINS, UNIT_BINS, chooseBins, highlightFor } from "./choose.js";
+
+describe("chooseBins", () => {
+  it("gives [0, 1] scores 20 bins of 0.05", () => {
+    expect(chooseBins({ direction: "maximize", min: 0.2, max: 0.9, threshold: 0.7 })).toEqual({ bins: UNIT_BINS, min: 0, max: 1, integer: false });
+  });
+
+  it("widens the range for scores outside [0, 1]", () => {
+    expect(chooseBins({ direction: "maximize", min: -0.5, max: 2, threshold: null })).toEqual({ bins: UNIT_BINS, min: -0.5, max: 2, integer: false });
+  });
+
+  it("gives small integer distances one bin per integer, centred on it", () => {
+    expect(chooseBins({ direction: "minimize", min: 0, max: 5, threshold: 3 })).toEqual({ bins: 6, min: -0.5, max: 5.5, integer: true });
+  });
+
+  it("reaches the threshold even when every distance is below it", () => {
+    expect(chooseBins({ direction: "minimize", min: 0, max: 2, threshold: 9 })).toEqual({ bins: 10, min: -0.5, max: 9.5, integer: true });
+  });
+
+  it("handles a run with no scores", () => {
+    expect(chooseBins({ direction: "minimize", min: null, max: null, threshold: null })).toEqual({ bins: 1, min: -0.5, max: 0.5, integer: true });
+  });
+
+  it("covers every integer 0..max with at most 40 equal integer-aligned bins", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.option(fc.integer({ min: 0, max: 200 })), (max, threshold) => {
+        const c = chooseBins({ direction: "minimize", min: 0, max, threshold });
+        const width = (c.max - c.min) / c.bins;
+        expect(c.bins).toBeLessThanOrEqual(MAX_INTEGER_BINS);
+        expect(Number.isInteger(width)).toBe(true);
+        expect(c.min).toBe(-0.5);
+        // Every edge sits half-way between integers, so no integer lies on an edge.
+        expect(c.max + 0.5).toBe(c.bins * width);
+        expect(c.max).toBeGreaterThan(Math.max(max, threshold ?? 0));
+      }),
+    );
+  });
+});
+
+describe("highlightFor", () => {
+  it.each([
+    ["levenshtein", undefined, { unit: "chars", ignore_case: false }],
+    ["levenshtein", { case_sensitive: false }, { unit: "chars", ignore_case: true }],
+    ["levenshtein_distance", { case_sensitive: true }, { unit: "chars", ignore_case: false }],
+    ["exact_match", { case_sensitive: false }, { unit: "chars", ignore_case: true }],
+    ["jaccard_similarity", { case_sensitive: false }, { unit: "words", ignore_case: true }],
+    ["tfidf_similarity", {}, { unit: "words", ignore_case: false }],
+    ["semantic_similarity", undefined, { unit: "words", ignore_case: false }],
+  ])("%s %j", (type, config, out) => {
+    expect(highlightFor(type, config)).toEqual(out);
+  });
+});

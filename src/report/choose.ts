@@ -1,0 +1,53 @@
+/**
+ * The two choices a caller makes per evaluator before rendering: how to bin its scores and how to
+ * highlight its rows. Kept here so the CLI, the server and the tests choose the same way.
+ */
+import type { EvaluatorSummary } from "../run/types.js";
+import type { HighlightOptions } from "./types.js";
+
+/** Arguments for `histogram(values, { bins, min, max })`, plus whether the bins are integer-centred. */
+export interface BinChoice {
+  bins: number;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+/** Bins for scores in [0, 1]: 0.05 wide, so 0.7 or 0.85 thresholds fall on an edge. */
+export const UNIT_BINS = 20;
+/** At most this many bars for integer scores; wider integer bins beyond that. */
+export const MAX_INTEGER_BINS = 40;
+
+/**
+ * Minimizing evaluators (`levenshtein_distance`: integer edit counts with no fixed range) get
+ * integer-centred bins from 0 up to the larger of the max score and the threshold: width
+ * w = ceil((top + 1) / 40), so bin k holds [k·w, k·w + w - 1] and its edges are k·w - 0.5 and
+ * (k + 1)·w - 0.5. Everything else gets 20 bins over [0, 1], widened to [min, max] if scores
+ * fall outside it.
+ */
+export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" | "max" | "threshold">): BinChoice {
+  if (summary.direction === "minimize") {
+    const top = Math.max(0, Math.ceil(summary.max ?? 0), Math.ceil(summary.threshold ?? 0));
+    const width = Math.max(1, Math.ceil((top + 1) / MAX_INTEGER_BINS));
+    const bins = Math.ceil((top + 1) / width);
+    return { bins, min: -0.5, max: bins * width - 0.5, integer: true };
+  }
+  const min = Math.min(0, summary.min ?? 0);
+  const max = Math.max(1, summary.max ?? 1);
+  return { bins: UNIT_BINS, min, max, integer: false };
+}
+
+/** Evaluators whose score counts character edits; every other one is highlighted word by word. */
+const CHARACTER_EVALUATORS = new Set(["levenshtein", "levenshtein_distance", "exact_match"]);
+
+/**
+ * Characters for edit-distance evaluators (`levenshtein`, `levenshtein_distance`, `exact_match`),
+ * words for the others (token sets, TF-IDF, embeddings). Case differences are not highlighted when the
+ * evaluator's config says `case_sensitive: false` (pass the config with its defaults filled in).
+ */
+export function highlightFor(type: string, config?: Record<string, unknown>): HighlightOptions {
+  return {
+    unit: CHARACTER_EVALUATORS.has(type) ? "chars" : "words",
+    ignore_case: config?.["case_sensitive"] === false,
+  };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { renderComparisonReport } from "./comparison-report.js";
+import { sampleComparisonInput } from "./sample.js";
+import type { ComparisonEvaluator, ComparisonReportInput } from "./types.js";
+
+function evaluator(over: Partial<ComparisonEvaluator> = {}): ComparisonEvaluator {
+  return {
+    name: "lev",
+    type: "levenshtein",
+    direction: "maximize",
+    n_pairs: 10,
+    mean_a: 0.8,
+    mean_b: 0.7,
+    diff: -0.1,
+    ci: [-0.15, -0.05],
+    p_value: 0.0004,
+    better: "a",
+    significant: true,
+    improved: 1,
+    regressed: 6,
+    unchanged: 3,
+    worst: [{ row: 4, id: "q4", score_a: 0.9, score_b: 0.2, delta: -0.7, expected: "Paris is the capital", output_a: "Paris is the capital", output_b: "Lyon is the capital" }],
+    ...over,
+  };
+}
+
+function input(over: Partial<ComparisonReportInput> = {}): ComparisonReportInput {
+  const run = { id: "a", name: "base", started_at: "2024-06-01T00:00:00Z", dataset_path: "d.jsonl", dataset_hash: "h1" };
+  return { a: run, b: { ...run, id: "b", name: "cand" }, evaluators: [evaluator()], ...over };
+}
+
+/** The summary table row of one evaluator. */
+function tableRow(html: string, name: string): string {
+  const start = html.indexOf(`<tr class="cmp" data-evaluator="${name}">`);
+  expect(start).toBeGreaterThan(-1);
+  return html.slice(start, html.indexOf("</tr>", start));
+}
+
+describe("renderComparisonReport", () => {
+  it("shows both means, the difference with its CI, the p-value, the verdict and the row counts", () => {
+    const row = tableRow(renderComparisonReport(input()), "lev");
+    expect(row).toContain(`<span class="mean-a">0.800</span> → <b class="mean-b">0.700</b>`);
+    expect(row).toContain(`<span class="delta worse">\u22120.100</span>`);
+    expect(row).toContain(`<span class="ci">\u22120.150 … \u22120.050</span>`);
+    expect(row).toContain("<td>&lt; 0.001</td>");
+    expect(row).toContain(`<span class="badge fail">▼ B worse</span>`);
+    expect(row).toContain(`data-improved="1"`);
+    expect(row).toContain(`data-regressed="6"`);
+    expect(row).toContain(`data-unchanged="3"`);
+  });
+
+  it("reads direction: a lower mean distance is better", () => {
+    const html = renderComparisonReport(
+      input({ evaluators: [evaluator({ name: "dist", type: "levenshtein_distance", direction: "minimize", mean_a: 8, mean_b: 6, diff: -2, ci: [-3, -1], better: "b" })] }),
+    );
+    const row = tableRow(html, "dist");
+    expect(row).toContain(`<span class="delta better">\u22122.00</span>`);
+    expect(row).toContain(`<span class="badge pass">▲ B better</span>`);
+    expect(row).toContain(`class="ci-dot better"`);
+  });
+
+  it("calls a non-significant difference so, whichever mean is higher", () => {
+    const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ significant: false, better: "b" })] })), "lev");
+    expect(row).toContain("= not significant");
+    expect(row).not.toContain("B better");
+  });
+
+  it("lists the rows that regressed most with the expected text and both outputs, marked", () => {
+    const html = renderComparisonReport(input());
+    const row = html.slice(html.indexOf(`data-row="4"`));
+    expect(row).toContain("A 0.900 → B 0.200");
+    expect(row).toContain(`<h4>Output A · baseline</h4><pre class="text">Paris is the capital</pre>`);
+    expect(row).toContain(`<mark class="extra" title="not in the expected text">Lyon</mark> is the capital`);
+    expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);
+  });
+
+  it("warns when the runs used different datasets", () => {
+    const base = input();
+    const html = renderComparisonReport({ ...base, b: { ...base.b, dataset_hash: "h2" } });
+    expect(html).toContain("The two runs used different datasets");
+    expect(renderComparisonReport(base)).not.toContain("different datasets");
+  });
+
+  it("escapes names and texts, and loads nothing", () => {
+    const evil = "<script>alert(1)</script>";
+    const html = renderComparisonReport(
+      input({
+        a: { id: evil, name: evil, started_at: evil, dataset_path: evil, dataset_hash: evil },
+        evaluators: [evaluator({ name: evil, type: evil, worst: [{ row: 1, id: evil, score_a: 1, score_b: 0, delta: -1, expected: evil, output_a: evil, output_b: `x${evil}` }] })],
+      }),
+    );
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("renders the sample with a CI chart per evaluator", () => {
+    const html = renderComparisonReport(sampleComparisonInput());
+    expect(html.match(/class="ci-chart"/g)).toHaveLength(3);
+    expect(html).toContain("support-bot v2.2 → support-bot v2.3");
+  });
+});

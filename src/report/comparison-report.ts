@@ -1,0 +1,127 @@
+/** The HTML report comparing two runs: per evaluator both means, the difference with its CI, and the rows that regressed most. */
+import type { Direction } from "../types.js";
+import { highlightFor } from "./choose.js";
+import { escapeHtml } from "./escape.js";
+import { formatId, formatInt, formatP, formatScore, formatSigned, formatTime } from "./format.js";
+import { diffLegend, renderPage, slug } from "./html-page.js";
+import { renderNotes, renderPanes, type Pane } from "./row-card.js";
+import { directionText } from "./run-report.js";
+import { alignTexts, segmentsToHtml } from "./text-diff.js";
+import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, HighlightOptions, RunLabel } from "./types.js";
+
+/**
+ * Renders two runs side by side as one self-contained HTML file. Run A is the baseline and B the
+ * candidate: "improved" and "regressed" are B relative to A, in each evaluator's direction.
+ */
+export function renderComparisonReport(input: ComparisonReportInput): string {
+  const title = `${label(input.a)} → ${label(input.b)}`;
+  const body = [
+    renderHeader(input),
+    renderTable(input),
+    ...input.evaluators.map((ev, i) => (ev.worst.length ? renderWorst(ev, slug(ev.name, i)) : "")),
+  ].join("\n");
+  return renderPage(`${title} · simeval comparison`, body, input.generated_at);
+}
+
+function label(run: RunLabel): string {
+  return run.name ?? run.id;
+}
+
+function renderHeader(input: ComparisonReportInput): string {
+  const side = (tag: string, run: RunLabel): string =>
+    `<div><dt>${tag}</dt><dd>${escapeHtml(label(run))}<br><span class="muted mono">${escapeHtml(run.id)}</span><br><span class="sub">${escapeHtml(formatTime(run.started_at))}</span></dd></div>`;
+  const sameData = input.a.dataset_hash === input.b.dataset_hash;
+  const dataset = sameData
+    ? `<div class="wide"><dt>Dataset</dt><dd><code>${escapeHtml(input.b.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(input.b.dataset_hash)}</span></dd></div>`
+    : "";
+  const warning = sameData
+    ? ""
+    : `<div class="warnbox">⚠ The two runs used different datasets: A <code>${escapeHtml(input.a.dataset_path)}</code> (sha256 ${escapeHtml(input.a.dataset_hash)}) and B <code>${escapeHtml(input.b.dataset_path)}</code> (sha256 ${escapeHtml(input.b.dataset_hash)}). Rows are paired by id or row number, which may not mean the same questions.</div>`;
+  return (
+    `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${escapeHtml(label(input.a))} → ${escapeHtml(label(input.b))}</h1>` +
+    `<dl class="meta">${side("A · baseline", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`
+  );
+}
+
+/** Whether a change of `delta` (B − A) is an improvement in `direction`. */
+function isBetter(delta: number, direction: Direction): boolean {
+  return direction === "maximize" ? delta > 0 : delta < 0;
+}
+
+function renderTable(input: ComparisonReportInput): string {
+  const level = `${Math.round((input.confidence ?? 0.95) * 100)}%`;
+  const head = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p-value", "verdict", "rows ▲ ▼ ="]
+    .map((h) => `<th scope="col">${escapeHtml(h)}</th>`)
+    .join("");
+  const rows = input.evaluators.map((ev) => {
+    const d = ev.direction;
+    const cls = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, d) ? "better" : "worse";
+    const ci = ev.ci ? `<span class="ci">${formatSigned(ev.ci[0], d)} … ${formatSigned(ev.ci[1], d)}</span>` : `<span class="ci">no CI</span>`;
+    return (
+      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${escapeHtml(ev.name)}<span class="type" title="${directionText(d)}">${escapeHtml(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
+      `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${formatScore(ev.mean_a, d)}</span> → <b class="mean-b">${formatScore(ev.mean_b, d)}</b></td>` +
+      `<td>${ciSvg(ev)} <span class="delta ${cls}">${formatSigned(ev.diff, d)}</span>${ci}</td>` +
+      `<td>${escapeHtml(formatP(ev.p_value))}</td><td>${verdict(ev)}</td>` +
+      `<td class="moves"><span data-improved="${ev.improved}" title="improved">▲ ${formatInt(ev.improved)}</span> ` +
+      `<span data-regressed="${ev.regressed}" title="regressed">▼ ${formatInt(ev.regressed)}</span> ` +
+      `<span data-unchanged="${ev.unchanged}" title="unchanged">= ${formatInt(ev.unchanged)}</span></td></tr>`
+    );
+  });
+  return (
+    `<section class="card"><h2>Summary</h2><p class="sub">B − A over the rows scored in both runs; improved and regressed count rows that moved in the evaluator's direction.</p>` +
+    `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
+  );
+}
+
+function verdict(ev: ComparisonEvaluator): string {
+  if (!ev.significant || ev.better === null) return `<span class="badge none" title="the difference is not significant">= not significant</span>`;
+  return ev.better === "b" ? `<span class="badge pass">▲ B better</span>` : `<span class="badge fail">▼ B worse</span>`;
+}
+
+/**
+ * The difference and its CI on a small axis centred on zero, so "does the interval cross 0" reads at a
+ * glance; each evaluator gets its own scale (the units differ).
+ */
+function ciSvg(ev: ComparisonEvaluator): string {
+  if (ev.diff === null) return "";
+  const w = 100;
+  const h = 22;
+  const ext = Math.max(Math.abs(ev.diff), ...(ev.ci ? ev.ci.map(Math.abs) : [])) * 1.15 || 1;
+  const x = (v: number): number => Math.round((w / 2 + (v / ext) * (w / 2 - 6)) * 10) / 10;
+  const cls = ev.diff === 0 ? "" : isBetter(ev.diff, ev.direction) ? "better" : "worse";
+  const interval = ev.ci ? `<line class="ci-bar" x1="${x(ev.ci[0])}" x2="${x(ev.ci[1])}" y1="11" y2="11"/>` : "";
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="ci-chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="difference and confidence interval">` +
+    `<line class="zero" x1="${w / 2}" x2="${w / 2}" y1="2" y2="20"/>${interval}<circle class="ci-dot ${cls}" cx="${x(ev.diff)}" cy="11" r="4"/></svg>`
+  );
+}
+
+function renderWorst(ev: ComparisonEvaluator, id: string): string {
+  const highlight = ev.highlight ?? highlightFor(ev.type);
+  return (
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(ev.name)}: rows that regressed most</h2>` +
+    `<span class="muted mono">${escapeHtml(ev.type)} · ${directionText(ev.direction)}</span></div>${diffLegend(highlight.unit)}` +
+    ev.worst.map((row) => renderRow(row, ev.direction, highlight)).join("") +
+    `</section>`
+  );
+}
+
+function renderRow(row: ComparisonRow, direction: Direction, highlight: HighlightOptions): string {
+  const id = formatId(row.id);
+  // The expected text is marked against B (the candidate, which regressed); each output against the expected text.
+  const vsB = alignTexts(row.expected, row.output_b, highlight);
+  const vsA = alignTexts(row.expected, row.output_a, highlight);
+  const panes: Pane[] = [
+    { title: "Expected (marked vs B)", html: segmentsToHtml(vsB.expected, "missing"), empty: row.expected === "" },
+    { title: "Output A · baseline", html: segmentsToHtml(vsA.output, "extra"), empty: row.output_a === "" },
+    { title: "Output B · candidate", html: segmentsToHtml(vsB.output, "extra"), empty: row.output_b === "" },
+  ];
+  const notes = [...new Set([...vsB.notes, ...vsA.notes.filter((n) => !n.startsWith("Expected"))])];
+  const cls = row.delta === 0 ? "" : isBetter(row.delta, direction) ? "better" : "worse";
+  return (
+    `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row}</b>` +
+    `${id ? `<span class="muted">id <code>${escapeHtml(id)}</code></span>` : ""}` +
+    `<span class="score">A ${formatScore(row.score_a, direction)} → B ${formatScore(row.score_b, direction)}</span>` +
+    `<span class="delta ${cls}">${formatSigned(row.delta, direction)}</span></div>${renderPanes(panes)}${renderNotes(notes)}</div>`
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { formatId, formatInt, formatP, formatPercent, formatScore, formatSigned, formatTime } from "./format.js";
+
+describe("format", () => {
+  it.each([
+    [0.7421, "maximize", "0.742"],
+    [1, "maximize", "1.000"],
+    [3, "minimize", "3"],
+    [12345, "minimize", "12,345"],
+    [9.114, "minimize", "9.11"],
+    [null, "maximize", "—"],
+    [Number.NaN, "minimize", "—"],
+  ] as const)("formatScore(%s, %s) = %s", (v, d, out) => {
+    expect(formatScore(v, d)).toBe(out);
+  });
+
+  it.each([
+    [0.0123, "maximize", "+0.012"],
+    [-0.0123, "maximize", "\u22120.012"],
+    [0, "maximize", "±0.000"],
+    [-0.0001, "maximize", "±0.000"],
+    [-1.5, "minimize", "\u22121.50"],
+  ] as const)("formatSigned(%s, %s) = %s", (v, d, out) => {
+    expect(formatSigned(v, d)).toBe(out);
+  });
+
+  it("formats percentages, p-values, integers, times and ids", () => {
+    expect(formatPercent(0.8512)).toBe("85.1%");
+    expect(formatPercent(null)).toBe("—");
+    expect(formatP(0.0004)).toBe("< 0.001");
+    expect(formatP(0.04321)).toBe("0.043");
+    expect(formatInt(1234567)).toBe("1,234,567");
+    expect(formatTime("2024-06-03T14:22:05.120Z")).toBe("2024-06-03 14:22:05 UTC");
+    expect(formatTime("2024-06-03T16:22:05+02:00")).toBe("2024-06-03 14:22:05 UTC");
+    expect(formatTime("yesterday")).toBe("yesterday");
+    expect(formatTime(null)).toBe("—");
+    expect(formatId("q-1")).toBe("q-1");
+    expect(formatId(42)).toBe("42");
+    expect(formatId({ a: 1 })).toBe('{"a":1}');
+    expect(formatId(null)).toBe("");
+    expect(formatId(undefined)).toBe("");
+  });
+});

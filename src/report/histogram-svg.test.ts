@@ -1,0 +1,118 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import { renderHistogramSvg, thresholdPosition } from "./histogram-svg.js";
+
+interface Attrs {
+  [key: string]: string;
+}
+interface Bin {
+  title: string;
+  rect: Attrs[];
+}
+interface Svg {
+  svg: Attrs & { g?: Bin[]; line?: Attrs[]; text?: (Attrs & { "#text": string })[] };
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  parseAttributeValue: false,
+  parseTagValue: false,
+  htmlEntities: true,
+  isArray: (name) => ["g", "rect", "line", "text"].includes(name),
+});
+
+function parse(svg: string): Svg["svg"] {
+  expect(XMLValidator.validate(svg)).toBe(true);
+  return (parser.parse(svg) as Svg).svg;
+}
+
+/** The bars in order, from each `<g class="bin">`. */
+function bars(svg: Svg["svg"]): { count: number; cls: string; x: number; w: number; title: string }[] {
+  return (svg.g ?? [])
+    .filter((g) => g.rect !== undefined && g.rect.some((r) => r["class"]?.startsWith("bar")))
+    .map((g) => {
+      const bar = g.rect.find((r) => r["class"]?.startsWith("bar")) as Attrs;
+      return { count: Number(bar["data-count"]), cls: bar["class"] as string, x: Number(bar["x"]), w: Number(bar["width"]), title: g.title };
+    });
+}
+
+function thresholdLine(svg: Svg["svg"]): Attrs | undefined {
+  return svg.line?.find((l) => l["class"] === "threshold");
+}
+
+describe("renderHistogramSvg", () => {
+  const hist = { edges: [0, 0.25, 0.5, 0.75, 1], counts: [1, 0, 3, 5] };
+
+  it("draws one bar per bin with its count, on the right side of the threshold", () => {
+    const svg = parse(renderHistogramSvg(hist, { id: "a", direction: "maximize", threshold: 0.5, xLabel: "score", title: "lev" }));
+    const b = bars(svg);
+    expect(b.map((x) => x.count)).toEqual([1, 0, 3, 5]);
+    expect(b.map((x) => x.cls)).toEqual(["bar fail", "bar fail", "bar pass", "bar pass"]);
+    expect(b[0]?.title).toBe("0.000–0.250: 1 row (fail)");
+    expect(b[3]?.title).toBe("0.750–1.000: 5 rows (pass)");
+    const line = thresholdLine(svg);
+    expect(line?.["data-value"]).toBe("0.5");
+    const tx = Number(line?.["x1"]);
+    // The line sits between the last failing bar and the first passing one.
+    expect(tx).toBeGreaterThanOrEqual((b[1]?.x ?? 0) + (b[1]?.w ?? 0));
+    expect(tx).toBeLessThanOrEqual(b[2]?.x ?? 0);
+    expect(svg.text?.some((t) => t["class"] === "threshold-label" && t["#text"].includes("threshold 0.500"))).toBe(true);
+  });
+
+  it("makes taller bars for larger counts", () => {
+    const svg = parse(renderHistogramSvg(hist, { id: "a", direction: "maximize", threshold: null, xLabel: "score", title: "lev" }));
+    const heights = (svg.g ?? []).flatMap((g) => g.rect.filter((r) => r["class"]?.startsWith("bar")).map((r) => Number(r["height"])));
+    expect(heights[1]).toBe(0);
+    expect(heights[0]).toBeLessThan(heights[2] ?? 0);
+    expect(heights[2]).toBeLessThan(heights[3] ?? 0);
+  });
+
+  it("puts an integer threshold between the last passing and the first failing distance", () => {
+    const ints = { edges: [-0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5], counts: [4, 3, 2, 1, 0, 7], integer: true };
+    const svg = parse(renderHistogramSvg(ints, { id: "d", direction: "minimize", threshold: 2, mean: 1.9, xLabel: "edit distance", title: "dist" }));
+    const b = bars(svg);
+    expect(b.map((x) => x.count)).toEqual([4, 3, 2, 1, 0, 7]);
+    expect(b.map((x) => x.cls.replace("bar ", ""))).toEqual(["pass", "pass", "pass", "fail", "fail", "fail"]);
+    expect(b[2]?.title).toBe("2: 2 rows (pass)");
+    const tx = Number(thresholdLine(svg)?.["x1"]);
+    expect(tx).toBeGreaterThanOrEqual((b[2]?.x ?? 0) + (b[2]?.w ?? 0));
+    expect(tx).toBeLessThanOrEqual(b[3]?.x ?? 0);
+    expect(svg.text?.find((t) => t["class"] === "threshold-label")?.["#text"]).toContain("pass ≤ 2");
+    // Integer axes label integers only.
+    const ticks = (svg.text ?? []).filter((t) => t["class"] === "tick" && t["text-anchor"] === "middle").map((t) => t["#text"]);
+    expect(ticks.length).toBeGreaterThan(0);
+    for (const t of ticks) expect(t).toMatch(/^\d+$/);
+    expect(svg.g?.some((g) => g.title === "mean 1.90")).toBe(true);
+  });
+
+  it("labels wide integer bins with their range", () => {
+    const ints = { edges: [-0.5, 2.5, 5.5], counts: [3, 1], integer: true };
+    const b = bars(parse(renderHistogramSvg(ints, { id: "w", direction: "minimize", threshold: null, xLabel: "d", title: "d" })));
+    expect(b.map((x) => x.title)).toEqual(["0–2: 3 rows", "3–5: 1 row"]);
+    expect(b.map((x) => x.cls)).toEqual(["bar neutral", "bar neutral"]);
+  });
+
+  it("draws no threshold line without a threshold", () => {
+    const svg = parse(renderHistogramSvg(hist, { id: "n", direction: "maximize", threshold: null, xLabel: "score", title: "x" }));
+    expect(thresholdLine(svg)).toBeUndefined();
+  });
+
+  it("escapes the title", () => {
+    const out = renderHistogramSvg(hist, { id: "e", direction: "maximize", threshold: null, xLabel: "<i>", title: `<script>"` });
+    expect(out).not.toContain("<script>");
+    expect(out).not.toContain("<i>");
+    expect(parse(out)["aria-label"]).toBe(`Histogram of <script>"`);
+  });
+});
+
+describe("thresholdPosition", () => {
+  it.each([
+    [0.7, "maximize", false, 0.7],
+    [3, "minimize", true, 3.5],
+    [3, "maximize", true, 2.5],
+    [2.4, "minimize", true, 2.5],
+  ] as const)("%s %s integer=%s → %s", (t, d, i, out) => {
+    expect(thresholdPosition(t, d, i)).toBe(out);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * A histogram as inline SVG, drawn when the report is generated.
+ *
+ * Why hand-written SVG and not a chart library: a report must be one static file that opens without
+ * network or script, prints, and can be checked by parsing it. Inlining uPlot (~50 KB) or Chart.js
+ * (~200 KB) would add that much to every report, draw only once script runs (on a canvas a test cannot
+ * read), and still need code to turn our bins and threshold into its options. A histogram is a handful
+ * of `<rect>`s; the one part that needs care, round axis ticks, comes from d3-array's `ticks`.
+ */
+import { ticks } from "d3-array";
+import type { Direction } from "../types.js";
+import { escapeHtml } from "./escape.js";
+import { formatInt, formatScore } from "./format.js";
+import type { HistogramData } from "./types.js";
+
+/** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
+export interface HistogramSvgOptions {
+  /** Unique within the page: SVG ids (the hatch pattern) are document-global. */
+  id: string;
+  direction: Direction;
+  threshold: number | null;
+  mean?: number | null;
+  /** What the x axis counts, e.g. "score" or "edit distance". */
+  xLabel: string;
+  /** For the accessible name, e.g. the evaluator's name. */
+  title: string;
+  width?: number;
+  height?: number;
+}
+
+const M = { top: 30, right: 16, bottom: 40, left: 48 };
+
+/** Whether a value passes `threshold` in `direction` (maximize: >=, minimize: <=). */
+export function passes(value: number, threshold: number, direction: Direction): boolean {
+  return direction === "maximize" ? value >= threshold : value <= threshold;
+}
+
+/**
+ * Where the threshold line goes: at the threshold for continuous scores; for integer-centred bins,
+ * half a unit towards the failing side, i.e. between the last passing and first failing integer.
+ */
+export function thresholdPosition(threshold: number, direction: Direction, integer: boolean): number {
+  if (!integer) return threshold;
+  return direction === "minimize" ? Math.floor(threshold) + 0.5 : Math.ceil(threshold) - 0.5;
+}
+
+/**
+ * Renders the bins as bars (one `<g class="bin">` per bin with a `<title>` for hover and
+ * `data-count`, `data-lo`, `data-hi` on its bar), the threshold as a labelled dashed
+ * `<line class="threshold" data-value>`, and the mean as a small marker under the axis.
+ * Bars on the passing side of the threshold (judged at the bin's middle) are solid blue, bars on
+ * the failing side hatched vermillion, so the split reads without colour vision too.
+ */
+export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOptions): string {
+  const width = opts.width ?? 1080;
+  const height = opts.height ?? 230;
+  const n = hist.counts.length;
+  const lo = hist.edges[0] ?? 0;
+  const hi = hist.edges[n] ?? lo + 1;
+  const integer = hist.integer === true;
+  const plotW = width - M.left - M.right;
+  const plotH = height - M.top - M.bottom;
+  const x = (v: number): number => M.left + ((v - lo) / (hi - lo || 1)) * plotW;
+  const maxCount = Math.max(1, ...hist.counts);
+  const yTicks = ticks(0, maxCount, 4).filter(Number.isInteger);
+  const yTop = Math.max(maxCount, yTicks[yTicks.length - 1] ?? maxCount);
+  const y = (c: number): number => M.top + plotH - (c / yTop) * plotH;
+  const fmt = (v: number): string => (integer ? formatInt(v) : formatScore(v, opts.direction));
+  const hatch = `hatch-${opts.id}`;
+  const out: string[] = [];
+
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart histogram" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(`Histogram of ${opts.title}`)}">`,
+    `<defs><pattern id="${escapeHtml(hatch)}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">` +
+      `<rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-fg"/></pattern></defs>`,
+  );
+  // Horizontal grid and y labels.
+  for (const t of yTicks) {
+    out.push(
+      `<line class="grid" x1="${M.left}" x2="${width - M.right}" y1="${r(y(t))}" y2="${r(y(t))}"/>`,
+      `<text class="tick" x="${M.left - 6}" y="${r(y(t) + 4)}" text-anchor="end">${formatInt(t)}</text>`,
+    );
+  }
+  // Bars.
+  for (let i = 0; i < n; i++) {
+    const a = hist.edges[i] ?? lo;
+    const b = hist.edges[i + 1] ?? hi;
+    const count = hist.counts[i] ?? 0;
+    const mid = (a + b) / 2;
+    const state = opts.threshold === null ? "neutral" : passes(mid, opts.threshold, opts.direction) ? "pass" : "fail";
+    const x0 = x(a) + 1;
+    const w = Math.max(1, x(b) - x(a) - 2);
+    const range = integer
+      ? b - a <= 1.0001 ? formatInt(Math.round(mid)) : `${formatInt(Math.ceil(a) || 0)}–${formatInt(Math.floor(b))}`
+      : `${fmt(a)}–${fmt(b)}`;
+    const verdict = state === "neutral" ? "" : state === "pass" ? " (pass)" : " (fail)";
+    out.push(
+      `<g class="bin"><title>${escapeHtml(`${range}: ${formatInt(count)} row${count === 1 ? "" : "s"}${verdict}`)}</title>` +
+        `<rect class="hit" x="${r(x(a))}" y="${M.top}" width="${r(x(b) - x(a))}" height="${plotH}"/>` +
+        `<rect class="bar ${state}" data-count="${count}" data-lo="${a}" data-hi="${b}" x="${r(x0)}" y="${r(y(count))}" width="${r(w)}" height="${r(y(0) - y(count))}"${state === "fail" ? ` fill="url(#${escapeHtml(hatch)})"` : ""}/></g>`,
+    );
+  }
+  // X axis with round ticks; integer scales only label integers.
+  out.push(`<line class="axis" x1="${M.left}" x2="${width - M.right}" y1="${r(y(0))}" y2="${r(y(0))}"/>`);
+  const xTicks = integer ? ticks(Math.ceil(lo) || 0, Math.floor(hi), 8).filter(Number.isInteger) : ticks(lo, hi, 5);
+  for (const t of xTicks) {
+    out.push(
+      `<line class="axis" x1="${r(x(t))}" x2="${r(x(t))}" y1="${r(y(0))}" y2="${r(y(0) + 4)}"/>`,
+      `<text class="tick" x="${r(x(t))}" y="${r(y(0) + 16)}" text-anchor="middle">${escapeHtml(integer ? formatInt(t) : String(t))}</text>`,
+    );
+  }
+  out.push(`<text class="axis-label" x="${M.left + plotW / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(opts.xLabel)}</text>`);
+  out.push(`<text class="axis-label" x="12" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 12 ${M.top + plotH / 2})">rows</text>`);
+
+  if (opts.mean !== null && opts.mean !== undefined && Number.isFinite(opts.mean)) {
+    const mx = x(clamp(opts.mean, lo, hi));
+    const my = y(0) + 6;
+    out.push(
+      `<g class="mean"><title>${escapeHtml(`mean ${formatScore(opts.mean, opts.direction)}`)}</title>` +
+        `<path d="M${r(mx)} ${r(my - 5)} l5 9 h-10 z" data-value="${opts.mean}"/></g>`,
+    );
+  }
+  if (opts.threshold !== null) {
+    const tx = x(clamp(thresholdPosition(opts.threshold, opts.direction, integer), lo, hi));
+    const op = opts.direction === "maximize" ? "≥" : "≤";
+    const label = opts.direction === "maximize" ? `threshold ${fmt(opts.threshold)} · pass ${op} →` : `← pass ${op} ${fmt(opts.threshold)} · threshold`;
+    // Keep the label inside the chart: it reads away from the line, towards the side with room.
+    const anchor = tx > M.left + plotW * 0.7 ? "end" : tx < M.left + plotW * 0.3 ? "start" : "middle";
+    out.push(
+      `<line class="threshold" data-value="${opts.threshold}" x1="${r(tx)}" x2="${r(tx)}" y1="${M.top - 8}" y2="${r(y(0))}"/>`,
+      `<text class="threshold-label" x="${r(tx)}" y="${M.top - 13}" text-anchor="${anchor}">${escapeHtml(label)}</text>`,
+    );
+  }
+  out.push("</svg>");
+  return out.join("");
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}
+
+/** Coordinates rounded to 0.1 px: smaller files, same picture. */
+function r(v: number): string {
+  return String(Math.round(v * 10) / 10);
+}

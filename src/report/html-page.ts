@@ -1,0 +1,162 @@
+/**
+ * The HTML shell every report shares: one file with its CSS inline and no script. The
+ * Content-Security-Policy forbids scripts and every network load, so even text that slipped past
+ * escaping could not run or phone home, and the file opens the same offline.
+ */
+import { escapeHtml } from "./escape.js";
+import { formatTime } from "./format.js";
+
+/**
+ * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
+ * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).
+ */
+const CSS = `
+:root{--ink:#1b2330;--muted:#5b6676;--line:#e2e6ec;--bg:#f5f6f8;--card:#fff;--pass:#0072b2;--pass-bg:#e3f0f9;--fail:#c94f00;--fail-bg:#fbe7da;--neutral:#7a8699;--accent:#3b4a63;
+--sans:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"DejaVu Sans",sans-serif;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 var(--sans);-webkit-font-smoothing:antialiased}
+main{max-width:1180px;margin:0 auto;padding:32px 28px 48px}
+h1{font-size:26px;line-height:1.25;margin:2px 0 14px;font-weight:650;letter-spacing:-.01em;overflow-wrap:anywhere}
+h2{font-size:19px;margin:0 0 4px;font-weight:650;letter-spacing:-.005em}
+h3{font-size:15px;margin:22px 0 10px;font-weight:650}
+a{color:var(--pass)}
+.eyebrow{text-transform:uppercase;letter-spacing:.08em;font-size:12px;font-weight:600;color:var(--muted)}
+.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px 22px;margin:18px 0;box-shadow:0 1px 2px rgba(20,30,50,.04)}
+.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:10px 24px;margin:0}
+.meta div{min-width:0}
+.meta dt{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.05em}
+.meta dd{margin:2px 0 0;font-weight:550;overflow-wrap:anywhere}
+.meta .wide{grid-column:1/-1}
+code,.mono{font-family:var(--mono);font-size:.9em}
+.sub{color:var(--muted);font-size:13.5px;margin:0}
+nav.toc{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0 0}
+nav.toc a{font-size:13px;text-decoration:none;border:1px solid var(--line);background:var(--card);padding:3px 10px;border-radius:999px;color:var(--accent)}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+th,td{padding:8px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;background:#fafbfc}
+th:first-child,td:first-child{text-align:left}
+tbody tr:last-child td{border-bottom:0}
+td.name{font-weight:600}
+td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;font-family:var(--mono)}
+.scroll{overflow-x:auto}
+.rate{display:inline-flex;align-items:center;gap:8px}
+.rate .track{width:70px;height:8px;border-radius:4px;background:var(--fail-bg);overflow:hidden;display:inline-block}
+.rate .fill{display:block;height:100%;background:var(--pass)}
+.badge{display:inline-block;font-size:12px;font-weight:650;padding:1px 8px;border-radius:999px;border:1px solid transparent;white-space:nowrap}
+.badge.pass{color:var(--pass);background:var(--pass-bg);border-color:#b5d5ec}
+.badge.fail{color:var(--fail);background:var(--fail-bg);border-color:#f1c3a4}
+.badge.none{color:var(--muted);background:#eef0f3;border-color:var(--line)}
+.badge.warn{color:#7a5a00;background:#fff4cc;border-color:#f0dc8c}
+.muted{color:var(--muted)}
+.chart{display:block;width:100%;height:auto;font-family:var(--sans)}
+.chart .grid{stroke:#edf0f4}
+.chart .axis{stroke:#9aa4b2}
+.chart .tick{font-size:11px;fill:var(--muted)}
+.chart .axis-label{font-size:11.5px;fill:var(--muted)}
+.chart .hit{fill:transparent}
+.chart .bin:hover .hit{fill:rgba(27,35,48,.05)}
+.chart .bar{rx:2px}
+.chart .bar.pass{fill:var(--pass)}
+.chart .bar.neutral{fill:var(--neutral)}
+.chart .bar.fail{stroke:var(--fail);stroke-width:1}
+.chart .hatch-bg{fill:#f7d2ba}
+.chart .hatch-fg{stroke:var(--fail);stroke-width:2.5}
+.chart .threshold{stroke:var(--ink);stroke-width:1.5;stroke-dasharray:5 4}
+.chart .threshold-label{font-size:12px;font-weight:650;fill:var(--ink)}
+.chart .mean path{fill:var(--ink)}
+.chart .series{fill:none;stroke:var(--accent);stroke-width:2}
+.chart .point{stroke-width:2}
+.chart .point.pass,.chart .point.neutral{fill:var(--pass);stroke:#fff}
+.chart .point.fail{fill:#fff;stroke:var(--fail)}
+.legend{display:flex;flex-wrap:wrap;gap:16px;font-size:12.5px;color:var(--muted);margin:6px 0 0}
+.legend span{display:inline-flex;align-items:center;gap:6px}
+.sw{display:inline-block;width:14px;height:10px;border-radius:2px}
+.sw.pass{background:var(--pass)}
+.sw.fail{background:repeating-linear-gradient(45deg,var(--fail) 0 2px,#f7d2ba 2px 5px);outline:1px solid var(--fail)}
+.sw.thr{width:0;height:14px;border-left:2px dashed var(--ink);border-radius:0}
+.sw.mean{width:0;height:0;border:5px solid transparent;border-bottom:9px solid var(--ink);border-top:0}
+.ev-head{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;gap:8px 16px}
+.stats{display:flex;flex-wrap:wrap;gap:6px 18px;font-size:13.5px;color:var(--muted);margin:4px 0 12px}
+.stats b{color:var(--ink);font-weight:650;font-variant-numeric:tabular-nums}
+.row{border:1px solid var(--line);border-radius:8px;margin:12px 0;overflow:hidden}
+.row-head{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;padding:8px 12px;background:#fafbfc;border-bottom:1px solid var(--line);font-size:13.5px}
+.row-head .score{font-weight:650;font-variant-numeric:tabular-nums}
+.row-head .reason{flex-basis:100%;color:var(--muted)}
+.panes{display:grid;grid-template-columns:repeat(var(--cols,2),minmax(0,1fr))}
+.pane{padding:10px 12px;min-width:0}
+.pane+.pane{border-left:1px solid var(--line)}
+.pane h4{margin:0 0 4px;font-size:11.5px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);font-weight:600}
+.text{white-space:pre-wrap;overflow-wrap:anywhere;font-size:14px;line-height:1.55;margin:0;max-height:22em;overflow-y:auto}
+.text.empty{color:var(--muted);font-style:italic}
+mark{color:inherit;border-radius:2px;padding:0 1px}
+mark.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
+mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
+.tokens{padding:8px 12px;border-top:1px solid var(--line);font-size:12.5px;display:flex;flex-wrap:wrap;gap:4px 14px}
+.tokens .chip{display:inline-block;font-family:var(--mono);font-size:12px;padding:0 6px;border-radius:4px;margin:1px 2px}
+.chip.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
+.chip.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
+.note{font-size:12.5px;color:var(--muted);padding:6px 12px;border-top:1px dashed var(--line)}
+td.moves span{display:inline-block;min-width:2.9em}
+.delta.better{color:var(--pass);font-weight:650}
+.delta.worse{color:var(--fail);font-weight:650}
+.ci{display:block;font-size:12px;color:var(--muted)}
+.ci-chart{float:left;margin:9px 14px 0 0}
+.ci-chart .zero{stroke:#9aa4b2;stroke-dasharray:2 2}
+.ci-chart .ci-bar{stroke:var(--accent);stroke-width:2.5;stroke-linecap:round}
+.ci-chart .ci-dot{fill:var(--neutral)}
+.ci-chart .ci-dot.better{fill:var(--pass)}
+.ci-chart .ci-dot.worse{fill:#fff;stroke:var(--fail);stroke-width:2}
+.warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px}
+.empty-state{color:var(--muted);font-style:italic;margin:8px 0}
+footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
+@media (max-width:760px){.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}}
+@media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
+`;
+
+/** Forbids every script and every network load; inline styles and data: images only. */
+export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/** Wraps `body` (already HTML) in a complete document; `title` is plain text. */
+export function renderPage(title: string, body: string, generatedAt?: string): string {
+  const footer = `simeval report${generatedAt ? ` · generated ${escapeHtml(formatTime(generatedAt))}` : ""}`;
+  return (
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
+    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><style>${CSS}</style></head>\n` +
+    `<body><main>\n${body}\n<footer>${footer}</footer></main></body></html>\n`
+  );
+}
+
+/** `<span class="badge pass">✓ pass</span>` and friends: the mark and the word, never colour alone. */
+export function verdictBadge(passed: boolean | null, extra?: { skipped?: boolean; error?: boolean }): string {
+  if (extra?.error) return `<span class="badge warn">⚠ error</span>`;
+  if (extra?.skipped) return `<span class="badge none">– skipped</span>`;
+  if (passed === true) return `<span class="badge pass">✓ pass</span>`;
+  if (passed === false) return `<span class="badge fail">✗ fail</span>`;
+  return `<span class="badge none">no verdict</span>`;
+}
+
+/** A legend for the histogram marks. */
+export function chartLegend(hasThreshold: boolean, hasMean: boolean): string {
+  const items = hasThreshold
+    ? [`<span><i class="sw pass"></i>passes</span>`, `<span><i class="sw fail"></i>fails</span>`, `<span><i class="sw thr"></i>threshold</span>`]
+    : [`<span class="muted">no threshold, so no verdicts</span>`];
+  if (hasMean) items.push(`<span><i class="sw mean"></i>mean</span>`);
+  return `<div class="legend">${items.join("")}</div>`;
+}
+
+/** A legend for the text highlights. */
+export function diffLegend(unit: "chars" | "words"): string {
+  const what = unit === "chars" ? "characters" : "words";
+  return (
+    `<div class="legend"><span><mark class="missing">abc</mark> ${what} in the expected text the output lacks</span>` +
+    `<span><mark class="extra">abc</mark> ${what} in the output not in the expected text</span></div>`
+  );
+}
+
+/** A stable, HTML-id-safe slug for an evaluator name (names are unique within a run). */
+export function slug(name: string, index: number): string {
+  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return `ev-${index}-${s || "x"}`;
+}

@@ -1,0 +1,24 @@
+/** Reports: pure functions from run data to one file's text (HTML or JUnit XML). No I/O. */
+export { renderRunReport } from "./run-report.js";
+export { renderComparisonReport } from "./comparison-report.js";
+export { renderTrendReport } from "./trend-report.js";
+export { renderJUnit } from "./junit.js";
+export { chooseBins, highlightFor, type BinChoice } from "./choose.js";
+export type {
+  ComparisonEvaluator,
+  ComparisonReportInput,
+  ComparisonRow,
+  GateResult,
+  HighlightOptions,
+  HighlightUnit,
+  HistogramData,
+  JUnitInput,
+  RowErrorEntry,
+  RunLabel,
+  RunReportEvaluator,
+  RunReportInput,
+  TokenLists,
+  TrendReportInput,
+  TrendSeries,
+  WorstRow,
+} from "./types.js";

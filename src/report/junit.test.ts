@@ -1,0 +1,120 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import type { RowOutcome, StoredResult } from "../run/types.js";
+import { renderJUnit } from "./junit.js";
+
+interface Node {
+  [key: string]: string | Node | Node[] | undefined;
+}
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  htmlEntities: true,
+  isArray: (name) => ["testsuite", "testcase"].includes(name),
+});
+
+function parse(xml: string): { suites: Node; list: Node[] } {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const doc = parser.parse(xml) as { testsuites: Node };
+  return { suites: doc.testsuites, list: (doc.testsuites["testsuite"] as Node[] | undefined) ?? [] };
+}
+
+function result(over: Partial<StoredResult>): StoredResult {
+  return { type: "levenshtein", score: 0.9, passed: true, label: "pass", reasoning: "ok", skipped: false, details: {}, ...over };
+}
+
+const rows: RowOutcome[] = [
+  { row: 1, id: "q1", results: { lev: result({}), dist: result({ type: "levenshtein_distance", score: 3, passed: null, label: null }) } },
+  { row: 2, id: "q2", results: { lev: result({ score: 0.2, passed: false, label: "fail", reasoning: "Edit distance 8: 1 - 8/10 = 0.2, is below the threshold 0.7." }), dist: result({ score: 8, passed: null }) } },
+  { row: 3, id: null, results: { lev: result({ score: 0, passed: null, skipped: true, reasoning: "No expected output." }), dist: result({ skipped: true, score: null, passed: null }) } },
+  { row: 4, id: 7, results: { lev: { error: { code: "INPUT_INVALID", message: "$.output matched 2 values" } }, dist: result({ score: 0 }) } },
+  { row: 5, id: undefined, line: 5, results: {}, error: { code: "DATASET_INVALID", message: "Unexpected token } in JSON" } },
+];
+
+describe("renderJUnit", () => {
+  const xml = renderJUnit({
+    name: "simeval run r1",
+    timestamp: "2024-06-03T14:22:05Z",
+    evaluators: ["lev", "dist"],
+    rows,
+    gates: [
+      { name: "levenshtein=0.8", passed: false, message: "mean 0.55 is below 0.8" },
+      { name: "dist=5", passed: true, message: "mean 2.75 is within 5" },
+    ],
+  });
+  const { suites, list } = parse(xml);
+
+  it("has one suite per evaluator, then unreadable rows, then gates", () => {
+    expect(xml.startsWith(`<?xml version="1.0" encoding="UTF-8"?>`)).toBe(true);
+    expect(list.map((s) => s["@name"])).toEqual(["simeval.lev", "simeval.dist", "simeval.rows", "simeval.gates"]);
+    expect(list[0]?.["@timestamp"]).toBe("2024-06-03T14:22:05Z");
+  });
+
+  it("gives each row a testcase with its verdict", () => {
+    const lev = list[0] as Node;
+    expect([lev["@tests"], lev["@failures"], lev["@errors"], lev["@skipped"]]).toEqual(["4", "1", "1", "1"]);
+    const cases = lev["testcase"] as Node[];
+    expect(cases.map((c) => c["@name"])).toEqual(["row 1 (id q1)", "row 2 (id q2)", "row 3", "row 4 (id 7)"]);
+    expect(cases[0]?.["failure"]).toBeUndefined();
+    const failure = cases[1]?.["failure"] as Node;
+    expect(failure["@message"]).toBe("Edit distance 8: 1 - 8/10 = 0.2, is below the threshold 0.7.");
+    expect(failure["@type"]).toBe("levenshtein");
+    expect(failure["#text"]).toBe("score: 0.2\nEdit distance 8: 1 - 8/10 = 0.2, is below the threshold 0.7.");
+    expect((cases[2]?.["skipped"] as Node)["@message"]).toBe("No expected output.");
+    const error = cases[3]?.["error"] as Node;
+    expect([error["@type"], error["@message"]]).toEqual(["INPUT_INVALID", "$.output matched 2 values"]);
+  });
+
+  it("passes rows an evaluator gives no verdict on", () => {
+    const dist = list[1] as Node;
+    expect([dist["@tests"], dist["@failures"], dist["@errors"], dist["@skipped"]]).toEqual(["4", "0", "0", "1"]);
+  });
+
+  it("reports unreadable rows once, as errors", () => {
+    const r = list[2] as Node;
+    const cases = r["testcase"] as Node[];
+    expect(cases).toHaveLength(1);
+    expect((cases[0]?.["error"] as Node)["#text"]).toBe("line 5: Unexpected token } in JSON");
+  });
+
+  it("has a testcase per gate, failed gates with the reason", () => {
+    const g = list[3] as Node;
+    const cases = g["testcase"] as Node[];
+    expect(cases.map((c) => c["@name"])).toEqual(["levenshtein=0.8", "dist=5"]);
+    expect((cases[0]?.["failure"] as Node)["@message"]).toBe("mean 0.55 is below 0.8");
+    expect(cases[1]?.["failure"]).toBeUndefined();
+  });
+
+  it("adds the suites' counts up on <testsuites>", () => {
+    expect([suites["@name"], suites["@tests"], suites["@failures"], suites["@errors"], suites["@skipped"]]).toEqual(["simeval run r1", "11", "2", "2", "2"]);
+  });
+
+  it("escapes markup and removes characters XML 1.0 forbids, so the file still parses", () => {
+    const nasty = `<script>&"x"\u0000\u0007\u001B\uFFFF\uD800 end`;
+    const out = renderJUnit({
+      name: nasty,
+      evaluators: [nasty],
+      rows: [{ row: 1, id: nasty, results: { [nasty]: result({ passed: false, reasoning: `${nasty}\nsecond line` }) } }],
+      gates: [{ name: nasty, passed: false, message: nasty }],
+    });
+    expect(out).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/);
+    expect(out).not.toContain("<script>");
+    const { list: l } = parse(out);
+    const cleaned = `<script>&"x"\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD end`;
+    expect(l[0]?.["@name"]).toBe(`simeval.${cleaned}`);
+    const tc = (l[0]?.["testcase"] as Node[])[0] as Node;
+    expect(tc["@name"]).toBe(`row 1 (id ${cleaned})`);
+    // The message attribute holds the first line; the body all of it.
+    expect((tc["failure"] as Node)["@message"]).toBe(cleaned);
+    expect((tc["failure"] as Node)["#text"]).toBe(`score: 0.9\n${cleaned}\nsecond line`);
+  });
+
+  it("writes an empty run as an empty, valid document", () => {
+    const { suites: s, list: l } = parse(renderJUnit({ name: "empty", evaluators: [], rows: [], gates: [] }));
+    expect(l).toEqual([]);
+    expect(s["@tests"]).toBe("0");
+  });
+});

@@ -1,0 +1,57 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
+
+interface Attrs {
+  [key: string]: string;
+}
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  parseTagValue: false,
+  htmlEntities: true,
+  isArray: (name) => ["g", "line", "text", "path", "circle"].includes(name),
+});
+function parse(svg: string): { g?: { title: string; circle: Attrs[] }[]; line?: Attrs[]; text?: (Attrs & { "#text": string })[]; path?: Attrs[] } {
+  expect(XMLValidator.validate(svg)).toBe(true);
+  return (parser.parse(svg) as { svg: ReturnType<typeof parse> }).svg;
+}
+
+const pts = (values: (number | null)[]): LinePoint[] => values.map((value, i) => ({ label: `run ${i}`, detail: `run ${i}`, value }));
+
+describe("renderLineChartSvg", () => {
+  it("draws one point per value, higher values higher up, with the value on hover", () => {
+    const svg = parse(renderLineChartSvg(pts([0.5, 0.7, 0.6]), { direction: "maximize", threshold: 0.65, title: "t", yLabel: "mean" }));
+    const circles = (svg.g ?? []).map((g) => g.circle[0] as Attrs);
+    expect(circles.map((c) => Number(c["data-value"]))).toEqual([0.5, 0.7, 0.6]);
+    const cy = circles.map((c) => Number(c["cy"]));
+    expect(cy[1]).toBeLessThan(cy[2] ?? 0);
+    expect(cy[2]).toBeLessThan(cy[0] ?? 0);
+    const cx = circles.map((c) => Number(c["cx"]));
+    expect(cx[0]).toBeLessThan(cx[1] ?? 0);
+    expect(svg.g?.[1]?.title).toBe("run 1: mean 0.700");
+    expect(circles.map((c) => c["class"])).toEqual(["point fail", "point pass", "point fail"]);
+    const threshold = svg.line?.find((l) => l["class"] === "threshold");
+    expect(threshold?.["data-value"]).toBe("0.65");
+    // The threshold sits between the 0.6 and 0.7 points.
+    expect(Number(threshold?.["y1"])).toBeGreaterThan(cy[1] ?? 0);
+    expect(Number(threshold?.["y1"])).toBeLessThan(cy[2] ?? 0);
+  });
+
+  it("breaks the line where a run has no value", () => {
+    const svg = parse(renderLineChartSvg(pts([3, 4, null, 5, 6]), { direction: "minimize", threshold: null, title: "t", yLabel: "mean" }));
+    const d = svg.path?.[0]?.["d"] ?? "";
+    expect(d.match(/M/g)).toHaveLength(2);
+    expect(d.match(/L/g)).toHaveLength(2);
+    expect(svg.g).toHaveLength(4);
+    expect(svg.line?.some((l) => l["class"] === "threshold")).toBe(false);
+  });
+
+  it("handles a single run and escapes labels", () => {
+    const out = renderLineChartSvg([{ label: "<b>run</b>", detail: "<i>", value: 0.8 }], { direction: "maximize", threshold: null, title: "<t>", yLabel: "mean" });
+    expect(out).not.toMatch(/<b>|<i>|<t>/);
+    const svg = parse(out);
+    expect(svg.g).toHaveLength(1);
+    expect(svg.text?.some((t) => t["#text"] === "<b>run</b>")).toBe(true);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * One series over runs as an inline SVG line chart: hand-written for the reasons given in
+ * histogram-svg.ts (a static, script-free, testable file; a line chart is one `<path>` and a few
+ * circles). Round y ticks come from d3-array's `nice` and `ticks`.
+ */
+import { nice, ticks } from "d3-array";
+import type { Direction } from "../types.js";
+import { escapeHtml } from "./escape.js";
+import { formatScore } from "./format.js";
+
+/** One run on a trend line. */
+export interface LinePoint {
+  /** Label under the axis, e.g. the run's name or date. */
+  label: string;
+  /** Shown on hover with the value. */
+  detail: string;
+  value: number | null;
+}
+
+/** How to draw a trend line; default size 1080×210. */
+export interface LineChartOptions {
+  direction: Direction;
+  threshold: number | null;
+  title: string;
+  yLabel: string;
+  width?: number;
+  height?: number;
+}
+
+const M = { top: 20, right: 110, bottom: 40, left: 56 };
+/** Points sit this far inside the plot so the first and last labels are not cut. */
+const INSET = 40;
+/** At most this many x labels; the others are left to hover so labels never overlap. */
+const MAX_X_LABELS = 8;
+
+/**
+ * Points are evenly spaced in run order (runs are events, not a time series with meaningful gaps).
+ * A null value breaks the line. Each point is a `<circle class="point" data-value>` with a `<title>`;
+ * the threshold, when given, is a dashed `<line class="threshold" data-value>` with a label.
+ * The y range is the data's (and threshold's), rounded out to nice ticks, so small moves show.
+ */
+export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChartOptions): string {
+  const width = opts.width ?? 1080;
+  const height = opts.height ?? 210;
+  const plotW = width - M.left - M.right;
+  const plotH = height - M.top - M.bottom;
+  const values = points.flatMap((p) => (p.value !== null && Number.isFinite(p.value) ? [p.value] : []));
+  if (opts.threshold !== null) values.push(opts.threshold);
+  let lo = values.length ? Math.min(...values) : 0;
+  let hi = values.length ? Math.max(...values) : 1;
+  if (hi - lo < 1e-9) {
+    // One value: give it room, in the scale's own units.
+    const pad = opts.direction === "minimize" ? 1 : 0.05;
+    lo -= pad;
+    hi += pad;
+  }
+  // 8% headroom so no point sits on the axis or the top edge.
+  const room = (hi - lo) * 0.08;
+  lo -= room;
+  hi += room;
+  if (opts.direction === "maximize") {
+    lo = Math.max(0, lo);
+    hi = Math.min(1, hi);
+  } else lo = Math.max(0, lo);
+  [lo, hi] = nice(lo, hi, 5);
+  const yTicks = ticks(lo, hi, 5);
+  const x = (i: number): number => M.left + INSET + (points.length <= 1 ? plotW / 2 - INSET : (i / (points.length - 1)) * (plotW - 2 * INSET));
+  const y = (v: number): number => M.top + plotH - ((v - lo) / (hi - lo || 1)) * plotH;
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart line-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(opts.title)}">`,
+  ];
+  for (const t of yTicks) {
+    out.push(
+      `<line class="grid" x1="${M.left}" x2="${width - M.right}" y1="${r(y(t))}" y2="${r(y(t))}"/>`,
+      `<text class="tick" x="${M.left - 6}" y="${r(y(t) + 4)}" text-anchor="end">${escapeHtml(String(t))}</text>`,
+    );
+  }
+  out.push(`<text class="axis-label" x="14" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${M.top + plotH / 2})">${escapeHtml(opts.yLabel)}</text>`);
+  const every = Math.max(1, Math.ceil(points.length / MAX_X_LABELS));
+  points.forEach((p, i) => {
+    // Always label the last run: it is the one people look for.
+    if (i % every !== 0 && i !== points.length - 1) return;
+    if (i !== points.length - 1 && points.length - 1 - i < every) return;
+    out.push(`<text class="tick x-label" x="${r(x(i))}" y="${height - M.bottom + 18}" text-anchor="middle">${escapeHtml(shorten(p.label, 16))}</text>`);
+  });
+  if (opts.threshold !== null) {
+    const ty = y(opts.threshold);
+    out.push(
+      `<line class="threshold" data-value="${opts.threshold}" x1="${M.left}" x2="${width - M.right}" y1="${r(ty)}" y2="${r(ty)}"/>`,
+      `<text class="threshold-label" x="${width - M.right + 6}" y="${r(ty + 4)}" text-anchor="start">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`,
+    );
+  }
+  let d = "";
+  let pen = false;
+  points.forEach((p, i) => {
+    if (p.value === null || !Number.isFinite(p.value)) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? "L" : "M"}${r(x(i))} ${r(y(p.value))}`;
+    pen = true;
+  });
+  if (d) out.push(`<path class="series" d="${d}"/>`);
+  points.forEach((p, i) => {
+    if (p.value === null || !Number.isFinite(p.value)) return;
+    const state = opts.threshold === null ? "neutral" : (opts.direction === "maximize" ? p.value >= opts.threshold : p.value <= opts.threshold) ? "pass" : "fail";
+    out.push(
+      `<g class="pt"><title>${escapeHtml(`${p.detail}: mean ${formatScore(p.value, opts.direction)}`)}</title>` +
+        `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${state === "fail" ? 4.5 : 4}"/></g>`,
+    );
+  });
+  out.push(`<line class="axis" x1="${M.left}" x2="${width - M.right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`, "</svg>");
+  return out.join("");
+}
+
+function shorten(text: string, max: number): string {
+  const points = [...text];
+  return points.length <= max ? text : `${points.slice(0, max - 1).join("")}…`;
+}
+
+function r(v: number): string {
+  return String(Math.round(v * 10) / 10);
+}

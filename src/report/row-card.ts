@@ -1,0 +1,54 @@
+/** One row's texts, side by side and highlighted: shared by the run and comparison reports. */
+import { escapeHtml } from "./escape.js";
+import { formatInt } from "./format.js";
+import { alignTexts, segmentsToHtml } from "./text-diff.js";
+import type { HighlightOptions, TokenLists } from "./types.js";
+
+/** One column of a row card: a heading and its text already as HTML. */
+export interface Pane {
+  title: string;
+  html: string;
+  empty: boolean;
+}
+
+/** `<div class="panes">` with one `<pre class="text">` per pane. */
+export function renderPanes(panes: readonly Pane[]): string {
+  const cols = panes
+    .map((p) => `<div class="pane"><h4>${escapeHtml(p.title)}</h4><pre class="text${p.empty ? " empty" : ""}">${p.empty ? "(empty)" : p.html}</pre></div>`)
+    .join("");
+  return `<div class="panes" style="--cols:${panes.length}">${cols}</div>`;
+}
+
+/**
+ * Expected and output panes with the differences marked (missing in the expected pane, extra in
+ * the output pane), plus notes about capped texts.
+ */
+export function renderDiffPanes(expected: string, output: string, highlight: HighlightOptions, outputTitle = "Output"): { panes: Pane[]; notes: string[] } {
+  const aligned = alignTexts(expected, output, highlight);
+  return {
+    panes: [
+      { title: "Expected", html: segmentsToHtml(aligned.expected, "missing"), empty: expected === "" },
+      { title: outputTitle, html: segmentsToHtml(aligned.output, "extra"), empty: output === "" },
+    ],
+    notes: aligned.notes,
+  };
+}
+
+/** Notes under a card, one `<div class="note">` each. */
+export function renderNotes(notes: readonly string[]): string {
+  return notes.map((n) => `<div class="note">${escapeHtml(n)}</div>`).join("");
+}
+
+/** A token evaluator's lists: the tokens the output misses and the ones it adds, as chips. */
+export function renderTokens(tokens: TokenLists): string {
+  const list = (items: readonly string[], total: number, cls: "missing" | "extra"): string => {
+    if (total === 0) return `<span class="muted">none</span>`;
+    const chips = items.map((t) => `<span class="chip ${cls}">${escapeHtml(t)}</span>`).join("");
+    return total > items.length ? `${chips} <span class="muted">and ${formatInt(total - items.length)} more</span>` : chips;
+  };
+  return (
+    `<div class="tokens"><span><b>${formatInt(tokens.shared_count)}</b> shared</span>` +
+    `<span><b>${formatInt(tokens.missing_count)}</b> missing: ${list(tokens.missing, tokens.missing_count, "missing")}</span>` +
+    `<span><b>${formatInt(tokens.extra_count)}</b> extra: ${list(tokens.extra, tokens.extra_count, "extra")}</span></div>`
+  );
+}

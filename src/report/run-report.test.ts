@@ -1,0 +1,186 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import type { EvaluatorSummary } from "../run/types.js";
+import { renderRunReport } from "./run-report.js";
+import { sampleRunReportInput } from "./sample.js";
+import type { RunReportInput } from "./types.js";
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, htmlEntities: true, isArray: (n) => ["g", "rect", "line"].includes(n) });
+
+/** Every inline SVG of a class, parsed (each must be well-formed XML on its own). */
+function svgs(html: string, cls: string): { g?: { rect: Record<string, string>[] }[]; line?: Record<string, string>[] }[] {
+  return [...html.matchAll(/<svg[\s\S]*?<\/svg>/g)]
+    .map((m) => m[0])
+    .filter((s) => s.includes(`class="${cls}"`))
+    .map((s) => {
+      expect(XMLValidator.validate(s)).toBe(true);
+      return (parser.parse(s) as { svg: ReturnType<typeof svgs>[number] }).svg;
+    });
+}
+
+function barCounts(svg: ReturnType<typeof svgs>[number]): number[] {
+  return (svg.g ?? []).flatMap((g) => (g.rect ?? []).filter((r) => r["class"]?.startsWith("bar")).map((r) => Number(r["data-count"])));
+}
+
+function summary(over: Partial<EvaluatorSummary> = {}): EvaluatorSummary {
+  return {
+    name: "lev",
+    type: "levenshtein",
+    direction: "maximize",
+    threshold: 0.7,
+    n: 3,
+    skipped: 1,
+    errors: 0,
+    mean: 0.5,
+    median: 0.5,
+    p10: 0.1,
+    p90: 0.9,
+    min: 0.1,
+    max: 0.9,
+    pass_rate: 1 / 3,
+    verdicts: 3,
+    ...over,
+  };
+}
+
+function input(over: Partial<RunReportInput> = {}): RunReportInput {
+  return {
+    run: {
+      id: "run-1",
+      name: "nightly",
+      started_at: "2024-06-03T14:22:05Z",
+      finished_at: "2024-06-03T14:23:00Z",
+      status: "complete",
+      dataset_path: "data/qa.jsonl",
+      dataset_hash: "abc123",
+    },
+    summary: { rows: 4, row_errors: 0, skipped_as_zero: false },
+    evaluators: [
+      {
+        summary: summary(),
+        histogram: { edges: [0, 0.5, 1], counts: [1, 2] },
+        worst: [{ row: 2, id: "q2", score: 0.1, passed: false, reasoning: "too different", expected: "The cat sat on the mat", output: "The dog sat on the mat" }],
+      },
+    ],
+    ...over,
+  };
+}
+
+describe("renderRunReport", () => {
+  it("is one complete HTML document that loads nothing and runs no script", () => {
+    const html = renderRunReport(sampleRunReportInput());
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html.trimEnd().endsWith("</html>")).toBe(true);
+    expect(html).toContain(`http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|@import/i);
+    // The only URL is the SVG namespace name, which is never fetched.
+    for (const url of html.match(/https?:\/\/[^\s"')]+/g) ?? []) expect(url).toBe("http://www.w3.org/2000/svg");
+    expect(html.length).toBeLessThan(100_000);
+  });
+
+  it("escapes model output: a <script> in an output is shown as text", () => {
+    const html = renderRunReport(sampleRunReportInput());
+    expect(html).toContain("&lt;script&gt;");
+    expect(html).toContain("alert(&#39;bold&#39;)");
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it("escapes every field that comes from the run", () => {
+    const evil = `<img src=x onerror="alert(1)">`;
+    const html = renderRunReport(
+      input({
+        run: { id: evil, name: evil, started_at: evil, finished_at: null, status: "incomplete", dataset_path: evil, dataset_hash: evil },
+        summary: { rows: 1, row_errors: 1, skipped_as_zero: true },
+        row_errors: [{ row: 1, line: 1, message: evil }],
+        evaluators: [
+          {
+            summary: summary({ name: evil, type: evil }),
+            histogram: { edges: [0, 1], counts: [1] },
+            worst: [{ row: 1, id: evil, score: 0, passed: false, reasoning: evil, expected: evil, output: `${evil}!`, tokens: { shared: [evil], missing: [evil], extra: [evil], shared_count: 1, missing_count: 1, extra_count: 1 } }],
+          },
+        ],
+      }),
+    );
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toContain(`onerror="`);
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+  });
+
+  it("shows the header: name, id, times, dataset path and hash, rows and row errors", () => {
+    const html = renderRunReport(sampleRunReportInput());
+    for (const text of [
+      "support-bot v2.3 · nightly",
+      "2024-06-03T14-22-05-7f3a",
+      "2024-06-03 14:22:05 UTC",
+      "2024-06-03 14:22:41 UTC",
+      "datasets/support-answers.jsonl",
+      "9c1185a5c5e9fc54612808977ee8f548b2258d31a0b1f7e2c2bcd3d1e4f6a0b7",
+      "<dt>Rows</dt><dd>240</dd>",
+      "⚠ 2",
+      "row 57 (line 57): Unexpected token } in JSON at position 112",
+    ]) {
+      expect(html).toContain(text);
+    }
+  });
+
+  it("has one summary row per evaluator with its figures", () => {
+    const html = renderRunReport(input());
+    const table = html.slice(html.indexOf("<table>"), html.indexOf("</table>"));
+    expect(table.match(/<tr><td class="name">/g)).toHaveLength(1);
+    expect(table).toContain("<td>3</td><td>1</td><td>0</td><td><b>0.500</b></td><td>0.500</td><td>0.100</td><td>0.900</td><td>0.100</td><td>0.900</td>");
+    expect(table).toContain("33.3%");
+    expect(table).toContain(`style="width:33.3%"`);
+  });
+
+  it("draws each evaluator's histogram with its counts and its threshold", () => {
+    const sample = sampleRunReportInput();
+    const charts = svgs(renderRunReport(sample), "chart histogram");
+    expect(charts).toHaveLength(sample.evaluators.length);
+    sample.evaluators.forEach((ev, i) => {
+      const chart = charts[i];
+      if (!chart) throw new Error("missing chart");
+      expect(barCounts(chart)).toEqual(ev.histogram?.counts);
+      expect(chart.line?.find((l) => l["class"] === "threshold")?.["data-value"]).toBe(String(ev.summary.threshold));
+    });
+    // The sample's edit distances use integer bins from 0 to their max.
+    const dist = sample.evaluators[1]?.histogram;
+    expect(dist?.integer).toBe(true);
+    expect(dist?.edges[0]).toBe(-0.5);
+    expect(barCounts(charts[1] ?? {}).reduce((a, b) => a + b, 0)).toBe(sample.evaluators[1]?.summary.n);
+  });
+
+  it("says so instead of drawing when nothing was scored", () => {
+    const html = renderRunReport(input({ evaluators: [{ summary: summary({ n: 0, mean: null }), histogram: null, worst: [] }] }));
+    expect(svgs(html, "chart histogram")).toHaveLength(0);
+    expect(html).toContain("No row was scored");
+  });
+
+  it("lists the worst rows with expected and output, the differences marked", () => {
+    const html = renderRunReport(input());
+    expect(html).toContain(`<div class="row worst-row" data-row="2">`);
+    expect(html).toContain("<b>Row 2</b>");
+    expect(html).toContain("<code>q2</code>");
+    expect(html).toContain("score 0.100");
+    expect(html).toContain(`<span class="badge fail">✗ fail</span>`);
+    expect(html).toContain(`The <mark class="missing" title="missing from the output">cat</mark> sat on the mat`);
+    expect(html).toContain(`The <mark class="extra" title="not in the expected text">dog</mark> sat on the mat`);
+  });
+
+  it("marks words for token evaluators and lists their missing and extra tokens", () => {
+    const html = renderRunReport(sampleRunReportInput());
+    const jaccard = html.slice(html.indexOf(`data-row="33"`));
+    expect(jaccard).toContain(`<mark class="missing" title="missing from the output">Cancel</mark>`);
+    expect(jaccard).toContain(`<span class="chip missing">cancel</span>`);
+    expect(jaccard).toContain(`<span class="chip extra">subscription</span>`);
+    expect(jaccard).toContain("<b>7</b> missing");
+  });
+
+  it("caps very long texts with a note", () => {
+    const long = "word ".repeat(1000);
+    const html = renderRunReport(
+      input({ evaluators: [{ summary: summary(), histogram: null, worst: [{ row: 1, id: null, score: 0, passed: false, reasoning: "", expected: long, output: "word" }] }] }),
+    );
+    expect(html).toContain("Expected text cut to its first 2,000 of 5,000 characters.");
+    expect(html.length).toBeLessThan(30_000);
+  });
+});

@@ -1,0 +1,132 @@
+/** The HTML report of one run: header, summary table, and per evaluator a histogram and its worst rows. */
+import type { Direction } from "../types.js";
+import type { EvaluatorSummary } from "../run/types.js";
+import { highlightFor } from "./choose.js";
+import { escapeHtml } from "./escape.js";
+import { MISSING, formatId, formatInt, formatPercent, formatScore, formatTime } from "./format.js";
+import { renderHistogramSvg } from "./histogram-svg.js";
+import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
+import { renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
+import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
+
+/**
+ * Renders a run as one self-contained HTML file (inline CSS and SVG, no script, no network).
+ * Every string from the run (names, paths, ids, outputs) is HTML-escaped.
+ */
+export function renderRunReport(input: RunReportInput): string {
+  const { run } = input;
+  const sections = input.evaluators.map((ev, i) => renderEvaluator(ev, slug(ev.summary.name, i)));
+  const body = [renderHeader(input), renderSummaryTable(input), ...sections].join("\n");
+  return renderPage(`${runTitle(run)} · simeval run report`, body, input.generated_at);
+}
+
+function renderHeader(input: RunReportInput): string {
+  const { run, summary } = input;
+  const item = (label: string, html: string, cls = ""): string => `<div${cls ? ` class="${cls}"` : ""}><dt>${label}</dt><dd>${html}</dd></div>`;
+  const status =
+    run.status === "complete" ? `<span class="badge pass">✓ complete</span>` : `<span class="badge warn">${escapeHtml(run.status)}</span>`;
+  const toc = input.evaluators
+    .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}">${escapeHtml(ev.summary.name)}</a>`)
+    .join("");
+  const errors = input.row_errors?.length
+    ? `<h3>Rows that could not be read</h3><ul class="sub">${input.row_errors
+        .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeHtml(e.message)}</li>`)
+        .join("")}</ul>${input.row_errors.length < summary.row_errors ? `<p class="sub">and ${formatInt(summary.row_errors - input.row_errors.length)} more</p>` : ""}`
+    : "";
+  return (
+    `<header class="card"><div class="eyebrow">simeval · run report</div><h1>${escapeHtml(runTitle(run))}</h1><dl class="meta">` +
+    item("Run id", `<code>${escapeHtml(run.id)}</code>`) +
+    item("Started", escapeHtml(formatTime(run.started_at))) +
+    item("Finished", escapeHtml(formatTime(run.finished_at))) +
+    item("Status", status) +
+    item("Rows", formatInt(summary.rows)) +
+    item("Row errors", summary.row_errors === 0 ? "0" : `<span class="badge warn">⚠ ${formatInt(summary.row_errors)}</span>`) +
+    item(
+      "Dataset",
+      `<code>${escapeHtml(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
+      "wide",
+    ) +
+    `</dl>${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
+  );
+}
+
+function runTitle(run: RunReportInput["run"]): string {
+  return run.name ?? `Run ${run.id}`;
+}
+
+/** "↑ higher is better" / "↓ lower is better". */
+export function directionText(direction: Direction): string {
+  return direction === "maximize" ? "↑ higher is better" : "↓ lower is better";
+}
+
+function renderSummaryTable(input: RunReportInput): string {
+  const head = ["Evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"]
+    .map((h) => `<th scope="col">${h}</th>`)
+    .join("");
+  const rows = input.evaluators.map((ev, i) => {
+    const s = ev.summary;
+    const f = (v: number | null): string => formatScore(v, s.direction);
+    return (
+      `<tr><td class="name"><a href="#${slug(s.name, i)}">${escapeHtml(s.name)}</a><span class="type">${escapeHtml(s.type)} · ${directionText(s.direction)}</span></td>` +
+      `<td>${formatInt(s.n)}</td><td>${formatInt(s.skipped)}</td><td>${s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0"}</td>` +
+      `<td><b>${f(s.mean)}</b></td><td>${f(s.median)}</td><td>${f(s.p10)}</td><td>${f(s.p90)}</td><td>${f(s.min)}</td><td>${f(s.max)}</td>` +
+      `<td>${passRate(s)}</td></tr>`
+    );
+  });
+  const note = input.summary.skipped_as_zero ? `<p class="sub">Skipped rows were counted as score 0 (<code>--count-skipped-as-zero</code>).</p>` : "";
+  return (
+    `<section class="card"><h2>Summary</h2><p class="sub">Skipped rows and errors are counted apart and never averaged in.</p>${note}` +
+    `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
+  );
+}
+
+/** The pass rate with a bar (its length, not only its colour, carries the value) and the verdict count. */
+function passRate(s: EvaluatorSummary): string {
+  if (s.pass_rate === null) return `<span class="muted" title="no threshold, so no verdicts">${MISSING}</span>`;
+  const pct = Math.round(s.pass_rate * 1000) / 10;
+  return (
+    `<span class="rate" title="${formatInt(Math.round(s.pass_rate * s.verdicts))} of ${formatInt(s.verdicts)} rows with a verdict passed">` +
+    `<span class="track"><span class="fill" style="width:${pct}%"></span></span>${formatPercent(s.pass_rate)}</span>`
+  );
+}
+
+function renderEvaluator(ev: RunReportEvaluator, id: string): string {
+  const s = ev.summary;
+  const threshold = s.threshold === null ? "no threshold" : `threshold ${formatScore(s.threshold, s.direction)}`;
+  const stat = (label: string, v: string): string => `<span>${label} <b>${v}</b></span>`;
+  const chart =
+    ev.histogram && ev.histogram.counts.length > 0
+      ? `<figure style="margin:0">${renderHistogramSvg(ev.histogram, {
+          id,
+          direction: s.direction,
+          threshold: s.threshold,
+          mean: s.mean,
+          xLabel: s.direction === "minimize" ? "edit distance (lower is better)" : "score",
+          title: `${s.name} scores`,
+        })}${chartLegend(s.threshold !== null, s.mean !== null)}</figure>`
+      : `<p class="empty-state">No row was scored, so there is nothing to chart.</p>`;
+  const highlight = ev.highlight ?? highlightFor(s.type);
+  const worst = ev.worst.length
+    ? `<h3>Worst rows</h3>${diffLegend(highlight.unit)}${ev.worst.map((w) => renderWorstRow(w, s.direction, highlight)).join("")}`
+    : "";
+  return (
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(s.name)}</h2>` +
+    `<span class="muted mono">${escapeHtml(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
+    `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", formatScore(s.mean, s.direction))}${stat("median", formatScore(s.median, s.direction))}` +
+    `${stat("p10", formatScore(s.p10, s.direction))}${stat("p90", formatScore(s.p90, s.direction))}${stat("pass rate", formatPercent(s.pass_rate))}` +
+    `${s.skipped ? stat("skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
+    `${chart}${worst}</section>`
+  );
+}
+
+function renderWorstRow(w: WorstRow, direction: Direction, highlight: HighlightOptions): string {
+  const id = formatId(w.id);
+  const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight);
+  return (
+    `<div class="row worst-row" data-row="${w.row}"><div class="row-head"><b>Row ${w.row}</b>` +
+    `${id ? `<span class="muted">id <code>${escapeHtml(id)}</code></span>` : ""}` +
+    `<span class="score">score ${formatScore(w.score, direction)}</span>${verdictBadge(w.passed)}` +
+    `${w.reasoning ? `<span class="reason">${escapeHtml(w.reasoning)}</span>` : ""}</div>` +
+    `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`
+  );
+}

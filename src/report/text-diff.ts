@@ -1,0 +1,137 @@
+/**
+ * Expected vs output, side by side, with the differing characters or words marked. The diff itself is
+ * jsdiff's (`diff` package); this file only caps the texts, maps the changes back onto each original
+ * text and writes the marks.
+ */
+import { diffChars, diffWordsWithSpace, wordsWithSpaceDiff, type Change } from "diff";
+import { escapeHtml } from "./escape.js";
+import { formatInt } from "./format.js";
+import type { HighlightOptions } from "./types.js";
+
+/** Each text is shown up to this many code points, so a report with long outputs stays small. */
+export const MAX_SHOWN_CHARS = 2000;
+/**
+ * Give up highlighting past this many edits beyond the length difference (which any diff needs):
+ * jsdiff is O((N + M)·D), and two unrelated 2,000-character texts would take a second each; such
+ * texts are shown unmarked with a note. An output that is a prefix of a long expected text is still
+ * marked.
+ */
+export const MAX_EDIT_LENGTH = 600;
+/** Above this min(N, M)·D bound the extra allowance for the length difference is dropped (it measured ~1 s at 1000·1600). */
+const WORK_BUDGET = 1_500_000;
+
+/** A run of one text: `changed` marks text the other side lacks. */
+export interface Segment {
+  text: string;
+  changed: boolean;
+}
+
+/** Both sides of a row, cut into marked and unmarked runs. */
+export interface AlignedTexts {
+  /** The expected text; changed = missing from the output. */
+  expected: Segment[];
+  /** The output; changed = not in the expected text. */
+  output: Segment[];
+  /** False when the texts differ too much to mark (see {@link MAX_EDIT_LENGTH}). */
+  highlighted: boolean;
+  /** Sentences for the reader: which text was cut, or why nothing is marked. */
+  notes: string[];
+}
+
+/** The first `max` code points of `text`, and how many it had. */
+function cap(text: string, max: number): { text: string; length: number; cut: boolean } {
+  // A string of at most `max` UTF-16 units has at most `max` code points: no need to split it.
+  if (text.length <= max) return { text, length: [...text].length, cut: false };
+  const points = [...text];
+  if (points.length <= max) return { text, length: points.length, cut: false };
+  return { text: points.slice(0, max).join(""), length: points.length, cut: true };
+}
+
+/**
+ * Diffs `expected` against `output` by characters (code points) or words and returns both texts cut
+ * into marked and unmarked runs; joining a side's runs gives back its (capped) text exactly.
+ *
+ * Words use `diffWordsWithSpace` rather than `diffWords`: its tokens (words, punctuation, runs of
+ * spaces, newlines) cover the text exactly, so each change's token count maps back onto the
+ * original; `diffWords` folds white space into neighbouring tokens and, with `ignoreCase`, reports
+ * common runs in the output's spelling. White-space-only changes are not marked in word mode, because
+ * token evaluators ignore white space.
+ */
+export function alignTexts(expected: string, output: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS): AlignedTexts {
+  const e = cap(expected, maxChars);
+  const o = cap(output, maxChars);
+  const notes: string[] = [];
+  if (e.cut) notes.push(`Expected text cut to its first ${formatInt(maxChars)} of ${formatInt(e.length)} characters.`);
+  if (o.cut) notes.push(`Output cut to its first ${formatInt(maxChars)} of ${formatInt(o.length)} characters.`);
+
+  const tokenize = opts.unit === "chars" ? (s: string): string[] => [...s] : (s: string): string[] => [...wordsWithSpaceDiff.tokenize(s)];
+  const expTokens = tokenize(e.text);
+  const outTokens = tokenize(o.text);
+  const generous = Math.abs(expTokens.length - outTokens.length) + MAX_EDIT_LENGTH;
+  const shorter = Math.min(expTokens.length, outTokens.length);
+  const options = { ignoreCase: opts.ignore_case, maxEditLength: shorter * generous <= WORK_BUDGET ? generous : MAX_EDIT_LENGTH };
+  const changes = opts.unit === "chars" ? diffChars(e.text, o.text, options) : diffWordsWithSpace(e.text, o.text, options);
+  const plain = (text: string): Segment[] => (text === "" ? [] : [{ text, changed: false }]);
+  if (changes === undefined) {
+    notes.push("The texts differ too much to highlight.");
+    return { expected: plain(e.text), output: plain(o.text), highlighted: false, notes };
+  }
+  const mapped = mapChanges(absorbTinyEqualities(changes, opts.unit === "chars" ? 3 : 1), expTokens, outTokens, opts.unit === "words");
+  return { ...mapped, highlighted: true, notes };
+}
+
+/**
+ * A minimal character diff of two unrelated sentences keeps every shared letter ("r-e-qu-e-st" vs
+ * "Re-f-u-n-ds") and reads as noise. Like diff-match-patch's semantic cleanup, a common run shorter
+ * than `minTokens` between two edits is treated as an edit on both sides, so marks join into words.
+ */
+export function absorbTinyEqualities(changes: readonly Change[], minTokens: number): Change[] {
+  return changes.flatMap((c, i) => {
+    const before = changes[i - 1];
+    const after = changes[i + 1];
+    const edited = (x: Change | undefined): boolean => x !== undefined && (x.added || x.removed);
+    if (c.added || c.removed || c.count >= minTokens || !edited(before) || !edited(after)) return [c];
+    return [
+      { ...c, removed: true, added: false },
+      { ...c, removed: false, added: true },
+    ];
+  });
+}
+
+/** Walks the changes, taking each one's `count` tokens from the side(s) it belongs to. */
+function mapChanges(changes: Change[], expTokens: string[], outTokens: string[], unmarkSpace: boolean): Pick<AlignedTexts, "expected" | "output"> {
+  const expected: Segment[] = [];
+  const output: Segment[] = [];
+  let i = 0;
+  let j = 0;
+  for (const change of changes) {
+    if (!change.added) {
+      push(expected, expTokens.slice(i, i + change.count).join(""), change.removed, unmarkSpace);
+      i += change.count;
+    }
+    if (!change.removed) {
+      push(output, outTokens.slice(j, j + change.count).join(""), change.added, unmarkSpace);
+      j += change.count;
+    }
+  }
+  return { expected, output };
+}
+
+function push(segments: Segment[], text: string, changed: boolean, unmarkSpace: boolean): void {
+  if (text === "") return;
+  const marked = changed && !(unmarkSpace && /^\s+$/u.test(text));
+  const last = segments[segments.length - 1];
+  if (last && last.changed === marked) last.text += text;
+  else segments.push({ text, changed: marked });
+}
+
+/**
+ * One side as HTML: unmarked runs escaped, marked runs in `<mark class="{cls}" title="{title}">`.
+ * The caller puts it in an element with `white-space: pre-wrap`.
+ */
+export function segmentsToHtml(segments: readonly Segment[], cls: "missing" | "extra"): string {
+  const title = cls === "missing" ? "missing from the output" : "not in the expected text";
+  return segments
+    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${escapeHtml(s.text)}</mark>` : escapeHtml(s.text)))
+    .join("");
+}

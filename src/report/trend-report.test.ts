@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { sampleTrendInput } from "./sample.js";
+import { renderTrendReport } from "./trend-report.js";
+
+describe("renderTrendReport", () => {
+  it("draws one line chart per evaluator with a point per run that has a mean", () => {
+    const input = sampleTrendInput();
+    const html = renderTrendReport(input);
+    const charts = [...html.matchAll(/<svg[^>]*class="chart line-chart"[\s\S]*?<\/svg>/g)].map((m) => m[0]);
+    expect(charts).toHaveLength(input.series.length);
+    input.series.forEach((s, i) => {
+      const values = [...(charts[i] ?? "").matchAll(/<circle class="point [a-z]+" data-value="([^"]+)"/g)].map((m) => Number(m[1]));
+      expect(values).toEqual(s.means.filter((m) => m !== null));
+      expect(charts[i]).toContain(`class="threshold" data-value="${s.threshold}"`);
+    });
+  });
+
+  it("shows the latest mean and its change, coloured by direction", () => {
+    const html = renderTrendReport(sampleTrendInput());
+    expect(html).toContain(`latest mean <b>0.688</b>`);
+    expect(html).toContain(`<b class="delta worse">\u22120.024</b>`);
+    // edit distance fell from 7.9 to 6.4: better, since lower is better.
+    expect(html).toContain(`<b class="delta better">\u22121.50</b>`);
+  });
+
+  it("lists every run in a table and escapes run names", () => {
+    const html = renderTrendReport({
+      title: "<b>t</b>",
+      runs: [
+        { id: "1", name: "<script>x</script>", started_at: "2024-01-01T00:00:00Z" },
+        { id: "2", name: null, started_at: "2024-01-02T00:00:00Z" },
+      ],
+      series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, null] }],
+    });
+    expect(html).not.toMatch(/<script|<b>t/);
+    expect(html).toContain("&lt;script&gt;x&lt;/script&gt;");
+    expect(html).toContain("<td>0.500</td>");
+    expect(html).toContain("<td>—</td>");
+  });
+
+  it("says so when no run has a mean", () => {
+    const html = renderTrendReport({ runs: [], series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: 0.7, means: [] }] });
+    expect(html).toContain("No run has a mean for this evaluator.");
+    expect(html).not.toContain("line-chart");
+  });
+});

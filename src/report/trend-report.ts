@@ -1,0 +1,65 @@
+/** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
+import { escapeHtml } from "./escape.js";
+import { MISSING, formatScore, formatSigned, formatTime } from "./format.js";
+import { renderPage, slug } from "./html-page.js";
+import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
+import { directionText } from "./run-report.js";
+import type { TrendReportInput, TrendSeries } from "./types.js";
+
+/**
+ * Renders each evaluator's mean over the runs (oldest first) as its own line chart, since the
+ * evaluators' scales differ (similarities in [0, 1], edit counts unbounded), followed by a table
+ * of every value. A run where an evaluator is missing leaves a gap in its line.
+ */
+export function renderTrendReport(input: TrendReportInput): string {
+  const title = input.title ?? "simeval trend";
+  const runs = input.runs;
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  const span = first && last ? `${escapeHtml(formatTime(first.started_at))} – ${escapeHtml(formatTime(last.started_at))}` : MISSING;
+  const header =
+    `<header class="card"><div class="eyebrow">simeval · trend</div><h1>${escapeHtml(title)}</h1><dl class="meta">` +
+    `<div><dt>Runs</dt><dd>${runs.length}</dd></div><div class="wide"><dt>From – to</dt><dd>${span}</dd></div></dl></header>`;
+  const charts = input.series.map((s, i) => renderSeries(input, s, slug(s.name, i)));
+  return renderPage(title, [header, ...charts, renderTable(input)].join("\n"), input.generated_at);
+}
+
+function runLabel(run: TrendReportInput["runs"][number]): string {
+  return run.name ?? formatTime(run.started_at).slice(0, 16);
+}
+
+function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): string {
+  const points: LinePoint[] = input.runs.map((run, i) => ({
+    label: runLabel(run),
+    detail: `${run.name ?? run.id} · ${formatTime(run.started_at)}`,
+    value: s.means[i] ?? null,
+  }));
+  const present = s.means.flatMap((m) => (m === null || m === undefined ? [] : [m]));
+  const latest = present[present.length - 1];
+  const previous = present[present.length - 2];
+  let change = "";
+  if (latest !== undefined && previous !== undefined) {
+    const d = latest - previous;
+    const cls = d === 0 ? "" : (s.direction === "maximize") === d > 0 ? "better" : "worse";
+    change = `<span>since the previous run <b class="delta ${cls}">${formatSigned(d, s.direction)}</b></span>`;
+  }
+  const chart = present.length
+    ? renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })
+    : `<p class="empty-state">No run has a mean for this evaluator.</p>`;
+  return (
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(s.name)}</h2>` +
+    `<span class="muted mono">${escapeHtml(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
+    `<div class="stats"><span>latest mean <b>${formatScore(latest ?? null, s.direction)}</b></span>${change}</div>${chart}</section>`
+  );
+}
+
+function renderTable(input: TrendReportInput): string {
+  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...input.series.map((s) => `<th scope="col">${escapeHtml(s.name)}</th>`)].join("");
+  const rows = input.runs.map(
+    (run, i) =>
+      `<tr><td class="name">${escapeHtml(run.name ?? run.id)}<span class="type">${escapeHtml(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
+      input.series.map((s) => `<td>${formatScore(s.means[i] ?? null, s.direction)}</td>`).join("") +
+      `</tr>`,
+  );
+  return `<section class="card"><h2>All runs</h2><div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`;
+}

@@ -1,0 +1,177 @@
+/**
+ * What the report renderers read: plain data (numbers, strings, arrays), so a caller can build it from a
+ * stored run, a comparison or a list of runs without the renderers knowing where it came from.
+ * Field names follow the run store's snake_case.
+ */
+import type { Direction } from "../types.js";
+import type { EvaluatorSummary, RowOutcome, RunInfo, RunSummary } from "../run/types.js";
+
+/**
+ * Equal-width bins as `histogram(values, { bins, min, max })` returns them: `counts[i]` rows fell in
+ * `[edges[i], edges[i + 1])`; `edges.length === counts.length + 1`.
+ */
+export interface HistogramData {
+  edges: number[];
+  counts: number[];
+  /**
+   * True when the values are integers and each bin is centred on them (edges at k - 0.5), as
+   * {@link chooseBins} lays out `levenshtein_distance`: the axis is labelled with integers and the
+   * threshold line is drawn between the last passing and the first failing integer.
+   */
+  integer?: boolean;
+}
+
+/** Which units to highlight: characters for edit-distance evaluators, words for token evaluators. */
+export type HighlightUnit = "chars" | "words";
+
+/** How to highlight a row's differences; see `highlightFor()`. */
+export interface HighlightOptions {
+  unit: HighlightUnit;
+  /** Differences of case only are not highlighted (the evaluator compared case-insensitively). */
+  ignore_case: boolean;
+}
+
+/** A token evaluator's explanation of one row (the shape of `details` from jaccard/tfidf). */
+export interface TokenLists {
+  shared: string[];
+  missing: string[];
+  extra: string[];
+  shared_count: number;
+  missing_count: number;
+  extra_count: number;
+}
+
+/** One of an evaluator's worst rows, with the two texts it compared. */
+export interface WorstRow {
+  /** 1-based row number in the dataset. */
+  row: number;
+  /** The row's id as the dataset has it (shown as text; JSON for non-strings); null/undefined = none. */
+  id: unknown;
+  score: number | null;
+  passed: boolean | null;
+  reasoning: string;
+  expected: string;
+  output: string;
+  /** Present for token evaluators: the tokens shared, missing from the output, and extra in it. */
+  tokens?: TokenLists;
+}
+
+/** One evaluator's part of a run report. */
+export interface RunReportEvaluator {
+  summary: EvaluatorSummary;
+  /** The scored rows' histogram; null when no row was scored. */
+  histogram: HistogramData | null;
+  /** Defaults to `highlightFor(summary.type)`. */
+  highlight?: HighlightOptions;
+  /** Up to N worst rows, worst first (the caller picks N). */
+  worst: WorstRow[];
+}
+
+/** A row that could not be read at all (bad JSON, ragged CSV). */
+export interface RowErrorEntry {
+  row: number;
+  line?: number;
+  message: string;
+}
+
+/** Input of `renderRunReport()`. */
+export interface RunReportInput {
+  run: Pick<RunInfo, "id" | "name" | "started_at" | "finished_at" | "status" | "dataset_path" | "dataset_hash">;
+  summary: Pick<RunSummary, "rows" | "row_errors" | "skipped_as_zero">;
+  evaluators: RunReportEvaluator[];
+  /** The first few unreadable rows, to list under the header; optional. */
+  row_errors?: RowErrorEntry[];
+  /** ISO 8601 time the report was made; shown in the footer when given (omitted keeps output reproducible). */
+  generated_at?: string;
+}
+
+/** A run as named in comparison and trend reports. */
+export type RunLabel = Pick<RunInfo, "id" | "name" | "started_at" | "dataset_path" | "dataset_hash">;
+
+/** A row whose score moved between run A (baseline) and run B (candidate). */
+export interface ComparisonRow {
+  row: number;
+  id: unknown;
+  score_a: number;
+  score_b: number;
+  /** score_b - score_a in the evaluator's own units (so negative is worse when maximizing). */
+  delta: number;
+  expected: string;
+  output_a: string;
+  output_b: string;
+}
+
+/** One evaluator's comparison of two runs over their paired rows. */
+export interface ComparisonEvaluator {
+  name: string;
+  type: string;
+  direction: Direction;
+  /** Rows scored in both runs. */
+  n_pairs: number;
+  mean_a: number | null;
+  mean_b: number | null;
+  /** mean_b - mean_a; null with no pairs. */
+  diff: number | null;
+  /** Confidence interval of `diff`, [lo, hi]; null when it could not be computed (fewer than 2 pairs). */
+  ci: [number, number] | null;
+  p_value: number | null;
+  /** Which run is better on this evaluator; null when neither is (equal means or no pairs). */
+  better: "a" | "b" | null;
+  /** Whether the difference is significant at the comparison's level. */
+  significant: boolean;
+  improved: number;
+  regressed: number;
+  unchanged: number;
+  /** The rows that regressed most, worst first. */
+  worst: ComparisonRow[];
+  /** Defaults to `highlightFor(type)`. */
+  highlight?: HighlightOptions;
+}
+
+/** Input of `renderComparisonReport()`. Run A is the baseline, run B the candidate. */
+export interface ComparisonReportInput {
+  a: RunLabel;
+  b: RunLabel;
+  evaluators: ComparisonEvaluator[];
+  /** Confidence level of the intervals, e.g. 0.95 (shown in the table header); default 0.95. */
+  confidence?: number;
+  generated_at?: string;
+}
+
+/** One evaluator's mean across runs, aligned with `TrendReportInput.runs` (null = not in that run). */
+export interface TrendSeries {
+  name: string;
+  type: string;
+  direction: Direction;
+  threshold: number | null;
+  means: (number | null)[];
+}
+
+/** Input of `renderTrendReport()`: runs oldest first. */
+export interface TrendReportInput {
+  runs: Pick<RunInfo, "id" | "name" | "started_at">[];
+  series: TrendSeries[];
+  /** Heading; default "simeval trend". */
+  title?: string;
+  generated_at?: string;
+}
+
+/** One `--fail-under` gate's outcome, e.g. name `levenshtein=0.8`. */
+export interface GateResult {
+  name: string;
+  passed: boolean;
+  /** Why it passed or failed, e.g. "mean 0.74 is below 0.8". */
+  message: string;
+}
+
+/** Input of `renderJUnit()`. */
+export interface JUnitInput {
+  /** The `<testsuites name>`, e.g. "simeval run 2024-05-01-abc". */
+  name: string;
+  /** ISO 8601; written as each suite's `timestamp` when given. */
+  timestamp?: string;
+  /** Evaluator names in the order their suites should appear. */
+  evaluators: string[];
+  rows: RowOutcome[];
+  gates: GateResult[];
+}

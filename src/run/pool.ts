@@ -1,0 +1,81 @@
+import { Worker } from "node:worker_threads";
+import type { DatasetItem } from "../dataset/rows.js";
+import { BatchScorer, type ScoredBatch } from "./batch-scorer.js";
+import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
+import type { WorstRow } from "./worst-rows.js";
+import type { WorkerRequest } from "./worker.js";
+
+/** Scores batches somewhere — inline or on worker threads; results come back per batch. */
+export interface Scorer {
+  score(items: DatasetItem[]): Promise<ScoredBatch>;
+  /** Each thread's worst rows per evaluator (merge with `WorstRows.merge`). */
+  worst(): Promise<Record<string, WorstRow[]>[]>;
+  close(): Promise<void>;
+}
+
+/** Scores on the calling thread: for small datasets, and where worker threads are not wanted. */
+export function inlineScorer(init: ScorerInit): Scorer {
+  const scorer = new BatchScorer(evaluatorsFor(init), init.worst);
+  return {
+    score: (items) => scorer.score(items),
+    worst: async () => [scorer.worst()],
+    close: async () => {},
+  };
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/**
+ * `size` worker threads, each with its own copy of the evaluators. Batches go to the thread with the
+ * fewest batches in flight; the caller keeps the order by awaiting batches in the order it sent them.
+ */
+export function workerPool(init: ScorerInit, size: number): Scorer {
+  const workers = Array.from({ length: size }, () => {
+    const worker = startWorker(init);
+    const pending = new Map<number, Pending>();
+    worker.on("message", (msg: { seq: number; value?: unknown; error?: string }) => {
+      const p = pending.get(msg.seq);
+      pending.delete(msg.seq);
+      if (msg.error !== undefined) p?.reject(new Error(msg.error));
+      else p?.resolve(msg.value);
+    });
+    const failAll = (error: Error) => {
+      for (const p of pending.values()) p.reject(error);
+      pending.clear();
+    };
+    worker.on("error", failAll);
+    worker.on("exit", (code) => failAll(new Error(`scoring worker exited with code ${code}`)));
+    return { worker, pending };
+  });
+  let seq = 0;
+  const send = <T>(w: (typeof workers)[number], msg: WorkerRequest): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      w.pending.set(msg.seq, { resolve: resolve as (v: unknown) => void, reject });
+      w.worker.postMessage(msg);
+    });
+  return {
+    score(items) {
+      const w = workers.reduce((best, x) => (x.pending.size < best.pending.size ? x : best));
+      return send<ScoredBatch>(w, { kind: "score", seq: seq++, items });
+    },
+    worst: () => Promise.all(workers.map((w) => send<Record<string, WorstRow[]>>(w, { kind: "worst", seq: seq++ }))),
+    async close() {
+      await Promise.all(workers.map((w) => w.worker.terminate()));
+    },
+  };
+}
+
+/**
+ * From dist the worker is plain JavaScript. From source (tests, `tsx`) it is TypeScript, and a worker
+ * does not inherit the parent's loader, so a one-line bootstrap registers tsx in the worker first.
+ */
+function startWorker(init: ScorerInit): Worker {
+  const own = import.meta.url;
+  if (!own.endsWith(".ts")) return new Worker(new URL("./worker.js", own), { workerData: init });
+  const script = new URL("./worker.ts", own).href;
+  const bootstrap = `import("tsx/esm/api").then((m) => m.register()).then(() => import(${JSON.stringify(script)}));`;
+  return new Worker(bootstrap, { eval: true, workerData: init });
+}

@@ -1,0 +1,52 @@
+import { chooseBins, highlightFor } from "../report/choose.js";
+import type { RunReportEvaluator, RunReportInput, TokenLists, WorstRow as ReportRow } from "../report/types.js";
+import { histogram } from "../stats/histogram.js";
+import type { RunDatasetResult } from "./run-dataset.js";
+import type { RunInfo } from "./types.js";
+import type { WorstRow } from "./worst-rows.js";
+
+/** Joins a finished run's summary, scores and worst rows into what the HTML run report renders. */
+export function runReportInput(result: RunDatasetResult, run: RunReportInput["run"]): RunReportInput {
+  const evaluators: RunReportEvaluator[] = result.summary.evaluators.map((summary) => {
+    const evaluator = result.evaluators.find((e) => e.name === summary.name);
+    const scores = result.scores[summary.name];
+    let hist: RunReportEvaluator["histogram"] = null;
+    if (scores && scores.length > 0) {
+      const bins = chooseBins(summary);
+      hist = { ...histogram(scores, { bins: bins.bins, min: bins.min, max: bins.max }), integer: bins.integer };
+    }
+    return {
+      summary,
+      histogram: hist,
+      highlight: highlightFor(summary.type, evaluator?.config),
+      worst: (result.worst[summary.name] ?? []).map(toReportRow),
+    };
+  });
+  return {
+    run,
+    summary: result.summary,
+    evaluators,
+    row_errors: result.rowErrors.map((e) => ({ row: e.row, ...(e.line === null ? {} : { line: e.line }), message: e.message })),
+  };
+}
+
+function toReportRow(w: WorstRow): ReportRow {
+  const row: ReportRow = { row: w.row, id: w.id, score: w.score, passed: w.passed, reasoning: w.reasoning, expected: w.expected ?? "", output: w.output ?? "" };
+  if (Array.isArray(w.details["shared"])) row.tokens = w.details as unknown as TokenLists;
+  return row;
+}
+
+/** The run header a report shows, for a run that was not recorded in a store. */
+export function unrecordedRun(result: RunDatasetResult, dataset: string, startedAt: string, name: string | null): RunInfo {
+  return {
+    id: result.runId ?? "(not recorded)",
+    name,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    status: result.interrupted ? "incomplete" : "complete",
+    dataset_path: dataset,
+    dataset_hash: result.datasetHash,
+    evaluators: result.evaluators.map((e) => e.spec),
+    summary: result.summary,
+  };
+}

@@ -1,0 +1,151 @@
+import { availableParallelism } from "node:os";
+import { createEvaluators, type Evaluator } from "../evaluators/create.js";
+import { builtinEmbeddingProviders } from "../embeddings/registry.js";
+import { hashFile } from "../dataset/hash.js";
+import { readDataset } from "../dataset/read-dataset.js";
+import type { DatasetItem } from "../dataset/rows.js";
+import { SummaryBuilder } from "../stats/summarize.js";
+import type { RunStore } from "../storage/store.js";
+import { fitDatasetIdf, needsDatasetIdf } from "./idf.js";
+import { inlineScorer, workerPool, type Scorer } from "./pool.js";
+import type { ScorerInit } from "./scorer-init.js";
+import type { ScoredBatch } from "./batch-scorer.js";
+import { resultsLine, type RunSummary } from "./types.js";
+import { WorstRows, type WorstRow } from "./worst-rows.js";
+
+export interface RunDatasetOptions {
+  /** Path of a JSONL, JSON-array or CSV dataset. */
+  dataset: string;
+  /** The evaluator specs (EVALS.json's `evaluators`), validated completely before any row is read. */
+  evaluators: unknown;
+  name?: string | null;
+  /** Where to record the run; none = not recorded. */
+  store?: RunStore;
+  /** Receives each results.jsonl line (without newline), in input order. */
+  writeLine?: (line: string) => void | Promise<void>;
+  countSkippedAsZero?: boolean;
+  /** Worker threads; 0 scores on this thread. Default: one per core, or 0 for datasets under ~1 MB. */
+  workers?: number;
+  /** Rows per batch sent to a worker. Default 512. */
+  batchSize?: number;
+  /** Worst rows to keep per evaluator, for reports. Default 10. */
+  worst?: number;
+  signal?: AbortSignal;
+  onProgress?: (rows: number) => void;
+}
+
+export interface RowErrorInfo {
+  row: number;
+  line: number | null;
+  message: string;
+}
+
+export interface RunDatasetResult {
+  runId: string | null;
+  summary: RunSummary;
+  evaluators: Evaluator[];
+  worst: Record<string, WorstRow[]>;
+  /** The first row errors (at most 100), for messages and reports; the summary counts them all. */
+  rowErrors: RowErrorInfo[];
+  datasetHash: string;
+  /** Each evaluator's scores (the rows behind its summary), for histograms. */
+  scores: Record<string, Float64Array>;
+  /** True when the signal stopped the run before the end; everything scored so far is kept. */
+  interrupted: boolean;
+}
+
+const KEEP_ROW_ERRORS = 100;
+
+/**
+ * Scores every row of a dataset with every evaluator: reads the file as a stream, scores batches on
+ * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
+ * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
+ * error; the run goes on. When `signal` aborts, the rows already scored are written and the run is
+ * recorded as incomplete.
+ */
+export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
+  const specs = opts.evaluators;
+  const evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders });
+  const datasetHash = await hashFile(opts.dataset);
+  const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10 };
+  const idfEvaluator = needsDatasetIdf(evaluators);
+  if (idfEvaluator) init.idf = await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluator);
+
+  const summary = new SummaryBuilder(
+    evaluators.map((e) => ({ name: e.name, type: e.type, direction: e.direction, threshold: thresholdOf(e) })),
+    { countSkippedAsZero: opts.countSkippedAsZero ?? false },
+  );
+  const workers = opts.workers ?? defaultWorkers(opts.dataset);
+  const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
+  const store = opts.store;
+  const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: opts.dataset, dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
+  const rowErrors: RowErrorInfo[] = [];
+  let rowsDone = 0;
+  let interrupted = false;
+
+  const sink = async (batch: ScoredBatch) => {
+    if (store && runId) store.addRows(runId, batch.rows);
+    for (let i = 0; i < batch.rows.length; i++) {
+      const row = batch.rows[i]!;
+      summary.add(batch.scores[i]!);
+      if (row.error !== null && rowErrors.length < KEEP_ROW_ERRORS) {
+        rowErrors.push({ row: row.row, line: row.line, message: (JSON.parse(row.error) as { message: string }).message });
+      }
+      if (opts.writeLine) {
+        const w = opts.writeLine(resultsLine(row));
+        if (w instanceof Promise) await w;
+      }
+    }
+    rowsDone += batch.rows.length;
+    opts.onProgress?.(rowsDone);
+  };
+
+  const inFlight: Promise<ScoredBatch>[] = [];
+  const maxInFlight = Math.max(2, workers * 2);
+  const batchSize = opts.batchSize ?? 512;
+  try {
+    let batch: DatasetItem[] = [];
+    try {
+      for await (const item of readDataset(opts.dataset, withSignal(opts.signal))) {
+        batch.push(item);
+        if (batch.length < batchSize) continue;
+        inFlight.push(scorer.score(batch));
+        batch = [];
+        if (inFlight.length >= maxInFlight) await sink(await inFlight.shift()!);
+      }
+      if (batch.length) inFlight.push(scorer.score(batch));
+    } catch (error) {
+      if (!opts.signal?.aborted) throw error;
+      interrupted = true;
+    }
+    // Whatever was sent is scored and written, also after an interruption: nothing scored is lost.
+    while (inFlight.length) await sink(await inFlight.shift()!);
+    const worst = WorstRows.merge(await scorer.worst(), evaluators, init.worst);
+    const final = summary.finish();
+    if (store && runId) {
+      if (interrupted) store.abortRun(runId, final);
+      else store.finishRun(runId, final);
+    }
+    const scores = Object.fromEntries(evaluators.map((e) => [e.name, summary.scores(e.name) ?? new Float64Array()]));
+    return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, scores, interrupted };
+  } catch (error) {
+    if (store && runId) store.abortRun(runId, summary.finish());
+    throw error;
+  } finally {
+    await scorer.close();
+  }
+}
+
+function withSignal(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal ? { signal } : {};
+}
+
+/** The pass threshold an evaluator was configured with, if it is a number. */
+export function thresholdOf(e: Evaluator): number | null {
+  const t = e.config["threshold"];
+  return typeof t === "number" ? t : null;
+}
+
+function defaultWorkers(_dataset: string): number {
+  return Math.max(1, availableParallelism());
+}

@@ -1,0 +1,106 @@
+/**
+ * The vocabulary of a dataset run, shared by the runner, the run store, comparison, reports and (later)
+ * the service. A run is a list of {@link RowOutcome}s plus a {@link RunSummary}.
+ */
+import type { Direction, EvalResult } from "../types.js";
+import type { EvaluatorSpec } from "../evaluators/spec.js";
+
+/** An evaluator's result on one row, as stored: the result without the name (it is the key). */
+export type StoredResult = Omit<EvalResult, "name">;
+
+/** An evaluator that could not score a row (e.g. a JSONPath matched several values, a provider failed). */
+export interface ResultError {
+  error: { code: string; message: string };
+}
+
+export type RowResult = StoredResult | ResultError;
+
+/** One line of results.jsonl. `row` is the 1-based row number in the dataset; `line` where the row starts. */
+export interface RowOutcome {
+  row: number;
+  id: unknown;
+  line?: number;
+  /** Keyed by evaluator name; absent when the row itself could not be read. */
+  results: Record<string, RowResult>;
+  /** Set when the row could not be read at all (bad JSON, ragged CSV, bad bytes). */
+  error?: { code: string; message: string };
+}
+
+/** Per-evaluator figures over a run. Skipped rows and errors are counted apart, never averaged in. */
+export interface EvaluatorSummary {
+  name: string;
+  type: string;
+  direction: Direction;
+  /** The evaluator's pass threshold, when it has one (for histograms and reports). */
+  threshold: number | null;
+  /** Scores behind mean, median and percentiles (rows scored; with skipped-as-zero, also those zeros). */
+  n: number;
+  skipped: number;
+  errors: number;
+  mean: number | null;
+  median: number | null;
+  p10: number | null;
+  p90: number | null;
+  min: number | null;
+  max: number | null;
+  /** passed / rows with a verdict; null when no row had a verdict. */
+  pass_rate: number | null;
+  /** Rows with a verdict (passed true or false). */
+  verdicts: number;
+}
+
+export interface RunSummary {
+  rows: number;
+  /** Rows that could not be read. */
+  row_errors: number;
+  /** Whether skipped rows were counted as score 0 (`--count-skipped-as-zero`). */
+  skipped_as_zero: boolean;
+  evaluators: EvaluatorSummary[];
+}
+
+/** A recorded run, as the store keeps it. */
+export interface RunInfo {
+  id: string;
+  name: string | null;
+  /** ISO 8601. */
+  started_at: string;
+  finished_at: string | null;
+  status: "running" | "complete" | "incomplete";
+  dataset_path: string;
+  /** sha256 of the dataset file's bytes, hex. */
+  dataset_hash: string;
+  evaluators: EvaluatorSpec[];
+  summary: RunSummary | null;
+}
+
+export function isResultError(r: RowResult): r is ResultError {
+  return "error" in r;
+}
+
+/** What a summary needs of a row: each result's score, verdict and skip flag, or its error. */
+export interface OutcomeScores {
+  error?: RowOutcome["error"];
+  results: Record<string, Pick<StoredResult, "score" | "passed" | "skipped"> | ResultError>;
+}
+
+/**
+ * A row's outcome as JSON text, serialised once (on the scoring thread) and used as it is by
+ * results.jsonl and the run store.
+ */
+export interface SerializedRow {
+  row: number;
+  line: number | null;
+  /** JSON of the row's id (`null` when it has none). */
+  id: string;
+  /** JSON of `results`. */
+  results: string;
+  /** JSON of `error`, when the row could not be read. */
+  error: string | null;
+}
+
+/** The results.jsonl line of a row: `{"row":N,"id":…,"results":{…}}`, with `line` and `error` for an unreadable row. */
+export function resultsLine(r: SerializedRow): string {
+  return r.error === null
+    ? `{"row":${r.row},"id":${r.id},"results":${r.results}}`
+    : `{"row":${r.row},"id":${r.id},"line":${r.line},"results":${r.results},"error":${r.error}}`;
+}

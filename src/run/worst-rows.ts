@@ -1,0 +1,77 @@
+import type { Evaluator } from "../evaluators/create.js";
+import type { EvalRecord } from "../types.js";
+import { isResultError, type RowOutcome } from "./types.js";
+
+/** A row that scored among the worst for one evaluator, with the texts it compared. */
+export interface WorstRow {
+  row: number;
+  id: unknown;
+  score: number;
+  passed: boolean | null;
+  reasoning: string;
+  details: Record<string, unknown>;
+  output: string | null;
+  expected: string | null;
+}
+
+/**
+ * Keeps, per evaluator, the `k` rows with the worst scores (lowest for "maximize", highest for
+ * "minimize"; skipped rows and errors never count), ties broken by row number. O(k) per offer:
+ * k is small (tens), and only rows worse than the current k-th are inserted.
+ */
+export class WorstRows {
+  private readonly lists = new Map<string, WorstRow[]>();
+
+  constructor(
+    private readonly evaluators: readonly Evaluator[],
+    private readonly k: number,
+  ) {
+    for (const e of evaluators) this.lists.set(e.name, []);
+  }
+
+  offer(outcome: RowOutcome, record: EvalRecord): void {
+    if (this.k <= 0) return;
+    for (const e of this.evaluators) {
+      const r = outcome.results[e.name];
+      if (!r || isResultError(r) || r.skipped || r.score === null) continue;
+      const list = this.lists.get(e.name) as WorstRow[];
+      const badness = e.direction === "maximize" ? -r.score : r.score;
+      if (list.length === this.k && badness <= badnessOf(list[list.length - 1] as WorstRow, e.direction)) continue;
+      const texts = e.texts(record);
+      const entry: WorstRow = { row: outcome.row, id: outcome.id, score: r.score, passed: r.passed, reasoning: r.reasoning, details: r.details, ...texts };
+      insertSorted(list, entry, e.direction);
+      if (list.length > this.k) list.pop();
+    }
+  }
+
+  result(): Record<string, WorstRow[]> {
+    return Object.fromEntries(this.lists);
+  }
+
+  /** Merges per-worker lists into the global worst `k` per evaluator. */
+  static merge(parts: readonly Record<string, WorstRow[]>[], evaluators: readonly Pick<Evaluator, "name" | "direction">[], k: number): Record<string, WorstRow[]> {
+    const out: Record<string, WorstRow[]> = {};
+    for (const e of evaluators) {
+      const all = parts.flatMap((p) => p[e.name] ?? []);
+      all.sort((x, y) => badnessOf(y, e.direction) - badnessOf(x, e.direction) || x.row - y.row);
+      out[e.name] = all.slice(0, k);
+    }
+    return out;
+  }
+}
+
+function badnessOf(row: WorstRow, direction: Evaluator["direction"]): number {
+  return direction === "maximize" ? -row.score : row.score;
+}
+
+function insertSorted(list: WorstRow[], entry: WorstRow, direction: Evaluator["direction"]): void {
+  const b = badnessOf(entry, direction);
+  let i = list.length;
+  while (i > 0) {
+    const prev = list[i - 1] as WorstRow;
+    const pb = badnessOf(prev, direction);
+    if (pb > b || (pb === b && prev.row < entry.row)) break;
+    i--;
+  }
+  list.splice(i, 0, entry);
+}

@@ -1,0 +1,93 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { mean, median, quantile, quantileSorted, quantiles } from "./quantiles.js";
+
+/**
+ * Hyndman & Fan (1996) definition 7 as the paper writes it, 1-based, on a plainly sorted JS array:
+ * j = ⌊np + m⌋ with m = 1 − p, γ = np + m − j, Q = (1 − γ)·x_j + γ·x_{j+1}, x_0 = x_1, x_{n+1} = x_n.
+ */
+function referenceQuantile(values: number[], p: number): number {
+  const x = [...values].sort((a, b) => a - b);
+  const n = x.length;
+  const m = 1 - p;
+  const j = Math.floor(n * p + m);
+  const gamma = n * p + m - j;
+  const at = (k: number): number => x[Math.min(Math.max(k, 1), n) - 1] as number;
+  return (1 - gamma) * at(j) + gamma * at(j + 1);
+}
+
+const scores = fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 200 });
+const probability = fc.double({ min: 0, max: 1, noNaN: true });
+
+describe("quantile (type 7)", () => {
+  it("matches Hyndman & Fan's definition 7 on random lists", () => {
+    fc.assert(
+      fc.property(scores, probability, (values, p) => {
+        const got = quantile(values, p) as number;
+        const want = referenceQuantile(values, p);
+        const scale = Math.max(1, ...values.map(Math.abs));
+        expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-9 * scale);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("stays within the data and is monotone in p", () => {
+    fc.assert(
+      fc.property(scores, probability, probability, (values, p, q) => {
+        const [lo, hi] = p <= q ? [p, q] : [q, p];
+        const a = quantile(values, lo) as number;
+        const b = quantile(values, hi) as number;
+        expect(a).toBeLessThanOrEqual(b);
+        expect(a).toBeGreaterThanOrEqual(Math.min(...values));
+        expect(b).toBeLessThanOrEqual(Math.max(...values));
+      }),
+    );
+  });
+
+  it("gives numpy's figures on known lists", () => {
+    // numpy.percentile([1, 2, 3, 4], [10, 50, 90]) == [1.3, 2.5, 3.7]
+    expect(quantiles([4, 1, 3, 2], [0.1, 0.5, 0.9]).map((v) => Number(v?.toFixed(12)))).toEqual([1.3, 2.5, 3.7]);
+    // numpy.percentile([0, 10], 25) == 2.5; one value is every quantile.
+    expect(quantile([10, 0], 0.25)).toBe(2.5);
+    expect(quantile([7], 0.9)).toBe(7);
+    expect(quantileSorted([1, 2, 3], 0)).toBe(1);
+    expect(quantileSorted([1, 2, 3], 1)).toBe(3);
+  });
+
+  it("returns null for an empty list and rejects p outside [0, 1]", () => {
+    expect(quantile([], 0.5)).toBeNull();
+    expect(() => quantile([1], 1.5)).toThrow(EvalError);
+    expect(() => quantile([1], Number.NaN)).toThrow(/probability in \[0, 1\] but received NaN/);
+  });
+
+  it("does not reorder its input", () => {
+    const values = [3, 1, 2];
+    quantile(values, 0.5);
+    expect(values).toEqual([3, 1, 2]);
+  });
+});
+
+describe("median and mean", () => {
+  it("median is the middle value or the mean of the two middle values", () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median(new Float64Array([0.25, 0.75]))).toBe(0.5);
+    expect(median([])).toBeNull();
+  });
+
+  it("mean matches the plain sum on random lists and keeps precision on many small values", () => {
+    fc.assert(
+      fc.property(scores, (values) => {
+        const plain = values.reduce((s, v) => s + v, 0) / values.length;
+        expect(mean(values)).toBeCloseTo(plain, 6);
+      }),
+    );
+    // 0.1 a million times: a plain running sum drifts in the 11th digit; the compensated one does not.
+    const many = new Float64Array(1_000_000).fill(0.1);
+    expect(mean(many)).toBe(0.1);
+    expect(mean([1e100, 1, -1e100])).toBe(1 / 3);
+    expect(mean([])).toBeNull();
+  });
+});

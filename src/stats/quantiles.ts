@@ -1,0 +1,75 @@
+/**
+ * Means and quantiles of score lists. Empty input gives `null` rather than NaN, so a caller has to
+ * decide what an empty summary shows.
+ */
+import { EvalError } from "../errors.js";
+
+type Numbers = ArrayLike<number>;
+
+/**
+ * The arithmetic mean `Σxᵢ / n`, summed with Neumaier's compensated summation so that millions of
+ * scores lose no precision to rounding. `null` for an empty list.
+ */
+export function mean(values: Numbers): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  let sum = 0;
+  let compensation = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i] as number;
+    const t = sum + x;
+    compensation += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
+    sum = t;
+  }
+  return (sum + compensation) / n;
+}
+
+/**
+ * The p-quantile of values already sorted ascending, by linear interpolation between the closest ranks:
+ * with h = (n − 1)·p, Q(p) = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋ + 1] − x[⌊h⌋]) (0-based).
+ * This is Hyndman & Fan's definition 7, the default of R's `quantile()`, numpy's `percentile()` and
+ * Excel's `PERCENTILE.INC`. Example: for [1, 2, 3, 4], p = 0.1 gives 1.3 and p = 0.9 gives 3.7.
+ * `null` for an empty list; throws CONFIG_INVALID when p is not in [0, 1].
+ */
+export function quantileSorted(sorted: Numbers, p: number): number | null {
+  checkProbability(p);
+  const n = sorted.length;
+  if (n === 0) return null;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const x = sorted[lo] as number;
+  if (lo >= n - 1) return x;
+  const y = sorted[lo + 1] as number;
+  const frac = h - lo;
+  // x + frac·(y − x) can overshoot y by rounding; equal neighbours must give exactly that value.
+  return frac === 0 || x === y ? x : Math.min(Math.max(x + frac * (y - x), x), y);
+}
+
+/** A sorted copy (ascending, numeric) as a Float64Array; the input is left as it is. */
+export function sortedCopy(values: Numbers): Float64Array {
+  return Float64Array.from(values).sort();
+}
+
+/** The p-quantile of unsorted values (see {@link quantileSorted} for the definition); sorts a copy. */
+export function quantile(values: Numbers, p: number): number | null {
+  return quantileSorted(sortedCopy(values), p);
+}
+
+/** The median: the 0.5-quantile, i.e. the middle value, or the mean of the two middle values. */
+export function median(values: Numbers): number | null {
+  return quantile(values, 0.5);
+}
+
+/** The p-quantiles for several p at once, sorting only one copy. */
+export function quantiles(values: Numbers, ps: readonly number[]): (number | null)[] {
+  const sorted = sortedCopy(values);
+  return ps.map((p) => quantileSorted(sorted, p));
+}
+
+function checkProbability(p: number): void {
+  if (!(p >= 0 && p <= 1)) {
+    throw new EvalError("CONFIG_INVALID", `Invalid quantile: expected a probability in [0, 1] but received ${String(p)}`, {
+      issues: [{ path: ["p"], message: `Invalid quantile: expected a probability in [0, 1] but received ${String(p)}`, expected: "number in [0, 1]", received: String(p) }],
+    });
+  }
+}

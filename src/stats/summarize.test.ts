@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
+import { SummaryBuilder, type SummaryEvaluator } from "./summarize.js";
+
+const sim: SummaryEvaluator = { name: "sim", type: "levenshtein", direction: "maximize", threshold: 0.5 };
+const dist: SummaryEvaluator = { name: "dist", type: "levenshtein_distance", direction: "minimize", threshold: 2 };
+const judge: SummaryEvaluator = { name: "judge", type: "verdict_only", direction: "maximize", threshold: null };
+
+function scored(score: number | null, passed: boolean | null): StoredResult {
+  return { type: "t", score, passed, label: passed === null ? null : passed ? "pass" : "fail", reasoning: "", skipped: false, details: {} };
+}
+function skipped(score: number | null): StoredResult {
+  return { type: "t", score, passed: false, label: "fail", reasoning: "", skipped: true, details: {} };
+}
+const failed: RowResult = { error: { code: "INPUT_INVALID", message: "the JSONPath matched 2 values" } };
+
+let rowNumber = 0;
+function row(results: Record<string, RowResult>): RowOutcome {
+  rowNumber++;
+  return { row: rowNumber, id: `r${rowNumber}`, results };
+}
+/** A row numbered `row` with these results. */
+function at(row: number, results: Record<string, RowResult>): RowOutcome {
+  return { row, id: row, results };
+}
+function unreadable(): RowOutcome {
+  rowNumber++;
+  return { row: rowNumber, id: null, results: {}, error: { code: "DATASET_INVALID", message: "bad JSON" } };
+}
+
+/** A small run: 7 rows, one unreadable, with every kind of result. */
+function smallRun(): RowOutcome[] {
+  return [
+    row({ sim: scored(1, true), dist: scored(0, true), judge: scored(null, true) }),
+    row({ sim: scored(0.2, false), dist: scored(5, false), judge: scored(null, false) }),
+    row({ sim: scored(0.6, true), dist: scored(1, true), judge: scored(null, true) }),
+    row({ sim: skipped(0), dist: skipped(null), judge: skipped(null) }),
+    row({ sim: failed, dist: failed, judge: failed }),
+    unreadable(),
+    row({ sim: scored(0.4, false), dist: scored(3, false) }), // judge missing: counted as an error
+  ];
+}
+
+function build(countSkippedAsZero: boolean) {
+  const b = new SummaryBuilder([sim, dist, judge], { countSkippedAsZero });
+  for (const o of smallRun()) b.add(o);
+  const s = b.finish();
+  const by = (name: string) => s.evaluators.find((e) => e.name === name);
+  return { s, sim: by("sim"), dist: by("dist"), judge: by("judge") };
+}
+
+describe("SummaryBuilder", () => {
+  it("summarises a hand-computed run", () => {
+    const { s, sim: a, dist: d, judge: j } = build(false);
+    expect(s).toMatchObject({ rows: 7, row_errors: 1, skipped_as_zero: false });
+    // sim scores 1, 0.2, 0.6, 0.4 -> sorted 0.2 0.4 0.6 1
+    expect(a).toMatchObject({ name: "sim", type: "levenshtein", direction: "maximize", threshold: 0.5, n: 4, skipped: 1, errors: 1, min: 0.2, max: 1, verdicts: 4, pass_rate: 0.5 });
+    expect(a?.mean).toBeCloseTo(0.55, 15);
+    expect(a?.median).toBeCloseTo(0.5, 15);
+    expect(a?.p10).toBeCloseTo(0.2 + 0.3 * 0.2, 15); // h = 0.3
+    expect(a?.p90).toBeCloseTo(0.6 + 0.7 * 0.4, 15); // h = 2.7
+    // dist (minimize) scores 0, 5, 1, 3 -> sorted 0 1 3 5
+    expect(d).toMatchObject({ direction: "minimize", n: 4, skipped: 1, errors: 1, mean: 2.25, median: 2, min: 0, max: 5, pass_rate: 0.5, verdicts: 4 });
+    expect(d?.p10).toBeCloseTo(0.3, 15);
+    expect(d?.p90).toBeCloseTo(4.4, 15);
+    // judge gives verdicts without scores; the missing result on the last row is an error.
+    expect(j).toMatchObject({ n: 0, skipped: 1, errors: 2, mean: null, median: null, p10: null, p90: null, min: null, max: null, verdicts: 3 });
+    expect(j?.pass_rate).toBeCloseTo(2 / 3, 15);
+  });
+
+  it("with countSkippedAsZero, a skipped row is a failed verdict and, for maximize, a score of 0", () => {
+    const { s, sim: a, dist: d, judge: j } = build(true);
+    expect(s.skipped_as_zero).toBe(true);
+    // sim: scores 1, 0.2, 0.6, 0, 0.4; verdicts 5 of which 2 passed.
+    expect(a).toMatchObject({ n: 5, skipped: 1, errors: 1, min: 0, median: 0.4, verdicts: 5, pass_rate: 0.4 });
+    expect(a?.mean).toBeCloseTo(2.2 / 5, 15);
+    // dist (minimize): 0 would be a perfect distance, so no score is added, only the failed verdict.
+    expect(d).toMatchObject({ n: 4, skipped: 1, mean: 2.25, verdicts: 5, pass_rate: 0.4 });
+    expect(j).toMatchObject({ n: 0, verdicts: 4, pass_rate: 0.5 });
+  });
+
+  it("gives null figures for an evaluator that never scored, and pass_rate null without verdicts", () => {
+    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
+    b.add(at(1, { sim: skipped(0) }));
+    b.add(at(2, { sim: failed }));
+    expect(b.finish().evaluators[0]).toMatchObject({ n: 0, skipped: 1, errors: 1, mean: null, median: null, pass_rate: null, verdicts: 0 });
+  });
+
+  it("counts a non-finite score as an error instead of averaging it", () => {
+    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
+    b.add(at(1, { sim: scored(Number.NaN, true) }));
+    b.add(at(2, { sim: scored(0.5, true) }));
+    expect(b.finish().evaluators[0]).toMatchObject({ n: 1, errors: 1, mean: 0.5, verdicts: 1 });
+  });
+
+  it("can be finished mid-run and finished again after more rows", () => {
+    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
+    b.add(at(1, { sim: scored(0.9, true) }));
+    b.add(at(2, { sim: scored(0.1, false) }));
+    expect(b.finish().evaluators[0]?.median).toBeCloseTo(0.5, 15);
+    b.add(at(3, { sim: scored(0.2, false) }));
+    const later = b.finish();
+    expect(later.rows).toBe(3);
+    expect(later.evaluators[0]).toMatchObject({ n: 3, median: 0.2, min: 0.1, max: 0.9 });
+  });
+
+  it("summarises a million rows from its typed buffers", () => {
+    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
+    for (let i = 0; i < 1_000_000; i++) b.add(at(i + 1, { sim: scored((i % 101) / 100, i % 101 >= 50) }));
+    const e = b.finish().evaluators[0];
+    expect(e?.n).toBe(1_000_000);
+    expect(e?.min).toBe(0);
+    expect(e?.max).toBe(1);
+    expect(e?.median).toBe(0.5);
+  });
+
+  it("exposes each evaluator's scores, sorted after finish()", () => {
+    const b = new SummaryBuilder([sim, dist], { countSkippedAsZero: false });
+    for (const o of smallRun()) b.add(o);
+    b.finish();
+    expect(Array.from(b.scores("sim") ?? [])).toEqual([0.2, 0.4, 0.6, 1]);
+    expect(Array.from(b.scores("dist") ?? [])).toEqual([0, 1, 3, 5]);
+    expect(b.scores("nope")).toBeUndefined();
+  });
+
+  it("accepts the slim OutcomeScores a scoring thread sends", () => {
+    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
+    b.add({ results: { sim: { score: 0.75, passed: true, skipped: false } } });
+    b.add({ results: {}, error: { code: "DATASET_INVALID", message: "bad JSON" } });
+    expect(b.finish()).toMatchObject({ rows: 2, row_errors: 1, evaluators: [{ n: 1, mean: 0.75, pass_rate: 1 }] });
+  });
+
+  it("rejects two evaluators with the same name", () => {
+    expect(() => new SummaryBuilder([sim, { ...dist, name: "sim" }], { countSkippedAsZero: false })).toThrow(EvalError);
+    expect(() => new SummaryBuilder([sim, { ...dist, name: "sim" }], { countSkippedAsZero: false })).toThrow(/"sim" is used twice/);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Per-evaluator summary figures of a run, computed while the rows stream past: each evaluator keeps
+ * its scores in one growable Float64Array (8 bytes a row) so that the median and percentiles are exact.
+ */
+import type { Direction } from "../types.js";
+import { EvalError, type Issue } from "../errors.js";
+import type { EvaluatorSummary, OutcomeScores, RunSummary } from "../run/types.js";
+import { Float64Buffer } from "./float64-buffer.js";
+import { mean, quantileSorted } from "./quantiles.js";
+
+/** What the builder needs to know about each evaluator of the run. */
+export interface SummaryEvaluator {
+  name: string;
+  type: string;
+  direction: Direction;
+  threshold: number | null;
+}
+
+export interface SummaryOptions {
+  /**
+   * Count a skipped row (no expected output) as a worst-case result: a failed verdict and a score of 0.
+   * The score is added only for a "maximize" evaluator whose skipped result carries a score: for a
+   * "minimize" one (a distance) 0 would be a perfect score, and a verdict-only evaluator (score null)
+   * has no scores to add it to; those add the failed verdict only.
+   */
+  countSkippedAsZero: boolean;
+}
+
+interface Tally {
+  spec: SummaryEvaluator;
+  scores: Float64Buffer;
+  skipped: number;
+  errors: number;
+  passed: number;
+  verdicts: number;
+}
+
+/**
+ * Accumulates rows (RowOutcome or OutcomeScores) into a {@link RunSummary}. Per row and evaluator:
+ * - the row could not be read (`outcome.error`): counted once in `row_errors`, nothing per evaluator;
+ * - a ResultError, a missing result, or a score that is not a finite number: `errors`;
+ * - a skipped result: `skipped` (see {@link SummaryOptions.countSkippedAsZero});
+ * - otherwise its score (when not null) joins the statistics and its verdict (when not null) the pass rate.
+ *
+ * `n` is the number of scores behind mean/median/percentiles (with countSkippedAsZero it includes the
+ * zeros given to skipped rows). `pass_rate = passed / verdicts`, `null` when there was no verdict.
+ * `finish()` may be called at any time (e.g. for progress) and again later.
+ */
+export class SummaryBuilder {
+  private readonly tallies: Tally[];
+  private readonly countSkippedAsZero: boolean;
+  private rows = 0;
+  private rowErrors = 0;
+
+  /** Throws CONFIG_INVALID when two evaluators share a name (results are keyed by name). */
+  constructor(evaluators: readonly SummaryEvaluator[], opts: SummaryOptions) {
+    const issues: Issue[] = [];
+    const seen = new Set<string>();
+    evaluators.forEach((e, i) => {
+      if (seen.has(e.name)) issues.push({ path: ["evaluators", i, "name"], message: `evaluators[${i}]: the name "${e.name}" is used twice; results are keyed by name, so names must be unique` });
+      seen.add(e.name);
+    });
+    if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
+    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new Float64Buffer(), skipped: 0, errors: 0, passed: 0, verdicts: 0 }));
+    this.countSkippedAsZero = opts.countSkippedAsZero;
+  }
+
+  /** Adds one row: a RowOutcome, or the slimmer OutcomeScores a scoring thread sends back. */
+  add(outcome: OutcomeScores): void {
+    this.rows++;
+    if (outcome.error !== undefined) {
+      this.rowErrors++;
+      return;
+    }
+    for (const t of this.tallies) {
+      const r = outcome.results[t.spec.name];
+      if (r === undefined || "error" in r) {
+        t.errors++;
+        continue;
+      }
+      if (r.skipped) {
+        t.skipped++;
+        if (this.countSkippedAsZero) {
+          t.verdicts++;
+          if (t.spec.direction === "maximize" && r.score !== null) t.scores.push(0);
+        }
+        continue;
+      }
+      if (r.score !== null && !Number.isFinite(r.score)) {
+        t.errors++; // NaN or ±Infinity cannot be averaged; count it rather than poison the mean
+        continue;
+      }
+      if (r.score !== null) t.scores.push(r.score);
+      if (r.passed !== null) {
+        t.verdicts++;
+        if (r.passed) t.passed++;
+      }
+    }
+  }
+
+  /**
+   * The scores behind an evaluator's statistics (e.g. for a histogram), as a view on the builder's
+   * buffer: no copy, valid until the next add(); sorted ascending after finish(). Undefined for a name
+   * the builder was not given.
+   */
+  scores(name: string): Float64Array | undefined {
+    return this.tallies.find((t) => t.spec.name === name)?.scores.view();
+  }
+
+  finish(): RunSummary {
+    return {
+      rows: this.rows,
+      row_errors: this.rowErrors,
+      skipped_as_zero: this.countSkippedAsZero,
+      evaluators: this.tallies.map((t) => summarizeTally(t)),
+    };
+  }
+}
+
+function summarizeTally(t: Tally): EvaluatorSummary {
+  // Sorting in place is harmless: no figure depends on the order in which scores arrived.
+  const sorted = t.scores.view().sort();
+  const n = sorted.length;
+  return {
+    name: t.spec.name,
+    type: t.spec.type,
+    direction: t.spec.direction,
+    threshold: t.spec.threshold,
+    n,
+    skipped: t.skipped,
+    errors: t.errors,
+    mean: mean(sorted),
+    median: quantileSorted(sorted, 0.5),
+    p10: quantileSorted(sorted, 0.1),
+    p90: quantileSorted(sorted, 0.9),
+    min: n ? (sorted[0] as number) : null,
+    max: n ? (sorted[n - 1] as number) : null,
+    pass_rate: t.verdicts ? t.passed / t.verdicts : null,
+    verdicts: t.verdicts,
+  };
+}

@@ -1,0 +1,463 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
+import { APPLICATION_ID, SCHEMA_VERSION } from "./migrations.js";
+import { openSqliteStore, type SqliteRunStore } from "./sqlite.js";
+
+const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+let dir: string;
+let dbPath: string;
+const opened: SqliteRunStore[] = [];
+
+function open(path = dbPath): SqliteRunStore {
+  const store = openSqliteStore(path);
+  opened.push(store);
+  return store;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "simeval-store-"));
+  dbPath = join(dir, "nested", "deeper", "simeval.db");
+});
+
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const META = { name: "nightly", dataset_path: "data/qa.jsonl", dataset_hash: "ab".repeat(32), evaluators: [{ type: "exact_match", name: "em" }] };
+
+const SUMMARY: RunSummary = {
+  rows: 3,
+  row_errors: 1,
+  skipped_as_zero: false,
+  evaluators: [
+    { name: "em", type: "exact_match", direction: "maximize", threshold: null, n: 2, skipped: 0, errors: 0, mean: 0.5, median: 0.5, p10: 0, p90: 1, min: 0, max: 1, pass_rate: 0.5, verdicts: 2 },
+  ],
+};
+
+function result(score: number): RowOutcome["results"] {
+  return { em: { type: "exact_match", score, passed: score === 1, label: score === 1 ? "pass" : "fail", reasoning: "r", skipped: false, details: { n: score } } };
+}
+
+function numbered(from: number, to: number): RowOutcome[] {
+  const out: RowOutcome[] = [];
+  for (let row = from; row <= to; row++) out.push({ row, id: row, line: row + 1, results: result(row % 2) });
+  return out;
+}
+
+function storeError(fn: () => unknown): EvalError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EvalError);
+    expect((error as EvalError).code).toBe("STORE_FAILED");
+    return error as EvalError;
+  }
+  throw new Error("expected an EvalError");
+}
+
+/** Reads a run's columns behind the store's back, to see what is really on disk. */
+function rawRun(id: string): { status: string; pid: number; host: string } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare("SELECT status, pid, host FROM runs WHERE id = ?").get(id) as { status: string; pid: number; host: string };
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs a script in a child `node --import tsx`; resolves with the child once its first stdout line arrived. */
+function startChild(source: string, args: string[]) {
+  const script = join(dir, `child-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(script, `import { openSqliteStore } from ${JSON.stringify(pathToFileURL(SQLITE_TS).href)};\n${source}`);
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      const nl = stdout.indexOf("\n");
+      if (nl >= 0) resolve(stdout.slice(0, nl));
+    });
+    void exited.then((e) => reject(new Error(`child exited (${e.code ?? e.signal}) before writing a line: ${e.stderr}`)));
+  });
+  return { child, firstLine, exited };
+}
+
+describe("opening", () => {
+  it("creates the parent directories and a WAL database at the current schema version", () => {
+    open().close();
+    expect(existsSync(dbPath)).toBe(true);
+    const db = new Database(dbPath, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma("application_id", { simple: true })).toBe(APPLICATION_ID);
+    db.close();
+  });
+
+  it("reopens an existing store without migrating it again and keeps its runs", () => {
+    const a = open();
+    const id = a.beginRun(META);
+    a.addRows(id, numbered(1, 10));
+    a.finishRun(id, SUMMARY);
+    a.close();
+    a.close(); // idempotent
+    const b = open();
+    expect(b.findRun(id)?.status).toBe("complete");
+    expect([...b.rows(id)].map((r) => r.row)).toEqual(numbered(1, 10).map((r) => r.row));
+  });
+
+  it("rejects a file that is not a SQLite database, naming the path", () => {
+    writeFileSync(join(dir, "notes.db"), "these are my notes, not a database\n".repeat(200));
+    const e = storeError(() => open(join(dir, "notes.db")));
+    expect(e.message).toContain(join(dir, "notes.db"));
+    expect(e.message).toContain("not a SQLite database");
+  });
+
+  it("rejects a store written by a newer simeval", () => {
+    const newer = join(dir, "newer.db");
+    const db = new Database(newer);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const e = storeError(() => open(newer));
+    expect(e.message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
+    expect(e.message).toContain("newer simeval");
+    expect(e.message).toContain(newer);
+  });
+
+  it("refuses to add its tables to another program's SQLite database", () => {
+    const other = join(dir, "other.db");
+    const db = new Database(other);
+    db.exec("CREATE TABLE invoices (n INTEGER)");
+    db.close();
+    const e = storeError(() => open(other));
+    expect(e.message).toContain("not a simeval run store");
+    expect(e.message).toContain("invoices");
+  });
+
+  it("reports a path it cannot create, naming it", () => {
+    writeFileSync(join(dir, "file"), "x");
+    const e = storeError(() => open(join(dir, "file", "simeval.db")));
+    expect(e.message).toContain(join(dir, "file", "simeval.db"));
+  });
+});
+
+describe("runs and rows", () => {
+  it("round-trips a run: metadata, every shape of row, summary", () => {
+    const store = open();
+    const id = store.beginRun(META);
+    const running = store.findRun(id);
+    expect(running).toMatchObject({ id, name: "nightly", status: "running", finished_at: null, summary: null, dataset_path: "data/qa.jsonl", evaluators: META.evaluators });
+    expect(Date.parse(running?.started_at ?? "")).toBeGreaterThan(Date.now() - 60_000);
+
+    const rows: RowOutcome[] = [
+      { row: 1, id: "q1", line: 1, results: result(1) },
+      { row: 2, id: null, results: { em: { error: { code: "INPUT_INVALID", message: "$.output matched 2 values" } } } },
+      { row: 3, id: undefined, line: 3, results: {}, error: { code: "DATASET_INVALID", message: "line 3: bad JSON" } },
+      { row: 4, id: { nested: [1, "two"] }, results: result(0) },
+    ];
+    store.addRows(id, rows.slice(0, 2));
+    store.addRows(id, rows.slice(2));
+    store.finishRun(id, SUMMARY);
+
+    const back = [...store.rows(id)];
+    expect(back).toEqual(rows);
+    expect(back[1]).toHaveProperty("id", null); // null stays null…
+    expect("line" in back[1]!).toBe(false); // …and an absent line stays absent
+    expect(back[2]?.id).toBeUndefined();
+    const done = store.findRun(id);
+    expect(done?.status).toBe("complete");
+    expect(done?.summary).toEqual(SUMMARY);
+    expect(Date.parse(done?.finished_at ?? "")).toBeGreaterThanOrEqual(Date.parse(done?.started_at ?? ""));
+  });
+
+  it("stores rows that come already serialised as they are, mixed with plain ones", () => {
+    const store = open();
+    const id = store.beginRun(META);
+    const serialized: SerializedRow[] = [
+      { row: 1, line: 2, id: '"q1"', results: JSON.stringify(result(1)), error: null },
+      { row: 2, line: 3, id: "null", results: "{}", error: '{"code":"DATASET_INVALID","message":"line 3: bad JSON"}' },
+    ];
+    store.addRows(id, [...serialized, { row: 3, id: 3, results: result(0) }]);
+    expect([...store.rows(id)]).toEqual([
+      { row: 1, line: 2, id: "q1", results: result(1) },
+      { row: 2, line: 3, id: null, results: {}, error: { code: "DATASET_INVALID", message: "line 3: bad JSON" } },
+      { row: 3, id: 3, results: result(0) },
+    ]);
+  });
+
+  it("returns rows in row order across pages, however the batches arrived", () => {
+    const store = open();
+    const id = store.beginRun(META);
+    store.addRows(id, [3, 1, 2].map((row) => ({ row, id: row, results: {} })));
+    store.addRows(id, numbered(4, 2345));
+    const seen = [...store.rows(id)].map((r) => r.row);
+    expect(seen).toHaveLength(2345);
+    expect(seen).toEqual(Array.from({ length: 2345 }, (_, i) => i + 1));
+  });
+
+  it("reads two runs' rows side by side while writing a third (no connection left busy)", () => {
+    const store = open();
+    const a = store.beginRun(META);
+    const b = store.beginRun(META);
+    store.addRows(a, numbered(1, 1500));
+    store.addRows(b, numbered(1, 1500));
+    const c = store.beginRun(META);
+    const ia = store.rows(a)[Symbol.iterator]();
+    const ib = store.rows(b)[Symbol.iterator]();
+    let pairs = 0;
+    for (let x = ia.next(), y = ib.next(); !x.done && !y.done; x = ia.next(), y = ib.next()) {
+      expect(x.value.row).toBe(y.value.row);
+      pairs++;
+      if (pairs % 500 === 0) store.addRows(c, numbered(pairs - 499, pairs));
+    }
+    expect(pairs).toBe(1500);
+    expect([...store.rows(c)]).toHaveLength(1500);
+  });
+
+  it("lists runs newest first", () => {
+    const store = open();
+    const ids = [store.beginRun(META), store.beginRun({ ...META, name: null }), store.beginRun(META)];
+    expect(store.listRuns().map((r) => r.id)).toEqual([...ids].reverse());
+  });
+
+  it("refuses rows for an unknown or finished run and a row number written twice", () => {
+    const store = open();
+    expect(storeError(() => store.addRows("nope", numbered(1, 1))).message).toContain('no run with id "nope"');
+    const id = store.beginRun(META);
+    store.addRows(id, numbered(1, 5));
+    const dup = storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]));
+    expect(dup.message).toContain("rows 5..7");
+    expect(dup.message).toContain("written twice");
+    expect([...store.rows(id)]).toHaveLength(5); // the failed batch left nothing behind
+    store.finishRun(id, SUMMARY);
+    const late = storeError(() => store.addRows(id, numbered(6, 6)));
+    expect(late.message).toContain("cannot add row 6");
+    expect(late.message).toContain("is complete");
+    expect(storeError(() => store.finishRun(id, SUMMARY)).message).toContain("is complete");
+    expect(storeError(() => store.rows("nope")).message).toContain('no run with id "nope"');
+  });
+
+  it("abortRun keeps every row and the partial summary, and is a no-op once the run is over", () => {
+    const store = open();
+    const id = store.beginRun(META);
+    store.addRows(id, numbered(1, 7));
+    store.abortRun(id, SUMMARY);
+    store.abortRun(id, null);
+    const run = store.findRun(id);
+    expect(run?.status).toBe("incomplete");
+    expect(run?.summary).toEqual(SUMMARY);
+    expect(run?.finished_at).not.toBeNull();
+    expect([...store.rows(id)]).toHaveLength(7);
+    expect(storeError(() => store.abortRun("nope", null)).message).toContain("nope");
+  });
+
+  it("close() marks the runs it began and did not finish as incomplete", () => {
+    const a = open();
+    const done = a.beginRun(META);
+    a.finishRun(done, SUMMARY);
+    const left = a.beginRun(META);
+    a.addRows(left, numbered(1, 3));
+    a.close();
+    const b = open();
+    expect(b.findRun(done)?.status).toBe("complete");
+    expect(b.findRun(left)?.status).toBe("incomplete");
+    expect([...b.rows(left)]).toHaveLength(3);
+  });
+});
+
+describe("findRun", () => {
+  it("finds by exact id, unique prefix (any case), then newest name; undefined otherwise", async () => {
+    const store = open();
+    // A millisecond apart, so that the ids differ in their random part too, as runs of separate processes do
+    // (ids begun within one millisecond by one process differ only in their last digits).
+    const tick = () => new Promise((r) => setTimeout(r, 2));
+    const first = store.beginRun({ ...META, name: "nightly" });
+    await tick();
+    const second = store.beginRun({ ...META, name: "nightly" });
+    await tick();
+    const other = store.beginRun({ ...META, name: "smoke" });
+    expect(store.findRun(first)?.id).toBe(first);
+    expect(store.findRun(other.slice(0, 16))?.id).toBe(other);
+    expect(store.findRun(other.slice(0, 16).toUpperCase())?.id).toBe(other);
+    expect(store.findRun("nightly")?.id).toBe(second);
+    expect(store.findRun("smoke")?.id).toBe(other);
+    expect(store.findRun("weekly")).toBeUndefined();
+    expect(store.findRun("")).toBeUndefined();
+  });
+
+  it("names the candidates of an ambiguous prefix", () => {
+    const store = open();
+    const ids = [store.beginRun({ ...META, name: "a" }), store.beginRun({ ...META, name: "b" })];
+    let common = 0;
+    while (ids[0]![common] === ids[1]![common]) common++;
+    const e = storeError(() => store.findRun(ids[0]!.slice(0, common)));
+    expect(e.message).toContain("several run ids");
+    for (const id of ids) expect(e.message).toContain(id);
+    expect(e.message).toContain("(a)");
+  });
+});
+
+describe("baseline", () => {
+  it("is unset at first, then the run set, across reopening", () => {
+    const a = open();
+    expect(a.baseline()).toBeUndefined();
+    const one = a.beginRun(META);
+    const two = a.beginRun(META);
+    a.setBaseline(one);
+    expect(a.baseline()?.id).toBe(one);
+    a.setBaseline(two);
+    a.close();
+    expect(open().baseline()?.id).toBe(two);
+  });
+
+  it("refuses an unknown run", () => {
+    expect(storeError(() => open().setBaseline("nope")).message).toContain('no run with id "nope"');
+  });
+});
+
+describe("several writers", () => {
+  it("two store instances on one file see and extend each other's runs", () => {
+    const a = open();
+    const b = open();
+    const id = a.beginRun(META);
+    expect(b.findRun(id)?.status).toBe("running"); // begun by this live process: not mistaken for dead
+    a.addRows(id, numbered(1, 100));
+    b.addRows(id, numbered(101, 200));
+    b.finishRun(id, SUMMARY);
+    expect(a.findRun(id)?.status).toBe("complete");
+    expect([...a.rows(id)]).toHaveLength(200);
+  });
+
+  it("two processes writing at once both finish with every row", async () => {
+    open().close(); // create the file first, so the children only race on writes
+    const source = `
+      const store = openSqliteStore(process.argv[2]);
+      const id = store.beginRun({ name: process.argv[3], dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      let row = 0;
+      for (let b = 0; b < 100; b++) {
+        const rows = [];
+        for (let i = 0; i < 200; i++) { row++; rows.push({ row, id: row, results: { em: { type: "exact_match", score: 1 } } }); }
+        store.addRows(id, rows);
+      }
+      store.finishRun(id, { rows: row, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      store.close();
+      process.stdout.write(id + "\\n");
+    `;
+    const children = [startChild(source, [dbPath, "p1"]), startChild(source, [dbPath, "p2"])];
+    const results = await Promise.all(children.map((c) => c.exited));
+    for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0 });
+    const store = open();
+    for (const name of ["p1", "p2"]) {
+      const run = store.findRun(name);
+      expect(run?.status).toBe("complete");
+      expect([...store.rows(run!.id)]).toHaveLength(20_000);
+    }
+  });
+});
+
+describe("interruption", () => {
+  it("a writer killed with SIGKILL leaves a store that opens, with its run incomplete and whole batches kept", async () => {
+    const { child, firstLine, exited } = startChild(
+      `
+      const store = openSqliteStore(process.argv[2]);
+      const id = store.beginRun({ name: "killed", dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      let row = 0;
+      const batch = () => {
+        const rows = [];
+        for (let i = 0; i < 100; i++) { row++; rows.push({ row, id: row, results: {} }); }
+        store.addRows(id, rows);
+      };
+      for (let b = 0; b < 5; b++) batch();
+      process.stdout.write(id + "\\n");
+      const loop = () => { batch(); setImmediate(loop); };
+      loop();
+      `,
+      [dbPath],
+    );
+    const id = await firstLine;
+    const watcher = open();
+    expect(watcher.findRun(id)?.status).toBe("running"); // alive: left alone
+    await new Promise((r) => setTimeout(r, 100)); // let it write more, so the kill lands mid-run
+    child.kill("SIGKILL");
+    expect((await exited).signal).toBe("SIGKILL");
+
+    const store = open();
+    const run = store.findRun(id);
+    expect(run?.status).toBe("incomplete");
+    expect(rawRun(id).status).toBe("incomplete"); // recorded, not only reported
+    const rows = [...store.rows(id)].map((r) => r.row);
+    expect(rows.length).toBeGreaterThanOrEqual(500);
+    expect(rows.length % 100).toBe(0); // a batch is all there or not at all
+    expect(rows).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
+  });
+
+  it("judges liveness only where it can: another host's run stays running; our pid from an earlier process does not", () => {
+    const store = open();
+    const elsewhere = store.beginRun(META);
+    const earlier = store.beginRun(META);
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET host = 'another-host', pid = 999999999 WHERE id = ?").run(elsewhere);
+    // Same pid as this process, but a run this process never began: a previous process that had our pid.
+    db.prepare("INSERT INTO runs SELECT 'zz' || substr(id, 3), name, started_at, NULL, 'running', dataset_path, dataset_hash, evaluators, NULL, pid, host FROM runs WHERE id = ?").run(earlier);
+    db.close();
+    const statuses = Object.fromEntries(store.listRuns().map((r) => [r.id, r.status]));
+    expect(statuses[elsewhere]).toBe("running");
+    expect(statuses[earlier]).toBe("running");
+    expect(statuses[`zz${earlier.slice(2)}`]).toBe("incomplete");
+  });
+});
+
+describe("embedding cache", () => {
+  it("round-trips Float32Array vectors bit for bit, keyed by provider, model and hash", () => {
+    const store = open();
+    const special = new Float32Array([0, -0, 1.5, -3.4028234663852886e38, 1.401298464324817e-45, Number.NaN, Infinity, 0.1]);
+    const random = Float32Array.from({ length: 1536 }, () => Math.random() * 2 - 1);
+    // A view that starts at byte 4 of a larger buffer: only the view's bytes may be stored.
+    const offsetView = new Float32Array(new Float32Array([9, 7, 8, 9]).buffer, 4, 2);
+    store.putEmbeddings("openai", "text-embedding-3-small", [
+      ["h-special", special],
+      ["h-random", random],
+      ["h-view", offsetView],
+    ]);
+    store.putEmbeddings("fake", "text-embedding-3-small", new Map([["h-special", new Float32Array([42])]]));
+
+    const got = store.getEmbeddings("openai", "text-embedding-3-small", ["h-special", "h-random", "h-view", "h-missing"]);
+    expect([...got.keys()].sort()).toEqual(["h-random", "h-special", "h-view"]);
+    const same = (a: Float32Array | undefined, b: Float32Array) =>
+      a !== undefined && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    expect(same(got.get("h-special"), special)).toBe(true);
+    expect(Object.is(got.get("h-special")?.[1], -0)).toBe(true);
+    expect(same(got.get("h-random"), random)).toBe(true);
+    expect(Array.from(got.get("h-view") ?? [])).toEqual([7, 8]);
+    expect(Array.from(store.getEmbeddings("fake", "text-embedding-3-small", ["h-special"]).get("h-special") ?? [])).toEqual([42]);
+    expect(store.getEmbeddings("openai", "other-model", ["h-special"]).size).toBe(0);
+    expect(store.getEmbeddings("openai", "text-embedding-3-small", []).size).toBe(0);
+
+    store.putEmbeddings("openai", "text-embedding-3-small", [["h-view", new Float32Array([1, 2, 3])]]);
+    expect(Array.from(store.getEmbeddings("openai", "text-embedding-3-small", ["h-view"]).get("h-view") ?? [])).toEqual([1, 2, 3]);
+  });
+
+  it("treats a stored vector whose length does not match its dims as a miss", () => {
+    const store = open();
+    store.putEmbeddings("p", "m", [["h", new Float32Array([1, 2])]]);
+    const db = new Database(dbPath);
+    db.prepare("UPDATE embedding_cache SET dims = 3").run();
+    db.close();
+    expect(store.getEmbeddings("p", "m", ["h"]).size).toBe(0);
+  });
+});

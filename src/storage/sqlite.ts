@@ -1,0 +1,463 @@
+import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { EvalError } from "../errors.js";
+import type { EvaluatorSpec } from "../evaluators/spec.js";
+import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
+import { migrate } from "./migrations.js";
+import { newRunId } from "./run-id.js";
+import type { RunStore } from "./store.js";
+
+/** Where the CLI keeps its runs, relative to the working directory. */
+export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
+
+/**
+ * How long a write waits for another process's write lock before failing with `STORE_FAILED`. Writers
+ * hold the lock for one batch (about a millisecond per 1,000 rows), so 5 s means something is stuck.
+ */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/** Rows read per query by {@link SqliteRunStore.rows}. */
+const PAGE_ROWS = 1_000;
+
+/**
+ * Runs begun by this process and not yet finished, over every store instance. A run whose recorded pid
+ * is our own pid but which is not in here was begun by an earlier process that had the same pid (in a
+ * container the CLI is often pid 1 every time), so it is dead.
+ */
+const RUNS_OF_THIS_PROCESS = new Set<string>();
+
+interface RunRecord {
+  id: string;
+  name: string | null;
+  started_at: string;
+  finished_at: string | null;
+  status: RunInfo["status"];
+  dataset_path: string;
+  dataset_hash: string;
+  evaluators: string;
+  summary: string | null;
+  pid: number | null;
+  host: string | null;
+}
+
+interface RowRecord {
+  row: number;
+  id: string | null;
+  line: number | null;
+  results: string;
+  error: string | null;
+}
+
+interface EmbeddingRecord {
+  text_hash: string;
+  dims: number;
+  vector: Buffer;
+}
+
+const RUN_COLUMNS = "id, name, started_at, finished_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host";
+const NEWEST_FIRST = "ORDER BY started_at DESC, id DESC";
+
+function prepareStatements(db: Database.Database) {
+  return {
+    insertRun: db.prepare<[string, string | null, string, string, string, string, number, string]>(
+      `INSERT INTO runs (id, name, started_at, status, dataset_path, dataset_hash, evaluators, pid, host)
+       VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+    ),
+    runById: db.prepare<[string], RunRecord>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`),
+    runsByPrefix: db.prepare<{ prefix: string; limit: number }, RunRecord>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ${NEWEST_FIRST} LIMIT @limit`,
+    ),
+    runByName: db.prepare<[string], RunRecord>(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ? ${NEWEST_FIRST} LIMIT 1`),
+    allRuns: db.prepare<[], RunRecord>(`SELECT ${RUN_COLUMNS} FROM runs ${NEWEST_FIRST}`),
+    runningRuns: db.prepare<[], Pick<RunRecord, "id" | "pid" | "host">>(`SELECT id, pid, host FROM runs WHERE status = 'running'`),
+    finish: db.prepare<[string, string, string]>(
+      `UPDATE runs SET status = 'complete', finished_at = ?, summary = ? WHERE id = ? AND status = 'running'`,
+    ),
+    abort: db.prepare<[string, string | null, string]>(
+      `UPDATE runs SET status = 'incomplete', finished_at = ?, summary = coalesce(?, summary) WHERE id = ? AND status = 'running'`,
+    ),
+    markDead: db.prepare<[string]>(`UPDATE runs SET status = 'incomplete' WHERE id = ? AND status = 'running'`),
+    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null]>(
+      `INSERT INTO rows (run_id, row, id, line, results, error) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    rowPage: db.prepare<[string, number, number], RowRecord>(
+      `SELECT row, id, line, results, error FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
+    ),
+    getSetting: db.prepare<[string], string>(`SELECT value FROM settings WHERE key = ?`).pluck(),
+    putSetting: db.prepare<[string, string]>(
+      `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ),
+    getEmbeddings: db.prepare<[string, string, string], EmbeddingRecord>(
+      `SELECT text_hash, dims, vector FROM embedding_cache
+       WHERE provider = ? AND model = ? AND text_hash IN (SELECT value FROM json_each(?))`,
+    ),
+    putEmbedding: db.prepare<[string, string, string, number, Buffer]>(
+      `INSERT INTO embedding_cache (provider, model, text_hash, dims, vector) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (provider, model, text_hash) DO UPDATE SET dims = excluded.dims, vector = excluded.vector`,
+    ),
+  };
+}
+
+/**
+ * Opens (creating it and its parent directories when missing) the SQLite run store at `path`, e.g.
+ * {@link DEFAULT_STORE_PATH}, and migrates it to the current schema. Several processes may open the same
+ * file: WAL journal (readers never block the writer), `busy_timeout` {@link BUSY_TIMEOUT_MS} ms, and
+ * `synchronous=NORMAL` (a committed batch survives the process being killed; only an OS crash or power
+ * loss can lose the last batches, never corrupt the file). The processes must share one host: WAL needs
+ * shared memory, so a store on a network file system is not supported. `":memory:"` gives a private
+ * in-memory store.
+ *
+ * Throws `EvalError("STORE_FAILED")` naming `path` when the file is not a SQLite database, belongs to
+ * another program, was written by a newer simeval, or cannot be created.
+ */
+export function openSqliteStore(path: string): SqliteRunStore {
+  return new SqliteRunStore(path);
+}
+
+/**
+ * The {@link RunStore} of the CLI: one SQLite file. Every write is one `BEGIN IMMEDIATE` transaction,
+ * so a batch of rows is all there or not at all, and writers queue on the lock instead of failing.
+ * Also holds the embedding cache ({@link getEmbeddings} / {@link putEmbeddings}).
+ */
+export class SqliteRunStore implements RunStore {
+  /** The database file, as given. */
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #q: ReturnType<typeof prepareStatements>;
+  /** Runs begun here and still running: {@link close} marks them incomplete. */
+  readonly #mine = new Set<string>();
+  readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => void>;
+  readonly #putEmbeddingsTx: Database.Transaction<
+    (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => void
+  >;
+
+  /** Prefer {@link openSqliteStore}. */
+  constructor(path: string) {
+    this.path = path;
+    this.#db = openDatabase(path);
+    this.#q = prepareStatements(this.#db);
+    this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => {
+      this.#requireRunning(runId, `add ${span} to it`);
+      const insert = this.#q.insertRow;
+      for (const r of rows) {
+        if (isSerialized(r)) insert.run(runId, r.row, r.id, r.line, r.results, r.error);
+        else {
+          insert.run(
+            runId,
+            r.row,
+            r.id === undefined ? null : (JSON.stringify(r.id) ?? null),
+            r.line ?? null,
+            JSON.stringify(r.results),
+            r.error === undefined ? null : JSON.stringify(r.error),
+          );
+        }
+      }
+    });
+    this.#putEmbeddingsTx = this.#db.transaction(
+      (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => {
+        for (const [hash, v] of entries) {
+          this.#q.putEmbedding.run(provider, model, hash, v.length, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+        }
+      },
+    );
+  }
+
+  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): string {
+    return this.#guard("begin a run", () => {
+      const now = Date.now();
+      const id = newRunId(now);
+      this.#q.insertRun.run(
+        id,
+        meta.name,
+        new Date(now).toISOString(),
+        meta.dataset_path,
+        meta.dataset_hash,
+        JSON.stringify(meta.evaluators),
+        process.pid,
+        hostname(),
+      );
+      RUNS_OF_THIS_PROCESS.add(id);
+      this.#mine.add(id);
+      return id;
+    });
+  }
+
+  /**
+   * One transaction per call: after a kill, a batch is either wholly stored or absent. A {@link SerializedRow}'s
+   * JSON is stored as it is, unchecked.
+   */
+  addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): void {
+    if (rows.length === 0) return;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const r of rows) {
+      lo = Math.min(lo, r.row);
+      hi = Math.max(hi, r.row);
+    }
+    const span = lo === hi ? `row ${lo}` : `rows ${lo}..${hi}`;
+    this.#guard(`add ${span} to run ${runId}`, () => this.#addRowsTx.immediate(runId, rows, span));
+  }
+
+  finishRun(runId: string, summary: RunSummary): void {
+    this.#guard(`finish run ${runId}`, () => {
+      const { changes } = this.#q.finish.run(new Date().toISOString(), JSON.stringify(summary), runId);
+      if (changes === 0) this.#requireRunning(runId, "finish it");
+      this.#forget(runId);
+    });
+  }
+
+  /** A no-op on a run that is no longer running, so that cleanup code can always call it. */
+  abortRun(runId: string, summary: RunSummary | null): void {
+    this.#guard(`mark run ${runId} incomplete`, () => {
+      const { changes } = this.#q.abort.run(new Date().toISOString(), summary === null ? null : JSON.stringify(summary), runId);
+      if (changes === 0 && this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
+      this.#forget(runId);
+    });
+  }
+
+  /** Runs, newest first. A "running" run whose process has died on this host is reported (and recorded) as incomplete. */
+  listRuns(): RunInfo[] {
+    return this.#guard("list runs", () => {
+      const dead = this.#reapDeadRuns();
+      return this.#q.allRuns.all().map((r) => toRunInfo(r, dead));
+    });
+  }
+
+  /**
+   * The run with id `ref`; else the one run whose id starts with `ref` (case-insensitive; several →
+   * `STORE_FAILED` listing them); else the newest run named `ref`; else undefined.
+   */
+  findRun(ref: string): RunInfo | undefined {
+    return this.#guard(`find run "${ref}"`, () => {
+      const key = ref.trim();
+      if (key === "") return undefined;
+      const dead = this.#reapDeadRuns();
+      const exact = this.#q.runById.get(key);
+      if (exact) return toRunInfo(exact, dead);
+      const shown = 10;
+      const byPrefix = this.#q.runsByPrefix.all({ prefix: key.toLowerCase(), limit: shown + 1 });
+      if (byPrefix.length > 1) {
+        const list = byPrefix.slice(0, shown).map((r) => `${r.id}${r.name === null ? "" : ` (${r.name})`} started ${r.started_at}`);
+        throw new EvalError(
+          "STORE_FAILED",
+          `"${key}" is the start of several run ids in ${this.path}; give more characters of the id or a run name:\n  ` +
+            list.join("\n  ") +
+            (byPrefix.length > shown ? "\n  …and more" : ""),
+        );
+      }
+      const found = byPrefix[0] ?? this.#q.runByName.get(key);
+      return found && toRunInfo(found, dead);
+    });
+  }
+
+  /**
+   * The run's rows in row order, read {@link PAGE_ROWS} at a time. Pages, not one `.iterate()` cursor:
+   * an open cursor keeps the connection busy (better-sqlite3 then refuses every write on it, so a runner
+   * could not record a new run while streaming the baseline's rows) and pins a WAL snapshot for the whole
+   * read, which stops checkpoints and lets the WAL file grow.
+   */
+  rows(runId: string): Iterable<RowOutcome> {
+    this.#guard(`read the rows of run ${runId}`, () => {
+      if (this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
+    });
+    return this.#pages(runId);
+  }
+
+  *#pages(runId: string): Generator<RowOutcome> {
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const page = this.#guard(`read the rows of run ${runId}`, () => this.#q.rowPage.all(runId, after, PAGE_ROWS));
+      for (const r of page) yield toRowOutcome(r);
+      const last = page[page.length - 1];
+      if (last === undefined || page.length < PAGE_ROWS) return;
+      after = last.row;
+    }
+  }
+
+  /** Makes `runId` (an exact id) the baseline that comparisons default to. */
+  setBaseline(runId: string): void {
+    this.#guard(`set the baseline to run ${runId}`, () => {
+      if (this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
+      this.#q.putSetting.run("baseline", runId);
+    });
+  }
+
+  /** The baseline run; undefined when none was set (or its run is gone). */
+  baseline(): RunInfo | undefined {
+    return this.#guard("read the baseline", () => {
+      const id = this.#q.getSetting.get("baseline");
+      if (id === undefined) return undefined;
+      const dead = this.#reapDeadRuns();
+      const run = this.#q.runById.get(id);
+      return run && toRunInfo(run, dead);
+    });
+  }
+
+  /**
+   * Cached vectors for `hashes` under (provider, model); absent hashes are misses. A stored vector whose
+   * byte length does not match its `dims` is treated as a miss, so it is recomputed and overwritten.
+   */
+  getEmbeddings(provider: string, model: string, hashes: readonly string[]): Map<string, Float32Array> {
+    const found = new Map<string, Float32Array>();
+    if (hashes.length === 0) return found;
+    return this.#guard(`read cached embeddings of ${provider}/${model}`, () => {
+      for (const r of this.#q.getEmbeddings.all(provider, model, JSON.stringify(hashes))) {
+        if (r.vector.byteLength !== r.dims * Float32Array.BYTES_PER_ELEMENT) continue;
+        // Copied: the Buffer may sit at an offset that is not a multiple of 4, which Float32Array refuses.
+        found.set(r.text_hash, new Float32Array(new Uint8Array(r.vector).buffer));
+      }
+      return found;
+    });
+  }
+
+  /**
+   * Stores vectors (hash → vector) under (provider, model) in one transaction, replacing existing ones.
+   * Bytes are stored in the platform's order (little-endian everywhere Node runs in practice).
+   */
+  putEmbeddings(provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>): void {
+    this.#guard(`cache embeddings of ${provider}/${model}`, () => this.#putEmbeddingsTx.immediate(provider, model, entries));
+  }
+
+  /** Marks runs begun here and still running as incomplete (no process will finish them), then closes. Idempotent. */
+  close(): void {
+    if (!this.#db.open) return;
+    try {
+      for (const id of [...this.#mine]) this.abortRun(id, null);
+      this.#db.pragma("optimize");
+    } finally {
+      this.#db.close();
+    }
+  }
+
+  #requireRunning(runId: string, doing: string): void {
+    const run = this.#q.runById.get(runId);
+    if (run === undefined) throw this.#noRun(runId);
+    if (run.status !== "running") {
+      throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${doing}`);
+    }
+  }
+
+  #noRun(runId: string): EvalError {
+    return new EvalError("STORE_FAILED", `${this.path}: no run with id "${runId}"`);
+  }
+
+  #forget(runId: string): void {
+    this.#mine.delete(runId);
+    RUNS_OF_THIS_PROCESS.delete(runId);
+  }
+
+  /**
+   * Finds "running" runs whose writer is dead and records them as incomplete. Returns their ids, so the
+   * caller reports them right even when the file is read-only or locked and the update could not be saved.
+   */
+  #reapDeadRuns(): Set<string> {
+    const dead = new Set(
+      this.#q
+        .runningRuns.all()
+        .filter((r) => !writerMayBeAlive(r))
+        .map((r) => r.id),
+    );
+    if (dead.size === 0) return dead;
+    try {
+      this.#db.transaction(() => {
+        for (const id of dead) this.#q.markDead.run(id);
+      }).immediate();
+    } catch {
+      // Reading must not fail because the file cannot be written now; the next reader will try again.
+    }
+    return dead;
+  }
+
+  /** Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file. */
+  #guard<T>(doing: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (cause) {
+      throw storeError(this.path, doing, cause);
+    }
+  }
+}
+
+/**
+ * Whether the process that began a run may still be running. Only a process on this host can be checked;
+ * a pid reused by an unrelated process makes a dead run look alive (the safe direction: it stays "running").
+ */
+function writerMayBeAlive(r: { id: string; pid: number | null; host: string | null }): boolean {
+  if (r.pid === null || r.host !== hostname()) return true;
+  if (r.pid === process.pid) return RUNS_OF_THIS_PROCESS.has(r.id);
+  try {
+    process.kill(r.pid, 0); // signal 0: checks existence and permission, sends nothing
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by another user
+  }
+}
+
+function isSerialized(r: RowOutcome | SerializedRow): r is SerializedRow {
+  return typeof r.results === "string";
+}
+
+function toRunInfo(r: RunRecord, dead: ReadonlySet<string>): RunInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    status: dead.has(r.id) ? "incomplete" : r.status,
+    dataset_path: r.dataset_path,
+    dataset_hash: r.dataset_hash,
+    evaluators: JSON.parse(r.evaluators) as EvaluatorSpec[],
+    summary: r.summary === null ? null : (JSON.parse(r.summary) as RunSummary),
+  };
+}
+
+function toRowOutcome(r: RowRecord): RowOutcome {
+  const out: RowOutcome = {
+    row: r.row,
+    id: r.id === null ? undefined : (JSON.parse(r.id) as unknown),
+    results: JSON.parse(r.results) as Record<string, RowResult>,
+  };
+  if (r.line !== null) out.line = r.line;
+  if (r.error !== null) out.error = JSON.parse(r.error) as { code: string; message: string };
+  return out;
+}
+
+/** Creates the parent directory, opens, configures and migrates; `STORE_FAILED` naming the path on any failure. */
+function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db.pragma("journal_mode = WAL"); // the first statement that reads the file: a non-database fails here
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    migrate(db, path);
+    return db;
+  } catch (cause) {
+    db?.close();
+    throw storeError(path, "open the run store", cause);
+  }
+}
+
+/** What to do about the common SQLite failures, by (extended) result code prefix. */
+const HINTS: readonly [string, string][] = [
+  ["SQLITE_NOTADB", "the file is not a SQLite database (or is encrypted); move it away or choose another path"],
+  ["SQLITE_CORRUPT", "the database file is damaged; restore it from a copy or move it away to start afresh"],
+  ["SQLITE_BUSY", `another process held the database lock for more than ${BUSY_TIMEOUT_MS} ms`],
+  ["SQLITE_READONLY", "the file or its directory is read-only"],
+  ["SQLITE_CANTOPEN", "check that the path names a file in a directory you can write to"],
+  ["SQLITE_FULL", "the disk is full"],
+  ["SQLITE_CONSTRAINT_PRIMARYKEY", "a row number was written twice to the same run"],
+  ["EACCES", "permission denied"],
+  ["ENOTDIR", "a parent of the path is a file, not a directory"],
+];
+
+function storeError(path: string, doing: string, cause: unknown): EvalError {
+  if (cause instanceof EvalError) return cause;
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
+  const hint = HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new EvalError("STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
+}

@@ -1,0 +1,83 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { main } from "../src/cli/main.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+async function run(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { stdout: (s) => void (out += s), stderr: (s) => void (err += s) });
+  return { code, out, err };
+}
+
+describe("simeval score", () => {
+  it("prints the result as JSON and exits 0 on pass", async () => {
+    const r = await run("score", "--type", "levenshtein", "--expected", "Hello World", "--output", "Hello World!", "--config", '{"threshold":0.9,"case_sensitive":true}');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ name: "levenshtein", score: 0.92, passed: true, label: "pass" });
+  });
+
+  it("exits 1 on fail", async () => {
+    const r = await run("score", "-t", "exact_match", "-e", "OK", "-o", "ok", "-c", '{"case_sensitive":true}');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).passed).toBe(false);
+  });
+
+  it("exits 0 when there is no verdict", async () => {
+    const r = await run("score", "-t", "levenshtein_distance", "-e", "abc", "-o", "abd");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ score: 1, passed: null });
+  });
+
+  it("exits 2 with every problem named for a bad config", async () => {
+    const r = await run("score", "-t", "levenshtein", "-e", "a", "-o", "b", "-c", '{"threshold":2,"foo":1}');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("invalid config.threshold: expected a number in [0, 1], received number 2");
+    expect(r.err).toContain('unknown config key "foo"');
+    expect(r.out).toBe("");
+  });
+
+  it("exits 2 for malformed JSON, unknown types and missing options", async () => {
+    expect((await run("score", "-t", "levenshtein", "-c", "{threshold:1}")).err).toContain("--config is not valid JSON");
+    expect((await run("score", "-t", "levenshtien")).err).toContain('Did you mean "levenshtein"?');
+    const missing = await run("score", "-o", "x");
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("--type");
+    expect((await run("frobnicate")).code).toBe(2);
+  });
+
+  it("reads a record with an input mapping", async () => {
+    const r = await run("score", "-t", "exact_match", "--record", '{"answer":{"text":"Paris"},"ref":"paris"}', "--inputs", '{"output":"$.answer.text","expected":"$.ref"}');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).passed).toBe(true);
+  });
+});
+
+describe("simeval list", () => {
+  it("shows every evaluator with its config and defaults", async () => {
+    const r = await run("list");
+    expect(r.code).toBe(0);
+    for (const type of ["exact_match", "levenshtein", "levenshtein_distance", "jaccard_similarity", "tfidf_similarity", "semantic_similarity"]) {
+      expect(r.out).toContain(type);
+    }
+    expect(r.out).toMatch(/threshold\s+a number in \[0, 1\]\s+0\.7/);
+    expect(r.out).toContain("alias: similarity_threshold -> threshold");
+  });
+
+  it("--json is machine-readable", async () => {
+    const r = await run("list", "--json");
+    const list = JSON.parse(r.out) as { type: string; config: { key: string; default?: unknown }[] }[];
+    expect(list.find((e) => e.type === "exact_match")?.config.find((f) => f.key === "trim")?.default).toBe(true);
+  });
+});
+
+describe("the bin, as a real process", () => {
+  it("scores the seed example and sets the exit code", () => {
+    const p = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "score", "--type", "levenshtein", "--expected", "Hello World", "--output", "hello world", "--config", '{"threshold":0.9,"case_sensitive":true}'], { cwd: root, encoding: "utf8" });
+    expect(p.status).toBe(1);
+    expect(JSON.parse(p.stdout)).toMatchObject({ score: 0.82, label: "fail" });
+  });
+
+});
