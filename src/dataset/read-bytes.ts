@@ -114,14 +114,17 @@ function incompleteTail(bytes: Uint8Array): number {
 }
 
 /**
- * Checks a byte stream for invalid UTF-8 chunk by chunk, for parsers that stop dead on a bad byte.
- * `push` returns the bytes to parse, with each invalid byte replaced by `?` (one byte for one, so offsets
- * hold), and the absolute offsets of those bytes; a sequence cut by the chunk's end waits for the next chunk.
- * The all-valid case costs one native `isUtf8` call per chunk and no copy.
+ * Checks a byte stream for invalid UTF-8 chunk by chunk, for parsers that would stop on, or silently
+ * replace, a bad byte. `push` returns the bytes to parse, with each invalid byte replaced by `replacement`
+ * (default `?`: one byte for one, so that offsets hold), and the absolute offsets of those bytes in the
+ * input; a sequence cut by the chunk's end waits for the next chunk. The all-valid case costs one native
+ * `isUtf8` call per chunk and no copy.
  */
 export class Utf8Sanitizer {
   private carry: Buffer | undefined;
   private offset = 0;
+
+  constructor(private readonly replacement: Uint8Array = Buffer.from("?")) {}
 
   push(chunk: Buffer): { bytes: Buffer; bad: number[] } {
     const data = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
@@ -141,15 +144,18 @@ export class Utf8Sanitizer {
     const base = this.offset;
     this.offset += data.length;
     if (isUtf8(data)) return { bytes: data, bad: [] };
-    const bytes = Buffer.from(data);
+    const parts: Uint8Array[] = [];
     const bad: number[] = [];
-    let i = firstInvalidUtf8(bytes);
+    let from = 0;
+    let i = firstInvalidUtf8(data);
     while (i !== -1) {
       bad.push(base + i);
-      bytes[i] = 0x3f; // "?"
-      i = firstInvalidUtf8(bytes, i + 1);
+      parts.push(data.subarray(from, i), this.replacement);
+      from = i + 1;
+      i = firstInvalidUtf8(data, from);
     }
-    return { bytes, bad };
+    parts.push(data.subarray(from));
+    return { bytes: Buffer.concat(parts), bad };
   }
 }
 

@@ -96,9 +96,23 @@ describe("readCsv", () => {
     const bytes = Buffer.concat([Buffer.from("id,text\n1,ok\n2,ab"), Buffer.from([0xe2, 0x28, 0xa1]), Buffer.from("\n3,é\n")]);
     expect(brief(await collect(readCsv(await file("utf8.csv", bytes))))).toEqual([
       [1, 2, { id: "1", text: "ok" }],
-      [2, 3, 'line 3: column "text" is not valid UTF-8 (byte 3 of the value); expected UTF-8 text'],
+      [2, 3, 'line 3: column "text" is not valid UTF-8 (at character 3 of the value); expected UTF-8 text'],
       [3, 4, { id: "3", text: "é" }],
     ]);
+  });
+
+  it("a real U+FFFD in the text is text, also in a file with invalid bytes elsewhere", async () => {
+    const bytes = Buffer.concat([Buffer.from("id,text\n1,a\uFFFDb\n2,"), Buffer.from([0xff]), Buffer.from("\n3,c\uFFFD\n")]);
+    expect(brief(await collect(readCsv(await file("fffd.csv", bytes))))).toEqual([
+      [1, 2, { id: "1", text: "a\uFFFDb" }],
+      [2, 3, 'line 3: column "text" is not valid UTF-8 (at character 1 of the value); expected UTF-8 text'],
+      [3, 4, { id: "3", text: "c\uFFFD" }],
+    ]);
+  });
+
+  it("invalid UTF-8 in the header → DATASET_INVALID", async () => {
+    const path = await file("badhead.csv", Buffer.concat([Buffer.from("id,te"), Buffer.from([0xc3]), Buffer.from("\n1,2\n")]));
+    expect((await failure(path)).message).toBe(`${path}: the header's column 2 is not valid UTF-8; expected UTF-8 text`);
   });
 
   it("a quote that is never closed is a last row error at the line where its row starts", async () => {

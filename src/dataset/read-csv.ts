@@ -4,12 +4,11 @@
  * that object, so traces flattened to CSV keep `metadata.expectedOutput` reachable by JSONPath.
  * Quoted values may span lines; a row's line is the line where it starts.
  */
-import { isUtf8 } from "node:buffer";
 import { pipeline, Readable } from "node:stream";
 import { parse, type CsvError } from "csv-parse";
 import type { EvalError } from "../errors.js";
 import { datasetInvalid } from "./errors.js";
-import { firstInvalidUtf8, hasBom, openDatasetFile, readChunks } from "./read-bytes.js";
+import { hasBom, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 /** The column whose JSON-object text becomes an object. */
@@ -17,30 +16,35 @@ export const CSV_JSON_COLUMN = "metadata";
 
 const EXPECTED = "a header row naming the columns, then one row per line";
 
+/**
+ * Stands in for an invalid UTF-8 byte: U+FFFF, a noncharacter that real text does not hold, so that a value
+ * containing it had invalid bytes. (csv-parse would decode them to U+FFFD, which text may hold.)
+ */
+const INVALID = "\uFFFF";
+
 /** `\n` bytes in `field`: quoted values may hold line breaks, which move the row's start line up. */
-function countNewlines(field: Buffer): number {
+function countNewlines(field: string): number {
   let n = 0;
-  let i = field.indexOf(10);
+  let i = field.indexOf("\n");
   while (i !== -1) {
     n++;
-    i = field.indexOf(10, i + 1);
+    i = field.indexOf("\n", i + 1);
   }
   return n;
 }
 
 /** Only spaces, tabs and `\r` (a CRLF file read with `\n` as the record delimiter leaves the `\r`). */
-function isBlank(field: Buffer): boolean {
-  for (const b of field) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
-  return true;
+function isBlank(field: string): boolean {
+  return /^[ \t\r]*$/.test(field);
 }
 
 /** Checks the header: every column needs a name, and names must differ. Names are trimmed. */
-function readHeader(path: string, fields: Buffer[]): string[] | EvalError {
+function readHeader(path: string, fields: string[]): string[] | EvalError {
   const names: string[] = [];
   const seen = new Map<string, number>();
   for (const [i, field] of fields.entries()) {
-    if (!isUtf8(field)) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
-    const name = field.toString("utf8").trim();
+    if (field.includes(INVALID)) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
+    const name = field.trim();
     if (name === "") return datasetInvalid(path, `the header's column ${i + 1} has no name; expected ${EXPECTED}`);
     const before = seen.get(name);
     if (before !== undefined) {
@@ -53,7 +57,7 @@ function readHeader(path: string, fields: Buffer[]): string[] | EvalError {
 }
 
 /** One data row to an item: field count, UTF-8, and the `metadata` column. */
-function toItem(header: string[], fields: Buffer[], row: number, line: number, sep: string): DatasetItem {
+function toItem(header: string[], fields: string[], row: number, line: number, sep: string, checkUtf8: boolean): DatasetItem {
   const at = `line ${line}: `;
   if (fields.length !== header.length) {
     const got = `${fields.length} field${fields.length === 1 ? "" : "s"}`;
@@ -63,11 +67,11 @@ function toItem(header: string[], fields: Buffer[], row: number, line: number, s
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
     const name = header[i]!;
-    if (!isUtf8(field)) {
-      const byte = firstInvalidUtf8(field) + 1;
-      return rowError(row, line, `${at}column "${name}" is not valid UTF-8 (byte ${byte} of the value); expected UTF-8 text`);
+    const text = field;
+    const bad = checkUtf8 ? text.indexOf(INVALID) : -1;
+    if (bad !== -1) {
+      return rowError(row, line, `${at}column "${name}" is not valid UTF-8 (at character ${bad + 1} of the value); expected UTF-8 text`);
     }
-    const text = field.toString("utf8");
     let value: unknown = text;
     if (name === CSV_JSON_COLUMN && text.trimStart().startsWith("{")) {
       try {
@@ -101,19 +105,23 @@ export function readCsv(path: string, signal?: AbortSignal, delimiter = ","): As
   return itemsOf(readCsvBatches(path, signal, delimiter), signal);
 }
 
-/** The file's chunks with a leading BOM cut off. */
-async function* withoutBom(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+/** The file's chunks with a leading BOM cut off and invalid UTF-8 bytes marked; `seen.bad` counts them. */
+async function* prepare(chunks: AsyncIterable<Buffer>, seen: { bad: number }): AsyncGenerator<Buffer> {
+  const utf8 = new Utf8Sanitizer(Buffer.from(INVALID));
   let first = true;
-  for await (const chunk of chunks) {
+  for await (const read of chunks) {
+    let chunk = read;
     if (first) {
       first = false;
-      if (hasBom(chunk)) {
-        if (chunk.length > 3) yield chunk.subarray(3);
-        continue;
-      }
+      if (hasBom(chunk)) chunk = chunk.subarray(3);
     }
-    yield chunk;
+    const { bytes, bad } = utf8.push(chunk);
+    seen.bad += bad.length;
+    if (bytes.length > 0) yield bytes;
   }
+  const { bytes, bad } = utf8.end();
+  seen.bad += bad.length;
+  if (bytes.length > 0) yield bytes;
 }
 
 /** {@link readCsv}'s rows, one array per read of the file. */
@@ -123,7 +131,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, delimi
   const skips: { before: number; err: CsvError }[] = [];
   const parser = parse({
     delimiter,
-    encoding: null, // fields as Buffers, so that invalid UTF-8 is found per value instead of silently replaced
+    encoding: "utf8", // invalid bytes were replaced by INVALID first (see `prepare`)
     relax_column_count: true, // a ragged row is a row error, reported by us with both counts
     relax_quotes: true, // `5" screen` in an unquoted value is text, not an error
     // Empty lines come through as one empty field, so that we can count lines ourselves: csv-parse's own
@@ -135,7 +143,8 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, delimi
     },
   });
   // The pipeline's own callback sees the same error that the loop below rethrows.
-  pipeline(Readable.from(withoutBom(readChunks(path, handle, signal))), parser, () => undefined);
+  const seen = { bad: 0 };
+  pipeline(Readable.from(prepare(readChunks(path, handle, signal), seen)), parser, () => undefined);
 
   let header: string[] | undefined;
   let out: DatasetItem[] = [];
@@ -152,7 +161,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, delimi
     }
   };
 
-  for await (const record of parser as AsyncIterable<Buffer[]>) {
+  for await (const record of parser as AsyncIterable<string[]>) {
     takeSkips(records);
     records++;
     const start = line;
@@ -167,7 +176,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, delimi
       continue;
     }
     row++;
-    out.push(toItem(header, record, row, start, delimiter));
+    out.push(toItem(header, record, row, start, delimiter, seen.bad > 0));
     // Everything parsed from the last read is in hand: pass it on as one batch.
     if (parser.readableLength === 0) {
       if (signal?.aborted === true) throw signal.reason;

@@ -1,7 +1,9 @@
+import type { z } from "zod";
+
 /**
  * The embedding provider interface. An evaluator never reaches a provider through a global: the
- * caller passes factories by name in `EvaluatorEnv.embeddingProviders`, and `semantic_similarity`
- * creates its provider from its own config when it is created.
+ * caller passes factories by name in `EvaluatorEnv.embeddingProviders` (the built-in ones are in
+ * `registry.ts`), and `semantic_similarity` creates its provider from its own config when created.
  */
 
 /** Tokens the provider reports having used, when it reports them. */
@@ -19,15 +21,27 @@ export interface EmbeddingBatch {
 export interface EmbeddingProvider {
   /** The provider's registered name, e.g. `"openai"`. */
   readonly name: string;
-  /** The model it embeds with, as reported in results. */
+  /** The model it embeds with, as reported in results and used as the cache key. */
   readonly model: string;
   embed(texts: readonly string[], signal?: AbortSignal): Promise<EmbeddingBatch>;
 }
 
-/** What `semantic_similarity` passes a factory: its `model` (when set) and every other provider key. */
+/** What `semantic_similarity` passes a factory: its `model` (when set) and the provider's own config keys. */
 export interface EmbeddingProviderOptions {
   model?: string;
   [key: string]: unknown;
 }
 
 export type EmbeddingProviderFactory = (options: EmbeddingProviderOptions) => EmbeddingProvider;
+
+/**
+ * A built-in provider: its name, the config keys it accepts in a `semantic_similarity` spec (each
+ * optional or defaulted, validated when the evaluator is created), and its factory.
+ */
+export interface EmbeddingProviderDefinition {
+  name: string;
+  description: string;
+  /** Provider-specific config keys (besides `provider`, `model`, `threshold`, `rescale`). */
+  options: z.ZodRawShape;
+  create: EmbeddingProviderFactory;
+}

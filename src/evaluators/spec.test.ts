@@ -77,7 +77,7 @@ describe("spec validation at creation", () => {
     expect(createEvaluator({ type: "levenshtein" }).config).toEqual({ threshold: 0.7, case_sensitive: false, max_chars: 10000, unit: "code_point" });
     expect(createEvaluator({ type: "exact_match" }).config).toEqual({ case_sensitive: false, trim: true, normalize_whitespace: false });
     expect(createEvaluator({ type: "levenshtein_distance" }).config).toEqual({ case_sensitive: true, unit: "code_point" });
-    expect(createEvaluator({ type: "tfidf_similarity" }).config).toEqual({ threshold: 0.7, tokenizer: "word", ngram_size: 3, case_sensitive: false });
+    expect(createEvaluator({ type: "tfidf_similarity" }).config).toEqual({ threshold: 0.7, tokenizer: "word", ngram_size: 3, case_sensitive: false, idf: "pair" });
     expect(createEvaluator({ type: "jaccard_similarity" }).config).toEqual({ threshold: 0.5, case_sensitive: false });
   });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { tfidfAnalysis } from "../metrics/tfidf.js";
 import { charNgrams, wordTokens } from "../metrics/tokens.js";
+import { EvalError } from "../errors.js";
 import { defineEvaluator } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
 
@@ -12,7 +13,8 @@ const TOP_TERMS = 10;
  *
  * Tokens: words (runs of Unicode letters, marks and numbers) or overlapping character n-grams of the
  * white-space-collapsed, trimmed text; lower-cased unless `case_sensitive`. Weight = raw count ×
- * smoothed IDF `ln((1 + N) / (1 + df)) + 1` over the two texts (N = 2), L2-normalised; score = cosine,
+ * smoothed IDF `ln((1 + N) / (1 + df)) + 1` over the two texts (N = 2) — or, with `idf: "dataset"`,
+ * over every expected text of the dataset (N = rows with an expected output) — L2-normalised; score = cosine,
  * unrounded, in [0, 1]. Identical token multisets score exactly 1.0. When neither text has a token,
  * 1.0 if the texts are equal after the case rule, else 0.0; when only one has tokens, 0.0.
  * Passes iff score >= threshold. Defaults: threshold 0.7, word tokens, ngram_size 3, case-insensitive.
@@ -27,8 +29,18 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
     tokenizer: z.enum(["word", "char_ngram"]).default("word").describe("How texts are split: words, or overlapping character n-grams"),
     ngram_size: z.number().int().min(1).default(3).describe("Character n-gram size (with char_ngram)"),
     case_sensitive: z.boolean().default(false).describe("Compare tokens case-sensitively"),
+    idf: z
+      .enum(["pair", "dataset"])
+      .default("pair")
+      .describe('IDF over the two texts, or "dataset": fitted on every expected text of the run (simeval run)'),
   },
   create(config, env) {
+    if (config.idf === "dataset" && !env.datasetIdf) {
+      throw new EvalError("CONFIG_INVALID", 'tfidf_similarity: idf "dataset" is fitted on a dataset\'s expected texts, so it works only in a dataset run (`simeval run`); use idf "pair" to score single pairs', {
+        issues: [{ path: ["config", "idf"], message: 'idf "dataset" needs a dataset run', received: "dataset" }],
+      });
+    }
+    const idf = config.idf === "dataset" ? env.datasetIdf : undefined;
     const tokenize =
       config.tokenizer === "word"
         ? (t: string) => wordTokens(t, config.case_sensitive)
@@ -37,7 +49,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
     return ({ output, expected }) => {
       const a = tokenize(output);
       const b = tokenize(expected);
-      const analysis = tfidfAnalysis(a, b, env.datasetIdf);
+      const analysis = tfidfAnalysis(a, b, idf);
       let score = analysis.score;
       let why: string;
       if (a.length === 0 && b.length === 0) {

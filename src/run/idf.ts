@@ -1,6 +1,13 @@
 import type { Evaluator } from "../evaluators/create.js";
 import type { DatasetItem } from "../dataset/rows.js";
 import { charNgrams, wordTokens } from "../metrics/tokens.js";
+import type { IdfTable } from "../metrics/tfidf.js";
+
+/**
+ * Stands in for the dataset IDF while a run's specs are validated on the main thread, before the
+ * first pass has fitted it; the scoring threads get the fitted table.
+ */
+export const IDF_TO_BE_FITTED: IdfTable = { n: 0, df: () => 0 };
 
 /** Whether any evaluator wants IDF fitted on the dataset (`tfidf_similarity` with `idf: "dataset"`). */
 export function needsDatasetIdf(evaluators: readonly Evaluator[]): Evaluator | undefined {

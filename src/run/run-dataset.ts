@@ -6,7 +6,7 @@ import { readDataset } from "../dataset/read-dataset.js";
 import type { DatasetItem } from "../dataset/rows.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
-import { fitDatasetIdf, needsDatasetIdf } from "./idf.js";
+import { fitDatasetIdf, IDF_TO_BE_FITTED, needsDatasetIdf } from "./idf.js";
 import { inlineScorer, workerPool, type Scorer } from "./pool.js";
 import type { ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
@@ -65,7 +65,7 @@ const KEEP_ROW_ERRORS = 100;
  */
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
   const specs = opts.evaluators;
-  const evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders });
+  const evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
   const datasetHash = await hashFile(opts.dataset);
   const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10 };
   const idfEvaluator = needsDatasetIdf(evaluators);

@@ -4,6 +4,8 @@ import { EvalError } from "../../errors.js";
 import { renderJUnit, renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
+import { IDF_TO_BE_FITTED } from "../../run/idf.js";
+import { builtinEmbeddingProviders } from "../../embeddings/registry.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
@@ -46,7 +48,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const specs = await readEvalsFile(opts.config);
   let evaluators;
   try {
-    evaluators = createEvaluators(specs);
+    evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
   } catch (error) {
     if (error instanceof EvalError) throw new EvalError(error.code, `${opts.config}: ${error.message}`, { issues: error.issues });
     throw error;
@@ -110,7 +112,11 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
       return EXIT.failed;
     }
-    return regressed ? EXIT.failed : EXIT.ok;
+    if (regressed) {
+      io.stderr("simeval: this run is significantly worse than the baseline (--fail-on-regression)");
+      return EXIT.failed;
+    }
+    return EXIT.ok;
   } finally {
     store?.close();
   }

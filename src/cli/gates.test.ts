@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { EvaluatorSummary, RunSummary } from "../run/types.js";
+import { checkGateNames, evaluateGates, parseGates } from "./gates.js";
+
+const evaluator = (name: string, mean: number | null, pass_rate: number | null, direction: "maximize" | "minimize" = "maximize"): EvaluatorSummary => ({
+  name,
+  type: name,
+  direction,
+  threshold: null,
+  n: 10,
+  skipped: 0,
+  errors: 0,
+  mean,
+  median: mean,
+  p10: mean,
+  p90: mean,
+  min: mean,
+  max: mean,
+  pass_rate,
+  verdicts: 10,
+});
+const summary = (...evaluators: EvaluatorSummary[]): RunSummary => ({ rows: 10, row_errors: 0, skipped_as_zero: false, evaluators });
+
+describe("gates", () => {
+  it("parse NAME=VALUE and reject anything else, naming the flag", () => {
+    expect(parseGates("fail-under", ["levenshtein=0.8", "a=b=0.5"])).toEqual([
+      { kind: "fail-under", evaluator: "levenshtein", value: 0.8 },
+      { kind: "fail-under", evaluator: "a=b", value: 0.5 },
+    ]);
+    expect(() => parseGates("fail-under", ["levenshtein"])).toThrow(/--fail-under takes EVALUATOR=NUMBER/);
+    expect(() => parseGates("min-pass-rate", ["x=95"])).toThrow(/fraction in \[0, 1\]/);
+  });
+
+  it("compare the value exactly as printed (4 decimals for means, 0.1% for rates)", () => {
+    const s = summary(evaluator("lev", 0.79996, 0.9496));
+    // 0.79996 prints as 0.8000, so a gate at 0.8 passes; 0.9496 prints as 95.0%.
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.8"]), s)[0]).toMatchObject({ passed: true, message: "--fail-under lev=0.8: passed, mean 0.8000" });
+    expect(evaluateGates(parseGates("min-pass-rate", ["lev=0.95"]), s)[0]?.passed).toBe(true);
+    const t = summary(evaluator("lev", 0.79994, 0.9494));
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.8"]), t)[0]).toMatchObject({ passed: false, message: "--fail-under lev=0.8: failed, mean 0.7999" });
+    expect(evaluateGates(parseGates("min-pass-rate", ["lev=0.95"]), t)[0]).toMatchObject({ passed: false, message: "--min-pass-rate lev=0.95: failed, pass rate 94.9%" });
+  });
+
+  it("fail-over gates a distance from above", () => {
+    const s = summary(evaluator("dist", 3.2, null, "minimize"));
+    expect(evaluateGates(parseGates("fail-over", ["dist=3"]), s)[0]?.passed).toBe(false);
+    expect(evaluateGates(parseGates("fail-over", ["dist=4"]), s)[0]?.passed).toBe(true);
+  });
+
+  it("a gate on an evaluator with nothing scored fails, saying why", () => {
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.1"]), summary(evaluator("lev", null, null)))[0]?.message).toContain("scored no rows");
+  });
+
+  it("names must exist; fail-under on a distance points to fail-over", () => {
+    const evaluators = [{ name: "lev", direction: "maximize" }, { name: "dist", direction: "minimize" }];
+    expect(() => checkGateNames(parseGates("fail-under", ["levenshtein=0.8"]), evaluators)).toThrow(/no evaluator is named "levenshtein"; the evaluators are lev, dist/);
+    expect(() => checkGateNames(parseGates("fail-under", ["dist=2"]), evaluators)).toThrow(/use --fail-over dist=N/);
+  });
+});

@@ -1,0 +1,208 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { XMLParser } from "fast-xml-parser";
+import { beforeEach, describe, expect, it } from "vitest";
+import { main } from "../src/cli/main.js";
+import { openSqliteStore } from "../src/storage/sqlite.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+let dir: string;
+
+async function run(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { stdout: (s) => void (out += `${s}\n`), stderr: (s) => void (err += `${s}\n`) });
+  return { code, out, err };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+const evals = (specs: unknown[]) => JSON.stringify({ evaluators: specs });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "simeval-run-"));
+});
+
+describe("simeval run", () => {
+  it("scores every row in input order on worker threads, and writes results, summary, report and JUnit", async () => {
+    const rows = Array.from({ length: 1500 }, (_, i) => ({ id: `r${i}`, output: i % 3 === 0 ? "Paris" : "Lyon", expected: "Paris" }));
+    const data = file("data.jsonl", jsonl(rows));
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }]));
+    const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--out", join(dir, "out.jsonl"), "--summary", join(dir, "s.json"), "--report", join(dir, "r.html"), "--junit", join(dir, "j.xml"), "--workers", "2");
+    expect(r.code).toBe(0);
+    const lines = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1500);
+    expect(lines.map((l) => l.row)).toEqual(rows.map((_, i) => i + 1));
+    expect(lines.map((l) => l.id)).toEqual(rows.map((x) => x.id));
+    expect(lines[0].results.exact_match).toMatchObject({ score: 1, passed: true, label: "pass", skipped: false });
+    expect(lines[1].results.levenshtein.details.distance).toBe(5); // "lyon" -> "paris"
+    const summary = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
+    expect(summary.summary.evaluators[0]).toMatchObject({ name: "exact_match", n: 1500, mean: 500 / 1500, pass_rate: 500 / 1500 });
+    expect(r.out).toMatch(/exact_match\s+1500\s+0\s+0\s+0\.3333/);
+    const html = readFileSync(join(dir, "r.html"), "utf8");
+    expect(html).toContain("<svg");
+    expect(html).not.toMatch(/<script src|https?:\/\/(?!www\.w3\.org)/);
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, "j.xml"), "utf8"));
+    expect(xml.testsuites.testsuite[0]["@_tests"]).toBe("1500");
+    expect(xml.testsuites.testsuite[0]["@_failures"]).toBe("1000");
+  });
+
+  it("records a bad row as that row's error and goes on", async () => {
+    const data = file("bad.jsonl", '{"output":"a","expected":"a"}\n{not json\n[1,2]\n{"output":"b","expected":"b"}\n');
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "out.jsonl"));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("4 rows, 2 unreadable");
+    expect(r.err).toMatch(/row 2: line 2: not valid JSON/);
+    expect(r.err).toMatch(/row 3: line 3: expected a JSON object/);
+    const lines = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[1]).toMatchObject({ row: 2, line: 2, error: { code: "DATASET_ROW_INVALID" } });
+    expect(lines[3].results.exact_match.passed).toBe(true);
+  });
+
+  it("a mapping that fails on a row is that evaluator's error on that row", async () => {
+    const data = file("m.jsonl", jsonl([{ answers: ["a"], expected: "a" }, { answers: ["a", "b"], expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.answers[*]" } }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "out.jsonl"), "--workers", "0");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/exact_match\s+1\s+0\s+1\s+1/);
+    const lines = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[1].results.exact_match.error.message).toContain("$.answers[*] matched 2 values");
+  });
+
+  it("leaves skipped rows out of means unless --count-skipped-as-zero", async () => {
+    const data = file("s.jsonl", jsonl([{ output: "a", expected: "a" }, { output: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const plain = await run("run", data, "--config", config, "--no-db", "--summary", join(dir, "a.json"));
+    expect(JSON.parse(readFileSync(join(dir, "a.json"), "utf8")).summary.evaluators[0]).toMatchObject({ n: 1, skipped: 1, mean: 1, pass_rate: 1 });
+    expect(plain.code).toBe(0);
+    await run("run", data, "--config", config, "--no-db", "--count-skipped-as-zero", "--summary", join(dir, "b.json"));
+    expect(JSON.parse(readFileSync(join(dir, "b.json"), "utf8")).summary.evaluators[0]).toMatchObject({ n: 2, skipped: 1, mean: 0.5, pass_rate: 0.5 });
+  });
+
+  it("gates: exit 1 naming the failed gate; 2 for an unknown evaluator name", async () => {
+    const data = file("g.jsonl", jsonl([{ output: "abc", expected: "abd" }, { output: "x", expected: "x" }]));
+    const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "exact_match" }]));
+    const ok = await run("run", data, "--config", config, "--no-db", "--fail-under", "levenshtein=0.8", "--min-pass-rate", "exact_match=0.5");
+    expect(ok.code).toBe(0);
+    const failed = await run("run", data, "--config", config, "--no-db", "--fail-under", "levenshtein=0.9", "--min-pass-rate", "exact_match=0.6");
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain("2 gate(s) failed: --fail-under levenshtein=0.9, --min-pass-rate exact_match=0.6");
+    const unknown = await run("run", data, "--config", config, "--no-db", "--fail-under", "lev=0.9");
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('no evaluator is named "lev"');
+  });
+
+  it("tf-idf with idf fitted on the dataset stops counting words every reference shares", async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => ({ output: `the answer is ${i % 2 ? "yes" : "maybe"}`, expected: `the answer is ${i % 2 ? "yes" : "no"}` }));
+    const data = file("idf.jsonl", jsonl(rows));
+    const config = file("evals.json", evals([{ name: "pair", type: "tfidf_similarity" }, { name: "dataset", type: "tfidf_similarity", config: { idf: "dataset" } }]));
+    await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"), "--workers", "2");
+    const line = JSON.parse(readFileSync(join(dir, "o.jsonl"), "utf8").split("\n")[0] as string);
+    // "the answer is" appears in every expected text: its weight falls to 1, while "no" (in half) weighs more.
+    expect(line.results.dataset.score).toBeLessThan(line.results.pair.score);
+    const noIdf = line.results.dataset.details.top_terms.find((t: { token: string }) => t.token === "no");
+    expect(noIdf.idf).toBeCloseTo(Math.log(21 / 11) + 1, 12);
+  });
+
+  it("bad input gets a clear message and exit 2, never a stack trace", async () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const missing = await run("run", join(dir, "nope.jsonl"), "--config", config, "--no-db");
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.jsonl: no such file/);
+    const empty = await run("run", file("empty.jsonl", ""), "--config", config, "--no-db");
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(/empty/);
+    const badConfig = await run("run", file("d.jsonl", jsonl([{ output: "a", expected: "a" }])), "--config", file("bad.json", '{"evaluators": [{"type": "levenshtein", "config": {"threshold": 7}}]}'), "--no-db");
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.err).toContain("bad.json: Invalid evaluator configuration (1 problem)");
+    expect(badConfig.err).toContain("evaluators[0]: evaluator (levenshtein): invalid config.threshold: expected a number in [0, 1], received number 7");
+    const notJson = await run("run", file("d2.jsonl", "{}\n"), "--config", file("x.json", "{evaluators"), "--no-db");
+    expect(notJson.err).toMatch(/x\.json: not valid JSON/);
+    for (const r of [missing, empty, badConfig, notJson]) expect(r.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("runs, show, baseline, compare and trend", () => {
+  it("records runs and compares two prompt variants on the same dataset", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "levenshtein_distance" }]));
+    const base = Array.from({ length: 60 }, (_, i) => ({ id: i, expected: `answer number ${i}` }));
+    const a = file("a.jsonl", jsonl(base.map((r) => ({ ...r, output: `answer numbr ${r.id}` }))));
+    const b = file("b.jsonl", jsonl(base.map((r) => ({ ...r, output: `the reply was ${r.id}` }))));
+    expect((await run("run", a, "--config", config, "--db", db, "--name", "good", "--out", join(dir, "a.out.jsonl"))).code).toBe(0);
+    expect((await run("baseline", "set", "good", "--db", db)).out).toContain("baseline:");
+    const second = await run("run", b, "--config", config, "--db", db, "--name", "worse", "--baseline", "--fail-on-regression", "--out", join(dir, "b.out.jsonl"));
+    expect(second.code).toBe(1);
+    expect(second.out).toContain("Against the baseline:");
+    expect(second.err).toContain("significantly worse");
+
+    const runs = await run("runs", "--db", db);
+    expect(runs.out).toMatch(/good/);
+    expect(runs.out).toMatch(/worse/);
+    expect(runs.out).toContain("* baseline");
+    expect((await run("show", "worse", "--db", db)).out).toMatch(/status\s+complete/);
+
+    const cmp = await run("compare", "good", "worse", "--db", db, "--fail-on-regression", "--report", join(dir, "c.html"));
+    expect(cmp.code).toBe(1);
+    expect(cmp.out).toMatch(/levenshtein\s+60\s+0\.9\d+\s+0\.\d+\s+-0\.\d+/);
+    expect(cmp.out).toMatch(/levenshtein_distance\s+60\s+1\s+\d+/);
+    expect(cmp.out).toContain("paired sign-flip permutation test");
+    const html = readFileSync(join(dir, "c.html"), "utf8");
+    expect(html).toContain("the reply was"); // the regressed rows' outputs, read back from the dataset
+
+    // results.jsonl files compare the same way, without the database.
+    const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--db", db);
+    expect(files.out).toMatch(/levenshtein\s+60/);
+    expect((await run("compare", "good", "good", "--db", db, "--fail-on-regression")).code).toBe(0);
+    expect((await run("compare", "good", "nothing-like-this", "--db", db)).err).toContain("neither a results.jsonl file nor a recorded run");
+
+    const trend = await run("trend", "--db", db, "--report", join(dir, "t.html"));
+    expect(trend.out).toMatch(/good[\s\S]*worse/);
+    expect(existsSync(join(dir, "t.html"))).toBe(true);
+  });
+
+  it("Ctrl-C leaves a database that opens, with the run marked incomplete and its rows kept", async () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, output: `output ${i} `.repeat(8), expected: `expected ${i} `.repeat(8) }));
+    const data = file("big.jsonl", jsonl(rows));
+    const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "tfidf_similarity" }]));
+    const db = join(dir, "db.sqlite");
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    // Interrupt once rows are being recorded.
+    const started = Date.now();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      if (existsSync(db)) {
+        const s = openSqliteStore(db);
+        const r = s.findRun("cut");
+        const n = r ? [...s.rows(r.id)].length : 0;
+        s.close();
+        if (n > 0) break;
+      }
+      if (Date.now() - started > 60_000) throw new Error("the run never recorded a row");
+    }
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(stderr).toContain("interrupted");
+    expect(code).toBe(130);
+    const store = openSqliteStore(db);
+    const run = store.findRun("cut");
+    expect(run?.status).toBe("incomplete");
+    const kept = [...store.rows(run!.id)];
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(200_000);
+    expect(kept.map((r) => r.row)).toEqual(kept.map((_, i) => i + 1));
+    expect(run?.summary?.rows).toBe(kept.length);
+    store.close();
+  });
+});
