@@ -1,6 +1,7 @@
 /** A one-line progress display for long runs: rows, rows/s and, when the total is known, a bar and ETA. */
 export interface Progress {
-  update(rows: number): void;
+  /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null. */
+  update(rows: number, total: number | null): void;
   done(): void;
 }
 
@@ -8,14 +9,13 @@ const QUIET: Progress = { update() {}, done() {} };
 
 /**
  * Writes to `stream` only when it is a terminal (quiet in CI and pipes), at most ten times a second.
- * `total` is the expected row count (e.g. the file's line count for JSONL), or null when unknown.
  */
-export function terminalProgress(stream: NodeJS.WriteStream, total: number | null): Progress {
+export function terminalProgress(stream: NodeJS.WriteStream): Progress {
   if (!stream.isTTY) return QUIET;
   const start = performance.now();
   let last = 0;
   let drawn = false;
-  const draw = (rows: number) => {
+  const draw = (rows: number, total: number | null) => {
     const seconds = (performance.now() - start) / 1000;
     const rate = seconds > 0 ? rows / seconds : 0;
     let text = `${rows.toLocaleString("en-US")} rows  ${Math.round(rate).toLocaleString("en-US")} rows/s  ${clock(seconds)}`;
@@ -30,11 +30,11 @@ export function terminalProgress(stream: NodeJS.WriteStream, total: number | nul
     drawn = true;
   };
   return {
-    update(rows) {
+    update(rows, total) {
       const now = performance.now();
       if (now - last < 100) return;
       last = now;
-      draw(rows);
+      draw(rows, total);
     },
     done() {
       if (drawn) stream.write("\r\x1b[K");

@@ -6,6 +6,19 @@ import { CHUNK_BYTES } from "./read-bytes.js";
 
 /** sha256 of the file's bytes, lowercase hex, read as a stream. A missing or unreadable file throws DATASET_INVALID. */
 export async function hashFile(path: string): Promise<string> {
+  return (await scanFile(path)).sha256;
+}
+
+/** What one read of a file tells before a run: its fingerprint and how many lines it has (for progress). */
+export interface FileScan {
+  sha256: string;
+  bytes: number;
+  /** Newline characters, plus one for a last line without a newline. */
+  lines: number;
+}
+
+/** Hashes a file and counts its lines in one streamed read. A missing or unreadable file throws DATASET_INVALID. */
+export async function scanFile(path: string): Promise<FileScan> {
   let handle: FileHandle;
   try {
     handle = await open(path, "r");
@@ -13,12 +26,21 @@ export async function hashFile(path: string): Promise<string> {
     throw fileProblem(path, err);
   }
   const hash = createHash("sha256");
+  let bytes = 0;
+  let lines = 0;
+  let last = 10;
   try {
-    for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_BYTES })) hash.update(chunk as Buffer);
+    for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_BYTES })) {
+      const buf = chunk as Buffer;
+      hash.update(buf);
+      bytes += buf.length;
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+      if (buf.length) last = buf[buf.length - 1] as number;
+    }
   } catch (err) {
     throw fileProblem(path, err);
   } finally {
     await handle.close().catch(() => undefined); // the stream usually closed it already
   }
-  return hash.digest("hex");
+  return { sha256: hash.digest("hex"), bytes, lines: last === 10 ? lines : lines + 1 };
 }

@@ -18,6 +18,12 @@ export interface EmbeddingCache {
   put(provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>): void | Promise<void>;
 }
 
+/** An {@link EmbeddingCache} that answers synchronously, as the memory and SQLite caches do. */
+export interface SyncEmbeddingCache extends EmbeddingCache {
+  get(provider: string, model: string, keys: readonly string[]): Map<string, Float32Array>;
+  put(provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>): void;
+}
+
 /** Default byte budget of {@link memoryEmbeddingCache}: 64 MiB, about 10,000 vectors of 1536 floats. */
 export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -27,7 +33,7 @@ export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
  * recently used entries are evicted once the total exceeds `maxBytes` (default
  * {@link DEFAULT_MEMORY_CACHE_BYTES}). A single entry larger than the budget is not kept.
  */
-export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): EmbeddingCache & { readonly size: number; readonly bytes: number } {
+export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): SyncEmbeddingCache & { readonly size: number; readonly bytes: number } {
   const maxBytes = opts.maxBytes ?? DEFAULT_MEMORY_CACHE_BYTES;
   if (!(maxBytes >= 0)) throw new RangeError(`memoryEmbeddingCache: maxBytes must be a number >= 0, received ${maxBytes}`);
   // A Map iterates in insertion order, so deleting and re-inserting on access keeps LRU order for free.

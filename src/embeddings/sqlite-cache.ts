@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EmbeddingCache } from "./cache.js";
+import type { SyncEmbeddingCache } from "./cache.js";
 
 /**
  * The SQLite side of the embedding cache. Node-only (`node:crypto`), so nothing reachable from the root
@@ -18,11 +18,11 @@ export interface EmbeddingStore {
 }
 
 /**
- * An {@link EmbeddingCache} over the run store's `embedding_cache` table, keyed by {@link textHash}.
+ * An embedding cache over the run store's `embedding_cache` table, keyed by {@link textHash}.
  * Lookups are one query per call and writes one transaction per call, so callers should batch (the
  * embedding batcher does). Store failures throw the store's `EvalError("STORE_FAILED")`.
  */
-export function sqliteEmbeddingCache(store: EmbeddingStore): EmbeddingCache {
+export function sqliteEmbeddingCache(store: EmbeddingStore): SyncEmbeddingCache {
   return {
     key: textHash,
     get: (provider, model, keys) => store.getEmbeddings(provider, model, keys),

@@ -62,10 +62,10 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   const scorer: Scorer = definition.create(config, env);
   const normalization = config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
   const skippedScore = definition.direction === "minimize" ? null : 0;
-  const base = { name, type: definition.type };
 
   const finish = (scored: Scored, outputNote: string): EvalResult => ({
-    ...base,
+    name,
+    type: definition.type,
     score: scored.score,
     passed: scored.passed,
     label: scored.passed === null ? null : scored.passed ? "pass" : "fail",
@@ -78,7 +78,8 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     const expected = inputs.expected(record);
     if (expected === undefined || expected === null) {
       return {
-        ...base,
+        name,
+        type: definition.type,
         score: skippedScore,
         passed: false,
         label: "fail",
@@ -106,7 +107,8 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   };
 
   return {
-    ...base,
+    name,
+    type: definition.type,
     direction: definition.direction,
     config,
     spec,

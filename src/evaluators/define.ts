@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Direction } from "../types.js";
+import type { EmbeddingCache } from "../embeddings/cache.js";
 import type { EmbeddingProviderFactory } from "../embeddings/provider.js";
 import type { IdfTable } from "../metrics/tfidf.js";
 
@@ -25,6 +26,8 @@ export type Scorer = (args: ScoreArgs) => Scored | Promise<Scored>;
  */
 export interface EvaluatorEnv {
   embeddingProviders?: Readonly<Record<string, EmbeddingProviderFactory>>;
+  /** Shared embedding cache (the runner's store); without one, each `semantic_similarity` keeps its own in memory. */
+  embeddingCache?: EmbeddingCache;
   /** Document frequencies fitted on a dataset, for `tfidf_similarity` with `idf: "dataset"`. */
   datasetIdf?: IdfTable;
 }

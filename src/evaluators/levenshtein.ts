@@ -49,8 +49,6 @@ export const levenshteinEvaluator = defineEvaluator({
           output_length: outputLength,
           expected_length: expectedLength,
           max_length: maxLength,
-          unit: config.unit,
-          threshold: config.threshold,
           truncated: texts.truncated,
         },
       };

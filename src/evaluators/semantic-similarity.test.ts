@@ -1,6 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeTokens, fakeVector, startFakeOpenAI, type FakeOpenAI } from "../../test/openai-server.js";
 import type { EmbeddingProvider } from "../embeddings/provider.js";
+import { builtinEmbeddingProviders } from "../embeddings/registry.js";
+import { sqliteEmbeddingCache } from "../embeddings/sqlite-cache.js";
+import { EvalError } from "../errors.js";
+import { cosineSimilarity } from "../metrics/cosine.js";
+import { openSqliteStore } from "../storage/sqlite.js";
 import { createEvaluator } from "./create.js";
+
+function issuesOf(f: () => unknown): EvalError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof EvalError) return e;
+    throw e;
+  }
+  throw new Error("expected an EvalError");
+}
 
 /** A deterministic provider for tests: a bag-of-letters vector, so cosine is easy to compute by hand. */
 function letterProvider(calls: string[][]): EmbeddingProvider {
@@ -48,5 +64,166 @@ describe("semantic_similarity", () => {
     let seen: unknown;
     createEvaluator({ type: "semantic_similarity", config: { provider: "letters", model: "m1" } }, { embeddingProviders: { letters: (o) => ((seen = o), letterProvider([])) } });
     expect(seen).toEqual({ model: "m1" });
+  });
+});
+
+describe("semantic_similarity: rescale and threshold", () => {
+  const env = { embeddingProviders: { letters: () => letterProvider([]) } };
+  // "ab" vs "ac": cosine 0.5; "ab" vs "cd": cosine 0; "abc" vs "abd": cosine 2/3.
+  const cases: [string, number, { from: number } | undefined, number][] = [
+    ["ab|ac", 0.5, undefined, 0.5],
+    ["ab|ac", 0.5, { from: 0 }, 0.5],
+    ["ab|ac", 0.5, { from: -1 }, 0.75],
+    ["ab|ac", 0.5, { from: 0.5 }, 0],
+    ["ab|cd", 0, { from: 0.7 }, 0], // below `from`: clamped to 0
+    ["abc|abd", 2 / 3, { from: 0.5 }, 1 / 3],
+    ["same|same", 1, { from: 0.7 }, 1],
+  ];
+  it.each(cases)("%s: cosine %d, rescale %j -> score %d", async (pair, cosine, rescale, score) => {
+    const [output, expected] = pair.split("|") as [string, string];
+    const e = createEvaluator({ type: "semantic_similarity", config: { provider: "letters", ...(rescale ? { rescale } : {}) } }, env);
+    const r = await e.evaluate({ output, expected });
+    expect(r.score).toBeCloseTo(score, 6);
+    expect(r.details["cosine"]).toBeCloseTo(cosine, 6);
+    expect(r.details["score"]).toBe(r.score);
+    if (rescale) expect(r.details["rescale"]).toEqual(rescale);
+  });
+
+  it("the threshold decides on the displayed (rescaled) score, not the cosine", async () => {
+    const make = (threshold: number) =>
+      createEvaluator({ type: "semantic_similarity", config: { provider: "letters", rescale: { from: 0.5 }, threshold } }, env);
+    // "abc" vs "abd": cosine 0.667 would pass 0.6, but the score is 0.333.
+    const r = await make(0.6).evaluate({ output: "abc", expected: "abd" });
+    expect(r.passed).toBe(false);
+    expect(r.reasoning).toContain("0.6667, rescaled from [0.5, 1] to 0.3333; below the threshold 0.6");
+    expect((await make(0.333).evaluate({ output: "abc", expected: "abd" })).passed).toBe(true);
+    // An empty text: cosine 0, rescaled and compared the same way.
+    const empty = await make(0).evaluate({ output: "", expected: "abd" });
+    expect([empty.score, empty.passed]).toEqual([0, true]);
+  });
+
+  it("rejects a rescale `from` outside [-1, 1) and unknown keys inside it", () => {
+    for (const rescale of [{ from: 1 }, { from: -1.5 }, { from: 0.5, to: 1 }, {}]) {
+      expect(() => createEvaluator({ type: "semantic_similarity", config: { provider: "letters", rescale } }, env)).toThrow(/rescale/);
+    }
+  });
+});
+
+describe("semantic_similarity: provider config", () => {
+  const env = { embeddingProviders: { letters: () => letterProvider([]), ...builtinEmbeddingProviders } };
+
+  it("accepts every built-in provider's keys in its schema, and passes the chosen provider's keys to it", () => {
+    let seen: unknown;
+    createEvaluator(
+      { type: "semantic_similarity", config: { provider: "openai", model: "m", base_url: "http://127.0.0.1:9/v1", batch_size: 8 } },
+      { embeddingProviders: { openai: (o) => ((seen = o), letterProvider([])) } },
+    );
+    expect(seen).toEqual({ model: "m", base_url: "http://127.0.0.1:9/v1", batch_size: 8 });
+  });
+
+  it("a key of another provider is an error naming the key, its provider and the chosen one; all at once", () => {
+    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "letters", batch_size: 8, api_key_env: "K" } }, env));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues.map((i) => i.path)).toEqual([["config", "api_key_env"], ["config", "batch_size"]]);
+    expect(e.message).toContain('"batch_size" is an option of the "openai" provider, not of the chosen provider "letters"');
+    expect(e.message).toContain('"api_key_env" is an option of the "openai" provider');
+    expect(e.message).toContain("(2 problems)");
+  });
+
+  it("an unknown provider lists the available ones, together with other problems", () => {
+    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "nope", timeout_ms: 5 } }, env));
+    expect(e.issues).toHaveLength(2);
+    expect(e.message).toContain('embedding provider "nope" is not available; available: letters, openai');
+    expect(e.message).toContain('"timeout_ms" is an option of the "openai" provider');
+  });
+
+  it("a bad value of a provider key is reported by the spec validation, with its expected type", () => {
+    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", batch_size: 0 } }, env));
+    expect(e.message).toContain("invalid config.batch_size: expected an integer in [1, 2048], received number 0");
+  });
+
+  it("openai against api.openai.com without the key variable: an error at creation naming it", () => {
+    vi.stubEnv("SIMEVAL_TEST_NO_KEY", "");
+    try {
+      const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { api_key_env: "SIMEVAL_TEST_NO_KEY" } }, env));
+      expect(e.message).toContain("SIMEVAL_TEST_NO_KEY is not set");
+      expect(e.issues[0]?.path).toEqual(["config", "api_key_env"]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe("semantic_similarity over the OpenAI contract (loopback server)", () => {
+  const KEY = "sk-e2e-DO-NOT-LEAK-42";
+  let server: FakeOpenAI;
+  beforeEach(async () => {
+    server = await startFakeOpenAI();
+    vi.stubEnv("SIMEVAL_E2E_KEY", KEY);
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await server.close();
+  });
+  const spec = (extra: Record<string, unknown> = {}) => ({
+    type: "semantic_similarity",
+    config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_E2E_KEY", ...extra },
+  });
+  const cosine = (a: string, b: string) => cosineSimilarity(Float32Array.from(fakeVector(a)), Float32Array.from(fakeVector(b)));
+
+  it("batches concurrent rows, bounds concurrency, reports usage per row, and a second run is served from the cache", async () => {
+    server.delayMs = 20;
+    const store = openSqliteStore(":memory:");
+    try {
+      const env = { embeddingProviders: builtinEmbeddingProviders, embeddingCache: sqliteEmbeddingCache(store) };
+      const reference = "the refund was issued to the original card";
+      const records = Array.from({ length: 30 }, (_, i) => ({ output: `refund number ${i} went to the card`, expected: reference }));
+      const e = createEvaluator(spec({ batch_size: 8, concurrency: 2 }), env);
+      const results = await Promise.all(records.map((r) => e.evaluate(r)));
+      // 31 distinct texts in requests of 8: 4 requests, never more than 2 at once.
+      expect(server.requests.map((r) => r.body.input.length).sort()).toEqual([7, 8, 8, 8]);
+      expect(server.maxConcurrent).toBe(2);
+      expect(server.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+      results.forEach((r, i) => expect(r.score).toBeCloseTo(cosine(records[i]!.output, reference), 6));
+      const billed = server.requests.reduce((n, r) => n + r.body.input.reduce((m, t) => m + fakeTokens(t), 0), 0);
+      const reported = results.reduce((n, r) => n + ((r.details["usage"] as { total_tokens: number }).total_tokens ?? 0), 0);
+      expect(reported).toBeCloseTo(billed, 0);
+      expect(JSON.stringify(results)).not.toContain(KEY);
+
+      const again = createEvaluator(spec({ batch_size: 8, concurrency: 2 }), env);
+      const second = await Promise.all(records.map((r) => again.evaluate(r)));
+      expect(server.requests).toHaveLength(4);
+      expect(second.map((r) => r.score)).toEqual(results.map((r) => r.score));
+      expect(second[0]!.details["usage"]).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+
+  it("the cache is keyed by dimensions too: another `dimensions` embeds again", async () => {
+    const store = openSqliteStore(":memory:");
+    try {
+      const env = { embeddingProviders: builtinEmbeddingProviders, embeddingCache: sqliteEmbeddingCache(store) };
+      await createEvaluator(spec({ dimensions: 16 }), env).evaluate({ output: "a b", expected: "c d" });
+      await createEvaluator(spec({ dimensions: 16 }), env).evaluate({ output: "a b", expected: "c d" });
+      expect(server.requests).toHaveLength(1);
+      const r = await createEvaluator(spec({ dimensions: 32 }), env).evaluate({ output: "a b", expected: "c d" });
+      expect(server.requests).toHaveLength(2);
+      expect(r.details["dimensions"]).toBe(32);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("a provider failure rejects the row with PROVIDER_FAILED, without the key", async () => {
+    server.expectKey = "another-key";
+    const e = createEvaluator(spec(), { embeddingProviders: builtinEmbeddingProviders });
+    const err = await e.evaluate({ output: "a", expected: "b" }).then(
+      () => undefined,
+      (x: unknown) => x as EvalError,
+    );
+    expect(err?.code).toBe("PROVIDER_FAILED");
+    expect(err?.message).toContain("HTTP 401");
+    expect(err?.message).not.toContain(KEY);
   });
 });

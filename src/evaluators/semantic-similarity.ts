@@ -1,65 +1,168 @@
 import { z } from "zod";
-import { EvalError } from "../errors.js";
+import { EvalError, formatIssues, type Issue } from "../errors.js";
 import { cosineSimilarity } from "../metrics/cosine.js";
+import { EmbeddingBatcher, type EmbeddedText } from "../embeddings/batcher.js";
+import { memoryEmbeddingCache } from "../embeddings/cache.js";
+import { providerOptionKeys } from "../embeddings/provider-options.js";
+import type { EmbeddingProvider, EmbeddingProviderOptions, EmbeddingUsage } from "../embeddings/provider.js";
+import { embeddingProviderDefinitions } from "../embeddings/registry.js";
 import { defineEvaluator } from "./define.js";
+
+/** Every built-in provider's option keys, all optional here; each provider applies its own defaults. */
+const providerKeys = providerOptionKeys(embeddingProviderDefinitions, ["provider", "model", "threshold", "rescale", "unicode_normalization"]);
 
 /**
  * Embedding cosine similarity (the "Semantic Similarity" document): embeds both texts with the
- * configured provider and returns `a·b / (‖a‖ ‖b‖)`, raw, in [-1, 1].
- * Identical texts score 1.0 and a text against an empty one 0.0, without a provider call.
- * Passes iff score >= threshold when a threshold is set; otherwise no verdict.
- * Defaults: provider "openai", the provider's default model, no threshold.
+ * configured provider and scores `cos = a·b / (‖a‖ ‖b‖)`, raw, in [-1, 1].
+ *
+ * `rescale: {from}` instead scores `clamp((cos - from) / (1 - from), 0, 1)`: [from, 1] mapped linearly
+ * onto [0, 1]. Use it when the model crowds unrelated texts into a narrow high band (ada-002 rarely
+ * gives less than 0.7 for any two English sentences), so that raw cosines are hard to read and
+ * thresholds hard to choose; set `from` near the cosine of unrelated texts under that model.
+ *
+ * The score in the result is the rescaled one when `rescale` is set, else the cosine; `details` keeps
+ * both (`cosine`, `score`). With a `threshold`, passes iff score >= threshold, on that exact score.
+ * Identical texts have cosine 1.0 and a text against an empty one 0.0, without a provider call.
+ *
+ * Texts go through an {@link EmbeddingBatcher} owned by this evaluator (concurrent rows share requests;
+ * the provider's batch size and concurrency apply) and `env.embeddingCache`, or a 64 MiB in-memory
+ * cache when the environment gives none. `details.usage` is the row's share of the tokens of the
+ * requests that embedded its texts (split by text length, rounded to 0.01), so that summing it over the
+ * rows gives the tokens billed; cached texts cost nothing.
+ *
+ * Defaults: provider "openai", the provider's default model, no threshold, no rescale. A provider key
+ * of another provider than the chosen one is a configuration error.
  */
 export const semanticSimilarityEvaluator = defineEvaluator({
   type: "semantic_similarity",
   title: "Semantic Similarity",
-  description: "Cosine similarity of the two texts' embeddings, in [-1, 1].",
+  description: "Cosine similarity of the two texts' embeddings, in [-1, 1] (or rescaled to [0, 1]).",
   direction: "maximize",
   config: {
-    threshold: z.number().min(-1).max(1).optional().describe("Minimum cosine to pass (no verdict when unset)"),
+    threshold: z.number().min(-1).max(1).optional().describe("Minimum score to pass (no verdict when unset)"),
     provider: z.string().min(1).default("openai").describe("Embedding provider name"),
     model: z.string().min(1).optional().describe("Embedding model (the provider's default when unset)"),
+    rescale: z
+      .strictObject({ from: z.number().min(-1).lt(1).describe("The cosine that maps to 0") })
+      .optional()
+      .describe('{"from": number in [-1, 1)}: map cosines in [from, 1] to [0, 1], clamped; for models whose cosines crowd near 1'),
+    ...providerKeys.shape,
   },
   create(config, env) {
     const factories = env.embeddingProviders ?? {};
     const factory = factories[config.provider];
+    const issues: Issue[] = [];
     if (!factory) {
       const known = Object.keys(factories);
-      throw new EvalError(
-        "CONFIG_INVALID",
-        `semantic_similarity: embedding provider "${config.provider}" is not available; ` +
+      issues.push({
+        path: ["config", "provider"],
+        message:
+          `embedding provider "${config.provider}" is not available; ` +
           (known.length ? `available: ${known.join(", ")}` : "no embedding provider is registered in this build"),
-        { issues: [{ path: ["config", "provider"], message: `unknown embedding provider "${config.provider}"`, received: config.provider }] },
-      );
+        expected: known.length ? `one of ${known.join(", ")}` : "a registered provider",
+        received: config.provider,
+      });
     }
-    const provider = factory(config.model === undefined ? {} : { model: config.model });
+    const options: EmbeddingProviderOptions = config.model === undefined ? {} : { model: config.model };
+    for (const [key, owners] of providerKeys.owners) {
+      const value = (config as Record<string, unknown>)[key];
+      if (value === undefined) continue;
+      if (owners.includes(config.provider)) options[key] = value;
+      else {
+        issues.push({
+          path: ["config", key],
+          message: `"${key}" is an option of the ${owners.map((o) => `"${o}"`).join(", ")} provider${owners.length > 1 ? "s" : ""}, not of the chosen provider "${config.provider}"; remove it or change "provider"`,
+          received: key,
+        });
+      }
+    }
+    if (issues.length || !factory) {
+      const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+      throw new EvalError("CONFIG_INVALID", `semantic_similarity: invalid configuration (${count}):\n${formatIssues(issues)}`, { issues });
+    }
+    const provider = createProvider(config.provider, factory, options);
+    const batcher = new EmbeddingBatcher(provider, { cache: env.embeddingCache ?? memoryEmbeddingCache() });
+
+    const from = config.rescale?.from;
+    const toScore = (cosine: number) => (from === undefined ? cosine : Math.min(1, Math.max(0, (cosine - from) / (1 - from))));
     const verdict = (score: number): boolean | null => (config.threshold === undefined ? null : score >= config.threshold);
-    const about = { provider: provider.name, model: provider.model, threshold: config.threshold ?? null };
+    const about = {
+      provider: provider.name,
+      model: provider.model,
+      threshold: config.threshold ?? null,
+      ...(from !== undefined ? { rescale: { from } } : {}),
+    };
+    const scoreText = (cosine: number, score: number) =>
+      from === undefined ? cosine.toFixed(4) : `${cosine.toFixed(4)}, rescaled from [${from}, 1] to ${score.toFixed(4)}`;
+    const verdictText = (passed: boolean | null) =>
+      passed === null ? " (no threshold set)." : `; ${passed ? "meets" : "below"} the threshold ${config.threshold}.`;
+
     return async ({ output, expected }) => {
       if (output === expected || output === "" || expected === "") {
-        const score = output === expected ? 1 : 0;
+        const cosine = output === expected ? 1 : 0;
+        const score = toScore(cosine);
+        const passed = verdict(score);
+        const why = output === expected ? "The texts are identical: cosine 1.0 (no embedding needed)" : `The ${output === "" ? "output" : "expected output"} is empty: cosine 0.0 (nothing to embed)`;
         return {
           score,
-          passed: verdict(score),
-          reasoning: output === expected ? "The texts are identical: cosine 1.0 (no embedding needed)." : `The ${output === "" ? "output" : "expected output"} is empty: 0.0 (nothing to embed).`,
-          details: { ...about, embedded: false },
+          passed,
+          reasoning: why + (from === undefined ? "" : `, rescaled to ${score.toFixed(4)}`) + (passed === null ? "." : verdictText(passed)),
+          details: { ...about, cosine, score, embedded: false },
         };
       }
-      const batch = await provider.embed([output, expected]);
-      const [va, vb] = batch.vectors;
-      if (!va || !vb || batch.vectors.length !== 2) {
-        throw new EvalError("PROVIDER_FAILED", `${provider.name}: expected 2 embeddings, received ${batch.vectors.length}`);
+      const [a, b] = (await batcher.embed([output, expected])) as [EmbeddedText, EmbeddedText];
+      if (a.vector.length !== b.vector.length) {
+        throw new EvalError(
+          "PROVIDER_FAILED",
+          `${provider.name} (${provider.model}): the output's embedding has ${a.vector.length} dimensions and the expected output's ${b.vector.length}; ` +
+            `a cache may hold vectors of another configuration`,
+        );
       }
-      const score = cosineSimilarity(va, vb);
+      const cosine = cosineSimilarity(a.vector, b.vector);
+      const score = toScore(cosine);
       const passed = verdict(score);
+      // No cache-hit count in details: a result must not depend on what an earlier run left in the cache.
+      // Usage does, by nature: it is present only when this row spent tokens.
+      const usage = rowUsage(a, b);
       return {
         score,
         passed,
-        reasoning:
-          `Cosine similarity of the ${provider.model} embeddings: ${score.toFixed(4)}` +
-          (passed === null ? " (no threshold set)." : `; ${passed ? "meets" : "below"} the threshold ${config.threshold}.`),
-        details: { ...about, dimensions: va.length, embedded: true, ...(batch.usage ? { usage: batch.usage } : {}) },
+        reasoning: `Cosine similarity of the ${provider.model} embeddings: ${scoreText(cosine, score)}${verdictText(passed)}`,
+        details: {
+          ...about,
+          cosine,
+          score,
+          dimensions: a.vector.length,
+          embedded: true,
+          ...(usage ? { usage } : {}),
+        },
       };
     };
   },
 });
+
+function createProvider(name: string, factory: (o: EmbeddingProviderOptions) => EmbeddingProvider, options: EmbeddingProviderOptions): EmbeddingProvider {
+  try {
+    return factory(options);
+  } catch (err) {
+    if (err instanceof EvalError) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    throw new EvalError("CONFIG_INVALID", `semantic_similarity: could not create embedding provider "${name}": ${why}`, {
+      cause: err,
+      issues: [{ path: ["config", "provider"], message: `could not create embedding provider "${name}": ${why}` }],
+    });
+  }
+}
+
+/** The row's token shares, summed over its two texts and rounded to 0.01; undefined when neither reports any. */
+function rowUsage(a: EmbeddedText, b: EmbeddedText): EmbeddingUsage | undefined {
+  if (!a.usage && !b.usage) return undefined;
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const usage: EmbeddingUsage = {};
+  for (const k of ["prompt_tokens", "total_tokens"] as const) {
+    const va = a.usage?.[k];
+    const vb = b.usage?.[k];
+    if (va !== undefined || vb !== undefined) usage[k] = round((va ?? 0) + (vb ?? 0));
+  }
+  return usage;
+}

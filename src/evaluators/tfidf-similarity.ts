@@ -6,7 +6,7 @@ import { defineEvaluator } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
 
 /** How many of the heaviest terms `details.top_terms` lists. */
-const TOP_TERMS = 10;
+const TOP_TERMS = 5;
 
 /**
  * TF-IDF cosine similarity (the "Similarity (TF-IDF)" document).
@@ -50,6 +50,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       const a = tokenize(output);
       const b = tokenize(expected);
       const analysis = tfidfAnalysis(a, b, idf);
+      const tokens = explainTokenSets(new Set(a), new Set(b));
       let score = analysis.score;
       let why: string;
       if (a.length === 0 && b.length === 0) {
@@ -69,8 +70,12 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
         reasoning: `${why} ${passed ? "Meets" : "Below"} the threshold ${config.threshold}.`,
         details: {
           tokenizer: config.tokenizer,
-          ...(config.tokenizer === "char_ngram" ? { ngram_size: config.ngram_size } : {}),
-          ...explainTokenSets(new Set(a), new Set(b)),
+          ngram_size: config.tokenizer === "char_ngram" ? config.ngram_size : null,
+          missing: tokens.missing,
+          extra: tokens.extra,
+          shared_count: tokens.shared_count,
+          missing_count: tokens.missing_count,
+          extra_count: tokens.extra_count,
           top_terms: analysis.terms.slice(0, TOP_TERMS).map((t) => ({
             token: t.token,
             output_count: t.countA,
@@ -78,7 +83,6 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
             idf: t.idf,
             contribution: t.contribution,
           })),
-          threshold: config.threshold,
         },
       };
     };

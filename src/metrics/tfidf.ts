@@ -14,6 +14,10 @@ export function smoothIdf(n: number, df: number): number {
   return Math.log((1 + n) / (1 + df)) + 1;
 }
 
+/** The two IDF values of the two-text corpus: a token in both texts, and in one. */
+const PAIR_IDF_SHARED = smoothIdf(2, 2);
+const PAIR_IDF_ONE = smoothIdf(2, 1);
+
 /** One term of the comparison, for explaining a score. */
 export interface TfidfTerm {
   token: string;
@@ -46,22 +50,23 @@ export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: Id
 export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: IdfTable): TfidfAnalysis {
   const countsA = countTokens(a);
   const countsB = countTokens(b);
-  const vocabulary = new Set([...countsA.keys(), ...countsB.keys()]);
   const terms: TfidfTerm[] = [];
   let dot = 0;
   let normA = 0;
   let normB = 0;
-  for (const token of vocabulary) {
-    const ca = countsA.get(token) ?? 0;
+  const visit = (token: string, ca: number) => {
     const cb = countsB.get(token) ?? 0;
-    const weight = idf ? smoothIdf(idf.n, idf.df(token)) : smoothIdf(2, (ca > 0 ? 1 : 0) + (cb > 0 ? 1 : 0));
+    const weight = idf ? smoothIdf(idf.n, idf.df(token)) : cb > 0 && ca > 0 ? PAIR_IDF_SHARED : PAIR_IDF_ONE;
     const wa = ca * weight;
     const wb = cb * weight;
     dot += wa * wb;
     normA += wa * wa;
     normB += wb * wb;
     terms.push({ token, countA: ca, countB: cb, idf: weight, contribution: wa * wb });
-  }
+  };
+  // The vocabulary: every token of a, then the tokens of b that a lacks.
+  for (const [token, ca] of countsA) visit(token, ca);
+  for (const token of countsB.keys()) if (!countsA.has(token)) visit(token, 0);
   let score: number;
   if (countsA.size === 0 || countsB.size === 0) score = countsA.size === countsB.size ? 1 : 0;
   else if (sameCounts(countsA, countsB)) score = 1; // exact, whatever floating point does

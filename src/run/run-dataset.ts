@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
-import { hashFile } from "../dataset/hash.js";
-import { readDataset } from "../dataset/read-dataset.js";
+import { scanFile } from "../dataset/hash.js";
+import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset/read-dataset.js";
 import type { DatasetItem } from "../dataset/rows.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
@@ -31,7 +31,8 @@ export interface RunDatasetOptions {
   /** Worst rows to keep per evaluator, for reports. Default 10. */
   worst?: number;
   signal?: AbortSignal;
-  onProgress?: (rows: number) => void;
+  /** Called after each batch: rows done, and the expected total when the format tells it (JSONL). */
+  onProgress?: (rows: number, estimatedTotal: number | null) => void;
 }
 
 export interface RowErrorInfo {
@@ -66,7 +67,10 @@ const KEEP_ROW_ERRORS = 100;
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
   const specs = opts.evaluators;
   const evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
-  const datasetHash = await hashFile(opts.dataset);
+  const scan = await scanFile(opts.dataset);
+  const datasetHash = scan.sha256;
+  // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
+  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
   const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10 };
   const idfEvaluator = needsDatasetIdf(evaluators);
   if (idfEvaluator) init.idf = await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluator);
@@ -97,7 +101,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       }
     }
     rowsDone += batch.rows.length;
-    opts.onProgress?.(rowsDone);
+    opts.onProgress?.(rowsDone, estimatedRows);
   };
 
   const inFlight: Promise<ScoredBatch>[] = [];
@@ -106,12 +110,14 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   try {
     let batch: DatasetItem[] = [];
     try {
-      for await (const item of readDataset(opts.dataset, withSignal(opts.signal))) {
-        batch.push(item);
-        if (batch.length < batchSize) continue;
-        inFlight.push(scorer.score(batch));
-        batch = [];
-        if (inFlight.length >= maxInFlight) await sink(await inFlight.shift()!);
+      // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows.
+      for await (const items of readDatasetBatches(opts.dataset, withSignal(opts.signal))) {
+        for (const item of items) batch.push(item);
+        while (batch.length >= batchSize) {
+          inFlight.push(scorer.score(batch.slice(0, batchSize)));
+          batch = batch.slice(batchSize);
+          if (inFlight.length >= maxInFlight) await sink(await inFlight.shift()!);
+        }
       }
       if (batch.length) inFlight.push(scorer.score(batch));
     } catch (error) {

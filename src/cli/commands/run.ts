@@ -64,7 +64,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   };
   process.once("SIGINT", onSigint);
   const results = opts.out ? await openLineFile("--out", opts.out) : undefined;
-  const progress = terminalProgress(process.stderr, null);
+  const progress = terminalProgress(process.stderr);
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
   try {
@@ -77,7 +77,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
       signal: controller.signal,
-      onProgress: (rows) => progress.update(rows),
+      onProgress: (rows, total) => progress.update(rows, total),
     });
   } finally {
     progress.done();

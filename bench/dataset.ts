@@ -1,0 +1,132 @@
+/**
+ * Dataset throughput and memory: 1,000,000 generated rows of short answers scored by exact_match,
+ * levenshtein, jaccard_similarity and tfidf_similarity with `runDataset` (what `simeval run` does,
+ * writing results.jsonl), against a bare pass that only reads, parses and re-serialises the same
+ * JSONL to a file. Each variant runs in its own child process, so that peak memory (RSS, sampled
+ * every 20 ms, worker threads included) is its own.
+ *
+ * `npx tsx bench/dataset.ts [rows]`; part of `npm run bench`.
+ */
+import { spawnSync } from "node:child_process";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { once } from "node:events";
+import { runDataset } from "../src/run/run-dataset.js";
+import { openSqliteStore } from "../src/storage/sqlite.js";
+import { seededRandom } from "./rng.js";
+
+const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
+const ANSWERS = ["Paris", "The capital of France is Paris.", "Refunds take 5 business days.", "Yes", "No, that is not possible.", "Go to Settings, then Security.", "42", "Call support on weekdays."];
+
+function generate(path: string, rows: number): void {
+  const rand = seededRandom(42);
+  const out: string[] = [];
+  let text = "";
+  for (let i = 0; i < rows; i++) {
+    const expected = ANSWERS[Math.floor(rand() * ANSWERS.length)] as string;
+    const r = rand();
+    const output = r < 0.4 ? expected : r < 0.6 ? expected.toLowerCase() : r < 0.8 ? `${expected} Thanks!` : (ANSWERS[Math.floor(rand() * ANSWERS.length)] as string);
+    out.push(JSON.stringify({ id: i, input: `question ${i}`, output, expected }));
+    if (out.length === 10_000) {
+      text += out.join("\n") + "\n";
+      out.length = 0;
+    }
+  }
+  writeFileSync(path, text + (out.length ? out.join("\n") + "\n" : ""));
+}
+
+/** The floor: read each line, JSON.parse it, JSON.stringify it, write it. */
+async function bare(dataset: string, outPath: string): Promise<void> {
+  const out = createWriteStream(outPath);
+  const lines = createInterface({ input: createReadStream(dataset), crlfDelay: Infinity });
+  let buffer: string[] = [];
+  for await (const line of lines) {
+    buffer.push(JSON.stringify(JSON.parse(line)));
+    if (buffer.length === 1000) {
+      if (!out.write(buffer.join("\n") + "\n")) await once(out, "drain");
+      buffer = [];
+    }
+  }
+  out.end(buffer.join("\n") + "\n");
+  await once(out, "finish");
+}
+
+async function simeval(dataset: string, outPath: string, withStore: boolean): Promise<void> {
+  const out = createWriteStream(outPath);
+  let buffer: string[] = [];
+  const store = withStore ? openSqliteStore(join(outPath + ".db")) : undefined;
+  await runDataset({
+    dataset,
+    evaluators: SPECS,
+    ...(store ? { store } : {}),
+    writeLine: async (line) => {
+      buffer.push(line);
+      if (buffer.length === 1000) {
+        const ok = out.write(buffer.join("\n") + "\n");
+        buffer = [];
+        if (!ok) await once(out, "drain");
+      }
+    },
+  });
+  store?.close();
+  out.end(buffer.join("\n") + "\n");
+  await once(out, "finish");
+}
+
+/** Child mode: run one variant, print {seconds, peakRssMb}. */
+async function child(mode: string, dataset: string, outPath: string): Promise<void> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const t0 = performance.now();
+  if (mode === "bare") await bare(dataset, outPath);
+  else await simeval(dataset, outPath, mode === "simeval+store");
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage.rss());
+  process.stdout.write(JSON.stringify({ seconds, peakRssMb: peak / 2 ** 20 }));
+}
+
+export async function benchDataset(rows = 1_000_000): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "simeval-bench-"));
+  try {
+    const dataset = join(dir, "rows.jsonl");
+    generate(dataset, rows);
+    const mb = statSync(dataset).size / 2 ** 20;
+    console.log(`\n## Dataset run: ${rows.toLocaleString("en-US")} rows (${mb.toFixed(0)} MB JSONL), 4 evaluators\n`);
+    const script = fileURLToPath(import.meta.url);
+    const measure = (mode: string) => {
+      const p = spawnSync(process.execPath, ["--import", "tsx", script, "--child", mode, dataset, join(dir, `${mode}.out`)], { encoding: "utf8", maxBuffer: 1 << 20 });
+      if (p.status !== 0) throw new Error(`${mode} failed: ${p.stderr}`);
+      return JSON.parse(p.stdout) as { seconds: number; peakRssMb: number };
+    };
+    const results: Record<string, { seconds: number; peakRssMb: number }> = {};
+    // Two rounds, best time of each (the machine is shared); peak memory is the larger of the two.
+    for (let round = 0; round < 2; round++) {
+      for (const mode of ["bare", "simeval", "simeval+store"]) {
+        const r = measure(mode);
+        const prev = results[mode];
+        results[mode] = prev ? { seconds: Math.min(prev.seconds, r.seconds), peakRssMb: Math.max(prev.peakRssMb, r.peakRssMb) } : r;
+      }
+    }
+    const floor = results["bare"]!.seconds;
+    console.log("| pass | seconds | rows/s | ratio to the bare pass | peak RSS (MB) |");
+    console.log("|---|---:|---:|---:|---:|");
+    const label: Record<string, string> = {
+      bare: "bare: parse + re-serialise each row",
+      simeval: "simeval: 4 evaluators, results.jsonl",
+      "simeval+store": "simeval: same, also recorded in SQLite",
+    };
+    for (const [mode, r] of Object.entries(results)) {
+      console.log(`| ${label[mode]} | ${r.seconds.toFixed(2)} | ${Math.round(rows / r.seconds).toLocaleString("en-US")} | ${(r.seconds / floor).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const args = process.argv.slice(2);
+if (args[0] === "--child") await child(args[1] as string, args[2] as string, args[3] as string);
+else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await benchDataset(args[0] ? Number(args[0]) : undefined);

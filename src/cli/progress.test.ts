@@ -1,0 +1,37 @@
+import { describe, expect, it, vi } from "vitest";
+import { terminalProgress } from "./progress.js";
+
+function fakeStream(isTTY: boolean) {
+  const writes: string[] = [];
+  return { stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream, writes };
+}
+
+describe("terminalProgress", () => {
+  it("is quiet when not a terminal", () => {
+    const { stream, writes } = fakeStream(false);
+    const p = terminalProgress(stream);
+    p.update(10, 100);
+    p.done();
+    expect(writes).toEqual([]);
+  });
+
+  it("shows rows, rows/s, a bar and an ETA on a terminal, then clears the line", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      const p = terminalProgress(stream);
+      vi.advanceTimersByTime(2000);
+      p.update(1000, 4000);
+      expect(writes[0]).toMatch(/^\r\[######------------------\]  25%  1,000 rows  500 rows\/s  0:02  ETA 0:06/);
+      p.update(1001, 4000); // within 100 ms: not redrawn
+      expect(writes).toHaveLength(1);
+      vi.advanceTimersByTime(500);
+      p.update(1500, null);
+      expect(writes[1]).toMatch(/^\r1,500 rows  600 rows\/s  0:03\x1b\[K$/);
+      p.done();
+      expect(writes[2]).toBe("\r\x1b[K");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

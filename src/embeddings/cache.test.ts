@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { openSqliteStore } from "../storage/sqlite.js";
+import { memoryEmbeddingCache } from "./cache.js";
+import { sqliteEmbeddingCache, textHash } from "./sqlite-cache.js";
+
+const vec = (...xs: number[]) => Float32Array.from(xs);
+
+describe("memoryEmbeddingCache", () => {
+  it("keys by the text and namespaces by provider and model", () => {
+    const c = memoryEmbeddingCache();
+    expect(c.key("héllo")).toBe("héllo");
+    c.put("p", "m", [["a", vec(1, 2)]]);
+    expect([...c.get("p", "m", ["a", "b"])]).toEqual([["a", vec(1, 2)]]);
+    expect(c.get("p", "m2", ["a"]).size).toBe(0);
+    expect(c.get("q", "m", ["a"]).size).toBe(0);
+  });
+
+  it("evicts the least recently used entries beyond its byte budget; reading refreshes an entry", () => {
+    // Each entry: 4 floats (16 bytes) + 2 bytes per character of "p\0m\0x" (5 chars) = 26 bytes.
+    const c = memoryEmbeddingCache({ maxBytes: 80 });
+    c.put("p", "m", [["a", vec(1, 1, 1, 1)], ["b", vec(2, 2, 2, 2)], ["c", vec(3, 3, 3, 3)]]);
+    expect(c.size).toBe(3);
+    expect(c.bytes).toBe(78);
+    c.get("p", "m", ["a"]); // a is now the most recent; b the least
+    c.put("p", "m", [["d", vec(4, 4, 4, 4)]]);
+    expect([...c.get("p", "m", ["a", "b", "c", "d"]).keys()]).toEqual(["a", "c", "d"]);
+    expect(c.bytes).toBeLessThanOrEqual(80);
+  });
+
+  it("replacing an entry does not count it twice; an entry over the budget is not kept", () => {
+    const c = memoryEmbeddingCache({ maxBytes: 40 });
+    c.put("p", "m", [["a", vec(1)]]);
+    c.put("p", "m", [["a", vec(2)]]);
+    expect(c.bytes).toBe(4 + 10);
+    expect(c.get("p", "m", ["a"]).get("a")).toEqual(vec(2));
+    c.put("p", "m", [["big", new Float32Array(100)]]);
+    expect(c.get("p", "m", ["big"]).size).toBe(0);
+    expect(c.size).toBe(1);
+  });
+});
+
+describe("sqliteEmbeddingCache", () => {
+  it("textHash is SHA-256 of the UTF-8 bytes", () => {
+    expect(textHash("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(textHash("é")).toBe(textHash("\u00e9"));
+    expect(textHash("é")).not.toBe(textHash("e\u0301"));
+  });
+
+  it("round-trips vectors through the store's embedding_cache, keyed by hash, provider and model", () => {
+    const store = openSqliteStore(":memory:");
+    try {
+      const c = sqliteEmbeddingCache(store);
+      const k = c.key("some text");
+      expect(k).toBe(textHash("some text"));
+      c.put("openai", "m@8", [[k, vec(0.5, -1, 3)]]);
+      expect(c.get("openai", "m@8", [k, textHash("other")])).toEqual(new Map([[k, vec(0.5, -1, 3)]]));
+      expect(c.get("openai", "m", [k]).size).toBe(0);
+      // A second cache over the same store sees it: it is the store, not the adapter, that holds vectors.
+      expect(sqliteEmbeddingCache(store).get("openai", "m@8", [k]).get(k)).toEqual(vec(0.5, -1, 3));
+    } finally {
+      store.close();
+    }
+  });
+});

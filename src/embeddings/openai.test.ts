@@ -1,0 +1,249 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { fakeTokens, fakeVector, startFakeOpenAI, type FakeOpenAI } from "../../test/openai-server.js";
+import { createOpenAIProvider, parseOpenAIOptions, type OpenAITuning } from "./openai.js";
+
+const KEY = "sk-test-SECRET-0123456789abcdef";
+let server: FakeOpenAI;
+
+beforeEach(async () => {
+  server = await startFakeOpenAI();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+/** Fast retries: backoff ceilings of a few ms, deterministic jitter. */
+const fast: OpenAITuning = { backoff: { baseMs: 2, maxMs: 10, random: () => 0.5 }, env: { OPENAI_API_KEY: KEY } };
+
+function provider(options: Record<string, unknown> = {}, tuning: OpenAITuning = fast) {
+  return createOpenAIProvider(parseOpenAIOptions({ base_url: server.url, ...options }), tuning);
+}
+
+async function failure(p: Promise<unknown>): Promise<EvalError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EvalError);
+  return err as EvalError;
+}
+
+describe("openai provider: the request", () => {
+  it("posts {input, model, dimensions} with a Bearer key and returns vectors in input order with usage", async () => {
+    const texts = ["the cat sat", "a dog ran far", "cat"];
+    const batch = await provider({ dimensions: 16, model: "m-1" }).embed(texts);
+    expect(server.requests).toHaveLength(1);
+    const req = server.requests[0]!;
+    expect(req.body).toEqual({ input: texts, model: "m-1", dimensions: 16 });
+    expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(req.headers["content-type"]).toBe("application/json");
+    // The fake answers in reverse order; the client sorts by index.
+    expect(batch.vectors.map((v) => Array.from(v))).toEqual(texts.map((t) => fakeVector(t, 16)));
+    const tokens = texts.reduce((n, t) => n + fakeTokens(t), 0);
+    expect(batch.usage).toEqual({ prompt_tokens: tokens, total_tokens: tokens });
+  });
+
+  it("defaults: model text-embedding-3-small, no dimensions sent; a trailing slash and a query string in base_url are kept right", async () => {
+    await provider({ base_url: `${server.url}/` }).embed(["x"]);
+    expect(server.requests[0]!.body).toEqual({ input: ["x"], model: "text-embedding-3-small" });
+    await provider({ base_url: `${server.url}?api-version=1` }).embed(["x"]);
+    expect(server.requests.map((r) => r.url)).toEqual(["/v1/embeddings", "/v1/embeddings?api-version=1"]);
+  });
+
+  it("splits more than batch_size texts into sequential requests and sums their usage", async () => {
+    const texts = Array.from({ length: 7 }, (_, i) => `text number ${i}`);
+    const batch = await provider({ batch_size: 3 }).embed(texts);
+    expect(server.requests.map((r) => r.body.input.length)).toEqual([3, 3, 1]);
+    expect(batch.vectors).toHaveLength(7);
+    expect(Array.from(batch.vectors[6]!)).toEqual(fakeVector(texts[6]!));
+    expect(batch.usage?.total_tokens).toBe(21);
+  });
+
+  it("exposes the batcher hints: batch size, concurrency, and a cache model that includes dimensions", () => {
+    const p = provider({ batch_size: 10, concurrency: 2, dimensions: 256, model: "m" });
+    expect({ batchSize: p.batchSize, concurrency: p.concurrency, cacheModel: p.cacheModel, model: p.model }).toEqual({ batchSize: 10, concurrency: 2, cacheModel: "m@256", model: "m" });
+    expect(provider().cacheModel).toBe("text-embedding-3-small");
+  });
+});
+
+describe("openai provider: the key", () => {
+  it("is required for the default base_url: a CONFIG_INVALID error naming the variable", () => {
+    const make = () => createOpenAIProvider(parseOpenAIOptions({ api_key_env: "MY_EMBED_KEY" }), { env: {} });
+    expect(make).toThrow(EvalError);
+    expect(make).toThrow(/MY_EMBED_KEY is not set/);
+  });
+
+  it("is optional elsewhere: no Authorization header when the variable is unset", async () => {
+    await provider({}, { ...fast, env: {} }).embed(["x"]);
+    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("is read from api_key_env", async () => {
+    await provider({ api_key_env: "OTHER_KEY" }, { ...fast, env: { OTHER_KEY: "k2" } }).embed(["x"]);
+    expect(server.requests[0]!.headers.authorization).toBe("Bearer k2");
+  });
+
+  it("never appears in an error, even when the server echoes it; a 401 is not retried", async () => {
+    server.expectKey = "the-right-key";
+    const err = await failure(provider().embed(["x"]));
+    expect(server.requests).toHaveLength(1);
+    expect(err.code).toBe("PROVIDER_FAILED");
+    expect(err.message).toContain("HTTP 401: Incorrect API key provided: Bearer [redacted] (invalid_request_error, invalid_api_key)");
+    expect(err.message).toContain("check the key in OPENAI_API_KEY");
+    expect(err.message).not.toContain(KEY);
+    expect(JSON.stringify(err)).not.toContain(KEY);
+    expect(String(err.stack)).not.toContain(KEY);
+  });
+});
+
+describe("openai provider: retries", () => {
+  it("retries a 500 and succeeds", async () => {
+    server.faults.push({ kind: "status", status: 500 }, { kind: "status", status: 503 });
+    const batch = await provider().embed(["a b"]);
+    expect(server.requests).toHaveLength(3);
+    expect(Array.from(batch.vectors[0]!)).toEqual(fakeVector("a b"));
+  });
+
+  it("gives up after max_retries, with the count and the last error", async () => {
+    server.faults.push(...Array.from({ length: 5 }, () => ({ kind: "status" as const, status: 502, message: "bad gateway" })));
+    const err = await failure(provider({ max_retries: 2 }).embed(["x"]));
+    expect(server.requests).toHaveLength(3);
+    expect(err.message).toContain("gave up after 3 attempts; last: HTTP 502: bad gateway");
+  });
+
+  it("max_retries 0: one attempt", async () => {
+    server.faults.push({ kind: "status", status: 500 });
+    const err = await failure(provider({ max_retries: 0 }).embed(["x"]));
+    expect(server.requests).toHaveLength(1);
+    expect(err.message).toMatch(/HTTP 500: fault 500 \(server_error\)$/);
+  });
+
+  it("honours Retry-After in seconds: the retry does not arrive earlier", async () => {
+    server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "1" }, message: "Rate limit reached" });
+    await provider().embed(["x"]);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("honours retry-after-ms first", async () => {
+    server.faults.push({ kind: "status", status: 429, headers: { "retry-after-ms": "150", "retry-after": "30" } });
+    await provider().embed(["x"]);
+    const gap = server.requests[1]!.at - server.requests[0]!.at;
+    expect(gap).toBeGreaterThanOrEqual(150);
+    expect(gap).toBeLessThan(5000);
+  });
+
+  it("caps a long Retry-After", async () => {
+    server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "3600" } });
+    const started = Date.now();
+    await provider({}, { ...fast, retryAfterCapMs: 50 }).embed(["x"]);
+    expect(server.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("fails at once on another 4xx, with the server's message", async () => {
+    server.faults.push({ kind: "status", status: 404, body: JSON.stringify({ error: { message: "The model `nope` does not exist", type: "invalid_request_error", code: "model_not_found" } }) });
+    const err = await failure(provider({ model: "nope" }).embed(["x"]));
+    expect(server.requests).toHaveLength(1);
+    expect(err.message).toContain("HTTP 404: The model `nope` does not exist (invalid_request_error, model_not_found)");
+    expect(err.message).toContain(`POST ${server.url}/embeddings (model nope)`);
+  });
+
+  it("marks a 400 as an input rejection (for the batcher), a 401 or 500 not", async () => {
+    server.refuse = (t) => t === "too long";
+    const err = await failure(provider().embed(["too long"]));
+    expect((err as EvalError & { inputRejected: boolean }).inputRejected).toBe(true);
+    server.faults.push({ kind: "status", status: 500 });
+    const err500 = await failure(provider({ max_retries: 0 }).embed(["x"]));
+    expect((err500 as EvalError & { inputRejected: boolean }).inputRejected).toBe(false);
+  });
+
+  it("a response that hangs times out and is retried", async () => {
+    server.faults.push({ kind: "hang" });
+    const batch = await provider({ timeout_ms: 200 }).embed(["x"]);
+    expect(server.requests).toHaveLength(2);
+    expect(batch.vectors).toHaveLength(1);
+  });
+
+  it("a timeout on the last attempt names the limit", async () => {
+    server.faults.push({ kind: "hang" });
+    const err = await failure(provider({ timeout_ms: 100, max_retries: 0 }).embed(["x"]));
+    expect(err.message).toContain("no complete response within 100 ms (timeout_ms)");
+  });
+
+  it("a connection dropped mid-body is a network error, retried", async () => {
+    server.faults.push({ kind: "drop" });
+    await provider().embed(["x"]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("an unreachable server: a network error after the retries", async () => {
+    const url = server.url;
+    await server.close();
+    const err = await failure(createOpenAIProvider(parseOpenAIOptions({ base_url: url, max_retries: 1 }), fast).embed(["x"]));
+    expect(err.message).toMatch(/gave up after 2 attempts; last: network error: fetch failed: .*ECONNREFUSED/);
+    server = await startFakeOpenAI();
+  });
+
+  it("the caller's abort stops at once, without retrying", async () => {
+    server.faults.push({ kind: "hang" });
+    const ac = new AbortController();
+    const pending = provider().embed(["x"], ac.signal);
+    setTimeout(() => ac.abort(new Error("stopped by the caller")), 50);
+    await expect(pending).rejects.toThrow("stopped by the caller");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("openai provider: malformed responses name what was wrong", () => {
+  const cases: [string, Parameters<FakeOpenAI["faults"]["push"]>[0], RegExp][] = [
+    ["truncated JSON", { kind: "truncate" }, /malformed response: the response is not valid JSON \(truncated\?\)/],
+    ["a vector one number short", { kind: "wrong_length" }, /malformed response: the vectors differ in length: data\[0\]\.embedding has 64 numbers, data\[1\]\.embedding has 63/],
+    ["a missing embedding", { kind: "wrong_count" }, /malformed response: "data" has 1 embeddings for 2 input texts/],
+    ["an index out of range", { kind: "bad_index" }, /malformed response: data\[1\]\.index is 2, out of range for 2 input texts/],
+    ["a string in a vector", { kind: "not_numbers" }, /malformed response: data\[1\]\.embedding\[1\] is string "x", expected a finite number/],
+    ["no data", { kind: "no_data" }, /malformed response: the response has no "data" array \(keys: object, model\)/],
+    ["not an object", { kind: "raw", body: "[1,2]" }, /malformed response: the response is array of 2, expected an object/],
+    ["base64", { kind: "raw", body: JSON.stringify({ data: [{ index: 0, embedding: "AAAA" }, { index: 1, embedding: "AAAA" }] }) }, /data\[0\]\.embedding is a string \(base64\?\)/],
+  ];
+  it.each(cases)("%s", async (_, fault, message) => {
+    server.faults.push(fault);
+    const err = await failure(provider().embed(["one", "two"]));
+    expect(err.message).toMatch(message);
+    // Deterministic faults are not retried.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("vectors not of the requested dimensions", async () => {
+    server.faults.push({ kind: "raw", body: JSON.stringify({ data: [{ index: 0, embedding: [1, 2, 3] }] }) });
+    const err = await failure(provider({ dimensions: 8 }).embed(["x"]));
+    expect(err.message).toContain('data[0].embedding has 3 numbers, expected 8 (the "dimensions" asked for)');
+  });
+});
+
+describe("parseOpenAIOptions", () => {
+  it("applies the defaults", () => {
+    expect(parseOpenAIOptions({})).toEqual({
+      model: "text-embedding-3-small",
+      base_url: "https://api.openai.com/v1",
+      api_key_env: "OPENAI_API_KEY",
+      batch_size: 64,
+      concurrency: 4,
+      timeout_ms: 30000,
+      max_retries: 5,
+    });
+  });
+
+  it("rejects bad values and unknown keys, listing each", () => {
+    let err: unknown;
+    try {
+      parseOpenAIOptions({ batch_size: 0, base_url: "ftp://x", bogus: 1 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EvalError);
+    expect((err as EvalError).issues.map((i) => i.path.join("."))).toEqual(expect.arrayContaining(["config.batch_size", "config.base_url", "config"]));
+    expect((err as EvalError).message).toContain("bogus");
+  });
+});

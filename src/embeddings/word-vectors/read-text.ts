@@ -1,0 +1,85 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { EvalError } from "../../errors.js";
+import type { WordTable } from "./table.js";
+
+/**
+ * Reads a word-vector text file, streaming (GloVe 840B is 5.6 GB):
+ * - GloVe: one `word v1 … vd` line per word;
+ * - fastText `.vec`: the same after a header line `count dim`, which is then checked against the file.
+ * Fields are separated by spaces (tabs too); trailing spaces (fastText writes one) are ignored. The
+ * dimension is the header's, or the first line's field count minus one. A line with more fields than
+ * `d + 1` keeps its last `d` as the vector and the rest as the word, because GloVe 840B has words
+ * containing spaces. Blank lines are skipped. Anything else (too few fields, a non-number) is an
+ * error naming `file:line`. Words keep file order: these files list the most frequent words first.
+ */
+export async function readTextVectors(file: string): Promise<WordTable> {
+  const fail = (line: number, what: string) => new EvalError("PROVIDER_FAILED", `word_vectors: ${file}:${line}: ${what}`);
+  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const words: string[] = [];
+  const chunks: Float32Array[] = [];
+  // Vectors go into fixed-size chunks, concatenated once at the end, so memory is never copied twice.
+  const CHUNK_ROWS = 16_384;
+  let chunk: Float32Array | null = null;
+  let inChunk = 0;
+  let dim = 0;
+  let declared: number | null = null;
+  let lineNo = 0;
+  try {
+    for await (const raw of lines) {
+      lineNo++;
+      const line = raw.trimEnd();
+      if (line === "") continue;
+      const fields = line.split(/[ \t]+/);
+      if (dim === 0) {
+        if (lineNo === 1 && fields.length === 2 && fields.every((f) => /^\d+$/.test(f))) {
+          declared = Number(fields[0]);
+          dim = Number(fields[1]);
+          if (dim < 1) throw fail(lineNo, `the fastText header "${line}" declares ${dim} dimensions; expected "count dim" with dim >= 1`);
+          continue;
+        }
+        dim = fields.length - 1;
+        if (dim < 1) throw fail(lineNo, `expected a word followed by its vector ("word v1 v2 …"), found one field "${shorten(line)}"`);
+      }
+      if (fields.length < dim + 1) {
+        throw fail(lineNo, `expected ${dim + 1} fields (a word and ${dim} numbers), found ${fields.length}: "${shorten(line)}"`);
+      }
+      const first = fields.length - dim;
+      if (chunk === null || inChunk === CHUNK_ROWS) {
+        chunk = new Float32Array(CHUNK_ROWS * dim);
+        chunks.push(chunk);
+        inChunk = 0;
+      }
+      const base = inChunk * dim;
+      for (let j = 0; j < dim; j++) {
+        const field = fields[first + j] as string;
+        const x = Number(field);
+        if (field === "" || !Number.isFinite(x)) throw fail(lineNo, `component ${j + 1} of "${shorten(fields.slice(0, first).join(" "))}" is "${shorten(field)}", expected a finite number`);
+        chunk[base + j] = x;
+      }
+      inChunk++;
+      words.push(fields.slice(0, first).join(" "));
+    }
+  } catch (cause) {
+    if (cause instanceof EvalError) throw cause;
+    throw new EvalError("PROVIDER_FAILED", `word_vectors: could not read ${file}: ${(cause as Error).message}`, { cause });
+  } finally {
+    lines.close();
+  }
+  if (words.length === 0) throw new EvalError("PROVIDER_FAILED", `word_vectors: ${file} holds no word vectors; expected GloVe lines "word v1 … vd" or a fastText .vec file`);
+  if (declared !== null && declared !== words.length) {
+    throw new EvalError("PROVIDER_FAILED", `word_vectors: ${file}: the fastText header declares ${declared} words but the file has ${words.length}; is it truncated?`);
+  }
+  const data = new Float32Array(words.length * dim);
+  let at = 0;
+  for (const c of chunks) {
+    const take = Math.min(c.length, data.length - at);
+    data.set(c.subarray(0, take), at);
+    at += take;
+  }
+  return { words, dim, data, scales: null };
+}
+
+function shorten(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
