@@ -12,11 +12,8 @@ export const DEFAULT_CONCURRENCY = 4;
  * batcher: the model name to cache under when vectors depend on more than `model` (e.g. openai's
  * `dimensions`), and its preferred request size and parallelism (e.g. openai's `batch_size`, `concurrency`).
  */
-export interface BatchingHints {
-  readonly cacheModel?: string;
-  readonly batchSize?: number;
-  readonly concurrency?: number;
-}
+/** The batching hints a provider may declare (see {@link EmbeddingProvider}). */
+export type BatchingHints = Pick<EmbeddingProvider, "cacheModel" | "batchSize" | "concurrency">;
 
 export interface EmbeddingBatcherOptions {
   /** Most distinct texts per provider call (default: the provider's `batchSize` hint, else {@link DEFAULT_BATCH_SIZE}). */

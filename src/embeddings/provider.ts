@@ -24,6 +24,12 @@ export interface EmbeddingProvider {
   /** The model it embeds with, as reported in results and used as the cache key. */
   readonly model: string;
   embed(texts: readonly string[], signal?: AbortSignal): Promise<EmbeddingBatch>;
+  /** Batching hints for the coalescing batcher: the cache key's model (e.g. `model@dimensions`)… */
+  readonly cacheModel?: string;
+  /** …the most texts per call… */
+  readonly batchSize?: number;
+  /** …and the most calls in flight. */
+  readonly concurrency?: number;
 }
 
 /** What `semantic_similarity` passes a factory: its `model` (when set) and the provider's own config keys. */

@@ -11,6 +11,8 @@ export interface Evaluator {
   readonly direction: Direction;
   /** The config with every default filled in. */
   readonly config: Readonly<Record<string, unknown>>;
+  /** The score at which a row passes (for reports), or null when the evaluator has none. */
+  readonly threshold: number | null;
   /** The spec as given, with the config completed by its defaults. */
   readonly spec: EvaluatorSpec;
   /** Scores one record. Rejects with an INPUT_INVALID EvalError when the record cannot be read. */
@@ -111,6 +113,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     type: definition.type,
     direction: definition.direction,
     config,
+    threshold: definition.passThreshold ? definition.passThreshold(config) : typeof config["threshold"] === "number" ? config["threshold"] : null,
     spec,
     texts,
     evaluateNow,

@@ -55,6 +55,8 @@ export interface EvaluatorDefinition<Config extends Record<string, unknown> = Re
   aliases?: Readonly<Record<string, string>>;
   /** Called once when the evaluator is created, so per-row work stays minimal. */
   create(config: Config, env: EvaluatorEnv): Scorer;
+  /** The score at which a row passes, for reports; default: `config.threshold` when it is a number. */
+  passThreshold?(config: Config): number | null;
 }
 
 /** Declares an evaluator; adds {@link commonConfig} to its schema. */
@@ -66,6 +68,7 @@ export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
   config: Shape;
   aliases?: Readonly<Record<string, string>>;
   create(config: z.output<z.ZodObject<Shape & typeof commonConfig>>, env: EvaluatorEnv): Scorer;
+  passThreshold?(config: z.output<z.ZodObject<Shape & typeof commonConfig>>): number | null;
 }): EvaluatorDefinition {
   const schema = z.strictObject({ ...def.config, ...commonConfig });
   return { ...def, config: schema } as unknown as EvaluatorDefinition;

@@ -18,6 +18,8 @@ export const exactMatchEvaluator = defineEvaluator({
     trim: z.boolean().default(true).describe("Trim leading and trailing white space"),
     normalize_whitespace: z.boolean().default(false).describe("Collapse each run of white space into one space"),
   },
+  // Passing means scoring 1.0: reports draw the cutoff there.
+  passThreshold: () => 1,
   create(config) {
     const prepare = (text: string): string => {
       let t = config.normalize_whitespace ? text.replace(/\s+/gu, " ") : text;

@@ -29,11 +29,13 @@ export class BatchScorer {
   }
 
   async score(items: readonly DatasetItem[]): Promise<ScoredBatch> {
+    // Start every row before awaiting any, so that embedding calls of the whole batch coalesce.
+    const started = items.map((item) => evaluateItem(item, this.evaluators));
     const scores: OutcomeScores[] = new Array<OutcomeScores>(items.length);
     const rows: SerializedRow[] = new Array<SerializedRow>(items.length);
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as DatasetItem;
-      const r = evaluateItem(item, this.evaluators);
+      const r = started[i] as RowOutcome | Promise<RowOutcome>;
       const outcome = r instanceof Promise ? await r : r;
       scores[i] = scoresOf(outcome);
       rows[i] = serializeOutcome(outcome);

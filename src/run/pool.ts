@@ -15,11 +15,12 @@ export interface Scorer {
 
 /** Scores on the calling thread: for small datasets, and where worker threads are not wanted. */
 export function inlineScorer(init: ScorerInit): Scorer {
-  const scorer = new BatchScorer(evaluatorsFor(init), init.worst);
+  const built = evaluatorsFor(init);
+  const scorer = new BatchScorer(built.evaluators, init.worst);
   return {
     score: (items) => scorer.score(items),
     worst: async () => [scorer.worst()],
-    close: async () => {},
+    close: async () => built.close(),
   };
 }
 

@@ -21,10 +21,12 @@ export interface RunDatasetOptions {
   name?: string | null;
   /** Where to record the run; none = not recorded. */
   store?: RunStore;
+  /** A SQLite database whose embedding cache the scoring threads share (the CLI's run database). */
+  embeddingCacheDb?: string;
   /** Receives each results.jsonl line (without newline), in input order. */
   writeLine?: (line: string) => void | Promise<void>;
   countSkippedAsZero?: boolean;
-  /** Worker threads; 0 scores on this thread. Default: one per core, or 0 for datasets under ~1 MB. */
+  /** Worker threads; 0 scores on this thread. Default: one per core, or 0 for datasets under 1 MiB. */
   workers?: number;
   /** Rows per batch sent to a worker. Default 512. */
   batchSize?: number;
@@ -56,6 +58,8 @@ export interface RunDatasetResult {
 }
 
 const KEEP_ROW_ERRORS = 100;
+/** Below this size a dataset is scored on the calling thread by default. */
+const SMALL_DATASET_BYTES = 1 << 20;
 
 /**
  * Scores every row of a dataset with every evaluator: reads the file as a stream, scores batches on
@@ -72,14 +76,16 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
   const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
   const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10 };
+  if (opts.embeddingCacheDb) init.db = opts.embeddingCacheDb;
   const idfEvaluator = needsDatasetIdf(evaluators);
   if (idfEvaluator) init.idf = await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluator);
 
   const summary = new SummaryBuilder(
-    evaluators.map((e) => ({ name: e.name, type: e.type, direction: e.direction, threshold: thresholdOf(e) })),
+    evaluators.map((e) => ({ name: e.name, type: e.type, direction: e.direction, threshold: e.threshold })),
     { countSkippedAsZero: opts.countSkippedAsZero ?? false },
   );
-  const workers = opts.workers ?? defaultWorkers(opts.dataset);
+  // Starting threads costs more than scoring a small file on this one.
+  const workers = opts.workers ?? (scan.bytes < SMALL_DATASET_BYTES ? 0 : availableParallelism());
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
   const store = opts.store;
   const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: opts.dataset, dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
@@ -144,14 +150,4 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
 
 function withSignal(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal ? { signal } : {};
-}
-
-/** The pass threshold an evaluator was configured with, if it is a number. */
-export function thresholdOf(e: Evaluator): number | null {
-  const t = e.config["threshold"];
-  return typeof t === "number" ? t : null;
-}
-
-function defaultWorkers(_dataset: string): number {
-  return Math.max(1, availableParallelism());
 }

@@ -7,7 +7,8 @@ import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
 export type WorkerRequest = { kind: "score"; seq: number; items: DatasetItem[] } | { kind: "worst"; seq: number };
 
 const init = workerData as ScorerInit;
-const scorer = new BatchScorer(evaluatorsFor(init), init.worst);
+// The thread ends with the process or terminate(); its database connection closes with it.
+const scorer = new BatchScorer(evaluatorsFor(init).evaluators, init.worst);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
 

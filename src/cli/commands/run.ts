@@ -72,7 +72,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       dataset,
       evaluators: specs,
       name: opts.name ?? null,
-      ...(store ? { store } : {}),
+      ...(store && opts.db !== false ? { store, embeddingCacheDb: opts.db } : {}),
       ...(results ? { writeLine: results.write } : {}),
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),

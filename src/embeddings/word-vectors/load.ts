@@ -36,11 +36,11 @@ export interface LoadedVectors {
 
 /**
  * Finds the vectors: the file at `path` (relative to the working directory), or else the wink package,
- * looked up from simeval's own folder and then from the working directory (simeval installed globally,
- * wink in the project). Synchronous, so that a bad path fails when the evaluator is created.
+ * looked up from each of `searchFrom` in turn (default: simeval's own folder, then the working
+ * directory, for simeval installed globally with wink in the project). Synchronous, so that a bad path fails when the evaluator is created.
  * Throws CONFIG_INVALID naming the path, or saying how to install the package.
  */
-export function resolveVectorSource(path: string | undefined): VectorSource {
+export function resolveVectorSource(path: string | undefined, searchFrom: readonly string[] = [import.meta.url, join(process.cwd(), "noop.js")]): VectorSource {
   if (path !== undefined) {
     const absolute = resolve(path);
     const stats = statOrNull(absolute);
@@ -52,7 +52,7 @@ export function resolveVectorSource(path: string | undefined): VectorSource {
     }
     return { format: absolute.endsWith(".json") ? "wink" : "text", path: absolute, label: basename(absolute), size: stats.size, mtimeMs: stats.mtimeMs };
   }
-  const packageJson = resolvePackageFile(`${WINK_PACKAGE}/package.json`);
+  const packageJson = resolvePackageFile(`${WINK_PACKAGE}/package.json`, searchFrom);
   if (packageJson === null) {
     throw new EvalError(
       "CONFIG_INVALID",
@@ -69,11 +69,12 @@ export function resolveVectorSource(path: string | undefined): VectorSource {
 }
 
 /**
- * The cache file of a source: `<cacheDir>/<16 hex of sha256(format version, path, size, mtime)>.bin`.
+ * The cache file of a source: `<cacheDir>/<16 hex of sha256(format version, path, size, mtime in ms)>.bin`.
  * Any change to the source's size or modification time gives a new name, hence a new conversion.
  */
 export function cacheFileFor(source: VectorSource, cacheDir: string = DEFAULT_CACHE_DIR): string {
-  const key = JSON.stringify([CACHE_VERSION, source.path, source.size, source.mtimeMs]);
+  // Whole milliseconds: sub-millisecond mtimes do not survive every copy or file system.
+  const key = JSON.stringify([CACHE_VERSION, source.path, source.size, Math.floor(source.mtimeMs)]);
   return resolve(cacheDir, `${createHash("sha256").update(key).digest("hex").slice(0, 16)}.bin`);
 }
 
@@ -93,14 +94,18 @@ export function loadWordVectors(source: VectorSource, cacheDir?: string): Promis
   const cacheFile = cacheFileFor(source, cacheDir);
   let promise = loading.get(cacheFile);
   if (promise === undefined) {
-    promise = load(source, cacheFile);
+    promise = readOrConvertVectors(source, cacheFile);
     loading.set(cacheFile, promise);
     promise.catch(() => loading.delete(cacheFile));
   }
   return promise;
 }
 
-async function load(source: VectorSource, cacheFile: string): Promise<LoadedVectors> {
+/**
+ * The load itself, without the per-process sharing of {@link loadWordVectors}: reads `cacheFile` when
+ * it exists and is valid, else parses the source, quantises it and writes `cacheFile`.
+ */
+export async function readOrConvertVectors(source: VectorSource, cacheFile: string): Promise<LoadedVectors> {
   const start = performance.now();
   if (existsSync(cacheFile)) {
     try {
@@ -129,8 +134,8 @@ function statOrNull(path: string) {
   }
 }
 
-function resolvePackageFile(specifier: string): string | null {
-  for (const from of [import.meta.url, join(process.cwd(), "noop.js")]) {
+function resolvePackageFile(specifier: string, searchFrom: readonly string[]): string | null {
+  for (const from of searchFrom) {
     try {
       return createRequire(from).resolve(specifier);
     } catch {

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { EvalError } from "../../errors.js";
+import { readTextVectors } from "./read-text.js";
+
+const dir = mkdtempSync(join(tmpdir(), "simeval-read-text-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function failure(path: string): Promise<EvalError> {
+  const err = await readTextVectors(path).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EvalError);
+  return err as EvalError;
+}
+
+describe("readTextVectors", () => {
+  it("reads GloVe lines in file order", async () => {
+    const t = await readTextVectors(file("glove.txt", "the 0.5 -1 2\ncat 1e-3 0 -0.25\nsat 3 4 5\n"));
+    expect(t.words).toEqual(["the", "cat", "sat"]);
+    expect(t.dim).toBe(3);
+    expect([...t.data]).toEqual([0.5, -1, 2, 0.001, 0, -0.25, 3, 4, 5].map(Math.fround));
+    expect(t.scales).toBeNull();
+  });
+
+  it("reads a fastText .vec file: header, trailing spaces, CRLF", async () => {
+    const t = await readTextVectors(file("ft.vec", "2 2\r\nthe 1 2 \r\nCat -1 0.5 \r\n"));
+    expect(t.words).toEqual(["the", "Cat"]);
+    expect(t.dim).toBe(2);
+    expect([...t.data]).toEqual([1, 2, -1, 0.5]);
+  });
+
+  it("keeps a word with spaces (GloVe 840B has some): the last d fields are the vector", async () => {
+    const t = await readTextVectors(file("spaces.txt", "a 1 2\n. . . 3 4\n"));
+    expect(t.words).toEqual(["a", ". . ."]);
+    expect([...t.data]).toEqual([1, 2, 3, 4]);
+  });
+
+  it("reads more than one chunk of rows", async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => `w${i} ${i} ${-i}`);
+    const t = await readTextVectors(file("big.txt", lines.join("\n")));
+    expect(t.words.length).toBe(40_000);
+    expect(t.data.length).toBe(80_000);
+    expect([t.data[2 * 39_999], t.data[2 * 39_999 + 1]]).toEqual([39_999, -39_999]);
+    expect([t.data[2 * 16_384], t.data[2 * 16_384 + 1]]).toEqual([16_384, -16_384]);
+  });
+
+  it("names file:line when a line has too few numbers", async () => {
+    const path = file("short.txt", "the 1 2 3\ncat 1 2\n");
+    const err = await failure(path);
+    expect(err.code).toBe("PROVIDER_FAILED");
+    expect(err.message).toContain(`${path}:2: expected 4 fields (a word and 3 numbers), found 3`);
+  });
+
+  it("names file:line and the component when a value is not a number", async () => {
+    const path = file("nan.txt", "the 1 2\ncat 1 x2\n");
+    expect((await failure(path)).message).toContain(`${path}:2: component 2 of "cat" is "x2", expected a finite number`);
+  });
+
+  it("reports a fastText file shorter than its header says", async () => {
+    const path = file("truncated.vec", "3 2\nthe 1 2\ncat 3 4\n");
+    expect((await failure(path)).message).toContain("the fastText header declares 3 words but the file has 2; is it truncated?");
+  });
+
+  it("rejects an empty file and a missing one", async () => {
+    expect((await failure(file("empty.txt", "\n\n"))).message).toContain("holds no word vectors");
+    expect((await failure(join(dir, "nope.txt"))).message).toMatch(/could not read .*nope\.txt.*ENOENT/);
+  });
+});
