@@ -2,8 +2,10 @@
  * All benchmarks, run one after the other: `npm run bench`
  * (= node --expose-gc --import tsx bench/index.ts). Add new ones to the list.
  */
+import { benchDataset } from "./dataset.js";
 import { benchLevenshtein } from "./levenshtein.js";
+import { benchTokens } from "./tokens.js";
 
-const benches: (() => Promise<void>)[] = [benchLevenshtein];
+const benches: (() => Promise<void>)[] = [benchLevenshtein, benchTokens, benchDataset];
 
 for (const bench of benches) await bench();

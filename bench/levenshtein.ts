@@ -11,6 +11,7 @@
  * the 100k-character one, where a pass would take minutes; ratios always
  * compare simeval and the peer on the same inputs.
  */
+import { seededRandom } from "./rng.js";
 import { distance as fastestLevenshtein } from "fastest-levenshtein";
 import leven from "leven";
 import { createRequire } from "node:module";
@@ -55,17 +56,6 @@ interface Row {
   thisOverFastest: string;
 }
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ra", "to", "su", "be", "di", "fa", "go", "hu", "pe", "ve", "wo", "an", "er", "in", "on", "ul", "st", "ch", "th", "qu", "é", "è", "à", "ü", "ö", "ñ", "ç", "ê"];
 const EDIT_CHARS = "abcdefghijklmnopqrstuvwxyz éèàüöñçê,.";
@@ -112,7 +102,7 @@ function caseVariant(random: () => number, text: string): string {
  * (1..maxEdits random edits), 20% case variants, 40% unrelated texts.
  */
 export function makeCorpus(seed: number, count: number, minLength: number, maxLength: number, maxEdits: number): Pair[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const length = (): number => minLength + Math.floor(random() * (maxLength - minLength + 1));
   const pairs: Pair[] = [];
   for (let i = 0; i < count; i++) {

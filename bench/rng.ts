@@ -1,11 +1,2 @@
-/** mulberry32: a tiny seeded PRNG so that every benchmark corpus is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator every benchmark corpus is drawn from, so that each run measures the same input. */
+export { seededRandom } from "../src/stats/prng.js";

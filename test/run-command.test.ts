@@ -206,3 +206,36 @@ describe("runs, show, baseline, compare and trend", () => {
     store.close();
   });
 });
+
+describe("semantic_similarity in a dataset run", () => {
+  it("batches embedding calls across rows and embeds each text once, also across runs (the cache)", async () => {
+    const { startFakeOpenAI } = await import("./openai-server.js");
+    const server = await startFakeOpenAI();
+    try {
+      process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+      // 40 rows, one shared reference, 40 different outputs: 41 distinct texts.
+      const rows = Array.from({ length: 40 }, (_, i) => ({ id: i, output: `answer number ${i}`, expected: "the reference answer" }));
+      const data = file("sem.jsonl", jsonl(rows));
+      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY", batch_size: 16, threshold: 0.1 } }]));
+      const db = join(dir, "db.sqlite");
+      const first = await run("run", data, "--config", config, "--db", db, "--out", join(dir, "o.jsonl"), "--workers", "0");
+      expect(first.code).toBe(0);
+      const texts = server.requests.flatMap((r) => r.body.input);
+      expect(new Set(texts).size).toBe(41);
+      expect(texts).toHaveLength(41); // each distinct text embedded once
+      expect(server.requests.length).toBe(Math.ceil(41 / 16));
+      expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-test-secret");
+      const line = JSON.parse(readFileSync(join(dir, "o.jsonl"), "utf8").split("\n")[0] as string);
+      expect(line.results.semantic_similarity.details).toMatchObject({ provider: "openai", model: "text-embedding-3-small", embedded: true });
+      expect(readFileSync(join(dir, "o.jsonl"), "utf8")).not.toContain("sk-test-secret");
+
+      const before = server.requests.length;
+      const again = await run("run", data, "--config", config, "--db", db, "--workers", "2");
+      expect(again.code).toBe(0);
+      expect(server.requests.length).toBe(before); // every text came from the run database's cache
+    } finally {
+      delete process.env["SIMEVAL_TEST_KEY"];
+      await server.close();
+    }
+  });
+});

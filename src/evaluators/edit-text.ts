@@ -1,4 +1,4 @@
-import { toUnits, unitLength, type TextUnit } from "../metrics/levenshtein.js";
+import { levenshteinDistance, toUnits, unitLength, type TextUnit } from "../metrics/levenshtein.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
 export interface EditTexts {
@@ -45,4 +45,23 @@ export function truncationNote(t: EditTexts["truncated"], maxChars: number | und
 
 export function unitName(unit: TextUnit): string {
   return unit === "grapheme" ? "graphemes" : "code points";
+}
+
+/** The edit distance of two texts under the Levenshtein evaluators' rules, with the lengths compared. */
+export interface Edits {
+  distance: number;
+  outputLength: number;
+  expectedLength: number;
+  truncated: EditTexts["truncated"];
+}
+
+/** Applies {@link prepareEditTexts}, then measures the Levenshtein distance and both lengths in `unit`. */
+export function measureEdits(output: string, expected: string, opts: { caseSensitive: boolean; maxChars: number | undefined; unit: TextUnit }): Edits {
+  const texts = prepareEditTexts(output, expected, opts);
+  return {
+    distance: levenshteinDistance(texts.output, texts.expected, { unit: opts.unit }),
+    outputLength: unitLength(texts.output, opts.unit),
+    expectedLength: unitLength(texts.expected, opts.unit),
+    truncated: texts.truncated,
+  };
 }

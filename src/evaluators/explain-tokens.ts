@@ -5,14 +5,15 @@ export const LISTED_TOKENS = 50;
  * Which distinct tokens the two texts share, which the output misses and which it adds,
  * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts.
  */
-export interface TokenExplanation {
+/** A type, not an interface, so that it stays assignable to `details` (`Record<string, unknown>`). */
+export type TokenExplanation = {
   shared: string[];
   missing: string[];
   extra: string[];
   shared_count: number;
   missing_count: number;
   extra_count: number;
-}
+};
 
 export function explainTokenSets(output: ReadonlySet<string>, expected: ReadonlySet<string>): TokenExplanation {
   const shared: string[] = [];

@@ -46,16 +46,7 @@ export const jaccardSimilarityEvaluator = defineEvaluator({
         score,
         passed,
         reasoning: `${why} ${passed ? "Meets" : "Below"} the threshold ${config.threshold}.`,
-        details: {
-          shared: tokens.shared,
-          missing: tokens.missing,
-          extra: tokens.extra,
-          shared_count: tokens.shared_count,
-          missing_count: tokens.missing_count,
-          extra_count: tokens.extra_count,
-          output_words: a.size,
-          expected_words: b.size,
-        },
+        details: Object.assign(tokens, { output_words: a.size, expected_words: b.size }),
       };
     };
   },

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { levenshteinDistance, unitLength } from "../metrics/levenshtein.js";
 import { defineEvaluator } from "./define.js";
-import { prepareEditTexts, truncationNote, unitName } from "./edit-text.js";
+import { measureEdits, truncationNote, unitName } from "./edit-text.js";
 
 /**
  * Raw Levenshtein edit count (the "Levenshtein distance" documents): the minimum number of
@@ -22,12 +21,11 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
   },
   create(config) {
     return ({ output, expected }) => {
-      const texts = prepareEditTexts(output, expected, {
+      const { distance, outputLength, expectedLength, truncated } = measureEdits(output, expected, {
         caseSensitive: config.case_sensitive,
         maxChars: config.max_chars,
         unit: config.unit,
       });
-      const distance = levenshteinDistance(texts.output, texts.expected, { unit: config.unit });
       const threshold = config.threshold;
       const passed = threshold === undefined ? null : distance <= threshold;
       const verdict =
@@ -40,15 +38,15 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
         reasoning:
           `${distance === 0 ? "Identical: 0 edits" : `${distance} edit${distance === 1 ? "" : "s"} (${unitName(config.unit)})`} ` +
           `needed to turn the output into the expected output; ${verdict}.` +
-          truncationNote(texts.truncated, config.max_chars, config.unit),
+          truncationNote(truncated, config.max_chars, config.unit),
         details: {
           distance,
           direction: "minimize",
-          output_length: unitLength(texts.output, config.unit),
-          expected_length: unitLength(texts.expected, config.unit),
+          output_length: outputLength,
+          expected_length: expectedLength,
           unit: config.unit,
           threshold: threshold ?? null,
-          truncated: texts.truncated,
+          truncated,
         },
       };
     };

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { levenshteinDistance, unitLength } from "../metrics/levenshtein.js";
 import { roundFractionHalfUp } from "../metrics/rounding.js";
 import { defineEvaluator } from "./define.js";
-import { prepareEditTexts, truncationNote, unitName } from "./edit-text.js";
+import { measureEdits, truncationNote, unitName } from "./edit-text.js";
 
 /**
  * Normalised Levenshtein similarity (the "Levenshtein" document).
@@ -24,14 +23,11 @@ export const levenshteinEvaluator = defineEvaluator({
   },
   create(config) {
     return ({ output, expected }) => {
-      const texts = prepareEditTexts(output, expected, {
+      const { distance, outputLength, expectedLength, truncated } = measureEdits(output, expected, {
         caseSensitive: config.case_sensitive,
         maxChars: config.max_chars,
         unit: config.unit,
       });
-      const distance = levenshteinDistance(texts.output, texts.expected, { unit: config.unit });
-      const outputLength = unitLength(texts.output, config.unit);
-      const expectedLength = unitLength(texts.expected, config.unit);
       const maxLength = Math.max(outputLength, expectedLength);
       const score = maxLength === 0 ? 1 : roundFractionHalfUp(maxLength - distance, maxLength, 2);
       const passed = score >= config.threshold;
@@ -43,13 +39,13 @@ export const levenshteinEvaluator = defineEvaluator({
           `Edit distance ${distance} over at most ${maxLength} ${unitName(config.unit)}: ${formula}, ` +
           `${passed ? "meets" : "is below"} the threshold ${config.threshold}` +
           `${config.case_sensitive ? "" : " (case-insensitive)"}.` +
-          truncationNote(texts.truncated, config.max_chars, config.unit),
+          truncationNote(truncated, config.max_chars, config.unit),
         details: {
           distance,
           output_length: outputLength,
           expected_length: expectedLength,
           max_length: maxLength,
-          truncated: texts.truncated,
+          truncated,
         },
       };
     };

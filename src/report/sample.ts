@@ -4,41 +4,19 @@
  * headless Chromium). Not part of the public API.
  */
 import type { EvaluatorSummary } from "../run/types.js";
+import { histogram } from "../stats/histogram.js";
+import { seededRandom } from "../stats/prng.js";
+import { quantileSorted } from "../stats/quantiles.js";
 import { chooseBins } from "./choose.js";
 import type { HistogramData, RunReportInput, TrendReportInput, ComparisonReportInput } from "./types.js";
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so the sample never changes. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-/** Equal-width binning as `histogram()` in src/stats does it (last bin closed); enough for a sample. */
+/** Bins sample scores the way the CLI does (the stats module's histogram). */
 export function binSample(values: readonly number[], bins: number, min: number, max: number, integer = false): HistogramData {
-  const width = (max - min) / bins;
-  const counts = new Array<number>(bins).fill(0);
-  for (const v of values) {
-    const i = Math.min(bins - 1, Math.max(0, Math.floor((v - min) / width)));
-    counts[i] = (counts[i] ?? 0) + 1;
-  }
-  const edges = Array.from({ length: bins + 1 }, (_, i) => min + i * width);
+  const { edges, counts } = histogram(values, { bins, min, max });
   return integer ? { edges, counts, integer } : { edges, counts };
 }
 
-function quantile(sorted: readonly number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const a = sorted[lo] ?? 0;
-  const b = sorted[Math.min(sorted.length - 1, lo + 1)] ?? a;
-  return a + (b - a) * (pos - lo);
-}
 
 function summarize(name: string, type: string, direction: "maximize" | "minimize", threshold: number | null, scores: number[], skipped: number, errors: number): EvaluatorSummary {
   const sorted = [...scores].sort((a, b) => a - b);
@@ -52,9 +30,9 @@ function summarize(name: string, type: string, direction: "maximize" | "minimize
     skipped,
     errors,
     mean: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
-    median: quantile(sorted, 0.5),
-    p10: quantile(sorted, 0.1),
-    p90: quantile(sorted, 0.9),
+    median: quantileSorted(sorted, 0.5),
+    p10: quantileSorted(sorted, 0.1),
+    p90: quantileSorted(sorted, 0.9),
     min: sorted[0] ?? null,
     max: sorted[sorted.length - 1] ?? null,
     pass_rate: threshold === null || scores.length === 0 ? null : passed / scores.length,
@@ -69,7 +47,7 @@ function histogramFor(summary: EvaluatorSummary, scores: number[]): HistogramDat
 
 /** The sample run: 240 rows, four evaluators, a few worst rows each (one output holds a `<script>`). */
 export function sampleRunReportInput(): RunReportInput {
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   const lev = Array.from({ length: 236 }, () => Math.round(Math.min(1, Math.max(0, 0.86 - Math.pow(rnd(), 2.2) * 0.75 + (rnd() - 0.5) * 0.08)) * 100) / 100);
   const dist = Array.from({ length: 236 }, () => Math.round(Math.pow(rnd(), 2.4) * 28));
   const jac = Array.from({ length: 231 }, () => Math.min(1, Math.max(0, 0.72 + (rnd() + rnd() + rnd() - 1.5) * 0.45)));

@@ -4,6 +4,7 @@
  * Field names follow the run store's snake_case.
  */
 import type { Direction } from "../types.js";
+import type { TokenExplanation } from "../evaluators/explain-tokens.js";
 import type { EvaluatorSummary, RowOutcome, RunInfo, RunSummary } from "../run/types.js";
 
 /**
@@ -32,14 +33,8 @@ export interface HighlightOptions {
 }
 
 /** A token evaluator's explanation of one row (the shape of `details` from jaccard/tfidf). */
-export interface TokenLists {
-  shared: string[];
-  missing: string[];
-  extra: string[];
-  shared_count: number;
-  missing_count: number;
-  extra_count: number;
-}
+/** A token evaluator's explanation of one row: the shape of jaccard/tfidf `details`. */
+export type TokenLists = TokenExplanation;
 
 /** One of an evaluator's worst rows, with the two texts it compared. */
 export interface WorstRow {

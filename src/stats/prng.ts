@@ -148,3 +148,18 @@ export class Xoshiro128 {
     return sumHigh + sumLow;
   }
 }
+
+/**
+ * mulberry32: a tiny seeded generator of numbers in [0, 1) for fixtures, examples and benchmark corpora.
+ * Its period is 2^32, too short for resampling (use {@link Xoshiro128} there), plenty for test data.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

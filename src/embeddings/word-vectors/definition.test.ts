@@ -106,8 +106,8 @@ describe("createWordVectorsProvider", () => {
     expect(provider.model).toBe(`${vec} sif(a=0.001,pc=0)`);
     const { vectors } = await provider.embed(["cat", "nothing known", ""]);
     expect(vectors.map((v) => v.length)).toEqual([3, 3, 3]);
-    expect([...(vectors[1] ?? [])]).toEqual([0, 0, 0]);
-    expect([...(vectors[2] ?? [])]).toEqual([0, 0, 0]);
+    expect(Array.from(vectors[1] ?? [])).toEqual([0, 0, 0]);
+    expect(Array.from(vectors[2] ?? [])).toEqual([0, 0, 0]);
     // "cat" alone: weight a/(a + p) with p = 1/(2·1.5) = 1/3 at rank 2 of 2.
     const w = 1e-3 / (1e-3 + 1 / 3);
     expect(vectors[0]?.[1]).toBeCloseTo(w, 4);

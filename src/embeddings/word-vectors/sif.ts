@@ -81,8 +81,11 @@ export function removeComponents(v: Float64Array, components: readonly Float64Ar
  * `S = Σ_w p(w) (a/(a + p(w)))² v_w v_wᵀ`, whose top eigenvector tends to `μ/‖μ‖` as m grows. On the
  * STS Benchmark *train* sentences with the wink vectors, the principal component of real sentence
  * vectors and this direction have |cos| = 0.97, and the finite-m versions (m = 1…20) score the same as
- * m → ∞ to within 0.2 Spearman points. So it is deterministic, needs no data the user lacks, and works
- * for any vectors file. Returns null when μ = 0 (nothing to remove).
+ * m → ∞ to within 0.2 Spearman points. Against the train-sentence component it scores 71.3 vs 73.1
+ * Spearman × 100 on STS-B dev and 59.2 vs 58.9 on test. It is deterministic, needs no data the user
+ * lacks (the STS train split does not ship with simeval), and works for any vectors file; fitting on
+ * the run's own texts instead would make a row's score depend on the other rows.
+ * Returns null when μ = 0 (nothing to remove).
  */
 export function commonComponent(table: WordTable, rows: Iterable<number>, probabilities: ArrayLike<number>, weights: ArrayLike<number>): Float64Array | null {
   const mu = new Float64Array(table.dim);

@@ -1,0 +1,24 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** The built package, as a user imports it (`npm ci` builds dist/ through `prepare`). */
+describe("the package's exports", () => {
+  it("import('simeval'), 'simeval/metrics' and 'simeval/node' resolve to built JavaScript", () => {
+    const script = `
+      const root = await import("simeval");
+      const metrics = await import("simeval/metrics");
+      const node = await import("simeval/node");
+      const lev = root.createEvaluator({ type: "levenshtein", config: { threshold: 0.9, case_sensitive: true } });
+      const r = await lev.evaluate({ output: "Hello World!", expected: "Hello World" });
+      console.log(JSON.stringify({ score: r.score, passed: r.passed, d: metrics.levenshteinDistance("kitten", "sitting"), run: typeof node.runDataset, from: import.meta.resolve("simeval") }));
+    `;
+    const p = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+    expect(p.stderr).toBe("");
+    const out = JSON.parse(p.stdout) as { score: number; passed: boolean; d: number; run: string; from: string };
+    expect(out).toMatchObject({ score: 0.92, passed: true, d: 3, run: "function" });
+    expect(out.from).toMatch(/\/dist\/index\.js$/);
+  });
+});
