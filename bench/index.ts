@@ -4,8 +4,9 @@
  */
 import { benchDataset } from "./dataset.js";
 import { benchLevenshtein } from "./levenshtein.js";
+import { benchQuality } from "./quality.js";
 import { benchTokens } from "./tokens.js";
 
-const benches: (() => Promise<void>)[] = [benchLevenshtein, benchTokens, benchDataset];
+const benches: (() => Promise<void>)[] = [benchLevenshtein, benchTokens, benchQuality, benchDataset];
 
 for (const bench of benches) await bench();

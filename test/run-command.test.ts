@@ -239,3 +239,26 @@ describe("semantic_similarity in a dataset run", () => {
     }
   });
 });
+
+describe("word_vectors in a dataset run", () => {
+  it("a vectors file that cannot be loaded stops the run before its first row, naming the file", async () => {
+    const data = file("wv.jsonl", jsonl([{ output: "a cat", expected: "a dog" }]));
+    const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: join(dir, "missing.vec"), cache_dir: join(dir, "vectors") } }]));
+    const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--out", join(dir, "o.jsonl"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("missing.vec");
+    expect(existsSync(join(dir, "o.jsonl"))).toBe(true);
+    expect(readFileSync(join(dir, "o.jsonl"), "utf8")).toBe("");
+  });
+
+  it("scores with a small GloVe file, through the binary cache", async () => {
+    const vectors = file("tiny.txt", ["cat 1 0 0", "dog 0.9 0.1 0", "car 0 0 1", "a 0.1 0.1 0.1"].join("\n") + "\n");
+    const data = file("wv2.jsonl", jsonl([{ output: "a cat", expected: "a dog" }, { output: "a cat", expected: "a car" }]));
+    const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors, cache_dir: join(dir, "vectors"), remove_components: 0 } }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"));
+    expect(r.code).toBe(0);
+    const [near, far] = readFileSync(join(dir, "o.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).results.semantic_similarity.score as number);
+    expect(near).toBeGreaterThan(0.9);
+    expect(far).toBeLessThan(near!);
+  });
+});

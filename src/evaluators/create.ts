@@ -19,6 +19,8 @@ export interface Evaluator {
   evaluate(record: EvalRecord): Promise<EvalResult>;
   /** Like {@link evaluate}, but returns the result directly when the evaluator is synchronous. For runners. */
   evaluateNow(record: EvalRecord): EvalResult | Promise<EvalResult>;
+  /** Loads what the evaluator needs before the first record (e.g. word vectors); rejects with a clear error when it cannot. */
+  ready(): Promise<void>;
   /** The two texts this evaluator would compare for `record` (null when not provided), for reports. */
   texts(record: EvalRecord): { output: string | null; expected: string | null };
 }
@@ -116,6 +118,9 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     threshold: definition.passThreshold ? definition.passThreshold(config) : typeof config["threshold"] === "number" ? config["threshold"] : null,
     spec,
     texts,
+    ready: async () => {
+      await scorer.ready?.();
+    },
     evaluateNow,
     evaluate: async (record) => evaluateNow(record),
   };

@@ -18,7 +18,12 @@ export interface Scored {
   details: Record<string, unknown>;
 }
 
-export type Scorer = (args: ScoreArgs) => Scored | Promise<Scored>;
+/**
+ * Scores one pair. A scorer that loads something on first use (word vectors, say) may offer `ready()`,
+ * which loads it now and rejects with a clear error when it cannot, so that a run fails before its
+ * first row rather than on every row.
+ */
+export type Scorer = ((args: ScoreArgs) => Scored | Promise<Scored>) & { ready?: () => Promise<void> };
 
 /**
  * What an evaluator may need from its surroundings, injected instead of read from globals:

@@ -6,7 +6,7 @@ import { memoryEmbeddingCache } from "../embeddings/cache.js";
 import { providerOptionKeys } from "../embeddings/provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderOptions, EmbeddingUsage } from "../embeddings/provider.js";
 import { embeddingProviderDefinitions } from "../embeddings/registry.js";
-import { defineEvaluator } from "./define.js";
+import { defineEvaluator, type Scorer } from "./define.js";
 
 /** Every built-in provider's option keys, all optional here; each provider applies its own defaults. */
 const providerKeys = providerOptionKeys(embeddingProviderDefinitions, ["provider", "model", "threshold", "rescale", "unicode_normalization"]);
@@ -97,7 +97,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
     const verdictText = (passed: boolean | null) =>
       passed === null ? " (no threshold set)." : `; ${passed ? "meets" : "below"} the threshold ${config.threshold}.`;
 
-    return async ({ output, expected }) => {
+    const scorer: Scorer = async ({ output, expected }) => {
       if (output === expected || output === "" || expected === "") {
         const cosine = output === expected ? 1 : 0;
         const score = toScore(cosine);
@@ -138,6 +138,11 @@ export const semanticSimilarityEvaluator = defineEvaluator({
         },
       };
     };
+    // Loading happens on the first embed; an empty call makes it happen now (no request for openai).
+    scorer.ready = async () => {
+      await provider.embed([]);
+    };
+    return scorer;
   },
 });
 
