@@ -6,7 +6,9 @@ export interface FieldSchema {
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
+  exclusiveMaximum?: number;
   minLength?: number;
+  properties?: Record<string, FieldSchema>;
   default?: unknown;
   description?: string;
 }
@@ -23,7 +25,17 @@ export function describeField(field: FieldSchema | undefined): string {
   if (field.enum) return `one of ${field.enum.map((v) => JSON.stringify(v)).join(", ")}`;
   const lo = field.minimum;
   const hi = field.maximum !== undefined && field.maximum < Number.MAX_SAFE_INTEGER ? field.maximum : undefined;
-  const range = lo !== undefined && hi !== undefined ? ` in [${lo}, ${hi}]` : lo !== undefined ? ` >= ${lo}` : hi !== undefined ? ` <= ${hi}` : "";
+  const below = field.exclusiveMaximum;
+  const range =
+    lo !== undefined && hi !== undefined
+      ? ` in [${lo}, ${hi}]`
+      : lo !== undefined && below !== undefined
+        ? ` in [${lo}, ${below})`
+        : lo !== undefined
+          ? ` >= ${lo}`
+          : hi !== undefined
+            ? ` <= ${hi}`
+            : "";
   switch (field.type) {
     case "number":
       return `a number${range}`;
@@ -33,6 +45,10 @@ export function describeField(field: FieldSchema | undefined): string {
       return "true or false";
     case "string":
       return field.minLength ? "a non-empty string" : "a string";
+    case "object":
+      return field.properties
+        ? `an object {${Object.entries(field.properties).map(([k, f]) => `"${k}": ${describeField(f)}`).join(", ")}}`
+        : "an object";
     default:
       return field.type ? `a value of type ${field.type}` : "a valid value";
   }

@@ -1,3 +1,4 @@
+import { builtinEmbeddingProviders } from "../../embeddings/registry.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { EvalError } from "../../errors.js";
 import type { EvalRecord } from "../../types.js";
@@ -21,7 +22,8 @@ export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<numbe
   if (opts.name !== undefined) spec["name"] = opts.name;
   if (opts.config !== undefined) spec["config"] = parseJsonOption("--config", opts.config);
   if (opts.inputs !== undefined) spec["inputs"] = parseJsonOption("--inputs", opts.inputs);
-  const evaluator = createEvaluator(spec);
+  const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
+  await evaluator.ready();
   let record: EvalRecord = {};
   if (opts.record !== undefined) {
     const parsed = parseJsonOption("--record", opts.record);
