@@ -1,30 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { detectFormat, readDataset } from "./read-dataset.js";
-import type { DatasetItem } from "./rows.js";
+import { collect, tempFiles } from "./test-support.js";
 
-let dir = "";
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "simeval-dataset-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function file(name: string, content: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
-  const out: DatasetItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
+const { file, dir } = tempFiles("simeval-dataset-");
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -56,7 +36,7 @@ describe("detectFormat", () => {
   });
 
   it("a missing file to sniff → DATASET_INVALID", () => {
-    const path = join(dir, "absent.dat");
+    const path = join(dir(), "absent.dat");
     expect(() => detectFormat(path)).toThrow(new EvalError("DATASET_INVALID", `${path}: no such file`));
   });
 });
@@ -92,7 +72,7 @@ describe("readDataset", () => {
     ["missing.jsonl", "no such file"],
     ["missing.weird", "no such file"],
   ])("%s → DATASET_INVALID from the first next()", async (name, problem) => {
-    const path = join(dir, name);
+    const path = join(dir(), name);
     const iterable = readDataset(path); // no throw yet: the file is opened on iteration
     await expect(collect(iterable)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${problem}` });
   });

@@ -1,44 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { CHUNK_BYTES } from "./read-bytes.js";
 import { readJsonArray } from "./read-json.js";
-import type { DatasetItem } from "./rows.js";
+import { brief, collect, datasetFailure, tempFiles } from "./test-support.js";
 
-let dir = "";
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "simeval-json-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { file, dir } = tempFiles("simeval-json-");
 
-async function file(name: string, content: string | Uint8Array): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
-  const out: DatasetItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-const brief = (items: DatasetItem[]): [number, number, unknown][] =>
-  items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);
-
-async function failure(path: string): Promise<EvalError> {
-  const err = await collect(readJsonArray(path)).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EvalError);
-  expect((err as EvalError).code).toBe("DATASET_INVALID");
-  return err as EvalError;
-}
+const failure = (path: string): Promise<EvalError> => datasetFailure(readJsonArray(path));
 
 describe("readJsonArray", () => {
   it("yields each element with the line its first token is on", async () => {
@@ -138,7 +107,7 @@ describe("readJsonArray", () => {
   });
 
   it("a missing file → DATASET_INVALID", async () => {
-    expect((await failure(join(dir, "nope.json"))).message).toBe(`${join(dir, "nope.json")}: no such file`);
+    expect((await failure(join(dir(), "nope.json"))).message).toBe(`${join(dir(), "nope.json")}: no such file`);
   });
 
   it("stops with the signal's reason when aborted", async () => {

@@ -1,45 +1,15 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EvalError } from "../errors.js";
+import { describe, expect, it } from "vitest";
 import { CHUNK_BYTES } from "./read-bytes.js";
 import { readJsonl } from "./read-jsonl.js";
-import type { DatasetItem } from "./rows.js";
+import { brief, collect, datasetFailure, tempFiles } from "./test-support.js";
 
-let dir = "";
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "simeval-jsonl-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { file, dir } = tempFiles("simeval-jsonl-");
 
-async function file(name: string, content: string | Uint8Array): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
-  const out: DatasetItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function failure(items: AsyncIterable<DatasetItem>): Promise<EvalError> {
-  const err = await collect(items).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EvalError);
-  return err as EvalError;
-}
+const failure = datasetFailure;
 
 /** `[row, line, record or error message]` per item: compact to compare. */
-const brief = (items: DatasetItem[]): [number, number, unknown][] =>
-  items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);
-
 describe("readJsonl", () => {
   it("yields one record per line with 1-based row and line numbers; blank lines are not rows", async () => {
     const path = await file("a.jsonl", '{"id":1}\n\n{"id":2,"x":[1]}\n   \n{"id":3}\n');
@@ -120,16 +90,16 @@ describe("readJsonl", () => {
     ["empty", "empty.jsonl", "", "empty.jsonl: the file is empty; expected one JSON object per line (JSONL)"],
     ["blank lines only", "blank.jsonl", "\n  \r\n\n", "blank.jsonl: no rows (only blank lines); expected one JSON object per line (JSONL)"],
   ])("%s file → DATASET_INVALID", async (_name, name, content, message) => {
-    const path = content === null ? join(dir, name) : await file(name, content);
+    const path = content === null ? join(dir(), name) : await file(name, content);
     const err = await failure(readJsonl(path));
     expect(err.code).toBe("DATASET_INVALID");
-    expect(err.message).toBe(join(dir, message));
+    expect(err.message).toBe(join(dir(), message));
   });
 
   it("a directory → DATASET_INVALID", async () => {
-    await mkdir(join(dir, "folder.jsonl"));
-    const err = await failure(readJsonl(join(dir, "folder.jsonl")));
-    expect(err.message).toBe(`${join(dir, "folder.jsonl")}: is a directory; expected a dataset file (.jsonl, .json or .csv)`);
+    await mkdir(join(dir(), "folder.jsonl"));
+    const err = await failure(readJsonl(join(dir(), "folder.jsonl")));
+    expect(err.message).toBe(`${join(dir(), "folder.jsonl")}: is a directory; expected a dataset file (.jsonl, .json or .csv)`);
   });
 
   it.skipIf(process.getuid?.() === 0)("an unreadable file → DATASET_INVALID (skipped as root, who can read anything)", async () => {
