@@ -56,8 +56,18 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
     } else seen.set(p.name, i);
   });
   if (issues.length) throwIssues(issues);
+  // Creation can fail too (an unknown embedding provider, say): collect those from every spec as well.
   const built: Evaluator[] = [];
-  for (const p of parsed as ParsedSpec[]) built.push(build(p, env));
+  (parsed as ParsedSpec[]).forEach((p, i) => {
+    try {
+      built.push(build(p, env));
+    } catch (error) {
+      if (!(error instanceof EvalError) || error.issues.length === 0) throw error;
+      const who = `${at.join(".")}[${i}]: evaluator "${p.name}" (${p.definition.type})`;
+      for (const issue of error.issues) issues.push({ ...issue, path: [...at, i, ...issue.path], message: `${who}: ${issue.message}` });
+    }
+  });
+  if (issues.length) throwIssues(issues);
   return built;
 }
 

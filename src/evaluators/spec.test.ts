@@ -73,6 +73,21 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain("evaluators[3]");
   });
 
+  it("problems found when creating (unknown providers, keys of another provider) are collected across specs too", () => {
+    const e = issuesOf(() =>
+      createEvaluators(
+        [
+          { type: "semantic_similarity", config: { provider: "word_vectors", base_url: "http://127.0.0.1:1" } },
+          { type: "semantic_similarity", name: "s2", config: { provider: "nope" } },
+        ],
+        { embeddingProviders: { word_vectors: () => ({ name: "w", model: "w", embed: async () => ({ vectors: [] }) }) } },
+      ),
+    );
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues.map((i) => i.path.join("."))).toEqual(["evaluators.0.config.base_url", "evaluators.1.config.provider"]);
+    expect(e.message).toContain('evaluators[1]: evaluator "s2" (semantic_similarity): embedding provider "nope" is not available; available: word_vectors');
+  });
+
   it("fills defaults from the schema", () => {
     expect(createEvaluator({ type: "levenshtein" }).config).toEqual({ threshold: 0.7, case_sensitive: false, max_chars: 10000, unit: "code_point" });
     expect(createEvaluator({ type: "exact_match" }).config).toEqual({ case_sensitive: false, trim: true, normalize_whitespace: false });
