@@ -163,6 +163,11 @@ describe("runs, show, baseline, compare and trend", () => {
     const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--db", db);
     expect(files.out).toMatch(/levenshtein\s+60/);
     expect((await run("compare", "good", "good", "--db", db, "--fail-on-regression")).code).toBe(0);
+    const narrow = file("narrow.json", evals([{ type: "levenshtein" }, { type: "exact_match" }]));
+    await run("run", a, "--config", narrow, "--db", db, "--name", "other-evaluators");
+    const partial = await run("compare", "good", "other-evaluators", "--db", db);
+    expect(partial.out).toContain("only in A (not compared): levenshtein_distance");
+    expect(partial.out).toContain("only in B (not compared): exact_match");
     expect((await run("compare", "good", "nothing-like-this", "--db", db)).err).toContain("neither a results.jsonl file nor a recorded run");
 
     const trend = await run("trend", "--db", db, "--report", join(dir, "t.html"));

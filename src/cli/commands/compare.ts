@@ -52,6 +52,8 @@ export function printComparison(c: Comparison): string {
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} rows in both runs (A ${c.rows.a}, B ${c.rows.b})`];
   if (c.mismatch) lines.push(`warning: ${c.mismatch.message}`);
   for (const w of c.warnings) lines.push(`warning: ${w}`);
+  if (c.only_in_a.length) lines.push(`only in A (not compared): ${c.only_in_a.join(", ")}`);
+  if (c.only_in_b.length) lines.push(`only in B (not compared): ${c.only_in_b.join(", ")}`);
   const rows = c.evaluators.map((e) => [
     e.name,
     e.n_pairs,
