@@ -71,9 +71,9 @@ const SMALL_DATASET_BYTES = 1 << 20;
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
   const specs = opts.evaluators;
   const evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
+  const scan = await scanFile(opts.dataset);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say).
   await Promise.all(evaluators.map((e) => e.ready()));
-  const scan = await scanFile(opts.dataset);
   const datasetHash = scan.sha256;
   // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
   const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
