@@ -1,8 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { histogram } from "../stats/histogram.js";
 import { MAX_INTEGER_BINS, UNIT_BINS, chooseBins, highlightFor } from "./choose.js";
 
 describe("chooseBins", () => {
+  it("gives the top value a bar of its own when the threshold is the top (exact_match passes only at 1)", () => {
+    const c = chooseBins({ direction: "maximize", min: 0, max: 1, threshold: 1 });
+    expect(c).toEqual({ bins: UNIT_BINS + 1, min: 0, max: 1.05, integer: false });
+    const { counts } = histogram([0, 0.97, 1, 1], c);
+    expect(counts[UNIT_BINS]).toBe(2); // [1, 1.05]: the passes
+    expect(counts[UNIT_BINS - 1]).toBe(1); // [0.95, 1): a near miss
+  });
+
   it("gives [0, 1] scores 20 bins of 0.05", () => {
     expect(chooseBins({ direction: "maximize", min: 0.2, max: 0.9, threshold: 0.7 })).toEqual({ bins: UNIT_BINS, min: 0, max: 1, integer: false });
   });

@@ -23,7 +23,7 @@ export const MAX_INTEGER_BINS = 40;
  * integer-centred bins from 0 up to the larger of the max score and the threshold: width
  * w = ceil((top + 1) / 40), so bin k holds [k·w, k·w + w - 1] and its edges are k·w - 0.5 and
  * (k + 1)·w - 0.5. Everything else gets 20 bins over [0, 1], widened to [min, max] if scores
- * fall outside it.
+ * fall outside it, and one bin more above when the threshold is the top value.
  */
 export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" | "max" | "threshold">): BinChoice {
   if (summary.direction === "minimize") {
@@ -34,6 +34,9 @@ export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" |
   }
   const min = Math.min(0, summary.min ?? 0);
   const max = Math.max(1, summary.max ?? 1);
+  // A threshold at the top (exact_match passes only at 1.0) needs the top value in a bar of its own:
+  // one more bin above, so that [1, 1.05] holds the passes and [0.95, 1) the near misses.
+  if (summary.threshold === max) return { bins: UNIT_BINS + 1, min, max: max + (max - min) / UNIT_BINS, integer: false };
   return { bins: UNIT_BINS, min, max, integer: false };
 }
 
