@@ -62,6 +62,15 @@ const KEEP_ROW_ERRORS = 100;
 const SMALL_DATASET_BYTES = 1 << 20;
 
 /**
+ * A run's evaluators, built on the calling thread: validates the specs (every problem at once) before
+ * anything is read, and gives names, directions and thresholds. The dataset IDF is fitted later, for
+ * the scoring threads.
+ */
+export function createRunEvaluators(specs: unknown): Evaluator[] {
+  return createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
+}
+
+/**
  * Scores every row of a dataset with every evaluator: reads the file as a stream, scores batches on
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
@@ -70,7 +79,7 @@ const SMALL_DATASET_BYTES = 1 << 20;
  */
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
   const specs = opts.evaluators;
-  const evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
+  const evaluators = createRunEvaluators(specs);
   const scan = await scanFile(opts.dataset);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say).
   await Promise.all(evaluators.map((e) => e.ready()));

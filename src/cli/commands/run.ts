@@ -1,11 +1,8 @@
 import { resolve } from "node:path";
-import { createEvaluators } from "../../evaluators/create.js";
 import { EvalError } from "../../errors.js";
 import { renderJUnit, renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
-import { runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
-import { IDF_TO_BE_FITTED } from "../../run/idf.js";
-import { builtinEmbeddingProviders } from "../../embeddings/registry.js";
+import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
@@ -48,7 +45,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const specs = await readEvalsFile(opts.config);
   let evaluators;
   try {
-    evaluators = createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
+    evaluators = createRunEvaluators(specs);
   } catch (error) {
     if (error instanceof EvalError) throw new EvalError(error.code, `${opts.config}: ${error.message}`, { issues: error.issues });
     throw error;
