@@ -1,6 +1,5 @@
-import { chooseBins, highlightFor } from "../report/choose.js";
+import { highlightFor } from "../report/choose.js";
 import type { RunReportEvaluator, RunReportInput, TokenLists, WorstRow as ReportRow } from "../report/types.js";
-import { histogram } from "../stats/histogram.js";
 import type { RunDatasetResult } from "./run-dataset.js";
 import type { RunInfo } from "./types.js";
 import type { WorstRow } from "./worst-rows.js";
@@ -9,15 +8,9 @@ import type { WorstRow } from "./worst-rows.js";
 export function runReportInput(result: RunDatasetResult, run: RunReportInput["run"]): RunReportInput {
   const evaluators: RunReportEvaluator[] = result.summary.evaluators.map((summary) => {
     const evaluator = result.evaluators.find((e) => e.name === summary.name);
-    const scores = result.scores[summary.name];
-    let hist: RunReportEvaluator["histogram"] = null;
-    if (scores && scores.length > 0) {
-      const bins = chooseBins(summary);
-      hist = { ...histogram(scores, { bins: bins.bins, min: bins.min, max: bins.max }), integer: bins.integer };
-    }
     return {
       summary,
-      histogram: hist,
+      histogram: result.histograms[summary.name] ?? null,
       highlight: highlightFor(summary.type, evaluator?.config),
       worst: (result.worst[summary.name] ?? []).map(toReportRow),
     };

@@ -4,13 +4,16 @@ import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile } from "../dataset/hash.js";
 import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset/read-dataset.js";
 import type { DatasetItem } from "../dataset/rows.js";
+import { chooseBins } from "../report/choose.js";
+import type { HistogramData } from "../report/types.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
 import { fitDatasetIdf, IDF_TO_BE_FITTED, needsDatasetIdf } from "./idf.js";
 import { inlineScorer, workerPool, type Scorer } from "./pool.js";
 import type { ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
-import { resultsLine, type RunSummary } from "./types.js";
+import type { ScoreSet } from "../stats/score-set.js";
+import { resultsLine, type EvaluatorSummary, type RunSummary } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
 export interface RunDatasetOptions {
@@ -51,8 +54,8 @@ export interface RunDatasetResult {
   /** The first row errors (at most 100), for messages and reports; the summary counts them all. */
   rowErrors: RowErrorInfo[];
   datasetHash: string;
-  /** Each evaluator's scores (the rows behind its summary), for histograms. */
-  scores: Record<string, Float64Array>;
+  /** Each evaluator's scores (the rows behind its summary) binned for the report; null when none. */
+  histograms: Record<string, HistogramData | null>;
   /** True when the signal stopped the run before the end; everything scored so far is kept. */
   interrupted: boolean;
 }
@@ -151,14 +154,22 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       if (interrupted) store.abortRun(runId, final);
       else store.finishRun(runId, final);
     }
-    const scores = Object.fromEntries(evaluators.map((e) => [e.name, summary.scores(e.name) ?? new Float64Array()]));
-    return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, scores, interrupted };
+    const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
+    return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, histograms, interrupted };
   } catch (error) {
     if (store && runId) store.abortRun(runId, summary.finish());
     throw error;
   } finally {
+    summary.close();
     await scorer.close();
   }
+}
+
+/** An evaluator's scores in the bins the report draws (see chooseBins); null when none was scored. */
+function histogramFor(summary: EvaluatorSummary, scores: ScoreSet | undefined): HistogramData | null {
+  if (!scores || scores.length === 0) return null;
+  const bins = chooseBins(summary);
+  return { ...scores.histogram({ bins: bins.bins, min: bins.min, max: bins.max }), integer: bins.integer };
 }
 
 function withSignal(signal: AbortSignal | undefined): { signal?: AbortSignal } {

@@ -15,7 +15,12 @@ export interface Histogram {
  * Values outside [min, max] and NaN are counted in `outside` only.
  * Throws CONFIG_INVALID unless `bins` is a positive integer and min < max are finite.
  */
-export function histogram(values: Float64Array | readonly number[], opts: { bins: number; min: number; max: number }): Histogram {
+export function histogram(values: ArrayLike<number>, opts: { bins: number; min: number; max: number }): Histogram {
+  return histogramOf([values], opts);
+}
+
+/** {@link histogram} over values that come in chunks (e.g. read back from a file). */
+export function histogramOf(chunks: Iterable<ArrayLike<number>>, opts: { bins: number; min: number; max: number }): Histogram {
   const { bins, min, max } = opts;
   const issues: Issue[] = [];
   if (!Number.isSafeInteger(bins) || bins < 1) {
@@ -32,17 +37,19 @@ export function histogram(values: Float64Array | readonly number[], opts: { bins
   edges.push(max);
   const counts = new Array<number>(bins).fill(0);
   let outside = 0;
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k] as number;
-    if (!(v >= min && v <= max)) {
-      outside++;
-      continue;
+  for (const values of chunks) {
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k] as number;
+      if (!(v >= min && v <= max)) {
+        outside++;
+        continue;
+      }
+      let i = Math.min(bins - 1, Math.floor((v - min) / width));
+      // The division can land one bin off next to an edge; the edges themselves decide.
+      if (v < (edges[i] as number)) i--;
+      else if (i < bins - 1 && v >= (edges[i + 1] as number)) i++;
+      counts[i] = (counts[i] as number) + 1;
     }
-    let i = Math.min(bins - 1, Math.floor((v - min) / width));
-    // The division can land one bin off next to an edge; the edges themselves decide.
-    if (v < (edges[i] as number)) i--;
-    else if (i < bins - 1 && v >= (edges[i + 1] as number)) i++;
-    counts[i] = (counts[i] as number) + 1;
   }
   return { edges, counts, outside };
 }

@@ -66,7 +66,8 @@ export function quantiles(values: Numbers, ps: readonly number[]): (number | nul
   return ps.map((p) => quantileSorted(sorted, p));
 }
 
-function checkProbability(p: number): void {
+/** Throws CONFIG_INVALID unless p is a probability in [0, 1]. */
+export function checkProbability(p: number): void {
   if (!(p >= 0 && p <= 1)) {
     throw new EvalError("CONFIG_INVALID", `Invalid quantile: expected a probability in [0, 1] but received ${String(p)}`, {
       issues: [{ path: ["p"], message: `Invalid quantile: expected a probability in [0, 1] but received ${String(p)}`, expected: "number in [0, 1]", received: String(p) }],

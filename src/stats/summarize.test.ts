@@ -115,13 +115,26 @@ describe("SummaryBuilder", () => {
     expect(e?.median).toBe(0.5);
   });
 
-  it("exposes each evaluator's scores, sorted after finish()", () => {
-    const b = new SummaryBuilder([sim, dist], { countSkippedAsZero: false });
-    for (const o of smallRun()) b.add(o);
-    b.finish();
-    expect(Array.from(b.scores("sim") ?? [])).toEqual([0.2, 0.4, 0.6, 1]);
-    expect(Array.from(b.scores("dist") ?? [])).toEqual([0, 1, 3, 5]);
-    expect(b.scores("nope")).toBeUndefined();
+  it("gives the same figures when the scores spill to a file, and exposes them for histograms", () => {
+    const inMemory = new SummaryBuilder([sim, dist], { countSkippedAsZero: false });
+    const spilling = new SummaryBuilder([sim, dist], { countSkippedAsZero: false, scoreSet: { memoryValues: 7 } });
+    for (let i = 0; i < 500; i++) {
+      const o = at(i + 1, { sim: scored(((i * 37) % 101) / 100, i % 3 > 0), dist: scored((i * 13) % 17, i % 2 === 0) });
+      inMemory.add(o);
+      spilling.add(o);
+    }
+    expect(spilling.scores("sim")?.spilled).toBe(true);
+    expect(inMemory.scores("sim")?.spilled).toBe(false);
+    const a = inMemory.finish();
+    const b = spilling.finish();
+    for (const [x, y] of a.evaluators.map((e, i) => [e, b.evaluators[i]!] as const)) {
+      expect(y).toMatchObject({ ...x, mean: expect.any(Number) });
+      expect(y.mean).toBeCloseTo(x.mean!, 12);
+    }
+    const bins = { bins: 4, min: 0, max: 1 };
+    expect(spilling.scores("sim")?.histogram(bins)).toEqual(inMemory.scores("sim")?.histogram(bins));
+    expect(spilling.scores("nope")).toBeUndefined();
+    spilling.close();
   });
 
   it("accepts the slim OutcomeScores a scoring thread sends", () => {

@@ -1,12 +1,12 @@
 /**
  * Per-evaluator summary figures of a run, computed while the rows stream past: each evaluator keeps
- * its scores in one growable Float64Array (8 bytes a row) so that the median and percentiles are exact.
+ * its scores in a {@link ScoreSet} (in memory, then in a temporary file past 2 MiB) so that the median
+ * and percentiles are exact while memory stays flat.
  */
 import type { Direction } from "../types.js";
 import { EvalError, type Issue } from "../errors.js";
 import type { EvaluatorSummary, OutcomeScores, RunSummary } from "../run/types.js";
-import { Float64Buffer } from "./float64-buffer.js";
-import { mean, quantileSorted } from "./quantiles.js";
+import { ScoreSet, type ScoreSetOptions } from "./score-set.js";
 
 /** What the builder needs to know about each evaluator of the run. */
 export interface SummaryEvaluator {
@@ -24,11 +24,13 @@ export interface SummaryOptions {
    * has no scores to add it to; those add the failed verdict only.
    */
   countSkippedAsZero: boolean;
+  /** Where the scores go once they no longer fit in memory. */
+  scoreSet?: ScoreSetOptions;
 }
 
 interface Tally {
   spec: SummaryEvaluator;
-  scores: Float64Buffer;
+  scores: ScoreSet;
   skipped: number;
   errors: number;
   passed: number;
@@ -44,7 +46,8 @@ interface Tally {
  *
  * `n` is the number of scores behind mean/median/percentiles (with countSkippedAsZero it includes the
  * zeros given to skipped rows). `pass_rate = passed / verdicts`, `null` when there was no verdict.
- * `finish()` may be called at any time (e.g. for progress) and again later.
+ * `finish()` may be called at any time (e.g. for progress) and again later; `close()` deletes the
+ * temporary files of a long run.
  */
 export class SummaryBuilder {
   private readonly tallies: Tally[];
@@ -61,7 +64,7 @@ export class SummaryBuilder {
       seen.add(e.name);
     });
     if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
-    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new Float64Buffer(), skipped: 0, errors: 0, passed: 0, verdicts: 0 }));
+    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(opts.scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0 }));
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
 
@@ -82,7 +85,7 @@ export class SummaryBuilder {
         t.skipped++;
         if (this.countSkippedAsZero) {
           t.verdicts++;
-          if (t.spec.direction === "maximize" && r.score !== null) t.scores.push(0);
+          if (t.spec.direction === "maximize" && r.score !== null) t.scores.add(0);
         }
         continue;
       }
@@ -90,7 +93,7 @@ export class SummaryBuilder {
         t.errors++; // NaN or ±Infinity cannot be averaged; count it rather than poison the mean
         continue;
       }
-      if (r.score !== null) t.scores.push(r.score);
+      if (r.score !== null) t.scores.add(r.score);
       if (r.passed !== null) {
         t.verdicts++;
         if (r.passed) t.passed++;
@@ -98,13 +101,9 @@ export class SummaryBuilder {
     }
   }
 
-  /**
-   * The scores behind an evaluator's statistics (e.g. for a histogram), as a view on the builder's
-   * buffer: no copy, valid until the next add(); sorted ascending after finish(). Undefined for a name
-   * the builder was not given.
-   */
-  scores(name: string): Float64Array | undefined {
-    return this.tallies.find((t) => t.spec.name === name)?.scores.view();
+  /** The scores behind an evaluator's statistics (e.g. for a histogram); undefined for an unknown name. */
+  scores(name: string): ScoreSet | undefined {
+    return this.tallies.find((t) => t.spec.name === name)?.scores;
   }
 
   finish(): RunSummary {
@@ -115,26 +114,29 @@ export class SummaryBuilder {
       evaluators: this.tallies.map((t) => summarizeTally(t)),
     };
   }
+
+  /** Deletes the scores' temporary files; the builder must not be used afterwards. */
+  close(): void {
+    for (const t of this.tallies) t.scores.close();
+  }
 }
 
 function summarizeTally(t: Tally): EvaluatorSummary {
-  // Sorting in place is harmless: no figure depends on the order in which scores arrived.
-  const sorted = t.scores.view().sort();
-  const n = sorted.length;
+  const scores = t.scores;
   return {
     name: t.spec.name,
     type: t.spec.type,
     direction: t.spec.direction,
     threshold: t.spec.threshold,
-    n,
+    n: scores.length,
     skipped: t.skipped,
     errors: t.errors,
-    mean: mean(sorted),
-    median: quantileSorted(sorted, 0.5),
-    p10: quantileSorted(sorted, 0.1),
-    p90: quantileSorted(sorted, 0.9),
-    min: n ? (sorted[0] as number) : null,
-    max: n ? (sorted[n - 1] as number) : null,
+    mean: scores.mean(),
+    median: scores.quantile(0.5),
+    p10: scores.quantile(0.1),
+    p90: scores.quantile(0.9),
+    min: scores.min(),
+    max: scores.max(),
     pass_rate: t.verdicts ? t.passed / t.verdicts : null,
     verdicts: t.verdicts,
   };

@@ -1,0 +1,90 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { histogram } from "./histogram.js";
+import { quantileSorted } from "./quantiles.js";
+import { ScoreSet } from "./score-set.js";
+
+const dir = mkdtempSync(join(tmpdir(), "simeval-score-set-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function filled(values: readonly number[], memoryValues: number): ScoreSet {
+  const set = new ScoreSet({ memoryValues, dir });
+  for (const x of values) set.add(x);
+  return set;
+}
+
+/** The plain reference: sort everything and read the quantile off the sorted list. */
+function reference(values: readonly number[], p: number): number | null {
+  return quantileSorted(Float64Array.from(values).sort(), p);
+}
+
+/** Equal as numbers: 0 and -0 are one score. */
+function expectSame(actual: number | null, expected: number | null): void {
+  expect(actual === expected, `${String(actual)} should be ${String(expected)}`).toBe(true);
+}
+
+const PS = [0, 0.1, 0.25, 0.5, 0.9, 0.999, 1];
+const score = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.double({ min: 0, max: 1, noNaN: true }),
+  fc.integer({ min: -3, max: 3 }),
+  fc.constantFrom(0, -0, 0.5, 1, Number.MIN_VALUE, -Number.MAX_VALUE),
+);
+
+describe("ScoreSet", () => {
+  it("gives exactly the sorted list's quantiles, min, max and mean, in memory or spilled (property)", () => {
+    fc.assert(
+      fc.property(fc.array(score, { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (values, memoryValues) => {
+        const set = filled(values, memoryValues);
+        try {
+          expect(set.spilled).toBe(values.length > memoryValues);
+          for (const p of PS) expectSame(set.quantile(p), reference(values, p));
+          expectSame(set.min(), Math.min(...values));
+          expectSame(set.max(), Math.max(...values));
+          expect(set.length).toBe(values.length);
+        } finally {
+          set.close();
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("selects through every radix level when many scores share their leading bits", () => {
+    // 200,000 scores in [0.5, 0.5 + 2^-40): the top 32 bits of every key are equal.
+    const values = Array.from({ length: 200_000 }, (_, i) => 0.5 + ((i * 7919) % 200_000) * 2 ** -58);
+    const set = filled(values, 1000);
+    for (const p of PS) expect(set.quantile(p)).toBe(reference(values, p));
+    set.close();
+  });
+
+  it("bins like histogram() over the same scores", () => {
+    const values = Array.from({ length: 5000 }, (_, i) => ((i * 31) % 1001) / 1000);
+    const set = filled(values, 100);
+    const opts = { bins: 20, min: 0, max: 1 };
+    expect(set.histogram(opts)).toEqual(histogram(values, opts));
+    set.close();
+  });
+
+  it("is empty without scores and leaves no file behind", () => {
+    const empty = new ScoreSet({ dir });
+    expect([empty.mean(), empty.min(), empty.max(), empty.quantile(0.5)]).toEqual([null, null, null, null]);
+    const set = filled([3, 1, 2, 5, 4], 2);
+    expect(set.spilled).toBe(true);
+    expect(set.quantile(0.5)).toBe(3);
+    set.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("keeps adding after a quantile was read", () => {
+    const set = filled([5, 1], 3);
+    expect(set.quantile(0.5)).toBe(3);
+    for (const x of [9, 7, 0]) set.add(x);
+    expect(set.quantile(0.5)).toBe(5);
+    expect(set.mean()).toBeCloseTo(4.4, 15);
+    set.close();
+  });
+});
