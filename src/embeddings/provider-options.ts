@@ -17,27 +17,40 @@ export interface ProviderOptionKeys {
  * provider validates its options again when created). Throws when a key collides with one of `reserved`.
  */
 export function providerOptionKeys(definitions: readonly EmbeddingProviderDefinition[], reserved: readonly string[]): ProviderOptionKeys {
-  const shape: Record<string, z.ZodType> = {};
+  const first = new Map<string, z.ZodType>();
+  const descriptions = new Map<string, string[]>();
   const owners = new Map<string, string[]>();
   for (const def of definitions) {
     for (const [key, schema] of Object.entries(def.options)) {
       if (reserved.includes(key)) throw new Error(`embedding provider "${def.name}" declares the option "${key}", which semantic_similarity reserves`);
+      const { description, defaultValue } = describe(schema as z.ZodType);
       const list = owners.get(key);
       if (list) {
+        // A shared key: the docs give each provider's meaning, and its default when it differs.
         list.push(def.name);
+        const firstDefault = describe(first.get(key)!).defaultValue;
+        const note = defaultValue !== undefined && defaultValue !== firstDefault ? ` (default ${JSON.stringify(defaultValue)})` : "";
+        if (description !== undefined) descriptions.get(key)!.push(description + note);
         continue;
       }
       owners.set(key, [def.name]);
-      shape[key] = optionalWithoutDefault(schema as z.ZodType);
+      first.set(key, schema as z.ZodType);
+      descriptions.set(key, description === undefined ? [] : [description]);
     }
   }
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, schema] of first) shape[key] = optionalWithoutDefault(schema, descriptions.get(key)!.join("; "));
   return { shape, owners };
 }
 
-function optionalWithoutDefault(schema: z.ZodType): z.ZodType {
-  if (!(schema instanceof z.ZodDefault)) return schema.optional();
-  const inner = (schema.unwrap() as z.ZodType).optional();
-  const description = schema.description ?? (schema.unwrap() as z.ZodType).description;
-  const meta = { default: schema.def.defaultValue as unknown };
-  return inner.meta(description === undefined ? meta : { ...meta, description });
+function describe(schema: z.ZodType): { description: string | undefined; defaultValue: unknown } {
+  if (!(schema instanceof z.ZodDefault)) return { description: schema.description, defaultValue: undefined };
+  return { description: schema.description ?? (schema.unwrap() as z.ZodType).description, defaultValue: schema.def.defaultValue as unknown };
+}
+
+function optionalWithoutDefault(schema: z.ZodType, description: string): z.ZodType {
+  const { defaultValue } = describe(schema);
+  const inner = (schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema).optional();
+  const meta = { ...(defaultValue === undefined ? {} : { default: defaultValue }), ...(description ? { description } : {}) };
+  return Object.keys(meta).length ? inner.meta(meta) : inner;
 }

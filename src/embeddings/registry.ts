@@ -1,5 +1,6 @@
 import { openaiEmbeddingProvider } from "./openai.js";
 import type { EmbeddingProviderDefinition, EmbeddingProviderFactory } from "./provider.js";
+import { transformersProviderDefinition } from "./transformers/definition.js";
 import { wordVectorsProviderDefinition } from "./word-vectors/definition.js";
 
 /**
@@ -13,6 +14,7 @@ import { wordVectorsProviderDefinition } from "./word-vectors/definition.js";
 export const embeddingProviderDefinitions: readonly EmbeddingProviderDefinition[] = [
   openaiEmbeddingProvider,
   wordVectorsProviderDefinition,
+  transformersProviderDefinition,
 ];
 
 /**

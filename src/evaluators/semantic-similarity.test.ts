@@ -125,7 +125,7 @@ describe("semantic_similarity: provider config", () => {
     const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "letters", batch_size: 8, api_key_env: "K" } }, env));
     expect(e.code).toBe("CONFIG_INVALID");
     expect(e.issues.map((i) => i.path)).toEqual([["config", "api_key_env"], ["config", "batch_size"]]);
-    expect(e.message).toContain('"batch_size" is an option of the "openai" provider, not of the chosen provider "letters"');
+    expect(e.message).toContain('"batch_size" is an option of the "openai", "transformers" providers, not of the chosen provider "letters"');
     expect(e.message).toContain('"api_key_env" is an option of the "openai" provider');
     expect(e.message).toContain("(2 problems)");
   });

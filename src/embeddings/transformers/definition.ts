@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { EvalError, formatIssues } from "../../errors.js";
+import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
+import { ONNX_FILES, TRANSFORMERS_PACKAGE, type OnnxDtype } from "./defaults.js";
+import type { SentenceEncoder } from "./load.js";
+
+/** The `transformers` provider's config keys (besides `provider` and `model`), each defaulted. */
+export const transformersOptions = {
+  pooling: z.enum(["mean", "cls"]).default("mean").describe("transformers: how token vectors become one text vector, as the model card says: mean (sentence-transformers) or cls"),
+  normalize: z.boolean().default(true).describe("transformers: L2-normalise the pooled vector (cosine is the same either way)"),
+  dtype: z.enum(Object.keys(ONNX_FILES) as [OnnxDtype, ...OnnxDtype[]]).default("fp32").describe("transformers: which ONNX weights of the model folder to run (fp32: onnx/model.onnx, q8: onnx/model_quantized.onnx, …)"),
+  batch_size: z.number().int().min(1).max(1024).default(32).describe("transformers: texts per forward pass"),
+} satisfies z.ZodRawShape;
+
+const optionsSchema = z.strictObject(transformersOptions);
+
+/**
+ * Sentence embeddings from a sentence-transformers ONNX model run locally by transformers.js: the
+ * model folder given as `model` (a path, e.g. `./models/all-MiniLM-L6-v2`, holding `config.json`,
+ * `tokenizer.json` and `onnx/model.onnx`, as exported for transformers.js) is loaded from disk only;
+ * nothing is downloaded. Texts are tokenised (truncated to the model's maximum length), run through the
+ * model, pooled (`pooling`, default mean over the real tokens, padding excluded) and L2-normalised
+ * (`normalize`, default true): what sentence-transformers does for models such as all-MiniLM-L6-v2.
+ *
+ * transformers.js is an optional dependency (about 470 MB with ONNX Runtime):
+ * `ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers`. The package and the model are
+ * loaded at the first `embed()`, once per process (each scoring thread loads its own copy).
+ *
+ * `model` as shown in results is the folder as given; the embedding-cache key adds dtype and pooling.
+ */
+export function createTransformersProvider(options: EmbeddingProviderOptions): EmbeddingProvider {
+  const { model, ...rest } = options;
+  if (typeof model !== "string" || model.trim() === "") {
+    throw new EvalError("CONFIG_INVALID", `transformers: "model" must be the path of a local model folder (e.g. "./models/all-MiniLM-L6-v2"), but received ${model === undefined ? "nothing" : JSON.stringify(model)}`, {
+      issues: [{ path: ["config", "model"], message: `"model" must be the path of a model folder`, expected: "path of a model folder", received: String(model) }],
+    });
+  }
+  const parsed = optionsSchema.safeParse(rest);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)], message: `transformers: ${i.path.join(".") || "options"}: ${i.message}` }));
+    throw new EvalError("CONFIG_INVALID", `transformers: invalid options:\n${formatIssues(issues)}`, { issues });
+  }
+  const { pooling, normalize, dtype, batch_size: batchSize } = parsed.data;
+
+  let ready: Promise<SentenceEncoder> | undefined;
+  const encoder = (): Promise<SentenceEncoder> => {
+    if (ready === undefined) {
+      const loading = import("./load.js").then(({ loadSentenceEncoder }) => loadSentenceEncoder({ folder: model, dtype, pooling, normalize }));
+      ready = loading;
+      // Forget a failure, so that a later call tries again (after the package is installed, say).
+      loading.catch(() => {
+        if (ready === loading) ready = undefined;
+      });
+    }
+    return ready;
+  };
+
+  return {
+    name: "transformers",
+    model,
+    cacheModel: `${model} ${dtype} ${pooling}${normalize ? "" : " unnormalized"}`,
+    batchSize,
+    // ONNX Runtime already uses every core for one forward pass.
+    concurrency: 1,
+    async embed(texts, signal) {
+      signal?.throwIfAborted();
+      const encode = await encoder();
+      return { vectors: texts.length ? await encode(texts) : [] };
+    },
+  };
+}
+
+/** The `transformers` entry of the provider registry. */
+export const transformersProviderDefinition: EmbeddingProviderDefinition = {
+  name: "transformers",
+  description: `Local: a sentence-transformers ONNX model folder run by transformers.js (${TRANSFORMERS_PACKAGE}, optional), mean pooling and normalisation`,
+  options: transformersOptions,
+  create: createTransformersProvider,
+};
