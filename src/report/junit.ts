@@ -5,7 +5,8 @@
  *
  * Written with a small escape function rather than an XML builder: the document is flat, and the
  * builders checked (fast-xml-builder) do not remove the control characters XML 1.0 forbids, which
- * model outputs do contain; see escape.ts.
+ * model outputs do contain; see escape.ts. {@link JUnitBuilder} takes the rows one at a time and hands
+ * each testcase's XML to a sink, so that a file writer can keep a million rows out of memory.
  */
 import { isResultError, type RowOutcome } from "../run/types.js";
 import { escapeXml, escapeXmlText } from "./escape.js";
@@ -19,9 +20,22 @@ interface Case {
 }
 
 /** Counts in a suite, as JUnit's attributes name them. */
-function counts(cases: readonly Case[]): { tests: number; failures: number; errors: number; skipped: number } {
-  const of = (kind: string): number => cases.filter((c) => c.outcome?.kind === kind).length;
-  return { tests: cases.length, failures: of("failure"), errors: of("error"), skipped: of("skipped") };
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+function noCounts(): Counts {
+  return { tests: 0, failures: 0, errors: 0, skipped: 0 };
+}
+
+function count(c: Counts, k: Case): void {
+  c.tests++;
+  if (k.outcome?.kind === "failure") c.failures++;
+  else if (k.outcome?.kind === "error") c.errors++;
+  else if (k.outcome?.kind === "skipped") c.skipped++;
 }
 
 function caseName(row: RowOutcome): string {
@@ -34,92 +48,119 @@ function firstLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
-/** The testcases of one evaluator: a failed verdict is a failure, a skipped row skipped, an error an error. */
-function evaluatorCases(name: string, rows: readonly RowOutcome[]): Case[] {
-  const cases: Case[] = [];
-  for (const row of rows) {
-    const result = row.results[name];
-    // Unreadable rows are reported once, in the rows suite, not once per evaluator.
-    if (row.error || result === undefined) continue;
-    if (isResultError(result)) {
-      cases.push({ name: caseName(row), outcome: { kind: "error", message: firstLine(result.error.message), type: result.error.code, body: result.error.message } });
-    } else if (result.skipped) {
-      cases.push({ name: caseName(row), outcome: { kind: "skipped", message: firstLine(result.reasoning || "skipped") } });
-    } else if (result.passed === false) {
-      cases.push({
-        name: caseName(row),
-        outcome: { kind: "failure", message: firstLine(result.reasoning), type: result.type, body: `score: ${result.score ?? "none"}\n${result.reasoning}` },
-      });
-    } else cases.push({ name: caseName(row) });
+/** One evaluator's testcase for a row: a failed verdict is a failure, a skipped row skipped, an error an error; none for an unreadable row. */
+function evaluatorCase(name: string, row: RowOutcome): Case | null {
+  const result = row.results[name];
+  // Unreadable rows are reported once, in the rows suite, not once per evaluator.
+  if (row.error || result === undefined) return null;
+  if (isResultError(result)) return { name: caseName(row), outcome: { kind: "error", message: firstLine(result.error.message), type: result.error.code, body: result.error.message } };
+  if (result.skipped) return { name: caseName(row), outcome: { kind: "skipped", message: firstLine(result.reasoning || "skipped") } };
+  if (result.passed === false) {
+    return { name: caseName(row), outcome: { kind: "failure", message: firstLine(result.reasoning), type: result.type, body: `score: ${result.score ?? "none"}\n${result.reasoning}` } };
   }
-  return cases;
+  return { name: caseName(row) };
 }
 
-function gateCases(gates: readonly GateResult[]): Case[] {
-  return gates.map((g) =>
-    g.passed ? { name: g.name } : { name: g.name, outcome: { kind: "failure", message: firstLine(g.message), type: "gate", body: g.message } },
-  );
+function unreadableCase(row: RowOutcome): Case {
+  const message = row.error?.message ?? "";
+  return { name: caseName(row), outcome: { kind: "error", message: firstLine(message), type: row.error?.code ?? "ROW_ERROR", body: `${row.line === undefined ? "" : `line ${row.line}: `}${message}` } };
 }
 
-function suiteXml(name: string, cases: readonly Case[], timestamp: string | undefined): string {
-  const c = counts(cases);
-  const ts = timestamp === undefined ? "" : ` timestamp="${escapeXml(timestamp)}"`;
-  const lines = [
-    `  <testsuite name="${escapeXml(name)}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="0"${ts}>`,
-  ];
-  for (const k of cases) {
-    const open = `    <testcase name="${escapeXml(k.name)}" classname="${escapeXml(name)}" time="0"`;
-    const o = k.outcome;
-    if (!o) {
-      lines.push(`${open}/>`);
-      continue;
-    }
-    const type = o.type === undefined ? "" : ` type="${escapeXml(o.type)}"`;
-    const child =
-      o.body === undefined
-        ? `<${o.kind} message="${escapeXml(o.message)}"${type}/>`
-        : `<${o.kind} message="${escapeXml(o.message)}"${type}>${escapeXmlText(o.body)}</${o.kind}>`;
-    lines.push(`${open}>${child}</testcase>`);
-  }
-  lines.push("  </testsuite>");
-  return lines.join("\n");
+function gateCase(g: GateResult): Case {
+  return g.passed ? { name: g.name } : { name: g.name, outcome: { kind: "failure", message: firstLine(g.message), type: "gate", body: g.message } };
+}
+
+function caseXml(suite: string, k: Case): string {
+  const open = `    <testcase name="${escapeXml(k.name)}" classname="${escapeXml(suite)}" time="0"`;
+  const o = k.outcome;
+  if (!o) return `${open}/>`;
+  const type = o.type === undefined ? "" : ` type="${escapeXml(o.type)}"`;
+  const child = o.body === undefined ? `<${o.kind} message="${escapeXml(o.message)}"${type}/>` : `<${o.kind} message="${escapeXml(o.message)}"${type}>${escapeXmlText(o.body)}</${o.kind}>`;
+  return `${open}>${child}</testcase>`;
+}
+
+/** A suite of the document: its name, counts, and where its testcase lines went. */
+export interface JUnitSuite {
+  /** Index passed to the sink with each of this suite's lines. */
+  index: number;
+  /** `<testsuite ...>`, counts included; written before the suite's lines. */
+  open: string;
+  /** `</testsuite>`. */
+  close: string;
+  /** Lines kept in memory (the gates); others went to the sink. */
+  lines: string[];
 }
 
 /**
- * Renders the run as a JUnit XML document (XML 1.0, UTF-8). Suite names are `simeval.<evaluator>`,
- * testcase names `row <n> (id <id>)`; a row an evaluator gave no verdict on (no threshold) passes.
+ * Builds the JUnit XML of a run row by row: suites `simeval.<evaluator>` (one testcase per row),
+ * `simeval.rows` (unreadable rows) and `simeval.gates`. Each testcase line goes to `sink(suite, line)`
+ * as its row arrives; `finish()` gives what goes around them: the document's first lines, each suite's
+ * opening (with its counts) and closing, and the last line. A row an evaluator gave no verdict on (no
+ * threshold) passes.
+ */
+export class JUnitBuilder {
+  private readonly names: string[];
+  private readonly counts: Counts[];
+
+  constructor(
+    private readonly input: Omit<JUnitInput, "rows" | "gates">,
+    private readonly sink: (suite: number, line: string) => void,
+  ) {
+    this.names = [...input.evaluators.map((e) => `simeval.${e}`), "simeval.rows"];
+    this.counts = this.names.map(noCounts);
+  }
+
+  add(row: RowOutcome): void {
+    if (row.error) {
+      this.emit(this.names.length - 1, unreadableCase(row));
+      return;
+    }
+    this.input.evaluators.forEach((name, i) => {
+      const k = evaluatorCase(name, row);
+      if (k) this.emit(i, k);
+    });
+  }
+
+  /** The document around the sunk lines; the rows suite is left out when no row was unreadable. */
+  finish(gates: readonly GateResult[]): { head: string; suites: JUnitSuite[]; tail: string } {
+    const suites = this.names.map((name, index) => ({ name, index, counts: this.counts[index]!, lines: [] as string[] })).filter((s) => s.name !== "simeval.rows" || s.counts.tests > 0);
+    if (gates.length) {
+      const counts = noCounts();
+      const lines = gates.map((g) => {
+        const k = gateCase(g);
+        count(counts, k);
+        return caseXml("simeval.gates", k);
+      });
+      suites.push({ name: "simeval.gates", index: -1, counts, lines });
+    }
+    const total = noCounts();
+    for (const s of suites) (Object.keys(total) as (keyof Counts)[]).forEach((key) => (total[key] += s.counts[key]));
+    const ts = this.input.timestamp === undefined ? "" : ` timestamp="${escapeXml(this.input.timestamp)}"`;
+    return {
+      head: [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="${escapeXml(this.input.name)}"${attrs(total)} time="0">`].join("\n"),
+      suites: suites.map((s) => ({ index: s.index, open: `  <testsuite name="${escapeXml(s.name)}"${attrs(s.counts)} time="0"${ts}>`, close: "  </testsuite>", lines: s.lines })),
+      tail: "</testsuites>\n",
+    };
+  }
+
+  private emit(suite: number, k: Case): void {
+    count(this.counts[suite]!, k);
+    this.sink(suite, caseXml(this.names[suite]!, k));
+  }
+}
+
+function attrs(c: Counts): string {
+  return ` tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+}
+
+/**
+ * Renders the run as a JUnit XML document (XML 1.0, UTF-8) in memory; see {@link JUnitBuilder}.
  * Totals on `<testsuites>` add up the suites.
  */
 export function renderJUnit(input: JUnitInput): string {
-  const suites: { name: string; cases: Case[] }[] = input.evaluators.map((name) => ({ name: `simeval.${name}`, cases: evaluatorCases(name, input.rows) }));
-  const unreadable = input.rows.filter((r) => r.error);
-  if (unreadable.length) {
-    suites.push({
-      name: "simeval.rows",
-      cases: unreadable.map((r) => ({
-        name: caseName(r),
-        outcome: {
-          kind: "error",
-          message: firstLine(r.error?.message ?? ""),
-          type: r.error?.code ?? "ROW_ERROR",
-          body: `${r.line === undefined ? "" : `line ${r.line}: `}${r.error?.message ?? ""}`,
-        },
-      })),
-    });
-  }
-  if (input.gates.length) suites.push({ name: "simeval.gates", cases: gateCases(input.gates) });
-  const total = suites.reduce(
-    (t, s) => {
-      const c = counts(s.cases);
-      return { tests: t.tests + c.tests, failures: t.failures + c.failures, errors: t.errors + c.errors, skipped: t.skipped + c.skipped };
-    },
-    { tests: 0, failures: 0, errors: 0, skipped: 0 },
-  );
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="${escapeXml(input.name)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" skipped="${total.skipped}" time="0">`,
-    ...suites.map((s) => suiteXml(s.name, s.cases, input.timestamp)),
-    `</testsuites>`,
-    "",
-  ].join("\n");
+  const lines: string[][] = [];
+  const builder = new JUnitBuilder(input, (suite, line) => (lines[suite] ??= []).push(line));
+  for (const row of input.rows) builder.add(row);
+  const { head, suites, tail } = builder.finish(input.gates);
+  return [head, ...suites.flatMap((s) => [s.open, ...(s.index >= 0 ? (lines[s.index] ?? []) : s.lines), s.close]), tail].join("\n");
 }

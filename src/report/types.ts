@@ -167,6 +167,6 @@ export interface JUnitInput {
   timestamp?: string;
   /** Evaluator names in the order their suites should appear. */
   evaluators: string[];
-  rows: RowOutcome[];
+  rows: Iterable<RowOutcome>;
   gates: GateResult[];
 }

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { EvalError } from "../../errors.js";
-import { renderJUnit, renderRunReport } from "../../report/index.js";
+import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
@@ -9,6 +9,7 @@ import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
 import { checkGateNames, evaluateGates, parseGates, type Gate } from "../gates.js";
 import type { CliIO } from "../io.js";
+import { writeJUnitFile } from "../junit-file.js";
 import { openLineFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
@@ -99,7 +100,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     if (opts.junit) {
       if (!store || !result.runId) throw new EvalError("USAGE", "--junit reads the rows back from the run database; drop --no-db");
-      writeOutput("--junit", opts.junit, renderJUnit({ name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), rows: [...store.rows(result.runId)], gates: gateOutcomes }));
+      writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), gateOutcomes);
     }
     let regressed = false;
     if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io)) && opts.failOnRegression === true;

@@ -1,0 +1,53 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { renderJUnit } from "../report/junit.js";
+import type { RowOutcome } from "../run/types.js";
+import { writeJUnitFile } from "./junit-file.js";
+
+const dir = mkdtempSync(join(tmpdir(), "simeval-junit-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** 5,000 rows of every kind (pass, fail, skipped, error, unreadable): far more than one flush per suite. */
+function* rows(): Generator<RowOutcome> {
+  for (let i = 1; i <= 5000; i++) {
+    if (i % 97 === 0) {
+      yield { row: i, id: null, line: i, results: {}, error: { code: "DATASET_INVALID", message: `bad JSON <${i}>` } };
+      continue;
+    }
+    const passed = i % 3 !== 0;
+    yield {
+      row: i,
+      id: `q${i}`,
+      results: {
+        lev: { type: "levenshtein", score: passed ? 0.9 : 0.1, passed, label: passed ? "pass" : "fail", reasoning: `row ${i} & "quotes"`, skipped: i % 11 === 0, details: {} },
+        ...(i % 13 === 0 ? { jac: { error: { code: "INPUT_INVALID", message: "$.output matched 2 values" } } } : {}),
+      },
+    };
+  }
+}
+
+describe("writeJUnitFile", () => {
+  const input = { name: "run <1>", timestamp: "2026-11-21T10:00:00Z", evaluators: ["lev", "jac"] };
+  const gates = [{ name: "lev=0.8", passed: false, message: "mean 0.6 is below 0.8" }];
+
+  it("writes exactly the in-memory document, and leaves no part file behind", () => {
+    const path = join(dir, "out", "junit.xml");
+    writeJUnitFile(path, input, rows(), gates);
+    expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
+    expect(readdirSync(join(dir, "out"))).toEqual(["junit.xml"]);
+  });
+
+  it("keeps the previous file when the rows fail midway", () => {
+    const path = join(dir, "kept.xml");
+    writeFileSync(path, "previous");
+    function* failing(): Generator<RowOutcome> {
+      yield* [...rows()].slice(0, 10);
+      throw new Error("the database went away");
+    }
+    expect(() => writeJUnitFile(path, input, failing(), gates)).toThrow(/--junit .*kept\.xml: cannot write \(the database went away\)/);
+    expect(readFileSync(path, "utf8")).toBe("previous");
+    expect(readdirSync(dir).filter((f) => f.startsWith("kept"))).toEqual(["kept.xml"]);
+  });
+});
