@@ -5,7 +5,8 @@
  * JSONL to a file. Each variant runs in its own child process, so that peak memory (RSS, sampled
  * every 20 ms, worker threads included) is its own.
  *
- * `npx tsx bench/dataset.ts [rows]`; part of `npm run bench`.
+ * simeval runs from the build (`dist/`, what the `simeval` command runs), so build first:
+ * `npm run build && npx tsx bench/dataset.ts [rows]`; part of `npm run bench`, which builds.
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -14,8 +15,6 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { once } from "node:events";
-import { runDataset } from "../src/run/run-dataset.js";
-import { openSqliteStore } from "../src/storage/sqlite.js";
 import { seededRandom } from "./rng.js";
 
 const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
@@ -55,6 +54,10 @@ async function bare(dataset: string, outPath: string): Promise<void> {
 }
 
 async function simeval(dataset: string, outPath: string, withStore: boolean): Promise<void> {
+  // The build users run (`npm run bench` builds it first), so that the figures hold no TypeScript loader.
+  const built = (file: string) => new URL(`../dist/${file}`, import.meta.url).href;
+  const { runDataset } = (await import(built("run/run-dataset.js"))) as typeof import("../src/run/run-dataset.js");
+  const { openSqliteStore } = (await import(built("storage/sqlite.js"))) as typeof import("../src/storage/sqlite.js");
   const out = createWriteStream(outPath);
   let buffer: string[] = [];
   const store = withStore ? openSqliteStore(join(outPath + ".db")) : undefined;
