@@ -42,6 +42,7 @@ describe("ScoreSet", () => {
         try {
           expect(set.spilled).toBe(values.length > memoryValues);
           for (const p of PS) expectSame(set.quantile(p), reference(values, p));
+          set.quantiles(PS).forEach((q, i) => expectSame(q, reference(values, PS[i]!)));
           expectSame(set.min(), Math.min(...values));
           expectSame(set.max(), Math.max(...values));
           expect(set.length).toBe(values.length);
@@ -58,6 +59,15 @@ describe("ScoreSet", () => {
     const values = Array.from({ length: 200_000 }, (_, i) => 0.5 + ((i * 7919) % 200_000) * 2 ** -58);
     const set = filled(values, 1000);
     for (const p of PS) expect(set.quantile(p)).toBe(reference(values, p));
+    set.close();
+  });
+
+  it("selects among a million equal scores without collecting them", () => {
+    const set = new ScoreSet({ memoryValues: 1000, dir });
+    for (let i = 0; i < 1_000_000; i++) set.add(i < 10 ? -0.25 : 0.75);
+    expect(set.quantiles([0, 0.000005, 0.5, 1])).toEqual([-0.25, -0.25, 0.75, 0.75]);
+    // h = (n − 1)·p = 9.5: halfway between the last −0.25 (index 9) and the first 0.75.
+    expect(set.quantile(9.5 / 999_999)).toBeCloseTo(0.25, 9);
     set.close();
   });
 

@@ -1,9 +1,9 @@
 /**
  * The scores of one evaluator over a run, in bounded memory and with exact figures. Up to
  * `memoryValues` scores (default 262,144, i.e. 2 MiB) are kept in memory; past that they are appended
- * to a temporary file, 8 bytes a score, and the quantiles are found by radix selection over it (a few
- * sequential reads of the file per quantile), so that memory stays flat whatever the row count while
- * the median and percentiles stay exact.
+ * to a temporary file, 8 bytes a score, and the quantiles are found by radix selection over it (four
+ * sequential reads of the file, whatever the number of quantiles), so that memory stays flat whatever
+ * the row count while the median and percentiles stay exact.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { endianness, tmpdir } from "node:os";
@@ -22,7 +22,7 @@ export interface ScoreSetOptions {
 
 /** Scores read back from the file per read: 512 KiB. */
 const READ_VALUES = 65_536;
-/** A radix digit is 16 bits of the 64-bit key: 4 levels at most. */
+/** A radix digit is 16 bits of the 64-bit key: 4 passes. */
 const DIGIT_VALUES = 65_536;
 /** Index of the high 32 bits of a double in a Uint32Array view. */
 const HI = endianness() === "LE" ? 1 : 0;
@@ -96,21 +96,34 @@ export class ScoreSet {
    * h = (n − 1)·p, the order statistics x₍⌊h⌋₎ and x₍⌊h⌋+1₎ interpolated. `null` when empty.
    */
   quantile(p: number): number | null {
-    checkProbability(p);
+    return this.quantiles([p])[0] ?? null;
+  }
+
+  /** Several quantiles at once: once spilled, every order statistic they need comes from the same 4 reads. */
+  quantiles(ps: readonly number[]): (number | null)[] {
+    ps.forEach(checkProbability);
     if (!this.spill) {
       if (!this.sorted) {
         this.memory.subarray(0, this.size).sort();
         this.sorted = true;
       }
-      return quantileSorted(this.memory.subarray(0, this.size), p);
+      const sorted = this.memory.subarray(0, this.size);
+      return ps.map((p) => quantileSorted(sorted, p));
     }
     const n = this.n;
-    const h = (n - 1) * p;
-    const k = Math.floor(h);
-    const x = this.select(k);
-    if (k >= n - 1 || h === k) return x;
-    const y = this.select(k + 1);
-    return quantileSorted([x, y], h - k);
+    const ranks = ps.flatMap((p) => {
+      const k = Math.floor((n - 1) * p);
+      return k >= n - 1 ? [k] : [k, k + 1];
+    });
+    const needed = [...new Set(ranks)];
+    const found = this.select(needed);
+    const values = new Map(needed.map((k, i) => [k, found[i]!]));
+    return ps.map((p) => {
+      const h = (n - 1) * p;
+      const k = Math.floor(h);
+      const x = values.get(k)!;
+      return k >= n - 1 || h === k ? x : quantileSorted([x, values.get(k + 1)!], h - k);
+    });
   }
 
   /** Equal-width bins over the scores; see {@link histogramOf}. */
@@ -174,68 +187,85 @@ export class ScoreSet {
   }
 
   /**
-   * The k-th smallest score (0-based), by radix selection on the scores' 64-bit order-preserving keys:
-   * each pass counts the next 16 bits of the keys that share the digits chosen so far, until the
-   * chosen digit holds few enough scores to collect and sort.
+   * The k-th smallest scores (0-based) for each k of `ranks`, by radix selection on the scores' 64-bit
+   * order-preserving keys: pass d (0..3) counts the d-th 16 bits of the keys that share the digits
+   * chosen so far for a rank, which fixes that rank's next digit. After four passes the whole key, and
+   * so the score, is known: nothing is collected, whatever the number of equal scores.
    */
-  private select(k: number): number {
-    let prefixHi = 0;
-    let prefixLo = 0;
+  private select(ranks: readonly number[]): number[] {
+    const state = ranks.map((k) => ({ k, hi: 0, lo: 0 }));
+    let keysHi = new Uint32Array(0);
+    let keysLo = new Uint32Array(0);
     for (let level = 0; level < 4; level++) {
-      const counts = new Float64Array(DIGIT_VALUES);
-      this.forEachKey(level, prefixHi, prefixLo, (d) => {
-        counts[d]!++;
-      });
-      let digit = 0;
-      while (k >= counts[digit]!) k -= counts[digit++]!;
-      if (level === 0) prefixHi = digit << 16;
-      else if (level === 1) prefixHi = (prefixHi | digit) >>> 0;
-      else if (level === 2) prefixLo = digit << 16;
-      else prefixLo = (prefixLo | digit) >>> 0;
-      if (counts[digit]! <= DIGIT_VALUES || level === 3) {
-        const matches = new Float64Array(counts[digit]!);
-        let m = 0;
-        this.forEachKey(level + 1, prefixHi, prefixLo, (_d, x) => {
-          matches[m++] = x;
-        });
-        return matches.sort()[k]!;
+      // Ranks that share a prefix share a count table.
+      const groups = new Map<string, { hi: number; lo: number; counts: Uint32Array }>();
+      for (const s of state) {
+        const id = `${s.hi}:${s.lo}`;
+        if (!groups.has(id)) groups.set(id, { hi: s.hi, lo: s.lo, counts: new Uint32Array(DIGIT_VALUES) });
       }
-    }
-    throw new Error("unreachable: the last level always collects");
-  }
-
-  /**
-   * Calls `fn(digit, score)` for every score whose key's first `level` digits equal the prefix's, with
-   * the key's digit at `level` (0..3; 4 = all digits fixed).
-   */
-  private forEachKey(level: number, prefixHi: number, prefixLo: number, fn: (digit: number, x: number) => void): void {
-    for (const chunk of this.chunks()) {
-      const words = new Uint32Array(chunk.buffer, chunk.byteOffset, chunk.length * 2);
-      for (let i = 0; i < chunk.length; i++) {
-        let hi = words[2 * i + HI]!;
-        let lo = words[2 * i + LO]!;
-        // Order-preserving key: flip every bit of a negative double, only the sign bit of a positive one.
-        if (hi & 0x80000000) {
-          hi = ~hi >>> 0;
-          lo = ~lo >>> 0;
-        } else hi = (hi | 0x80000000) >>> 0;
-        let digit: number;
-        if (level === 0) digit = hi >>> 16;
-        else if (level === 1) {
-          if (hi >>> 16 !== prefixHi >>> 16) continue;
-          digit = hi & 0xffff;
-        } else if (level === 2) {
-          if (hi !== prefixHi) continue;
-          digit = lo >>> 16;
-        } else if (level === 3) {
-          if (hi !== prefixHi || lo >>> 16 !== prefixLo >>> 16) continue;
-          digit = lo & 0xffff;
-        } else {
-          if (hi !== prefixHi || lo !== prefixLo) continue;
-          digit = 0;
+      const tables = [...groups.values()];
+      for (const chunk of this.chunks()) {
+        const n = chunk.length;
+        if (keysHi.length < n) {
+          keysHi = new Uint32Array(n);
+          keysLo = new Uint32Array(n);
         }
-        fn(digit, chunk[i]!);
+        orderKeys(new Uint32Array(chunk.buffer, chunk.byteOffset, n * 2), n, keysHi, keysLo);
+        for (const t of tables) countDigits(level, keysHi, keysLo, n, t.hi, t.lo, t.counts);
+      }
+      for (const s of state) {
+        const counts = groups.get(`${s.hi}:${s.lo}`)!.counts;
+        let digit = 0;
+        while (s.k >= counts[digit]!) s.k -= counts[digit++]!;
+        if (level === 0) s.hi = (digit << 16) >>> 0;
+        else if (level === 1) s.hi = (s.hi | digit) >>> 0;
+        else if (level === 2) s.lo = (digit << 16) >>> 0;
+        else s.lo = (s.lo | digit) >>> 0;
       }
     }
+    return state.map((s) => fromKey(s.hi, s.lo));
   }
+}
+
+/**
+ * The order-preserving keys of n doubles given as 2n 32-bit words: every bit of a negative double
+ * flipped, only the sign bit of a positive one, so that keys compare as unsigned integers as the
+ * doubles compare. Small separate loops, so that they are optimised once and stay so across calls.
+ */
+function orderKeys(words: Uint32Array, n: number, keysHi: Uint32Array, keysLo: Uint32Array): void {
+  for (let i = 0; i < n; i++) {
+    const hi = words[2 * i + HI]!;
+    const lo = words[2 * i + LO]!;
+    const negative = hi >>> 31;
+    keysHi[i] = negative ? ~hi : hi | 0x80000000;
+    keysLo[i] = negative ? ~lo : lo;
+  }
+}
+
+/** Counts digit `level` (16 bits each, from the top) of the keys whose higher digits equal the prefix's. */
+function countDigits(level: number, keysHi: Uint32Array, keysLo: Uint32Array, n: number, prefixHi: number, prefixLo: number, counts: Uint32Array): void {
+  if (level === 0) {
+    for (let i = 0; i < n; i++) counts[keysHi[i]! >>> 16]!++;
+  } else if (level === 1) {
+    const top = prefixHi >>> 16;
+    for (let i = 0; i < n; i++) if (keysHi[i]! >>> 16 === top) counts[keysHi[i]! & 0xffff]!++;
+  } else if (level === 2) {
+    for (let i = 0; i < n; i++) if (keysHi[i] === prefixHi) counts[keysLo[i]! >>> 16]!++;
+  } else {
+    const top = prefixLo >>> 16;
+    for (let i = 0; i < n; i++) if (keysHi[i] === prefixHi && keysLo[i]! >>> 16 === top) counts[keysLo[i]! & 0xffff]!++;
+  }
+}
+
+/** The double whose order-preserving key is (hi, lo): the inverse of the mapping in select(). */
+function fromKey(hi: number, lo: number): number {
+  const words = new Uint32Array(2);
+  if (hi & 0x80000000) {
+    words[HI] = (hi & 0x7fffffff) >>> 0;
+    words[LO] = lo;
+  } else {
+    words[HI] = ~hi >>> 0;
+    words[LO] = ~lo >>> 0;
+  }
+  return new Float64Array(words.buffer)[0]!;
 }

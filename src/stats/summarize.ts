@@ -123,6 +123,7 @@ export class SummaryBuilder {
 
 function summarizeTally(t: Tally): EvaluatorSummary {
   const scores = t.scores;
+  const [median, p10, p90] = scores.quantiles([0.5, 0.1, 0.9]);
   return {
     name: t.spec.name,
     type: t.spec.type,
@@ -132,9 +133,9 @@ function summarizeTally(t: Tally): EvaluatorSummary {
     skipped: t.skipped,
     errors: t.errors,
     mean: scores.mean(),
-    median: scores.quantile(0.5),
-    p10: scores.quantile(0.1),
-    p90: scores.quantile(0.9),
+    median: median ?? null,
+    p10: p10 ?? null,
+    p90: p90 ?? null,
     min: scores.min(),
     max: scores.max(),
     pass_rate: t.verdicts ? t.passed / t.verdicts : null,
