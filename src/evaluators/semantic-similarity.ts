@@ -41,7 +41,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
   config: {
     threshold: z.number().min(-1).max(1).optional().describe("Minimum score to pass (no verdict when unset)"),
     provider: z.string().min(1).default("openai").describe("Embedding provider name"),
-    model: z.string().min(1).optional().describe("Embedding model (the provider's default when unset)"),
+    model: z.string().min(1).optional().describe("Embedding model (the provider's default when unset); transformers: the path of the model folder (required)"),
     rescale: z
       .strictObject({ from: z.number().min(-1).lt(1).describe("The cosine that maps to 0") })
       .optional()
