@@ -212,6 +212,44 @@ describe("runs, show, baseline, compare and trend", () => {
   });
 });
 
+describe("a second Ctrl-C", () => {
+  it("stops at once while embedding requests hang, and the run still shows as incomplete", async () => {
+    const { startFakeOpenAI } = await import("./openai-server.js");
+    const server = await startFakeOpenAI();
+    server.delayMs = 120_000; // every request waits far longer than the test
+    try {
+      const data = file("hang.jsonl", jsonl(Array.from({ length: 20 }, (_, i) => ({ id: i, output: `answer ${i}`, expected: "reference" }))));
+      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY", timeout_ms: 120_000 } }]));
+      const db = join(dir, "db.sqlite");
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "hung", "--workers", "0"], {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, SIMEVAL_TEST_KEY: "sk-test" },
+      });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+      const started = Date.now();
+      while (server.requests.length === 0) {
+        if (Date.now() - started > 60_000) throw new Error("the run never sent a request");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      child.kill("SIGINT");
+      while (!stderr.includes("Ctrl-C again")) await new Promise((r) => setTimeout(r, 50));
+      const second = Date.now();
+      child.kill("SIGINT");
+      const { code, signal } = await exited;
+      expect(Date.now() - second).toBeLessThan(10_000);
+      expect(code === 130 || signal === "SIGINT").toBe(true);
+      const store = openSqliteStore(db);
+      expect(store.findRun("hung")?.status).toBe("incomplete");
+      store.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("semantic_similarity in a dataset run", () => {
   it("batches embedding calls across rows and embeds each text once, also across runs (the cache)", async () => {
     const { startFakeOpenAI } = await import("./openai-server.js");

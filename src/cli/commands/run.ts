@@ -57,7 +57,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
   const controller = new AbortController();
   const onSigint = () => {
-    io.stderr("\nsimeval: interrupted; finishing the rows in flight and recording the run as incomplete…");
+    // Once: a second Ctrl-C takes Node's default action and stops the process at once (the run then
+    // shows as incomplete, its writer being gone), for when rows in flight wait on a slow provider.
+    io.stderr("\nsimeval: interrupted; finishing the rows in flight and recording the run as incomplete… (Ctrl-C again to stop at once)");
     controller.abort();
   };
   process.once("SIGINT", onSigint);
