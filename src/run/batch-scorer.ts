@@ -29,18 +29,23 @@ export class BatchScorer {
   }
 
   async score(items: readonly DatasetItem[]): Promise<ScoredBatch> {
-    // Start every row before awaiting any, so that embedding calls of the whole batch coalesce.
-    const started = items.map((item) => evaluateItem(item, this.evaluators));
     const scores: OutcomeScores[] = new Array<OutcomeScores>(items.length);
     const rows: SerializedRow[] = new Array<SerializedRow>(items.length);
-    for (let i = 0; i < items.length; i++) {
+    const finish = (i: number, outcome: RowOutcome) => {
       const item = items[i] as DatasetItem;
-      const r = started[i] as RowOutcome | Promise<RowOutcome>;
-      const outcome = r instanceof Promise ? await r : r;
       scores[i] = scoresOf(outcome);
       rows[i] = serializeOutcome(outcome);
       if ("record" in item) this.worstRows.offer(outcome, item.record);
+    };
+    // Start every row before awaiting any, so that embedding calls of the whole batch coalesce; a row
+    // scored at once is serialised at once, so that its objects die young (cheap to collect).
+    const waiting: [number, Promise<RowOutcome>][] = [];
+    for (let i = 0; i < items.length; i++) {
+      const r = evaluateItem(items[i] as DatasetItem, this.evaluators);
+      if (r instanceof Promise) waiting.push([i, r]);
+      else finish(i, r);
     }
+    for (const [i, r] of waiting) finish(i, await r);
     return { rows, scores };
   }
 
