@@ -1,6 +1,6 @@
 /**
  * The scores of one evaluator over a run, in bounded memory and with exact figures. Up to
- * `memoryValues` scores (default 262,144, i.e. 2 MiB) are kept in memory; past that they are appended
+ * `memoryValues` scores (default 65,536, i.e. 512 KiB) are kept in memory; past that they are appended
  * to a temporary file, 8 bytes a score, and the quantiles are found by radix selection over it (four
  * sequential reads of the file, whatever the number of quantiles), so that memory stays flat whatever
  * the row count while the median and percentiles stay exact.
@@ -14,7 +14,7 @@ import { histogramOf, type Histogram } from "./histogram.js";
 import { checkProbability, quantileSorted } from "./quantiles.js";
 
 export interface ScoreSetOptions {
-  /** Scores kept in memory before the set spills to a temporary file. Default 262,144 (2 MiB). */
+  /** Scores kept in memory before the set spills to a temporary file. Default 65,536 (512 KiB). */
   memoryValues?: number;
   /** Folder of the temporary file. Default: the OS's temp folder. */
   dir?: string;
@@ -50,7 +50,7 @@ export class ScoreSet {
   private hi = Number.NEGATIVE_INFINITY;
 
   constructor(opts: ScoreSetOptions = {}) {
-    this.memory = new Float64Array(Math.max(1, opts.memoryValues ?? 262_144));
+    this.memory = new Float64Array(Math.max(1, opts.memoryValues ?? 65_536));
     this.dir = opts.dir ?? tmpdir();
   }
 

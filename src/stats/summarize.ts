@@ -1,6 +1,6 @@
 /**
  * Per-evaluator summary figures of a run, computed while the rows stream past: each evaluator keeps
- * its scores in a {@link ScoreSet} (in memory, then in a temporary file past 2 MiB) so that the median
+ * its scores in a {@link ScoreSet} (in memory, then in a temporary file past 512 KiB) so that the median
  * and percentiles are exact while memory stays flat.
  */
 import type { Direction } from "../types.js";
