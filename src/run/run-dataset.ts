@@ -6,13 +6,13 @@ import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset
 import type { DatasetItem } from "../dataset/rows.js";
 import { chooseBins } from "../report/choose.js";
 import type { HistogramData } from "../report/types.js";
+import type { ScoreSet } from "../stats/score-set.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
 import { fitDatasetIdf, IDF_TO_BE_FITTED, needsDatasetIdf } from "./idf.js";
 import { inlineScorer, workerPool, type Scorer } from "./pool.js";
 import type { ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
-import type { ScoreSet } from "../stats/score-set.js";
 import { resultsLine, type EvaluatorSummary, type RunSummary } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
