@@ -14,7 +14,8 @@ export interface ProviderOptionKeys {
  * stripped (kept as JSON Schema metadata for the docs): a key's absence must stay visible, so that a key
  * given for another provider can be reported, and the chosen provider applies its own defaults.
  * When two providers declare the same key, the first one's schema validates it in the merged shape (each
- * provider validates its options again when created). Throws when a key collides with one of `reserved`.
+ * provider validates its options again when created), and its description joins each provider's, with
+ * a later provider's default when it differs. Throws when a key collides with one of `reserved`.
  */
 export function providerOptionKeys(definitions: readonly EmbeddingProviderDefinition[], reserved: readonly string[]): ProviderOptionKeys {
   const first = new Map<string, z.ZodType>();
