@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EvalError, formatIssues } from "../errors.js";
 import type { EmbeddingProviderDefinition } from "./provider.js";
 
 /** Every provider's option keys merged into one schema shape, and which providers accept each key. */
@@ -54,4 +55,15 @@ function optionalWithoutDefault(schema: z.ZodType, description: string): z.ZodTy
   const inner = (schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema).optional();
   const meta = { ...(defaultValue === undefined ? {} : { default: defaultValue }), ...(description ? { description } : {}) };
   return Object.keys(meta).length ? inner.meta(meta) : inner;
+}
+
+/**
+ * A provider's own options checked against its strict schema: the parsed values, or CONFIG_INVALID with
+ * one issue per bad key (its path under `config`), each message starting with the provider's name.
+ */
+export function parseProviderOptions<S extends z.ZodType>(provider: string, schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)], message: `${provider}: ${i.path.join(".") || "options"}: ${i.message}` }));
+  throw new EvalError("CONFIG_INVALID", `${provider}: invalid options:\n${formatIssues(issues)}`, { issues });
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { EvalError, formatIssues } from "../../errors.js";
+import { EvalError } from "../../errors.js";
+import { loadOnce } from "../load-once.js";
+import { parseProviderOptions } from "../provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
 import { ONNX_FILES, TRANSFORMERS_PACKAGE, type OnnxDtype } from "./defaults.js";
-import type { SentenceEncoder } from "./load.js";
 
 /** The `transformers` provider's config keys (besides `provider` and `model`), each defaulted. */
 export const transformersOptions = {
@@ -35,25 +36,9 @@ export function createTransformersProvider(options: EmbeddingProviderOptions): E
       issues: [{ path: ["config", "model"], message: `"model" must be the path of a model folder`, expected: "path of a model folder", received: String(model) }],
     });
   }
-  const parsed = optionsSchema.safeParse(rest);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)], message: `transformers: ${i.path.join(".") || "options"}: ${i.message}` }));
-    throw new EvalError("CONFIG_INVALID", `transformers: invalid options:\n${formatIssues(issues)}`, { issues });
-  }
-  const { pooling, normalize, dtype, batch_size: batchSize } = parsed.data;
+  const { pooling, normalize, dtype, batch_size: batchSize } = parseProviderOptions("transformers", optionsSchema, rest);
 
-  let ready: Promise<SentenceEncoder> | undefined;
-  const encoder = (): Promise<SentenceEncoder> => {
-    if (ready === undefined) {
-      const loading = import("./load.js").then(({ loadSentenceEncoder }) => loadSentenceEncoder({ folder: model, dtype, pooling, normalize }));
-      ready = loading;
-      // Forget a failure, so that a later call tries again (after the package is installed, say).
-      loading.catch(() => {
-        if (ready === loading) ready = undefined;
-      });
-    }
-    return ready;
-  };
+  const encoder = loadOnce(() => import("./load.js").then(({ loadSentenceEncoder }) => loadSentenceEncoder({ folder: model, dtype, pooling, normalize })));
 
   return {
     name: "transformers",

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { EvalError, formatIssues } from "../../errors.js";
+import { EvalError } from "../../errors.js";
 import { wordTokens } from "../../metrics/tokens.js";
 import type { BatchingHints } from "../batcher.js";
+import { loadOnce } from "../load-once.js";
+import { parseProviderOptions } from "../provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
 import { DEFAULT_CACHE_DIR, WINK_INSTALL_HINT, WINK_PACKAGE } from "./defaults.js";
 import type { LoadedVectors } from "./load.js";
@@ -50,28 +52,12 @@ export function createWordVectorsProvider(options: EmbeddingProviderOptions): Wo
       issues: [{ path: ["config", "model"], message: `"model" does not apply to the word_vectors provider; use "path"`, received: String(model) }],
     });
   }
-  const parsed = optionsSchema.safeParse(rest);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)], message: `word_vectors: ${i.path.join(".") || "options"}: ${i.message}` }));
-    throw new EvalError("CONFIG_INVALID", `word_vectors: invalid options:\n${formatIssues(issues)}`, { issues });
-  }
-  const { path, cache_dir: cacheDir, sif_a: a, remove_components: removeCount } = parsed.data;
+  const { path, cache_dir: cacheDir, sif_a: a, remove_components: removeCount } = parseProviderOptions("word_vectors", optionsSchema, rest);
 
-  let ready: Promise<Embedder> | undefined;
-  const embedder = (): Promise<Embedder> => {
-    if (ready === undefined) {
-      const loading = (async () => {
-        const { loadWordVectors, resolveVectorSource } = await import("./load.js");
-        return makeEmbedder(await loadWordVectors(resolveVectorSource(path), cacheDir), a, removeCount);
-      })();
-      ready = loading;
-      // Forget a failure, so that a later call tries again (after the user installs the package, say).
-      loading.catch(() => {
-        if (ready === loading) ready = undefined;
-      });
-    }
-    return ready;
-  };
+  const embedder = loadOnce(async () => {
+    const { loadWordVectors, resolveVectorSource } = await import("./load.js");
+    return makeEmbedder(await loadWordVectors(resolveVectorSource(path), cacheDir), a, removeCount);
+  });
 
   return {
     name: "word_vectors",
