@@ -7,21 +7,31 @@ import { EvalError } from "../errors.js";
 type Numbers = ArrayLike<number>;
 
 /**
- * The arithmetic mean `Σxᵢ / n`, summed with Neumaier's compensated summation so that millions of
- * scores lose no precision to rounding. `null` for an empty list.
+ * A running sum by Neumaier's compensated summation, fed one value at a time, so that millions of
+ * scores lose no precision to rounding.
  */
+export class CompensatedSum {
+  private sum = 0;
+  private compensation = 0;
+
+  add(x: number): void {
+    const t = this.sum + x;
+    this.compensation += Math.abs(this.sum) >= Math.abs(x) ? this.sum - t + x : x - t + this.sum;
+    this.sum = t;
+  }
+
+  get value(): number {
+    return this.sum + this.compensation;
+  }
+}
+
+/** The arithmetic mean `Σxᵢ / n`, summed with {@link CompensatedSum}. `null` for an empty list. */
 export function mean(values: Numbers): number | null {
   const n = values.length;
   if (n === 0) return null;
-  let sum = 0;
-  let compensation = 0;
-  for (let i = 0; i < n; i++) {
-    const x = values[i] as number;
-    const t = sum + x;
-    compensation += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
-    sum = t;
-  }
-  return (sum + compensation) / n;
+  const sum = new CompensatedSum();
+  for (let i = 0; i < n; i++) sum.add(values[i] as number);
+  return sum.value / n;
 }
 
 /**

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { EvalError } from "../errors.js";
 import { histogramOf, type Histogram } from "./histogram.js";
-import { checkProbability, quantileSorted } from "./quantiles.js";
+import { checkProbability, CompensatedSum, quantileSorted } from "./quantiles.js";
 
 export interface ScoreSetOptions {
   /** Scores kept in memory before the set spills to a temporary file. Default 65,536 (512 KiB). */
@@ -44,8 +44,7 @@ export class ScoreSet {
   private spill: Spill | null = null;
   private readonly dir: string;
   private n = 0;
-  private sum = 0;
-  private compensation = 0;
+  private readonly sum = new CompensatedSum();
   private lo = Number.POSITIVE_INFINITY;
   private hi = Number.NEGATIVE_INFINITY;
 
@@ -67,10 +66,7 @@ export class ScoreSet {
   /** Adds a finite score (the summary counts NaN and ±Infinity as errors before they get here). */
   add(x: number): void {
     this.n++;
-    // Neumaier's compensated summation, so that millions of scores lose no precision.
-    const t = this.sum + x;
-    this.compensation += Math.abs(this.sum) >= Math.abs(x) ? this.sum - t + x : x - t + this.sum;
-    this.sum = t;
+    this.sum.add(x);
     if (x < this.lo) this.lo = x;
     if (x > this.hi) this.hi = x;
     if (this.size === this.memory.length) this.flush();
@@ -80,7 +76,7 @@ export class ScoreSet {
 
   /** The arithmetic mean Σxᵢ / n; `null` when empty. */
   mean(): number | null {
-    return this.n ? (this.sum + this.compensation) / this.n : null;
+    return this.n ? this.sum.value / this.n : null;
   }
 
   min(): number | null {
