@@ -2,22 +2,19 @@
  * Dataset throughput and memory: 1,000,000 generated rows of short answers scored by exact_match,
  * levenshtein, jaccard_similarity and tfidf_similarity with `runDataset` (what `simeval run` does,
  * writing results.jsonl), against a bare pass that only reads, parses and re-serialises the same
- * JSONL to a file. Each variant runs in its own child process, so that peak memory (RSS, sampled
- * every 20 ms, worker threads included) is its own.
+ * JSONL to a file. Each variant runs in its own child process (`dataset-child.mjs`), so that peak
+ * memory (RSS, sampled every 20 ms, worker threads included) is its own.
  *
  * simeval runs from the build (`dist/`, what the `simeval` command runs), so build first:
  * `npm run build && npx tsx bench/dataset.ts [rows]`; part of `npm run bench`, which builds.
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { once } from "node:events";
 import { seededRandom } from "./rng.js";
 
-const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
 const ANSWERS = ["Paris", "The capital of France is Paris.", "Refunds take 5 business days.", "Yes", "No, that is not possible.", "Go to Settings, then Security.", "42", "Call support on weekdays."];
 
 function generate(path: string, rows: number): void {
@@ -37,61 +34,6 @@ function generate(path: string, rows: number): void {
   writeFileSync(path, text + (out.length ? out.join("\n") + "\n" : ""));
 }
 
-/** The floor: read each line, JSON.parse it, JSON.stringify it, write it. */
-async function bare(dataset: string, outPath: string): Promise<void> {
-  const out = createWriteStream(outPath);
-  const lines = createInterface({ input: createReadStream(dataset), crlfDelay: Infinity });
-  let buffer: string[] = [];
-  for await (const line of lines) {
-    buffer.push(JSON.stringify(JSON.parse(line)));
-    if (buffer.length === 1000) {
-      if (!out.write(buffer.join("\n") + "\n")) await once(out, "drain");
-      buffer = [];
-    }
-  }
-  out.end(buffer.join("\n") + "\n");
-  await once(out, "finish");
-}
-
-async function simeval(dataset: string, outPath: string, withStore: boolean): Promise<void> {
-  // The build users run (`npm run bench` builds it first), so that the figures hold no TypeScript loader.
-  const built = (file: string) => new URL(`../dist/${file}`, import.meta.url).href;
-  const { runDataset } = (await import(built("run/run-dataset.js"))) as typeof import("../src/run/run-dataset.js");
-  const { openSqliteStore } = (await import(built("storage/sqlite.js"))) as typeof import("../src/storage/sqlite.js");
-  const out = createWriteStream(outPath);
-  let buffer: string[] = [];
-  const store = withStore ? openSqliteStore(join(outPath + ".db")) : undefined;
-  await runDataset({
-    dataset,
-    evaluators: SPECS,
-    ...(store ? { store } : {}),
-    writeLine: async (line) => {
-      buffer.push(line);
-      if (buffer.length === 1000) {
-        const ok = out.write(buffer.join("\n") + "\n");
-        buffer = [];
-        if (!ok) await once(out, "drain");
-      }
-    },
-  });
-  store?.close();
-  out.end(buffer.join("\n") + "\n");
-  await once(out, "finish");
-}
-
-/** Child mode: run one variant, print {seconds, peakRssMb}. */
-async function child(mode: string, dataset: string, outPath: string): Promise<void> {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
-  const t0 = performance.now();
-  if (mode === "bare") await bare(dataset, outPath);
-  else await simeval(dataset, outPath, mode === "simeval+store");
-  const seconds = (performance.now() - t0) / 1000;
-  clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage.rss());
-  process.stdout.write(JSON.stringify({ seconds, peakRssMb: peak / 2 ** 20 }));
-}
-
 export async function benchDataset(rows = 1_000_000): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "simeval-bench-"));
   try {
@@ -99,9 +41,9 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     generate(dataset, rows);
     const mb = statSync(dataset).size / 2 ** 20;
     console.log(`\n## Dataset run: ${rows.toLocaleString("en-US")} rows (${mb.toFixed(0)} MB JSONL), 4 evaluators\n`);
-    const script = fileURLToPath(import.meta.url);
+    const child = fileURLToPath(new URL("./dataset-child.mjs", import.meta.url));
     const measure = (mode: string) => {
-      const p = spawnSync(process.execPath, ["--import", "tsx", script, "--child", mode, dataset, join(dir, `${mode}.out`)], { encoding: "utf8", maxBuffer: 1 << 20 });
+      const p = spawnSync(process.execPath, [child, mode, dataset, join(dir, `${mode}.out`)], { encoding: "utf8", maxBuffer: 1 << 20 });
       if (p.status !== 0) throw new Error(`${mode} failed: ${p.stderr}`);
       return JSON.parse(p.stdout) as { seconds: number; peakRssMb: number };
     };
@@ -131,5 +73,4 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
 }
 
 const args = process.argv.slice(2);
-if (args[0] === "--child") await child(args[1] as string, args[2] as string, args[3] as string);
-else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await benchDataset(args[0] ? Number(args[0]) : undefined);
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await benchDataset(args[0] ? Number(args[0]) : undefined);

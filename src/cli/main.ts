@@ -63,7 +63,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .option("--no-db", "do not record the run")
     .option("--baseline", "compare with the baseline run in the same step")
     .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse")
-    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core but one")
+    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core")
     .action(async (dataset: string, opts: RunOptions) => {
       code = await runCommand(dataset, opts, io);
     });

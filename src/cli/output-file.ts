@@ -13,13 +13,13 @@ export function writeOutput(flag: string, path: string, text: string): void {
   }
 }
 
-/** A line writer to a file that honours back-pressure, so a million rows never pile up in memory. */
-export interface LineFile {
-  write(line: string): void | Promise<void>;
+/** A file written as a stream that honours back-pressure, so that a million rows never pile up in memory. */
+export interface TextFile {
+  write(chunk: string | Uint8Array): void | Promise<void>;
   close(): Promise<void>;
 }
 
-export async function openLineFile(flag: string, path: string): Promise<LineFile> {
+export async function openTextFile(flag: string, path: string): Promise<TextFile> {
   let stream: WriteStream;
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -28,23 +28,11 @@ export async function openLineFile(flag: string, path: string): Promise<LineFile
   } catch (error) {
     throw new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`);
   }
-  let buffer: string[] = [];
-  let size = 0;
-  const flush = async () => {
-    if (!buffer.length) return;
-    const chunk = buffer.join("");
-    buffer = [];
-    size = 0;
-    if (!stream.write(chunk)) await once(stream, "drain");
-  };
   return {
-    write(line) {
-      buffer.push(line, "\n");
-      size += line.length + 1;
-      if (size >= 1 << 16) return flush();
+    write(chunk) {
+      if (!stream.write(chunk)) return once(stream, "drain").then(() => undefined);
     },
     async close() {
-      await flush();
       stream.end();
       await once(stream, "finish");
     },

@@ -9,9 +9,9 @@ import { hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
 import { readJsonArrayBatches } from "./read-json.js";
 import { readJsonlBatches } from "./read-jsonl.js";
-import { itemsOf, type DatasetFormat, type DatasetItem } from "./rows.js";
+import { itemsOf, type DatasetFormat, type DatasetItem, type UnparsedRow } from "./rows.js";
 
-export type { DatasetFormat, DatasetItem } from "./rows.js";
+export type { DatasetFormat, DatasetItem, UnparsedRow } from "./rows.js";
 
 /** How many leading bytes {@link detectFormat} looks at when the extension does not decide. */
 export const SNIFF_BYTES = 4096;
@@ -67,10 +67,10 @@ export function detectFormat(path: string, firstBytes?: Uint8Array): DatasetForm
   return "csv";
 }
 
-function batchesAs(path: string, format: DatasetFormat, signal: AbortSignal | undefined): AsyncGenerator<DatasetItem[]> {
+function batchesAs(path: string, format: DatasetFormat, signal: AbortSignal | undefined, unparsedJsonl: boolean): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
   switch (format) {
     case "jsonl":
-      return readJsonlBatches(path, signal);
+      return readJsonlBatches(path, signal, unparsedJsonl);
     case "json":
       return readJsonArrayBatches(path, signal);
     case "csv":
@@ -83,6 +83,8 @@ export interface ReadDatasetOptions {
   /** Skips {@link detectFormat}. */
   format?: DatasetFormat;
   signal?: AbortSignal;
+  /** JSONL rows as {@link UnparsedRow}s, for a runner that parses them where it scores them (readDatasetBatches only). */
+  unparsedJsonl?: boolean;
 }
 
 /**
@@ -98,7 +100,7 @@ export interface ReadDatasetOptions {
  *
  * The iterator is single-use and safe for several workers calling `next()` at once.
  */
-export function readDataset(path: string, opts: ReadDatasetOptions = {}): AsyncIterableIterator<DatasetItem> {
+export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unparsedJsonl"> = {}): AsyncIterableIterator<DatasetItem> {
   return itemsOf(readDatasetBatches(path, opts), opts.signal);
 }
 
@@ -106,9 +108,12 @@ export function readDataset(path: string, opts: ReadDatasetOptions = {}): AsyncI
  * {@link readDataset}'s items in the order read, one array per read of the file (`CHUNK_BYTES` of input):
  * the cheapest way through a large file, for a runner that handles a batch at a time.
  */
-export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}): AsyncGenerator<DatasetItem[]> {
+export function readDatasetBatches(path: string, opts?: ReadDatasetOptions & { unparsedJsonl?: false }): AsyncGenerator<DatasetItem[]>;
+export function readDatasetBatches(path: string, opts: ReadDatasetOptions): AsyncGenerator<(DatasetItem | UnparsedRow)[]>;
+export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
   const format = opts.format ?? formatFromExtension(path);
-  if (format !== undefined) return batchesAs(path, format, opts.signal);
+  const unparsed = opts.unparsedJsonl ?? false;
+  if (format !== undefined) return batchesAs(path, format, opts.signal, unparsed);
   return (async function* () {
     const handle = await openDatasetFile(path, "a JSONL, JSON or CSV dataset");
     let first: Uint8Array;
@@ -120,6 +125,6 @@ export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}):
     } finally {
       await handle.close();
     }
-    yield* batchesAs(path, detectFormat(path, first), opts.signal);
+    yield* batchesAs(path, detectFormat(path, first), opts.signal, unparsed);
   })();
 }

@@ -5,7 +5,7 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { datasetInvalid } from "./errors.js";
 import { firstInvalidUtf8, hasBom, openDatasetFile, readChunks } from "./read-bytes.js";
-import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
+import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
 
 const EXPECTED = "one JSON object per line (JSONL)";
 /** JSON's whitespace; a line holding only these is blank, not a row. */
@@ -21,8 +21,11 @@ export class JsonlLines {
   /** Lines seen. */
   line = 0;
 
+  /** With `unparsed`, rows are handed out as {@link UnparsedRow}s, to be parsed later by {@link parseJsonlRow}. */
+  constructor(private readonly unparsed = false) {}
+
   /** Parses `region`: whole lines, each ending in `\n` except perhaps the file's last. */
-  push(region: Buffer, out: DatasetItem[]): void {
+  push(region: Buffer, out: (DatasetItem | UnparsedRow)[]): void {
     // ASCII (most datasets) decodes as latin1 at about 4x the speed of the UTF-8 decoder, to the same string.
     const ascii = isAscii(region);
     if (ascii || isUtf8(region)) {
@@ -53,21 +56,25 @@ export class JsonlLines {
     }
   }
 
-  private parseLine(text: string, out: DatasetItem[]): void {
+  private parseLine(text: string, out: (DatasetItem | UnparsedRow)[]): void {
     // A `{` first is nearly every line; only other lines pay for the blank test.
     if (text.charCodeAt(0) !== 123 && BLANK.test(text)) return;
     this.row++;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      out.push(rowError(this.row, this.line, `line ${this.line}: not valid JSON (${shortMessage(why)}); expected ${EXPECTED}`));
-      return;
-    }
-    if (isRowObject(value)) out.push({ row: this.row, line: this.line, record: value });
-    else out.push(rowError(this.row, this.line, `line ${this.line}: expected a JSON object per line, found ${describeJsonKind(value)}`));
+    out.push(this.unparsed ? { row: this.row, line: this.line, json: text } : parseJsonlRow({ row: this.row, line: this.line, json: text }));
   }
+}
+
+/** A JSONL line as a row: its record, or why it is not one. */
+export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return rowError(row, line, `line ${line}: not valid JSON (${shortMessage(why)}); expected ${EXPECTED}`);
+  }
+  if (isRowObject(value)) return { row, line, record: value };
+  return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}`);
 }
 
 /**
@@ -79,10 +86,15 @@ export function readJsonl(path: string, signal?: AbortSignal): AsyncIterableIter
   return itemsOf(readJsonlBatches(path, signal), signal);
 }
 
-/** {@link readJsonl}'s rows, one array per read of the file (`CHUNK_BYTES` of lines). */
-export async function* readJsonlBatches(path: string, signal?: AbortSignal): AsyncGenerator<DatasetItem[]> {
+/**
+ * {@link readJsonl}'s rows, one array per read of the file (`CHUNK_BYTES` of lines); with `unparsed`, as
+ * {@link UnparsedRow}s (lines that are not valid UTF-8 are row errors all the same).
+ */
+export function readJsonlBatches(path: string, signal?: AbortSignal): AsyncGenerator<DatasetItem[]>;
+export function readJsonlBatches(path: string, signal: AbortSignal | undefined, unparsed: boolean): AsyncGenerator<(DatasetItem | UnparsedRow)[]>;
+export async function* readJsonlBatches(path: string, signal?: AbortSignal, unparsed = false): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
   const handle = await openDatasetFile(path, EXPECTED);
-  const lines = new JsonlLines();
+  const lines = new JsonlLines(unparsed);
   // Pieces of a line that has not ended yet; usually empty or one chunk tail.
   let carry: Buffer[] = [];
   let first = true;
@@ -104,13 +116,13 @@ export async function* readJsonlBatches(path: string, signal?: AbortSignal): Asy
       carry = [];
     }
     if (last + 1 < chunk.length) carry.push(chunk.subarray(last + 1));
-    const items: DatasetItem[] = [];
+    const items: (DatasetItem | UnparsedRow)[] = [];
     lines.push(region, items);
     if (signal?.aborted === true) throw signal.reason;
     if (items.length > 0) yield items;
   }
   if (carry.length > 0) {
-    const items: DatasetItem[] = [];
+    const items: (DatasetItem | UnparsedRow)[] = [];
     lines.push(Buffer.concat(carry), items);
     if (items.length > 0) yield items;
   }

@@ -8,6 +8,16 @@ export type DatasetItem =
   | { row: number; line: number; record: Record<string, unknown> }
   | { row: number; line: number; error: { code: "DATASET_ROW_INVALID"; message: string } };
 
+/**
+ * A JSONL row read but not parsed yet. Asked for (`unparsedJsonl`), the reader hands these out so that a
+ * run parses its lines on the scoring threads; {@link parseJsonlRow} turns one into a DatasetItem.
+ */
+export interface UnparsedRow {
+  row: number;
+  line: number;
+  json: string;
+}
+
 /** The dataset formats simeval reads. `csv` also covers `.tsv` (tab-separated). */
 export type DatasetFormat = "jsonl" | "json" | "csv";
 

@@ -1,17 +1,17 @@
-import type { DatasetItem } from "../dataset/rows.js";
+import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import type { Evaluator } from "../evaluators/create.js";
-import { evaluateItem, serializeOutcome } from "./evaluate-row.js";
-import { isResultError, type OutcomeScores, type RowOutcome, type SerializedRow } from "./types.js";
+import { evaluateItem, parsedItem, serializeOutcome } from "./evaluate-row.js";
+import { emptyPacked, packRow, type PackedScores } from "../stats/packed-scores.js";
+import { serializeBatch, type SerializedBatch } from "./serialized-batch.js";
+import type { RowOutcome, SerializedRow } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
 /**
- * What scoring a batch gives back, in row order: each row serialised (for results.jsonl and the
- * store), and its outcome reduced to what a summary needs (score, verdict, skipped, error) — all
- * that has to cross back from a worker thread besides the text.
+ * What scoring a batch gives back, in row order: the rows serialised (results.jsonl text, also what
+ * the store keeps), and the outcomes packed for the summary — all that crosses back from a worker thread.
  */
-export interface ScoredBatch {
-  rows: SerializedRow[];
-  scores: OutcomeScores[];
+export interface ScoredBatch extends SerializedBatch {
+  scores: PackedScores;
 }
 
 /**
@@ -20,44 +20,38 @@ export interface ScoredBatch {
  */
 export class BatchScorer {
   private readonly worstRows: WorstRows;
+  private readonly names: string[];
 
   constructor(
     private readonly evaluators: readonly Evaluator[],
     worstPerEvaluator: number,
   ) {
     this.worstRows = new WorstRows(evaluators, worstPerEvaluator);
+    this.names = evaluators.map((e) => e.name);
   }
 
-  async score(items: readonly DatasetItem[]): Promise<ScoredBatch> {
-    const scores: OutcomeScores[] = new Array<OutcomeScores>(items.length);
+  async score(items: readonly (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch> {
+    const scores = emptyPacked(items.length, this.names.length);
     const rows: SerializedRow[] = new Array<SerializedRow>(items.length);
-    const finish = (i: number, outcome: RowOutcome) => {
-      const item = items[i] as DatasetItem;
-      scores[i] = scoresOf(outcome);
+    const finish = (i: number, item: DatasetItem, outcome: RowOutcome) => {
+      packRow(scores, i, outcome, this.names);
       rows[i] = serializeOutcome(outcome);
       if ("record" in item) this.worstRows.offer(outcome, item.record);
     };
     // Start every row before awaiting any, so that embedding calls of the whole batch coalesce; a row
     // scored at once is serialised at once, so that its objects die young (cheap to collect).
-    const waiting: [number, Promise<RowOutcome>][] = [];
+    const waiting: [number, DatasetItem, Promise<RowOutcome>][] = [];
     for (let i = 0; i < items.length; i++) {
-      const r = evaluateItem(items[i] as DatasetItem, this.evaluators);
-      if (r instanceof Promise) waiting.push([i, r]);
-      else finish(i, r);
+      const item = parsedItem(items[i] as DatasetItem | UnparsedRow);
+      const r = evaluateItem(item, this.evaluators);
+      if (r instanceof Promise) waiting.push([i, item, r]);
+      else finish(i, item, r);
     }
-    for (const [i, r] of waiting) finish(i, await r);
-    return { rows, scores };
+    for (const [i, item, r] of waiting) finish(i, item, await r);
+    return { ...serializeBatch(rows), scores };
   }
 
   worst(): Record<string, WorstRow[]> {
     return this.worstRows.result();
   }
-}
-
-function scoresOf(o: RowOutcome): OutcomeScores {
-  const results: OutcomeScores["results"] = {};
-  for (const [name, r] of Object.entries(o.results)) {
-    results[name] = isResultError(r) ? r : { score: r.score, passed: r.passed, skipped: r.skipped };
-  }
-  return o.error ? { results, error: o.error } : { results };
 }

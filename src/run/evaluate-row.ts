@@ -1,8 +1,14 @@
 import { EvalError } from "../errors.js";
 import type { Evaluator } from "../evaluators/create.js";
-import type { DatasetItem } from "../dataset/rows.js";
+import { parseJsonlRow } from "../dataset/read-jsonl.js";
+import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import type { EvalResult } from "../types.js";
 import type { RowOutcome, RowResult, SerializedRow } from "./types.js";
+
+/** A row ready to score: an {@link UnparsedRow} is parsed here, on the scoring thread. */
+export function parsedItem(item: DatasetItem | UnparsedRow): DatasetItem {
+  return "json" in item ? parseJsonlRow(item) : item;
+}
 
 /** Scores one dataset item with every evaluator; an evaluator that throws becomes that row's ResultError. */
 export function evaluateItem(item: DatasetItem, evaluators: readonly Evaluator[]): RowOutcome | Promise<RowOutcome> {

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { DatasetItem } from "../dataset/rows.js";
+import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { BatchScorer, type ScoredBatch } from "./batch-scorer.js";
 import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
 import type { WorstRow } from "./worst-rows.js";
@@ -7,7 +7,7 @@ import type { WorkerRequest } from "./worker.js";
 
 /** Scores batches somewhere — inline or on worker threads; results come back per batch. */
 export interface Scorer {
-  score(items: DatasetItem[]): Promise<ScoredBatch>;
+  score(items: (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch>;
   /** Each thread's worst rows per evaluator (merge with `WorstRows.merge`). */
   worst(): Promise<Record<string, WorstRow[]>[]>;
   close(): Promise<void>;

@@ -14,9 +14,9 @@ function rows(n: number): string {
 }
 
 async function linesOf(dataset: string, workers: number) {
-  const lines: string[] = [];
-  const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, writeLine: (l) => void lines.push(l) });
-  return { lines, result };
+  const chunks: Uint8Array[] = [];
+  const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, write: (bytes) => void chunks.push(bytes) });
+  return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), result };
 }
 
 describe("runDataset on worker threads", () => {

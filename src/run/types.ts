@@ -77,12 +77,6 @@ export function isResultError(r: RowResult): r is ResultError {
   return "error" in r;
 }
 
-/** What a summary needs of a row: each result's score, verdict and skip flag, or its error. */
-export interface OutcomeScores {
-  error?: RowOutcome["error"];
-  results: Record<string, Pick<StoredResult, "score" | "passed" | "skipped"> | ResultError>;
-}
-
 /**
  * A row's outcome as JSON text, serialised once (on the scoring thread) and used as it is by
  * results.jsonl and the run store.
@@ -96,11 +90,4 @@ export interface SerializedRow {
   results: string;
   /** JSON of `error`, when the row could not be read. */
   error: string | null;
-}
-
-/** The results.jsonl line of a row: `{"row":N,"id":…,"results":{…}}`, with `line` and `error` for an unreadable row. */
-export function resultsLine(r: SerializedRow): string {
-  return r.error === null
-    ? `{"row":${r.row},"id":${r.id},"results":${r.results}}`
-    : `{"row":${r.row},"id":${r.id},"line":${r.line},"results":${r.results},"error":${r.error}}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
+import { packScores } from "./packed-scores.js";
 import { SummaryBuilder, type SummaryEvaluator } from "./summarize.js";
 
 const sim: SummaryEvaluator = { name: "sim", type: "levenshtein", direction: "maximize", threshold: 0.5 };
@@ -137,11 +138,18 @@ describe("SummaryBuilder", () => {
     spilling.close();
   });
 
-  it("accepts the slim OutcomeScores a scoring thread sends", () => {
-    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
-    b.add({ results: { sim: { score: 0.75, passed: true, skipped: false } } });
-    b.add({ results: {}, error: { code: "DATASET_INVALID", message: "bad JSON" } });
-    expect(b.finish()).toMatchObject({ rows: 2, row_errors: 1, evaluators: [{ n: 1, mean: 0.75, pass_rate: 1 }] });
+  it("adds packed batches as it adds rows one by one", () => {
+    const names = [sim, dist, judge].map((e) => e.name);
+    for (const countSkippedAsZero of [false, true]) {
+      const one = new SummaryBuilder([sim, dist, judge], { countSkippedAsZero });
+      const packed = new SummaryBuilder([sim, dist, judge], { countSkippedAsZero });
+      const rows = [...smallRun(), row({ sim: scored(Number.POSITIVE_INFINITY, true), dist: skipped(3), judge: scored(null, null) })];
+      for (const o of rows) one.add(o);
+      packed.addPacked(packScores(rows.slice(0, 3), names));
+      packed.addPacked(packScores(rows.slice(3), names));
+      expect(packed.finish()).toEqual(one.finish());
+    }
+    expect(() => new SummaryBuilder([sim], { countSkippedAsZero: false }).addPacked(packScores([], ["a", "b"]))).toThrow(/2 evaluators/);
   });
 
   it("rejects two evaluators with the same name", () => {

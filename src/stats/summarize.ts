@@ -5,7 +5,8 @@
  */
 import type { Direction } from "../types.js";
 import { EvalError, type Issue } from "../errors.js";
-import type { EvaluatorSummary, OutcomeScores, RunSummary } from "../run/types.js";
+import type { EvaluatorSummary, RowOutcome, RunSummary } from "../run/types.js";
+import { CELL, packScores, type PackedScores } from "./packed-scores.js";
 import { ScoreSet, type ScoreSetOptions } from "./score-set.js";
 
 /** What the builder needs to know about each evaluator of the run. */
@@ -38,7 +39,7 @@ interface Tally {
 }
 
 /**
- * Accumulates rows (RowOutcome or OutcomeScores) into a {@link RunSummary}. Per row and evaluator:
+ * Accumulates rows (RowOutcomes, or batches packed by {@link packScores}) into a {@link RunSummary}. Per row and evaluator:
  * - the row could not be read (`outcome.error`): counted once in `row_errors`, nothing per evaluator;
  * - a ResultError, a missing result, or a score that is not a finite number: `errors`;
  * - a skipped result: `skipped` (see {@link SummaryOptions.countSkippedAsZero});
@@ -51,6 +52,7 @@ interface Tally {
  */
 export class SummaryBuilder {
   private readonly tallies: Tally[];
+  private readonly names: string[];
   private readonly countSkippedAsZero: boolean;
   private rows = 0;
   private rowErrors = 0;
@@ -65,38 +67,44 @@ export class SummaryBuilder {
     });
     if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
     this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(opts.scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0 }));
+    this.names = evaluators.map((e) => e.name);
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
 
-  /** Adds one row: a RowOutcome, or the slimmer OutcomeScores a scoring thread sends back. */
-  add(outcome: OutcomeScores): void {
-    this.rows++;
-    if (outcome.error !== undefined) {
-      this.rowErrors++;
-      return;
+  /** Adds one row. */
+  add(outcome: RowOutcome): void {
+    this.addPacked(packScores([outcome], this.names));
+  }
+
+  /** Adds a batch of rows packed (in this builder's evaluator order) by a scoring thread. */
+  addPacked(p: PackedScores): void {
+    if (p.evaluators !== this.tallies.length) {
+      throw new Error(`packed scores for ${p.evaluators} evaluators, but the summary has ${this.tallies.length}`);
     }
-    for (const t of this.tallies) {
-      const r = outcome.results[t.spec.name];
-      if (r === undefined || "error" in r) {
-        t.errors++;
+    const m = p.evaluators;
+    for (let i = 0; i < p.rows; i++) {
+      this.rows++;
+      if (p.rowErrors[i]) {
+        this.rowErrors++;
         continue;
       }
-      if (r.skipped) {
-        t.skipped++;
-        if (this.countSkippedAsZero) {
-          t.verdicts++;
-          if (t.spec.direction === "maximize" && r.score !== null) t.scores.add(0);
+      for (let j = 0; j < m; j++) {
+        const t = this.tallies[j] as Tally;
+        const cell = p.cells[i * m + j] as number;
+        if (cell & CELL.ERROR) t.errors++;
+        else if (cell & CELL.SKIPPED) {
+          t.skipped++;
+          if (this.countSkippedAsZero) {
+            t.verdicts++;
+            if (t.spec.direction === "maximize" && cell & CELL.SCORE) t.scores.add(0);
+          }
+        } else {
+          if (cell & CELL.SCORE) t.scores.add(p.scores[i * m + j] as number);
+          if (cell & CELL.VERDICT) {
+            t.verdicts++;
+            if (cell & CELL.PASSED) t.passed++;
+          }
         }
-        continue;
-      }
-      if (r.score !== null && !Number.isFinite(r.score)) {
-        t.errors++; // NaN or ±Infinity cannot be averaged; count it rather than poison the mean
-        continue;
-      }
-      if (r.score !== null) t.scores.add(r.score);
-      if (r.passed !== null) {
-        t.verdicts++;
-        if (r.passed) t.passed++;
       }
     }
   }

@@ -10,7 +10,7 @@ import { EXIT } from "../exit-codes.js";
 import { checkGateNames, evaluateGates, parseGates, type Gate } from "../gates.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
-import { openLineFile, writeOutput } from "../output-file.js";
+import { openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
 import { compareAgainstBaseline } from "./baseline-compare.js";
@@ -63,7 +63,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     controller.abort();
   };
   process.once("SIGINT", onSigint);
-  const results = opts.out ? await openLineFile("--out", opts.out) : undefined;
+  const results = opts.out ? await openTextFile("--out", opts.out) : undefined;
   const progress = terminalProgress(process.stderr);
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
@@ -73,7 +73,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       evaluators: specs,
       name: opts.name ?? null,
       ...(store && opts.db !== false ? { store, embeddingCacheDb: opts.db } : {}),
-      ...(results ? { writeLine: results.write } : {}),
+      ...(results ? { write: results.write } : {}),
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
       signal: controller.signal,

@@ -1,0 +1,60 @@
+/**
+ * One measured pass of the dataset benchmark (`bench/dataset.ts` runs it in a child process):
+ * `node bench/dataset-child.mjs MODE DATASET OUT`, MODE = bare | simeval | simeval+store.
+ * Prints {seconds, peakRssMb}; peak RSS is sampled every 20 ms and covers every thread.
+ *
+ * Plain JavaScript on purpose: under a TypeScript loader (tsx), Node runs the loader on a thread of its
+ * own, which would add about 30 MB to every figure. simeval runs from the build (`dist/`), as the
+ * `simeval` command does.
+ */
+import { createReadStream, createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+
+const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
+
+/** The floor: read each line, JSON.parse it, JSON.stringify it, write it. */
+async function bare(dataset, outPath) {
+  const out = createWriteStream(outPath);
+  const lines = createInterface({ input: createReadStream(dataset), crlfDelay: Infinity });
+  let buffer = [];
+  for await (const line of lines) {
+    buffer.push(JSON.stringify(JSON.parse(line)));
+    if (buffer.length === 1000) {
+      if (!out.write(buffer.join("\n") + "\n")) await once(out, "drain");
+      buffer = [];
+    }
+  }
+  out.end(buffer.join("\n") + "\n");
+  await once(out, "finish");
+}
+
+async function simeval(dataset, outPath, withStore) {
+  const built = (file) => new URL(`../dist/${file}`, import.meta.url).href;
+  const { runDataset } = await import(built("run/run-dataset.js"));
+  const { openSqliteStore } = await import(built("storage/sqlite.js"));
+  const out = createWriteStream(outPath);
+  const store = withStore ? openSqliteStore(`${outPath}.db`) : undefined;
+  await runDataset({
+    dataset,
+    evaluators: SPECS,
+    ...(store ? { store } : {}),
+    write: async (bytes) => {
+      if (!out.write(bytes)) await once(out, "drain");
+    },
+  });
+  store?.close();
+  out.end();
+  await once(out, "finish");
+}
+
+const [mode, dataset, outPath] = process.argv.slice(2);
+let peak = process.memoryUsage.rss();
+const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+const t0 = performance.now();
+if (mode === "bare") await bare(dataset, outPath);
+else await simeval(dataset, outPath, mode === "simeval+store");
+const seconds = (performance.now() - t0) / 1000;
+clearInterval(timer);
+peak = Math.max(peak, process.memoryUsage.rss());
+process.stdout.write(JSON.stringify({ seconds, peakRssMb: peak / 2 ** 20 }));

@@ -1,0 +1,45 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { batchRow, batchRowCount, batchRowFailed, batchRows, serializeBatch } from "./serialized-batch.js";
+import type { SerializedRow } from "./types.js";
+
+// Full Unicode, so that byte offsets differ from string offsets.
+const text = fc.string({ unit: "binary" });
+const json = fc.jsonValue({ stringUnit: "binary" }).map((v) => JSON.stringify(v));
+const row: fc.Arbitrary<SerializedRow> = fc.record({
+  row: fc.integer({ min: 1, max: 2 ** 32 - 1 }),
+  line: fc.option(fc.integer({ min: 1, max: 2 ** 32 - 1 }), { nil: null }),
+  id: json,
+  results: fc.dictionary(text, fc.jsonValue({ stringUnit: "binary" })).map((v) => JSON.stringify(v)),
+  error: fc.option(fc.record({ code: text, message: text }).map((v) => JSON.stringify(v)), { nil: null }),
+});
+
+describe("serializeBatch", () => {
+  it("writes one results.jsonl line per row and gives each row back as it was", () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 20 }), (rows) => {
+        const batch = serializeBatch(rows);
+        expect(batchRowCount(batch)).toBe(rows.length);
+        expect(batchRows(batch)).toEqual(rows);
+        const lines = Buffer.from(batch.bytes).toString("utf8").split("\n");
+        expect(lines.pop()).toBe("");
+        expect(lines).toHaveLength(rows.length);
+        rows.forEach((r, i) => {
+          const expected = r.error === null
+            ? { row: r.row, id: JSON.parse(r.id), results: JSON.parse(r.results) }
+            : { row: r.row, id: JSON.parse(r.id), line: r.line, results: JSON.parse(r.results), error: JSON.parse(r.error) };
+          // Key order is part of the format, so compare the text of a re-serialisation.
+          expect(JSON.stringify(JSON.parse(lines[i] as string))).toBe(JSON.stringify(expected));
+          expect(batchRowFailed(batch, i)).toBe(r.error !== null);
+        });
+      }),
+    );
+  });
+
+  it("reads an unreadable row's parts", () => {
+    const failed: SerializedRow = { row: 7, line: 9, id: "null", results: "{}", error: '{"code":"DATASET_INVALID","message":"bad JSON"}' };
+    const batch = serializeBatch([failed]);
+    expect(Buffer.from(batch.bytes).toString("utf8")).toBe('{"row":7,"id":null,"line":9,"results":{},"error":{"code":"DATASET_INVALID","message":"bad JSON"}}\n');
+    expect(batchRow(batch, 0)).toEqual(failed);
+  });
+});
