@@ -1,10 +1,6 @@
 /** At most this many tokens are listed in each of `details.shared/missing/extra`; counts are always exact. */
 export const LISTED_TOKENS = 50;
 
-/**
- * Which distinct tokens the two texts share, which the output misses and which it adds,
- * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts.
- */
 /** A type, not an interface, so that it stays assignable to `details` (`Record<string, unknown>`). */
 export type TokenExplanation = {
   shared: string[];
@@ -15,12 +11,19 @@ export type TokenExplanation = {
   extra_count: number;
 };
 
-export function explainTokenSets(output: ReadonlySet<string>, expected: ReadonlySet<string>): TokenExplanation {
+/** The distinct tokens of a text: a Set of them, or the keys of a token -> count Map. */
+export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
+
+/**
+ * Which distinct tokens the two texts share, which the output misses and which it adds,
+ * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts.
+ */
+export function explainTokenSets(output: DistinctTokens, expected: DistinctTokens): TokenExplanation {
   const shared: string[] = [];
   const missing: string[] = [];
   const extra: string[] = [];
-  for (const t of expected) (output.has(t) ? shared : missing).push(t);
-  for (const t of output) if (!expected.has(t)) extra.push(t);
+  for (const t of expected.keys()) (output.has(t) ? shared : missing).push(t);
+  for (const t of output.keys()) if (!expected.has(t)) extra.push(t);
   return {
     shared: shared.slice(0, LISTED_TOKENS),
     missing: missing.slice(0, LISTED_TOKENS),

@@ -50,7 +50,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       const a = tokenize(output);
       const b = tokenize(expected);
       const analysis = tfidfAnalysis(a, b, idf);
-      const tokens = explainTokenSets(new Set(a), new Set(b));
+      const tokens = explainTokenSets(analysis.countsA, analysis.countsB);
       let score = analysis.score;
       let why: string;
       if (a.length === 0 && b.length === 0) {

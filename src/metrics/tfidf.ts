@@ -33,6 +33,9 @@ export interface TfidfAnalysis {
   score: number;
   /** Every term of either text, the largest contributions first, then by weight. */
   terms: TfidfTerm[];
+  /** Token -> count in each text, in first-seen order. */
+  countsA: Map<string, number>;
+  countsB: Map<string, number>;
 }
 
 /**
@@ -74,7 +77,7 @@ export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: 
   const norm = normA > 0 && normB > 0 ? Math.sqrt(normA * normB) : 1;
   for (const t of terms) t.contribution /= norm;
   terms.sort((x, y) => y.contribution - x.contribution || Math.max(y.countA, y.countB) * y.idf - Math.max(x.countA, x.countB) * x.idf);
-  return { score, terms };
+  return { score, terms, countsA, countsB };
 }
 
 function sameCounts(x: Map<string, number>, y: Map<string, number>): boolean {

@@ -2,7 +2,7 @@ import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import type { Evaluator } from "../evaluators/create.js";
 import { evaluateItem, parsedItem, serializeOutcome } from "./evaluate-row.js";
 import { emptyPacked, packRow, type PackedScores } from "../stats/packed-scores.js";
-import { serializeBatch, type SerializedBatch } from "./serialized-batch.js";
+import { BatchWriter, type SerializedBatch } from "./serialized-batch.js";
 import type { RowOutcome, SerializedRow } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
@@ -32,14 +32,21 @@ export class BatchScorer {
 
   async score(items: readonly (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch> {
     const scores = emptyPacked(items.length, this.names.length);
-    const rows: SerializedRow[] = new Array<SerializedRow>(items.length);
+    const writer = new BatchWriter(items.length);
+    // Rows are written in order: a row scored before an earlier one waits here until that one is done.
+    const done: (SerializedRow | undefined)[] = new Array<SerializedRow | undefined>(items.length);
+    let next = 0;
     const finish = (i: number, item: DatasetItem, outcome: RowOutcome) => {
       packRow(scores, i, outcome, this.names);
-      rows[i] = serializeOutcome(outcome);
       if ("record" in item) this.worstRows.offer(outcome, item.record);
+      done[i] = serializeOutcome(outcome);
+      for (let row = done[next]; row !== undefined; row = done[next]) {
+        writer.add(row);
+        done[next++] = undefined;
+      }
     };
     // Start every row before awaiting any, so that embedding calls of the whole batch coalesce; a row
-    // scored at once is serialised at once, so that its objects die young (cheap to collect).
+    // scored at once is written at once, so that its objects die young (cheap to collect).
     const waiting: [number, DatasetItem, Promise<RowOutcome>][] = [];
     for (let i = 0; i < items.length; i++) {
       const item = parsedItem(items[i] as DatasetItem | UnparsedRow);
@@ -48,7 +55,7 @@ export class BatchScorer {
       else finish(i, item, r);
     }
     for (const [i, item, r] of waiting) finish(i, item, await r);
-    return { ...serializeBatch(rows), scores };
+    return { ...writer.finish(), scores };
   }
 
   worst(): Record<string, WorstRow[]> {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { batchRow, batchRowCount, batchRowFailed, batchRows, serializeBatch } from "./serialized-batch.js";
+import { BatchWriter, batchRow, batchRowCount, batchRowFailed, batchRows } from "./serialized-batch.js";
 import type { SerializedRow } from "./types.js";
 
 // Full Unicode, so that byte offsets differ from string offsets.
@@ -14,11 +14,17 @@ const row: fc.Arbitrary<SerializedRow> = fc.record({
   error: fc.option(fc.record({ code: text, message: text }).map((v) => JSON.stringify(v)), { nil: null }),
 });
 
-describe("serializeBatch", () => {
+function serializeBatch(rows: readonly SerializedRow[], room = rows.length) {
+  const writer = new BatchWriter(room);
+  for (const r of rows) writer.add(r);
+  return writer.finish();
+}
+
+describe("BatchWriter", () => {
   it("writes one results.jsonl line per row and gives each row back as it was", () => {
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 20 }), (rows) => {
-        const batch = serializeBatch(rows);
+      fc.property(fc.array(row, { maxLength: 20 }), fc.nat(5), (rows, spare) => {
+        const batch = serializeBatch(rows, rows.length + spare);
         expect(batchRowCount(batch)).toBe(rows.length);
         expect(batchRows(batch)).toEqual(rows);
         const lines = Buffer.from(batch.bytes).toString("utf8").split("\n");
@@ -34,6 +40,14 @@ describe("serializeBatch", () => {
         });
       }),
     );
+  });
+
+  it("grows past its first guess of 2 KB a row", () => {
+    const big = (n: number): SerializedRow => ({ row: n, line: n, id: JSON.stringify(`é${n}`), results: JSON.stringify({ text: "ü€😀".repeat(3000 + n) }), error: null });
+    const rows = [big(1), big(2), big(3)];
+    const batch = serializeBatch(rows);
+    expect(batch.bytes.length).toBeGreaterThan(3 * 2048);
+    expect(batchRows(batch)).toEqual(rows);
   });
 
   it("reads an unreadable row's parts", () => {

@@ -13,7 +13,7 @@ const STRIDE = 8;
  * for a row that could not be read.
  */
 export interface SerializedBatch {
-  /** The batch's results.jsonl lines, each ending in "\n"; the only view of its ArrayBuffer. */
+  /** The batch's results.jsonl lines, each ending in "\n"; the only view of its ArrayBuffer (which may be longer). */
   bytes: Uint8Array;
   /**
    * Per row, {@link STRIDE} numbers: the row number, its line (0 when unknown), then the byte offsets
@@ -22,37 +22,57 @@ export interface SerializedBatch {
   index: Uint32Array;
 }
 
-/** Lays rows out as results.jsonl lines. */
-export function serializeBatch(rows: readonly SerializedRow[]): SerializedBatch {
-  let text = "";
-  for (const r of rows) {
-    text += r.error === null
-      ? `{"row":${r.row},"id":${r.id},"results":${r.results}}\n`
-      : `{"row":${r.row},"id":${r.id},"line":${r.line},"results":${r.results},"error":${r.error}}\n`;
+/**
+ * Lays rows out as results.jsonl lines, in row order, straight into bytes: each row's strings can die
+ * as soon as it is added. (Kept until the batch was done, they outlived young-generation collections
+ * and piled up in a scoring thread's old generation: 50 MB more peak memory over 3M rows.)
+ */
+export class BatchWriter {
+  private bytes: Buffer;
+  private at = 0;
+  private rows = 0;
+  private readonly index: Uint32Array;
+
+  /** Room for `rows` rows; the bytes grow as needed from a guess of 2 KB a row. */
+  constructor(rows: number) {
+    this.index = new Uint32Array(rows * STRIDE);
+    // A buffer of its own (never a slice of Node's shared pool), so that it can be transferred.
+    this.bytes = Buffer.allocUnsafeSlow(Math.max(1024, rows * 2048));
   }
-  // A buffer of its own (never a slice of Node's shared pool), so that it can be transferred.
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  // Byte offsets: characters are bytes when the text is ASCII, as it usually is.
-  const size = bytes.length === text.length ? (s: string) => s.length : (s: string) => Buffer.byteLength(s);
-  const index = new Uint32Array(rows.length * STRIDE);
-  let at = 0;
-  rows.forEach((r, i) => {
-    const put = (slot: number, before: string, json: string) => {
-      at += size(before);
-      index[i * STRIDE + slot] = at;
-      at += size(json);
-      index[i * STRIDE + slot + 1] = at;
-    };
-    index[i * STRIDE] = r.row;
-    index[i * STRIDE + 1] = r.line ?? 0;
-    put(2, `{"row":${r.row},"id":`, r.id);
-    put(4, r.error === null ? `,"results":` : `,"line":${r.line},"results":`, r.results);
-    if (r.error === null) index[i * STRIDE + 6] = index[i * STRIDE + 7] = at;
-    else put(6, `,"error":`, r.error);
-    at += 2; // }\n
-  });
-  return { bytes: new Uint8Array(bytes.buffer, 0, bytes.length), index };
+
+  add(r: SerializedRow): void {
+    const i = this.rows++;
+    const head = `{"row":${r.row},"id":`;
+    const middle = r.error === null ? `,"results":` : `,"line":${r.line},"results":`;
+    const line = r.error === null ? `${head}${r.id}${middle}${r.results}}\n` : `${head}${r.id}${middle}${r.results},"error":${r.error}}\n`;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.at + 3 * line.length > this.bytes.length) this.grow(this.at + 3 * line.length);
+    const start = this.at;
+    const written = this.bytes.write(line, start);
+    this.at += written;
+    // The keys and numbers are ASCII; the JSON parts count in bytes unless the line is ASCII.
+    const size = written === line.length ? (s: string) => s.length : (s: string) => Buffer.byteLength(s);
+    const slots = this.index.subarray(i * STRIDE, (i + 1) * STRIDE);
+    slots[0] = r.row;
+    slots[1] = r.line ?? 0;
+    slots[2] = start + head.length;
+    slots[3] = slots[2] + size(r.id);
+    slots[4] = slots[3] + middle.length;
+    slots[5] = slots[4] + size(r.results);
+    slots[6] = r.error === null ? slots[5] : slots[5] + ',"error":'.length;
+    slots[7] = r.error === null ? slots[5] : slots[6] + size(r.error);
+  }
+
+  /** The rows added so far; the writer must not be used afterwards. */
+  finish(): SerializedBatch {
+    return { bytes: new Uint8Array(this.bytes.buffer, 0, this.at), index: this.index.subarray(0, this.rows * STRIDE) };
+  }
+
+  private grow(needed: number): void {
+    const bigger = Buffer.allocUnsafeSlow(Math.max(needed, 2 * this.bytes.length));
+    this.bytes.copy(bigger, 0, 0, this.at);
+    this.bytes = bigger;
+  }
 }
 
 /** How many rows the batch holds. */

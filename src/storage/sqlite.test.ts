@@ -98,11 +98,12 @@ function startChild(source: string, args: string[]) {
 }
 
 describe("opening", () => {
-  it("creates the parent directories and a WAL database at the current schema version", () => {
+  it("creates the parent directories and a WAL database with 16 KiB pages at the current schema version", () => {
     open().close();
     expect(existsSync(dbPath)).toBe(true);
     const db = new Database(dbPath, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("page_size", { simple: true })).toBe(16384);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma("application_id", { simple: true })).toBe(APPLICATION_ID);
     db.close();
