@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
+import { openSqliteStore } from "../storage/sqlite.js";
 import { runDataset } from "./run-dataset.js";
 
 const files = tempFiles("simeval-run-dataset-");
@@ -9,23 +11,36 @@ const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccar
 function rows(n: number): string {
   return Array.from({ length: n }, (_, i) => {
     if (i % 211 === 0) return "{not json";
-    return JSON.stringify({ id: `r${i}`, output: `answer ${i % 17} is ${i % 5 ? "right" : "wrong"}`, expected: i % 97 === 0 ? null : `answer ${i % 13} is right` });
+    // Some rows are not ASCII, so that the threads' byte offsets differ from string offsets.
+    const word = i % 7 === 0 ? "überrécht 😀" : i % 5 ? "right" : "wrong";
+    return JSON.stringify({ id: `r${i}`, output: `answer ${i % 17} is ${word}`, expected: i % 97 === 0 ? null : `answer ${i % 13} is right` });
   }).join("\n");
 }
 
 async function linesOf(dataset: string, workers: number) {
   const chunks: Uint8Array[] = [];
-  const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, write: (bytes) => void chunks.push(bytes) });
-  return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), result };
+  const store = openSqliteStore(join(files.dir(), `run-${workers}.db`));
+  try {
+    const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write: (bytes) => void chunks.push(bytes) });
+    const stored = [...store.rows(result.runId as string)];
+    return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), stored, result };
+  } finally {
+    store.close();
+  }
 }
 
 describe("runDataset on worker threads", () => {
-  it("writes exactly what scoring on one thread writes, in input order", async () => {
+  it("writes and records exactly what scoring on one thread does, in input order", async () => {
     const dataset = await files.file("rows.jsonl", rows(3000));
     const inline = await linesOf(dataset, 0);
     const threaded = await linesOf(dataset, 1);
     expect(threaded.lines).toHaveLength(3000);
     expect(threaded.lines).toEqual(inline.lines);
+    // The store holds what the file holds, and the line of every row (the file, of unreadable rows only).
+    const withoutLine = threaded.stored.map(({ line, ...rest }) => (rest.error ? { ...rest, line } : rest));
+    expect(withoutLine).toEqual(threaded.lines.map((l) => JSON.parse(l)));
+    expect(threaded.stored.every((r, i) => r.line === i + 1)).toBe(true);
+    expect(inline.stored).toEqual(threaded.stored);
     expect(threaded.result.summary).toEqual(inline.result.summary);
     expect(threaded.result.worst).toEqual(inline.result.worst);
     expect(threaded.result.histograms).toEqual(inline.result.histograms);

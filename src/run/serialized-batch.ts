@@ -24,8 +24,9 @@ export interface SerializedBatch {
 
 /**
  * Lays rows out as results.jsonl lines, in row order, straight into bytes: each row's strings can die
- * as soon as it is added. (Kept until the batch was done, they outlived young-generation collections
- * and piled up in a scoring thread's old generation: 50 MB more peak memory over 3M rows.)
+ * as soon as it is added. (Kept until the batch was done, they outlived young-generation collections,
+ * and a scoring thread's old generation, where they then went, is collected only every half-minute
+ * or so.)
  */
 export class BatchWriter {
   private bytes: Buffer;
