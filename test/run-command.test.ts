@@ -284,14 +284,17 @@ describe("semantic_similarity in a dataset run", () => {
 });
 
 describe("word_vectors in a dataset run", () => {
-  it("a vectors file that cannot be loaded stops the run before its first row, naming the file", async () => {
+  it.each([["on the main thread", "0"], ["on scoring threads", "2"]])("a vectors file that cannot be loaded stops the run before its first row, naming the file (%s)", async (_, workers) => {
     const data = file("wv.jsonl", jsonl([{ output: "a cat", expected: "a dog" }]));
     const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: join(dir, "missing.vec"), cache_dir: join(dir, "vectors") } }]));
-    const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--out", join(dir, "o.jsonl"));
+    const db = join(dir, `db-${workers}.sqlite`);
+    const r = await run("run", data, "--config", config, "--db", db, "--out", join(dir, "o.jsonl"), "--workers", workers);
     expect(r.code).toBe(2);
     expect(r.err).toContain("missing.vec");
     expect(existsSync(join(dir, "o.jsonl"))).toBe(true);
     expect(readFileSync(join(dir, "o.jsonl"), "utf8")).toBe("");
+    // No run was recorded.
+    expect((await run("runs", "--db", db)).out).not.toMatch(/wv\.jsonl/);
   });
 
   it("scores with a small GloVe file, through the binary cache", async () => {

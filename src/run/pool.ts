@@ -3,10 +3,13 @@ import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { BatchScorer, type ScoredBatch } from "./batch-scorer.js";
 import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
 import type { WorstRow } from "./worst-rows.js";
-import type { WorkerRequest } from "./worker.js";
+import type { WorkerError, WorkerRequest } from "./worker.js";
+import { EvalError } from "../errors.js";
 
 /** Scores batches somewhere — inline or on worker threads; results come back per batch. */
 export interface Scorer {
+  /** Loads what the evaluators need (word vectors, a model) on every scoring thread; rejects as the first failure. */
+  ready(): Promise<void>;
   score(items: (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch>;
   /** Each thread's worst rows per evaluator (merge with `WorstRows.merge`). */
   worst(): Promise<Record<string, WorstRow[]>[]>;
@@ -18,6 +21,7 @@ export function inlineScorer(init: ScorerInit): Scorer {
   const built = evaluatorsFor(init);
   const scorer = new BatchScorer(built.evaluators, init.worst);
   return {
+    ready: () => Promise.all(built.evaluators.map((e) => e.ready())).then(() => undefined),
     score: (items) => scorer.score(items),
     worst: async () => [scorer.worst()],
     close: async () => built.close(),
@@ -37,11 +41,11 @@ export function workerPool(init: ScorerInit, size: number): Scorer {
   const workers = Array.from({ length: size }, () => {
     const worker = startWorker(init);
     const pending = new Map<number, Pending>();
-    worker.on("message", (msg: { seq: number; value?: unknown; error?: string }) => {
+    worker.on("message", (msg: { seq: number; value?: unknown; error?: WorkerError }) => {
       const p = pending.get(msg.seq);
       pending.delete(msg.seq);
-      if (msg.error !== undefined) p?.reject(new Error(msg.error));
-      else p?.resolve(msg.value);
+      if (msg.error === undefined) p?.resolve(msg.value);
+      else p?.reject(msg.error.code ? new EvalError(msg.error.code, msg.error.message) : new Error(msg.error.message));
     });
     const failAll = (error: Error) => {
       for (const p of pending.values()) p.reject(error);
@@ -58,6 +62,7 @@ export function workerPool(init: ScorerInit, size: number): Scorer {
       w.worker.postMessage(msg);
     });
   return {
+    ready: () => Promise.all(workers.map((w) => send(w, { kind: "ready", seq: seq++ }))).then(() => undefined),
     score(items) {
       const w = workers.reduce((best, x) => (x.pending.size < best.pending.size ? x : best));
       return send<ScoredBatch>(w, { kind: "score", seq: seq++, items });

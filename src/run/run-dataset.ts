@@ -85,8 +85,6 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const specs = opts.evaluators;
   const evaluators = createRunEvaluators(specs);
   const scan = await scanFile(opts.dataset);
-  // Fail before the first row when an evaluator cannot load what it needs (word vectors, say).
-  await Promise.all(evaluators.map((e) => e.ready()));
   const datasetHash = scan.sha256;
   // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
   const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
@@ -103,6 +101,14 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // core: this thread only reads, writes and records, and is mostly idle (measured on 1M rows, 2 cores).
   const workers = opts.workers ?? (scan.bytes < SMALL_DATASET_BYTES ? 0 : availableParallelism());
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
+  // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). The
+  // scoring threads load it; this thread, which scores nothing, keeps no copy.
+  try {
+    await scorer.ready();
+  } catch (error) {
+    await scorer.close();
+    throw error;
+  }
   const store = opts.store;
   const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: opts.dataset, dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
   const rowErrors: RowErrorInfo[] = [];

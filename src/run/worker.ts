@@ -1,21 +1,36 @@
-/** Worker-thread entry: scores batches sent by the pool in `pool.ts`. */
+/** Worker-thread entry: readies its evaluators and scores batches, as the pool in `pool.ts` asks. */
 import { parentPort, workerData } from "node:worker_threads";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
+import { EvalError, type ErrorCode } from "../errors.js";
 import { packedBuffers } from "../stats/packed-scores.js";
 import { BatchScorer } from "./batch-scorer.js";
 import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
 
-export type WorkerRequest = { kind: "score"; seq: number; items: (DatasetItem | UnparsedRow)[] } | { kind: "worst"; seq: number };
+export type WorkerRequest =
+  | { kind: "ready"; seq: number }
+  | { kind: "score"; seq: number; items: (DatasetItem | UnparsedRow)[] }
+  | { kind: "worst"; seq: number };
+
+/** An error as it crosses back to the pool: an EvalError keeps its code. */
+export interface WorkerError {
+  code?: ErrorCode;
+  message: string;
+}
 
 const init = workerData as ScorerInit;
 // The thread ends with the process or terminate(); its database connection closes with it.
-const scorer = new BatchScorer(evaluatorsFor(init).evaluators, init.worst);
+const { evaluators } = evaluatorsFor(init);
+const scorer = new BatchScorer(evaluators, init.worst);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
 
 port.on("message", (msg: WorkerRequest) => {
-  const fail = (error: unknown) => port.postMessage({ seq: msg.seq, error: error instanceof Error ? error.message : String(error) });
+  const fail = (error: unknown) => {
+    const sent: WorkerError = error instanceof EvalError ? { code: error.code, message: error.message } : { message: error instanceof Error ? error.message : String(error) };
+    port.postMessage({ seq: msg.seq, error: sent });
+  };
   if (msg.kind === "worst") return port.postMessage({ seq: msg.seq, value: scorer.worst() });
+  if (msg.kind === "ready") return void Promise.all(evaluators.map((e) => e.ready())).then(() => port.postMessage({ seq: msg.seq, value: null }), fail);
   // The typed arrays are moved, not copied.
   scorer.score(msg.items).then((value) => port.postMessage({ seq: msg.seq, value }, [...packedBuffers(value.scores), value.index.buffer as ArrayBuffer, value.bytes.buffer as ArrayBuffer]), fail);
 });
