@@ -30,6 +30,11 @@ export class BatchScorer {
     this.names = evaluators.map((e) => e.name);
   }
 
+  /** Loads what the evaluators need (word vectors, a model), so that a failure stops a run before its first row. */
+  async ready(): Promise<void> {
+    await Promise.all(this.evaluators.map((e) => e.ready()));
+  }
+
   async score(items: readonly (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch> {
     const scores = emptyPacked(items.length, this.names.length);
     const writer = new BatchWriter(items.length);

@@ -21,7 +21,7 @@ export function inlineScorer(init: ScorerInit): Scorer {
   const built = evaluatorsFor(init);
   const scorer = new BatchScorer(built.evaluators, init.worst);
   return {
-    ready: () => Promise.all(built.evaluators.map((e) => e.ready())).then(() => undefined),
+    ready: () => scorer.ready(),
     score: (items) => scorer.score(items),
     worst: async () => [scorer.worst()],
     close: async () => built.close(),

@@ -101,8 +101,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // core: this thread only reads, writes and records, and is mostly idle (measured on 1M rows, 2 cores).
   const workers = opts.workers ?? (scan.bytes < SMALL_DATASET_BYTES ? 0 : availableParallelism());
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
-  // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). The
-  // scoring threads load it; this thread, which scores nothing, keeps no copy.
+  // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). Each
+  // scoring thread loads its own; this thread's evaluators, which only name and describe, load nothing.
   try {
     await scorer.ready();
   } catch (error) {

@@ -93,11 +93,7 @@ export function batchRowCount(b: SerializedBatch): number {
 
 /** Row `i` of the batch (0-based), its parts decoded from the bytes. */
 export function batchRow(b: SerializedBatch, i: number): SerializedRow {
-  const bytes = Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.length);
-  const at = (slot: number) => b.index[i * STRIDE + slot] as number;
-  const text = (slot: number) => bytes.toString("utf8", at(slot), at(slot + 1));
-  const line = at(1);
-  return { row: at(0), line: line === 0 ? null : line, id: text(2), results: text(4), error: at(6) === at(7) ? null : text(6) };
+  return rowAt(bytesOf(b), b.index, i);
 }
 
 /** Whether row `i` of the batch could not be read. */
@@ -107,5 +103,18 @@ export function batchRowFailed(b: SerializedBatch, i: number): boolean {
 
 /** Every row of the batch. */
 export function batchRows(b: SerializedBatch): SerializedRow[] {
-  return Array.from({ length: batchRowCount(b) }, (_, i) => batchRow(b, i));
+  const bytes = bytesOf(b);
+  return Array.from({ length: batchRowCount(b) }, (_, i) => rowAt(bytes, b.index, i));
+}
+
+/** The batch's bytes as a Buffer, without a copy (a transferred Uint8Array arrives without Buffer's methods). */
+function bytesOf(b: SerializedBatch): Buffer {
+  return Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.length);
+}
+
+function rowAt(bytes: Buffer, index: Uint32Array, i: number): SerializedRow {
+  const at = (slot: number) => index[i * STRIDE + slot] as number;
+  const text = (slot: number) => bytes.toString("utf8", at(slot), at(slot + 1));
+  const line = at(1);
+  return { row: at(0), line: line === 0 ? null : line, id: text(2), results: text(4), error: at(6) === at(7) ? null : text(6) };
 }

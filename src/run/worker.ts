@@ -19,8 +19,7 @@ export interface WorkerError {
 
 const init = workerData as ScorerInit;
 // The thread ends with the process or terminate(); its database connection closes with it.
-const { evaluators } = evaluatorsFor(init);
-const scorer = new BatchScorer(evaluators, init.worst);
+const scorer = new BatchScorer(evaluatorsFor(init).evaluators, init.worst);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
 
@@ -30,7 +29,7 @@ port.on("message", (msg: WorkerRequest) => {
     port.postMessage({ seq: msg.seq, error: sent });
   };
   if (msg.kind === "worst") return port.postMessage({ seq: msg.seq, value: scorer.worst() });
-  if (msg.kind === "ready") return void Promise.all(evaluators.map((e) => e.ready())).then(() => port.postMessage({ seq: msg.seq, value: null }), fail);
+  if (msg.kind === "ready") return void scorer.ready().then(() => port.postMessage({ seq: msg.seq, value: null }), fail);
   // The typed arrays are moved, not copied.
   scorer.score(msg.items).then((value) => port.postMessage({ seq: msg.seq, value }, [...packedBuffers(value.scores), value.index.buffer as ArrayBuffer, value.bytes.buffer as ArrayBuffer]), fail);
 });
