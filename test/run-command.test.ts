@@ -127,7 +127,12 @@ describe("simeval run", () => {
     expect(badConfig.err).toContain("evaluators[0]: evaluator (levenshtein): invalid config.threshold: expected a number in [0, 1], received number 7");
     const notJson = await run("run", file("d2.jsonl", "{}\n"), "--config", file("x.json", "{evaluators"), "--no-db");
     expect(notJson.err).toMatch(/x\.json: not valid JSON/);
-    for (const r of [missing, empty, badConfig, notJson]) expect(r.err).not.toMatch(/\n\s+at /);
+    // Refused before the first row is read: no results file is started.
+    const junitNoDb = await run("run", file("d3.jsonl", "{}\n"), "--config", config, "--no-db", "--junit", join(dir, "j.xml"), "--out", join(dir, "never.jsonl"));
+    expect(junitNoDb.code).toBe(2);
+    expect(junitNoDb.err).toContain("--junit reads the rows back from the run database; drop --no-db");
+    expect(existsSync(join(dir, "never.jsonl"))).toBe(false);
+    for (const r of [missing, empty, badConfig, notJson, junitNoDb]) expect(r.err).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -1,13 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderJUnit } from "../report/junit.js";
 import type { RowOutcome } from "../run/types.js";
 import { writeJUnitFile } from "./junit-file.js";
+import { tempDir } from "../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-junit-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-junit-");
 
 /** 5,000 rows of every kind (pass, fail, skipped, error, unreadable): far more than one flush per suite. */
 function* rows(): Generator<RowOutcome> {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { fakeTokens, fakeVector, startFakeOpenAI, type FakeOpenAI } from "../../test/openai-server.js";
+import { evalErrorOf } from "../test-support.js";
 import { createOpenAIProvider, parseOpenAIOptions, type OpenAITuning } from "./openai.js";
 
 const KEY = "sk-test-SECRET-0123456789abcdef";
@@ -18,15 +19,6 @@ const fast: OpenAITuning = { backoff: { baseMs: 2, maxMs: 10, random: () => 0.5 
 
 function provider(options: Record<string, unknown> = {}, tuning: OpenAITuning = fast) {
   return createOpenAIProvider(parseOpenAIOptions({ base_url: server.url, ...options }), tuning);
-}
-
-async function failure(p: Promise<unknown>): Promise<EvalError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EvalError);
-  return err as EvalError;
 }
 
 describe("openai provider: the request", () => {
@@ -86,7 +78,7 @@ describe("openai provider: the key", () => {
 
   it("never appears in an error, even when the server echoes it; a 401 is not retried", async () => {
     server.expectKey = "the-right-key";
-    const err = await failure(provider().embed(["x"]));
+    const err = await evalErrorOf(provider().embed(["x"]));
     expect(server.requests).toHaveLength(1);
     expect(err.code).toBe("PROVIDER_FAILED");
     expect(err.message).toContain("HTTP 401: Incorrect API key provided: Bearer [redacted] (invalid_request_error, invalid_api_key)");
@@ -107,14 +99,14 @@ describe("openai provider: retries", () => {
 
   it("gives up after max_retries, with the count and the last error", async () => {
     server.faults.push(...Array.from({ length: 5 }, () => ({ kind: "status" as const, status: 502, message: "bad gateway" })));
-    const err = await failure(provider({ max_retries: 2 }).embed(["x"]));
+    const err = await evalErrorOf(provider({ max_retries: 2 }).embed(["x"]));
     expect(server.requests).toHaveLength(3);
     expect(err.message).toContain("gave up after 3 attempts; last: HTTP 502: bad gateway");
   });
 
   it("max_retries 0: one attempt", async () => {
     server.faults.push({ kind: "status", status: 500 });
-    const err = await failure(provider({ max_retries: 0 }).embed(["x"]));
+    const err = await evalErrorOf(provider({ max_retries: 0 }).embed(["x"]));
     expect(server.requests).toHaveLength(1);
     expect(err.message).toMatch(/HTTP 500: fault 500 \(server_error\)$/);
   });
@@ -144,7 +136,7 @@ describe("openai provider: retries", () => {
 
   it("fails at once on another 4xx, with the server's message", async () => {
     server.faults.push({ kind: "status", status: 404, body: JSON.stringify({ error: { message: "The model `nope` does not exist", type: "invalid_request_error", code: "model_not_found" } }) });
-    const err = await failure(provider({ model: "nope" }).embed(["x"]));
+    const err = await evalErrorOf(provider({ model: "nope" }).embed(["x"]));
     expect(server.requests).toHaveLength(1);
     expect(err.message).toContain("HTTP 404: The model `nope` does not exist (invalid_request_error, model_not_found)");
     expect(err.message).toContain(`POST ${server.url}/embeddings (model nope)`);
@@ -152,10 +144,10 @@ describe("openai provider: retries", () => {
 
   it("marks a 400 as an input rejection (for the batcher), a 401 or 500 not", async () => {
     server.refuse = (t) => t === "too long";
-    const err = await failure(provider().embed(["too long"]));
+    const err = await evalErrorOf(provider().embed(["too long"]));
     expect((err as EvalError & { inputRejected: boolean }).inputRejected).toBe(true);
     server.faults.push({ kind: "status", status: 500 });
-    const err500 = await failure(provider({ max_retries: 0 }).embed(["x"]));
+    const err500 = await evalErrorOf(provider({ max_retries: 0 }).embed(["x"]));
     expect((err500 as EvalError & { inputRejected: boolean }).inputRejected).toBe(false);
   });
 
@@ -168,7 +160,7 @@ describe("openai provider: retries", () => {
 
   it("a timeout on the last attempt names the limit", async () => {
     server.faults.push({ kind: "hang" });
-    const err = await failure(provider({ timeout_ms: 100, max_retries: 0 }).embed(["x"]));
+    const err = await evalErrorOf(provider({ timeout_ms: 100, max_retries: 0 }).embed(["x"]));
     expect(err.message).toContain("no complete response within 100 ms (timeout_ms)");
   });
 
@@ -181,7 +173,7 @@ describe("openai provider: retries", () => {
   it("an unreachable server: a network error after the retries", async () => {
     const url = server.url;
     await server.close();
-    const err = await failure(createOpenAIProvider(parseOpenAIOptions({ base_url: url, max_retries: 1 }), fast).embed(["x"]));
+    const err = await evalErrorOf(createOpenAIProvider(parseOpenAIOptions({ base_url: url, max_retries: 1 }), fast).embed(["x"]));
     expect(err.message).toMatch(/gave up after 2 attempts; last: network error: fetch failed: .*ECONNREFUSED/);
     server = await startFakeOpenAI();
   });
@@ -209,7 +201,7 @@ describe("openai provider: malformed responses name what was wrong", () => {
   ];
   it.each(cases)("%s", async (_, fault, message) => {
     server.faults.push(fault);
-    const err = await failure(provider().embed(["one", "two"]));
+    const err = await evalErrorOf(provider().embed(["one", "two"]));
     expect(err.message).toMatch(message);
     // Deterministic faults are not retried.
     expect(server.requests).toHaveLength(1);
@@ -217,7 +209,7 @@ describe("openai provider: malformed responses name what was wrong", () => {
 
   it("vectors not of the requested dimensions", async () => {
     server.faults.push({ kind: "raw", body: JSON.stringify({ data: [{ index: 0, embedding: [1, 2, 3] }] }) });
-    const err = await failure(provider({ dimensions: 8 }).embed(["x"]));
+    const err = await evalErrorOf(provider({ dimensions: 8 }).embed(["x"]));
     expect(err.message).toContain('data[0].embedding has 3 numbers, expected 8 (the "dimensions" asked for)');
   });
 });

@@ -7,6 +7,7 @@ import { EvalError } from "../errors.js";
 import { cosineSimilarity } from "../metrics/cosine.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { createEvaluator } from "./create.js";
+import { evalErrorOf } from "../test-support.js";
 
 function issuesOf(f: () => unknown): EvalError {
   try {
@@ -218,12 +219,9 @@ describe("semantic_similarity over the OpenAI contract (loopback server)", () =>
   it("a provider failure rejects the row with PROVIDER_FAILED, without the key", async () => {
     server.expectKey = "another-key";
     const e = createEvaluator(spec(), { embeddingProviders: builtinEmbeddingProviders });
-    const err = await e.evaluate({ output: "a", expected: "b" }).then(
-      () => undefined,
-      (x: unknown) => x as EvalError,
-    );
-    expect(err?.code).toBe("PROVIDER_FAILED");
-    expect(err?.message).toContain("HTTP 401");
-    expect(err?.message).not.toContain(KEY);
+    const err = await evalErrorOf(e.evaluate({ output: "a", expected: "b" }));
+    expect(err.code).toBe("PROVIDER_FAILED");
+    expect(err.message).toContain("HTTP 401");
+    expect(err.message).not.toContain(KEY);
   });
 });

@@ -1,14 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { histogram } from "./histogram.js";
 import { quantileSorted } from "./quantiles.js";
 import { ScoreSet } from "./score-set.js";
+import { tempDir } from "../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-score-set-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-score-set-");
 
 function filled(values: readonly number[], memoryValues: number): ScoreSet {
   const set = new ScoreSet({ memoryValues, dir });

@@ -52,7 +52,11 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     throw error;
   }
   checkGateNames(gates, evaluators);
-  if (opts.baseline && opts.db === false) throw new EvalError("USAGE", "--baseline needs the run database; drop --no-db");
+  if (opts.db === false) {
+    // Before the first row, not after a long run.
+    if (opts.baseline) throw new EvalError("USAGE", "--baseline needs the run database; drop --no-db");
+    if (opts.junit) throw new EvalError("USAGE", "--junit reads the rows back from the run database; drop --no-db");
+  }
 
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
   const controller = new AbortController();
@@ -101,7 +105,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       io.stdout(`Report: ${opts.report}`);
     }
     if (opts.junit) {
-      if (!store || !result.runId) throw new EvalError("USAGE", "--junit reads the rows back from the run database; drop --no-db");
+      if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
       writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), gateOutcomes);
     }
     let regressed = false;

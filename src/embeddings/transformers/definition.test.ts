@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { builtinEmbeddingProviders } from "../registry.js";
@@ -10,9 +9,9 @@ import { TRANSFORMERS_PACKAGE } from "./defaults.js";
 import { createTransformersProvider } from "./definition.js";
 import { importTransformers } from "./load.js";
 import { writeTinyModel } from "./test-support.js";
+import { tempDir } from "../../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-transformers-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-transformers-");
 const env = { embeddingProviders: builtinEmbeddingProviders };
 
 const installed = (() => {

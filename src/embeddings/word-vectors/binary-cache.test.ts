@@ -1,12 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readVectorCache, writeVectorCache } from "./binary-cache.js";
 import { quantizeRows, type WordTable } from "./table.js";
+import { tempDir } from "../../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-vector-cache-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-vector-cache-");
 const source = { path: "/data/glove.txt", size: 123, mtimeMs: 456.5 };
 
 describe("the binary vectors cache", () => {

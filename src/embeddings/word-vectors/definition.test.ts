@@ -1,16 +1,15 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { cosineSimilarity } from "../../metrics/cosine.js";
 import { builtinEmbeddingProviders } from "../registry.js";
 import { createWordVectorsProvider } from "./definition.js";
+import { evalErrorOf, tempDir } from "../../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-word-vectors-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-word-vectors-");
 const cacheDir = join(dir, "cache");
 const env = { embeddingProviders: builtinEmbeddingProviders };
 
@@ -87,13 +86,9 @@ describe("word_vectors through semantic_similarity", () => {
 
   it("fails the row with CONFIG_INVALID, naming the file, when the vectors file does not exist", async () => {
     const e = createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", path: join(dir, "nope.txt") } }, env);
-    const err = await e.evaluate({ output: "a", expected: "b" }).then(
-      () => undefined,
-      (x: unknown) => x,
-    );
-    expect(err).toBeInstanceOf(EvalError);
-    expect((err as EvalError).code).toBe("CONFIG_INVALID");
-    expect((err as EvalError).message).toMatch(/nope\.txt.*does not exist/);
+    const err = await evalErrorOf(e.evaluate({ output: "a", expected: "b" }));
+    expect(err.code).toBe("CONFIG_INVALID");
+    expect(err.message).toMatch(/nope\.txt.*does not exist/);
   });
 });
 

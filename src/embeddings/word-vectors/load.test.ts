@@ -1,20 +1,15 @@
-import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EvalError } from "../../errors.js";
 import { cacheFileFor, loadWordVectors, readOrConvertVectors, resolveVectorSource } from "./load.js";
 import { rowOf } from "./table.js";
+import { tempDir, writeIn } from "../../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-load-vectors-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-load-vectors-");
 
-function write(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const write = (name: string, text: string) => writeIn(dir, name, text);
 
 describe("resolveVectorSource", () => {
   it("identifies a file by absolute path, size and modification time", () => {

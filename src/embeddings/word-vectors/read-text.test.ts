@@ -1,27 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { EvalError } from "../../errors.js";
+import { describe, expect, it } from "vitest";
 import { readTextVectors } from "./read-text.js";
+import { evalErrorOf, tempDir, writeIn } from "../../test-support.js";
 
-const dir = mkdtempSync(join(tmpdir(), "simeval-read-text-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("simeval-read-text-");
 
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-
-async function failure(path: string): Promise<EvalError> {
-  const err = await readTextVectors(path).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EvalError);
-  return err as EvalError;
-}
+const file = (name: string, text: string) => writeIn(dir, name, text);
+const failure = (path: string) => evalErrorOf(readTextVectors(path));
 
 describe("readTextVectors", () => {
   it("reads GloVe lines in file order", async () => {

@@ -1,0 +1,30 @@
+/** Helpers shared by the tests (not shipped: excluded from the build). */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect } from "vitest";
+import { EvalError } from "./errors.js";
+
+/** A temp folder for the calling test file: made at once, removed after its tests. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes `content` to `dir/name` and returns the path. */
+export function writeIn(dir: string, name: string, content: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** The EvalError `p` rejects with; the test fails if it resolves or rejects with anything else. */
+export async function evalErrorOf(p: Promise<unknown>): Promise<EvalError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EvalError);
+  return err as EvalError;
+}
