@@ -19,11 +19,13 @@ export const RETRY_AFTER_CAP_MS = 60_000;
 export const openaiOptions = {
   base_url: z
     .url({ protocol: /^https?$/ })
+    .meta({ expected: "an http:// or https:// URL" })
     .default(OPENAI_BASE_URL)
     .describe("openai: API root; POST {base_url}/embeddings (Azure-style gateways, Ollama, vLLM, LM Studio, TEI)"),
   api_key_env: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .meta({ expected: "an environment variable name (letters, digits and _, not starting with a digit)" })
     .default("OPENAI_API_KEY")
     .describe("openai: environment variable holding the API key (required only for the default base_url)"),
   batch_size: z.number().int().min(1).max(2048).default(64).describe("openai: most texts per request"),

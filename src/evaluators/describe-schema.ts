@@ -8,6 +8,8 @@ export interface FieldSchema {
   maximum?: number;
   exclusiveMaximum?: number;
   minLength?: number;
+  /** What the field accepts, in words, when the schema cannot say it (set with zod's `.meta({ expected })`). */
+  expected?: string;
   properties?: Record<string, FieldSchema>;
   default?: unknown;
   description?: string;
@@ -22,6 +24,7 @@ export function configFields(schema: z.ZodType): Record<string, FieldSchema> {
 /** "a number in [0, 1]", "an integer >= 0", "one of "word", "char_ngram"", "true or false"... */
 export function describeField(field: FieldSchema | undefined): string {
   if (!field) return "a valid value";
+  if (field.expected) return field.expected;
   if (field.enum) return `one of ${field.enum.map((v) => JSON.stringify(v)).join(", ")}`;
   const lo = field.minimum;
   const hi = field.maximum !== undefined && field.maximum < Number.MAX_SAFE_INTEGER ? field.maximum : undefined;

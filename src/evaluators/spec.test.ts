@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
+import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { createEvaluator, createEvaluators } from "./create.js";
 
 function issuesOf(fn: () => unknown): EvalError {
@@ -36,6 +37,12 @@ describe("spec validation at creation", () => {
     expect(issuesOf(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "chars" } })).message).toContain('expected one of "word", "char_ngram", received string "chars"');
     expect(issuesOf(() => createEvaluator({ type: "levenshtein_distance", config: { threshold: 2.5 } })).message).toContain("expected an integer >= 0, received number 2.5");
     expect(issuesOf(() => createEvaluator({ type: "levenshtein", config: { unicode_normalization: "NFD" } })).message).toContain('expected one of "NFC", "NFKC"');
+  });
+
+  it("a string field that must have a form says which: a URL, a variable name", () => {
+    const openai = (config: Record<string, unknown>) => issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", ...config } }, { embeddingProviders: builtinEmbeddingProviders })).message;
+    expect(openai({ base_url: "ftp://example.com" })).toContain('invalid config.base_url: expected an http:// or https:// URL, received string "ftp://example.com"');
+    expect(openai({ api_key_env: "MY KEY" })).toContain('invalid config.api_key_env: expected an environment variable name (letters, digits and _, not starting with a digit), received string "MY KEY"');
   });
 
   it("a malformed JSONPath is a configuration error", () => {
