@@ -18,7 +18,7 @@ export function summaryTable(summary: RunSummary): string {
     formatRate(e.pass_rate),
   ]);
   const header = ["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"];
-  const note = [`${summary.rows} rows`, `${summary.row_errors} unreadable`];
+  const note = [`${summary.rows} row${summary.rows === 1 ? "" : "s"}`, `${summary.row_errors} unreadable`];
   if (summary.skipped_as_zero) note.push("skipped rows counted as 0");
   return `${renderTable(header, rows)}\n${note.join(", ")}`;
 }

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import type { EvaluatorSummary, RunSummary } from "../run/types.js";
+import { summaryTable } from "./summary-table.js";
+
+const lev: EvaluatorSummary = { name: "levenshtein", type: "levenshtein", direction: "maximize", threshold: 0.7, n: 1, skipped: 0, errors: 0, mean: 0.25, median: 0.25, p10: 0.25, p90: 0.25, min: 0.25, max: 0.25, pass_rate: 0, verdicts: 1 };
+const summary = (rows: number, extra: Partial<RunSummary> = {}): RunSummary => ({ rows, row_errors: 0, skipped_as_zero: false, evaluators: [lev], ...extra });
+
+describe("summaryTable", () => {
+  it("one line per evaluator under the header, then the row count", () => {
+    const lines = summaryTable(summary(3, { row_errors: 2 })).split("\n");
+    expect(lines[0]?.split(/\s+/)).toEqual(["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass", "rate"]);
+    expect(lines[2]?.split(/\s+/)).toEqual(["levenshtein", "1", "0", "0", "0.2500", "0.2500", "0.2500", "0.2500", "0.2500", "0.2500", "0.0%"]);
+    expect(lines.at(-1)).toBe("3 rows, 2 unreadable");
+  });
+
+  it("says row for one row, and when skipped rows counted as 0", () => {
+    expect(summaryTable(summary(1)).split("\n").at(-1)).toBe("1 row, 0 unreadable");
+    expect(summaryTable(summary(2, { skipped_as_zero: true })).split("\n").at(-1)).toBe("2 rows, 0 unreadable, skipped rows counted as 0");
+  });
+});
