@@ -1,6 +1,9 @@
 /**
  * How figures are printed. Gates compare the value as printed, so the rounding lives here, once.
  */
+import { formatPassRate, passRatePercent } from "../report/format.js";
+
+type RatedSummary = { pass_rate: number | null; verdicts: number };
 
 /** A score or mean: 4 decimals for fractions, integers as they are; "-" for none. */
 export function formatFigure(value: number | null): string {
@@ -8,9 +11,9 @@ export function formatFigure(value: number | null): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
 
-/** A pass rate as a percentage with one decimal: 0.95 -> "95.0%". */
-export function formatRate(rate: number | null): string {
-  return rate === null ? "-" : `${(rate * 100).toFixed(1)}%`;
+/** A pass rate as a percentage with one decimal: 0.95 -> "95.0%" (exact, see {@link passRatePercent}). */
+export function formatRate(s: RatedSummary): string {
+  return s.pass_rate === null ? "-" : formatPassRate(s);
 }
 
 /** The printed value back as a number, which is what a gate compares. */
@@ -18,7 +21,8 @@ export function printedFigure(value: number): number {
   return Number(formatFigure(value));
 }
 
-/** The printed pass rate back as a fraction. */
-export function printedRate(rate: number): number {
-  return Number((rate * 100).toFixed(1)) / 100;
+/** The printed pass rate back as a fraction: the same double as the printed digits read as a number. */
+export function printedRate(s: RatedSummary): number | null {
+  const percent = passRatePercent(s);
+  return percent === null ? null : Math.round(percent * 10) / 1000;
 }

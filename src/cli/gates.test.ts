@@ -7,7 +7,7 @@ const evaluator = (name: string, mean: number | null, pass_rate: number | null, 
   type: name,
   direction,
   threshold: null,
-  n: 10,
+  n: 10_000,
   skipped: 0,
   errors: 0,
   mean,
@@ -17,7 +17,7 @@ const evaluator = (name: string, mean: number | null, pass_rate: number | null, 
   min: mean,
   max: mean,
   pass_rate,
-  verdicts: 10,
+  verdicts: 10_000,
 });
 const summary = (...evaluators: EvaluatorSummary[]): RunSummary => ({ rows: 10, row_errors: 0, skipped_as_zero: false, evaluators });
 
@@ -29,6 +29,9 @@ describe("gates", () => {
     ]);
     expect(() => parseGates("fail-under", ["levenshtein"])).toThrow(/--fail-under takes EVALUATOR=NUMBER/);
     expect(() => parseGates("min-pass-rate", ["x=95"])).toThrow(/fraction in \[0, 1\]/);
+    // Only decimal numbers: Number() would also read hex, binary and blanks.
+    for (const odd of ["x=0x1", "x=0b1", "x= ", "x=1_0", "x=Infinity"]) expect(() => parseGates("fail-under", [odd])).toThrow(/takes EVALUATOR=NUMBER/);
+    expect(parseGates("fail-over", ["x=-1", "y=.5", "z=2e-1"]).map((g) => g.value)).toEqual([-1, 0.5, 0.2]);
   });
 
   it("compare the value exactly as printed (4 decimals for means, 0.1% for rates)", () => {
@@ -39,6 +42,12 @@ describe("gates", () => {
     const t = summary(evaluator("lev", 0.79994, 0.9494));
     expect(evaluateGates(parseGates("fail-under", ["lev=0.8"]), t)[0]).toMatchObject({ passed: false, message: "--fail-under lev=0.8: failed, mean 0.7999" });
     expect(evaluateGates(parseGates("min-pass-rate", ["lev=0.95"]), t)[0]).toMatchObject({ passed: false, message: "--min-pass-rate lev=0.95: failed, pass rate 94.9%" });
+  });
+
+  it("a pass-rate gate at the printed rate passes: 2,470 of 20,000 prints as 12.4%", () => {
+    const s = summary({ ...evaluator("em", 0.1, 2470 / 20_000), verdicts: 20_000 });
+    expect(evaluateGates(parseGates("min-pass-rate", ["em=0.124"]), s)[0]).toMatchObject({ passed: true, message: "--min-pass-rate em=0.124: passed, pass rate 12.4%" });
+    expect(evaluateGates(parseGates("min-pass-rate", ["em=0.1241"]), s)[0]?.passed).toBe(false);
   });
 
   it("fail-over gates a distance from above", () => {

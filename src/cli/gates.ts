@@ -19,7 +19,7 @@ export interface GateOutcome {
 /** Parses `NAME=VALUE` gate arguments; a malformed one is a USAGE error naming the flag and the argument. */
 export function parseGates(kind: GateKind, args: readonly string[] | undefined): Gate[] {
   return (args ?? []).map((arg) => {
-    const m = /^(.+)=([^=]+)$/.exec(arg);
+    const m = /^(.+)=([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/.exec(arg);
     const value = m ? Number(m[2]) : Number.NaN;
     if (!m || !Number.isFinite(value)) {
       throw new EvalError("USAGE", `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`);
@@ -52,9 +52,10 @@ export function evaluateGates(gates: readonly Gate[], summary: RunSummary): Gate
     const s = summary.evaluators.find((e) => e.name === g.evaluator) as EvaluatorSummary;
     const name = `--${g.kind} ${g.evaluator}=${g.value}`;
     if (g.kind === "min-pass-rate") {
-      if (s.pass_rate === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} gave no verdicts` };
-      const passed = printedRate(s.pass_rate) >= g.value;
-      return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, pass rate ${formatRate(s.pass_rate)}` };
+      const rate = printedRate(s);
+      if (rate === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} gave no verdicts` };
+      const passed = rate >= g.value;
+      return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, pass rate ${formatRate(s)}` };
     }
     if (s.mean === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} scored no rows` };
     const mean = printedFigure(s.mean);

@@ -15,7 +15,7 @@ export function summaryTable(summary: RunSummary): string {
     formatFigure(e.p90),
     formatFigure(e.min),
     formatFigure(e.max),
-    formatRate(e.pass_rate),
+    formatRate(e),
   ]);
   const header = ["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"];
   const note = [`${summary.rows} row${summary.rows === 1 ? "" : "s"}`, `${summary.row_errors} unreadable`];

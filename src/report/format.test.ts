@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatId, formatInt, formatP, formatPercent, formatScore, formatSigned, formatTime } from "./format.js";
+import { formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -25,8 +25,12 @@ describe("format", () => {
   });
 
   it("formats percentages, p-values, integers, times and ids", () => {
-    expect(formatPercent(0.8512)).toBe("85.1%");
-    expect(formatPercent(null)).toBe("—");
+    expect(formatPassRate({ pass_rate: 851 / 1000, verdicts: 1000 })).toBe("85.1%");
+    expect(formatPassRate({ pass_rate: null, verdicts: 0 })).toBe("—");
+    // Half-up from the exact fraction: 0.1235 * 100 is 12.349999… in binary, yet 2,470 of 20,000 is 12.35% exactly.
+    expect(formatPassRate({ pass_rate: 2470 / 20000, verdicts: 20000 })).toBe("12.4%");
+    expect(formatPassRate({ pass_rate: 2469 / 20000, verdicts: 20000 })).toBe("12.3%");
+    expect(formatPassRate({ pass_rate: 1 / 16, verdicts: 16 })).toBe("6.3%");
     expect(formatP(0.0004)).toBe("< 0.001");
     expect(formatP(0.04321)).toBe("0.043");
     expect(formatInt(1234567)).toBe("1,234,567");

@@ -2,6 +2,7 @@
  * How numbers, times and ids read in reports. Everything here is locale-independent (en-US, UTC) so
  * the same run always renders the same bytes.
  */
+import { roundFractionHalfUp } from "../metrics/rounding.js";
 import type { Direction } from "../types.js";
 
 /** Shown for a missing value (no scored rows, no verdict). */
@@ -26,10 +27,19 @@ export function formatSigned(value: number | null | undefined, direction: Direct
   return `${value < 0 ? "\u2212" : "+"}${abs}`;
 }
 
-/** A ratio in [0, 1] as a percentage with one decimal: 0.8512 → "85.1%". */
-export function formatPercent(ratio: number | null | undefined): string {
-  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return MISSING;
-  return `${(ratio * 100).toFixed(1)}%`;
+/**
+ * A pass rate in percent, rounded half-up to 0.1 from the exact fraction passed / verdicts, so that
+ * 2,470 of 20,000 reads 12.4%, not the 12.3% that `(0.1235 * 100).toFixed(1)` gives; null without verdicts.
+ */
+export function passRatePercent(s: { pass_rate: number | null; verdicts: number }): number | null {
+  if (s.pass_rate === null || !(s.verdicts > 0)) return null;
+  return roundFractionHalfUp(Math.round(s.pass_rate * s.verdicts) * 100, s.verdicts, 1);
+}
+
+/** A pass rate as printed everywhere: "95.0%", or {@link MISSING} without verdicts. */
+export function formatPassRate(s: { pass_rate: number | null; verdicts: number }): string {
+  const percent = passRatePercent(s);
+  return percent === null ? MISSING : `${percent.toFixed(1)}%`;
 }
 
 /** A p-value: 3 decimals, or "< 0.001" below that. */

@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
 import { escapeHtml } from "./escape.js";
-import { MISSING, formatId, formatInt, formatPercent, formatScore, formatTime } from "./format.js";
+import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
 import { renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -86,7 +86,7 @@ function passRate(s: EvaluatorSummary): string {
   const pct = Math.round(s.pass_rate * 1000) / 10;
   return (
     `<span class="rate" title="${formatInt(Math.round(s.pass_rate * s.verdicts))} of ${formatInt(s.verdicts)} rows with a verdict passed">` +
-    `<span class="track"><span class="fill" style="width:${pct}%"></span></span>${formatPercent(s.pass_rate)}</span>`
+    `<span class="track"><span class="fill" style="width:${pct}%"></span></span>${formatPassRate(s)}</span>`
   );
 }
 
@@ -113,7 +113,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(s.name)}</h2>` +
     `<span class="muted mono">${escapeHtml(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
     `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", formatScore(s.mean, s.direction))}${stat("median", formatScore(s.median, s.direction))}` +
-    `${stat("p10", formatScore(s.p10, s.direction))}${stat("p90", formatScore(s.p90, s.direction))}${stat("pass rate", formatPercent(s.pass_rate))}` +
+    `${stat("p10", formatScore(s.p10, s.direction))}${stat("p90", formatScore(s.p90, s.direction))}${stat("pass rate", formatPassRate(s))}` +
     `${s.skipped ? stat("skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
     `${chart}${worst}</section>`
   );
