@@ -132,7 +132,15 @@ describe("simeval run", () => {
     expect(junitNoDb.code).toBe(2);
     expect(junitNoDb.err).toContain("--junit reads the rows back from the run database; drop --no-db");
     expect(existsSync(join(dir, "never.jsonl"))).toBe(false);
-    for (const r of [missing, empty, badConfig, notJson, junitNoDb]) expect(r.err).not.toMatch(/\n\s+at /);
+    // An output that is the dataset would destroy it: refused, and the dataset is kept whole.
+    const data = file("keep.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const overwrite = await run("run", data, "--config", config, "--no-db", "--out", data);
+    expect(overwrite.code).toBe(2);
+    expect(overwrite.err).toContain(`--out ${data} is the same file as the dataset (an input, which writing would destroy)`);
+    expect(readFileSync(data, "utf8")).toBe(jsonl([{ output: "a", expected: "a" }]));
+    const twice = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"), "--summary", join(dir, ".", "o.jsonl"));
+    expect(twice.err).toContain("is the same file as --out (one output would overwrite the other)");
+    for (const r of [missing, empty, badConfig, notJson, junitNoDb, overwrite, twice]) expect(r.err).not.toMatch(/\n\s+at /);
   });
 });
 

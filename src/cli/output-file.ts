@@ -1,5 +1,5 @@
-import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from "node:fs";
-import { dirname } from "node:path";
+import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { once } from "node:events";
 import { EvalError } from "../errors.js";
 
@@ -37,4 +37,36 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
       await once(stream, "finish");
     },
   };
+}
+
+/** A file the command reads or writes, and the flag (or argument) that named it. */
+export interface NamedPath {
+  flag: string;
+  path: string;
+}
+
+/**
+ * Refuses, before anything is opened, an output that is one of the inputs (writing it would destroy
+ * the input) or that two flags share (one would overwrite the other). Existing files are compared by
+ * identity (device and inode), so a symlink or another spelling of the same path is caught too.
+ */
+export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly NamedPath[]): void {
+  const identity = (path: string) => {
+    try {
+      const st = statSync(path);
+      return `${st.dev}:${st.ino}`;
+    } catch {
+      return resolve(path);
+    }
+  };
+  const seen = new Map<string, NamedPath>(inputs.map((p) => [identity(p.path), p]));
+  for (const out of outputs) {
+    const key = identity(out.path);
+    const earlier = seen.get(key);
+    if (earlier) {
+      const why = inputs.includes(earlier) ? "an input, which writing would destroy" : "one output would overwrite the other";
+      throw new EvalError("USAGE", `${out.flag} ${out.path} is the same file as ${earlier.flag} (${why}); give each output a file of its own`);
+    }
+    seen.set(key, out);
+  }
 }

@@ -7,7 +7,7 @@ import { openSqliteStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
-import { writeOutput } from "../output-file.js";
+import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { renderTable } from "../table.js";
 
@@ -20,6 +20,8 @@ export interface CompareOptions {
 
 /** `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. */
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
+  // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
+  if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const store = openSqliteStore(opts.db);
   try {
     const a = await loadRun(refA, store);

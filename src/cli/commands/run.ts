@@ -10,7 +10,7 @@ import { EXIT } from "../exit-codes.js";
 import { checkGateNames, evaluateGates, parseGates, type Gate } from "../gates.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
-import { openTextFile, writeOutput } from "../output-file.js";
+import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
 import { compareAgainstBaseline } from "./baseline-compare.js";
@@ -43,6 +43,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const gates: Gate[] = [...parseGates("fail-under", opts.failUnder), ...parseGates("fail-over", opts.failOver), ...parseGates("min-pass-rate", opts.minPassRate)];
   const workers = opts.workers === undefined ? undefined : Number(opts.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
+  const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k] }] : []));
+  checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: opts.config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
   const specs = await readEvalsFile(opts.config);
   let evaluators;
   try {

@@ -5,7 +5,7 @@ import type { RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
-import { writeOutput } from "../output-file.js";
+import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable } from "../table.js";
 
@@ -86,6 +86,7 @@ export function baselineCommand(action: string | undefined, ref: string | undefi
 
 /** `simeval trend`: each evaluator's mean over the recorded runs, oldest first; `--report` draws it. */
 export function trendCommand(opts: { db: string; report?: string; name?: string }, io: CliIO): number {
+  if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const store = openSqliteStore(opts.db);
   try {
     const runs = store
