@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
@@ -78,6 +79,16 @@ describe("the bin, as a real process", () => {
     const p = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "score", "--type", "levenshtein", "--expected", "Hello World", "--output", "hello world", "--config", '{"threshold":0.9,"case_sensitive":true}'], { cwd: root, encoding: "utf8" });
     expect(p.status).toBe(1);
     expect(JSON.parse(p.stdout)).toMatchObject({ score: 0.82, label: "fail" });
+  });
+
+  it("a reader that goes away (`simeval … | head -1`) causes no stack trace: the exit code is as usual", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "score", "-t", "exact_match", "-e", "a", "-o", "b"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.destroy(); // closed before the command prints: its first write meets EPIPE
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => void (err += d.toString()));
+    const [code] = (await once(child, "close")) as [number];
+    expect(err).toBe("");
+    expect(code).toBe(1); // the verdict (fail), not a crash
   });
 
 });

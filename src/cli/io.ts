@@ -4,7 +4,20 @@ export interface CliIO {
   stderr(text: string): void;
 }
 
-export const processIO: CliIO = {
-  stdout: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-  stderr: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
-};
+/**
+ * Writes a line to `stream` until its reader goes away. When it does (`simeval runs | head -1`), the
+ * command goes on without printing, so that a run is still recorded whole and its exit code still
+ * says whether its gates passed, instead of dying on an EPIPE stack trace.
+ */
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text.endsWith("\n") ? text : `${text}\n`);
+  };
+}
+
+export const processIO: CliIO = { stdout: lineWriter(process.stdout), stderr: lineWriter(process.stderr) };
