@@ -113,6 +113,23 @@ describe("simeval run", () => {
     expect(noIdf.idf).toBeCloseTo(Math.log(21 / 11) + 1, 12);
   });
 
+  it("a dataset that cannot be read to its end: the rows before are scored and recorded, the rest is named, exit 2", async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: i, output: "a", expected: "a" }));
+    rows[3] = '{"id": 3, "output": "a",, "expected": "a"}';
+    const data = file("cut.json", `[\n${rows.join(",\n")}\n]\n`);
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const db = join(dir, "db.sqlite");
+    const r = await run("run", data, "--config", config, "--db", db, "--summary", join(dir, "s.json"), "--fail-under", "exact_match=0.5");
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("4 rows, 1 unreadable");
+    expect(r.err).toContain(`simeval: ${data}: line 5: not valid JSON`);
+    expect(r.err).toContain("Reading stopped here: the rest of the file is not in the run");
+    expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).read_stopped).toMatchObject({ row: 4, line: 5 });
+    const store = openSqliteStore(db);
+    expect([...store.rows(store.listRuns()[0]!.id)].map((x) => x.row)).toEqual([1, 2, 3, 4]);
+    store.close();
+  });
+
   it("bad input gets a clear message and exit 2, never a stack trace", async () => {
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const missing = await run("run", join(dir, "nope.jsonl"), "--config", config, "--no-db");
@@ -193,7 +210,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const data = file("big.jsonl", jsonl(rows));
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "tfidf_similarity" }]));
     const db = join(dir, "db.sqlite");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1", "--summary", join(dir, "cut.json"), "--junit", join(dir, "cut.xml")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     // Interrupt once rows are being recorded.
@@ -222,6 +239,12 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(kept.map((r) => r.row)).toEqual(kept.map((_, i) => i + 1));
     expect(run?.summary?.rows).toBe(kept.length);
     store.close();
+    // The summary file and JUnit say that the figures cover part of the dataset.
+    expect(JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"))).toMatchObject({ interrupted: true, summary: { rows: kept.length } });
+    expect(stderr).toContain(`interrupted after ${kept.length} rows: the figures cover those rows only`);
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, "cut.xml"), "utf8"));
+    const gates = [junit.testsuites.testsuite].flat().find((s: { "@_name": string }) => s["@_name"] === "simeval.gates");
+    expect([gates.testcase].flat()[0]).toMatchObject({ "@_name": "run completed", failure: expect.anything() });
   });
 });
 

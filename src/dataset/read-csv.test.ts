@@ -84,12 +84,14 @@ describe("readCsv", () => {
     expect((await failure(path)).message).toBe(`${path}: the header's column 2 is not valid UTF-8; expected UTF-8 text`);
   });
 
-  it("a quote that is never closed is a last row error at the line where its row starts", async () => {
+  it("a quote that is never closed is a last row error at the line where its row starts, saying the rest is not read", async () => {
     const path = await file("open.csv", 'id,text\n1,fine\n\n2,"never closed\n3,swallowed\n');
-    expect(brief(await collect(readCsv(path)))).toEqual([
+    const items = await collect(readCsv(path));
+    expect(brief(items)).toEqual([
       [1, 2, { id: "1", text: "fine" }],
-      [2, 4, 'line 4: a quoted value opened in this row is never closed; expected a closing " (write "" for a quote inside a quoted value)'],
+      [2, 4, 'line 4: a quoted value opened in this row is never closed; expected a closing " (write "" for a quote inside a quoted value). Every later line was read into that value, so the rest of the file is not in the run'],
     ]);
+    expect("error" in items[1]! && items[1].error.code).toBe("DATASET_READ_STOPPED");
   });
 
   it("a stray quote inside an unquoted value is text", async () => {

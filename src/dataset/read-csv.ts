@@ -157,7 +157,9 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, delimi
       const { err } = skips.shift()!;
       if (header === undefined) throw datasetInvalid(path, `the header row (line ${line}) cannot be read: ${describeCsvError(err)}`);
       row++;
-      out.push(rowError(row, line, `line ${line}: ${describeCsvError(err)}`));
+      // csv-parse reports an unclosed quote at the end of the file: every line after it went into the value.
+      if (err.code === "CSV_QUOTE_NOT_CLOSED") out.push(rowError(row, line, `line ${line}: ${describeCsvError(err)}. Every later line was read into that value, so the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
+      else out.push(rowError(row, line, `line ${line}: ${describeCsvError(err)}`));
     }
   };
 

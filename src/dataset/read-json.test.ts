@@ -40,30 +40,34 @@ describe("readJsonArray", () => {
     ]);
   });
 
-  it("a syntax error ends the stream with a row error naming its line; earlier rows are kept", async () => {
+  it("a syntax error ends the stream with a row error naming its line and saying that reading stopped; earlier rows are kept", async () => {
     const text = '[\n{"id":1},\n{"id":2},\n{"id": 3,, "x": 1},\n{"id":4}\n]';
-    expect(brief(await collect(readJsonArray(await file("syntax.json", text))))).toEqual([
+    const items = await collect(readJsonArray(await file("syntax.json", text)));
+    expect(brief(items)).toEqual([
       [1, 2, { id: 1 }],
       [2, 3, { id: 2 }],
-      [3, 4, 'line 4: not valid JSON (unexpected "," at byte 10 of the line); expected a JSON array of row objects'],
+      [3, 4, 'line 4: not valid JSON (unexpected "," at byte 10 of the line); expected a JSON array of row objects. Reading stopped here: the rest of the file is not in the run'],
     ]);
+    expect("error" in items[2]! && items[2].error.code).toBe("DATASET_READ_STOPPED");
   });
 
+  const STOPPED = ". Reading stopped here: the rest of the file is not in the run";
   it.each([
-    ["a bad character", '[{"a":1},\n {"a":2} x', 2, 'line 2: not valid JSON (unexpected "x" at byte 10 of the line)'],
-    ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, 'line 3: not valid JSON (unexpected "[" after the array\'s closing ] at byte 1 of the line)'],
-    ["a trailing comma", '[{"a":1},\n{"a":2},\n]', 2, 'line 3: not valid JSON (unexpected "]" at byte 1 of the line)'],
-    ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ]"],
-    ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ]"],
-    ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, 'line 2: not valid JSON (unexpected "\\n" at byte 10 of the line)'],
-  ])("%s → a last row error after the rows before it", async (_name, text, kept, message) => {
+    ["a bad character", '[{"a":1},\n {"a":2} x', 2, `line 2: not valid JSON (unexpected "x" at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, 'line 3: not valid JSON (unexpected "[" after the array\'s closing ] at byte 1 of the line); expected a JSON array of row objects', "DATASET_ROW_INVALID"],
+    // The ] closes the array, so every row was read: only this row's error.
+    ["a trailing comma", '[{"a":1},\n{"a":2},\n]', 2, 'line 3: not valid JSON (unexpected "]" at byte 1 of the line); expected a JSON array of row objects', "DATASET_ROW_INVALID"],
+    ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
+    ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
+    ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, `line 2: not valid JSON (unexpected "\\n" at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+  ])("%s → a last row error after the rows before it", async (_name, text, kept, message, code) => {
     const items = await collect(readJsonArray(await file("tail.json", text)));
     expect(brief(items.slice(0, -1))).toEqual([
       [1, 1, { a: 1 }],
       [2, 2, { a: 2 }],
     ].slice(0, kept));
     const last = items.at(-1)!;
-    expect("error" in last && last.error.message).toBe(`${message}; expected a JSON array of row objects`);
+    expect("error" in last && last.error).toEqual({ code, message });
     expect(last.row).toBe(kept + 1);
   });
 

@@ -71,6 +71,7 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
   /** Bytes fed so far (after the BOM). */
   let size = 0;
 
+  /** Ends the stream at a syntax error: the tokenizer cannot find the next row after one. */
   const fail = (offset: number, what: string): void => {
     if (stopped) return;
     stopped = true;
@@ -83,7 +84,9 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
     const message = utf8Bad
       ? `line ${line}: not valid UTF-8 at byte ${byte} of the line; expected UTF-8 text`
       : `line ${line}: not valid JSON (${what} at byte ${byte} of the line); expected ${EXPECTED}`;
-    out.push(rowError(row + 1, line, message));
+    // Past the closing ], every row was read; anywhere else the rest of the file is lost to the run.
+    if (closed) out.push(rowError(row + 1, line, message));
+    else out.push(rowError(row + 1, line, `${message}. Reading stopped here: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
   };
 
   tokenizer.onToken = (token: ParsedTokenInfo): void => {
@@ -171,7 +174,7 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
     if (!closed) {
       stopped = true;
       const { line } = lines.locate(Math.max(0, size - 1));
-      out.push(rowError(row + 1, line, `line ${line}: the file ends before the array's closing ]; expected ${EXPECTED}`));
+      out.push(rowError(row + 1, line, `line ${line}: the file ends before the array's closing ] (was it cut short?); expected ${EXPECTED}`, "DATASET_READ_STOPPED"));
     }
   }
   if (out.length > 0) yield out;

@@ -6,7 +6,14 @@
 /** One dataset row, or the reason it could not be read. `row` is 1-based; `line` is where it starts in the file. */
 export type DatasetItem =
   | { row: number; line: number; record: Record<string, unknown> }
-  | { row: number; line: number; error: { code: "DATASET_ROW_INVALID"; message: string } };
+  | { row: number; line: number; error: { code: RowErrorCode; message: string } };
+
+/**
+ * `DATASET_ROW_INVALID`: this row could not be read; reading goes on. `DATASET_READ_STOPPED`: the last
+ * item of a file that could not be read past this point (a syntax error inside a JSON array, a CSV quote
+ * never closed, an array cut short), so rows after it, if any, are not in the run.
+ */
+export type RowErrorCode = "DATASET_ROW_INVALID" | "DATASET_READ_STOPPED";
 
 /**
  * A JSONL row read but not parsed yet. Asked for (`unparsedJsonl`), the reader hands these out so that a
@@ -22,8 +29,8 @@ export interface UnparsedRow {
 export type DatasetFormat = "jsonl" | "json" | "csv";
 
 /** A row error; `message` should start with `line N: ` and say what was wrong and what was expected. */
-export function rowError(row: number, line: number, message: string): DatasetItem {
-  return { row, line, error: { code: "DATASET_ROW_INVALID", message } };
+export function rowError(row: number, line: number, message: string, code: RowErrorCode = "DATASET_ROW_INVALID"): DatasetItem {
+  return { row, line, error: { code, message } };
 }
 
 /** True for a plain JSON object (not null, not an array): the only shape a row may have. */

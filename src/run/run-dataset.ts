@@ -3,7 +3,7 @@ import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile } from "../dataset/hash.js";
 import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset/read-dataset.js";
-import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
+import type { DatasetItem, RowErrorCode, UnparsedRow } from "../dataset/rows.js";
 import { chooseBins } from "../report/choose.js";
 import type { HistogramData } from "../report/types.js";
 import type { ScoreSet } from "../stats/score-set.js";
@@ -59,6 +59,11 @@ export interface RunDatasetResult {
   histograms: Record<string, HistogramData | null>;
   /** True when the signal stopped the run before the end; everything scored so far is kept. */
   interrupted: boolean;
+  /**
+   * The row error that stopped reading before the end of the dataset (a syntax error inside a JSON
+   * array, a CSV quote never closed): the run covers only the rows before it. Null when the whole file was read.
+   */
+  readStopped: RowErrorInfo | null;
 }
 
 const KEEP_ROW_ERRORS = 100;
@@ -112,6 +117,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const store = opts.store;
   const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: opts.dataset, dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
   const rowErrors: RowErrorInfo[] = [];
+  let readStopped: RowErrorInfo | null = null;
   let rowsDone = 0;
   let interrupted = false;
 
@@ -119,10 +125,16 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     if (store && runId) store.addRows(runId, batchRows(batch));
     summary.addPacked(batch.scores);
     const size = batchRowCount(batch);
-    for (let i = 0; i < size && rowErrors.length < KEEP_ROW_ERRORS; i++) {
-      if (!batchRowFailed(batch, i)) continue;
+    const errorAt = (i: number) => {
       const row = batchRow(batch, i);
-      rowErrors.push({ row: row.row, line: row.line, message: (JSON.parse(row.error as string) as { message: string }).message });
+      const { code, message } = JSON.parse(row.error as string) as { code: RowErrorCode; message: string };
+      return { code, info: { row: row.row, line: row.line, message } };
+    };
+    for (let i = 0; i < size && rowErrors.length < KEEP_ROW_ERRORS; i++) if (batchRowFailed(batch, i)) rowErrors.push(errorAt(i).info);
+    // A reader that cannot go on ends with that error: it can only be the last row of a batch.
+    if (size > 0 && batchRowFailed(batch, size - 1)) {
+      const last = errorAt(size - 1);
+      if (last.code === "DATASET_READ_STOPPED") readStopped = last.info;
     }
     await opts.write?.(batch.bytes);
     rowsDone += size;
@@ -159,7 +171,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       else store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
-    return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, histograms, interrupted };
+    return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, histograms, interrupted, readStopped };
   } catch (error) {
     if (store && runId) store.abortRun(runId, summary.finish());
     throw error;

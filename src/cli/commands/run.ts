@@ -7,7 +7,7 @@ import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
-import { checkGateNames, evaluateGates, parseGates, type Gate } from "../gates.js";
+import { checkGateNames, evaluateGates, parseGates, type Gate, type GateOutcome } from "../gates.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
@@ -100,20 +100,29 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
     const gateOutcomes = evaluateGates(gates, result.summary);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
+    // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
+    const partial: GateOutcome[] = [];
+    if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${result.summary.rows} rows: the figures cover those rows only` });
+    if (result.readStopped) partial.push({ name: "dataset read to its end", passed: false, message: `${dataset}: ${result.readStopped.message}` });
+    for (const p of partial) io.stderr(`simeval: ${p.message}`);
 
-    if (opts.summary) writeOutput("--summary", opts.summary, `${JSON.stringify({ run_id: result.runId, name: run.name, dataset, dataset_hash: result.datasetHash, summary: result.summary, gates: gateOutcomes }, null, 2)}\n`);
+    if (opts.summary) {
+      const json = { run_id: result.runId, name: run.name, dataset, dataset_hash: result.datasetHash, interrupted: result.interrupted, read_stopped: result.readStopped, summary: result.summary, gates: gateOutcomes };
+      writeOutput("--summary", opts.summary, `${JSON.stringify(json, null, 2)}\n`);
+    }
     if (opts.report) {
       writeOutput("--report", opts.report, renderRunReport(runReportInput(result, run)));
       io.stdout(`Report: ${opts.report}`);
     }
     if (opts.junit) {
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
-      writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), gateOutcomes);
+      writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
     }
     let regressed = false;
     if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io)) && opts.failOnRegression === true;
 
     if (result.interrupted) return INTERRUPTED;
+    if (result.readStopped) return EXIT.usage;
     if (gateOutcomes.some((g) => !g.passed)) {
       io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
       return EXIT.failed;
