@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { XMLParser } from "fast-xml-parser";
@@ -99,6 +99,14 @@ describe("simeval run", () => {
     const unknown = await run("run", data, "--config", config, "--no-db", "--fail-under", "lev=0.9");
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('no evaluator is named "lev"');
+  });
+
+  it("--workers above the core count is brought down to it, saying so", async () => {
+    const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1000");
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`--workers 1000 is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
+    expect((await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1e3")).err).toContain('--workers takes a whole number >= 0, received "1e3"');
   });
 
   it("tf-idf with idf fitted on the dataset stops counting words every reference shares", async () => {

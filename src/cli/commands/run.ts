@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { EvalError } from "../../errors.js";
 import { renderRunReport } from "../../report/index.js";
@@ -41,8 +42,13 @@ const INTERRUPTED = 130;
  */
 export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): Promise<number> {
   const gates: Gate[] = [...parseGates("fail-under", opts.failUnder), ...parseGates("fail-over", opts.failOver), ...parseGates("min-pass-rate", opts.minPassRate)];
-  const workers = opts.workers === undefined ? undefined : Number(opts.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
+  let workers = opts.workers === undefined ? undefined : Number(opts.workers);
+  if (workers !== undefined && !(/^\d+$/.test(opts.workers ?? "") && Number.isSafeInteger(workers))) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
+  // Scoring threads beyond the cores only cost memory (each holds its own evaluators).
+  if (workers !== undefined && workers > availableParallelism()) {
+    io.stderr(`simeval: --workers ${workers} is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
+    workers = availableParallelism();
+  }
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k] }] : []));
   checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: opts.config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
   const specs = await readEvalsFile(opts.config);
