@@ -213,6 +213,42 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(existsSync(join(dir, "t.html"))).toBe(true);
   });
 
+  it("compare warns when the runs read different datasets, and leaves out a name given to different types", async () => {
+    const db = join(dir, "db.sqlite");
+    const rows = Array.from({ length: 30 }, (_, i) => ({ output: `answer ${i}`, expected: `answer ${i % 3 ? i : "x"}` }));
+    await run("run", file("a.jsonl", jsonl(rows)), "--config", file("ea.json", evals([{ type: "levenshtein" }, { type: "exact_match" }])), "--db", db, "--name", "A");
+    await run("run", file("b.jsonl", jsonl(rows.slice(0, 20))), "--config", file("eb.json", evals([{ type: "jaccard_similarity", name: "levenshtein" }, { type: "exact_match" }])), "--db", db, "--name", "B");
+    const r = await run("compare", "A", "B", "--db", db);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/warning: A and B read different dataset files \(A: .*a\.jsonl, sha256 [0-9a-f]{12}…; B: .*b\.jsonl, sha256 [0-9a-f]{12}…\); rows are paired by row number/);
+    expect(r.out).toContain("warning: levenshtein is levenshtein in A but jaccard_similarity in B: not compared");
+    expect(r.out).toContain("20 rows in both runs (A 30, B 20)");
+    const table = r.out.split("\n").filter((l) => /^(levenshtein|exact_match)\s/.test(l));
+    expect(table.map((l) => l.split(/\s+/)[0])).toEqual(["exact_match"]);
+  });
+
+  it("--fail-on-regression gives no verdict on runs whose ids disagree (exit 2), and needs --baseline on run", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const a = file("a.jsonl", jsonl(Array.from({ length: 8 }, (_, i) => ({ id: `q${i}`, output: "x", expected: "x" }))));
+    const b = file("b.jsonl", jsonl(Array.from({ length: 8 }, (_, i) => ({ id: `other${i}`, output: "y", expected: "x" }))));
+    await run("run", a, "--config", config, "--db", db, "--name", "A");
+    await run("run", b, "--config", config, "--db", db, "--name", "B");
+    const warned = await run("compare", "A", "B", "--db", db);
+    expect(warned.code).toBe(0);
+    expect(warned.out).toContain("disagree on the id of 8 rows");
+    const gated = await run("compare", "A", "B", "--db", db, "--fail-on-regression");
+    expect(gated.code).toBe(2);
+    expect(gated.err).toContain("the runs are not on the same dataset, so there is no verdict");
+    expect(await run("baseline", "set", "A", "--db", db)).toMatchObject({ code: 0 });
+    const step = await run("run", b, "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    expect(step.code).toBe(2);
+    expect(step.err).toContain("no verdict");
+    const alone = await run("run", b, "--config", config, "--db", db, "--fail-on-regression");
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain("--fail-on-regression gates the comparison with the baseline; add --baseline");
+  });
+
   it("Ctrl-C leaves a database that opens, with the run marked incomplete and its rows kept", async () => {
     const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, output: `output ${i} `.repeat(8), expected: `expected ${i} `.repeat(8) }));
     const data = file("big.jsonl", jsonl(rows));

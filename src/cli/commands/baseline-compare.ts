@@ -1,13 +1,14 @@
 import type { RunStore } from "../../storage/store.js";
 import type { CliIO } from "../io.js";
 import { loadRun } from "../run-ref.js";
-import { compare, printComparison } from "./compare.js";
+import { compare, printComparison, refuseMismatchedGate } from "./compare.js";
 
 /**
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.
- * Returns whether the new run is significantly worse on some evaluator.
+ * Returns whether the new run is significantly worse on some evaluator. With `gate` (--fail-on-regression),
+ * runs whose ids disagree are a USAGE error rather than a verdict.
  */
-export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO): Promise<boolean> {
+export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<boolean> {
   const baseline = store.baseline();
   if (!baseline) {
     io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
@@ -15,5 +16,6 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   }
   const comparison = compare(await loadRun(baseline.id, store), await loadRun(runId, store));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
+  if (gate) refuseMismatchedGate(comparison);
   return comparison.evaluators.some((e) => e.regressed);
 }

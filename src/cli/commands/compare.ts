@@ -3,6 +3,7 @@ import { EvalError } from "../../errors.js";
 import { highlightFor, renderComparisonReport } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { rowTexts } from "../../run/dataset-texts.js";
+import type { RowOutcome } from "../../run/types.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
@@ -34,6 +35,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       writeOutput("--report", opts.report, renderComparisonReport(await comparisonReportInput(comparison, a, b)));
       io.stdout(`Report: ${opts.report}`);
     }
+    if (opts.failOnRegression) refuseMismatchedGate(comparison);
     const regressed = comparison.evaluators.filter((e) => e.regressed);
     if (opts.failOnRegression && regressed.length) {
       io.stderr(`simeval: ${b.label} is significantly worse than ${a.label} on ${regressed.map((e) => e.name).join(", ")}`);
@@ -45,8 +47,34 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   }
 }
 
+/**
+ * Compares two loaded runs. An evaluator name that the runs give to different types (a jaccard named
+ * "levenshtein" in one) is left out: its scores do not measure the same thing. Both cases that make the
+ * pairing doubtful are warned of: the runs read different dataset files, or an evaluator was left out.
+ */
 export function compare(a: LoadedRun, b: LoadedRun, seed = 1): Comparison {
-  return compareRuns({ name: a.label, rows: a.rows() }, { name: b.label, rows: b.rows() }, { directions: { ...b.directions, ...a.directions }, seed });
+  const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
+  const rows = (run: LoadedRun) => (clashes.length ? withoutResults(run.rows(), clashes) : run.rows());
+  const c = compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, { directions: { ...b.directions, ...a.directions }, seed });
+  const early: string[] = [];
+  if (a.info && b.info && a.info.dataset_hash !== b.info.dataset_hash) {
+    early.push(`A and B read different dataset files (A: ${a.info.dataset_path}, sha256 ${a.info.dataset_hash.slice(0, 12)}…; B: ${b.info.dataset_path}, sha256 ${b.info.dataset_hash.slice(0, 12)}…); rows are paired by row number`);
+  }
+  for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
+  return { ...c, warnings: [...early, ...c.warnings] };
+}
+
+/** A regression gate over rows whose ids disagree would judge different questions: a USAGE error instead of a verdict. */
+export function refuseMismatchedGate(c: Comparison): void {
+  if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message}; the runs are not on the same dataset, so there is no verdict`);
+}
+
+function* withoutResults(rows: Iterable<RowOutcome>, names: readonly string[]): Generator<RowOutcome> {
+  for (const row of rows) {
+    const results = { ...row.results };
+    for (const name of names) delete results[name];
+    yield { ...row, results };
+  }
 }
 
 /** The comparison as text: a table per evaluator, then the rows that regressed most. */

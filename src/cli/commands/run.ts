@@ -60,6 +60,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     throw error;
   }
   checkGateNames(gates, evaluators);
+  if (opts.failOnRegression && !opts.baseline) throw new EvalError("USAGE", "--fail-on-regression gates the comparison with the baseline; add --baseline");
   if (opts.db === false) {
     // Before the first row, not after a long run.
     if (opts.baseline) throw new EvalError("USAGE", "--baseline needs the run database; drop --no-db");
@@ -125,7 +126,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
     }
     let regressed = false;
-    if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io)) && opts.failOnRegression === true;
+    if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true)) && opts.failOnRegression === true;
 
     if (result.interrupted) return INTERRUPTED;
     if (result.readStopped) return EXIT.usage;
