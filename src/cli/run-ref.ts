@@ -16,14 +16,14 @@ export interface LoadedRun {
 }
 
 /** Resolves RUN as a results.jsonl path, else a run id, id prefix or name in the store. */
-export async function loadRun(ref: string, store: RunStore | undefined): Promise<LoadedRun> {
+export function loadRun(ref: string, store: RunStore | undefined): LoadedRun {
   if (existsSync(ref) && statSync(ref).isFile()) {
-    const rows = await readResultsFile(ref);
+    // A first pass reads the evaluators' types (and finds a bad line before any figure is printed).
     const types: Record<string, string> = {};
-    for (const r of rows) {
+    for (const r of readResultsFile(ref)) {
       for (const [name, res] of Object.entries(r.results)) if (!isResultError(res) && res.type) types[name] ??= res.type;
     }
-    return { label: ref, info: null, rows: () => rows, types, directions: directionsOf(types) };
+    return { label: ref, info: null, rows: () => readResultsFile(ref), types, directions: directionsOf(types) };
   }
   const info = store?.findRun(ref);
   if (!info || !store) {

@@ -1,34 +1,62 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { closeSync, openSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { EvalError } from "../errors.js";
 import type { RowOutcome } from "./types.js";
 
-/** Reads a results.jsonl written by `simeval run --out` back into row outcomes (all of them, in order). */
-export async function readResultsFile(path: string): Promise<RowOutcome[]> {
-  const rows: RowOutcome[] = [];
-  let lineNo = 0;
+/** Bytes read at a time. */
+const CHUNK = 1 << 20;
+
+/**
+ * Reads a results.jsonl written by `simeval run --out` back as row outcomes, one at a time and in file
+ * order, so that comparing two files of a million rows holds neither in memory. Synchronous, as the
+ * store's rows are: {@link compareRuns} pairs them as they come. A line that is not a result row, a
+ * file that cannot be read or holds no rows, is a USAGE error naming the file and line.
+ */
+export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<RowOutcome> {
+  const fd = tryRead(path, () => openSync(path, "r"));
   try {
-    const lines = createInterface({ input: createReadStream(path, "utf8"), crlfDelay: Infinity });
-    for await (const line of lines) {
-      lineNo++;
-      if (!line.trim()) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (error) {
-        throw new EvalError("USAGE", `${path}:${lineNo}: not valid JSON (${(error as Error).message}); expected a results.jsonl line from simeval run --out`);
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    const decoder = new StringDecoder("utf8");
+    let rest = "";
+    let lineNo = 0;
+    let rows = 0;
+    for (;;) {
+      const n = tryRead(path, () => readSync(fd, buffer, 0, chunkBytes, null));
+      const lines = (rest + (n > 0 ? decoder.write(buffer.subarray(0, n)) : decoder.end())).split("\n");
+      rest = n > 0 ? (lines.pop() as string) : "";
+      for (const line of lines) {
+        lineNo++;
+        if (!line.trim()) continue;
+        rows++;
+        yield parseResultLine(path, lineNo, line);
       }
-      const o = value as Partial<RowOutcome>;
-      if (typeof o !== "object" || o === null || typeof o.row !== "number" || typeof o.results !== "object" || o.results === null) {
-        throw new EvalError("USAGE", `${path}:${lineNo}: expected {"row": N, "id": …, "results": {…}} as simeval run --out writes`);
-      }
-      rows.push(o as RowOutcome);
+      if (n === 0) break;
     }
+    if (rows === 0) throw new EvalError("USAGE", `${path}: no result rows`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseResultLine(path: string, lineNo: number, line: string): RowOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
   } catch (error) {
-    if (error instanceof EvalError) throw error;
+    throw new EvalError("USAGE", `${path}:${lineNo}: not valid JSON (${(error as Error).message}); expected a results.jsonl line from simeval run --out`);
+  }
+  const o = value as Partial<RowOutcome>;
+  if (typeof o !== "object" || o === null || typeof o.row !== "number" || typeof o.results !== "object" || o.results === null) {
+    throw new EvalError("USAGE", `${path}:${lineNo}: expected {"row": N, "id": …, "results": {…}} as simeval run --out writes`);
+  }
+  return o as RowOutcome;
+}
+
+function tryRead<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new EvalError("USAGE", `${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`);
   }
-  if (rows.length === 0) throw new EvalError("USAGE", `${path}: no result rows`);
-  return rows;
 }

@@ -14,7 +14,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
     io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
     return false;
   }
-  const comparison = compare(await loadRun(baseline.id, store), await loadRun(runId, store));
+  const comparison = compare(loadRun(baseline.id, store), loadRun(runId, store));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
   if (gate) refuseMismatchedGate(comparison);
   return comparison.evaluators.some((e) => e.regressed);

@@ -25,8 +25,8 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const store = openSqliteStore(opts.db);
   try {
-    const a = await loadRun(refA, store);
-    const b = await loadRun(refB, store);
+    const a = loadRun(refA, store);
+    const b = loadRun(refB, store);
     const seed = opts.seed === undefined ? 1 : Number(opts.seed);
     if (!Number.isInteger(seed)) throw new EvalError("USAGE", `--seed takes an integer, received ${JSON.stringify(opts.seed)}`);
     const comparison = compare(a, b, seed);
