@@ -198,8 +198,17 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(html).toContain("the reply was"); // the regressed rows' outputs, read back from the dataset
 
     // results.jsonl files compare the same way, without the database.
-    const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--db", db);
+    const nowhere = join(dir, "none", "typo.db");
+    const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--db", nowhere);
     expect(files.out).toMatch(/levenshtein\s+60/);
+    // Reading commands never create a database: a mistyped --db says so.
+    expect(await run("runs", "--db", nowhere)).toMatchObject({ code: 0, out: expect.stringContaining(`No runs recorded in ${nowhere} yet`) });
+    for (const argv of [["show", "good"], ["trend"], ["baseline"], ["compare", "good", "worse"]]) {
+      const r = await run(...argv, "--db", nowhere);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`no run database at ${nowhere}: \`simeval run\` records runs there`);
+    }
+    expect(existsSync(join(dir, "none"))).toBe(false);
     expect((await run("compare", "good", "good", "--db", db, "--fail-on-regression")).code).toBe(0);
     const narrow = file("narrow.json", evals([{ type: "levenshtein" }, { type: "exact_match" }]));
     await run("run", a, "--config", narrow, "--db", db, "--name", "other-evaluators");

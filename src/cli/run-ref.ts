@@ -15,9 +15,14 @@ export interface LoadedRun {
   types: Record<string, string>;
 }
 
+/** Whether RUN names a file, read as a results.jsonl, rather than a recorded run. */
+export function isResultsFile(ref: string): boolean {
+  return existsSync(ref) && statSync(ref).isFile();
+}
+
 /** Resolves RUN as a results.jsonl path, else a run id, id prefix or name in the store. */
 export function loadRun(ref: string, store: RunStore | undefined): LoadedRun {
-  if (existsSync(ref) && statSync(ref).isFile()) {
+  if (isResultsFile(ref)) {
     // A first pass reads the evaluators' types (and finds a bad line before any figure is printed).
     const types: Record<string, string> = {};
     for (const r of readResultsFile(ref)) {

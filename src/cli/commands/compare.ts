@@ -4,12 +4,12 @@ import { highlightFor, renderComparisonReport } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { rowTexts } from "../../run/dataset-texts.js";
 import type { RowOutcome } from "../../run/types.js";
-import { openSqliteStore } from "../../storage/sqlite.js";
+import { openRecordedRuns } from "./runs.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
-import { loadRun, type LoadedRun } from "../run-ref.js";
+import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { renderTable } from "../table.js";
 
 export interface CompareOptions {
@@ -23,7 +23,8 @@ export interface CompareOptions {
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
   // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
   if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
-  const store = openSqliteStore(opts.db);
+  // Two results.jsonl files need no database; a run id or name does.
+  const store = isResultsFile(refA) && isResultsFile(refB) ? undefined : openRecordedRuns(opts.db);
   try {
     const a = loadRun(refA, store);
     const b = loadRun(refB, store);
@@ -43,7 +44,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     }
     return EXIT.ok;
   } finally {
-    store.close();
+    store?.close();
   }
 }
 

@@ -1,6 +1,7 @@
 import { EvalError } from "../../errors.js";
 import { renderTrendReport } from "../../report/index.js";
-import { openSqliteStore } from "../../storage/sqlite.js";
+import { existsSync } from "node:fs";
+import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
@@ -9,8 +10,21 @@ import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable } from "../table.js";
 
+/**
+ * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
+ * would otherwise leave an empty database behind): a USAGE error says where runs are looked for.
+ */
+export function openRecordedRuns(path: string): SqliteRunStore {
+  if (!existsSync(path)) throw new EvalError("USAGE", `no run database at ${path}: \`simeval run\` records runs there (--db reads another)`);
+  return openSqliteStore(path);
+}
+
 /** `simeval runs`: the recorded runs, newest first. */
 export function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): number {
+  if (!existsSync(opts.db)) {
+    io.stdout(opts.json ? "[]" : `No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
+    return EXIT.ok;
+  }
   const store = openSqliteStore(opts.db);
   try {
     const runs = store.listRuns();
@@ -38,7 +52,7 @@ function means(r: RunInfo): string {
 
 /** `simeval show RUN`: one run's details and summary. */
 export function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): number {
-  const store = openSqliteStore(opts.db);
+  const store = openRecordedRuns(opts.db);
   try {
     const run = findOrFail(store.findRun(ref), ref);
     if (opts.json) {
@@ -66,7 +80,7 @@ export function showCommand(ref: string, opts: { db: string; json?: boolean }, i
 
 /** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
 export function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): number {
-  const store = openSqliteStore(opts.db);
+  const store = openRecordedRuns(opts.db);
   try {
     if (action === undefined || action === "show") {
       const b = store.baseline();
@@ -87,7 +101,7 @@ export function baselineCommand(action: string | undefined, ref: string | undefi
 /** `simeval trend`: each evaluator's mean over the recorded runs, oldest first; `--report` draws it. */
 export function trendCommand(opts: { db: string; report?: string; name?: string }, io: CliIO): number {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
-  const store = openSqliteStore(opts.db);
+  const store = openRecordedRuns(opts.db);
   try {
     const runs = store
       .listRuns()
