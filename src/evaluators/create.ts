@@ -76,6 +76,8 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   const scorer: Scorer = definition.create(config, env);
   const normalization = config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
   const skippedScore = definition.direction === "minimize" ? null : 0;
+  const mapped = spec.inputs?.expected;
+  const expectedFrom = typeof mapped === "string" ? `"${mapped}" matched nothing or null` : mapped ? "the literal is null" : 'neither "expected" nor "metadata.expectedOutput"';
 
   const finish = (scored: Scored, outputNote: string): EvalResult => ({
     name,
@@ -97,7 +99,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
         score: skippedScore,
         passed: false,
         label: "fail",
-        reasoning: `No expected output was provided (neither "expected" nor "metadata.expectedOutput"), so the comparison could not be performed; score ${skippedScore === null ? "null" : "0.0"}, skipped.`,
+        reasoning: `No expected output was provided (${expectedFrom}), so the comparison could not be performed; score ${skippedScore === null ? "null" : "0.0"}, skipped.`,
         skipped: true,
         details: {},
       };

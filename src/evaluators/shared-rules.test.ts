@@ -190,6 +190,9 @@ describe("input mapping", () => {
   it("a path that matches nothing is 'not provided'", async () => {
     const r = await score({ type: "exact_match", inputs: { expected: "$.reference.answer" } }, { output: "x" });
     expect(r.skipped).toBe(true);
+    // The reason names where the expected output was looked for.
+    expect(r.reasoning).toMatch(/^No expected output was provided \("\$\.reference\.answer" matched nothing or null\)/);
+    expect((await score({ type: "exact_match" }, { output: "x" })).reasoning).toMatch(/^No expected output was provided \(neither "expected" nor "metadata\.expectedOutput"\)/);
   });
 
   it("a path that matches several nodes is an error naming the path", async () => {
