@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { XMLParser } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -127,14 +127,16 @@ describe("simeval run", () => {
     const data = file("cut.json", `[\n${rows.join(",\n")}\n]\n`);
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const db = join(dir, "db.sqlite");
-    const r = await run("run", data, "--config", config, "--db", db, "--summary", join(dir, "s.json"), "--fail-under", "exact_match=0.5");
+    // Given relative, recorded absolute: `runs` and reports find it from any folder.
+    const r = await run("run", relative(process.cwd(), data), "--config", config, "--db", db, "--summary", join(dir, "s.json"), "--fail-under", "exact_match=0.5");
     expect(r.code).toBe(2);
     expect(r.out).toContain("4 rows, 1 unreadable");
-    expect(r.err).toContain(`simeval: ${data}: line 5: not valid JSON`);
+    expect(r.err).toContain(`simeval: ${relative(process.cwd(), data)}: line 5: not valid JSON`);
     expect(r.err).toContain("Reading stopped here: the rest of the file is not in the run");
     expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).read_stopped).toMatchObject({ row: 4, line: 5 });
     const store = openSqliteStore(db);
     expect([...store.rows(store.listRuns()[0]!.id)].map((x) => x.row)).toEqual([1, 2, 3, 4]);
+    expect(store.listRuns()[0]!.dataset_path).toBe(data);
     store.close();
   });
 
@@ -165,7 +167,15 @@ describe("simeval run", () => {
     expect(readFileSync(data, "utf8")).toBe(jsonl([{ output: "a", expected: "a" }]));
     const twice = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"), "--summary", join(dir, ".", "o.jsonl"));
     expect(twice.err).toContain("is the same file as --out (one output would overwrite the other)");
-    for (const r of [missing, empty, badConfig, notJson, junitNoDb, overwrite, twice]) expect(r.err).not.toMatch(/\n\s+at /);
+    const stdin = await run("run", "-", "--config", config, "--no-db");
+    expect(stdin).toMatchObject({ code: 2, err: expect.stringContaining("a dataset cannot be read from standard input") });
+    const badName = await run("run", data, "--config", config, "--no-db", "--name", "two\nlines");
+    expect(badName).toMatchObject({ code: 2, err: expect.stringContaining('--name takes a non-empty name without line breaks or control characters, received "two\\nlines"') });
+    expect((await run("run", data, "--config", config, "--no-db", "--name", " ")).code).toBe(2);
+    // Not one row readable: the run says so and exits 2 rather than passing on nothing.
+    const junk = await run("run", file("junk.jsonl", "not json\n[1]\n"), "--config", config, "--no-db");
+    expect(junk).toMatchObject({ code: 2, err: expect.stringContaining("junk.jsonl: no row could be read (the errors above say why); nothing was scored") });
+    for (const r of [missing, empty, badConfig, notJson, junitNoDb, overwrite, twice, stdin, badName, junk]) expect(r.err).not.toMatch(/\n\s+at /);
   });
 });
 

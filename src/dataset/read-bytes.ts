@@ -23,7 +23,7 @@ export function hasBom(bytes: Uint8Array): boolean {
 
 /**
  * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, unreadable,
- * or an empty regular file (`emptyHint` says what a non-empty file should hold).
+ * an empty regular file (`emptyHint` says what a non-empty file should hold), or UTF-16 text.
  */
 export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
   let handle: FileHandle;
@@ -36,6 +36,11 @@ export async function openDatasetFile(path: string, emptyHint: string): Promise<
     const stat = await handle.stat();
     if (stat.isDirectory()) throw fileProblem(path, { code: "EISDIR" });
     if (stat.isFile() && stat.size === 0) throw datasetInvalid(path, `the file is empty; expected ${emptyHint}`);
+    // Every row of a UTF-16 file would be an error of its own; one message for the file says why.
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    if (bytesRead === 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {
+      throw datasetInvalid(path, `is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);
+    }
     return handle;
   } catch (err) {
     await handle.close();

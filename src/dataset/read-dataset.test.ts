@@ -85,6 +85,19 @@ describe("readDataset", () => {
     });
   });
 
+  it.each(["jsonl", "json", "csv", "dat"])("a UTF-16 .%s file (either byte order) → DATASET_INVALID saying so, not an error per row", async (ext) => {
+    const text = ext === "csv" ? "output,expected\na,a\n" : ext === "json" ? '[{"output":"a"}]' : '{"output":"a"}\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    const be = Buffer.from(le.map((_, i) => le[i ^ 1]!)); // the same text, byte pairs swapped: FE FF …
+    for (const [order, bytes] of [["le", le], ["be", be]] as const) {
+      const path = await file(`utf16-${order}.${ext}`, bytes);
+      await expect(collect(readDataset(path))).rejects.toMatchObject({
+        code: "DATASET_INVALID",
+        message: `${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`,
+      });
+    }
+  });
+
   it("passes the signal to the reader, also after sniffing", async () => {
     const path = await file("many.dat", Array.from({ length: 100 }, (_, i) => `{"id":${i}}`).join("\n"));
     const controller = new AbortController();

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { highlightFor } from "../report/choose.js";
 import type { RunReportEvaluator, RunReportInput, TokenLists, WorstRow as ReportRow } from "../report/types.js";
 import type { RunDatasetResult } from "./run-dataset.js";
@@ -37,7 +38,7 @@ export function unrecordedRun(result: RunDatasetResult, dataset: string, started
     started_at: startedAt,
     finished_at: new Date().toISOString(),
     status: result.interrupted ? "incomplete" : "complete",
-    dataset_path: dataset,
+    dataset_path: resolve(dataset),
     dataset_hash: result.datasetHash,
     evaluators: result.evaluators.map((e) => e.spec),
     summary: result.summary,

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile } from "../dataset/hash.js";
@@ -115,7 +116,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     throw error;
   }
   const store = opts.store;
-  const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: opts.dataset, dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
+  const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
   const rowErrors: RowErrorInfo[] = [];
   let readStopped: RowErrorInfo | null = null;
   let rowsDone = 0;

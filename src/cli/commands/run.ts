@@ -49,6 +49,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     io.stderr(`simeval: --workers ${workers} is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
     workers = availableParallelism();
   }
+  if (dataset === "-") throw new EvalError("USAGE", "a dataset cannot be read from standard input; save it to a file and give its path");
+  if (opts.name !== undefined && !/^[^\p{Cc}]*\S[^\p{Cc}]*$/u.test(opts.name)) {
+    throw new EvalError("USAGE", `--name takes a non-empty name without line breaks or control characters, received ${JSON.stringify(opts.name)}`);
+  }
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k] }] : []));
   checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: opts.config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
   const specs = await readEvalsFile(opts.config);
@@ -111,6 +115,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     const partial: GateOutcome[] = [];
     if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${result.summary.rows} rows: the figures cover those rows only` });
     if (result.readStopped) partial.push({ name: "dataset read to its end", passed: false, message: `${dataset}: ${result.readStopped.message}` });
+    const unreadable = result.summary.rows > 0 && result.summary.row_errors === result.summary.rows;
+    if (unreadable && !result.interrupted) partial.push({ name: "dataset rows read", passed: false, message: `${dataset}: no row could be read (the errors above say why); nothing was scored` });
     for (const p of partial) io.stderr(`simeval: ${p.message}`);
 
     if (opts.summary) {
@@ -129,7 +135,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true)) && opts.failOnRegression === true;
 
     if (result.interrupted) return INTERRUPTED;
-    if (result.readStopped) return EXIT.usage;
+    if (result.readStopped || unreadable) return EXIT.usage;
     if (gateOutcomes.some((g) => !g.passed)) {
       io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
       return EXIT.failed;
