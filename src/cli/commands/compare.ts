@@ -4,13 +4,13 @@ import { highlightFor, renderComparisonReport } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { rowTexts } from "../../run/dataset-texts.js";
 import type { RowOutcome } from "../../run/types.js";
-import { openRecordedRuns } from "./runs.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { renderTable } from "../table.js";
+import { openRecordedRuns } from "./runs.js";
 
 export interface CompareOptions {
   db: string;
