@@ -50,17 +50,16 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
 
 /**
  * Compares two loaded runs. An evaluator name that the runs give to different types (a jaccard named
- * "levenshtein" in one) is left out: its scores do not measure the same thing. Both cases that make the
- * pairing doubtful are warned of: the runs read different dataset files, or an evaluator was left out.
+ * "levenshtein" in one) is left out: its scores do not measure the same thing. A warning says so, and
+ * when the runs have different row counts. (Their dataset files may differ, and do when each prompt
+ * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  */
 export function compare(a: LoadedRun, b: LoadedRun, seed = 1): Comparison {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
   const rows = (run: LoadedRun) => (clashes.length ? withoutResults(run.rows(), clashes) : run.rows());
   const c = compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, { directions: { ...b.directions, ...a.directions }, seed });
   const early: string[] = [];
-  if (a.info && b.info && a.info.dataset_hash !== b.info.dataset_hash) {
-    early.push(`A and B read different dataset files (A: ${a.info.dataset_path}, sha256 ${a.info.dataset_hash.slice(0, 12)}…; B: ${b.info.dataset_path}, sha256 ${b.info.dataset_hash.slice(0, 12)}…); rows are paired by row number`);
-  }
+  if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   return { ...c, warnings: [...early, ...c.warnings] };
 }
