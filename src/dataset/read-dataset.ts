@@ -95,7 +95,8 @@ export interface ReadDatasetOptions {
  *   not an array, a bad CSV header) reject the first `next()` with `EvalError("DATASET_INVALID")`, whose
  *   message starts with `path:`.
  * - A row that cannot be read is yielded as `{ row, line, error: { code: "DATASET_ROW_INVALID", message } }`
- *   with a message starting `line N:`, and reading goes on (a JSON syntax error ends the stream after it).
+ *   with a message starting `line N:`, and reading goes on. A fault that cannot be read past (a syntax
+ *   error inside a JSON array, a CSV quote never closed) is a last item with code "DATASET_READ_STOPPED".
  * - An abort of `opts.signal` rejects the pending `next()` with `signal.reason`.
  *
  * The iterator is single-use and safe for several workers calling `next()` at once.

@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
 import { escapeHtml } from "./escape.js";
-import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime } from "./format.js";
+import { MISSING, formatId, formatInt, formatPassRate, formatScore, passRatePercent, formatTime } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
 import { renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -83,7 +83,7 @@ function renderSummaryTable(input: RunReportInput): string {
 /** The pass rate with a bar (its length, not only its colour, carries the value) and the verdict count. */
 function passRate(s: EvaluatorSummary): string {
   if (s.pass_rate === null) return `<span class="muted" title="no threshold, so no verdicts">${MISSING}</span>`;
-  const pct = Math.round(s.pass_rate * 1000) / 10;
+  const pct = passRatePercent(s) ?? 0;
   return (
     `<span class="rate" title="${formatInt(Math.round(s.pass_rate * s.verdicts))} of ${formatInt(s.verdicts)} rows with a verdict passed">` +
     `<span class="track"><span class="fill" style="width:${pct}%"></span></span>${formatPassRate(s)}</span>`

@@ -253,7 +253,7 @@ function countDigits(level: number, keysHi: Uint32Array, keysLo: Uint32Array, n:
   }
 }
 
-/** The double whose order-preserving key is (hi, lo): the inverse of the mapping in select(). */
+/** The double whose order-preserving key is (hi, lo): the inverse of {@link orderKeys}. */
 function fromKey(hi: number, lo: number): number {
   const words = new Uint32Array(2);
   if (hi & 0x80000000) {
