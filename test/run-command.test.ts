@@ -237,9 +237,13 @@ describe("runs, show, baseline, compare and trend", () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ output: `answer ${i}`, expected: `answer ${i % 3 ? i : "x"}` }));
     await run("run", file("a.jsonl", jsonl(rows)), "--config", file("ea.json", evals([{ type: "levenshtein" }, { type: "exact_match" }])), "--db", db, "--name", "A");
     await run("run", file("b.jsonl", jsonl(rows.slice(0, 20))), "--config", file("eb.json", evals([{ type: "jaccard_similarity", name: "levenshtein" }, { type: "exact_match" }])), "--db", db, "--name", "B");
-    const r = await run("compare", "A", "B", "--db", db);
+    const r = await run("compare", "A", "B", "--db", db, "--report", join(dir, "c.html"));
     expect(r.code).toBe(0);
     expect(r.out).toContain("warning: A has 30 rows and B 20: only the 20 row numbers in both are compared");
+    // The HTML comparison says the same, and shows each dataset file rather than warning that they differ.
+    const html = readFileSync(join(dir, "c.html"), "utf8");
+    expect(html).toContain("⚠ A has 30 rows and B 20: only the 20 row numbers in both are compared");
+    expect(html).toContain("<dt>Dataset B</dt>");
     expect(r.out).toContain("warning: levenshtein is levenshtein in A but jaccard_similarity in B: not compared");
     expect(r.out).toContain("20 rows in both runs (A 30, B 20)");
     const table = r.out.split("\n").filter((l) => /^(levenshtein|exact_match)\s/.test(l));

@@ -74,11 +74,13 @@ describe("renderComparisonReport", () => {
     expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);
   });
 
-  it("warns when the runs used different datasets", () => {
+  it("shows each run's dataset file when they differ, and the comparison's warnings", () => {
     const base = input();
-    const html = renderComparisonReport({ ...base, b: { ...base.b, dataset_hash: "h2" } });
-    expect(html).toContain("The two runs used different datasets");
-    expect(renderComparisonReport(base)).not.toContain("different datasets");
+    expect(renderComparisonReport(base)).toContain("<dt>Dataset</dt>");
+    const html = renderComparisonReport({ ...base, b: { ...base.b, dataset_path: "variant-b.jsonl", dataset_hash: "h2" }, warnings: ["A has 6 rows & B 5"] });
+    expect(html).toContain("<dt>Dataset B</dt><dd><code>variant-b.jsonl</code>");
+    expect(html).toContain(`<div class="warnbox">⚠ A has 6 rows &amp; B 5</div>`);
+    expect(renderComparisonReport(base)).not.toContain(`class="warnbox"`);
   });
 
   it("escapes names and texts, and loads nothing", () => {

@@ -31,12 +31,11 @@ function renderHeader(input: ComparisonReportInput): string {
   const side = (tag: string, run: RunLabel): string =>
     `<div><dt>${tag}</dt><dd>${escapeHtml(label(run))}<br><span class="muted mono">${escapeHtml(run.id)}</span><br><span class="sub">${escapeHtml(formatTime(run.started_at))}</span></dd></div>`;
   const sameData = input.a.dataset_hash === input.b.dataset_hash;
-  const dataset = sameData
-    ? `<div class="wide"><dt>Dataset</dt><dd><code>${escapeHtml(input.b.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(input.b.dataset_hash)}</span></dd></div>`
-    : "";
-  const warning = sameData
-    ? ""
-    : `<div class="warnbox">⚠ The two runs used different datasets: A <code>${escapeHtml(input.a.dataset_path)}</code> (sha256 ${escapeHtml(input.a.dataset_hash)}) and B <code>${escapeHtml(input.b.dataset_path)}</code> (sha256 ${escapeHtml(input.b.dataset_hash)}). Rows are paired by id or row number, which may not mean the same questions.</div>`;
+  const datasetSide = (tag: string, run: RunLabel): string =>
+    `<div class="wide"><dt>${tag}</dt><dd><code>${escapeHtml(run.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(run.dataset_hash)}</span></dd></div>`;
+  // Each prompt variant's outputs in a file of its own is the usual workflow: different files are shown, not warned about.
+  const dataset = sameData ? datasetSide("Dataset", input.b) : datasetSide("Dataset A", input.a) + datasetSide("Dataset B", input.b);
+  const warning = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeHtml(w)}</div>`).join("");
   return (
     `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${escapeHtml(label(input.a))} → ${escapeHtml(label(input.b))}</h1>` +
     `<dl class="meta">${side("A · baseline", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`

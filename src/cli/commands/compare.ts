@@ -146,6 +146,7 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
       })),
     });
   }
-  return { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha };
+  const warnings = [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
+  return { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings };
 }
 
