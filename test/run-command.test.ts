@@ -109,6 +109,17 @@ describe("simeval run", () => {
     expect((await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1e3")).err).toContain('--workers takes a whole number >= 0, received "1e3"');
   });
 
+  it("--db with --no-db is a usage error, whichever comes last; nothing is recorded", async () => {
+    const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    for (const flags of [["--db", join(dir, "x.db"), "--no-db"], ["--no-db", `--db=${join(dir, "x.db")}`]]) {
+      const r = await run("run", data, "--config", config, ...flags);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("--db and --no-db contradict each other");
+    }
+    expect(existsSync(join(dir, "x.db"))).toBe(false);
+  });
+
   it("tf-idf with idf fitted on the dataset stops counting words every reference shares", async () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ output: `the answer is ${i % 2 ? "yes" : "maybe"}`, expected: `the answer is ${i % 2 ? "yes" : "no"}` }));
     const data = file("idf.jsonl", jsonl(rows));

@@ -65,6 +65,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse")
     .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core")
     .action(async (dataset: string, opts: RunOptions) => {
+      // --db and --no-db set the same option, the last one winning; given both, the user meant one of them.
+      const args = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+      if (args.includes("--no-db") && args.some((a) => a === "--db" || a.startsWith("--db="))) throw new EvalError("USAGE", "--db and --no-db contradict each other: give one of them");
       code = await runCommand(dataset, opts, io);
     });
 
