@@ -88,6 +88,12 @@ describe("simeval run", () => {
     expect(JSON.parse(readFileSync(join(dir, "b.json"), "utf8")).summary.evaluators[0]).toMatchObject({ n: 2, skipped: 1, mean: 0.5, pass_rate: 0.5 });
   });
 
+  it("in a CSV, an empty expected cell skips the row and an empty output is scored as the empty string", async () => {
+    const data = file("s.csv", "output,expected\na,a\nb,\"\"\n,x\n");
+    await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--summary", join(dir, "s.json"));
+    expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).summary.evaluators[0]).toMatchObject({ n: 2, skipped: 1, mean: 0.5 });
+  });
+
   it("gates: exit 1 naming the failed gate; 2 for an unknown evaluator name", async () => {
     const data = file("g.jsonl", jsonl([{ output: "abc", expected: "abd" }, { output: "x", expected: "x" }]));
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "exact_match" }]));

@@ -10,11 +10,12 @@ const { file, dir } = tempFiles("simeval-csv-");
 const failure = (path: string): Promise<EvalError> => datasetFailure(readCsv(path));
 
 describe("readCsv", () => {
-  it("the header names the keys; values are strings; header names are trimmed", async () => {
-    const path = await file("a.csv", "id, input ,expected\n1,What is 2+2?,4\n2,,  spaced  \n");
+  it("the header names the keys; values are strings, an empty cell (quoted or not) null; header names are trimmed", async () => {
+    const path = await file("a.csv", 'id, input ,expected\n1,What is 2+2?,4\n2,,  spaced  \n3,"",\n');
     expect(brief(await collect(readCsv(path)))).toEqual([
       [1, 2, { id: "1", input: "What is 2+2?", expected: "4" }],
-      [2, 3, { id: "2", input: "", expected: "  spaced  " }],
+      [2, 3, { id: "2", input: null, expected: "  spaced  " }],
+      [3, 4, { id: "3", input: null, expected: null }],
     ]);
   });
 
@@ -57,7 +58,7 @@ describe("readCsv", () => {
       [2, 3, { id: "2", metadata: "plain words", notes: "x" }],
       [3, 4, { id: "3", metadata: "[1]", notes: "x" }],
       [4, 5, expect.stringMatching(/^line 5: column "metadata" starts with "\{" but is not valid JSON \(.+\); expected a JSON object or plain text$/)],
-      [5, 6, { id: "5", metadata: "", notes: "x" }],
+      [5, 6, { id: "5", metadata: null, notes: "x" }],
     ]);
   });
 

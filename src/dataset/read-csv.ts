@@ -1,7 +1,9 @@
 /**
  * CSV (or TSV) with a header row, streamed with `csv-parse`. The header names the keys; every value is a
- * string, except that a `metadata` column holding a JSON object (text starting with `{`) is parsed into
- * that object, so traces flattened to CSV keep `metadata.expectedOutput` reachable by JSONPath.
+ * string, except that an empty cell is null (no value: an empty `expected` cell makes the row skipped, as
+ * pandas and spreadsheets read it; an empty `output` is scored as ""), and a `metadata` column holding a
+ * JSON object (text starting with `{`) is parsed into that object, so traces flattened to CSV keep
+ * `metadata.expectedOutput` reachable by JSONPath.
  * Quoted values may span lines; a row's line is the line where it starts.
  */
 import { pipeline, Readable } from "node:stream";
@@ -72,7 +74,7 @@ function toItem(header: string[], fields: string[], row: number, line: number, s
     if (bad !== -1) {
       return rowError(row, line, `${at}column "${name}" is not valid UTF-8 (at character ${bad + 1} of the value); expected UTF-8 text`);
     }
-    let value: unknown = text;
+    let value: unknown = text === "" ? null : text;
     if (name === CSV_JSON_COLUMN && text.trimStart().startsWith("{")) {
       try {
         value = JSON.parse(text);
