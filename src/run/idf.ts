@@ -2,6 +2,7 @@ import type { Evaluator } from "../evaluators/create.js";
 import type { DatasetItem } from "../dataset/rows.js";
 import { charNgrams, wordTokens } from "../metrics/tokens.js";
 import type { IdfTable } from "../metrics/tfidf.js";
+import type { FittedIdf } from "./scorer-init.js";
 
 /**
  * Stands in for the dataset IDF while a run's specs are validated on the main thread, before the
@@ -18,7 +19,7 @@ export function needsDatasetIdf(evaluators: readonly Evaluator[]): Evaluator | u
  * Document frequencies over every expected text of the dataset (a first pass): `n` = rows with an
  * expected output, `df(t)` = how many of those contain token t. Tokenised the way `evaluator` will.
  */
-export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluator: Evaluator): Promise<{ n: number; df: [string, number][] }> {
+export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluator: Evaluator): Promise<FittedIdf> {
   const config = evaluator.config;
   const caseSensitive = config["case_sensitive"] === true;
   const tokenize =

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { BatchScorer, type ScoredBatch } from "./batch-scorer.js";
-import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
+import { evaluatorsFor, type FittedIdf, type ScorerInit } from "./scorer-init.js";
 import type { WorstRow } from "./worst-rows.js";
 import type { WorkerError, WorkerRequest } from "./worker.js";
 import { EvalError } from "../errors.js";
@@ -10,6 +10,8 @@ import { EvalError } from "../errors.js";
 export interface Scorer {
   /** Loads what the evaluators need (word vectors, a model) on every scoring thread; rejects as the first failure. */
   ready(): Promise<void>;
+  /** Hands the dataset IDF, fitted after `ready()`, to every scoring thread; before the first `score()`. */
+  setIdf(idf: FittedIdf): Promise<void>;
   score(items: (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch>;
   /** Each thread's worst rows per evaluator (merge with `WorstRows.merge`). */
   worst(): Promise<Record<string, WorstRow[]>[]>;
@@ -22,6 +24,7 @@ export function inlineScorer(init: ScorerInit): Scorer {
   const scorer = new BatchScorer(built.evaluators, init.worst);
   return {
     ready: () => scorer.ready(),
+    setIdf: async (idf) => built.setIdf(idf),
     score: (items) => scorer.score(items),
     worst: async () => [scorer.worst()],
     close: async () => built.close(),
@@ -63,6 +66,7 @@ export function workerPool(init: ScorerInit, size: number): Scorer {
     });
   return {
     ready: () => Promise.all(workers.map((w) => send(w, { kind: "ready", seq: seq++ }))).then(() => undefined),
+    setIdf: (idf) => Promise.all(workers.map((w) => send(w, { kind: "idf", seq: seq++, idf }))).then(() => undefined),
     score(items) {
       const w = workers.reduce((best, x) => (x.pending.size < best.pending.size ? x : best));
       return send<ScoredBatch>(w, { kind: "score", seq: seq++, items });

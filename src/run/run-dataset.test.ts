@@ -46,3 +46,16 @@ describe("runDataset on worker threads", () => {
     expect(threaded.result.histograms).toEqual(inline.result.histograms);
   });
 });
+
+describe("runDataset before the first row", () => {
+  it.each([0, 1])("an evaluator that cannot load its file fails before the dataset IDF's pass reads the dataset (workers %i)", async (workers) => {
+    const dataset = await files.file("idf.jsonl", rows(50));
+    const specs = [
+      { type: "tfidf_similarity", config: { idf: "dataset" } },
+      { type: "semantic_similarity", config: { provider: "word_vectors", path: join(files.dir(), "missing.vec"), cache_dir: join(files.dir(), "vectors") } },
+    ];
+    // Reading the dataset would end at once with this reason: the error must be the vectors file's.
+    const signal = AbortSignal.abort(new Error("the dataset was read"));
+    await expect(runDataset({ dataset, evaluators: specs, workers, signal })).rejects.toThrow(/missing\.vec/);
+  });
+});

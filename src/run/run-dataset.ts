@@ -96,8 +96,6 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
   const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10 };
   if (opts.embeddingCacheDb) init.db = opts.embeddingCacheDb;
-  const idfEvaluator = needsDatasetIdf(evaluators);
-  if (idfEvaluator) init.idf = await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluator);
 
   const summary = new SummaryBuilder(
     evaluators.map((e) => ({ name: e.name, type: e.type, direction: e.direction, threshold: e.threshold })),
@@ -109,8 +107,11 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). Each
   // scoring thread loads its own; this thread's evaluators, which only name and describe, load nothing.
+  // Then the dataset IDF's pass over the file, when an evaluator wants it.
   try {
     await scorer.ready();
+    const idfEvaluator = needsDatasetIdf(evaluators);
+    if (idfEvaluator) await scorer.setIdf(await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluator));
   } catch (error) {
     await scorer.close();
     throw error;

@@ -1,5 +1,6 @@
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import type { EvaluatorEnv } from "../evaluators/define.js";
+import type { IdfTable } from "../metrics/tfidf.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { sqliteEmbeddingCache } from "../embeddings/sqlite-cache.js";
 import { openSqliteStore } from "../storage/sqlite.js";
@@ -9,31 +10,45 @@ export interface ScorerInit {
   specs: unknown[];
   /** How many worst rows per evaluator to keep for reports. */
   worst: number;
-  /** Document frequencies fitted on the dataset (for `idf: "dataset"`). */
-  idf?: { n: number; df: [string, number][] };
   /** The run database, whose embedding cache embedding evaluators share across threads and runs. */
   db?: string;
+}
+
+/** Document frequencies fitted on the dataset (for `idf: "dataset"`), as plain data for the scoring threads. */
+export interface FittedIdf {
+  n: number;
+  df: [string, number][];
 }
 
 /** A thread's evaluators, and what to close when the thread is done with them. */
 export interface ScorerEvaluators {
   evaluators: Evaluator[];
+  /**
+   * Gives `idf: "dataset"` evaluators the fitted table. It comes after the evaluators are built and
+   * ready, so that a file they cannot load stops the run before the fitting pass reads the dataset.
+   */
+  setIdf(idf: FittedIdf): void;
   close(): void;
 }
 
 /** Builds the evaluators of a run from plain data, the same way on every thread. */
 export function evaluatorsFor(init: ScorerInit): ScorerEvaluators {
-  const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders };
-  if (init.idf) {
-    const df = new Map(init.idf.df);
-    env.datasetIdf = { n: init.idf.n, df: (t) => df.get(t) ?? 0 };
-  }
+  const unfitted = (): number => {
+    throw new Error("the dataset IDF is used before it was fitted");
+  };
+  const datasetIdf: IdfTable = { n: 0, df: unfitted };
+  const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, datasetIdf };
+  const setIdf = (idf: FittedIdf): void => {
+    const df = new Map(idf.df);
+    datasetIdf.n = idf.n;
+    datasetIdf.df = (t) => df.get(t) ?? 0;
+  };
   // Only embedding evaluators use the cache: other runs open no database connection per thread.
   const embeds = init.specs.some((s) => (s as { type?: unknown }).type === "semantic_similarity");
   const store = embeds && init.db ? openSqliteStore(init.db) : undefined;
   if (store) env.embeddingCache = sqliteEmbeddingCache(store);
   try {
-    return { evaluators: createEvaluators(init.specs, env), close: () => store?.close() };
+    return { evaluators: createEvaluators(init.specs, env), setIdf, close: () => store?.close() };
   } catch (error) {
     store?.close();
     throw error;

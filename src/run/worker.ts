@@ -4,10 +4,11 @@ import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { EvalError, type ErrorCode } from "../errors.js";
 import { packedBuffers } from "../stats/packed-scores.js";
 import { BatchScorer } from "./batch-scorer.js";
-import { evaluatorsFor, type ScorerInit } from "./scorer-init.js";
+import { evaluatorsFor, type FittedIdf, type ScorerInit } from "./scorer-init.js";
 
 export type WorkerRequest =
   | { kind: "ready"; seq: number }
+  | { kind: "idf"; seq: number; idf: FittedIdf }
   | { kind: "score"; seq: number; items: (DatasetItem | UnparsedRow)[] }
   | { kind: "worst"; seq: number };
 
@@ -19,7 +20,8 @@ export interface WorkerError {
 
 const init = workerData as ScorerInit;
 // The thread ends with the process or terminate(); its database connection closes with it.
-const scorer = new BatchScorer(evaluatorsFor(init).evaluators, init.worst);
+const built = evaluatorsFor(init);
+const scorer = new BatchScorer(built.evaluators, init.worst);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
 
@@ -29,6 +31,10 @@ port.on("message", (msg: WorkerRequest) => {
     port.postMessage({ seq: msg.seq, error: sent });
   };
   if (msg.kind === "worst") return port.postMessage({ seq: msg.seq, value: scorer.worst() });
+  if (msg.kind === "idf") {
+    built.setIdf(msg.idf);
+    return port.postMessage({ seq: msg.seq, value: null });
+  }
   if (msg.kind === "ready") return void scorer.ready().then(() => port.postMessage({ seq: msg.seq, value: null }), fail);
   // The typed arrays are moved, not copied.
   scorer.score(msg.items).then((value) => port.postMessage({ seq: msg.seq, value }, [...packedBuffers(value.scores), value.index.buffer as ArrayBuffer, value.bytes.buffer as ArrayBuffer]), fail);
