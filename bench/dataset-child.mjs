@@ -43,7 +43,7 @@ async function simeval(dataset, outPath, withStore) {
       if (!out.write(bytes)) await once(out, "drain");
     },
   });
-  store?.close();
+  await store?.close();
   out.end();
   await once(out, "finish");
 }

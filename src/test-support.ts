@@ -28,3 +28,10 @@ export async function evalErrorOf(p: Promise<unknown>): Promise<EvalError> {
   expect(err).toBeInstanceOf(EvalError);
   return err as EvalError;
 }
+
+/** Everything an async iterable yields, in order (`Array.fromAsync` needs Node 22). */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -7,6 +7,7 @@ import { XMLParser } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { openSqliteStore } from "../src/storage/sqlite.js";
+import { collect } from "../src/test-support.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 let dir: string;
@@ -152,9 +153,10 @@ describe("simeval run", () => {
     expect(r.err).toContain("Reading stopped here: the rest of the file is not in the run");
     expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).read_stopped).toMatchObject({ row: 4, line: 5 });
     const store = openSqliteStore(db);
-    expect([...store.rows(store.listRuns()[0]!.id)].map((x) => x.row)).toEqual([1, 2, 3, 4]);
-    expect(store.listRuns()[0]!.dataset_path).toBe(data);
-    store.close();
+    const [recorded] = await store.listRuns();
+    expect((await collect(store.rows(recorded!.id))).map((x) => x.row)).toEqual([1, 2, 3, 4]);
+    expect(recorded!.dataset_path).toBe(data);
+    await store.close();
   });
 
   it("bad input gets a clear message and exit 2, never a stack trace", async () => {
@@ -303,9 +305,9 @@ describe("runs, show, baseline, compare and trend", () => {
       await new Promise((r) => setTimeout(r, 200));
       if (existsSync(db)) {
         const s = openSqliteStore(db);
-        const r = s.findRun("cut");
-        const n = r ? [...s.rows(r.id)].length : 0;
-        s.close();
+        const r = await s.findRun("cut");
+        const n = r ? (await collect(s.rows(r.id))).length : 0;
+        await s.close();
         if (n > 0) break;
       }
       if (Date.now() - started > 60_000) throw new Error("the run never recorded a row");
@@ -315,14 +317,14 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(stderr).toContain("interrupted");
     expect(code).toBe(130);
     const store = openSqliteStore(db);
-    const run = store.findRun("cut");
+    const run = await store.findRun("cut");
     expect(run?.status).toBe("incomplete");
-    const kept = [...store.rows(run!.id)];
+    const kept = await collect(store.rows(run!.id));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(200_000);
     expect(kept.map((r) => r.row)).toEqual(kept.map((_, i) => i + 1));
     expect(run?.summary?.rows).toBe(kept.length);
-    store.close();
+    await store.close();
     // The summary file and JUnit say that the figures cover part of the dataset.
     expect(JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"))).toMatchObject({ interrupted: true, summary: { rows: kept.length } });
     expect(stderr).toContain(`interrupted after ${kept.length} rows: the figures cover those rows only`);
@@ -362,8 +364,8 @@ describe("a second Ctrl-C", () => {
       expect(Date.now() - second).toBeLessThan(10_000);
       expect(code === 130 || signal === "SIGINT").toBe(true);
       const store = openSqliteStore(db);
-      expect(store.findRun("hung")?.status).toBe("incomplete");
-      store.close();
+      expect((await store.findRun("hung"))?.status).toBe("incomplete");
+      await store.close();
     } finally {
       await server.close();
     }

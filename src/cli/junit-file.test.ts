@@ -31,21 +31,21 @@ describe("writeJUnitFile", () => {
   const input = { name: "run <1>", timestamp: "2026-11-21T10:00:00Z", evaluators: ["lev", "jac"] };
   const gates = [{ name: "lev=0.8", passed: false, message: "mean 0.6 is below 0.8" }];
 
-  it("writes exactly the in-memory document, and leaves no part file behind", () => {
+  it("writes exactly the in-memory document, and leaves no part file behind", async () => {
     const path = join(dir, "out", "junit.xml");
-    writeJUnitFile(path, input, rows(), gates);
+    await writeJUnitFile(path, input, rows(), gates);
     expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
     expect(readdirSync(join(dir, "out"))).toEqual(["junit.xml"]);
   });
 
-  it("keeps the previous file when the rows fail midway", () => {
+  it("keeps the previous file when the rows fail midway", async () => {
     const path = join(dir, "kept.xml");
     writeFileSync(path, "previous");
     function* failing(): Generator<RowOutcome> {
       yield* [...rows()].slice(0, 10);
       throw new Error("the database went away");
     }
-    expect(() => writeJUnitFile(path, input, failing(), gates)).toThrow(/--junit .*kept\.xml: cannot write \(the database went away\)/);
+    await expect(writeJUnitFile(path, input, failing(), gates)).rejects.toThrow(/--junit .*kept\.xml: cannot write \(the database went away\)/);
     expect(readFileSync(path, "utf8")).toBe("previous");
     expect(readdirSync(dir).filter((f) => f.startsWith("kept"))).toEqual(["kept.xml"]);
   });

@@ -14,7 +14,7 @@ const FLUSH_BYTES = 1 << 16;
  * (suite counts first, as JUnit wants them) into `path.tmp`, renamed onto `path` when complete. The
  * part files are removed whatever happens. A write failure is a USAGE error naming `--junit` and the path.
  */
-export function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "gates">, rows: Iterable<RowOutcome>, gates: readonly GateResult[]): void {
+export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "gates">, rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, gates: readonly GateResult[]): Promise<void> {
   const parts = new Map<number, { file: string; fd: number; buffer: string[]; bytes: number }>();
   const flush = (part: { fd: number; buffer: string[]; bytes: number }) => {
     if (part.buffer.length) writeSync(part.fd, part.buffer.join(""));
@@ -35,7 +35,7 @@ export function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "g
       part.bytes += line.length + 1;
       if (part.bytes >= FLUSH_BYTES) flush(part);
     });
-    for (const row of rows) builder.add(row);
+    for await (const row of rows) builder.add(row);
     const { head, suites, tail } = builder.finish(gates);
     const out = openSync(`${path}.tmp`, "w");
     try {

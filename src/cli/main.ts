@@ -89,8 +89,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .description("list the recorded runs, newest first")
     .option("--json", "print as JSON")
     .addOption(dbOption())
-    .action((opts: { db: string; json?: boolean }) => {
-      code = runsCommand(opts, io);
+    .action(async (opts: { db: string; json?: boolean }) => {
+      code = await runsCommand(opts, io);
     });
 
   program
@@ -99,8 +99,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .argument("<run>", "an id, id prefix or name")
     .option("--json", "print as JSON")
     .addOption(dbOption())
-    .action((ref: string, opts: { db: string; json?: boolean }) => {
-      code = showCommand(ref, opts, io);
+    .action(async (ref: string, opts: { db: string; json?: boolean }) => {
+      code = await showCommand(ref, opts, io);
     });
 
   program
@@ -109,8 +109,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .argument("[action]", "set or show")
     .argument("[run]", "an id, id prefix or name")
     .addOption(dbOption())
-    .action((action: string | undefined, ref: string | undefined, opts: { db: string }) => {
-      code = baselineCommand(action, ref, opts, io);
+    .action(async (action: string | undefined, ref: string | undefined, opts: { db: string }) => {
+      code = await baselineCommand(action, ref, opts, io);
     });
 
   program
@@ -119,8 +119,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .option("--report <file>", "write an HTML chart of the means")
     .option("-n, --name <name>", "only runs with this name")
     .addOption(dbOption())
-    .action((opts: { db: string; report?: string; name?: string }) => {
-      code = trendCommand(opts, io);
+    .action(async (opts: { db: string; report?: string; name?: string }) => {
+      code = await trendCommand(opts, io);
     });
 
   program

@@ -10,7 +10,7 @@ import type { RunStore } from "../storage/store.js";
 export interface LoadedRun {
   label: string;
   info: RunInfo | null;
-  rows: () => Iterable<RowOutcome>;
+  rows: () => Iterable<RowOutcome> | AsyncIterable<RowOutcome>;
   directions: Record<string, Direction>;
   types: Record<string, string>;
 }
@@ -21,7 +21,7 @@ export function isResultsFile(ref: string): boolean {
 }
 
 /** Resolves RUN as a results.jsonl path, else a run id, id prefix or name in the store. */
-export function loadRun(ref: string, store: RunStore | undefined): LoadedRun {
+export async function loadRun(ref: string, store: RunStore | undefined): Promise<LoadedRun> {
   if (isResultsFile(ref)) {
     // A first pass reads the evaluators' types (and finds a bad line before any figure is printed).
     const types: Record<string, string> = {};
@@ -30,7 +30,7 @@ export function loadRun(ref: string, store: RunStore | undefined): LoadedRun {
     }
     return { label: ref, info: null, rows: () => readResultsFile(ref), types, directions: directionsOf(types) };
   }
-  const info = store?.findRun(ref);
+  const info = await store?.findRun(ref);
   if (!info || !store) {
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, id prefix or name); \`simeval runs\` lists the runs`);
   }

@@ -34,9 +34,9 @@ function randomScores(n: number, seed: number, shift = 0, decimals = 2): number[
 const both = { directions: { sim: "maximize", dist: "minimize" } } as const;
 
 describe("compareRuns", () => {
-  it("finds no difference between identical runs", () => {
+  it("finds no difference between identical runs", async () => {
     const scores = randomScores(500, 1);
-    const c = compareRuns(run("a", { sim: scores }), run("b", { sim: scores }), { directions: { sim: "maximize" }, resamples: 2000 });
+    const c = await compareRuns(run("a", { sim: scores }), run("b", { sim: scores }), { directions: { sim: "maximize" }, resamples: 2000 });
     const e = c.evaluators[0];
     expect(e).toMatchObject({ name: "sim", n_pairs: 500, diff: 0, p_value: 1, p_method: "exact", better: "same", significant: false, regressed: false });
     expect(e?.ci).toEqual({ low: 0, high: 0, level: 0.95 });
@@ -45,10 +45,10 @@ describe("compareRuns", () => {
     expect(c).toMatchObject({ rows: { a: 500, b: 500, matched: 500 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null, warnings: [] });
   });
 
-  it("finds a constant shift: the interval excludes 0, p is small, b is better", () => {
+  it("finds a constant shift: the interval excludes 0, p is small, b is better", async () => {
     const a = randomScores(400, 2);
     const b = a.map((x) => x + 0.05);
-    const c = compareRuns(run("base", { sim: a }), run("new", { sim: b }), { directions: { sim: "maximize" }, resamples: 2000 });
+    const c = await compareRuns(run("base", { sim: a }), run("new", { sim: b }), { directions: { sim: "maximize" }, resamples: 2000 });
     const e = c.evaluators[0];
     expect(e?.diff).toBeCloseTo(0.05, 12);
     expect(e?.ci?.low).toBeGreaterThan(0);
@@ -56,11 +56,11 @@ describe("compareRuns", () => {
     expect(e).toMatchObject({ p_method: "monte_carlo", better: "b", significant: true, regressed: false, rows: { improved: 400, regressed: 0, unchanged: 0 } });
   });
 
-  it("detects a noisy regression and lists the worst rows", () => {
+  it("detects a noisy regression and lists the worst rows", async () => {
     const a = randomScores(1000, 3);
     const noise = randomScores(1000, 4);
     const b = a.map((x, i) => Math.round((x - 0.03 + ((noise[i] as number) - 0.5) * 0.2) * 100) / 100);
-    const c = compareRuns(run("a", { sim: a }), run("b", { sim: b }), { directions: { sim: "maximize" }, resamples: 3000, worst: 3 });
+    const c = await compareRuns(run("a", { sim: a }), run("b", { sim: b }), { directions: { sim: "maximize" }, resamples: 3000, worst: 3 });
     const e = c.evaluators[0];
     expect(e?.ci?.high).toBeLessThan(0);
     expect(e).toMatchObject({ better: "a", significant: true, regressed: true });
@@ -72,41 +72,41 @@ describe("compareRuns", () => {
     expect((e?.rows.improved ?? 0) + (e?.rows.regressed ?? 0) + (e?.rows.unchanged ?? 0)).toBe(1000);
   });
 
-  it("flips better and regressed for a minimize evaluator", () => {
+  it("flips better and regressed for a minimize evaluator", async () => {
     const a = randomScores(300, 5).map((x) => Math.round(x * 10));
     const up = a.map((x) => x + 1); // a larger distance is worse
-    const c = compareRuns(run("a", { dist: a }), run("b", { dist: up }), { directions: { dist: "minimize" }, resamples: 1000, worst: 2 });
+    const c = await compareRuns(run("a", { dist: a }), run("b", { dist: up }), { directions: { dist: "minimize" }, resamples: 1000, worst: 2 });
     const e = c.evaluators[0];
     expect(e?.diff).toBe(1);
     expect(e).toMatchObject({ direction: "minimize", better: "a", significant: true, regressed: true, rows: { improved: 0, regressed: 300, unchanged: 0 } });
     expect(e?.worst).toHaveLength(2);
     expect(e?.worst.map((w) => w.row)).toEqual([1, 2]); // all deltas equal: lowest row numbers first
-    const down = compareRuns(run("a", { dist: up }), run("b", { dist: a }), { directions: { dist: "minimize" }, resamples: 1000 }).evaluators[0];
+    const down = (await compareRuns(run("a", { dist: up }), run("b", { dist: a }), { directions: { dist: "minimize" }, resamples: 1000 })).evaluators[0];
     expect(down).toMatchObject({ better: "b", regressed: false, rows: { improved: 300, regressed: 0 }, worst: [] });
   });
 
-  it("computes the exact permutation p-value on a tiny example", () => {
+  it("computes the exact permutation p-value on a tiny example", async () => {
     // Differences [1, 1, 1]: of the 8 sign patterns only +++ and −−− reach |T| = 3, so p = 2/8.
-    const c = compareRuns(run("a", { sim: [0, 0, 0] }), run("b", { sim: [1, 1, 1] }), { directions: { sim: "maximize" } });
+    const c = await compareRuns(run("a", { sim: [0, 0, 0] }), run("b", { sim: [1, 1, 1] }), { directions: { sim: "maximize" } });
     expect(c.evaluators[0]).toMatchObject({ p_value: 0.25, p_method: "exact", significant: false, regressed: false, better: "b" });
     expect(c.evaluators[0]?.ci).toEqual({ low: 1, high: 1, level: 0.95 });
     // Differences [1, 2, -1, 3] (T = 5): patterns with |T*| ≥ 5 are ±(1,2,−1,3) → 5, ±(1,2,1,3) → 7, ±(−1,2,1,3) → 5: p = 6/16.
-    const d = compareRuns(run("a", { sim: [0, 0, 1, 0, 0.5] }), run("b", { sim: [1, 2, 0, 3, 0.5] }), { directions: { sim: "maximize" } });
+    const d = await compareRuns(run("a", { sim: [0, 0, 1, 0, 0.5] }), run("b", { sim: [1, 2, 0, 3, 0.5] }), { directions: { sim: "maximize" } });
     expect(d.evaluators[0]).toMatchObject({ n_pairs: 5, p_value: 6 / 16, p_method: "exact" });
   });
 
-  it("is reproducible with the same seed and varies with another", () => {
+  it("is reproducible with the same seed and varies with another", async () => {
     const a = randomScores(2000, 6, 0, 4);
     const b = randomScores(2000, 7, 0.01, 4);
-    const go = (seed: number) => compareRuns(run("a", { sim: a }), run("b", { sim: b }), { directions: { sim: "maximize" }, resamples: 500, seed }).evaluators[0];
-    const first = go(42);
-    expect(go(42)).toEqual(first);
-    const other = go(43);
+    const go = async (seed: number) => (await compareRuns(run("a", { sim: a }), run("b", { sim: b }), { directions: { sim: "maximize" }, resamples: 500, seed })).evaluators[0];
+    const first = await go(42);
+    expect(await go(42)).toEqual(first);
+    const other = await go(43);
     expect(other?.ci).not.toEqual(first?.ci);
     expect(other?.diff).toBe(first?.diff);
   });
 
-  it("pairs only rows both runs scored, and counts rows present in one run only", () => {
+  it("pairs only rows both runs scored, and counts rows present in one run only", async () => {
     const a = run("a", { sim: [0.5, 0.5, 0.5, failed, 0.5, 0.5] });
     const b: ComparisonInput = {
       name: "b",
@@ -119,17 +119,17 @@ describe("compareRuns", () => {
         { row: 8, id: "q8", results: { sim: result(0.1) } },
       ],
     };
-    const c = compareRuns(a, b, { directions: { sim: "maximize" } });
+    const c = await compareRuns(a, b, { directions: { sim: "maximize" } });
     expect(c.rows).toEqual({ a: 6, b: 6, matched: 5 });
     expect(c.unmatched).toEqual({ a_only: 1, b_only: 1 });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 0.5, mean_b: 0.7 });
     expect(c.evaluators[0]?.diff).toBeCloseTo(0.2, 15);
   });
 
-  it("reports different ids for the same row as a dataset mismatch", () => {
+  it("reports different ids for the same row as a dataset mismatch", async () => {
     const a = run("a", { sim: [0.1, 0.2, 0.3] }, ["x", "y", "z"]);
     const b = run("b", { sim: [0.1, 0.2, 0.3] }, ["x", "Y", { k: 1 }]);
-    const c = compareRuns(a, b, { directions: { sim: "maximize" } });
+    const c = await compareRuns(a, b, { directions: { sim: "maximize" } });
     expect(c.dataset_mismatch).toBe(true);
     expect(c.mismatch?.rows).toBe(2);
     expect(c.mismatch?.examples).toEqual([
@@ -139,26 +139,26 @@ describe("compareRuns", () => {
     expect(c.mismatch?.message).toMatch(/disagree on the id of 2 rows, first at row 2: string "y" in "a", string "Y" in "b"; they were probably made on different datasets/);
     expect(c.evaluators[0]?.n_pairs).toBe(3); // still compared: the caller decides
     // Equal object ids, and an id missing from one run, are not mismatches.
-    const same = compareRuns(run("a", { sim: [1, 1] }, [{ k: 1 }, "p"]), run("b", { sim: [1, 1] }, [{ k: 1 }, undefined]), { directions: { sim: "maximize" } });
+    const same = await compareRuns(run("a", { sim: [1, 1] }, [{ k: 1 }, "p"]), run("b", { sim: [1, 1] }, [{ k: 1 }, undefined]), { directions: { sim: "maximize" } });
     expect(same.dataset_mismatch).toBe(false);
   });
 
-  it("lists evaluators in one run only, and compares each common one", () => {
-    const c = compareRuns(run("a", { sim: [0.1, 0.2], dist: [1, 2], old: [1, 1] }), run("b", { dist: [2, 3], sim: [0.2, 0.4], new: [0, 1] }), { ...both, resamples: 200 });
+  it("lists evaluators in one run only, and compares each common one", async () => {
+    const c = await compareRuns(run("a", { sim: [0.1, 0.2], dist: [1, 2], old: [1, 1] }), run("b", { dist: [2, 3], sim: [0.2, 0.4], new: [0, 1] }), { ...both, resamples: 200 });
     expect(c.evaluators.map((e) => e.name)).toEqual(["sim", "dist"]);
     expect(c.only_in_a).toEqual(["old"]);
     expect(c.only_in_b).toEqual(["new"]);
     // Adding another evaluator does not change this one's figures (each has its own random stream).
-    const alone = compareRuns(run("a", { sim: [0.1, 0.2] }), run("b", { sim: [0.2, 0.4] }), { directions: { sim: "maximize" }, resamples: 200 });
+    const alone = await compareRuns(run("a", { sim: [0.1, 0.2] }), run("b", { sim: [0.2, 0.4] }), { directions: { sim: "maximize" }, resamples: 200 });
     expect(alone.evaluators[0]).toEqual(c.evaluators[0]);
   });
 
-  it("gives null figures for an evaluator with no pairs", () => {
-    const c = compareRuns(run("a", { sim: [failed, 0.5] }), run("b", { sim: [0.5, failed] }), { directions: { sim: "maximize" } });
+  it("gives null figures for an evaluator with no pairs", async () => {
+    const c = await compareRuns(run("a", { sim: [failed, 0.5] }), run("b", { sim: [0.5, failed] }), { directions: { sim: "maximize" } });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 0, mean_a: null, mean_b: null, diff: null, ci: null, p_value: null, p_method: null, better: "same", significant: false, regressed: false });
   });
 
-  it("leaves out bad and repeated row numbers with a warning", () => {
+  it("leaves out bad and repeated row numbers with a warning", async () => {
     const b: ComparisonInput = {
       name: "b",
       rows: [
@@ -168,7 +168,7 @@ describe("compareRuns", () => {
         { row: 2.5, id: "q?", results: { sim: result(0.9) } },
       ],
     };
-    const c = compareRuns(run("a", { sim: [0.5] }), b, { directions: { sim: "maximize" } });
+    const c = await compareRuns(run("a", { sim: [0.5] }), b, { directions: { sim: "maximize" } });
     expect(c.warnings).toEqual([
       'Run "b", outcome #2: row 1 appears more than once; the first was kept and this one left out.',
       'Run "b", outcome #3: the row number must be an integer from 1 to 268435456 but is number 0; this outcome was left out.',
@@ -177,11 +177,11 @@ describe("compareRuns", () => {
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, diff: 0 });
   });
 
-  it("rejects bad options and a common evaluator without a direction", () => {
+  it("rejects bad options and a common evaluator without a direction", async () => {
     const a = run("a", { sim: [1] });
     const b = run("b", { sim: [1] });
     try {
-      compareRuns(a, b, { directions: { sim: "maximize" }, resamples: 0, alpha: 1, worst: -1, seed: 1.5 });
+      await compareRuns(a, b, { directions: { sim: "maximize" }, resamples: 0, alpha: 1, worst: -1, seed: 1.5 });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(EvalError);
@@ -189,14 +189,14 @@ describe("compareRuns", () => {
       expect((e as EvalError).issues.map((i) => i.path[0])).toEqual(["seed", "resamples", "alpha", "worst"]);
       expect((e as EvalError).message).toMatch(/Invalid resamples: expected an integer from 1 to 10,000,000 but received number 0/);
     }
-    expect(() => compareRuns(a, b, { directions: {} })).toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
+    await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
   });
 
-  it("accepts rows from a generator, read once", () => {
+  it("accepts rows from a generator, read once", async () => {
     function* rows(shift: number): Generator<RowOutcome> {
       for (let i = 1; i <= 50; i++) yield { row: i, id: i, results: { sim: result(i / 100 + shift) } };
     }
-    const c = compareRuns({ name: "a", rows: rows(0) }, { name: "b", rows: rows(0.01) }, { directions: { sim: "maximize" }, resamples: 500 });
+    const c = await compareRuns({ name: "a", rows: rows(0) }, { name: "b", rows: rows(0.01) }, { directions: { sim: "maximize" }, resamples: 500 });
     expect(c.evaluators[0]?.n_pairs).toBe(50);
     expect(c.evaluators[0]?.better).toBe("b");
   });

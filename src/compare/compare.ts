@@ -44,7 +44,7 @@ const MAX_MISMATCH_EXAMPLES = 5;
  * Memory: run a's scores are kept in one Float64Array per evaluator indexed by row number, and the
  * pairs in two per evaluator; run b is streamed.
  */
-export function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Comparison {
+export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
   const settings = checkOptions(opts);
   const warnings = new Warnings();
 
@@ -54,7 +54,7 @@ export function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: Compar
   const scoresA = new Map<string, Float64Buffer>();
   let rowsA = 0;
   let position = 0;
-  for (const outcome of a.rows) {
+  for await (const outcome of a.rows) {
     position++;
     const row = checkRow(outcome, a.name, position, presentA, warnings);
     if (row === null) continue;
@@ -80,7 +80,7 @@ export function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: Compar
   const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
   const missingDirections: string[] = [];
   position = 0;
-  for (const outcome of b.rows) {
+  for await (const outcome of b.rows) {
     position++;
     const row = checkRow(outcome, b.name, position, presentB, warnings);
     if (row === null) continue;

@@ -5,8 +5,8 @@ import type { RowOutcome } from "../run/types.js";
 /** One run to compare: a name for messages, and its rows (read once, in any order). */
 export interface ComparisonInput {
   name: string;
-  /** Rows are matched by `row` number; their `id`s, where both runs have one, must agree. */
-  rows: Iterable<RowOutcome>;
+  /** Rows are matched by `row` number; their `id`s, where both runs have one, must agree. Sync or async (a store streams them). */
+  rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>;
 }
 
 export interface CompareOptions {

@@ -1,6 +1,6 @@
 /** Helpers shared by the dataset readers' tests (not shipped: excluded from the build). */
 import { expect } from "vitest";
-import { evalErrorOf, tempDir, writeIn } from "../test-support.js";
+import { collect, evalErrorOf, tempDir, writeIn } from "../test-support.js";
 import type { EvalError } from "../errors.js";
 import type { DatasetItem } from "./rows.js";
 
@@ -10,11 +10,7 @@ export function tempFiles(prefix: string): { file(name: string, content: string 
   return { dir: () => dir, file: async (name, content) => writeIn(dir, name, content) };
 }
 
-export async function collect(items: AsyncIterable<DatasetItem>): Promise<DatasetItem[]> {
-  const out: DatasetItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
+export { collect };
 
 /** `[row, line, record or error message]` per item: compact to compare. */
 export const brief = (items: DatasetItem[]): [number, number, unknown][] => items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);

@@ -58,7 +58,7 @@ describe("sqliteEmbeddingCache", () => {
       // A second cache over the same store sees it: it is the store, not the adapter, that holds vectors.
       expect(sqliteEmbeddingCache(store).get("openai", "m@8", [k]).get(k)).toEqual(vec(0.5, -1, 3));
     } finally {
-      store.close();
+      store.closeNow();
     }
   });
 });

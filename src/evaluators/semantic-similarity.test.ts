@@ -197,7 +197,7 @@ describe("semantic_similarity over the OpenAI contract (loopback server)", () =>
       expect(second.map((r) => r.score)).toEqual(results.map((r) => r.score));
       expect(second[0]!.details["usage"]).toBeUndefined();
     } finally {
-      store.close();
+      store.closeNow();
     }
   });
 
@@ -212,7 +212,7 @@ describe("semantic_similarity over the OpenAI contract (loopback server)", () =>
       expect(server.requests).toHaveLength(2);
       expect(r.details["dimensions"]).toBe(32);
     } finally {
-      store.close();
+      store.closeNow();
     }
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
+import { collect } from "../test-support.js";
 import { runDataset } from "./run-dataset.js";
 
 const files = tempFiles("simeval-run-dataset-");
@@ -22,10 +23,10 @@ async function linesOf(dataset: string, workers: number) {
   const store = openSqliteStore(join(files.dir(), `run-${workers}.db`));
   try {
     const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write: (bytes) => void chunks.push(bytes) });
-    const stored = [...store.rows(result.runId as string)];
+    const stored = await collect(store.rows(result.runId as string));
     return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), stored, result };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

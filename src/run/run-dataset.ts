@@ -117,14 +117,14 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     throw error;
   }
   const store = opts.store;
-  const runId = store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) }) ?? null;
+  const runId = (await store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) })) ?? null;
   const rowErrors: RowErrorInfo[] = [];
   let readStopped: RowErrorInfo | null = null;
   let rowsDone = 0;
   let interrupted = false;
 
   const sink = async (batch: ScoredBatch) => {
-    if (store && runId) store.addRows(runId, batchRows(batch));
+    if (store && runId) await store.addRows(runId, batchRows(batch));
     summary.addPacked(batch.scores);
     const size = batchRowCount(batch);
     const errorAt = (i: number) => {
@@ -169,13 +169,13 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     const worst = WorstRows.merge(await scorer.worst(), evaluators, init.worst);
     const final = summary.finish();
     if (store && runId) {
-      if (interrupted) store.abortRun(runId, final);
-      else store.finishRun(runId, final);
+      if (interrupted) await store.abortRun(runId, final);
+      else await store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
     return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, histograms, interrupted, readStopped };
   } catch (error) {
-    if (store && runId) store.abortRun(runId, summary.finish());
+    if (store && runId) await store.abortRun(runId, summary.finish());
     throw error;
   } finally {
     summary.close();

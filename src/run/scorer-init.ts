@@ -48,9 +48,9 @@ export function evaluatorsFor(init: ScorerInit): ScorerEvaluators {
   const store = embeds && init.db ? openSqliteStore(init.db) : undefined;
   if (store) env.embeddingCache = sqliteEmbeddingCache(store);
   try {
-    return { evaluators: createEvaluators(init.specs, env), setIdf, close: () => store?.close() };
+    return { evaluators: createEvaluators(init.specs, env), setIdf, close: () => store?.closeNow() };
   } catch (error) {
-    store?.close();
+    store?.closeNow();
     throw error;
   }
 }

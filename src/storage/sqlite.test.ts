@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { APPLICATION_ID, SCHEMA_VERSION } from "./migrations.js";
+import { collect } from "../test-support.js";
 import { openSqliteStore, type SqliteRunStore } from "./sqlite.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
@@ -28,8 +29,8 @@ beforeEach(() => {
   dbPath = join(dir, "nested", "deeper", "simeval.db");
 });
 
-afterEach(() => {
-  for (const s of opened.splice(0)) s.close();
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -54,9 +55,9 @@ function numbered(from: number, to: number): RowOutcome[] {
   return out;
 }
 
-function storeError(fn: () => unknown): EvalError {
+async function storeError(fn: () => unknown): Promise<EvalError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(EvalError);
     expect((error as EvalError).code).toBe("STORE_FAILED");
@@ -98,8 +99,8 @@ function startChild(source: string, args: string[]) {
 }
 
 describe("opening", () => {
-  it("creates the parent directories and a WAL database with 16 KiB pages at the current schema version", () => {
-    open().close();
+  it("creates the parent directories and a WAL database with 16 KiB pages at the current schema version", async () => {
+    await open().close();
     expect(existsSync(dbPath)).toBe(true);
     const db = new Database(dbPath, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
@@ -109,59 +110,59 @@ describe("opening", () => {
     db.close();
   });
 
-  it("reopens an existing store without migrating it again and keeps its runs", () => {
+  it("reopens an existing store without migrating it again and keeps its runs", async () => {
     const a = open();
-    const id = a.beginRun(META);
-    a.addRows(id, numbered(1, 10));
-    a.finishRun(id, SUMMARY);
-    a.close();
-    a.close(); // idempotent
+    const id = await a.beginRun(META);
+    await a.addRows(id, numbered(1, 10));
+    await a.finishRun(id, SUMMARY);
+    await a.close();
+    await a.close(); // idempotent
     const b = open();
-    expect(b.findRun(id)?.status).toBe("complete");
-    expect([...b.rows(id)].map((r) => r.row)).toEqual(numbered(1, 10).map((r) => r.row));
+    expect((await b.findRun(id))?.status).toBe("complete");
+    expect((await collect(b.rows(id))).map((r) => r.row)).toEqual(numbered(1, 10).map((r) => r.row));
   });
 
-  it("rejects a file that is not a SQLite database, naming the path", () => {
+  it("rejects a file that is not a SQLite database, naming the path", async () => {
     writeFileSync(join(dir, "notes.db"), "these are my notes, not a database\n".repeat(200));
-    const e = storeError(() => open(join(dir, "notes.db")));
+    const e = await storeError(() => open(join(dir, "notes.db")));
     expect(e.message).toContain(join(dir, "notes.db"));
     expect(e.message).toContain("not a SQLite database");
   });
 
-  it("rejects a store written by a newer simeval", () => {
+  it("rejects a store written by a newer simeval", async () => {
     const newer = join(dir, "newer.db");
     const db = new Database(newer);
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    const e = storeError(() => open(newer));
+    const e = await storeError(() => open(newer));
     expect(e.message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
     expect(e.message).toContain("newer simeval");
     expect(e.message).toContain(newer);
   });
 
-  it("refuses to add its tables to another program's SQLite database", () => {
+  it("refuses to add its tables to another program's SQLite database", async () => {
     const other = join(dir, "other.db");
     const db = new Database(other);
     db.exec("CREATE TABLE invoices (n INTEGER)");
     db.close();
-    const e = storeError(() => open(other));
+    const e = await storeError(() => open(other));
     expect(e.message).toContain("not a simeval run store");
     expect(e.message).toContain("invoices");
   });
 
-  it("reports a path it cannot create, naming it", () => {
+  it("reports a path it cannot create, naming it", async () => {
     writeFileSync(join(dir, "file"), "x");
-    const e = storeError(() => open(join(dir, "file", "simeval.db")));
+    const e = await storeError(() => open(join(dir, "file", "simeval.db")));
     expect(e.message).toContain(join(dir, "file", "simeval.db"));
   });
 });
 
 describe("runs and rows", () => {
-  it("round-trips a run: metadata, every shape of row, summary", () => {
+  it("round-trips a run: metadata, every shape of row, summary", async () => {
     const store = open();
-    const id = store.beginRun(META);
-    const running = store.findRun(id);
+    const id = await store.beginRun(META);
+    const running = await store.findRun(id);
     expect(running).toMatchObject({ id, name: "nightly", status: "running", finished_at: null, summary: null, dataset_path: "data/qa.jsonl", evaluators: META.evaluators });
     expect(Date.parse(running?.started_at ?? "")).toBeGreaterThan(Date.now() - 60_000);
 
@@ -171,113 +172,113 @@ describe("runs and rows", () => {
       { row: 3, id: undefined, line: 3, results: {}, error: { code: "DATASET_INVALID", message: "line 3: bad JSON" } },
       { row: 4, id: { nested: [1, "two"] }, results: result(0) },
     ];
-    store.addRows(id, rows.slice(0, 2));
-    store.addRows(id, rows.slice(2));
-    store.finishRun(id, SUMMARY);
+    await store.addRows(id, rows.slice(0, 2));
+    await store.addRows(id, rows.slice(2));
+    await store.finishRun(id, SUMMARY);
 
-    const back = [...store.rows(id)];
+    const back = await collect(store.rows(id));
     expect(back).toEqual(rows);
     expect(back[1]).toHaveProperty("id", null); // null stays null…
     expect("line" in back[1]!).toBe(false); // …and an absent line stays absent
     expect(back[2]?.id).toBeUndefined();
-    const done = store.findRun(id);
+    const done = await store.findRun(id);
     expect(done?.status).toBe("complete");
     expect(done?.summary).toEqual(SUMMARY);
     expect(Date.parse(done?.finished_at ?? "")).toBeGreaterThanOrEqual(Date.parse(done?.started_at ?? ""));
   });
 
-  it("stores rows that come already serialised as they are, mixed with plain ones", () => {
+  it("stores rows that come already serialised as they are, mixed with plain ones", async () => {
     const store = open();
-    const id = store.beginRun(META);
+    const id = await store.beginRun(META);
     const serialized: SerializedRow[] = [
       { row: 1, line: 2, id: '"q1"', results: JSON.stringify(result(1)), error: null },
       { row: 2, line: 3, id: "null", results: "{}", error: '{"code":"DATASET_INVALID","message":"line 3: bad JSON"}' },
     ];
-    store.addRows(id, [...serialized, { row: 3, id: 3, results: result(0) }]);
-    expect([...store.rows(id)]).toEqual([
+    await store.addRows(id, [...serialized, { row: 3, id: 3, results: result(0) }]);
+    expect(await collect(store.rows(id))).toEqual([
       { row: 1, line: 2, id: "q1", results: result(1) },
       { row: 2, line: 3, id: null, results: {}, error: { code: "DATASET_INVALID", message: "line 3: bad JSON" } },
       { row: 3, id: 3, results: result(0) },
     ]);
   });
 
-  it("returns rows in row order across pages, however the batches arrived", () => {
+  it("returns rows in row order across pages, however the batches arrived", async () => {
     const store = open();
-    const id = store.beginRun(META);
-    store.addRows(id, [3, 1, 2].map((row) => ({ row, id: row, results: {} })));
-    store.addRows(id, numbered(4, 2345));
-    const seen = [...store.rows(id)].map((r) => r.row);
+    const id = await store.beginRun(META);
+    await store.addRows(id, [3, 1, 2].map((row) => ({ row, id: row, results: {} })));
+    await store.addRows(id, numbered(4, 2345));
+    const seen = (await collect(store.rows(id))).map((r) => r.row);
     expect(seen).toHaveLength(2345);
     expect(seen).toEqual(Array.from({ length: 2345 }, (_, i) => i + 1));
   });
 
-  it("reads two runs' rows side by side while writing a third (no connection left busy)", () => {
+  it("reads two runs' rows side by side while writing a third (no connection left busy)", async () => {
     const store = open();
-    const a = store.beginRun(META);
-    const b = store.beginRun(META);
-    store.addRows(a, numbered(1, 1500));
-    store.addRows(b, numbered(1, 1500));
-    const c = store.beginRun(META);
-    const ia = store.rows(a)[Symbol.iterator]();
-    const ib = store.rows(b)[Symbol.iterator]();
+    const a = await store.beginRun(META);
+    const b = await store.beginRun(META);
+    await store.addRows(a, numbered(1, 1500));
+    await store.addRows(b, numbered(1, 1500));
+    const c = await store.beginRun(META);
+    const ia = store.rows(a)[Symbol.asyncIterator]();
+    const ib = store.rows(b)[Symbol.asyncIterator]();
     let pairs = 0;
-    for (let x = ia.next(), y = ib.next(); !x.done && !y.done; x = ia.next(), y = ib.next()) {
+    for (let x = await ia.next(), y = await ib.next(); !x.done && !y.done; x = await ia.next(), y = await ib.next()) {
       expect(x.value.row).toBe(y.value.row);
       pairs++;
-      if (pairs % 500 === 0) store.addRows(c, numbered(pairs - 499, pairs));
+      if (pairs % 500 === 0) await store.addRows(c, numbered(pairs - 499, pairs));
     }
     expect(pairs).toBe(1500);
-    expect([...store.rows(c)]).toHaveLength(1500);
+    expect(await collect(store.rows(c))).toHaveLength(1500);
   });
 
-  it("lists runs newest first", () => {
+  it("lists runs newest first", async () => {
     const store = open();
-    const ids = [store.beginRun(META), store.beginRun({ ...META, name: null }), store.beginRun(META)];
-    expect(store.listRuns().map((r) => r.id)).toEqual([...ids].reverse());
+    const ids = [await store.beginRun(META), await store.beginRun({ ...META, name: null }), await store.beginRun(META)];
+    expect((await store.listRuns()).map((r) => r.id)).toEqual([...ids].reverse());
   });
 
-  it("refuses rows for an unknown or finished run and a row number written twice", () => {
+  it("refuses rows for an unknown or finished run and a row number written twice", async () => {
     const store = open();
-    expect(storeError(() => store.addRows("nope", numbered(1, 1))).message).toContain('no run with id "nope"');
-    const id = store.beginRun(META);
-    store.addRows(id, numbered(1, 5));
-    const dup = storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]));
+    expect((await storeError(() => store.addRows("nope", numbered(1, 1)))).message).toContain('no run with id "nope"');
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 5));
+    const dup = await storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]));
     expect(dup.message).toContain("rows 5..7");
     expect(dup.message).toContain("written twice");
-    expect([...store.rows(id)]).toHaveLength(5); // the failed batch left nothing behind
-    store.finishRun(id, SUMMARY);
-    const late = storeError(() => store.addRows(id, numbered(6, 6)));
+    expect(await collect(store.rows(id))).toHaveLength(5); // the failed batch left nothing behind
+    await store.finishRun(id, SUMMARY);
+    const late = await storeError(() => store.addRows(id, numbered(6, 6)));
     expect(late.message).toContain("cannot add row 6");
     expect(late.message).toContain("is complete");
-    expect(storeError(() => store.finishRun(id, SUMMARY)).message).toContain("is complete");
-    expect(storeError(() => store.rows("nope")).message).toContain('no run with id "nope"');
+    expect((await storeError(() => store.finishRun(id, SUMMARY))).message).toContain("is complete");
+    expect((await storeError(() => collect(store.rows("nope")))).message).toContain('no run with id "nope"');
   });
 
-  it("abortRun keeps every row and the partial summary, and is a no-op once the run is over", () => {
+  it("abortRun keeps every row and the partial summary, and is a no-op once the run is over", async () => {
     const store = open();
-    const id = store.beginRun(META);
-    store.addRows(id, numbered(1, 7));
-    store.abortRun(id, SUMMARY);
-    store.abortRun(id, null);
-    const run = store.findRun(id);
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 7));
+    await store.abortRun(id, SUMMARY);
+    await store.abortRun(id, null);
+    const run = await store.findRun(id);
     expect(run?.status).toBe("incomplete");
     expect(run?.summary).toEqual(SUMMARY);
     expect(run?.finished_at).not.toBeNull();
-    expect([...store.rows(id)]).toHaveLength(7);
-    expect(storeError(() => store.abortRun("nope", null)).message).toContain("nope");
+    expect(await collect(store.rows(id))).toHaveLength(7);
+    expect((await storeError(() => store.abortRun("nope", null))).message).toContain("nope");
   });
 
-  it("close() marks the runs it began and did not finish as incomplete", () => {
+  it("close() marks the runs it began and did not finish as incomplete", async () => {
     const a = open();
-    const done = a.beginRun(META);
-    a.finishRun(done, SUMMARY);
-    const left = a.beginRun(META);
-    a.addRows(left, numbered(1, 3));
-    a.close();
+    const done = await a.beginRun(META);
+    await a.finishRun(done, SUMMARY);
+    const left = await a.beginRun(META);
+    await a.addRows(left, numbered(1, 3));
+    await a.close();
     const b = open();
-    expect(b.findRun(done)?.status).toBe("complete");
-    expect(b.findRun(left)?.status).toBe("incomplete");
-    expect([...b.rows(left)]).toHaveLength(3);
+    expect((await b.findRun(done))?.status).toBe("complete");
+    expect((await b.findRun(left))?.status).toBe("incomplete");
+    expect(await collect(b.rows(left))).toHaveLength(3);
   });
 });
 
@@ -287,26 +288,26 @@ describe("findRun", () => {
     // A millisecond apart, so that the ids differ in their random part too, as runs of separate processes do
     // (ids begun within one millisecond by one process differ only in their last digits).
     const tick = () => new Promise((r) => setTimeout(r, 2));
-    const first = store.beginRun({ ...META, name: "nightly" });
+    const first = await store.beginRun({ ...META, name: "nightly" });
     await tick();
-    const second = store.beginRun({ ...META, name: "nightly" });
+    const second = await store.beginRun({ ...META, name: "nightly" });
     await tick();
-    const other = store.beginRun({ ...META, name: "smoke" });
-    expect(store.findRun(first)?.id).toBe(first);
-    expect(store.findRun(other.slice(0, 16))?.id).toBe(other);
-    expect(store.findRun(other.slice(0, 16).toUpperCase())?.id).toBe(other);
-    expect(store.findRun("nightly")?.id).toBe(second);
-    expect(store.findRun("smoke")?.id).toBe(other);
-    expect(store.findRun("weekly")).toBeUndefined();
-    expect(store.findRun("")).toBeUndefined();
+    const other = await store.beginRun({ ...META, name: "smoke" });
+    expect((await store.findRun(first))?.id).toBe(first);
+    expect((await store.findRun(other.slice(0, 16)))?.id).toBe(other);
+    expect((await store.findRun(other.slice(0, 16).toUpperCase()))?.id).toBe(other);
+    expect((await store.findRun("nightly"))?.id).toBe(second);
+    expect((await store.findRun("smoke"))?.id).toBe(other);
+    expect(await store.findRun("weekly")).toBeUndefined();
+    expect(await store.findRun("")).toBeUndefined();
   });
 
-  it("names the candidates of an ambiguous prefix", () => {
+  it("names the candidates of an ambiguous prefix", async () => {
     const store = open();
-    const ids = [store.beginRun({ ...META, name: "a" }), store.beginRun({ ...META, name: "b" })];
+    const ids = [await store.beginRun({ ...META, name: "a" }), await store.beginRun({ ...META, name: "b" })];
     let common = 0;
     while (ids[0]![common] === ids[1]![common]) common++;
-    const e = storeError(() => store.findRun(ids[0]!.slice(0, common)));
+    const e = await storeError(() => store.findRun(ids[0]!.slice(0, common)));
     expect(e.message).toContain("several run ids");
     for (const id of ids) expect(e.message).toContain(id);
     expect(e.message).toContain("(a)");
@@ -314,49 +315,49 @@ describe("findRun", () => {
 });
 
 describe("baseline", () => {
-  it("is unset at first, then the run set, across reopening", () => {
+  it("is unset at first, then the run set, across reopening", async () => {
     const a = open();
-    expect(a.baseline()).toBeUndefined();
-    const one = a.beginRun(META);
-    const two = a.beginRun(META);
-    a.setBaseline(one);
-    expect(a.baseline()?.id).toBe(one);
-    a.setBaseline(two);
-    a.close();
-    expect(open().baseline()?.id).toBe(two);
+    expect(await a.baseline()).toBeUndefined();
+    const one = await a.beginRun(META);
+    const two = await a.beginRun(META);
+    await a.setBaseline(one);
+    expect((await a.baseline())?.id).toBe(one);
+    await a.setBaseline(two);
+    await a.close();
+    expect((await open().baseline())?.id).toBe(two);
   });
 
-  it("refuses an unknown run", () => {
-    expect(storeError(() => open().setBaseline("nope")).message).toContain('no run with id "nope"');
+  it("refuses an unknown run", async () => {
+    expect((await storeError(() => open().setBaseline("nope"))).message).toContain('no run with id "nope"');
   });
 });
 
 describe("several writers", () => {
-  it("two store instances on one file see and extend each other's runs", () => {
+  it("two store instances on one file see and extend each other's runs", async () => {
     const a = open();
     const b = open();
-    const id = a.beginRun(META);
-    expect(b.findRun(id)?.status).toBe("running"); // begun by this live process: not mistaken for dead
-    a.addRows(id, numbered(1, 100));
-    b.addRows(id, numbered(101, 200));
-    b.finishRun(id, SUMMARY);
-    expect(a.findRun(id)?.status).toBe("complete");
-    expect([...a.rows(id)]).toHaveLength(200);
+    const id = await a.beginRun(META);
+    expect((await b.findRun(id))?.status).toBe("running"); // begun by this live process: not mistaken for dead
+    await a.addRows(id, numbered(1, 100));
+    await b.addRows(id, numbered(101, 200));
+    await b.finishRun(id, SUMMARY);
+    expect((await a.findRun(id))?.status).toBe("complete");
+    expect(await collect(a.rows(id))).toHaveLength(200);
   });
 
   it("two processes writing at once both finish with every row", async () => {
-    open().close(); // create the file first, so the children only race on writes
+    await open().close(); // create the file first, so the children only race on writes
     const source = `
       const store = openSqliteStore(process.argv[2]);
-      const id = store.beginRun({ name: process.argv[3], dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      const id = await store.beginRun({ name: process.argv[3], dataset_path: "d", dataset_hash: "h", evaluators: [] });
       let row = 0;
       for (let b = 0; b < 100; b++) {
         const rows = [];
         for (let i = 0; i < 200; i++) { row++; rows.push({ row, id: row, results: { em: { type: "exact_match", score: 1 } } }); }
-        store.addRows(id, rows);
+        await store.addRows(id, rows);
       }
-      store.finishRun(id, { rows: row, row_errors: 0, skipped_as_zero: false, evaluators: [] });
-      store.close();
+      await store.finishRun(id, { rows: row, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      await store.close();
       process.stdout.write(id + "\\n");
     `;
     const children = [startChild(source, [dbPath, "p1"]), startChild(source, [dbPath, "p2"])];
@@ -364,9 +365,9 @@ describe("several writers", () => {
     for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0 });
     const store = open();
     for (const name of ["p1", "p2"]) {
-      const run = store.findRun(name);
+      const run = await store.findRun(name);
       expect(run?.status).toBe("complete");
-      expect([...store.rows(run!.id)]).toHaveLength(20_000);
+      expect(await collect(store.rows(run!.id))).toHaveLength(20_000);
     }
   });
 });
@@ -376,47 +377,47 @@ describe("interruption", () => {
     const { child, firstLine, exited } = startChild(
       `
       const store = openSqliteStore(process.argv[2]);
-      const id = store.beginRun({ name: "killed", dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      const id = await store.beginRun({ name: "killed", dataset_path: "d", dataset_hash: "h", evaluators: [] });
       let row = 0;
-      const batch = () => {
+      const batch = async () => {
         const rows = [];
         for (let i = 0; i < 100; i++) { row++; rows.push({ row, id: row, results: {} }); }
-        store.addRows(id, rows);
+        await store.addRows(id, rows);
       };
-      for (let b = 0; b < 5; b++) batch();
+      for (let b = 0; b < 5; b++) await batch();
       process.stdout.write(id + "\\n");
-      const loop = () => { batch(); setImmediate(loop); };
-      loop();
+      const loop = async () => { await batch(); setImmediate(loop); };
+      await loop();
       `,
       [dbPath],
     );
     const id = await firstLine;
     const watcher = open();
-    expect(watcher.findRun(id)?.status).toBe("running"); // alive: left alone
+    expect((await watcher.findRun(id))?.status).toBe("running"); // alive: left alone
     await new Promise((r) => setTimeout(r, 100)); // let it write more, so the kill lands mid-run
     child.kill("SIGKILL");
     expect((await exited).signal).toBe("SIGKILL");
 
     const store = open();
-    const run = store.findRun(id);
+    const run = await store.findRun(id);
     expect(run?.status).toBe("incomplete");
     expect(rawRun(id).status).toBe("incomplete"); // recorded, not only reported
-    const rows = [...store.rows(id)].map((r) => r.row);
+    const rows = (await collect(store.rows(id))).map((r) => r.row);
     expect(rows.length).toBeGreaterThanOrEqual(500);
     expect(rows.length % 100).toBe(0); // a batch is all there or not at all
     expect(rows).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
   });
 
-  it("judges liveness only where it can: another host's run stays running; our pid from an earlier process does not", () => {
+  it("judges liveness only where it can: another host's run stays running; our pid from an earlier process does not", async () => {
     const store = open();
-    const elsewhere = store.beginRun(META);
-    const earlier = store.beginRun(META);
+    const elsewhere = await store.beginRun(META);
+    const earlier = await store.beginRun(META);
     const db = new Database(dbPath);
     db.prepare("UPDATE runs SET host = 'another-host', pid = 999999999 WHERE id = ?").run(elsewhere);
     // Same pid as this process, but a run this process never began: a previous process that had our pid.
     db.prepare("INSERT INTO runs SELECT 'zz' || substr(id, 3), name, started_at, NULL, 'running', dataset_path, dataset_hash, evaluators, NULL, pid, host FROM runs WHERE id = ?").run(earlier);
     db.close();
-    const statuses = Object.fromEntries(store.listRuns().map((r) => [r.id, r.status]));
+    const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, r.status]));
     expect(statuses[elsewhere]).toBe("running");
     expect(statuses[earlier]).toBe("running");
     expect(statuses[`zz${earlier.slice(2)}`]).toBe("incomplete");
@@ -424,7 +425,7 @@ describe("interruption", () => {
 });
 
 describe("embedding cache", () => {
-  it("round-trips Float32Array vectors bit for bit, keyed by provider, model and hash", () => {
+  it("round-trips Float32Array vectors bit for bit, keyed by provider, model and hash", async () => {
     const store = open();
     const special = new Float32Array([0, -0, 1.5, -3.4028234663852886e38, 1.401298464324817e-45, Number.NaN, Infinity, 0.1]);
     const random = Float32Array.from({ length: 1536 }, () => Math.random() * 2 - 1);
@@ -453,7 +454,7 @@ describe("embedding cache", () => {
     expect(Array.from(store.getEmbeddings("openai", "text-embedding-3-small", ["h-view"]).get("h-view") ?? [])).toEqual([1, 2, 3]);
   });
 
-  it("treats a stored vector whose length does not match its dims as a miss", () => {
+  it("treats a stored vector whose length does not match its dims as a miss", async () => {
     const store = open();
     store.putEmbeddings("p", "m", [["h", new Float32Array([1, 2])]]);
     const db = new Database(dbPath);

@@ -164,7 +164,7 @@ export class SqliteRunStore implements RunStore {
     );
   }
 
-  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): string {
+  async beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): Promise<string> {
     return this.#guard("begin a run", () => {
       const now = Date.now();
       const id = newRunId(now);
@@ -188,7 +188,7 @@ export class SqliteRunStore implements RunStore {
    * One transaction per call: after a kill, a batch is either wholly stored or absent. A {@link SerializedRow}'s
    * JSON is stored as it is, unchecked.
    */
-  addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): void {
+  async addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void> {
     if (rows.length === 0) return;
     let lo = Infinity;
     let hi = -Infinity;
@@ -200,7 +200,7 @@ export class SqliteRunStore implements RunStore {
     this.#guard(`add ${span} to run ${runId}`, () => this.#addRowsTx.immediate(runId, rows, span));
   }
 
-  finishRun(runId: string, summary: RunSummary): void {
+  async finishRun(runId: string, summary: RunSummary): Promise<void> {
     this.#guard(`finish run ${runId}`, () => {
       const { changes } = this.#q.finish.run(new Date().toISOString(), JSON.stringify(summary), runId);
       if (changes === 0) this.#requireRunning(runId, "finish it");
@@ -209,7 +209,11 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** A no-op on a run that is no longer running, so that cleanup code can always call it. */
-  abortRun(runId: string, summary: RunSummary | null): void {
+  async abortRun(runId: string, summary: RunSummary | null): Promise<void> {
+    this.#abort(runId, summary);
+  }
+
+  #abort(runId: string, summary: RunSummary | null): void {
     this.#guard(`mark run ${runId} incomplete`, () => {
       const { changes } = this.#q.abort.run(new Date().toISOString(), summary === null ? null : JSON.stringify(summary), runId);
       if (changes === 0 && this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
@@ -218,7 +222,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Runs, newest first. A "running" run whose process has died on this host is reported (and recorded) as incomplete. */
-  listRuns(): RunInfo[] {
+  async listRuns(): Promise<RunInfo[]> {
     return this.#guard("list runs", () => {
       const dead = this.#reapDeadRuns();
       return this.#q.allRuns.all().map((r) => toRunInfo(r, dead));
@@ -229,7 +233,7 @@ export class SqliteRunStore implements RunStore {
    * The run with id `ref`; else the one run whose id starts with `ref` (case-insensitive; several →
    * `STORE_FAILED` listing them); else the newest run named `ref`; else undefined.
    */
-  findRun(ref: string): RunInfo | undefined {
+  async findRun(ref: string): Promise<RunInfo | undefined> {
     return this.#guard(`find run "${ref}"`, () => {
       const key = ref.trim();
       if (key === "") return undefined;
@@ -258,14 +262,10 @@ export class SqliteRunStore implements RunStore {
    * could not record a new run while streaming the baseline's rows) and pins a WAL snapshot for the whole
    * read, which stops checkpoints and lets the WAL file grow.
    */
-  rows(runId: string): Iterable<RowOutcome> {
+  async *rows(runId: string): AsyncGenerator<RowOutcome> {
     this.#guard(`read the rows of run ${runId}`, () => {
       if (this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
     });
-    return this.#pages(runId);
-  }
-
-  *#pages(runId: string): Generator<RowOutcome> {
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
       const page = this.#guard(`read the rows of run ${runId}`, () => this.#q.rowPage.all(runId, after, PAGE_ROWS));
@@ -277,7 +277,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */
-  setBaseline(runId: string): void {
+  async setBaseline(runId: string): Promise<void> {
     this.#guard(`set the baseline to run ${runId}`, () => {
       if (this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
       this.#q.putSetting.run("baseline", runId);
@@ -285,7 +285,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** The baseline run; undefined when none was set (or its run is gone). */
-  baseline(): RunInfo | undefined {
+  async baseline(): Promise<RunInfo | undefined> {
     return this.#guard("read the baseline", () => {
       const id = this.#q.getSetting.get("baseline");
       if (id === undefined) return undefined;
@@ -321,10 +321,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Marks runs begun here and still running as incomplete (no process will finish them), then closes. Idempotent. */
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** {@link close}, at once: for a thread or process that is ending and cannot wait. */
+  closeNow(): void {
     if (!this.#db.open) return;
     try {
-      for (const id of [...this.#mine]) this.abortRun(id, null);
+      for (const id of [...this.#mine]) this.#abort(id, null);
       this.#db.pragma("optimize");
     } finally {
       this.#db.close();

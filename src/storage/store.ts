@@ -3,28 +3,30 @@ import type { EvaluatorSpec } from "../evaluators/spec.js";
 
 /**
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
- * behind the same interface, so nothing above this file knows which database it talks to.
+ * behind the same interface, so nothing above this file knows which database it talks to. Every method
+ * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
  */
 export interface RunStore {
   /** Records a new run as "running" and returns its id. */
-  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): string;
+  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): Promise<string>;
   /**
-   * Appends row outcomes (called in batches, in order). Durable once it returns. Rows may come already
+   * Appends row outcomes (called in batches, in order). Durable once it resolves. Rows may come already
    * serialised ({@link SerializedRow}: the runner makes each row's JSON once, off the main thread, for
    * results.jsonl and the store alike).
    */
-  addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): void;
+  addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void>;
   /** Marks the run complete with its summary. */
-  finishRun(runId: string, summary: RunSummary): void;
+  finishRun(runId: string, summary: RunSummary): Promise<void>;
   /** Marks the run incomplete (interrupted or failed), keeping every row already written. */
-  abortRun(runId: string, summary: RunSummary | null): void;
+  abortRun(runId: string, summary: RunSummary | null): Promise<void>;
   /** Runs, newest first. */
-  listRuns(): RunInfo[];
+  listRuns(): Promise<RunInfo[]>;
   /** A run by id, by unique id prefix, or by name (the newest with that name). */
-  findRun(ref: string): RunInfo | undefined;
-  /** A run's rows in row order. */
-  rows(runId: string): Iterable<RowOutcome>;
-  setBaseline(runId: string): void;
-  baseline(): RunInfo | undefined;
-  close(): void;
+  findRun(ref: string): Promise<RunInfo | undefined>;
+  /** A run's rows in row order, streamed. */
+  rows(runId: string): AsyncIterable<RowOutcome>;
+  setBaseline(runId: string): Promise<void>;
+  baseline(): Promise<RunInfo | undefined>;
+  /** Marks runs begun through this store and still running as incomplete, then closes. Idempotent. */
+  close(): Promise<void>;
 }

@@ -9,12 +9,12 @@ import { compare, printComparison, refuseMismatchedGate } from "./compare.js";
  * runs whose ids disagree are a USAGE error rather than a verdict.
  */
 export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<boolean> {
-  const baseline = store.baseline();
+  const baseline = await store.baseline();
   if (!baseline) {
     io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
     return false;
   }
-  const comparison = compare(loadRun(baseline.id, store), loadRun(runId, store));
+  const comparison = await compare(await loadRun(baseline.id, store), await loadRun(runId, store));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
   if (gate) refuseMismatchedGate(comparison);
   return comparison.evaluators.some((e) => e.regressed);

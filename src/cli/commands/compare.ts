@@ -26,11 +26,11 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   // Two results.jsonl files need no database; a run id or name does.
   const store = isResultsFile(refA) && isResultsFile(refB) ? undefined : openRecordedRuns(opts.db);
   try {
-    const a = loadRun(refA, store);
-    const b = loadRun(refB, store);
+    const a = await loadRun(refA, store);
+    const b = await loadRun(refB, store);
     const seed = opts.seed === undefined ? 1 : Number(opts.seed);
     if (!Number.isInteger(seed)) throw new EvalError("USAGE", `--seed takes an integer, received ${JSON.stringify(opts.seed)}`);
-    const comparison = compare(a, b, seed);
+    const comparison = await compare(a, b, seed);
     io.stdout(printComparison(comparison));
     if (opts.report) {
       writeOutput("--report", opts.report, renderComparisonReport(await comparisonReportInput(comparison, a, b)));
@@ -44,7 +44,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     }
     return EXIT.ok;
   } finally {
-    store?.close();
+    await store?.close();
   }
 }
 
@@ -54,10 +54,10 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
  * when the runs have different row counts. (Their dataset files may differ, and do when each prompt
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  */
-export function compare(a: LoadedRun, b: LoadedRun, seed = 1): Comparison {
+export async function compare(a: LoadedRun, b: LoadedRun, seed = 1): Promise<Comparison> {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
   const rows = (run: LoadedRun) => (clashes.length ? withoutResults(run.rows(), clashes) : run.rows());
-  const c = compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, { directions: { ...b.directions, ...a.directions }, seed });
+  const c = await compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, { directions: { ...b.directions, ...a.directions }, seed });
   const early: string[] = [];
   if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
@@ -69,8 +69,8 @@ export function refuseMismatchedGate(c: Comparison): void {
   if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message}; the runs are not on the same dataset, so there is no verdict`);
 }
 
-function* withoutResults(rows: Iterable<RowOutcome>, names: readonly string[]): Generator<RowOutcome> {
-  for (const row of rows) {
+async function* withoutResults(rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, names: readonly string[]): AsyncGenerator<RowOutcome> {
+  for await (const row of rows) {
     const results = { ...row.results };
     for (const name of names) delete results[name];
     yield { ...row, results };

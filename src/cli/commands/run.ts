@@ -103,7 +103,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
 
   try {
-    const run = (store && result.runId ? store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, opts.name ?? null);
+    const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, opts.name ?? null);
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${run.id}${run.name ? ` (${run.name})` : ""}: ${resolve(dataset)}\n`);
     io.stdout(summaryTable(result.summary));
     for (const e of result.rowErrors.slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
@@ -129,7 +129,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     if (opts.junit) {
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
-      writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
+      await writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
     }
     let regressed = false;
     if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true)) && opts.failOnRegression === true;
@@ -146,6 +146,6 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     return EXIT.ok;
   } finally {
-    store?.close();
+    await store?.close();
   }
 }

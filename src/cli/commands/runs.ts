@@ -20,15 +20,15 @@ export function openRecordedRuns(path: string): SqliteRunStore {
 }
 
 /** `simeval runs`: the recorded runs, newest first. */
-export function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): number {
+export async function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
   if (!existsSync(opts.db)) {
     io.stdout(opts.json ? "[]" : `No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
     return EXIT.ok;
   }
   const store = openSqliteStore(opts.db);
   try {
-    const runs = store.listRuns();
-    const baseline = store.baseline()?.id;
+    const runs = await store.listRuns();
+    const baseline = (await store.baseline())?.id;
     if (opts.json) {
       io.stdout(JSON.stringify(runs, null, 2));
       return EXIT.ok;
@@ -42,7 +42,7 @@ export function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): nu
     if (baseline) io.stdout("* baseline");
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -51,17 +51,18 @@ function means(r: RunInfo): string {
 }
 
 /** `simeval show RUN`: one run's details and summary. */
-export function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): number {
+export async function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
   const store = openRecordedRuns(opts.db);
   try {
-    const run = findOrFail(store.findRun(ref), ref);
+    const run = findOrFail(await store.findRun(ref), ref);
     if (opts.json) {
       io.stdout(JSON.stringify(run, null, 2));
       return EXIT.ok;
     }
+    const baseline = (await store.baseline())?.id;
     io.stdout(
       [
-        `run      ${run.id}${store.baseline()?.id === run.id ? " (baseline)" : ""}`,
+        `run      ${run.id}${baseline === run.id ? " (baseline)" : ""}`,
         `name     ${run.name ?? "-"}`,
         `status   ${run.status}`,
         `started  ${run.started_at}`,
@@ -74,37 +75,36 @@ export function showCommand(ref: string, opts: { db: string; json?: boolean }, i
     );
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
-export function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): number {
+export async function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): Promise<number> {
   const store = openRecordedRuns(opts.db);
   try {
     if (action === undefined || action === "show") {
-      const b = store.baseline();
+      const b = await store.baseline();
       io.stdout(b ? `baseline: ${b.id}${b.name ? ` (${b.name})` : ""}` : "no baseline set; `simeval baseline set RUN` sets one");
       return EXIT.ok;
     }
     if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, id prefix or name), or simeval baseline to show it");
-    const run = findOrFail(store.findRun(ref), ref);
+    const run = findOrFail(await store.findRun(ref), ref);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
-    store.setBaseline(run.id);
+    await store.setBaseline(run.id);
     io.stdout(`baseline: ${run.id}${run.name ? ` (${run.name})` : ""}`);
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `simeval trend`: each evaluator's mean over the recorded runs, oldest first; `--report` draws it. */
-export function trendCommand(opts: { db: string; report?: string; name?: string }, io: CliIO): number {
+export async function trendCommand(opts: { db: string; report?: string; name?: string }, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const store = openRecordedRuns(opts.db);
   try {
-    const runs = store
-      .listRuns()
+    const runs = (await store.listRuns())
       .filter((r) => r.status === "complete" && r.summary && (opts.name === undefined || r.name === opts.name))
       .reverse();
     if (!runs.length) {
@@ -124,7 +124,7 @@ export function trendCommand(opts: { db: string; report?: string; name?: string 
     }
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
