@@ -119,7 +119,8 @@ export function openSqliteStore(path: string): SqliteRunStore {
 /**
  * The {@link RunStore} of the CLI: one SQLite file. Every write is one `BEGIN IMMEDIATE` transaction,
  * so a batch of rows is all there or not at all, and writers queue on the lock instead of failing.
- * Also holds the embedding cache ({@link getEmbeddings} / {@link putEmbeddings}).
+ * The methods return promises, as {@link RunStore} asks; better-sqlite3 does the work at once, on this thread.
+ * Also holds the embedding cache ({@link getEmbeddings} / {@link putEmbeddings}), synchronous for the scoring threads.
  */
 export class SqliteRunStore implements RunStore {
   /** The database file, as given. */
