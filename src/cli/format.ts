@@ -1,9 +1,7 @@
 /**
  * How figures are printed. Gates compare the value as printed, so the rounding lives here, once.
  */
-import { formatPassRate, passRatePercent } from "../report/format.js";
-
-type RatedSummary = { pass_rate: number | null; verdicts: number };
+import { formatPassRate, passRatePercent, type PassRateCounts } from "../report/format.js";
 
 /** A score or mean: 4 decimals for fractions, integers as they are; "-" for none. */
 export function formatFigure(value: number | null): string {
@@ -12,7 +10,7 @@ export function formatFigure(value: number | null): string {
 }
 
 /** A pass rate as a percentage with one decimal: 0.95 -> "95.0%" (exact, see {@link passRatePercent}). */
-export function formatRate(s: RatedSummary): string {
+export function formatRate(s: PassRateCounts): string {
   return s.pass_rate === null ? "-" : formatPassRate(s);
 }
 
@@ -22,7 +20,7 @@ export function printedFigure(value: number): number {
 }
 
 /** The printed pass rate back as a fraction: the same double as the printed digits read as a number. */
-export function printedRate(s: RatedSummary): number | null {
+export function printedRate(s: PassRateCounts): number | null {
   const percent = passRatePercent(s);
   return percent === null ? null : Math.round(percent * 10) / 1000;
 }

@@ -3,7 +3,11 @@
  * the same run always renders the same bytes.
  */
 import { roundFractionHalfUp } from "../metrics/rounding.js";
+import type { EvaluatorSummary } from "../run/types.js";
 import type { Direction } from "../types.js";
+
+/** What a pass rate is computed from: the rate and how many rows had a verdict. */
+export type PassRateCounts = Pick<EvaluatorSummary, "pass_rate" | "verdicts">;
 
 /** Shown for a missing value (no scored rows, no verdict). */
 export const MISSING = "—";
@@ -31,13 +35,13 @@ export function formatSigned(value: number | null | undefined, direction: Direct
  * A pass rate in percent, rounded half-up to 0.1 from the exact fraction passed / verdicts, so that
  * 2,470 of 20,000 reads 12.4%, not the 12.3% that `(0.1235 * 100).toFixed(1)` gives; null without verdicts.
  */
-export function passRatePercent(s: { pass_rate: number | null; verdicts: number }): number | null {
+export function passRatePercent(s: PassRateCounts): number | null {
   if (s.pass_rate === null || !(s.verdicts > 0)) return null;
   return roundFractionHalfUp(Math.round(s.pass_rate * s.verdicts) * 100, s.verdicts, 1);
 }
 
 /** A pass rate as printed everywhere: "95.0%", or {@link MISSING} without verdicts. */
-export function formatPassRate(s: { pass_rate: number | null; verdicts: number }): string {
+export function formatPassRate(s: PassRateCounts): string {
   const percent = passRatePercent(s);
   return percent === null ? MISSING : `${percent.toFixed(1)}%`;
 }

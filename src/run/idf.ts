@@ -5,10 +5,17 @@ import type { IdfTable } from "../metrics/tfidf.js";
 import type { FittedIdf } from "./scorer-init.js";
 
 /**
- * Stands in for the dataset IDF while a run's specs are validated on the main thread, before the
- * first pass has fitted it; the scoring threads get the fitted table.
+ * Stands in for the dataset IDF until the first pass has fitted it: where a run's specs are validated
+ * (the main thread), and on a scoring thread until the fitted table arrives. Scoring with it throws.
  */
-export const IDF_TO_BE_FITTED: IdfTable = { n: 0, df: () => 0 };
+export function unfittedIdf(): IdfTable {
+  return {
+    n: 0,
+    df: () => {
+      throw new Error("the dataset IDF is used before it was fitted");
+    },
+  };
+}
 
 /** Whether any evaluator wants IDF fitted on the dataset (`tfidf_similarity` with `idf: "dataset"`). */
 export function needsDatasetIdf(evaluators: readonly Evaluator[]): Evaluator | undefined {

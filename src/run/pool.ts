@@ -64,14 +64,16 @@ export function workerPool(init: ScorerInit, size: number): Scorer {
       w.pending.set(msg.seq, { resolve: resolve as (v: unknown) => void, reject });
       w.worker.postMessage(msg);
     });
+  /** The same request to every thread; their answers in thread order. */
+  const toEach = <T>(request: (seq: number) => WorkerRequest): Promise<T[]> => Promise.all(workers.map((w) => send<T>(w, request(seq++))));
   return {
-    ready: () => Promise.all(workers.map((w) => send(w, { kind: "ready", seq: seq++ }))).then(() => undefined),
-    setIdf: (idf) => Promise.all(workers.map((w) => send(w, { kind: "idf", seq: seq++, idf }))).then(() => undefined),
+    ready: () => toEach((seq) => ({ kind: "ready", seq })).then(() => undefined),
+    setIdf: (idf) => toEach((seq) => ({ kind: "idf", seq, idf })).then(() => undefined),
     score(items) {
       const w = workers.reduce((best, x) => (x.pending.size < best.pending.size ? x : best));
       return send<ScoredBatch>(w, { kind: "score", seq: seq++, items });
     },
-    worst: () => Promise.all(workers.map((w) => send<Record<string, WorstRow[]>>(w, { kind: "worst", seq: seq++ }))),
+    worst: () => toEach<Record<string, WorstRow[]>>((seq) => ({ kind: "worst", seq })),
     async close() {
       await Promise.all(workers.map((w) => w.worker.terminate()));
     },

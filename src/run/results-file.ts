@@ -8,8 +8,8 @@ const CHUNK = 1 << 20;
 
 /**
  * Reads a results.jsonl written by `simeval run --out` back as row outcomes, one at a time and in file
- * order, so that comparing two files of a million rows holds neither in memory. Synchronous, as the
- * store's rows are: {@link compareRuns} pairs them as they come. A line that is not a result row, a
+ * order, so that comparing two files of a million rows holds neither in memory: {@link compareRuns}
+ * pairs them as they come (it takes these sync rows and the store's async ones alike). A line that is not a result row, a
  * file that cannot be read or holds no rows, is a USAGE error naming the file and line.
  */
 export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<RowOutcome> {

@@ -10,7 +10,7 @@ import type { HistogramData } from "../report/types.js";
 import type { ScoreSet } from "../stats/score-set.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
-import { fitDatasetIdf, IDF_TO_BE_FITTED, needsDatasetIdf } from "./idf.js";
+import { fitDatasetIdf, needsDatasetIdf, unfittedIdf } from "./idf.js";
 import { inlineScorer, workerPool, type Scorer } from "./pool.js";
 import type { ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
@@ -77,7 +77,7 @@ const SMALL_DATASET_BYTES = 1 << 20;
  * the scoring threads.
  */
 export function createRunEvaluators(specs: unknown): Evaluator[] {
-  return createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: IDF_TO_BE_FITTED });
+  return createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: unfittedIdf() });
 }
 
 /**

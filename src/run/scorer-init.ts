@@ -1,9 +1,9 @@
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import type { EvaluatorEnv } from "../evaluators/define.js";
-import type { IdfTable } from "../metrics/tfidf.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { sqliteEmbeddingCache } from "../embeddings/sqlite-cache.js";
 import { openSqliteStore } from "../storage/sqlite.js";
+import { unfittedIdf } from "./idf.js";
 
 /** Everything a scorer (inline or on a worker thread) needs to build its evaluators; plain data only. */
 export interface ScorerInit {
@@ -33,10 +33,7 @@ export interface ScorerEvaluators {
 
 /** Builds the evaluators of a run from plain data, the same way on every thread. */
 export function evaluatorsFor(init: ScorerInit): ScorerEvaluators {
-  const unfitted = (): number => {
-    throw new Error("the dataset IDF is used before it was fitted");
-  };
-  const datasetIdf: IdfTable = { n: 0, df: unfitted };
+  const datasetIdf = unfittedIdf();
   const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, datasetIdf };
   const setIdf = (idf: FittedIdf): void => {
     const df = new Map(idf.df);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { APPLICATION_ID, SCHEMA_VERSION } from "./migrations.js";
-import { collect } from "../test-support.js";
+import { collect, evalErrorOf } from "../test-support.js";
 import { openSqliteStore, type SqliteRunStore } from "./sqlite.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
@@ -55,15 +55,11 @@ function numbered(from: number, to: number): RowOutcome[] {
   return out;
 }
 
+/** The STORE_FAILED error that `fn` throws or rejects with. */
 async function storeError(fn: () => unknown): Promise<EvalError> {
-  try {
-    await fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(EvalError);
-    expect((error as EvalError).code).toBe("STORE_FAILED");
-    return error as EvalError;
-  }
-  throw new Error("expected an EvalError");
+  const error = await evalErrorOf(Promise.resolve().then(fn));
+  expect(error.code).toBe("STORE_FAILED");
+  return error;
 }
 
 /** Reads a run's columns behind the store's back, to see what is really on disk. */

@@ -69,6 +69,11 @@ export function refuseMismatchedGate(c: Comparison): void {
   if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message}; the runs are not on the same dataset, so there is no verdict`);
 }
 
+/** Everything the comparison warns about, ids that disagree first: the text and the HTML report show the same list. */
+function comparisonWarnings(c: Comparison): string[] {
+  return [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
+}
+
 async function* withoutResults(rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, names: readonly string[]): AsyncGenerator<RowOutcome> {
   for await (const row of rows) {
     const results = { ...row.results };
@@ -80,8 +85,7 @@ async function* withoutResults(rows: Iterable<RowOutcome> | AsyncIterable<RowOut
 /** The comparison as text: a table per evaluator, then the rows that regressed most. */
 export function printComparison(c: Comparison): string {
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} rows in both runs (A ${c.rows.a}, B ${c.rows.b})`];
-  if (c.mismatch) lines.push(`warning: ${c.mismatch.message}`);
-  for (const w of c.warnings) lines.push(`warning: ${w}`);
+  for (const w of comparisonWarnings(c)) lines.push(`warning: ${w}`);
   if (c.only_in_a.length) lines.push(`only in A (not compared): ${c.only_in_a.join(", ")}`);
   if (c.only_in_b.length) lines.push(`only in B (not compared): ${c.only_in_b.join(", ")}`);
   const rows = c.evaluators.map((e) => [
@@ -146,7 +150,6 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
       })),
     });
   }
-  const warnings = [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
-  return { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings };
+  return { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings: comparisonWarnings(c) };
 }
 
