@@ -1,6 +1,7 @@
 /**
  * One measured pass of the dataset benchmark (`bench/dataset.ts` runs it in a child process):
- * `node bench/dataset-child.mjs MODE DATASET OUT`, MODE = bare | simeval | simeval+store.
+ * `node bench/dataset-child.mjs MODE DATASET OUT`, MODE = bare | simeval | simeval+store, or
+ * `node bench/dataset-child.mjs compare DB`: compares the two runs recorded in DB.
  * Prints {seconds, peakRssMb}; peak RSS is sampled every 20 ms and covers every thread.
  *
  * Plain JavaScript on purpose: under a TypeScript loader (tsx), Node runs the loader on a thread of its
@@ -48,11 +49,28 @@ async function simeval(dataset, outPath, withStore) {
   await once(out, "finish");
 }
 
+/** Compares the two runs recorded in the database `dbPath` as `simeval compare` does (the text output aside). */
+async function compareRecorded(dbPath) {
+  const built = (file) => new URL(`../dist/${file}`, import.meta.url).href;
+  const { openSqliteStore } = await import(built("storage/sqlite.js"));
+  const { loadRun } = await import(built("cli/run-ref.js"));
+  const { compare } = await import(built("cli/commands/compare.js"));
+  const store = openSqliteStore(dbPath);
+  try {
+    const [b, a] = await store.listRuns();
+    if (!a || !b) throw new Error(`${dbPath}: expected two recorded runs`);
+    await compare(await loadRun(a.id, store), await loadRun(b.id, store));
+  } finally {
+    await store.close();
+  }
+}
+
 const [mode, dataset, outPath] = process.argv.slice(2);
 let peak = process.memoryUsage.rss();
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
 const t0 = performance.now();
 if (mode === "bare") await bare(dataset, outPath);
+else if (mode === "compare") await compareRecorded(dataset);
 else await simeval(dataset, outPath, mode === "simeval+store");
 const seconds = (performance.now() - t0) / 1000;
 clearInterval(timer);

@@ -42,13 +42,14 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     const mb = statSync(dataset).size / 2 ** 20;
     console.log(`\n## Dataset run: ${rows.toLocaleString("en-US")} rows (${mb.toFixed(0)} MB JSONL), 4 evaluators\n`);
     const child = fileURLToPath(new URL("./dataset-child.mjs", import.meta.url));
-    const measure = (mode: string) => {
-      const p = spawnSync(process.execPath, [child, mode, dataset, join(dir, `${mode}.out`)], { encoding: "utf8", maxBuffer: 1 << 20 });
+    const measure = (mode: string, input = dataset) => {
+      const p = spawnSync(process.execPath, [child, mode, input, join(dir, `${mode}.out`)], { encoding: "utf8", maxBuffer: 1 << 20 });
       if (p.status !== 0) throw new Error(`${mode} failed: ${p.stderr}`);
       return JSON.parse(p.stdout) as { seconds: number; peakRssMb: number };
     };
     const results: Record<string, { seconds: number; peakRssMb: number }> = {};
-    // Two rounds, best time of each (the machine is shared); peak memory is the larger of the two.
+    // Two rounds, best time of each (the machine is shared); peak memory is the larger of the two. Each
+    // round of simeval+store records a run in the same database, which is then compared.
     for (let round = 0; round < 2; round++) {
       for (const mode of ["bare", "simeval", "simeval+store"]) {
         const r = measure(mode);
@@ -67,6 +68,8 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     for (const [mode, r] of Object.entries(results)) {
       console.log(`| ${label[mode]} | ${r.seconds.toFixed(2)} | ${Math.round(rows / r.seconds).toLocaleString("en-US")} | ${(r.seconds / floor).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`);
     }
+    const compared = measure("compare", join(dir, "simeval+store.out.db"));
+    console.log(`\nComparing the two recorded runs (\`simeval compare\`): ${compared.seconds.toFixed(2)} s, ${Math.round((2 * rows) / compared.seconds).toLocaleString("en-US")} rows/s read, peak RSS ${compared.peakRssMb.toFixed(0)} MB`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

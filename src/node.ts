@@ -8,6 +8,7 @@ export { readDataset, detectFormat, type DatasetFormat, type DatasetItem } from 
 export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore } from "./storage/sqlite.js";
 export type { RunStore } from "./storage/store.js";
 export { compareRuns, type Comparison, type EvaluatorComparison } from "./compare/compare.js";
+export { rowScores, pairableScore, type RowScores } from "./run/row-scores.js";
 export { SummaryBuilder } from "./stats/summarize.js";
 export { renderRunReport, renderComparisonReport, renderTrendReport, renderJUnit } from "./report/index.js";
 export { sqliteEmbeddingCache, textHash } from "./embeddings/sqlite-cache.js";

@@ -251,6 +251,25 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(existsSync(join(dir, "t.html"))).toBe(true);
   });
 
+  it("compare reads results.jsonl files: types from the first row every evaluator scored, a bad line named wherever it is", async () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein_distance", inputs: { output: "$.answer[*]" } }]));
+    // Row 1's answer has two values: levenshtein_distance cannot score it, so its type comes from row 2.
+    const rows = (extra: string) => Array.from({ length: 40 }, (_, i) => ({ id: i, answer: i === 0 ? ["a", "b"] : [`answer ${i}${extra}`], output: "x", expected: `answer ${i}` }));
+    await run("run", file("a.jsonl", jsonl(rows(""))), "--config", config, "--no-db", "--out", join(dir, "a.out.jsonl"));
+    await run("run", file("b.jsonl", jsonl(rows(" and more"))), "--config", config, "--no-db", "--out", join(dir, "b.out.jsonl"));
+    const r = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"));
+    expect(r.code).toBe(0);
+    // A distance: lower is closer, so A (distance 0) is the closer run.
+    expect(r.out).toMatch(/levenshtein_distance\s+39\s+0\s+9\s+\+9\s+\[9, 9\]\s+<0\.0001\s+A\s/);
+    const lines = readFileSync(join(dir, "b.out.jsonl"), "utf8").split("\n");
+    lines[29] = "{oops";
+    const bad = file("bad.jsonl", lines.join("\n"));
+    const broken = await run("compare", join(dir, "a.out.jsonl"), bad);
+    expect(broken.code).toBe(2);
+    expect(broken.err).toContain(`${bad}:30: not valid JSON`);
+    expect(broken.out).not.toContain("levenshtein_distance");
+  });
+
   it("compare warns when the runs have different row counts, and leaves out a name given to different types", async () => {
     const db = join(dir, "db.sqlite");
     const rows = Array.from({ length: 30 }, (_, i) => ({ output: `answer ${i}`, expected: `answer ${i % 3 ? i : "x"}` }));

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { EvalError } from "../errors.js";
 import { findEvaluator } from "../evaluators/registry.js";
 import { readResultsFile } from "../run/results-file.js";
+import { rowScores, type RowScores } from "../run/row-scores.js";
 import { isResultError, type RowOutcome, type RunInfo } from "../run/types.js";
 import type { Direction } from "../types.js";
 import type { RunStore } from "../storage/store.js";
@@ -10,7 +11,8 @@ import type { RunStore } from "../storage/store.js";
 export interface LoadedRun {
   label: string;
   info: RunInfo | null;
-  rows: () => Iterable<RowOutcome> | AsyncIterable<RowOutcome>;
+  /** Its rows' scores, read afresh at each call. */
+  rows: () => Iterable<RowScores> | AsyncIterable<RowScores>;
   directions: Record<string, Direction>;
   types: Record<string, string>;
 }
@@ -22,22 +24,37 @@ export function isResultsFile(ref: string): boolean {
 
 /** Resolves RUN as a results.jsonl path, else a run id, id prefix or name in the store. */
 export async function loadRun(ref: string, store: RunStore | undefined): Promise<LoadedRun> {
-  if (isResultsFile(ref)) {
-    // A first pass reads the evaluators' types (and finds a bad line before any figure is printed).
-    const types: Record<string, string> = {};
-    for (const r of readResultsFile(ref)) {
-      for (const [name, res] of Object.entries(r.results)) if (!isResultError(res) && res.type) types[name] ??= res.type;
-    }
-    return { label: ref, info: null, rows: () => readResultsFile(ref), types, directions: directionsOf(types) };
-  }
+  if (isResultsFile(ref)) return loadResultsFile(ref);
   const info = await store?.findRun(ref);
   if (!info || !store) {
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, id prefix or name); \`simeval runs\` lists the runs`);
   }
   const types = Object.fromEntries(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
-  return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.rows(info.id), types, directions: directionsOf(types) };
+  return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.scores(info.id), types, directions: directionsOf(types) };
+}
+
+/**
+ * A results.jsonl as a run. The evaluators' types come from a first pass, which stops at the first row
+ * where every evaluator gave a result (simeval writes every evaluator on every readable row), so that
+ * the file is parsed about once, not twice. Its lines are checked as the comparison reads them.
+ */
+function loadResultsFile(path: string): LoadedRun {
+  const types: Record<string, string> = {};
+  for (const r of readResultsFile(path)) {
+    let untyped = r.error !== undefined;
+    for (const [name, res] of Object.entries(r.results)) {
+      if (!isResultError(res) && res.type) types[name] ??= res.type;
+      else if (types[name] === undefined) untyped = true;
+    }
+    if (!untyped) break;
+  }
+  return { label: path, info: null, rows: () => scoresOf(readResultsFile(path)), types, directions: directionsOf(types) };
 }
 
 function directionsOf(types: Record<string, string>): Record<string, Direction> {
   return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, findEvaluator(type)?.direction ?? "maximize"]));
+}
+
+function* scoresOf(outcomes: Iterable<RowOutcome>): Generator<RowScores> {
+  for (const o of outcomes) yield rowScores(o);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { Xoshiro128 } from "../stats/prng.js";
+import { rowScores } from "../run/row-scores.js";
 import { compareRuns, type ComparisonInput } from "./compare.js";
 
 function result(score: number | null, opts: { skipped?: boolean } = {}): StoredResult {
@@ -190,6 +191,22 @@ describe("compareRuns", () => {
       expect((e as EvalError).message).toMatch(/Invalid resamples: expected an integer from 1 to 10,000,000 but received number 0/);
     }
     await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
+  });
+
+  it("gives the same figures from rows' scores as from their outcomes", async () => {
+    const outcomes = (shift: number) => (run("x", { sim: [...randomScores(60, 5, shift), failed, null], dist: randomScores(62, 6) }).rows as RowOutcome[]);
+    const opts = { ...both, resamples: 300 };
+    const fromOutcomes = await compareRuns({ name: "a", rows: outcomes(0) }, { name: "b", rows: outcomes(0.1) }, opts);
+    const fromScores = await compareRuns({ name: "a", rows: outcomes(0).map(rowScores) }, { name: "b", rows: outcomes(0.1).map(rowScores) }, opts);
+    expect(fromScores).toEqual(fromOutcomes);
+    expect(fromScores.evaluators.map((e) => e.n_pairs)).toEqual([60, 62]);
+  });
+
+  it("tells its progress every 10,000 rows read, counting both runs", async () => {
+    const many = (n: number) => run("x", { sim: randomScores(n, 7) });
+    const calls: number[] = [];
+    await compareRuns(many(25_000), many(25_000), { directions: { sim: "maximize" }, resamples: 10, onProgress: (rows) => calls.push(rows) });
+    expect(calls).toEqual([10_000, 20_000, 35_000, 45_000]);
   });
 
   it("accepts rows from a generator, read once", async () => {

@@ -3,14 +3,15 @@
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
 import { EvalError, describeValue, type Issue } from "../errors.js";
-import { isResultError, type RowOutcome, type RowResult } from "../run/types.js";
+import { rowScores, type RowScores } from "../run/row-scores.js";
+import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { Float64Buffer } from "../stats/float64-buffer.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { mean } from "../stats/quantiles.js";
 import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
-import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
+import { PROGRESS_EVERY, type CompareOptions, type Comparison, type ComparisonInput, type EvaluatorComparison } from "./types.js";
 import { WorstRows } from "./worst-rows.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
@@ -54,18 +55,19 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const scoresA = new Map<string, Float64Buffer>();
   let rowsA = 0;
   let position = 0;
-  for await (const outcome of a.rows) {
-    position++;
+  for await (const given of a.rows) {
+    const outcome = scoresOf(given);
+    if (++position % PROGRESS_EVERY === 0) opts.onProgress?.(position);
     const row = checkRow(outcome, a.name, position, presentA, warnings);
     if (row === null) continue;
     rowsA++;
     presentA.set(row);
     if (outcome.id !== undefined && outcome.id !== null) idsA[row] = outcome.id;
-    for (const [name, result] of Object.entries(outcome.results)) {
+    for (const name in outcome.scores) {
       let scores = scoresA.get(name);
       if (!scores) scoresA.set(name, (scores = new Float64Buffer()));
-      const score = scoreOf(result);
-      if (score !== null) scores.set(row, score);
+      const score = outcome.scores[name];
+      if (Number.isFinite(score)) scores.set(row, score as number);
     }
   }
 
@@ -79,9 +81,11 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   let mismatched = 0;
   const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
   const missingDirections: string[] = [];
+  const readA = position;
   position = 0;
-  for await (const outcome of b.rows) {
-    position++;
+  for await (const given of b.rows) {
+    const outcome = scoresOf(given);
+    if (++position % PROGRESS_EVERY === 0) opts.onProgress?.(readA + position);
     const row = checkRow(outcome, b.name, position, presentB, warnings);
     if (row === null) continue;
     rowsB++;
@@ -96,16 +100,16 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         if (examples.length < MAX_MISMATCH_EXAMPLES) examples.push({ row, id_a: idA, id_b: idB });
       }
     }
-    for (const [name, result] of Object.entries(outcome.results)) {
+    for (const name in outcome.scores) {
       if (!seenB.has(name)) {
         seenB.add(name);
         namesB.push(name);
       }
       const scores = scoresA.get(name);
       if (!scores || !inA) continue;
-      const scoreB = scoreOf(result);
+      const scoreB = outcome.scores[name];
       const scoreA = scores.get(row);
-      if (scoreB === null || Number.isNaN(scoreA)) continue;
+      if (!Number.isFinite(scoreB) || Number.isNaN(scoreA)) continue;
       let p = pairs.get(name);
       if (!p) {
         const direction = opts.directions[name];
@@ -115,7 +119,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         }
         pairs.set(name, (p = new Pairs(direction, settings.worst)));
       }
-      p.add(row, idB ?? idA, scoreA, scoreB);
+      p.add(row, idB ?? idA, scoreA, scoreB as number);
     }
   }
   const namesA = [...scoresA.keys()];
@@ -222,10 +226,9 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
   };
 }
 
-/** A result's score when it can be paired: not an error, not skipped, a finite number. */
-function scoreOf(result: RowResult | undefined): number | null {
-  if (result === undefined || isResultError(result) || result.skipped) return null;
-  return typeof result.score === "number" && Number.isFinite(result.score) ? result.score : null;
+/** A row's scores: given as such, or taken from its outcome. */
+function scoresOf(row: RowOutcome | RowScores): RowScores {
+  return "scores" in row ? row : rowScores(row);
 }
 
 function sameId(x: unknown, y: unknown): boolean {
@@ -239,7 +242,7 @@ function sameId(x: unknown, y: unknown): boolean {
 }
 
 /** The row number, or null (with a warning) when it is not a usable row number or was seen before. */
-function checkRow(outcome: RowOutcome, run: string, position: number, seen: ByteFlags, warnings: Warnings): number | null {
+function checkRow(outcome: RowScores, run: string, position: number, seen: ByteFlags, warnings: Warnings): number | null {
   const row: unknown = outcome.row;
   if (typeof row !== "number" || !Number.isSafeInteger(row) || row < 1 || row > MAX_ROW) {
     warnings.add(`Run "${run}", outcome #${position}: the row number must be an integer from 1 to ${MAX_ROW} but is ${describeValue(row)}; this outcome was left out.`);

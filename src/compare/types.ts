@@ -1,12 +1,17 @@
 /** What {@link compareRuns} returns: per-evaluator differences between two runs on one dataset. */
 import type { Direction } from "../types.js";
+import type { RowScores } from "../run/row-scores.js";
 import type { RowOutcome } from "../run/types.js";
 
 /** One run to compare: a name for messages, and its rows (read once, in any order). */
 export interface ComparisonInput {
   name: string;
-  /** Rows are matched by `row` number; their `id`s, where both runs have one, must agree. Sync or async (a store streams them). */
-  rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>;
+  /**
+   * Rows are matched by `row` number; their `id`s, where both runs have one, must agree. Each row is an
+   * outcome (as a run writes it) or only its scores (as `RunStore.scores` reads them, without parsing
+   * the results). Sync or async (a store streams them).
+   */
+  rows: Iterable<RowOutcome | RowScores> | AsyncIterable<RowOutcome | RowScores>;
 }
 
 export interface CompareOptions {
@@ -20,7 +25,12 @@ export interface CompareOptions {
   alpha?: number | undefined;
   /** How many of the most regressed rows to list per evaluator; default 10. */
   worst?: number | undefined;
+  /** Called with the rows read so far (both runs together), every {@link PROGRESS_EVERY} rows. */
+  onProgress?: ((rows: number) => void) | undefined;
 }
+
+/** How often {@link CompareOptions.onProgress} is called, in rows read. */
+export const PROGRESS_EVERY = 10_000;
 
 /** A row that got worse from run a to run b. */
 export interface WorstRow {

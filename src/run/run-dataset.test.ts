@@ -3,18 +3,27 @@ import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { collect } from "../test-support.js";
+import { rowScores } from "./row-scores.js";
 import { runDataset } from "./run-dataset.js";
 
 const files = tempFiles("simeval-run-dataset-");
 
-const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
+const SPECS = [
+  { type: "exact_match" },
+  { type: "levenshtein" },
+  { type: "jaccard_similarity" },
+  { type: "tfidf_similarity" },
+  // An error on the rows with two alternatives (a JSONPath that matches several values), skipped on those without.
+  { type: "exact_match", name: "alternative", inputs: { expected: "$.alternatives[*]" } },
+];
 
 function rows(n: number): string {
   return Array.from({ length: n }, (_, i) => {
     if (i % 211 === 0) return "{not json";
     // Some rows are not ASCII, so that the threads' byte offsets differ from string offsets.
     const word = i % 7 === 0 ? "überrécht 😀" : i % 5 ? "right" : "wrong";
-    return JSON.stringify({ id: `r${i}`, output: `answer ${i % 17} is ${word}`, expected: i % 97 === 0 ? null : `answer ${i % 13} is right` });
+    const alternatives = ["answer 1 is right", "answer 2 is right"].slice(0, i % 3);
+    return JSON.stringify({ id: `r${i}`, output: `answer ${i % 17} is ${word}`, expected: i % 97 === 0 ? null : `answer ${i % 13} is right`, alternatives });
   }).join("\n");
 }
 
@@ -24,7 +33,8 @@ async function linesOf(dataset: string, workers: number) {
   try {
     const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write: (bytes) => void chunks.push(bytes) });
     const stored = await collect(store.rows(result.runId as string));
-    return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), stored, result };
+    const scores = await collect(store.scores(result.runId as string));
+    return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), stored, scores, result };
   } finally {
     await store.close();
   }
@@ -42,6 +52,9 @@ describe("runDataset on worker threads", () => {
     expect(withoutLine).toEqual(threaded.lines.map((l) => JSON.parse(l)));
     expect(threaded.stored.every((r, i) => r.line === i + 1)).toBe(true);
     expect(inline.stored).toEqual(threaded.stored);
+    // The scores kept for comparisons are the ones the results give (errors, skips and unreadable rows included).
+    expect(threaded.scores).toEqual(threaded.stored.map(rowScores));
+    expect(new Set(threaded.scores.map((r) => JSON.stringify(r.scores.alternative)))).toEqual(new Set([undefined, "null", "1", "0"]));
     expect(threaded.result.summary).toEqual(inline.result.summary);
     expect(threaded.result.worst).toEqual(inline.result.worst);
     expect(threaded.result.histograms).toEqual(inline.result.histograms);

@@ -7,6 +7,7 @@ import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset
 import type { DatasetItem, RowErrorCode, UnparsedRow } from "../dataset/rows.js";
 import { chooseBins } from "../report/choose.js";
 import type { HistogramData } from "../report/types.js";
+import { pairableScores } from "../stats/packed-scores.js";
 import type { ScoreSet } from "../stats/score-set.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
@@ -15,7 +16,7 @@ import { inlineScorer, workerPool, type Scorer } from "./pool.js";
 import type { ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
 import { batchRow, batchRowCount, batchRowFailed, batchRows } from "./serialized-batch.js";
-import type { EvaluatorSummary, RunSummary } from "./types.js";
+import type { EvaluatorSummary, RunSummary, SerializedRow } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
 export interface RunDatasetOptions {
@@ -124,7 +125,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   let interrupted = false;
 
   const sink = async (batch: ScoredBatch) => {
-    if (store && runId) await store.addRows(runId, batchRows(batch));
+    if (store && runId) await store.addRows(runId, rowsToStore(batch));
     summary.addPacked(batch.scores);
     const size = batchRowCount(batch);
     const errorAt = (i: number) => {
@@ -132,11 +133,13 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       const { code, message } = JSON.parse(row.error as string) as { code: RowErrorCode; message: string };
       return { code, info: { row: row.row, line: row.line, message } };
     };
-    for (let i = 0; i < size && rowErrors.length < KEEP_ROW_ERRORS; i++) if (batchRowFailed(batch, i)) rowErrors.push(errorAt(i).info);
-    // A reader that cannot go on ends with that error: it can only be the last row of a batch.
-    if (size > 0 && batchRowFailed(batch, size - 1)) {
-      const last = errorAt(size - 1);
-      if (last.code === "DATASET_READ_STOPPED") readStopped = last.info;
+    for (let i = 0; i < size; i++) {
+      if (!batchRowFailed(batch, i)) continue;
+      // A reader that cannot go on ends with that error: it can only be the last row of a batch.
+      if (rowErrors.length >= KEEP_ROW_ERRORS && i < size - 1) continue;
+      const { code, info } = errorAt(i);
+      if (rowErrors.length < KEEP_ROW_ERRORS) rowErrors.push(info);
+      if (code === "DATASET_READ_STOPPED" && i === size - 1) readStopped = info;
     }
     await opts.write?.(batch.bytes);
     rowsDone += size;
@@ -181,6 +184,13 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     summary.close();
     await scorer.close();
   }
+}
+
+/** The batch's rows for the store, each with its pairable scores, so that the store need not parse its results. */
+function rowsToStore(batch: ScoredBatch): SerializedRow[] {
+  const rows = batchRows(batch);
+  for (let i = 0; i < rows.length; i++) if (batch.scores.rowErrors[i] === 0) (rows[i] as SerializedRow).scores = pairableScores(batch.scores, i);
+  return rows;
 }
 
 /** An evaluator's scores in the bins the report draws (see chooseBins); null when none was scored. */

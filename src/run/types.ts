@@ -90,4 +90,9 @@ export interface SerializedRow {
   results: string;
   /** JSON of `error`, when the row could not be read. */
   error: string | null;
+  /**
+   * Each evaluator's pairable score (see `pairableScore`), in the run's evaluator order, NaN where there
+   * is none; absent when the row could not be read. Lets a store keep the scores without parsing `results`.
+   */
+  scores?: ArrayLike<number>;
 }

@@ -69,6 +69,20 @@ export function packRow(packed: PackedScores, i: number, o: RowOutcome, names: r
   }
 }
 
+/**
+ * Row `i`'s pairable scores, in evaluator order, NaN where there is none: the cells flagged SCORE and
+ * neither SKIPPED nor ERROR, as `pairableScore` (run/row-scores.ts) decides from a result.
+ */
+export function pairableScores(packed: PackedScores, i: number): number[] {
+  const m = packed.evaluators;
+  const out = new Array<number>(m);
+  for (let j = 0; j < m; j++) {
+    const at = i * m + j;
+    out[j] = ((packed.cells[at] as number) & (CELL.SCORE | CELL.SKIPPED | CELL.ERROR)) === CELL.SCORE ? (packed.scores[at] as number) : Number.NaN;
+  }
+  return out;
+}
+
 /** The buffers to transfer when posting `packed` to another thread. */
 export function packedBuffers(packed: PackedScores): ArrayBuffer[] {
   return [packed.rowErrors.buffer, packed.cells.buffer, packed.scores.buffer] as ArrayBuffer[];

@@ -61,6 +61,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (provider, model, text_hash)
   ) STRICT;
   `,
+  // Each row's pairable scores apart from its results, so that a comparison reads a few bytes a row
+  // instead of parsing its results JSON. Written by scores-column.ts; NULL for rows written before this
+  // version, whose scores are then read from `results`.
+  `
+  ALTER TABLE rows ADD COLUMN scores TEXT;
+  `,
 ];
 
 /** The schema version this code writes and reads: the number of {@link MIGRATIONS}. */

@@ -7,7 +7,8 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
-import { APPLICATION_ID, SCHEMA_VERSION } from "./migrations.js";
+import { rowScores } from "../run/row-scores.js";
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf } from "../test-support.js";
 import { openSqliteStore, type SqliteRunStore } from "./sqlite.js";
 
@@ -275,6 +276,90 @@ describe("runs and rows", () => {
     expect((await b.findRun(done))?.status).toBe("complete");
     expect((await b.findRun(left))?.status).toBe("incomplete");
     expect(await collect(b.rows(left))).toHaveLength(3);
+  });
+});
+
+describe("scores", () => {
+  const TWO = { ...META, evaluators: [{ type: "exact_match", name: "em" }, { type: "levenshtein" }] };
+  const stored = (score: number | null, skipped = false) => ({ type: "t", score, passed: null, label: null, reasoning: "", skipped, details: {} });
+
+  it("reads each row's pairable scores as rowScores() makes them from its results, whatever shape the row came in", async () => {
+    const store = open();
+    const id = await store.beginRun(TWO);
+    const outcomes: RowOutcome[] = [
+      { row: 1, id: "q1", results: { em: stored(1), levenshtein: stored(0.75) } },
+      { row: 2, id: null, results: { em: stored(0, true), levenshtein: { error: { code: "INPUT_INVALID", message: "x" } } } },
+      { row: 3, id: undefined, results: {}, error: { code: "DATASET_INVALID", message: "line 3: bad JSON" } },
+      { row: 4, id: { k: [1] }, results: { em: stored(null), levenshtein: stored(Number.NaN) } },
+      { row: 5, id: 5, results: { em: stored(0.5) } }, // not the run's evaluators: kept in results only
+      { row: 6, id: 6, results: { em: stored(1), levenshtein: stored(1), extra: stored(0.2) } },
+    ];
+    const serialized: SerializedRow[] = [
+      { row: 7, line: 8, id: '"q7"', results: JSON.stringify({ em: stored(1), levenshtein: stored(0.5) }), error: null, scores: [1, 0.5] },
+      // From an older runner (or written before the column existed): no scores, read from the results.
+      { row: 8, line: 9, id: "8", results: JSON.stringify({ em: stored(0), levenshtein: stored(0.25) }), error: null },
+      // Scores that are not one per evaluator are not kept.
+      { row: 9, line: 10, id: "9", results: JSON.stringify({ em: stored(1), levenshtein: stored(0) }), error: null, scores: [1] },
+    ];
+    await store.addRows(id, outcomes);
+    await store.addRows(id, serialized);
+    const fromResults = (await collect(store.rows(id))).map(rowScores);
+    const read = await collect(store.scores(id));
+    expect(read).toEqual(fromResults);
+    expect(read.map((r) => r.scores)).toEqual([
+      { em: 1, levenshtein: 0.75 },
+      { em: null, levenshtein: null },
+      {},
+      { em: null, levenshtein: null },
+      { em: 0.5 },
+      { em: 1, levenshtein: 1, extra: 0.2 },
+      { em: 1, levenshtein: 0.5 },
+      { em: 0, levenshtein: 0.25 },
+      { em: 1, levenshtein: 0 },
+    ]);
+    // The column holds what it can, and is NULL where the results must be read.
+    const db = new Database(dbPath, { readonly: true });
+    const column = db.prepare("SELECT scores FROM rows WHERE run_id = ? ORDER BY row").pluck().all(id);
+    db.close();
+    expect(column).toEqual(["[1,0.75]", "[null,null]", null, "[null,null]", null, null, "[1,0.5]", null, null]);
+  });
+
+  it("reads rows recorded before the scores column existed (a version 1 store) from their results", async () => {
+    const old = join(dir, "v1.db");
+    const db = new Database(old);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.exec(MIGRATIONS[0] as string);
+    db.pragma("user_version = 1");
+    const evaluators = JSON.stringify([{ type: "exact_match", name: "em" }]);
+    db.prepare(`INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators) VALUES ('r1', '2026-01-01T00:00:00Z', 'complete', 'd', 'h', ?)`).run(evaluators);
+    const insert = db.prepare("INSERT INTO rows (run_id, row, id, results) VALUES ('r1', ?, ?, ?)");
+    insert.run(1, '"a"', JSON.stringify(result(1)));
+    insert.run(2, null, JSON.stringify(result(0)));
+    db.close();
+    const store = open(old);
+    expect(await collect(store.scores("r1"))).toEqual([
+      { row: 1, id: "a", scores: { em: 1 } },
+      { row: 2, id: undefined, scores: { em: 0 } },
+    ]);
+    const id = await store.beginRun(META); // and new runs in it get the column
+    await store.addRows(id, numbered(1, 2));
+    expect(await collect(store.scores(id))).toEqual([
+      { row: 1, id: 1, scores: { em: 1 } },
+      { row: 2, id: 2, scores: { em: 0 } },
+    ]);
+  });
+
+  it("reads across pages in row order, and names a damaged scores value", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 2500));
+    expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    const db = new Database(dbPath);
+    db.prepare("UPDATE rows SET scores = '[1,2]' WHERE run_id = ? AND row = 1200").run(id);
+    db.close();
+    const e = await storeError(() => collect(store.scores(id)));
+    expect(e.message).toContain(`row 1200 of run ${id} has scores [1,2], not an array of 1 numbers or nulls`);
+    expect((await storeError(() => collect(store.scores("nope")))).message).toContain('no run with id "nope"');
   });
 });
 

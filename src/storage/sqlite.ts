@@ -4,9 +4,11 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EvalError } from "../errors.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
+import { pairableScore, rowScores, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { migrate } from "./migrations.js";
 import { newRunId } from "./run-id.js";
+import { decodeScores, encodeScores } from "./scores-column.js";
 import type { RunStore } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
@@ -18,7 +20,7 @@ export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
  */
 export const BUSY_TIMEOUT_MS = 5_000;
 
-/** Rows read per query by {@link SqliteRunStore.rows}. */
+/** Rows read per query by {@link SqliteRunStore.rows} and {@link SqliteRunStore.scores}. */
 const PAGE_ROWS = 1_000;
 
 /**
@@ -50,6 +52,12 @@ interface RowRecord {
   error: string | null;
 }
 
+/**
+ * A row as {@link SqliteRunStore.scores} reads it: row, id, scores, and results only where scores is NULL.
+ * An array (better-sqlite3's raw mode): about 1 s faster a million rows than an object.
+ */
+type ScoresRecord = [row: number, id: string | null, scores: string | null, results: string | null];
+
 interface EmbeddingRecord {
   text_hash: string;
   dims: number;
@@ -79,12 +87,17 @@ function prepareStatements(db: Database.Database) {
       `UPDATE runs SET status = 'incomplete', finished_at = ?, summary = coalesce(?, summary) WHERE id = ? AND status = 'running'`,
     ),
     markDead: db.prepare<[string]>(`UPDATE runs SET status = 'incomplete' WHERE id = ? AND status = 'running'`),
-    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null]>(
-      `INSERT INTO rows (run_id, row, id, line, results, error) VALUES (?, ?, ?, ?, ?, ?)`,
+    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null]>(
+      `INSERT INTO rows (run_id, row, id, line, results, error, scores) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     rowPage: db.prepare<[string, number, number], RowRecord>(
       `SELECT row, id, line, results, error FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
     ),
+    scoresPage: db
+      .prepare<[string, number, number], ScoresRecord>(
+        `SELECT row, id, scores, iif(scores IS NULL, results, NULL) FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
+      )
+      .raw(true),
     getSetting: db.prepare<[string], string>(`SELECT value FROM settings WHERE key = ?`).pluck(),
     putSetting: db.prepare<[string, string]>(
       `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -140,11 +153,13 @@ export class SqliteRunStore implements RunStore {
     this.#db = openDatabase(path);
     this.#q = prepareStatements(this.#db);
     this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => {
-      this.#requireRunning(runId, `add ${span} to it`);
+      const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
       const insert = this.#q.insertRow;
       for (const r of rows) {
-        if (isSerialized(r)) insert.run(runId, r.row, r.id, r.line, r.results, r.error);
-        else {
+        if (isSerialized(r)) {
+          // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
+          insert.run(runId, r.row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null);
+        } else {
           insert.run(
             runId,
             r.row,
@@ -152,6 +167,7 @@ export class SqliteRunStore implements RunStore {
             r.line ?? null,
             JSON.stringify(r.results),
             r.error === undefined ? null : JSON.stringify(r.error),
+            outcomeScores(r, names),
           );
         }
       }
@@ -264,17 +280,55 @@ export class SqliteRunStore implements RunStore {
    * read, which stops checkpoints and lets the WAL file grow.
    */
   async *rows(runId: string): AsyncGenerator<RowOutcome> {
-    this.#guard(`read the rows of run ${runId}`, () => {
-      if (this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
-    });
+    this.#runRecord(runId, "read the rows of");
+    for (const page of this.#pages(runId, this.#q.rowPage, (r) => r.row)) for (const r of page) yield toRowOutcome(r);
+  }
+
+  /**
+   * The run's rows in row order with only their pairable scores, for comparisons: read from the
+   * `scores` column without parsing the results, so that two recorded runs of a million rows compare
+   * in about a quarter of the time. Rows without that column's value (recorded before it existed) are
+   * read from their results.
+   */
+  async *scores(runId: string): AsyncGenerator<RowScores> {
+    const names = evaluatorNames(this.#runRecord(runId, "read the scores of"));
+    for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0])) {
+      for (const [row, id, text, results] of page) {
+        if (text === null) {
+          yield rowScores(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null }));
+          continue;
+        }
+        const scores = decodeScores(text, names);
+        if (!scores) {
+          throw new EvalError(
+            "STORE_FAILED",
+            `${this.path}: row ${row} of run ${runId} has scores ${text.slice(0, 100)}, not an array of ${names.length} numbers or nulls (one per evaluator); the file is damaged`,
+          );
+        }
+        yield { row, id: id === null ? undefined : (JSON.parse(id) as unknown), scores };
+      }
+    }
+  }
+
+  /** The run's rows, {@link PAGE_ROWS} at a time (see {@link rows} for why pages). */
+  *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number): Generator<T[]> {
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
-      const page = this.#guard(`read the rows of run ${runId}`, () => this.#q.rowPage.all(runId, after, PAGE_ROWS));
-      for (const r of page) yield toRowOutcome(r);
+      const page = this.#guard(`read the rows of run ${runId}`, () => statement.all(runId, after, PAGE_ROWS));
+      yield page;
       const last = page[page.length - 1];
       if (last === undefined || page.length < PAGE_ROWS) return;
-      after = last.row;
+      after = rowOf(last);
     }
+  }
+
+  /** The run's record; `STORE_FAILED` when there is no such run. */
+  #runRecord(runId: string, doing: string): RunRecord {
+    return this.#guard(`${doing} run ${runId}`, () => {
+      const run = this.#q.runById.get(runId);
+      if (run === undefined) throw this.#noRun(runId);
+      return run;
+    });
   }
 
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */
@@ -337,12 +391,13 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  #requireRunning(runId: string, doing: string): void {
+  #requireRunning(runId: string, doing: string): RunRecord {
     const run = this.#q.runById.get(runId);
     if (run === undefined) throw this.#noRun(runId);
     if (run.status !== "running") {
       throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${doing}`);
     }
+    return run;
   }
 
   #noRun(runId: string): EvalError {
@@ -417,6 +472,21 @@ function toRunInfo(r: RunRecord, dead: ReadonlySet<string>): RunInfo {
     evaluators: JSON.parse(r.evaluators) as EvaluatorSpec[],
     summary: r.summary === null ? null : (JSON.parse(r.summary) as RunSummary),
   };
+}
+
+/** The run's evaluator names, in its order (the order of its rows' `scores`). */
+function evaluatorNames(run: RunRecord): string[] {
+  return (JSON.parse(run.evaluators) as EvaluatorSpec[]).map((s) => s.name ?? s.type);
+}
+
+/**
+ * An outcome's `scores` column: its results' pairable scores in the run's evaluator order, or NULL
+ * (read from `results` instead) when its results are not exactly the run's evaluators, or it has none.
+ */
+function outcomeScores(r: RowOutcome, names: readonly string[]): string | null {
+  const keys = Object.keys(r.results);
+  if (r.error !== undefined || keys.length !== names.length || !names.every((n) => n in r.results)) return null;
+  return encodeScores(names.map((n) => pairableScore(r.results[n])));
 }
 
 function toRowOutcome(r: RowRecord): RowOutcome {

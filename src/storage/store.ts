@@ -1,5 +1,6 @@
 import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
+import type { RowScores } from "../run/row-scores.js";
 
 /**
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
@@ -25,6 +26,8 @@ export interface RunStore {
   findRun(ref: string): Promise<RunInfo | undefined>;
   /** A run's rows in row order, streamed. */
   rows(runId: string): AsyncIterable<RowOutcome>;
+  /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
+  scores(runId: string): AsyncIterable<RowScores>;
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
   /** Marks runs begun through this store and still running as incomplete, then closes. Idempotent. */

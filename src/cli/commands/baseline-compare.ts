@@ -1,5 +1,6 @@
 import type { RunStore } from "../../storage/store.js";
 import type { CliIO } from "../io.js";
+import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
 import { compare, printComparison, refuseMismatchedGate } from "./compare.js";
 
@@ -14,7 +15,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
     io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
     return false;
   }
-  const comparison = await compare(await loadRun(baseline.id, store), await loadRun(runId, store));
+  const comparison = await compare(await loadRun(baseline.id, store), await loadRun(runId, store), 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
   if (gate) refuseMismatchedGate(comparison);
   return comparison.evaluators.some((e) => e.regressed);

@@ -3,12 +3,13 @@ import { EvalError } from "../../errors.js";
 import { highlightFor, renderComparisonReport } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { rowTexts } from "../../run/dataset-texts.js";
-import type { RowOutcome } from "../../run/types.js";
+import type { RowScores } from "../../run/row-scores.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
+import { terminalProgress, type Progress } from "../progress.js";
 import { renderTable } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
@@ -30,7 +31,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     const b = await loadRun(refB, store);
     const seed = opts.seed === undefined ? 1 : Number(opts.seed);
     if (!Number.isInteger(seed)) throw new EvalError("USAGE", `--seed takes an integer, received ${JSON.stringify(opts.seed)}`);
-    const comparison = await compare(a, b, seed);
+    const comparison = await compare(a, b, seed, terminalProgress(process.stderr));
     io.stdout(printComparison(comparison));
     if (opts.report) {
       writeOutput("--report", opts.report, renderComparisonReport(await comparisonReportInput(comparison, a, b)));
@@ -54,10 +55,21 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
  * when the runs have different row counts. (Their dataset files may differ, and do when each prompt
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  */
-export async function compare(a: LoadedRun, b: LoadedRun, seed = 1): Promise<Comparison> {
+export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress): Promise<Comparison> {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
-  const rows = (run: LoadedRun) => (clashes.length ? withoutResults(run.rows(), clashes) : run.rows());
-  const c = await compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, { directions: { ...b.directions, ...a.directions }, seed });
+  const rows = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
+  // Recorded runs tell their row counts; results files do not.
+  const total = a.info?.summary && b.info?.summary ? a.info.summary.rows + b.info.summary.rows : null;
+  let c: Comparison;
+  try {
+    c = await compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, {
+      directions: { ...b.directions, ...a.directions },
+      seed,
+      onProgress: (read) => progress?.update(read, total),
+    });
+  } finally {
+    progress?.done();
+  }
   const early: string[] = [];
   if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
@@ -74,11 +86,11 @@ function comparisonWarnings(c: Comparison): string[] {
   return [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
 }
 
-async function* withoutResults(rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, names: readonly string[]): AsyncGenerator<RowOutcome> {
+async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScores>, names: readonly string[]): AsyncGenerator<RowScores> {
   for await (const row of rows) {
-    const results = { ...row.results };
-    for (const name of names) delete results[name];
-    yield { ...row, results };
+    const scores = { ...row.scores };
+    for (const name of names) delete scores[name];
+    yield { ...row, scores };
   }
 }
 

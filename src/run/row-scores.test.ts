@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import type { RowResult } from "./types.js";
+import { pairableScore, rowScores } from "./row-scores.js";
+
+const stored = (score: number | null, skipped = false): RowResult => ({ type: "t", score, passed: null, label: null, reasoning: "", skipped, details: {} });
+
+describe("pairableScore", () => {
+  it("is the score of a result that was scored, and null otherwise", () => {
+    expect(pairableScore(stored(0.25))).toBe(0.25);
+    expect(pairableScore(stored(0))).toBe(0);
+    expect(pairableScore(stored(-3))).toBe(-3);
+    expect(pairableScore(stored(0, true))).toBeNull(); // skipped, even with a score of 0
+    expect(pairableScore(stored(null))).toBeNull();
+    expect(pairableScore(stored(Number.NaN))).toBeNull();
+    expect(pairableScore(stored(Number.POSITIVE_INFINITY))).toBeNull();
+    expect(pairableScore({ error: { code: "INPUT_INVALID", message: "x" } })).toBeNull();
+    expect(pairableScore(undefined)).toBeNull();
+  });
+});
+
+describe("rowScores", () => {
+  it("keeps the row number, the id and one entry per result", () => {
+    expect(rowScores({ row: 3, id: { k: 1 }, results: { a: stored(1), b: stored(0, true) } })).toEqual({ row: 3, id: { k: 1 }, scores: { a: 1, b: null } });
+    expect(rowScores({ row: 4, id: null, results: {}, error: { code: "DATASET_INVALID", message: "bad" } })).toEqual({ row: 4, id: null, scores: {} });
+  });
+});
