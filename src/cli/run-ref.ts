@@ -48,13 +48,13 @@ function loadResultsFile(path: string): LoadedRun {
     }
     if (!untyped) break;
   }
-  return { label: path, info: null, rows: () => scoresOf(readResultsFile(path)), types, directions: directionsOf(types) };
+  return { label: path, info: null, rows: () => eachRowScores(readResultsFile(path)), types, directions: directionsOf(types) };
 }
 
 function directionsOf(types: Record<string, string>): Record<string, Direction> {
   return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, findEvaluator(type)?.direction ?? "maximize"]));
 }
 
-function* scoresOf(outcomes: Iterable<RowOutcome>): Generator<RowScores> {
+function* eachRowScores(outcomes: Iterable<RowOutcome>): Generator<RowScores> {
   for (const o of outcomes) yield rowScores(o);
 }

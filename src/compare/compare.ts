@@ -11,7 +11,7 @@ import { Xoshiro128, hashString } from "../stats/prng.js";
 import { mean } from "../stats/quantiles.js";
 import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
-import { PROGRESS_EVERY, type CompareOptions, type Comparison, type ComparisonInput, type EvaluatorComparison } from "./types.js";
+import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
 import { WorstRows } from "./worst-rows.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
@@ -20,6 +20,8 @@ export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, 
 export const MAX_ROW = 2 ** 28;
 const MAX_WARNINGS = 20;
 const MAX_MISMATCH_EXAMPLES = 5;
+/** How often {@link CompareOptions.onProgress} is called, in rows read. */
+const PROGRESS_EVERY = 10_000;
 
 /**
  * Compares run b against run a (the baseline) on the same dataset. For each evaluator present in both

@@ -25,12 +25,9 @@ export interface CompareOptions {
   alpha?: number | undefined;
   /** How many of the most regressed rows to list per evaluator; default 10. */
   worst?: number | undefined;
-  /** Called with the rows read so far (both runs together), every {@link PROGRESS_EVERY} rows. */
+  /** Called with the rows read so far (both runs together), every 10,000 rows. */
   onProgress?: ((rows: number) => void) | undefined;
 }
-
-/** How often {@link CompareOptions.onProgress} is called, in rows read. */
-export const PROGRESS_EVERY = 10_000;
 
 /** A row that got worse from run a to run b. */
 export interface WorstRow {
