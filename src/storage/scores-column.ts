@@ -7,7 +7,7 @@
 
 /** Encodes scores given in the run's evaluator order (NaN or null = none). */
 export function encodeScores(scores: ArrayLike<number | null>): string {
-  // JSON.stringify writes NaN as null; ±Infinity never reaches here (not pairable).
+  // JSON.stringify writes NaN (and ±Infinity, which no pairable score is) as null.
   return JSON.stringify(Array.from(scores));
 }
 
