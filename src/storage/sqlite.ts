@@ -233,7 +233,7 @@ export class SqliteRunStore implements RunStore {
   #abort(runId: string, summary: RunSummary | null): void {
     this.#guard(`mark run ${runId} incomplete`, () => {
       const { changes } = this.#q.abort.run(new Date().toISOString(), summary === null ? null : JSON.stringify(summary), runId);
-      if (changes === 0 && this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
+      if (changes === 0) this.#run(runId);
       this.#forget(runId);
     });
   }
@@ -280,7 +280,7 @@ export class SqliteRunStore implements RunStore {
    * read, which stops checkpoints and lets the WAL file grow.
    */
   async *rows(runId: string): AsyncGenerator<RowOutcome> {
-    this.#runRecord(runId, "read the rows of");
+    this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
     for (const page of this.#pages(runId, this.#q.rowPage, (r) => r.row)) for (const r of page) yield toRowOutcome(r);
   }
 
@@ -291,7 +291,7 @@ export class SqliteRunStore implements RunStore {
    * read from their results.
    */
   async *scores(runId: string): AsyncGenerator<RowScores> {
-    const names = evaluatorNames(this.#runRecord(runId, "read the scores of"));
+    const names = evaluatorNames(this.#guard(`read the scores of run ${runId}`, () => this.#run(runId)));
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0])) {
       for (const [row, id, text, results] of page) {
         if (text === null) {
@@ -322,19 +322,10 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** The run's record; `STORE_FAILED` when there is no such run. */
-  #runRecord(runId: string, doing: string): RunRecord {
-    return this.#guard(`${doing} run ${runId}`, () => {
-      const run = this.#q.runById.get(runId);
-      if (run === undefined) throw this.#noRun(runId);
-      return run;
-    });
-  }
-
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */
   async setBaseline(runId: string): Promise<void> {
     this.#guard(`set the baseline to run ${runId}`, () => {
-      if (this.#q.runById.get(runId) === undefined) throw this.#noRun(runId);
+      this.#run(runId);
       this.#q.putSetting.run("baseline", runId);
     });
   }
@@ -391,17 +382,19 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  #requireRunning(runId: string, doing: string): RunRecord {
+  /** The run's record; `STORE_FAILED` when there is no such run. */
+  #run(runId: string): RunRecord {
     const run = this.#q.runById.get(runId);
-    if (run === undefined) throw this.#noRun(runId);
+    if (run === undefined) throw new EvalError("STORE_FAILED", `${this.path}: no run with id "${runId}"`);
+    return run;
+  }
+
+  #requireRunning(runId: string, doing: string): RunRecord {
+    const run = this.#run(runId);
     if (run.status !== "running") {
       throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${doing}`);
     }
     return run;
-  }
-
-  #noRun(runId: string): EvalError {
-    return new EvalError("STORE_FAILED", `${this.path}: no run with id "${runId}"`);
   }
 
   #forget(runId: string): void {
