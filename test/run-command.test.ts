@@ -251,6 +251,38 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(existsSync(join(dir, "t.html"))).toBe(true);
   });
 
+  it("delete resolves every run before deleting any, unsets the baseline it deletes, and --vacuum shrinks the file", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "levenshtein" }]));
+    const data = file("d.jsonl", jsonl(Array.from({ length: 2_000 }, (_, i) => ({ id: i, output: `reply ${i}`, expected: `answer ${i}` }))));
+    for (const name of ["one", "two", "three"]) expect((await run("run", data, "--config", config, "--db", db, "--name", name)).code).toBe(0);
+    await run("baseline", "set", "two", "--db", db);
+    const names = async () => JSON.parse((await run("runs", "--json", "--db", db)).out).map((r: { name: string }) => r.name);
+
+    expect(await run("delete", "one", "no-such-run", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining('no recorded run matches "no-such-run"') });
+    expect(await run("delete", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("name the runs to delete") });
+    expect(await names()).toEqual(["three", "two", "one"]);
+
+    const deleted = await run("rm", "one", "two", "--db", db);
+    expect(deleted.code).toBe(0);
+    expect(deleted.out).toMatch(/deleted \w+ \(one\): 2,000 rows\ndeleted \w+ \(two\): 2,000 rows\nit was the baseline/);
+    expect(deleted.out).toContain("is free space that new runs reuse; `simeval delete --vacuum` gives it back");
+    expect(await names()).toEqual(["three"]);
+    expect((await run("baseline", "--db", db)).out).toContain("no baseline set");
+
+    const recorder = openSqliteStore(db);
+    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [] });
+    expect(await run("delete", "three", "live", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`run ${live} (live) is still being recorded; stop it before deleting it (nothing was deleted)`) });
+    await recorder.close();
+    expect(await names()).toEqual(["live", "three"]);
+    expect((await run("delete", "live", "--db", db)).code).toBe(0); // closed unfinished: incomplete, deletable
+
+    const vacuumed = await run("delete", "--vacuum", "--db", db);
+    const [before, after] = [...vacuumed.out.matchAll(/([\d.]+) (kB|MB)/g)].map((m) => Number(m[1]) * (m[2] === "MB" ? 1000 : 1));
+    expect(after).toBeLessThan((before as number) / 2);
+    expect((await run("show", "three", "--db", db)).out).toMatch(/status\s+complete/);
+  });
+
   it("compare reads results.jsonl files: types from the first row every evaluator scored, a bad line named wherever it is", async () => {
     const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein_distance", inputs: { output: "$.answer[*]" } }]));
     // Row 1's answer has two values: levenshtein_distance cannot score it, so its type comes from row 2.

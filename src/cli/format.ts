@@ -24,3 +24,16 @@ export function printedRate(s: PassRateCounts): number | null {
   const percent = passRatePercent(s);
   return percent === null ? null : Math.round(percent * 10) / 1000;
 }
+
+/** A size in bytes for people: "512 B", "3.4 MB", "1.25 GB" (powers of 1000, as `ls -h --si` and file managers). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ["kB", "MB", "GB", "TB"];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.5 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)} ${units[unit]}`;
+}

@@ -5,7 +5,7 @@ import { listCommand } from "./commands/list.js";
 import { scoreCommand, type ScoreOptions } from "./commands/score.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
 import { compareCommand, type CompareOptions } from "./commands/compare.js";
-import { baselineCommand, runsCommand, showCommand, trendCommand } from "./commands/runs.js";
+import { baselineCommand, deleteCommand, runsCommand, showCommand, trendCommand } from "./commands/runs.js";
 import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
@@ -111,6 +111,17 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .addOption(dbOption())
     .action(async (action: string | undefined, ref: string | undefined, opts: { db: string }) => {
       code = await baselineCommand(action, ref, opts, io);
+    });
+
+  program
+    .command("delete")
+    .alias("rm")
+    .description("delete recorded runs and their rows; --vacuum gives the space back to the file system")
+    .argument("[runs...]", "ids, id prefixes or names")
+    .option("--vacuum", "then shrink the database file (rewrites it; other processes must not be using it)")
+    .addOption(dbOption())
+    .action(async (refs: string[], opts: { db: string; vacuum?: boolean }) => {
+      code = await deleteCommand(refs, opts, io);
     });
 
   program

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,7 +10,7 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf } from "../test-support.js";
-import { openSqliteStore, type SqliteRunStore } from "./sqlite.js";
+import { DELETE_CHUNK_ROWS, openSqliteStore, type SqliteRunStore } from "./sqlite.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -410,6 +410,85 @@ describe("baseline", () => {
 
   it("refuses an unknown run", async () => {
     expect((await storeError(() => open().setBaseline("nope"))).message).toContain('no run with id "nope"');
+  });
+});
+
+describe("deleting runs", () => {
+  /** Rows on disk with this run id, counted behind the store's back. */
+  function rawRowCount(runId: string): number {
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      return db.prepare("SELECT count(*) FROM rows WHERE run_id = ?").pluck().get(runId) as number;
+    } finally {
+      db.close();
+    }
+  }
+
+  /** What an interrupted deleteRun leaves: the run gone, its rows still there. */
+  function deleteRunRecordOnly(runId: string): void {
+    const db = new Database(dbPath);
+    db.pragma("foreign_keys = OFF");
+    db.prepare("DELETE FROM runs WHERE id = ?").run(runId);
+    db.close();
+  }
+
+  async function finishedRun(store: SqliteRunStore, rows: number): Promise<string> {
+    const id = await store.beginRun(META);
+    for (let from = 1; from <= rows; from += 5_000) await store.addRows(id, numbered(from, Math.min(rows, from + 4_999)));
+    await store.finishRun(id, SUMMARY);
+    return id;
+  }
+
+  it("deletes a run and its rows chunk by chunk, unsets the baseline it was, and leaves other runs whole", async () => {
+    const store = open();
+    const big = await finishedRun(store, 2 * DELETE_CHUNK_ROWS + 5);
+    const other = await finishedRun(store, 10);
+    await store.setBaseline(big);
+    const progress: [number, number][] = [];
+    expect(await store.deleteRun(big, { onProgress: (done, total) => progress.push([done, total]) })).toEqual({ rows: 2 * DELETE_CHUNK_ROWS + 5, wasBaseline: true });
+    expect(progress).toEqual([DELETE_CHUNK_ROWS, 2 * DELETE_CHUNK_ROWS, 2 * DELETE_CHUNK_ROWS + 5].map((done) => [done, 2 * DELETE_CHUNK_ROWS + 5]));
+    expect(await store.findRun(big)).toBeUndefined();
+    expect(await store.baseline()).toBeUndefined();
+    expect(rawRowCount(big)).toBe(0);
+    expect((await store.listRuns()).map((r) => r.id)).toEqual([other]);
+    expect(await collect(store.rows(other))).toEqual(numbered(1, 10));
+    expect(store.freeBytes()).toBeGreaterThan(0);
+    expect(await store.deleteRun(other)).toEqual({ rows: 10, wasBaseline: false });
+    expect((await storeError(() => store.deleteRun(other))).message).toContain(`no run with id "${other}"`);
+  });
+
+  it("refuses a run a live process is still recording, and deletes one whose writer died", async () => {
+    const store = open();
+    const live = await store.beginRun(META);
+    await store.addRows(live, numbered(1, 3));
+    expect((await storeError(() => store.deleteRun(live))).message).toContain("is still being recorded");
+    expect(rawRowCount(live)).toBe(3);
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(live); // no such process on this host
+    db.close();
+    expect(await store.deleteRun(live)).toEqual({ rows: 3, wasBaseline: false });
+    expect(rawRowCount(live)).toBe(0);
+  });
+
+  it("rows an interrupted deletion left are deleted by the next deletion and by vacuum, which shrinks the file", async () => {
+    const store = open();
+    const left = await finishedRun(store, 300);
+    const next = await finishedRun(store, 200);
+    deleteRunRecordOnly(left);
+    const totals = new Set<number>();
+    expect(await store.deleteRun(next, { onProgress: (_, total) => totals.add(total) })).toEqual({ rows: 200, wasBaseline: false });
+    expect([...totals]).toEqual([500]);
+    expect(rawRowCount(left)).toBe(0);
+
+    const last = await finishedRun(store, 3_000);
+    deleteRunRecordOnly(last);
+    await store.close();
+    const reopened = open();
+    const before = statSync(dbPath).size;
+    await reopened.vacuum();
+    expect(rawRowCount(last)).toBe(0);
+    expect(reopened.freeBytes()).toBe(0);
+    expect(statSync(dbPath).size).toBeLessThan(before / 2);
   });
 });
 

@@ -1,12 +1,13 @@
 import { EvalError } from "../../errors.js";
 import { renderTrendReport } from "../../report/index.js";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure } from "../format.js";
+import { formatBytes, formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
+import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable } from "../table.js";
 
@@ -97,6 +98,50 @@ export async function baselineCommand(action: string | undefined, ref: string | 
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `simeval delete RUN...`: deletes recorded runs and their rows. Every ref is resolved, and a run still
+ * being recorded refused, before anything is deleted. `--vacuum` then gives the freed space back to the
+ * file system (alone, it only does that).
+ */
+export async function deleteCommand(refs: readonly string[], opts: { db: string; vacuum?: boolean }, io: CliIO): Promise<number> {
+  if (refs.length === 0 && !opts.vacuum) throw new EvalError("USAGE", "name the runs to delete (ids, id prefixes or names; `simeval runs` lists them), or give --vacuum");
+  const store = openRecordedRuns(opts.db);
+  try {
+    const runs = new Map<string, RunInfo>();
+    for (const ref of refs) {
+      const run = findOrFail(await store.findRun(ref), ref);
+      if (run.status === "running") throw new EvalError("USAGE", `run ${label(run)} is still being recorded; stop it before deleting it (nothing was deleted)`);
+      runs.set(run.id, run);
+    }
+    for (const run of runs.values()) {
+      const progress = terminalProgress(process.stderr);
+      const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total) });
+      progress.done();
+      io.stdout(`deleted ${label(run)}: ${rows.toLocaleString("en-US")} rows`);
+      if (wasBaseline) io.stdout("it was the baseline: no baseline is set now (`simeval baseline set RUN` sets one)");
+    }
+    if (opts.vacuum) {
+      const before = fileBytes(opts.db);
+      await store.vacuum();
+      io.stdout(`vacuumed ${opts.db}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
+    } else if (store.freeBytes() > 0) {
+      io.stdout(`${formatBytes(store.freeBytes())} of ${opts.db} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
+    }
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+function label(run: RunInfo): string {
+  return run.name === null ? run.id : `${run.id} (${run.name})`;
+}
+
+/** The database file and its write-ahead log, in bytes. */
+function fileBytes(db: string): number {
+  return [db, `${db}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
 }
 
 /** `simeval trend`: each evaluator's mean over the recorded runs, oldest first; `--report` draws it. */
