@@ -118,7 +118,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .alias("rm")
     .description("delete recorded runs and their rows; --vacuum gives the space back to the file system")
     .argument("[runs...]", "ids, id prefixes or names")
-    .option("--vacuum", "then shrink the database file (rewrites it; other processes must not be using it)")
+    .option("--vacuum", "then shrink the database file (rewrites it: takes time and free disk as large as the file)")
     .addOption(dbOption())
     .action(async (refs: string[], opts: { db: string; vacuum?: boolean }) => {
       code = await deleteCommand(refs, opts, io);

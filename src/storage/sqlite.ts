@@ -387,15 +387,17 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * Gives the free pages of the file back to the file system (SQLite `VACUUM`, which rewrites the whole
-   * file: it takes time on a large database, needs as much free disk as the database, and fails with
-   * `STORE_FAILED` while another process is reading or writing it). Deletes rows left behind by an
-   * interrupted {@link deleteRun} first.
+   * file: it takes time on a large database and needs as much free disk as the database). Deletes rows
+   * left behind by an interrupted {@link deleteRun} first. Resolves to false when another process was
+   * reading the database: the compacted copy then waits in the write-ahead log, and the file shrinks
+   * only once no process has it open.
    */
-  async vacuum(): Promise<void> {
+  async vacuum(): Promise<boolean> {
     await this.#deleteRowsOf(this.#guard("find rows of deleted runs", () => this.#orphanRunIds()));
-    this.#guard("vacuum the database", () => {
+    return this.#guard("vacuum the database", () => {
       this.#db.exec("VACUUM");
-      this.#db.pragma("wal_checkpoint(TRUNCATE)");
+      const [checkpoint] = this.#db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+      return checkpoint?.busy === 0;
     });
   }
 

@@ -124,8 +124,8 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     }
     if (opts.vacuum) {
       const before = fileBytes(opts.db);
-      await store.vacuum();
-      io.stdout(`vacuumed ${opts.db}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
+      if (await store.vacuum()) io.stdout(`vacuumed ${opts.db}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
+      else io.stdout(`vacuumed ${opts.db}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
     } else if (store.freeBytes() > 0) {
       io.stdout(`${formatBytes(store.freeBytes())} of ${opts.db} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
     }
