@@ -268,6 +268,9 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(deleted.out).toMatch(/deleted \w+ \(one\): 2,000 rows\ndeleted \w+ \(two\): 2,000 rows\nit was the baseline/);
     expect(deleted.out).toContain("is free space that new runs reuse; `simeval delete --vacuum` gives it back");
     expect(await names()).toEqual(["three"]);
+    const only = JSON.parse((await run("runs", "--json", "--db", db)).out)[0].id as string;
+    expect((await run("show", only.slice(0, 3), "--db", db)).code).toBe(0); // a unique prefix, however short, names it
+    expect(await run("delete", only.slice(0, 3), "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("give at least 4 characters of the id") });
     expect((await run("baseline", "--db", db)).out).toContain("no baseline set");
 
     const recorder = openSqliteStore(db);

@@ -100,6 +100,9 @@ export async function baselineCommand(action: string | undefined, ref: string | 
   }
 }
 
+/** The shortest id prefix that `delete` accepts. */
+const MIN_DELETE_PREFIX = 4;
+
 /**
  * `simeval delete RUN...`: deletes recorded runs and their rows. Every ref is resolved, and a run still
  * being recorded refused, before anything is deleted. `--vacuum` then gives the freed space back to the
@@ -112,6 +115,10 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     const runs = new Map<string, RunInfo>();
     for (const ref of refs) {
       const run = findOrFail(await store.findRun(ref), ref);
+      // As git with short hashes: too short a prefix could name some other run than the one meant.
+      if (run.id !== ref.trim() && run.name !== ref.trim() && ref.trim().length < MIN_DELETE_PREFIX) {
+        throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${label(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
+      }
       if (run.status === "running") throw new EvalError("USAGE", `run ${label(run)} is still being recorded; stop it before deleting it (nothing was deleted)`);
       runs.set(run.id, run);
     }
