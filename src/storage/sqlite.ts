@@ -359,15 +359,15 @@ export class SqliteRunStore implements RunStore {
     const doing = `delete run ${runId}`;
     const dead = this.#guard(doing, () => this.#reapDeadRuns());
     const { total, wasBaseline } = this.#guard(doing, () => {
-      const run = this.#run(runId);
-      if (run.status === "running" && !dead.has(runId)) {
-        throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (process ${run.pid ?? "?"} on ${run.host ?? "?"}); stop it before deleting it`);
-      }
-      // Foreign keys off for this one statement, so that deleting the run does not cascade to all its
+      // Foreign keys off for this transaction, so that deleting the run does not cascade to all its
       // rows in the same (long) transaction; the pragma is a no-op inside a transaction, hence outside.
       this.#db.pragma("foreign_keys = OFF");
       try {
         return this.#db.transaction(() => {
+          const run = this.#run(runId);
+          if (run.status === "running" && !dead.has(runId)) {
+            throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (process ${run.pid ?? "?"} on ${run.host ?? "?"}); stop it before deleting it`);
+          }
           const total = this.#q.rowCount.get(runId) ?? 0;
           const wasBaseline = this.#q.clearSetting.run("baseline", runId).changes > 0;
           this.#q.deleteRun.run(runId);
