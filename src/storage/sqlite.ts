@@ -357,32 +357,31 @@ export class SqliteRunStore implements RunStore {
    */
   async deleteRun(runId: string, opts: { onProgress?: (deleted: number, total: number) => void } = {}): Promise<{ rows: number; wasBaseline: boolean }> {
     const doing = `delete run ${runId}`;
-    const dead = this.#guard(doing, () => this.#reapDeadRuns());
-    const { total, wasBaseline } = this.#guard(doing, () => {
+    const wasBaseline = this.#guard(doing, () => {
       // Foreign keys off for this transaction, so that deleting the run does not cascade to all its
       // rows in the same (long) transaction; the pragma is a no-op inside a transaction, hence outside.
       this.#db.pragma("foreign_keys = OFF");
       try {
         return this.#db.transaction(() => {
           const run = this.#run(runId);
-          if (run.status === "running" && !dead.has(runId)) {
+          if (run.status === "running" && writerMayBeAlive(run)) {
             throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (process ${run.pid ?? "?"} on ${run.host ?? "?"}); stop it before deleting it`);
           }
-          const total = this.#q.rowCount.get(runId) ?? 0;
-          const wasBaseline = this.#q.clearSetting.run("baseline", runId).changes > 0;
           this.#q.deleteRun.run(runId);
-          return { total, wasBaseline };
+          return this.#q.clearSetting.run("baseline", runId).changes > 0;
         }).immediate();
       } finally {
         this.#db.pragma("foreign_keys = ON");
       }
     });
     this.#forget(runId);
-    // This run's rows, and any that an earlier, interrupted deletion left behind.
-    const ids = this.#guard(doing, () => this.#orphanRunIds());
-    const all = this.#guard(doing, () => ids.reduce((sum, id) => sum + (this.#q.rowCount.get(id) ?? 0), 0));
-    await this.#deleteRowsOf(ids, (deleted) => opts.onProgress?.(deleted, all));
-    return { rows: total, wasBaseline };
+    // This run's rows, and any that an earlier, interrupted deletion left behind. No row can be added to
+    // a run that is gone (the foreign key), so these counts hold until the rows are deleted.
+    const counts = this.#guard(doing, () => new Map(this.#orphanRunIds().map((id) => [id, this.#q.rowCount.get(id) ?? 0])));
+    let all = 0;
+    for (const n of counts.values()) all += n;
+    await this.#deleteRowsOf([...counts.keys()], (deleted) => opts.onProgress?.(deleted, all));
+    return { rows: counts.get(runId) ?? 0, wasBaseline };
   }
 
   /**

@@ -86,14 +86,14 @@ export async function baselineCommand(action: string | undefined, ref: string | 
   try {
     if (action === undefined || action === "show") {
       const b = await store.baseline();
-      io.stdout(b ? `baseline: ${b.id}${b.name ? ` (${b.name})` : ""}` : "no baseline set; `simeval baseline set RUN` sets one");
+      io.stdout(b ? `baseline: ${label(b)}` : "no baseline set; `simeval baseline set RUN` sets one");
       return EXIT.ok;
     }
     if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, id prefix or name), or simeval baseline to show it");
     const run = findOrFail(await store.findRun(ref), ref);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
     await store.setBaseline(run.id);
-    io.stdout(`baseline: ${run.id}${run.name ? ` (${run.name})` : ""}`);
+    io.stdout(`baseline: ${label(run)}`);
     return EXIT.ok;
   } finally {
     await store.close();
@@ -133,8 +133,9 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       const before = fileBytes(opts.db);
       if (await store.vacuum()) io.stdout(`vacuumed ${opts.db}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
       else io.stdout(`vacuumed ${opts.db}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
-    } else if (store.freeBytes() > 0) {
-      io.stdout(`${formatBytes(store.freeBytes())} of ${opts.db} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
+    } else {
+      const free = store.freeBytes();
+      if (free > 0) io.stdout(`${formatBytes(free)} of ${opts.db} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
     }
     return EXIT.ok;
   } finally {
@@ -142,8 +143,9 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
   }
 }
 
+/** A run as messages name it: its id, and its name when it has one. */
 function label(run: RunInfo): string {
-  return run.name === null ? run.id : `${run.id} (${run.name})`;
+  return run.name ? `${run.id} (${run.name})` : run.id;
 }
 
 /** The database file and its write-ahead log, in bytes. */
