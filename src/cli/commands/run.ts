@@ -15,6 +15,7 @@ import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
 import { compareAgainstBaseline } from "./baseline-compare.js";
+import { runLabel } from "./runs.js";
 
 export interface RunOptions {
   config: string;
@@ -104,7 +105,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
   try {
     const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, opts.name ?? null);
-    io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${run.id}${run.name ? ` (${run.name})` : ""}: ${resolve(dataset)}\n`);
+    io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${resolve(dataset)}\n`);
     io.stdout(summaryTable(result.summary));
     for (const e of result.rowErrors.slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
     if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (see --out)`);

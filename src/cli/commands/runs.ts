@@ -86,14 +86,14 @@ export async function baselineCommand(action: string | undefined, ref: string | 
   try {
     if (action === undefined || action === "show") {
       const b = await store.baseline();
-      io.stdout(b ? `baseline: ${label(b)}` : "no baseline set; `simeval baseline set RUN` sets one");
+      io.stdout(b ? `baseline: ${runLabel(b)}` : "no baseline set; `simeval baseline set RUN` sets one");
       return EXIT.ok;
     }
     if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, id prefix or name), or simeval baseline to show it");
     const run = findOrFail(await store.findRun(ref), ref);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
     await store.setBaseline(run.id);
-    io.stdout(`baseline: ${label(run)}`);
+    io.stdout(`baseline: ${runLabel(run)}`);
     return EXIT.ok;
   } finally {
     await store.close();
@@ -117,16 +117,16 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       const run = findOrFail(await store.findRun(ref), ref);
       // As git with short hashes: too short a prefix could name some other run than the one meant.
       if (run.id !== ref.trim() && run.name !== ref.trim() && ref.trim().length < MIN_DELETE_PREFIX) {
-        throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${label(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
+        throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${runLabel(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
       }
-      if (run.status === "running") throw new EvalError("USAGE", `run ${label(run)} is still being recorded; stop it before deleting it (nothing was deleted)`);
+      if (run.status === "running") throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; stop it before deleting it (nothing was deleted)`);
       runs.set(run.id, run);
     }
     for (const run of runs.values()) {
       const progress = terminalProgress(process.stderr);
       const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total) });
       progress.done();
-      io.stdout(`deleted ${label(run)}: ${rows.toLocaleString("en-US")} rows`);
+      io.stdout(`deleted ${runLabel(run)}: ${rows.toLocaleString("en-US")} rows`);
       if (wasBaseline) io.stdout("it was the baseline: no baseline is set now (`simeval baseline set RUN` sets one)");
     }
     if (opts.vacuum) {
@@ -144,7 +144,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
 }
 
 /** A run as messages name it: its id, and its name when it has one. */
-function label(run: RunInfo): string {
+export function runLabel(run: RunInfo): string {
   return run.name ? `${run.id} (${run.name})` : run.id;
 }
 
