@@ -388,7 +388,8 @@ describe("findRun", () => {
     const ids = [await store.beginRun({ ...META, name: "a" }), await store.beginRun({ ...META, name: "b" })];
     let common = 0;
     while (ids[0]![common] === ids[1]![common]) common++;
-    const e = await storeError(() => store.findRun(ids[0]!.slice(0, common)));
+    const e = await evalErrorOf(store.findRun(ids[0]!.slice(0, common)));
+    expect(e.code).toBe("USAGE");
     expect(e.message).toContain("several run ids");
     for (const id of ids) expect(e.message).toContain(id);
     expect(e.message).toContain("(a)");

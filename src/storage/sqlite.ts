@@ -264,7 +264,8 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * The run with id `ref`; else the one run whose id starts with `ref` (case-insensitive; several →
-   * `STORE_FAILED` listing them); else the newest run named `ref`; else undefined.
+   * `USAGE` listing them, since the reference is what the user must fix); else the newest run named
+   * `ref`; else undefined.
    */
   async findRun(ref: string): Promise<RunInfo | undefined> {
     return this.#guard(`find run "${ref}"`, () => {
@@ -278,7 +279,7 @@ export class SqliteRunStore implements RunStore {
       if (byPrefix.length > 1) {
         const list = byPrefix.slice(0, shown).map((r) => `${r.id}${r.name === null ? "" : ` (${r.name})`} started ${r.started_at}`);
         throw new EvalError(
-          "STORE_FAILED",
+          "USAGE",
           `"${key}" is the start of several run ids in ${this.path}; give more characters of the id or a run name:\n  ` +
             list.join("\n  ") +
             (byPrefix.length > shown ? "\n  …and more" : ""),

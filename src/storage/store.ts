@@ -22,7 +22,7 @@ export interface RunStore {
   abortRun(runId: string, summary: RunSummary | null): Promise<void>;
   /** Runs, newest first. */
   listRuns(): Promise<RunInfo[]>;
-  /** A run by id, by unique id prefix, or by name (the newest with that name). */
+  /** A run by id, by unique id prefix, or by name (the newest with that name); an ambiguous prefix is a `USAGE` error. */
   findRun(ref: string): Promise<RunInfo | undefined>;
   /** A run's rows in row order, streamed. */
   rows(runId: string): AsyncIterable<RowOutcome>;
