@@ -47,6 +47,9 @@ describe("simeval score", () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("--type");
     expect((await run("frobnicate")).code).toBe(2);
+    // run asks for the dataset first, then for --config.
+    expect(await run("run")).toMatchObject({ code: 2, err: expect.stringContaining("missing required argument 'dataset'") });
+    expect(await run("run", "rows.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("run needs --config EVALS.json") });
   });
 
   it("reads a record with an input mapping", async () => {

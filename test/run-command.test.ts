@@ -108,6 +108,17 @@ describe("simeval run", () => {
     expect(unknown.err).toContain('no evaluator is named "lev"');
   });
 
+  it("warns about mappings that reach nothing, naming the row's fields, and exits 3 when an evaluator failed on every row", async () => {
+    const data = file("m.jsonl", jsonl([{ answer: "Paris", reply: { text: "Paris" }, many: [1, 2] }, { answer: "Rome", reply: { text: "Roma" }, many: [3, 4] }]));
+    const typo = await run("run", data, "--config", file("evals.json", evals([{ type: "levenshtein", inputs: { output: "$.reply.text", expected: "$.answr" } }])), "--no-db");
+    expect(typo.code).toBe(0);
+    expect(typo.err).toContain('simeval: "levenshtein": every row was skipped: no row has an expected value at $.answr');
+    expect(typo.err).toContain('simeval: the first row\'s fields are "answer", "reply", "many"');
+    const failing = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db");
+    expect(failing.code).toBe(3);
+    expect(failing.err).toContain('simeval: "exact_match": 2 rows failed, and nothing was scored; the first, row 1: JSONPath $.many[*] matched 2 values');
+  });
+
   it("--workers above the core count is brought down to it, saying so", async () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1000");
@@ -323,7 +334,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(table.map((l) => l.split(/\s+/)[0])).toEqual(["exact_match"]);
   });
 
-  it("--fail-on-regression gives no verdict on runs whose ids disagree (exit 2), and needs --baseline on run", async () => {
+  it("--fail-on-regression gives no verdict on runs whose ids disagree or without a baseline (exit 2), and needs --baseline on run", async () => {
     const db = join(dir, "db.sqlite");
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const a = file("a.jsonl", jsonl(Array.from({ length: 8 }, (_, i) => ({ id: `q${i}`, output: "x", expected: "x" }))));
@@ -336,6 +347,10 @@ describe("runs, show, baseline, compare and trend", () => {
     const gated = await run("compare", "A", "B", "--db", db, "--fail-on-regression");
     expect(gated.code).toBe(2);
     expect(gated.err).toContain("the runs are not on the same dataset, so there is no verdict");
+    const unset = await run("run", b, "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    expect(unset.code).toBe(2);
+    expect(unset.err).toContain("--fail-on-regression: no baseline is set");
+    expect((await run("runs", "--db", db)).out.match(/complete/g)).toHaveLength(2);
     expect(await run("baseline", "set", "A", "--db", db)).toMatchObject({ code: 0 });
     const step = await run("run", b, "--config", config, "--db", db, "--baseline", "--fail-on-regression");
     expect(step.code).toBe(2);
@@ -343,6 +358,118 @@ describe("runs, show, baseline, compare and trend", () => {
     const alone = await run("run", b, "--config", config, "--db", db, "--fail-on-regression");
     expect(alone.code).toBe(2);
     expect(alone.err).toContain("--fail-on-regression gates the comparison with the baseline; add --baseline");
+  });
+
+  it("compare refuses runs with no evaluator in common (exit 2, naming each side's), with or without --fail-on-regression", async () => {
+    const db = join(dir, "db.sqlite");
+    const data = file("d.jsonl", jsonl(Array.from({ length: 6 }, (_, i) => ({ id: i, output: `a ${i}`, expected: `a ${i}` }))));
+    await run("run", data, "--config", file("ea.json", evals([{ type: "levenshtein" }])), "--db", db, "--name", "A", "--out", join(dir, "a.out.jsonl"));
+    await run("run", data, "--config", file("eb.json", evals([{ type: "exact_match" }, { type: "jaccard_similarity" }])), "--db", db, "--name", "B", "--out", join(dir, "b.out.jsonl"));
+    for (const gate of [[], ["--fail-on-regression"]]) {
+      const r = await run("compare", "A", "B", "--db", db, ...gate);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/no evaluator in common: A \(A \(\w+\)\) has levenshtein, B \(B \(\w+\)\) has exact_match, jaccard_similarity; there is nothing to compare/);
+      expect(r.out).not.toContain("only in A");
+    }
+    const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--fail-on-regression");
+    expect(files).toMatchObject({ code: 2, err: expect.stringContaining("has exact_match, jaccard_similarity; there is nothing to compare") });
+    // Against the baseline in the same step: the run stands (exit 0) unless the comparison is a gate (exit 2).
+    expect((await run("baseline", "set", "A", "--db", db)).code).toBe(0);
+    const eb = join(dir, "eb.json");
+    const step = await run("run", data, "--config", eb, "--db", db, "--baseline");
+    expect(step).toMatchObject({ code: 0, err: expect.stringContaining("simeval: --baseline: no evaluator in common") });
+    expect(step.out).not.toContain("Against the baseline");
+    expect(await run("run", data, "--config", eb, "--db", db, "--baseline", "--fail-on-regression")).toMatchObject({ code: 2, err: expect.stringContaining("no evaluator in common") });
+  });
+
+  it("compare warns that a run is incomplete or still being recorded, in the text and the HTML report", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const data = file("d.jsonl", jsonl(Array.from({ length: 10 }, (_, i) => ({ id: i, output: "x", expected: "x" }))));
+    expect((await run("run", data, "--config", config, "--db", db, "--name", "done")).code).toBe(0);
+    const recorder = openSqliteStore(db);
+    const done = await recorder.findRun("done");
+    const rowsOf = async (id: string) => (await collect(recorder.rows(id))).slice(0, 7);
+    const cut = await recorder.beginRun({ name: "cut", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
+    await recorder.addRows(cut, await rowsOf(done!.id));
+    await recorder.abortRun(cut, null); // as a run killed outright is found: incomplete, no summary
+    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
+    await recorder.addRows(live, await rowsOf(done!.id));
+    try {
+      const r = await run("compare", "cut", "live", "--db", db, "--report", join(dir, "c.html"));
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`warning: A (cut (${cut})) is incomplete: it covers only the rows recorded before it stopped`);
+      expect(r.out).toContain(`warning: B (live (${live})) is still being recorded: it covers only the rows recorded so far`);
+      const html = readFileSync(join(dir, "c.html"), "utf8");
+      expect(html).toContain(`is incomplete: it covers only the rows recorded before it stopped`);
+      expect(html).toContain(`is still being recorded: it covers only the rows recorded so far`);
+      expect((await run("compare", "done", "done", "--db", db)).out).not.toMatch(/incomplete|still being recorded/);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it("runs and show give the rows recorded by a run that has no summary (killed outright, or still running)", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const data = file("d.jsonl", jsonl(Array.from({ length: 1_234 }, (_, i) => ({ id: i, output: "x", expected: "x" }))));
+    expect((await run("run", data, "--config", config, "--db", db, "--name", "done")).code).toBe(0);
+    const recorder = openSqliteStore(db);
+    const done = await recorder.findRun("done");
+    const rows = await collect(recorder.rows(done!.id));
+    const killed = await recorder.beginRun({ name: "killed", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
+    await recorder.addRows(killed, rows.slice(0, 1_100));
+    await recorder.abortRun(killed, null);
+    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
+    await recorder.addRows(live, rows.slice(0, 40));
+    try {
+      const listed = (await run("runs", "--db", db)).out.split("\n");
+      expect(listed.find((l) => l.includes(" killed "))).toMatch(/incomplete\s+1100\s/);
+      expect(listed.find((l) => l.includes(" live "))).toMatch(/running\s+40\s/);
+      expect(listed.find((l) => l.includes(" done "))).toMatch(/complete\s+1234\s/);
+      expect((await run("show", "killed", "--db", db)).out).toContain("no summary (the run did not finish); 1,100 rows recorded");
+      expect((await run("show", "live", "--db", db)).out).toContain("no summary yet (the run is still being recorded); 40 rows recorded so far");
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it("RUN is an id, then a name, then an id prefix: a name that looks like an id prefix reaches its run, also for delete", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const data = file("d.jsonl", jsonl([{ id: 1, output: "x", expected: "x" }]));
+    expect((await run("run", data, "--config", config, "--db", db, "--name", "first")).code).toBe(0);
+    const ids = async () => JSON.parse((await run("runs", "--json", "--db", db)).out) as { id: string; name: string }[];
+    const first = (await ids())[0]!.id;
+    // Named like the start of an id: 4 characters (every id of today starts so), and 3 (under delete's minimum prefix).
+    for (const name of [first.slice(0, 4), first.slice(0, 3)]) {
+      expect((await run("run", data, "--config", config, "--db", db, "--name", name)).code).toBe(0);
+      expect((await run("show", name, "--db", db)).out).toMatch(new RegExp(`name\\s+${name}\n`));
+    }
+    const before = await ids();
+    expect(await run("delete", first.slice(0, 3), "--db", db)).toMatchObject({ code: 0, out: expect.stringContaining(`(${first.slice(0, 3)}): 1 rows`) });
+    expect((await ids()).map((r) => r.name)).toEqual(before.map((r) => r.name).filter((n) => n !== first.slice(0, 3)));
+    // No longer a name: the start of both remaining ids, which delete refuses like any ambiguous prefix.
+    expect(await run("delete", first.slice(0, 3), "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("is the start of several run ids") });
+    expect(await ids()).toHaveLength(2);
+  });
+
+  it("a --db that is a directory or not a SQLite database is a bad argument (exit 2), for run before any row is read", async () => {
+    const notDb = file("notes.md", "# notes, not a database\n".repeat(100));
+    for (const db of [notDb, dir]) {
+      for (const argv of [["runs"], ["show", "x"], ["compare", "a", "b"], ["trend"]]) {
+        const r = await run(...argv, "--db", db);
+        expect(r.code).toBe(2);
+        expect(r.err).toContain(`${db}: could not open the run store`);
+        expect(r.err).toMatch(/not a SQLite database|the path is a directory/);
+      }
+    }
+    const data = file("d.jsonl", jsonl([{ id: 1, output: "x", expected: "x" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const r = await run("run", data, "--config", config, "--db", notDb, "--out", join(dir, "o.jsonl"));
+    expect(r).toMatchObject({ code: 2, err: expect.stringContaining("not a SQLite database") });
+    expect(existsSync(join(dir, "o.jsonl"))).toBe(false);
+    expect(readFileSync(notDb, "utf8")).toBe("# notes, not a database\n".repeat(100));
   });
 
   it("Ctrl-C leaves a database that opens, with the run marked incomplete and its rows kept", async () => {

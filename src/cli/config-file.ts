@@ -1,9 +1,16 @@
 import { readFile } from "node:fs/promises";
-import { EvalError } from "../errors.js";
+import { EvalError, formatIssues, type Issue } from "../errors.js";
+import { didYouMean } from "../evaluators/suggest.js";
+import { createRunEvaluators } from "../run/run-dataset.js";
+
+const TOP_LEVEL_KEYS = ["evaluators"];
 
 /**
  * Reads EVALS.json: `{ "evaluators": [spec, ...] }`. Problems with the file itself (missing, not JSON,
- * wrong shape) are USAGE/CONFIG errors naming the file; the specs are validated by the caller.
+ * not an object) are USAGE/CONFIG errors naming the file. A well-formed file's specs are validated by
+ * the caller; but when the file has problems of its own (an unknown top-level key, `evaluators` missing
+ * or not a non-empty array), the specs are validated here too, so that one CONFIG_INVALID error lists
+ * every problem of the file at once in its `issues`, the file's first.
  */
 export async function readEvalsFile(path: string): Promise<unknown[]> {
   let text: string;
@@ -20,14 +27,35 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   } catch (error) {
     throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON (${(error as Error).message})`);
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || !("evaluators" in parsed)) {
-    throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed === "object" ? "an object without \"evaluators\"" : typeof parsed}`);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
   }
-  const extra = Object.keys(parsed).filter((k) => k !== "evaluators");
-  if (extra.length) throw new EvalError("CONFIG_INVALID", `${path}: unknown top-level key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `"${k}"`).join(", ")}; the file holds only "evaluators"`);
-  const evaluators = (parsed as { evaluators: unknown }).evaluators;
-  if (!Array.isArray(evaluators) || evaluators.length === 0) {
-    throw new EvalError("CONFIG_INVALID", `${path}: "evaluators" must be a non-empty array of evaluator specs`);
+  const issues: Issue[] = [];
+  for (const key of Object.keys(parsed).filter((k) => !TOP_LEVEL_KEYS.includes(k))) {
+    issues.push({ path: [key], message: `unknown top-level key "${key}"; the file holds only "evaluators".${didYouMean(key, TOP_LEVEL_KEYS)}`, received: key });
   }
-  return evaluators;
+  const evaluators = (parsed as { evaluators?: unknown }).evaluators;
+  if (!("evaluators" in parsed)) {
+    issues.push({ path: ["evaluators"], message: `"evaluators" is missing: the file holds {"evaluators": [spec, ...]}`, expected: "non-empty array" });
+  } else if (!Array.isArray(evaluators) || evaluators.length === 0) {
+    issues.push({ path: ["evaluators"], message: `"evaluators" must be a non-empty array of evaluator specs`, expected: "non-empty array" });
+  } else if (issues.length) {
+    issues.push(...specIssues(evaluators));
+  }
+  if (issues.length) {
+    const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+    throw new EvalError("CONFIG_INVALID", `${path}: Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
+  }
+  return evaluators as unknown[];
+}
+
+/** Every problem `createRunEvaluators` (what `simeval run` then does with the specs) finds in them, or none. */
+function specIssues(specs: unknown[]): Issue[] {
+  try {
+    createRunEvaluators(specs);
+    return [];
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    return error.issues.length ? error.issues : [{ path: ["evaluators"], message: error.message }];
+  }
 }

@@ -1,15 +1,12 @@
 /**
- * How figures are printed. Gates compare the value as printed, so the rounding lives here, once.
+ * How figures are printed on the command line. Gates compare the value as printed; the rounding
+ * itself is report/format.ts's, shared with the HTML reports.
  */
-import { formatPassRate, passRatePercent, type PassRateCounts } from "../report/format.js";
+import { formatFigure, formatPassRate, passRatePrinted, type PassRateCounts } from "../report/format.js";
 
-/** A score or mean: 4 decimals for fractions, integers as they are; "-" for none. */
-export function formatFigure(value: number | null): string {
-  if (value === null) return "-";
-  return Number.isInteger(value) ? String(value) : value.toFixed(4);
-}
+export { formatFigure };
 
-/** A pass rate as a percentage with one decimal: 0.95 -> "95.0%" (exact, see {@link passRatePercent}). */
+/** A pass rate as a percentage: 0.95 -> "95.0%" (exact, see {@link passRatePrinted}). */
 export function formatRate(s: PassRateCounts): string {
   return s.pass_rate === null ? "-" : formatPassRate(s);
 }
@@ -19,10 +16,10 @@ export function printedFigure(value: number): number {
   return Number(formatFigure(value));
 }
 
-/** The printed pass rate back as a fraction: the same double as the printed digits read as a number. */
+/** The printed pass rate back as a fraction: the same double as the printed digits read as a number ("99.95%" → 0.9995). */
 export function printedRate(s: PassRateCounts): number | null {
-  const percent = passRatePercent(s);
-  return percent === null ? null : Math.round(percent * 10) / 1000;
+  const printed = passRatePrinted(s);
+  return printed === null ? null : Number(`${printed.percent.toFixed(printed.decimals)}e-2`);
 }
 
 /** A size in bytes for people: "512 B", "3.4 MB", "1.25 GB" (powers of 1000, as `ls -h --si` and file managers). */

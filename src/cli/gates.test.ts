@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
-import { checkGateNames, evaluateGates, parseGates } from "./gates.js";
+import { checkGates, evaluateGates, parseGates } from "./gates.js";
 
 const evaluator = (name: string, mean: number | null, pass_rate: number | null, direction: "maximize" | "minimize" = "maximize"): EvaluatorSummary => ({
   name,
@@ -50,6 +50,14 @@ describe("gates", () => {
     expect(evaluateGates(parseGates("min-pass-rate", ["em=0.1241"]), s)[0]?.passed).toBe(false);
   });
 
+  it("a strict gate fails on a single failing row: the printed figure is never rounded to a whole number", () => {
+    const s = summary({ ...evaluator("em", 1999 / 2000, 1999 / 2000), verdicts: 2000 });
+    expect(evaluateGates(parseGates("min-pass-rate", ["em=1"]), s)[0]).toMatchObject({ passed: false, message: "--min-pass-rate em=1: failed, pass rate 99.95%" });
+    expect(evaluateGates(parseGates("min-pass-rate", ["em=0.9995"]), s)[0]?.passed).toBe(true);
+    expect(evaluateGates(parseGates("fail-under", ["em=1"]), summary(evaluator("em", 19_999 / 20_000, null)))[0]).toMatchObject({ passed: false, message: "--fail-under em=1: failed, mean 0.99995" });
+    expect(evaluateGates(parseGates("fail-over", ["dist=0"]), summary(evaluator("dist", 0.00004, null, "minimize")))[0]).toMatchObject({ passed: false, message: "--fail-over dist=0: failed, mean 0.00004" });
+  });
+
   it("fail-over gates a distance from above", () => {
     const s = summary(evaluator("dist", 3.2, null, "minimize"));
     expect(evaluateGates(parseGates("fail-over", ["dist=3"]), s)[0]?.passed).toBe(false);
@@ -60,9 +68,18 @@ describe("gates", () => {
     expect(evaluateGates(parseGates("fail-under", ["lev=0.1"]), summary(evaluator("lev", null, null)))[0]?.message).toContain("scored no rows");
   });
 
-  it("names must exist; fail-under on a distance points to fail-over", () => {
-    const evaluators = [{ name: "lev", direction: "maximize" }, { name: "dist", direction: "minimize" }];
-    expect(() => checkGateNames(parseGates("fail-under", ["levenshtein=0.8"]), evaluators)).toThrow(/no evaluator is named "levenshtein"; the evaluators are lev, dist/);
-    expect(() => checkGateNames(parseGates("fail-under", ["dist=2"]), evaluators)).toThrow(/use --fail-over dist=N/);
+  it("are checked against the evaluators before the run: name, direction, verdicts, reachable value", () => {
+    const evaluators = [
+      { name: "lev", direction: "maximize", threshold: 0.8 },
+      { name: "dist", direction: "minimize", threshold: null },
+    ];
+    const check = (kind: "fail-under" | "fail-over" | "min-pass-rate", arg: string) => () => checkGates(parseGates(kind, [arg]), evaluators);
+    expect(check("fail-under", "levenshtein=0.8")).toThrow(/no evaluator is named "levenshtein"; the evaluators are lev, dist/);
+    expect(check("fail-under", "dist=2")).toThrow(/"dist" is a distance .*use --fail-over dist=N/);
+    expect(check("fail-over", "lev=0.5")).toThrow(/"lev" is a similarity .*use --fail-under lev=N/);
+    expect(check("min-pass-rate", "dist=0.5")).toThrow(/"dist" has no threshold, so it gives no pass\/fail verdicts.*--fail-over/);
+    expect(check("fail-under", "lev=1.5")).toThrow(/scores at most 1/);
+    expect(check("fail-over", "dist=-1")).toThrow(/never negative/);
+    for (const [kind, arg] of [["fail-under", "lev=1"], ["fail-over", "dist=0"], ["min-pass-rate", "lev=1"]] as const) expect(check(kind, arg)).not.toThrow();
   });
 });

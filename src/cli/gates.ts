@@ -31,15 +31,30 @@ export function parseGates(kind: GateKind, args: readonly string[] | undefined):
   });
 }
 
-/** Checks gate names against the run's evaluators before anything runs. */
-export function checkGateNames(gates: readonly Gate[], evaluators: readonly { name: string; direction: string }[]): void {
+/**
+ * Checks gates against the run's evaluators before anything runs: the name exists, the gate suits the
+ * evaluator's direction (`--fail-under` a similarity, `--fail-over` a distance), `--min-pass-rate`
+ * names an evaluator with a threshold (the others give no verdicts), and the value can be reached
+ * (similarities are at most 1, distances at least 0).
+ */
+export function checkGates(gates: readonly Gate[], evaluators: readonly { name: string; direction: string; threshold: number | null }[]): void {
   const names = evaluators.map((e) => e.name);
   for (const g of gates) {
     const e = evaluators.find((x) => x.name === g.evaluator);
-    if (!e) throw new EvalError("USAGE", `--${g.kind} ${g.evaluator}=${g.value}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}`);
-    if (g.kind === "fail-under" && e.direction === "minimize") {
-      throw new EvalError("USAGE", `--fail-under ${g.evaluator}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`);
+    const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
+    if (!e) throw new EvalError("USAGE", `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}`);
+    const distance = e.direction === "minimize";
+    if (g.kind === "fail-under" && distance) {
+      throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`);
     }
+    if (g.kind === "fail-over" && !distance) {
+      throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is a similarity (higher is better); use --fail-under ${g.evaluator}=N to fail when its mean is below N`);
+    }
+    if (g.kind === "min-pass-rate" && e.threshold === null) {
+      throw new EvalError("USAGE", `${gate}: "${g.evaluator}" has no threshold, so it gives no pass/fail verdicts; set "threshold" in its config, or gate its mean with --${distance ? "fail-over" : "fail-under"}`);
+    }
+    if (g.kind === "fail-under" && g.value > 1) throw new EvalError("USAGE", `${gate}: "${g.evaluator}" scores at most 1, so this gate could never pass`);
+    if (g.kind === "fail-over" && g.value < 0) throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is never negative, so this gate could never pass`);
   }
 }
 

@@ -49,7 +49,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .command("run")
     .description("score every row of a dataset (JSONL, JSON array or CSV) and record the run")
     .argument("<dataset>", "the dataset file")
-    .requiredOption("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]}')
+    // Checked in the action rather than by commander, which would ask for --config before the dataset.
+    .option("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]} (required)')
     .option("--out <file>", "write one results line per row (JSONL), in input order")
     .option("--summary <file>", "write the summary as JSON")
     .option("--report <file>", "write a self-contained HTML report")

@@ -22,12 +22,12 @@ export function isResultsFile(ref: string): boolean {
   return existsSync(ref) && statSync(ref).isFile();
 }
 
-/** Resolves RUN as a results.jsonl path, else a run id, id prefix or name in the store. */
+/** Resolves RUN as a results.jsonl path, else a run id, name or unique id prefix in the store (see `RunStore.findRun`). */
 export async function loadRun(ref: string, store: RunStore | undefined): Promise<LoadedRun> {
   if (isResultsFile(ref)) return loadResultsFile(ref);
   const info = await store?.findRun(ref);
   if (!info || !store) {
-    throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, id prefix or name); \`simeval runs\` lists the runs`);
+    throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, name or id prefix); \`simeval runs\` lists the runs`);
   }
   const types = Object.fromEntries(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
   return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.scores(info.id), types, directions: directionsOf(types) };

@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashFile } from "./hash.js";
+import { tempDir } from "../test-support.js";
+import { hashFile, scanFile } from "./hash.js";
+import { makeFifo, PIPE_REFUSED } from "./test-support.js";
 
 let dir = "";
 beforeAll(async () => {
@@ -41,5 +43,11 @@ describe("hashFile", () => {
   ])("%s → DATASET_INVALID", async (_name, name, problem) => {
     const path = join(dir, name);
     await expect(hashFile(path)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${problem}` });
+  });
+
+  // scanFile is the first read of a run's dataset: a pipe must be refused before it is opened.
+  const fifo = makeFifo(tempDir("simeval-hash-fifo-"), "rows.jsonl");
+  it.skipIf(fifo === undefined)("a FIFO → DATASET_INVALID saying it is a pipe, without opening it", async () => {
+    await expect(scanFile(fifo!)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${fifo}: ${PIPE_REFUSED}` });
   });
 });

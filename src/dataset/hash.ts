@@ -2,9 +2,12 @@
 import { createHash } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { fileProblem } from "./errors.js";
-import { CHUNK_BYTES } from "./read-bytes.js";
+import { checkDatasetFile, CHUNK_BYTES } from "./read-bytes.js";
 
-/** sha256 of the file's bytes, lowercase hex, read as a stream. A missing or unreadable file throws DATASET_INVALID. */
+/**
+ * sha256 of the file's bytes, lowercase hex, read as a stream. A missing or unreadable file, or one that is not
+ * a regular file (a pipe, refused before it is opened), throws DATASET_INVALID.
+ */
 export async function hashFile(path: string): Promise<string> {
   return (await scanFile(path)).sha256;
 }
@@ -17,8 +20,12 @@ export interface FileScan {
   lines: number;
 }
 
-/** Hashes a file and counts its lines in one streamed read. A missing or unreadable file throws DATASET_INVALID. */
+/**
+ * Hashes a file and counts its lines in one streamed read. A missing or unreadable file, or one that is not a
+ * regular file (a pipe, a device: refused before it is opened, see `checkDatasetFile`), throws DATASET_INVALID.
+ */
 export async function scanFile(path: string): Promise<FileScan> {
+  await checkDatasetFile(path);
   let handle: FileHandle;
   try {
     handle = await open(path, "r");

@@ -1,10 +1,12 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
-import { firstInvalidUtf8, LineIndex, openDatasetFile, Utf8Sanitizer } from "./read-bytes.js";
+import { tempDir } from "../test-support.js";
+import { checkDatasetFile, checkDatasetFileSync, firstInvalidUtf8, LineIndex, openDatasetFile, Utf8Sanitizer } from "./read-bytes.js";
+import { makeFifo, PIPE_REFUSED } from "./test-support.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 const isValid = (bytes: Uint8Array): boolean => {
@@ -147,5 +149,36 @@ describe("openDatasetFile", () => {
     expect(err).toBeInstanceOf(EvalError);
     expect((err as EvalError).code).toBe("DATASET_INVALID");
     expect((err as EvalError).message).toBe(join(dir, message));
+  });
+
+  const fifoDir = tempDir("simeval-fifo-");
+  const fifo = makeFifo(fifoDir, "rows.jsonl");
+  it.skipIf(fifo === undefined)("a FIFO → DATASET_INVALID saying it is a pipe, without opening it (which would wait for a writer)", async () => {
+    await expect(openDatasetFile(fifo!, "rows")).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${fifo}: ${PIPE_REFUSED}` });
+  });
+
+  it("a character device → DATASET_INVALID saying what it is", async () => {
+    await expect(openDatasetFile("/dev/null", "rows")).rejects.toMatchObject({
+      code: "DATASET_INVALID",
+      message: "/dev/null: is a character device (a terminal, or a device such as /dev/null), not a regular file; a dataset is read more than once, so save it to a file first and give its path",
+    });
+  });
+});
+
+describe("checkDatasetFile", () => {
+  const dir = tempDir("simeval-check-");
+  const fifo = makeFifo(dir, "check.jsonl");
+  it.skipIf(fifo === undefined)("refuses a FIFO, async and sync", async () => {
+    await expect(checkDatasetFile(fifo!)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${fifo}: ${PIPE_REFUSED}` });
+    expect(() => checkDatasetFileSync(fifo!)).toThrow(new EvalError("DATASET_INVALID", `${fifo}: ${PIPE_REFUSED}`));
+  });
+
+  it("accepts a regular file, also through a symlink, and names a missing one", async () => {
+    const path = join(dir, "ok.jsonl");
+    await writeFile(path, "{}\n");
+    await symlink(path, join(dir, "link.jsonl"));
+    await expect(checkDatasetFile(path)).resolves.toBeUndefined();
+    expect(() => checkDatasetFileSync(join(dir, "link.jsonl"))).not.toThrow();
+    await expect(checkDatasetFile(join(dir, "nope.jsonl"))).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${join(dir, "nope.jsonl")}: no such file` });
   });
 });

@@ -3,9 +3,10 @@
  * offsets to line numbers, and finding invalid UTF-8 without slowing down the common all-valid case.
  */
 import { isUtf8 } from "node:buffer";
-import { open, type FileHandle } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import { addAbortSignal } from "node:stream";
-import { datasetInvalid, fileProblem } from "./errors.js";
+import { datasetInvalid, fileProblem, notRegularFile } from "./errors.js";
 
 /** The UTF-8 byte order mark, skipped at the start of a file. */
 const BOM = [0xef, 0xbb, 0xbf] as const;
@@ -22,10 +23,40 @@ export function hasBom(bytes: Uint8Array): boolean {
 }
 
 /**
- * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, unreadable,
- * an empty regular file (`emptyHint` says what a non-empty file should hold), or UTF-16 text.
+ * Checks, without opening it, that `path` is a regular file (following symlinks), or throws DATASET_INVALID
+ * naming it: missing, a directory, or a pipe, socket or device (see {@link notRegularFile}). Call it before
+ * anything opens a dataset path: opening a FIFO for reading waits for a writer, and a pipe cannot be read twice.
+ */
+export async function checkDatasetFile(path: string): Promise<void> {
+  let stats: Stats;
+  try {
+    stats = await stat(path);
+  } catch (err) {
+    throw fileProblem(path, err);
+  }
+  const problem = notRegularFile(path, stats);
+  if (problem !== undefined) throw problem;
+}
+
+/** {@link checkDatasetFile}, synchronously. */
+export function checkDatasetFileSync(path: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (err) {
+    throw fileProblem(path, err);
+  }
+  const problem = notRegularFile(path, stats);
+  if (problem !== undefined) throw problem;
+}
+
+/**
+ * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, a pipe, socket
+ * or device (refused before it is opened: {@link checkDatasetFile}), unreadable, an empty file (`emptyHint`
+ * says what a non-empty file should hold), or UTF-16 text.
  */
 export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
+  await checkDatasetFile(path);
   let handle: FileHandle;
   try {
     handle = await open(path, "r");
@@ -34,8 +65,10 @@ export async function openDatasetFile(path: string, emptyHint: string): Promise<
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) throw fileProblem(path, { code: "EISDIR" });
-    if (stat.isFile() && stat.size === 0) throw datasetInvalid(path, `the file is empty; expected ${emptyHint}`);
+    // Again on what was opened, in case the path changed since the check.
+    const problem = notRegularFile(path, stat);
+    if (problem !== undefined) throw problem;
+    if (stat.size === 0) throw datasetInvalid(path, `the file is empty; expected ${emptyHint}`);
     // Every row of a UTF-16 file would be an error of its own; one message for the file says why.
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
     if (bytesRead === 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {

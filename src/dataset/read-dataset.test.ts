@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { detectFormat, readDataset } from "./read-dataset.js";
-import { collect, tempFiles } from "./test-support.js";
+import { collect, makeFifo, PIPE_REFUSED, tempFiles } from "./test-support.js";
 
 const { file, dir } = tempFiles("simeval-dataset-");
 
@@ -33,6 +33,11 @@ describe("detectFormat", () => {
 
   it("reads the first bytes itself when not given them", async () => {
     expect(detectFormat(await file("rows.txt", '{"a":1}\n'))).toBe("jsonl");
+  });
+
+  const fifo = makeFifo(dir(), "sniff.dat");
+  it.skipIf(fifo === undefined)("a FIFO to sniff → DATASET_INVALID saying it is a pipe, without opening it", () => {
+    expect(() => detectFormat(fifo!)).toThrow(new EvalError("DATASET_INVALID", `${fifo}: ${PIPE_REFUSED}`));
   });
 
   it("a missing file to sniff → DATASET_INVALID", () => {
@@ -75,6 +80,11 @@ describe("readDataset", () => {
     const path = join(dir(), name);
     const iterable = readDataset(path); // no throw yet: the file is opened on iteration
     await expect(collect(iterable)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${problem}` });
+  });
+
+  const fifos = ["pipe.jsonl", "pipe.json", "pipe.csv", "pipe.dat"].map((name) => [name, makeFifo(dir(), name)] as const);
+  it.skipIf(fifos[0]![1] === undefined).each(fifos)("a FIFO %s → DATASET_INVALID from the first next(), saying it is a pipe", async (_name, path) => {
+    await expect(collect(readDataset(path!))).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${PIPE_REFUSED}` });
   });
 
   it("an empty file of unknown type → DATASET_INVALID", async () => {

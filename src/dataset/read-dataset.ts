@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
 import { fileProblem } from "./errors.js";
-import { hasBom, openDatasetFile } from "./read-bytes.js";
+import { checkDatasetFileSync, hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
 import { readJsonArrayBatches } from "./read-json.js";
 import { readJsonlBatches } from "./read-jsonl.js";
@@ -39,6 +39,7 @@ function firstSignificantByte(bytes: Uint8Array): number | undefined {
 }
 
 function readFirstBytesSync(path: string): Uint8Array {
+  checkDatasetFileSync(path);
   try {
     const fd = openSync(path, "r");
     try {
@@ -56,7 +57,8 @@ function readFirstBytesSync(path: string): Uint8Array {
  * The dataset format of `path`: `.jsonl`/`.ndjson` → jsonl, `.json` → json, `.csv`/`.tsv` → csv. Any other
  * extension is decided by the first character after a BOM and whitespace: `[` → json, `{` → jsonl, anything
  * else → csv. Without `firstBytes` it reads the first {@link SNIFF_BYTES} bytes itself (synchronously) when
- * the extension does not decide; a missing or unreadable file then throws DATASET_INVALID.
+ * the extension does not decide; a missing or unreadable file, or one that is not a regular file (a pipe),
+ * then throws DATASET_INVALID.
  */
 export function detectFormat(path: string, firstBytes?: Uint8Array): DatasetFormat {
   const byExtension = formatFromExtension(path);
@@ -91,7 +93,7 @@ export interface ReadDatasetOptions {
  * Streams the rows of a JSONL, JSON-array or CSV file (format from `opts.format`, else {@link detectFormat}).
  * Memory stays flat whatever the file's size; a single value may be as large as a JS string allows.
  *
- * - Whole-file problems (missing file, a directory, unreadable, empty or no rows, a JSON top level that is
+ * - Whole-file problems (missing file, a directory, a pipe or device, unreadable, empty or no rows, a JSON top level that is
  *   not an array, a bad CSV header) reject the first `next()` with `EvalError("DATASET_INVALID")`, whose
  *   message starts with `path:`.
  * - A row that cannot be read is yielded as `{ row, line, error: { code: "DATASET_ROW_INVALID", message } }`

@@ -54,9 +54,13 @@ describe("readJsonArray", () => {
   const STOPPED = ". Reading stopped here: the rest of the file is not in the run";
   it.each([
     ["a bad character", '[{"a":1},\n {"a":2} x', 2, `line 2: not valid JSON (unexpected "x" at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
-    ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, 'line 3: not valid JSON (unexpected "[" after the array\'s closing ] at byte 1 of the line); expected a JSON array of row objects', "DATASET_ROW_INVALID"],
-    // The ] closes the array, so every row was read: only this row's error.
-    ["a trailing comma", '[{"a":1},\n{"a":2},\n]', 2, 'line 3: not valid JSON (unexpected "]" at byte 1 of the line); expected a JSON array of row objects', "DATASET_ROW_INVALID"],
+    // Whatever follows the closing ] may be rows (a second array) that the run would silently leave out.
+    ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, `line 3: not valid JSON (unexpected "[" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["a bad character after the closing ]", '[{"a":1},\n{"a":2}] x', 2, `line 2: not valid JSON (unexpected "x" after the array's closing ] at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["a string after the closing ]", '[{"a":1},\n{"a":2}]\n"s"', 2, `line 3: not valid JSON (unexpected string "s" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    // The error names the comma's line, the one to fix, not the ]'s.
+    ["a trailing comma", '[{"a":1},\n{"a":2},\n]', 2, `line 2: not valid JSON (a trailing comma at byte 8 of the line; JSON allows no comma before ]); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["a trailing comma in a row", '[{"a":1},\n{"a":2},\n{"a":3,\n}]', 2, `line 3: not valid JSON (a trailing comma at byte 7 of the line; JSON allows no comma before }); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, `line 2: not valid JSON (unexpected "\\n" at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
@@ -69,6 +73,27 @@ describe("readJsonArray", () => {
     const last = items.at(-1)!;
     expect("error" in last && last.error).toEqual({ code, message });
     expect(last.row).toBe(kept + 1);
+  });
+
+  it("a second array after the first: its rows are not read, and reading stops at its [ (line 2) after row 1", async () => {
+    const text = '[{"output":"a","expected":"a"}]\n[{"output":"b","expected":"b"}]\n';
+    const items = await collect(readJsonArray(await file("two-arrays.json", text)));
+    expect(items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.code])).toEqual([
+      [1, 1, { output: "a", expected: "a" }],
+      [2, 2, "DATASET_READ_STOPPED"],
+    ]);
+  });
+
+  it("a trailing comma after the only row: a read-stopped error on line 1 numbered like any other (row 2), and no other row", async () => {
+    const items = await collect(readJsonArray(await file("trailing.json", '[{"output":"a","expected":"a"},]')));
+    expect(items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.code])).toEqual([
+      [1, 1, { output: "a", expected: "a" }],
+      [2, 1, "DATASET_READ_STOPPED"],
+    ]);
+  });
+
+  it("whitespace after the closing ] is fine", async () => {
+    expect(brief(await collect(readJsonArray(await file("ws.json", '[{"a":1}]\n\r\n \t\n'))))).toEqual([[1, 1, { a: 1 }]]);
   });
 
   it("invalid UTF-8 inside an element makes that row an error; the parse goes on", async () => {

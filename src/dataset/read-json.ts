@@ -39,7 +39,9 @@ const PARSER_UNEXPECTED = /^Unexpected \w+ \(([\s\S]*)\) in state \w+$/;
 /**
  * Reads a JSON array file row by row. Whole-file problems (missing, empty, a top level that is not an array,
  * an empty array) throw DATASET_INVALID. An element that is not an object, or holds invalid UTF-8, is a row
- * error; a syntax error ends the stream with a row error naming its line (the rows before it are kept).
+ * error. A syntax error ends the stream with a DATASET_READ_STOPPED row error naming its line (the rows before
+ * it are kept; it takes the next row number): also a trailing comma, and anything but whitespace after the
+ * array's closing ], which may hold rows that are then not in the run (a second array, say).
  * With `signal`, an abort rejects the pending `next()` with `signal.reason`.
  */
 export function readJsonArray(path: string, signal?: AbortSignal): AsyncIterableIterator<DatasetItem> {
@@ -65,14 +67,19 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
   let rowStart = -1;
   /** Offset of the token being handled, for errors that carry no position. */
   let at = 0;
+  /** Offset of the last token if it was a comma, else -1: a `]` or `}` right after it is a trailing comma. */
+  let comma = -1;
   /** Set when the stream must end: a syntax error (a last row error) or a whole-file error. */
   let stopped = false;
   let fatal: EvalError | undefined;
   /** Bytes fed so far (after the BOM). */
   let size = 0;
 
-  /** Ends the stream at a syntax error: the tokenizer cannot find the next row after one. */
-  const fail = (offset: number, what: string): void => {
+  /**
+   * Ends the stream at a syntax error: the tokenizer cannot find the next row after one, and past the closing ]
+   * there may be rows (a second array) that would be silently left out. `note` follows the position.
+   */
+  const fail = (offset: number, what: string, note = ""): void => {
     if (stopped) return;
     stopped = true;
     const { line, byte } = lines.locate(offset);
@@ -83,17 +90,21 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
     const utf8Bad = bad.includes(offset);
     const message = utf8Bad
       ? `line ${line}: not valid UTF-8 at byte ${byte} of the line; expected UTF-8 text`
-      : `line ${line}: not valid JSON (${what} at byte ${byte} of the line); expected ${EXPECTED}`;
-    // Past the closing ], every row was read; anywhere else the rest of the file is lost to the run.
-    if (closed) out.push(rowError(row + 1, line, message));
-    else out.push(rowError(row + 1, line, `${message}. Reading stopped here: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
+      : `line ${line}: not valid JSON (${what}${closed ? " after the array's closing ]" : ""} at byte ${byte} of the line${note}); expected ${EXPECTED}`;
+    out.push(rowError(row + 1, line, `${message}. Reading stopped here: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
   };
 
   tokenizer.onToken = (token: ParsedTokenInfo): void => {
     if (stopped) return;
     at = token.offset;
+    const afterComma = comma;
+    comma = token.token === TokenType.COMMA ? at : -1;
+    if (afterComma !== -1 && (token.token === TokenType.RIGHT_BRACKET || token.token === TokenType.RIGHT_BRACE)) {
+      // Caught before the ] counts as closing the array; the comma is what to delete.
+      return fail(afterComma, "a trailing comma", `; JSON allows no comma before ${String(token.value)}`);
+    }
     if (depth === 0) {
-      if (closed) return fail(at, `unexpected ${JSON.stringify(String(token.value))} after the array's closing ]`);
+      if (closed) return fail(at, token.token === TokenType.STRING ? `unexpected string ${shortMessage(JSON.stringify(token.value), 60)}` : `unexpected ${JSON.stringify(String(token.value))}`);
       if (!started) {
         started = true;
         if (token.token !== TokenType.LEFT_BRACKET) {

@@ -1,4 +1,5 @@
-import { levenshteinDistance, toUnits, unitLength, type TextUnit } from "../metrics/levenshtein.js";
+import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
+import { graphemes } from "../metrics/text-units.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
 export interface EditTexts {
@@ -25,7 +26,7 @@ export function prepareEditTexts(
     const length = unitLength(text, opts.unit);
     if (length <= max) return text;
     truncated = { ...(truncated || {}), [side]: length };
-    return toUnits(text, opts.unit).slice(0, max).join("");
+    return text.slice(0, unitPrefixEnd(text, max, opts.unit));
   };
   let a = cut(output, "output");
   let b = cut(expected, "expected");
@@ -34,6 +35,29 @@ export function prepareEditTexts(
     b = b.toLowerCase();
   }
   return { output: a, expected: b, truncated };
+}
+
+/**
+ * UTF-16 offset at which the first `count` units of `text` end (`text.length` when it has fewer), so
+ * that `text.slice(0, offset)` equals `toUnits(text, unit).slice(0, count).join("")` without building
+ * the array of every unit: code points are stepped over (a surrogate pair is one, a lone surrogate is
+ * one, as in `Array.from`), graphemes are segmented only up to the cut. O(offset).
+ */
+export function unitPrefixEnd(text: string, count: number, unit: TextUnit): number {
+  if (unit === "code_point") {
+    let i = 0;
+    for (let n = 0; n < count && i < text.length; n++) {
+      const pair = (text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      i += pair ? 2 : 1;
+    }
+    return i;
+  }
+  let n = 0;
+  for (const { index } of graphemes().segment(text)) {
+    if (n === count) return index;
+    n++;
+  }
+  return text.length;
 }
 
 /** The sentence that tells a reader which side was cut. */

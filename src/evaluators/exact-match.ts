@@ -42,17 +42,42 @@ export const exactMatchEvaluator = defineEvaluator({
         reasoning: equal
           ? `The output equals the expected output (${applied}).`
           : `The output differs from the expected output at code point ${at} (${applied}).`,
-        details: { first_difference: at, compared_output_length: [...a].length, compared_expected_length: [...b].length },
+        details: { first_difference: at, compared_output_length: codePointsBefore(a, a.length), compared_expected_length: codePointsBefore(b, b.length) },
       };
     };
   },
 });
 
-/** Index, in code points, of the first position where the two texts differ. */
-function firstDifference(a: string, b: string): number {
-  const pa = Array.from(a);
-  const pb = Array.from(b);
+/**
+ * Index, in code points, of the first position where the two texts differ (a lone surrogate counts as
+ * one code point, as in `Array.from`); the shorter text's length when it is a prefix of the other.
+ * Compares UTF-16 units, then steps back one unit when the first differing unit is the low half of a
+ * surrogate pair whose high half both texts share, so the index never points inside a pair.
+ * O(index) time, O(1) memory: no array of code points is built (texts may be tens of megabytes).
+ */
+export function firstDifference(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
   let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return i;
+  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Past the end charCodeAt is NaN, and NaN & 0xfc00 is 0: never a low surrogate.
+  if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(a.charCodeAt(i)) || isLow(b.charCodeAt(i)))) i--;
+  return codePointsBefore(a, i);
 }
+
+/**
+ * Number of code points in `text[0, end)`: its UTF-16 units minus its complete surrogate pairs (a
+ * lone surrogate is one), the length `Array.from(text.slice(0, end))` would give. O(end), no copy.
+ */
+export function codePointsBefore(text: string, end: number): number {
+  let count = end;
+  for (let i = 0; i + 1 < end; i++) {
+    if (isHigh(text.charCodeAt(i)) && isLow(text.charCodeAt(i + 1))) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+const isHigh = (unit: number): boolean => (unit & 0xfc00) === 0xd800;
+const isLow = (unit: number): boolean => (unit & 0xfc00) === 0xdc00;

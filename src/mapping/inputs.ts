@@ -50,9 +50,11 @@ function compileSource(source: unknown, at: (string | number)[], issues: Issue[]
     try {
       return pathResolver(compilePath(source));
     } catch (error) {
+      // compilePath's message names the path, the position, what was found and the usual forms.
+      if (!(error instanceof EvalError)) throw error;
       issues.push({
         path: at,
-        message: `${who}: ${JSON.stringify(source)} is not a valid JSONPath (RFC 9535): ${(error as Error).message}`,
+        message: `${who}: ${error.message}`,
         expected: "a JSONPath such as $.answer or $.metadata.reference",
         received: source,
       });

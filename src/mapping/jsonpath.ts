@@ -1,5 +1,6 @@
 import { query, type JsonValue } from "jsonpath-rfc9535";
 import parse from "jsonpath-rfc9535/parser";
+import { EvalError } from "../errors.js";
 
 /**
  * A compiled RFC 9535 JSONPath query (through `jsonpath-rfc9535`, which never evaluates code).
@@ -12,9 +13,18 @@ export interface CompiledPath {
   select(value: unknown): unknown[];
 }
 
-/** Parses `expression`; throws an Error with the parser's message when it is not valid JSONPath. */
+/**
+ * Parses `expression`.
+ * @throws EvalError CONFIG_INVALID when it is not valid JSONPath, with a one-line message for people
+ *   (see {@link describeSyntaxError}), never the parser's character classes.
+ */
 export function compilePath(expression: string): CompiledPath {
-  const ast = parse(expression);
+  let ast: ReturnType<typeof parse>;
+  try {
+    ast = parse(expression);
+  } catch (error) {
+    throw new EvalError("CONFIG_INVALID", `${quote(expression)} is not a valid JSONPath (RFC 9535): ${describeSyntaxError(expression, error)}`, { cause: error });
+  }
   const steps: (string | number)[] = [];
   for (const segment of ast.segments) {
     const step = simpleStep(segment);
@@ -55,4 +65,68 @@ function selectSteps(value: unknown, steps: readonly (string | number)[]): unkno
     if (current === undefined) return [];
   }
   return [current];
+}
+
+/** Forms every message about a malformed path ends with. */
+const PATH_FORMS = "a path looks like $.name, $['name with spaces'], $[0], $[-1], $[*], $..name or $[?@.score > 0.5]";
+
+/** What a peggy parser (the one `jsonpath-rfc9535/parser` is built with) puts on its syntax errors. */
+interface PeggySyntaxError {
+  location: { start: { offset: number } };
+  found: string | null;
+  expected: ({ type: "literal"; text: string } | { type: "class"; parts: (string | [string, string])[]; inverted: boolean } | { type: string })[] | null;
+}
+
+/** A parser expectation in words: a literal quoted, the two classes a reader knows by name, nothing for the rest. */
+function expectationWords(e: NonNullable<PeggySyntaxError["expected"]>[number]): string[] {
+  if ("text" in e) return [quote(e.text)];
+  if (!("parts" in e) || e.inverted) return [];
+  const has = (c: string) => e.parts.some((p) => (typeof p === "string" ? p === c : p[0] <= c && c <= p[1]));
+  if (has("a") && has("Z") && has("_")) return ["a member name"];
+  if (has("1") && has("9") && !has("a")) return ["a digit"];
+  return [];
+}
+
+function isPeggySyntaxError(error: unknown): error is PeggySyntaxError {
+  const e = error as Partial<PeggySyntaxError> | null;
+  return typeof e === "object" && e !== null && typeof e.location?.start?.offset === "number";
+}
+
+/**
+ * One line saying where and why `expression` fails to parse: what was found (or that the path ended)
+ * at which character (1-based, in code points) after which text, what could come there (punctuation,
+ * a member name, a digit; the parser's other character classes would read as raw code point ranges),
+ * and the usual forms of a path. Characters that cannot be seen or printed are written as \uXXXX.
+ */
+function describeSyntaxError(expression: string, error: unknown): string {
+  if (!isPeggySyntaxError(error)) return `${visible(error instanceof Error ? error.message : String(error))}; ${PATH_FORMS}`;
+  const offset = Math.min(Math.max(error.location.start.offset, 0), expression.length);
+  const before = expression.slice(0, offset);
+  const after = before === "" ? "at the start" : `after ${quote(before)}`;
+  const found = offset >= expression.length ? "the path ends" : `unexpected ${quote(String.fromCodePoint(expression.codePointAt(offset) ?? 0))}`;
+  const words = [...new Set((error.expected ?? []).flatMap(expectationWords))];
+  let expected = words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : (words[0] ?? "");
+  if (offset === 0 && expected === '"$"') expected += ` (a path starts at the record, $; a fixed value is written {"literal": value})`;
+  return `${found} at character ${[...before].length + 1} (${after})${expected ? `; expected ${expected}` : ""}; ${PATH_FORMS}`;
+}
+
+/**
+ * `text` in double quotes (single quotes when it holds a double quote and no single one), with every
+ * character that cannot be seen or printed written as \uXXXX. For paths and characters in messages.
+ */
+function quote(text: string): string {
+  const q = text.includes('"') && !text.includes("'") ? "'" : '"';
+  return `${q}${visible(text)}${q}`;
+}
+
+/**
+ * `text` with every character that cannot be seen or printed (controls, format characters, lone
+ * surrogates, private-use and unassigned code points, line and paragraph separators, U+FFFD) written
+ * as \uXXXX (\u{XXXXX} above U+FFFF).
+ */
+function visible(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cs}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\uFFFD]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
 }

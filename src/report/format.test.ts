@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatTime } from "./format.js";
+import fc from "fast-check";
+import { formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -24,6 +25,19 @@ describe("format", () => {
     expect(formatSigned(v, d)).toBe(out);
   });
 
+  it("prints summary figures to 4 decimals, never rounding a fraction to a whole number", () => {
+    expect([0.12344, 0.12345678, 3, 26.25171, null].map((v) => formatFigure(v))).toEqual(["0.1234", "0.1235", "3", "26.2517", "-"]);
+    expect([0.99996, 0.999999999, 0.00004, -0.00004, 2.99999].map((v) => formatFigure(v))).toEqual(["0.99996", "0.999999999", "0.00004", "-0.00004", "2.99999"]);
+    expect(formatFigure(null, "—")).toBe("—");
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (v) => {
+        const printed = Number(formatFigure(v));
+        expect(Number.isInteger(printed)).toBe(Number.isInteger(v));
+        expect(Math.abs(printed - v)).toBeLessThanOrEqual(0.00005 + 1e-9 * Math.abs(v));
+      }),
+    );
+  });
+
   it("formats percentages, p-values, integers, times and ids", () => {
     expect(formatPassRate({ pass_rate: 851 / 1000, verdicts: 1000 })).toBe("85.1%");
     expect(formatPassRate({ pass_rate: null, verdicts: 0 })).toBe("—");
@@ -31,6 +45,12 @@ describe("format", () => {
     expect(formatPassRate({ pass_rate: 2470 / 20000, verdicts: 20000 })).toBe("12.4%");
     expect(formatPassRate({ pass_rate: 2469 / 20000, verdicts: 20000 })).toBe("12.3%");
     expect(formatPassRate({ pass_rate: 1 / 16, verdicts: 16 })).toBe("6.3%");
+    // A rate that is not all or nothing never reads as one: more decimals until it does not.
+    expect(formatPassRate({ pass_rate: 1999 / 2000, verdicts: 2000 })).toBe("99.95%");
+    expect(formatPassRate({ pass_rate: 199_999 / 200_000, verdicts: 200_000 })).toBe("99.9995%");
+    expect(formatPassRate({ pass_rate: 1 / 20_000, verdicts: 20_000 })).toBe("0.01%");
+    expect(formatPassRate({ pass_rate: 1, verdicts: 2000 })).toBe("100.0%");
+    expect(formatPassRate({ pass_rate: 0, verdicts: 2000 })).toBe("0.0%");
     expect(formatP(0.0004)).toBe("< 0.001");
     expect(formatP(0.04321)).toBe("0.043");
     expect(formatInt(1234567)).toBe("1,234,567");

@@ -32,18 +32,47 @@ export function formatSigned(value: number | null | undefined, direction: Direct
 }
 
 /**
- * A pass rate in percent, rounded half-up to 0.1 from the exact fraction passed / verdicts, so that
- * 2,470 of 20,000 reads 12.4%, not the 12.3% that `(0.1235 * 100).toFixed(1)` gives; null without verdicts.
+ * A pass rate in percent and its decimals: rounded half-up to 0.1 from the exact fraction passed /
+ * verdicts, so that 2,470 of 20,000 reads 12.4%, not the 12.3% that `(0.1235 * 100).toFixed(1)`
+ * gives. A rate that is not all or nothing never reads as 100.0% or 0.0%: it gets more decimals
+ * until it does not (1,999 of 2,000 reads 99.95%), so that a gate at 1 fails when one row failed.
+ * Null without verdicts.
  */
-export function passRatePercent(s: PassRateCounts): number | null {
+export function passRatePrinted(s: PassRateCounts): { percent: number; decimals: number } | null {
   if (s.pass_rate === null || !(s.verdicts > 0)) return null;
-  return roundFractionHalfUp(Math.round(s.pass_rate * s.verdicts) * 100, s.verdicts, 1);
+  const passed = Math.round(s.pass_rate * s.verdicts);
+  for (let decimals = 1; ; decimals++) {
+    const percent = roundFractionHalfUp(passed * 100, s.verdicts, decimals);
+    // Ends: passed / verdicts is at least 1 / verdicts away from 0 and 1.
+    if ((percent === 100 && passed !== s.verdicts) || (percent === 0 && passed !== 0)) continue;
+    return { percent, decimals };
+  }
 }
 
-/** A pass rate as printed everywhere: "95.0%", or {@link MISSING} without verdicts. */
+/** The pass rate in percent as printed ({@link passRatePrinted}); null without verdicts. */
+export function passRatePercent(s: PassRateCounts): number | null {
+  return passRatePrinted(s)?.percent ?? null;
+}
+
+/** A pass rate as printed everywhere: "95.0%", "99.95%", or {@link MISSING} without verdicts. */
 export function formatPassRate(s: PassRateCounts): string {
-  const percent = passRatePercent(s);
-  return percent === null ? MISSING : `${percent.toFixed(1)}%`;
+  const printed = passRatePrinted(s);
+  return printed === null ? MISSING : `${printed.percent.toFixed(printed.decimals)}%`;
+}
+
+/**
+ * A summary figure (a mean, a percentile, a difference): integers as they are, other values to 4
+ * decimals; `missing` for none. A value that is not whole never reads as a whole number: 0.99996 reads
+ * "0.99996", not "1.0000", so that a gate at 1 (or a distance gate at 0) fails when it should.
+ */
+export function formatFigure(value: number | null, missing = "-"): string {
+  if (value === null) return missing;
+  if (Number.isInteger(value)) return String(value);
+  for (let decimals = 4; decimals < 20; decimals++) {
+    const text = value.toFixed(decimals);
+    if (!Number.isInteger(Number(text))) return text;
+  }
+  return String(value);
 }
 
 /** A p-value: 3 decimals, or "< 0.001" below that. */

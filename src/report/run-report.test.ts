@@ -127,7 +127,7 @@ describe("renderRunReport", () => {
     const html = renderRunReport(input());
     const table = html.slice(html.indexOf("<table>"), html.indexOf("</table>"));
     expect(table.match(/<tr><td class="name">/g)).toHaveLength(1);
-    expect(table).toContain("<td>3</td><td>1</td><td>0</td><td><b>0.500</b></td><td>0.500</td><td>0.100</td><td>0.900</td><td>0.100</td><td>0.900</td>");
+    expect(table).toContain("<td>3</td><td>1</td><td>0</td><td><b>0.5000</b></td><td>0.5000</td><td>0.1000</td><td>0.9000</td><td>0.1000</td><td>0.9000</td>");
     expect(table).toContain("33.3%");
     expect(table).toContain(`style="width:33.3%"`);
   });

@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
 import { escapeHtml } from "./escape.js";
-import { MISSING, formatId, formatInt, formatPassRate, formatScore, passRatePercent, formatTime } from "./format.js";
+import { MISSING, formatFigure, formatId, formatInt, formatPassRate, formatScore, passRatePercent, formatTime } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
 import { renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -65,7 +65,8 @@ function renderSummaryTable(input: RunReportInput): string {
     .join("");
   const rows = input.evaluators.map((ev, i) => {
     const s = ev.summary;
-    const f = (v: number | null): string => formatScore(v, s.direction);
+    // Summary figures as the command line prints them, so that the report and the gates agree.
+    const f = (v: number | null): string => formatFigure(v, MISSING);
     return (
       `<tr><td class="name"><a href="#${slug(s.name, i)}">${escapeHtml(s.name)}</a><span class="type">${escapeHtml(s.type)} · ${directionText(s.direction)}</span></td>` +
       `<td>${formatInt(s.n)}</td><td>${formatInt(s.skipped)}</td><td>${s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0"}</td>` +
@@ -112,8 +113,8 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(s.name)}</h2>` +
     `<span class="muted mono">${escapeHtml(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
-    `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", formatScore(s.mean, s.direction))}${stat("median", formatScore(s.median, s.direction))}` +
-    `${stat("p10", formatScore(s.p10, s.direction))}${stat("p90", formatScore(s.p90, s.direction))}${stat("pass rate", formatPassRate(s))}` +
+    `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", formatFigure(s.mean, MISSING))}${stat("median", formatFigure(s.median, MISSING))}` +
+    `${stat("p10", formatFigure(s.p10, MISSING))}${stat("p90", formatFigure(s.p90, MISSING))}${stat("pass rate", formatPassRate(s))}` +
     `${s.skipped ? stat("skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
     `${chart}${worst}</section>`
   );

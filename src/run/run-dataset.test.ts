@@ -57,6 +57,9 @@ describe("runDataset on worker threads", () => {
     expect(new Set(threaded.scores.map((r) => JSON.stringify(r.scores.alternative)))).toEqual(new Set([undefined, "null", "1", "0"]));
     expect(threaded.result.summary).toEqual(inline.result.summary);
     expect(threaded.result.worst).toEqual(inline.result.worst);
+    // Each evaluator's first error: row 1 is unreadable, row 3 the first with two alternatives.
+    expect(threaded.result.evaluatorErrors).toEqual({ alternative: { row: 3, code: "INPUT_INVALID", message: expect.stringContaining("matched 2 values") } });
+    expect(inline.result.evaluatorErrors).toEqual(threaded.result.evaluatorErrors);
     expect(threaded.result.histograms).toEqual(inline.result.histograms);
   });
 });

@@ -7,7 +7,7 @@ import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset
 import type { DatasetItem, RowErrorCode, UnparsedRow } from "../dataset/rows.js";
 import { chooseBins } from "../report/choose.js";
 import type { HistogramData } from "../report/types.js";
-import { pairableScores } from "../stats/packed-scores.js";
+import { CELL, pairableScores } from "../stats/packed-scores.js";
 import type { ScoreSet } from "../stats/score-set.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
@@ -16,7 +16,7 @@ import { inlineScorer, workerPool, type Scorer } from "./pool.js";
 import type { ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
 import { batchRow, batchRowCount, batchRowFailed, batchRows } from "./serialized-batch.js";
-import type { EvaluatorSummary, RunSummary, SerializedRow } from "./types.js";
+import { isResultError, type EvaluatorSummary, type RowResult, type RunSummary, type SerializedRow } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
 export interface RunDatasetOptions {
@@ -49,6 +49,13 @@ export interface RowErrorInfo {
   message: string;
 }
 
+/** An evaluator's first failed row: where, and why (an EvalError code, or EVALUATOR_FAILED). */
+export interface EvaluatorErrorInfo {
+  row: number;
+  code: string;
+  message: string;
+}
+
 export interface RunDatasetResult {
   runId: string | null;
   summary: RunSummary;
@@ -56,6 +63,8 @@ export interface RunDatasetResult {
   worst: Record<string, WorstRow[]>;
   /** The first row errors (at most 100), for messages and reports; the summary counts them all. */
   rowErrors: RowErrorInfo[];
+  /** By evaluator name, its first error on a row (evaluators without errors are absent); the summary counts them all. */
+  evaluatorErrors: Record<string, EvaluatorErrorInfo>;
   datasetHash: string;
   /** Each evaluator's scores (the rows behind its summary) binned for the report; null when none. */
   histograms: Record<string, HistogramData | null>;
@@ -120,6 +129,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const store = opts.store;
   const runId = (await store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) })) ?? null;
   const rowErrors: RowErrorInfo[] = [];
+  const evaluatorErrors: Record<string, EvaluatorErrorInfo> = {};
   let readStopped: RowErrorInfo | null = null;
   let rowsDone = 0;
   let interrupted = false;
@@ -141,6 +151,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       if (rowErrors.length < KEEP_ROW_ERRORS) rowErrors.push(info);
       if (code === "DATASET_READ_STOPPED" && i === size - 1) readStopped = info;
     }
+    if (Object.keys(evaluatorErrors).length < evaluators.length) firstEvaluatorErrors(batch, evaluators, evaluatorErrors);
     await opts.write?.(batch.bytes);
     rowsDone += size;
     opts.onProgress?.(rowsDone, estimatedRows);
@@ -176,13 +187,27 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       else await store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
-    return { runId, summary: final, evaluators, worst, rowErrors, datasetHash, histograms, interrupted, readStopped };
+    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped };
   } catch (error) {
     if (store && runId) await store.abortRun(runId, summary.finish());
     throw error;
   } finally {
     summary.close();
     await scorer.close();
+  }
+}
+
+/** Adds to `found` each evaluator's first error in the batch, unless it has one already. */
+function firstEvaluatorErrors(batch: ScoredBatch, evaluators: readonly Evaluator[], found: Record<string, EvaluatorErrorInfo>): void {
+  const { rows, evaluators: m, cells } = batch.scores;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < m; j++) {
+      const name = (evaluators[j] as Evaluator).name;
+      if (((cells[i * m + j] as number) & CELL.ERROR) === 0 || found[name]) continue;
+      const row = batchRow(batch, i);
+      const result = (JSON.parse(row.results) as Record<string, RowResult | undefined>)[name];
+      found[name] = result && isResultError(result) ? { row: row.row, ...result.error } : { row: row.row, code: "EVALUATOR_FAILED", message: "its score was not a finite number" };
+    }
   }
 }
 

@@ -119,11 +119,19 @@ describe("opening", () => {
     expect((await collect(b.rows(id))).map((r) => r.row)).toEqual(numbered(1, 10).map((r) => r.row));
   });
 
-  it("rejects a file that is not a SQLite database, naming the path", async () => {
+  it("rejects a file that is not a SQLite database, naming the path, as a bad argument (USAGE)", async () => {
     writeFileSync(join(dir, "notes.db"), "these are my notes, not a database\n".repeat(200));
-    const e = await storeError(() => open(join(dir, "notes.db")));
+    const e = await evalErrorOf(Promise.resolve().then(() => open(join(dir, "notes.db"))));
+    expect(e.code).toBe("USAGE");
     expect(e.message).toContain(join(dir, "notes.db"));
     expect(e.message).toContain("not a SQLite database");
+  });
+
+  it("rejects a directory as a bad argument (USAGE), saying it is one", async () => {
+    const e = await evalErrorOf(Promise.resolve().then(() => open(dir)));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toContain(`${dir}: could not open the run store`);
+    expect(e.message).toContain("the path is a directory, not a database file");
   });
 
   it("rejects a store written by a newer simeval", async () => {
@@ -364,7 +372,7 @@ describe("scores", () => {
 });
 
 describe("findRun", () => {
-  it("finds by exact id, unique prefix (any case), then newest name; undefined otherwise", async () => {
+  it("finds by exact id, newest name, then unique prefix (any case); undefined otherwise", async () => {
     const store = open();
     // A millisecond apart, so that the ids differ in their random part too, as runs of separate processes do
     // (ids begun within one millisecond by one process differ only in their last digits).
@@ -383,6 +391,20 @@ describe("findRun", () => {
     expect(await store.findRun("")).toBeUndefined();
   });
 
+  it("looks a name up before an id prefix, so that a run named like the start of an id is found by its name", async () => {
+    const store = open();
+    const first = await store.beginRun({ ...META, name: "first" });
+    await new Promise((r) => setTimeout(r, 2));
+    // The start of `first`'s id alone (its random part differs from the next run's): once a unique prefix of `first`.
+    const named = await store.beginRun({ ...META, name: first.slice(0, 20) });
+    expect((await store.findRun(first.slice(0, 20)))?.id).toBe(named);
+    // Four characters: the start of both ids (begun the same day), yet a name, so not ambiguous.
+    const short = await store.beginRun({ ...META, name: first.slice(0, 4) });
+    expect((await store.findRun(first.slice(0, 4)))?.id).toBe(short);
+    expect((await store.findRun(first.slice(0, 21)))?.id).toBe(first); // no such name: the prefix
+    expect((await store.findRun(first))?.id).toBe(first);
+  });
+
   it("names the candidates of an ambiguous prefix", async () => {
     const store = open();
     const ids = [await store.beginRun({ ...META, name: "a" }), await store.beginRun({ ...META, name: "b" })];
@@ -393,6 +415,20 @@ describe("findRun", () => {
     expect(e.message).toContain("several run ids");
     for (const id of ids) expect(e.message).toContain(id);
     expect(e.message).toContain("(a)");
+  });
+});
+
+describe("rowCount", () => {
+  it("counts the rows stored for a run, whatever its status, and refuses an unknown run", async () => {
+    const store = open();
+    const killed = await store.beginRun(META);
+    await store.addRows(killed, numbered(1, 1_500));
+    const empty = await store.beginRun(META);
+    expect(await store.rowCount(killed)).toBe(1_500);
+    expect(await store.rowCount(empty)).toBe(0);
+    await store.abortRun(killed, null);
+    expect(await store.rowCount(killed)).toBe(1_500);
+    expect((await storeError(() => store.rowCount("nope"))).message).toContain('no run with id "nope"');
   });
 });
 

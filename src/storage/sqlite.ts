@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -138,8 +138,10 @@ function prepareStatements(db: Database.Database) {
  * shared memory, so a store on a network file system is not supported. `":memory:"` gives a private
  * in-memory store.
  *
- * Throws `EvalError("STORE_FAILED")` naming `path` when the file is not a SQLite database, belongs to
- * another program, was written by a newer simeval, or cannot be created.
+ * Throws `EvalError("USAGE")` naming `path` when it is a directory or a file that is not a SQLite
+ * database (the caller was given a wrong path: a bad argument, not a runtime failure), and
+ * `EvalError("STORE_FAILED")` when the file belongs to another program, was written by a newer simeval,
+ * or cannot be created.
  */
 export function openSqliteStore(path: string): SqliteRunStore {
   return new SqliteRunStore(path);
@@ -263,17 +265,18 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * The run with id `ref`; else the one run whose id starts with `ref` (case-insensitive; several →
-   * `USAGE` listing them, since the reference is what the user must fix); else the newest run named
-   * `ref`; else undefined.
+   * The run with id `ref`; else the newest run named `ref`; else the one run whose id starts with `ref`
+   * (case-insensitive; several → `USAGE` listing them, since the reference is what the user must fix);
+   * else undefined. Names come before prefixes, as git resolves ref names before abbreviated hashes:
+   * otherwise a run named like the start of an id (`01m7`) could never be reached by its name.
    */
   async findRun(ref: string): Promise<RunInfo | undefined> {
     return this.#guard(`find run "${ref}"`, () => {
       const key = ref.trim();
       if (key === "") return undefined;
       const dead = this.#reapDeadRuns();
-      const exact = this.#q.runById.get(key);
-      if (exact) return toRunInfo(exact, dead);
+      const byIdOrName = this.#q.runById.get(key) ?? this.#q.runByName.get(key);
+      if (byIdOrName) return toRunInfo(byIdOrName, dead);
       const shown = 10;
       const byPrefix = this.#q.runsByPrefix.all({ prefix: key.toLowerCase(), limit: shown + 1 });
       if (byPrefix.length > 1) {
@@ -285,7 +288,7 @@ export class SqliteRunStore implements RunStore {
             (byPrefix.length > shown ? "\n  …and more" : ""),
         );
       }
-      const found = byPrefix[0] ?? this.#q.runByName.get(key);
+      const found = byPrefix[0];
       return found && toRunInfo(found, dead);
     });
   }
@@ -337,6 +340,19 @@ export class SqliteRunStore implements RunStore {
       if (last === undefined || page.length < PAGE_ROWS) return;
       after = rowOf(last);
     }
+  }
+
+  /**
+   * The number of rows stored for run `runId` (an exact id), counted in the rows table: for a run that
+   * has no summary (still running, or killed before it could write one), whose rows are still there to
+   * read and compare. Reads the run's part of the primary key index, so it takes time in proportion to
+   * the run's rows; a run's summary, when it has one, already says how many.
+   */
+  async rowCount(runId: string): Promise<number> {
+    return this.#guard(`count the rows of run ${runId}`, () => {
+      this.#run(runId);
+      return this.#q.rowCount.get(runId) ?? 0;
+    });
   }
 
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */
@@ -597,7 +613,7 @@ function toRowOutcome(r: RowRecord): RowOutcome {
 
 const PAGE_SIZE = 16384;
 
-/** Creates the parent directory, opens, configures and migrates; `STORE_FAILED` naming the path on any failure. */
+/** Creates the parent directory, opens, configures and migrates; an EvalError naming the path on any failure (see {@link storeError}). */
 function openDatabase(path: string): Database.Database {
   let db: Database.Database | undefined;
   try {
@@ -630,10 +646,26 @@ const HINTS: readonly [string, string][] = [
   ["ENOTDIR", "a parent of the path is a file, not a directory"],
 ];
 
+/**
+ * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
+ * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
+ * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`.
+ */
 function storeError(path: string, doing: string, cause: unknown): EvalError {
   if (cause instanceof EvalError) return cause;
   const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
-  const hint = HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
+  // SQLite says only "unable to open database file" (SQLITE_CANTOPEN) for a directory, as for a file it may not open.
+  const directory = code.startsWith("SQLITE_CANTOPEN") && isDirectory(path);
+  const hint = directory ? "the path is a directory, not a database file; give the path of a file, in it or elsewhere" : HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
   const message = cause instanceof Error ? cause.message : String(cause);
-  return new EvalError("STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
+  const usage = directory || code.startsWith("SQLITE_NOTADB");
+  return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -22,8 +22,14 @@ export interface RunStore {
   abortRun(runId: string, summary: RunSummary | null): Promise<void>;
   /** Runs, newest first. */
   listRuns(): Promise<RunInfo[]>;
-  /** A run by id, by unique id prefix, or by name (the newest with that name); an ambiguous prefix is a `USAGE` error. */
+  /**
+   * A run by id, else by name (the newest with that name), else by unique id prefix; an ambiguous prefix
+   * is a `USAGE` error. Names come before prefixes (as git's ref names before abbreviated hashes), so
+   * that a run named like the start of an id is still reached by its name.
+   */
   findRun(ref: string): Promise<RunInfo | undefined>;
+  /** The number of rows stored for a run: what a run without a summary (killed, or still running) covers so far. */
+  rowCount(runId: string): Promise<number>;
   /** A run's rows in row order, streamed. */
   rows(runId: string): AsyncIterable<RowOutcome>;
   /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */

@@ -20,7 +20,10 @@ export interface CompareOptions {
   seed?: string;
 }
 
-/** `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. */
+/**
+ * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. Runs
+ * without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
+ */
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
   // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
   if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
@@ -31,7 +34,9 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     const b = await loadRun(refB, store);
     const seed = opts.seed === undefined ? 1 : Number(opts.seed);
     if (!Number.isInteger(seed)) throw new EvalError("USAGE", `--seed takes an integer, received ${JSON.stringify(opts.seed)}`);
+    refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
     const comparison = await compare(a, b, seed, terminalProgress(process.stderr));
+    refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
     io.stdout(printComparison(comparison));
     if (opts.report) {
       writeOutput("--report", opts.report, renderComparisonReport(await comparisonReportInput(comparison, a, b)));
@@ -52,7 +57,8 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
 /**
  * Compares two loaded runs. An evaluator name that the runs give to different types (a jaccard named
  * "levenshtein" in one) is left out: its scores do not measure the same thing. A warning says so, and
- * when the runs have different row counts. (Their dataset files may differ, and do when each prompt
+ * when a recorded run is incomplete or still being recorded (its rows are only part of its dataset),
+ * and when the runs have different row counts. (Their dataset files may differ, and do when each prompt
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  */
 export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress): Promise<Comparison> {
@@ -71,9 +77,45 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     progress?.done();
   }
   const early: string[] = [];
+  for (const [side, run] of [["A", a], ["B", b]] as const) {
+    // results.jsonl files have no status: nothing to say.
+    if (run.info?.status === "incomplete") early.push(`${side} (${run.label}) is incomplete: it covers only the rows recorded before it stopped`);
+    if (run.info?.status === "running") early.push(`${side} (${run.label}) is still being recorded: it covers only the rows recorded so far`);
+  }
   if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   return { ...c, warnings: [...early, ...c.warnings] };
+}
+
+/**
+ * Runs without an evaluator name in common (once names given to different types are left out) have
+ * nothing to compare: a USAGE error naming each side's evaluators, as for ids that disagree under a gate,
+ * rather than an empty table and exit 0. Without `c`, only recorded runs are checked (their evaluators
+ * are declared, so no row need be read) and results.jsonl files pass; with `c`, a results.jsonl file's
+ * evaluators are those its rows showed. A recorded run's declared evaluators count even when it has no rows.
+ */
+export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparison): void {
+  const namesA = evaluatorNames(a, c && [...c.evaluators.map((e) => e.name), ...c.only_in_a]);
+  const namesB = evaluatorNames(b, c && [...c.evaluators.map((e) => e.name), ...c.only_in_b]);
+  if (namesA === undefined || namesB === undefined) return;
+  const shared = namesA.filter((n) => namesB.includes(n));
+  const clashes = shared.filter((n) => a.types[n] !== undefined && b.types[n] !== undefined && a.types[n] !== b.types[n]);
+  if (shared.length > clashes.length || (namesA.length === 0 && namesB.length === 0)) return;
+  const list = (names: readonly string[]) => (names.length ? names.join(", ") : "no evaluator");
+  const clashNote = clashes.map((n) => `; ${n} is ${a.types[n]} in A but ${b.types[n]} in B`).join("");
+  throw new EvalError(
+    "USAGE",
+    `no evaluator in common: A (${a.label}) has ${list(namesA)}, B (${b.label}) has ${list(namesB)}${clashNote}; there is nothing to compare`,
+  );
+}
+
+/**
+ * A run's evaluator names: a recorded run's specs; a results.jsonl file's from its first pass and the
+ * `seen` names its rows showed in the comparison; undefined for a file before the comparison.
+ */
+function evaluatorNames(run: LoadedRun, seen: readonly string[] | undefined): string[] | undefined {
+  if (run.info) return run.info.evaluators.map((s) => s.name ?? s.type);
+  return seen && [...new Set([...Object.keys(run.types), ...seen])];
 }
 
 /** A regression gate over rows whose ids disagree would judge different questions: a USAGE error instead of a verdict. */

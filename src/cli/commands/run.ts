@@ -4,11 +4,12 @@ import { EvalError } from "../../errors.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
+import { firstRowFields, runWarnings } from "../../run/run-warnings.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
-import { checkGateNames, evaluateGates, parseGates, type Gate, type GateOutcome } from "../gates.js";
+import { checkGates, evaluateGates, parseGates, type Gate, type GateOutcome } from "../gates.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
@@ -18,7 +19,8 @@ import { compareAgainstBaseline } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
 
 export interface RunOptions {
-  config: string;
+  /** Required; undefined only until runCommand checks it. */
+  config?: string;
   out?: string;
   summary?: string;
   report?: string;
@@ -42,6 +44,8 @@ const INTERRUPTED = 130;
  * writes the requested files and applies the gates (exit 1 when one fails).
  */
 export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): Promise<number> {
+  const config = opts.config;
+  if (config === undefined) throw new EvalError("USAGE", `run needs --config EVALS.json, a file holding {"evaluators": [spec, …]}`);
   const gates: Gate[] = [...parseGates("fail-under", opts.failUnder), ...parseGates("fail-over", opts.failOver), ...parseGates("min-pass-rate", opts.minPassRate)];
   let workers = opts.workers === undefined ? undefined : Number(opts.workers);
   if (workers !== undefined && !(/^\d+$/.test(opts.workers ?? "") && Number.isSafeInteger(workers))) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
@@ -55,16 +59,16 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     throw new EvalError("USAGE", `--name takes a non-empty name without line breaks or control characters, received ${JSON.stringify(opts.name)}`);
   }
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k] }] : []));
-  checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: opts.config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
-  const specs = await readEvalsFile(opts.config);
+  checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
+  const specs = await readEvalsFile(config);
   let evaluators;
   try {
     evaluators = createRunEvaluators(specs);
   } catch (error) {
-    if (error instanceof EvalError) throw new EvalError(error.code, `${opts.config}: ${error.message}`, { issues: error.issues });
+    if (error instanceof EvalError) throw new EvalError(error.code, `${config}: ${error.message}`, { issues: error.issues });
     throw error;
   }
-  checkGateNames(gates, evaluators);
+  checkGates(gates, evaluators);
   if (opts.failOnRegression && !opts.baseline) throw new EvalError("USAGE", "--fail-on-regression gates the comparison with the baseline; add --baseline");
   if (opts.db === false) {
     // Before the first row, not after a long run.
@@ -73,6 +77,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
 
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
+  if (opts.failOnRegression && store && !(await store.baseline())) {
+    await store.close();
+    throw new EvalError("USAGE", `--fail-on-regression: no baseline is set in ${opts.db}, so there is nothing to gate on; \`simeval baseline set RUN\` marks a known-good run`);
+  }
   const controller = new AbortController();
   const onSigint = () => {
     // Once: a second Ctrl-C takes Node's default action and stops the process at once (the run then
@@ -110,6 +118,13 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     for (const e of result.rowErrors.slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
     if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (see --out)`);
 
+    const warnings = runWarnings(result);
+    for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
+    if (warnings.some((w) => w.aboutFields)) {
+      const fields = await firstRowFields(dataset);
+      if (fields) io.stderr(`simeval: the first row's fields are ${fields.map((f) => JSON.stringify(f)).join(", ")}`);
+    }
+
     const gateOutcomes = evaluateGates(gates, result.summary);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
     // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
@@ -118,6 +133,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (result.readStopped) partial.push({ name: "dataset read to its end", passed: false, message: `${dataset}: ${result.readStopped.message}` });
     const unreadable = result.summary.rows > 0 && result.summary.row_errors === result.summary.rows;
     if (unreadable && !result.interrupted) partial.push({ name: "dataset rows read", passed: false, message: `${dataset}: no row could be read (the errors above say why); nothing was scored` });
+    const failedEvaluators = warnings.filter((w) => w.nothingScored);
+    for (const w of failedEvaluators) partial.push({ name: `${w.evaluator} scored rows`, passed: false, message: w.message });
     for (const p of partial) io.stderr(`simeval: ${p.message}`);
 
     if (opts.summary) {
@@ -137,6 +154,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
     if (result.interrupted) return INTERRUPTED;
     if (result.readStopped || unreadable) return EXIT.usage;
+    if (failedEvaluators.length > 0) return EXIT.runtime;
     if (gateOutcomes.some((g) => !g.passed)) {
       io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
       return EXIT.failed;

@@ -38,7 +38,12 @@ export async function runsCommand(opts: { db: string; json?: boolean }, io: CliI
       io.stdout(`No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
       return EXIT.ok;
     }
-    const rows = runs.map((r) => [r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, r.summary?.rows ?? "", r.dataset_path, means(r)]);
+    const rows = [];
+    for (const r of runs) {
+      // A run killed outright has no summary, but its rows are stored (and compared): they are counted, for such runs only.
+      const count = r.summary?.rows ?? (await store.rowCount(r.id));
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path, means(r)]);
+    }
     io.stdout(renderTable(["id", "name", "started (UTC)", "status", "rows", "dataset", "means"], rows));
     if (baseline) io.stdout("* baseline");
     return EXIT.ok;
@@ -71,13 +76,21 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `dataset  ${run.dataset_path} (sha256 ${run.dataset_hash})`,
         `evaluators ${JSON.stringify(run.evaluators)}`,
         "",
-        run.summary ? summaryTable(run.summary) : "no summary (the run did not finish)",
+        run.summary ? summaryTable(run.summary) : await noSummary(run, store),
       ].join("\n"),
     );
     return EXIT.ok;
   } finally {
     await store.close();
   }
+}
+
+/** What `show` says of a run without a summary: why it has none, and how many rows it has stored all the same. */
+async function noSummary(run: RunInfo, store: SqliteRunStore): Promise<string> {
+  const rows = (await store.rowCount(run.id)).toLocaleString("en-US");
+  return run.status === "running"
+    ? `no summary yet (the run is still being recorded); ${rows} rows recorded so far`
+    : `no summary (the run did not finish); ${rows} rows recorded`;
 }
 
 /** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
@@ -89,7 +102,7 @@ export async function baselineCommand(action: string | undefined, ref: string | 
       io.stdout(b ? `baseline: ${runLabel(b)}` : "no baseline set; `simeval baseline set RUN` sets one");
       return EXIT.ok;
     }
-    if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, id prefix or name), or simeval baseline to show it");
+    if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, name or id prefix), or simeval baseline to show it");
     const run = findOrFail(await store.findRun(ref), ref);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
     await store.setBaseline(run.id);
@@ -109,13 +122,14 @@ const MIN_DELETE_PREFIX = 4;
  * file system (alone, it only does that).
  */
 export async function deleteCommand(refs: readonly string[], opts: { db: string; vacuum?: boolean }, io: CliIO): Promise<number> {
-  if (refs.length === 0 && !opts.vacuum) throw new EvalError("USAGE", "name the runs to delete (ids, id prefixes or names; `simeval runs` lists them), or give --vacuum");
+  if (refs.length === 0 && !opts.vacuum) throw new EvalError("USAGE", "name the runs to delete (ids, names or id prefixes; `simeval runs` lists them), or give --vacuum");
   const store = openRecordedRuns(opts.db);
   try {
     const runs = new Map<string, RunInfo>();
     for (const ref of refs) {
       const run = findOrFail(await store.findRun(ref), ref);
-      // As git with short hashes: too short a prefix could name some other run than the one meant.
+      // As git with short hashes: too short a prefix could name some other run than the one meant. A name
+      // (findRun tries names before prefixes) is what the user called the run, however short.
       if (run.id !== ref.trim() && run.name !== ref.trim() && ref.trim().length < MIN_DELETE_PREFIX) {
         throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${runLabel(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
       }
@@ -183,6 +197,6 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
 }
 
 function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {
-  if (!run) throw new EvalError("USAGE", `no recorded run matches ${JSON.stringify(ref)} (an id, id prefix or name); \`simeval runs\` lists them`);
+  if (!run) throw new EvalError("USAGE", `no recorded run matches ${JSON.stringify(ref)} (an id, name or id prefix); \`simeval runs\` lists them`);
   return run;
 }

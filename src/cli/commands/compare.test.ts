@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { RowScores } from "../../run/row-scores.js";
+import type { RunInfo } from "../../run/types.js";
+import { evalErrorOf } from "../../test-support.js";
+import type { LoadedRun } from "../run-ref.js";
+import { compare, comparisonReportInput, printComparison, refuseNoCommonEvaluator } from "./compare.js";
+
+/** Rows 1..n, each scoring `score` on every named evaluator. */
+function rows(names: readonly string[], n: number, score = 1): RowScores[] {
+  return Array.from({ length: n }, (_, i) => ({ row: i + 1, id: `q${i + 1}`, scores: Object.fromEntries(names.map((name) => [name, score])) }));
+}
+
+/**
+ * A loaded run with evaluators `types` (name → type): recorded with `status`, or a results.jsonl file
+ * (no info) when `status` is null.
+ */
+function loaded(label: string, types: Record<string, string>, scored: RowScores[], status: RunInfo["status"] | null): LoadedRun {
+  const info: RunInfo | null =
+    status === null
+      ? null
+      : {
+          id: `id-${label}`,
+          name: label,
+          started_at: "2025-01-01T00:00:00.000Z",
+          finished_at: null,
+          status,
+          dataset_path: "data.jsonl",
+          dataset_hash: "ab",
+          evaluators: Object.entries(types).map(([name, type]) => ({ type, name })),
+          summary: null,
+        };
+  const directions = Object.fromEntries(Object.keys(types).map((name) => [name, "maximize" as const]));
+  return { label: info ? `${label} (${info.id})` : label, info, rows: () => scored, types, directions };
+}
+
+describe("compare", () => {
+  it("warns, first, that a run is incomplete or still being recorded, in the text and the HTML report's input", async () => {
+    const a = loaded("base", { em: "exact_match" }, rows(["em"], 10), "incomplete");
+    const b = loaded("new", { em: "exact_match" }, rows(["em"], 8), "running");
+    const c = await compare(a, b);
+    expect(c.warnings.slice(0, 2)).toEqual([
+      "A (base (id-base)) is incomplete: it covers only the rows recorded before it stopped",
+      "B (new (id-new)) is still being recorded: it covers only the rows recorded so far",
+    ]);
+    expect(c.warnings[2]).toContain("A has 10 rows and B 8");
+    expect(printComparison(c)).toContain("warning: A (base (id-base)) is incomplete: it covers only the rows recorded before it stopped");
+    expect((await comparisonReportInput(c, a, b)).warnings).toContain("B (new (id-new)) is still being recorded: it covers only the rows recorded so far");
+  });
+
+  it("says nothing of status for complete runs and results.jsonl files", async () => {
+    const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 5), "complete"), loaded("b.jsonl", { em: "exact_match" }, rows(["em"], 5), null));
+    expect(c.warnings).toEqual([]);
+  });
+});
+
+describe("refuseNoCommonEvaluator", () => {
+  it("refuses recorded runs without an evaluator in common before reading a row, naming each side's evaluators", async () => {
+    const a = loaded("a", { lev: "levenshtein", em: "exact_match" }, [], "complete");
+    const b = loaded("b", { jac: "jaccard_similarity" }, [], "complete");
+    const e = await evalErrorOf(Promise.resolve().then(() => refuseNoCommonEvaluator(a, b)));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toBe("no evaluator in common: A (a (id-a)) has lev, em, B (b (id-b)) has jac; there is nothing to compare");
+  });
+
+  it("counts a name given to different types as no evaluator in common, and says so", async () => {
+    const a = loaded("a", { sim: "levenshtein" }, [], "complete");
+    const b = loaded("b", { sim: "jaccard_similarity" }, [], "complete");
+    const e = await evalErrorOf(Promise.resolve().then(() => refuseNoCommonEvaluator(a, b)));
+    expect(e.message).toContain("A (a (id-a)) has sim, B (b (id-b)) has sim; sim is levenshtein in A but jaccard_similarity in B");
+  });
+
+  it("lets runs with one evaluator in common through, and recorded runs that have no rows yet", async () => {
+    refuseNoCommonEvaluator(loaded("a", { em: "exact_match", lev: "levenshtein" }, [], "complete"), loaded("b", { em: "exact_match" }, [], "running"));
+    const empty = loaded("a", { em: "exact_match" }, [], "incomplete");
+    refuseNoCommonEvaluator(empty, empty, await compare(empty, empty));
+  });
+
+  it("checks results.jsonl files once the comparison has read their rows", async () => {
+    const a = loaded("a.jsonl", { em: "exact_match" }, rows(["em"], 4), null);
+    const b = loaded("b.jsonl", { lev: "levenshtein" }, rows(["lev"], 4), null);
+    refuseNoCommonEvaluator(a, b); // before the comparison, a file's evaluators are not known for sure
+    const e = await evalErrorOf(compare(a, b).then((c) => refuseNoCommonEvaluator(a, b, c)));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toContain("no evaluator in common: A (a.jsonl) has em, B (b.jsonl) has lev");
+    // A file's evaluator that gave no result on its first rows (not in its types) still counts once its rows show it.
+    const late = loaded("c.jsonl", {}, rows(["em"], 4), null);
+    refuseNoCommonEvaluator(a, late, await compare(a, late));
+  });
+});

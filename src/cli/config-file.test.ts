@@ -1,0 +1,60 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
+import { readEvalsFile } from "./config-file.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "simeval-config-"));
+});
+
+function file(text: string): string {
+  const path = join(dir, "evals.json");
+  writeFileSync(path, text);
+  return path;
+}
+
+async function errorOf(path: string): Promise<EvalError> {
+  const error = await readEvalsFile(path).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(EvalError);
+  return error as EvalError;
+}
+
+describe("readEvalsFile", () => {
+  it("returns the specs of a well-formed file, leaving their validation to the caller", async () => {
+    const specs = [{ type: "levenshtein", config: { threshold: 2 } }];
+    expect(await readEvalsFile(file(JSON.stringify({ evaluators: specs })))).toEqual(specs);
+  });
+
+  it("reports an unknown top-level key together with every problem of the specs", async () => {
+    const path = file('{"evaluators":[{"type":"levenshtein","config":{"threshold":2}}],"extra":1}');
+    const e = await errorOf(path);
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues.map((i) => i.path)).toEqual([["extra"], ["evaluators", 0, "config", "threshold"]]);
+    expect(e.message).toContain(`${path}: Invalid evaluator configuration (2 problems)`);
+    expect(e.message).toContain('unknown top-level key "extra"; the file holds only "evaluators"');
+    expect(e.message).toContain("invalid config.threshold: expected a number in [0, 1], received number 2");
+  });
+
+  it("reports an unknown key alone when the specs are valid, with a suggestion for a misspelt evaluators", async () => {
+    const e = await errorOf(file('{"evaluators":[{"type":"exact_match"}],"note":"x"}'));
+    expect(e.issues).toHaveLength(1);
+    const typo = await errorOf(file('{"evaluator":[{"type":"exact_match"}]}'));
+    expect(typo.issues.map((i) => i.path)).toEqual([["evaluator"], ["evaluators"]]);
+    expect(typo.message).toContain('unknown top-level key "evaluator"; the file holds only "evaluators". Did you mean "evaluators"?');
+    expect(typo.message).toContain('"evaluators" is missing');
+  });
+
+  it("rejects an empty or non-array evaluators, and files that are not a JSON object", async () => {
+    expect((await errorOf(file('{"evaluators":[]}'))).message).toContain('"evaluators" must be a non-empty array of evaluator specs');
+    expect((await errorOf(file('{"evaluators":{"type":"exact_match"}}'))).issues).toHaveLength(1);
+    expect((await errorOf(file("[]"))).message).toContain('expected an object {"evaluators": [spec, ...]}, found an array');
+    expect((await errorOf(file("{evaluators"))).message).toContain("not valid JSON");
+    expect((await errorOf(join(dir, "missing.json"))).code).toBe("USAGE");
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * What a finished run should tell a person about its evaluators beyond the figures: an evaluator that
+ * failed on rows (with its first error), one that skipped every row, one whose worst rows had no output.
+ * The last two are nearly always a mapping that reaches nothing (a typo in a JSONPath, a CSV read with
+ * the wrong delimiter), which would otherwise pass quietly as "n 0" or as a mean of zeros.
+ */
+import { readDataset } from "../dataset/read-dataset.js";
+import type { Evaluator } from "../evaluators/create.js";
+import { DEFAULT_INPUTS, type InputSource, type Parameter } from "../mapping/inputs.js";
+import type { RunDatasetResult } from "./run-dataset.js";
+
+export interface RunWarning {
+  evaluator: string;
+  message: string;
+  /** The evaluator failed on rows and scored none (a provider down, a mapping that fails on every row). */
+  nothingScored: boolean;
+  /** The warning is about what the rows hold (a missing field), so the dataset's fields help. */
+  aboutFields: boolean;
+}
+
+/** The run's warnings, one or more per evaluator that needs one, in evaluator order. */
+export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluators" | "evaluatorErrors" | "worst">): RunWarning[] {
+  const warnings: RunWarning[] = [];
+  const readable = result.summary.rows - result.summary.row_errors;
+  for (const e of result.evaluators) {
+    const s = result.summary.evaluators.find((x) => x.name === e.name);
+    if (!s) continue;
+    const first = result.evaluatorErrors[e.name];
+    if (s.errors > 0 && first) {
+      const none = s.n === 0;
+      warnings.push({
+        evaluator: e.name,
+        message: `"${e.name}": ${rows(s.errors)} failed${none ? ", and nothing was scored" : ""}; the first, row ${first.row}: ${first.message}`,
+        nothingScored: none,
+        aboutFields: false,
+      });
+    }
+    if (readable > 0 && s.skipped === readable) {
+      warnings.push({ evaluator: e.name, message: `"${e.name}": every row was skipped: no row has an expected value at ${where(e, "expected")}`, nothingScored: false, aboutFields: true });
+    }
+    const worst = result.worst[e.name] ?? [];
+    if (worst.length > 0 && worst.every((w) => w.output === null)) {
+      warnings.push({
+        evaluator: e.name,
+        message: `"${e.name}": ${worst.length === 1 ? "its worst row has" : `its ${worst.length} worst rows have`} no output at ${where(e, "output")}, so they were scored against the empty string`,
+        nothingScored: false,
+        aboutFields: true,
+      });
+    }
+  }
+  return warnings;
+}
+
+/** Where an evaluator reads a parameter, for messages: its JSONPath(s), or that it is a literal. */
+function where(e: Evaluator, parameter: Parameter): string {
+  const source: InputSource | undefined = e.spec.inputs?.[parameter];
+  if (source === undefined) return DEFAULT_INPUTS[parameter].join(" or ");
+  return typeof source === "string" ? source : "its literal (null)";
+}
+
+function rows(n: number): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
+}
+
+/** The top-level fields of the dataset's first readable row (at most 20), for warnings about missing fields; null when none can be read. */
+export async function firstRowFields(dataset: string): Promise<string[] | null> {
+  try {
+    for await (const item of readDataset(dataset)) if ("record" in item) return Object.keys(item.record).slice(0, 20);
+  } catch {
+    // The run read this file already; a second read failing only costs the hint.
+  }
+  return null;
+}
