@@ -1,5 +1,5 @@
 import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
-import { graphemes } from "../metrics/text-units.js";
+import { graphemeSegments } from "../metrics/text-units.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
 export interface EditTexts {
@@ -53,7 +53,7 @@ export function unitPrefixEnd(text: string, count: number, unit: TextUnit): numb
     return i;
   }
   let n = 0;
-  for (const { index } of graphemes().segment(text)) {
+  for (const { index } of graphemeSegments(text)) {
     if (n === count) return index;
     n++;
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unitLength } from "../metrics/text-units.js";
 import { defineEvaluator } from "./define.js";
 
 /**
@@ -42,7 +43,7 @@ export const exactMatchEvaluator = defineEvaluator({
         reasoning: equal
           ? `The output equals the expected output (${applied}).`
           : `The output differs from the expected output at code point ${at} (${applied}).`,
-        details: { first_difference: at, compared_output_length: codePointsBefore(a, a.length), compared_expected_length: codePointsBefore(b, b.length) },
+        details: { first_difference: at, compared_output_length: unitLength(a, "code_point"), compared_expected_length: unitLength(b, "code_point") },
       };
     };
   },
@@ -61,22 +62,7 @@ export function firstDifference(a: string, b: string): number {
   while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   // Past the end charCodeAt is NaN, and NaN & 0xfc00 is 0: never a low surrogate.
   if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(a.charCodeAt(i)) || isLow(b.charCodeAt(i)))) i--;
-  return codePointsBefore(a, i);
-}
-
-/**
- * Number of code points in `text[0, end)`: its UTF-16 units minus its complete surrogate pairs (a
- * lone surrogate is one), the length `Array.from(text.slice(0, end))` would give. O(end), no copy.
- */
-export function codePointsBefore(text: string, end: number): number {
-  let count = end;
-  for (let i = 0; i + 1 < end; i++) {
-    if (isHigh(text.charCodeAt(i)) && isLow(text.charCodeAt(i + 1))) {
-      count--;
-      i++;
-    }
-  }
-  return count;
+  return unitLength(a.slice(0, i), "code_point");
 }
 
 const isHigh = (unit: number): boolean => (unit & 0xfc00) === 0xd800;
