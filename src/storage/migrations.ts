@@ -96,7 +96,7 @@ function check(db: Database, path: string): number {
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[];
     if (appId !== 0 || version !== 0 || tables.length > 0) {
       throw new EvalError(
-        "STORE_FAILED",
+        "USAGE",
         `${path} is a SQLite database but not a simeval run store (application_id ${appId}, tables: ${tables.join(", ") || "none"}); ` +
           `point simeval at a new file or at its own .simeval/simeval.db`,
       );

@@ -146,20 +146,25 @@ describe("opening", () => {
     expect(e.message).toContain(newer);
   });
 
-  it("refuses to add its tables to another program's SQLite database", async () => {
+  it("refuses to add its tables to another program's SQLite database, as a bad argument (USAGE)", async () => {
     const other = join(dir, "other.db");
     const db = new Database(other);
     db.exec("CREATE TABLE invoices (n INTEGER)");
     db.close();
-    const e = await storeError(() => open(other));
+    const e = await evalErrorOf(Promise.resolve().then(() => open(other)));
+    expect(e.code).toBe("USAGE");
     expect(e.message).toContain("not a simeval run store");
     expect(e.message).toContain("invoices");
   });
 
-  it("reports a path it cannot create, naming it", async () => {
+  it("reports a path under a file as a bad argument (USAGE), naming it", async () => {
     writeFileSync(join(dir, "file"), "x");
-    const e = await storeError(() => open(join(dir, "file", "simeval.db")));
-    expect(e.message).toContain(join(dir, "file", "simeval.db"));
+    for (const path of [join(dir, "file", "simeval.db"), join(dir, "file", "deeper", "simeval.db")]) {
+      const e = await evalErrorOf(Promise.resolve().then(() => open(path)));
+      expect(e.code).toBe("USAGE");
+      expect(e.message).toContain(path);
+      expect(e.message).toContain("a parent of the path is a file, not a directory");
+    }
   });
 });
 

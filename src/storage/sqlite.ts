@@ -644,6 +644,7 @@ const HINTS: readonly [string, string][] = [
   ["SQLITE_CONSTRAINT_PRIMARYKEY", "a row number was written twice to the same run"],
   ["EACCES", "permission denied"],
   ["ENOTDIR", "a parent of the path is a file, not a directory"],
+  ["EEXIST", "a parent of the path is a file, not a directory"],
 ];
 
 /**
@@ -658,7 +659,9 @@ function storeError(path: string, doing: string, cause: unknown): EvalError {
   const directory = code.startsWith("SQLITE_CANTOPEN") && isDirectory(path);
   const hint = directory ? "the path is a directory, not a database file; give the path of a file, in it or elsewhere" : HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
   const message = cause instanceof Error ? cause.message : String(cause);
-  const usage = directory || code.startsWith("SQLITE_NOTADB");
+  // Paths that cannot name a database are the caller's to fix: a directory, a file that is not a
+  // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
+  const usage = directory || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
   return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
 }
 
