@@ -21,4 +21,15 @@ describe("the package's exports", () => {
     expect(out).toMatchObject({ score: 0.92, passed: true, d: 3, run: "function" });
     expect(out.from).toMatch(/\/dist\/index\.js$/);
   });
+
+  it("ships the build, the README and the WebAssembly source, without tests or source maps", () => {
+    const p = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+    expect(p.status).toBe(0);
+    const files = (JSON.parse(p.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    expect(files).toContain("dist/index.js");
+    expect(files).toContain("dist/cli/bin.js");
+    expect(files).toContain("README.md");
+    expect(files.filter((f) => f.endsWith(".map") || /\.test\.|test-support/.test(f))).toEqual([]);
+    expect(files.every((f) => /^(dist\/|asm\/|README\.md$|package\.json$|LICENSE)/.test(f))).toBe(true);
+  });
 });

@@ -429,6 +429,10 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(listed.find((l) => l.includes(" done "))).toMatch(/complete\s+1234\s/);
       expect((await run("show", "killed", "--db", db)).out).toContain("no summary (the run did not finish); 1,100 rows recorded");
       expect((await run("show", "live", "--db", db)).out).toContain("no summary yet (the run is still being recorded); 40 rows recorded so far");
+      // --json gives the same counts, for runs without a summary only.
+      expect(JSON.parse((await run("show", "killed", "--json", "--db", db)).out)).toMatchObject({ summary: null, rows_recorded: 1_100 });
+      const listedJson = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; rows_recorded?: number }[];
+      expect(Object.fromEntries(listedJson.map((r) => [r.name, r.rows_recorded]))).toEqual({ done: undefined, killed: 1_100, live: 40 });
     } finally {
       await recorder.close();
     }

@@ -10,8 +10,8 @@ export function exitCodeFor(code: ErrorCode): number {
     case "UNKNOWN_EVALUATOR":
     case "USAGE":
     case "DATASET_INVALID":
+    case "INPUT_INVALID": // a record the user gave (`score --record`) that cannot be read as mapped
       return EXIT.usage;
-    case "INPUT_INVALID":
     case "PROVIDER_FAILED":
     case "STORE_FAILED":
       return EXIT.runtime;

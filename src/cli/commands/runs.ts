@@ -31,7 +31,7 @@ export async function runsCommand(opts: { db: string; json?: boolean }, io: CliI
     const runs = await store.listRuns();
     const baseline = (await store.baseline())?.id;
     if (opts.json) {
-      io.stdout(JSON.stringify(runs, null, 2));
+      io.stdout(JSON.stringify(await Promise.all(runs.map((r) => withRowsRecorded(r, store))), null, 2));
       return EXIT.ok;
     }
     if (!runs.length) {
@@ -62,7 +62,7 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
   try {
     const run = findOrFail(await store.findRun(ref), ref);
     if (opts.json) {
-      io.stdout(JSON.stringify(run, null, 2));
+      io.stdout(JSON.stringify(await withRowsRecorded(run, store), null, 2));
       return EXIT.ok;
     }
     const baseline = (await store.baseline())?.id;
@@ -83,6 +83,11 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
   } finally {
     await store.close();
   }
+}
+
+/** A run for `--json`; one without a summary (killed, or still running) also gives `rows_recorded`, as the table does. */
+async function withRowsRecorded(run: RunInfo, store: SqliteRunStore): Promise<RunInfo & { rows_recorded?: number }> {
+  return run.summary ? run : { ...run, rows_recorded: await store.rowCount(run.id) };
 }
 
 /** What `show` says of a run without a summary: why it has none, and how many rows it has stored all the same. */
