@@ -19,6 +19,17 @@ export function writeIn(dir: string, name: string, content: string | Uint8Array)
   return path;
 }
 
+/** The EvalError that `fn` throws (synchronously); fails the test when it throws nothing or something else. */
+export function thrownEvalError(fn: () => unknown): EvalError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EvalError);
+    return error as EvalError;
+  }
+  throw new Error("expected an EvalError");
+}
+
 /** The EvalError `p` rejects with; the test fails if it resolves or rejects with anything else. */
 export async function evalErrorOf(p: Promise<unknown>): Promise<EvalError> {
   const err = await p.then(

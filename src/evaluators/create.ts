@@ -2,6 +2,7 @@ import { EvalError, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, Scored, Scorer } from "./define.js";
+import { findEvaluator } from "./registry.js";
 import { parseSpec, throwIssues, type EvaluatorSpec, type ParsedSpec } from "./spec.js";
 
 /** A configured evaluator, ready to score records. */
@@ -47,13 +48,15 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
     throwIssues(issues);
   }
   const parsed = specs.map((spec, i) => parseSpec(spec, [...at, i], issues));
+  // Names are checked for every spec, valid or not, so that a duplicate shows with the other problems.
   const seen = new Map<string, number>();
   parsed.forEach((p, i) => {
-    if (!p) return;
-    const first = seen.get(p.name);
+    const name = p?.name ?? nameOf(specs[i]);
+    if (name === undefined) return;
+    const first = seen.get(name);
     if (first !== undefined) {
-      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${p.name}" is already used by ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
-    } else seen.set(p.name, i);
+      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}" is already used by ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
+    } else seen.set(name, i);
   });
   if (issues.length) throwIssues(issues);
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec as well.
@@ -69,6 +72,14 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   });
   if (issues.length) throwIssues(issues);
   return built;
+}
+
+/** The name an invalid spec would have: its `name` when that is a non-empty string, else a known `type`. */
+function nameOf(raw: unknown): string | undefined {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const { name, type } = raw as Record<string, unknown>;
+  if (name !== undefined) return typeof name === "string" && name.trim() !== "" ? name : undefined;
+  return typeof type === "string" ? findEvaluator(type)?.type : undefined;
 }
 
 function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
@@ -106,8 +117,8 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     }
     const rawOutput = inputs.output(record);
     const outputMissing = rawOutput === undefined || rawOutput === null;
-    let output = outputMissing ? "" : toText(rawOutput);
-    let reference = toText(expected);
+    let output = outputMissing ? "" : toText(rawOutput, "output");
+    let reference = toText(expected, "expected");
     if (normalization) {
       output = output.normalize(normalization);
       reference = reference.normalize(normalization);
@@ -118,8 +129,8 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   };
 
   const texts = (record: EvalRecord) => {
-    const text = (v: unknown) => (v === undefined || v === null ? null : toText(v));
-    return { output: text(inputs.output(record)), expected: text(inputs.expected(record)) };
+    const text = (v: unknown, what: string) => (v === undefined || v === null ? null : toText(v, what));
+    return { output: text(inputs.output(record), "output"), expected: text(inputs.expected(record), "expected") };
   };
 
   return {

@@ -30,6 +30,7 @@ export type Scorer = ((args: ScoreArgs) => Scored | Promise<Scored>) & { ready?:
  * embedding providers by name, and corpus statistics the dataset runner fitted.
  */
 export interface EvaluatorEnv {
+  /** Embedding provider factories by name; default: the built-in ones (openai, word_vectors, transformers). */
   embeddingProviders?: Readonly<Record<string, EmbeddingProviderFactory>>;
   /** Shared embedding cache (the runner's store); without one, each `semantic_similarity` keeps its own in memory. */
   embeddingCache?: EmbeddingCache;

@@ -5,6 +5,7 @@ export interface FieldSchema {
   type?: string;
   enum?: unknown[];
   minimum?: number;
+  exclusiveMinimum?: number;
   maximum?: number;
   exclusiveMaximum?: number;
   minLength?: number;
@@ -21,16 +22,23 @@ export function configFields(schema: z.ZodType): Record<string, FieldSchema> {
   return json.properties ?? {};
 }
 
-/** "a number in [0, 1]", "an integer >= 0", "one of "word", "char_ngram"", "true or false"... */
+/** "a number in [0, 1]", "an integer >= 0", "a number > 0", "one of "word", "char_ngram"", "true or false"... */
 export function describeField(field: FieldSchema | undefined): string {
   if (!field) return "a valid value";
   if (field.expected) return field.expected;
   if (field.enum) return `one of ${field.enum.map((v) => JSON.stringify(v)).join(", ")}`;
   const lo = field.minimum;
+  const above = field.exclusiveMinimum;
   const hi = field.maximum !== undefined && field.maximum < Number.MAX_SAFE_INTEGER ? field.maximum : undefined;
   const below = field.exclusiveMaximum;
   const range =
-    lo !== undefined && hi !== undefined
+    above !== undefined
+      ? hi !== undefined
+        ? ` in (${above}, ${hi}]`
+        : below !== undefined
+          ? ` in (${above}, ${below})`
+          : ` > ${above}`
+      : lo !== undefined && hi !== undefined
       ? ` in [${lo}, ${hi}]`
       : lo !== undefined && below !== undefined
         ? ` in [${lo}, ${below})`

@@ -3,6 +3,7 @@ import { jaccardSimilarity } from "../metrics/jaccard.js";
 import { wordTokens } from "../metrics/tokens.js";
 import { defineEvaluator } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
+import { scoreText } from "./score-text.js";
 
 /**
  * Word-set Jaccard similarity (the "Similarity Match" document): |A ∩ B| / |A ∪ B| over the sets of
@@ -39,7 +40,8 @@ export const jaccardSimilarityEvaluator = defineEvaluator({
         why = `The ${a.size === 0 ? "output" : "expected output"} has no words, so the score is 0.0.`;
       } else {
         score = jaccardSimilarity(a, b);
-        why = `${shared} shared word${shared === 1 ? "" : "s"} out of ${a.size + b.size - shared} distinct: Jaccard ${score.toFixed(4)}.`;
+        const shown = scoreText(score, 4, config.threshold, score >= config.threshold);
+        why = `${shared} shared word${shared === 1 ? "" : "s"} out of ${a.size + b.size - shared} distinct: Jaccard ${shown}.`;
       }
       const passed = score >= config.threshold;
       return {

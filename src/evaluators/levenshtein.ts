@@ -2,6 +2,7 @@ import { z } from "zod";
 import { roundFractionHalfUp } from "../metrics/rounding.js";
 import { defineEvaluator } from "./define.js";
 import { measureEdits, truncationNote, unitName } from "./edit-text.js";
+import { scoreText } from "./score-text.js";
 
 /**
  * Normalised Levenshtein similarity (the "Levenshtein" document).
@@ -31,7 +32,7 @@ export const levenshteinEvaluator = defineEvaluator({
       const maxLength = Math.max(outputLength, expectedLength);
       const score = maxLength === 0 ? 1 : roundFractionHalfUp(maxLength - distance, maxLength, 2);
       const passed = score >= config.threshold;
-      const formula = maxLength === 0 ? "both texts are empty, so the similarity is 1.0" : `1 - ${distance}/${maxLength} = ${score.toFixed(2)}`;
+      const formula = maxLength === 0 ? "both texts are empty, so the similarity is 1.0" : `1 - ${distance}/${maxLength} = ${scoreText(score, 2, config.threshold, passed)}`;
       return {
         score,
         passed,

@@ -5,8 +5,9 @@ import { EmbeddingBatcher, type EmbeddedText } from "../embeddings/batcher.js";
 import { memoryEmbeddingCache } from "../embeddings/cache.js";
 import { providerOptionKeys } from "../embeddings/provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderOptions, EmbeddingUsage } from "../embeddings/provider.js";
-import { embeddingProviderDefinitions } from "../embeddings/registry.js";
+import { builtinEmbeddingProviders, embeddingProviderDefinitions } from "../embeddings/registry.js";
 import { defineEvaluator, type Scorer } from "./define.js";
+import { scoreText } from "./score-text.js";
 
 /** Every built-in provider's option keys, all optional here; each provider applies its own defaults. */
 const providerKeys = providerOptionKeys(embeddingProviderDefinitions, ["provider", "model", "threshold", "rescale", "unicode_normalization"]);
@@ -49,7 +50,8 @@ export const semanticSimilarityEvaluator = defineEvaluator({
     ...providerKeys.shape,
   },
   create(config, env) {
-    const factories = env.embeddingProviders ?? {};
+    // The built-in providers unless the caller gives its own table (their modules load nothing until used).
+    const factories = env.embeddingProviders ?? builtinEmbeddingProviders;
     const factory = factories[config.provider];
     const issues: Issue[] = [];
     if (!factory) {
@@ -92,8 +94,10 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       threshold: config.threshold ?? null,
       ...(from !== undefined ? { rescale: { from } } : {}),
     };
-    const scoreText = (cosine: number, score: number) =>
-      from === undefined ? cosine.toFixed(4) : `${cosine.toFixed(4)}, rescaled from [${from}, 1] to ${score.toFixed(4)}`;
+    // The score is printed with enough decimals to agree with the verdict printed after it.
+    const shown = (score: number, passed: boolean | null) => scoreText(score, 4, config.threshold, passed);
+    const scoreLine = (cosine: number, score: number, passed: boolean | null) =>
+      from === undefined ? shown(cosine, passed) : `${cosine.toFixed(4)}, rescaled from [${from}, 1] to ${shown(score, passed)}`;
     const verdictText = (passed: boolean | null) =>
       passed === null ? " (no threshold set)." : `; ${passed ? "meets" : "below"} the threshold ${config.threshold}.`;
 
@@ -106,7 +110,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
         return {
           score,
           passed,
-          reasoning: why + (from === undefined ? "" : `, rescaled to ${score.toFixed(4)}`) + (passed === null ? "." : verdictText(passed)),
+          reasoning: why + (from === undefined ? "" : `, rescaled to ${shown(score, passed)}`) + (passed === null ? "." : verdictText(passed)),
           details: { ...about, cosine, score, embedded: false },
         };
       }
@@ -127,7 +131,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       return {
         score,
         passed,
-        reasoning: `Cosine similarity of the ${provider.model} embeddings: ${scoreText(cosine, score)}${verdictText(passed)}`,
+        reasoning: `Cosine similarity of the ${provider.model} embeddings: ${scoreLine(cosine, score, passed)}${verdictText(passed)}`,
         details: {
           ...about,
           cosine,

@@ -1,21 +1,15 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EvalError } from "../errors.js";
+import { thrownEvalError } from "../test-support.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { createEvaluator, createEvaluators } from "./create.js";
+import { describeField } from "./describe-schema.js";
 
-function issuesOf(fn: () => unknown): EvalError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(EvalError);
-    return error as EvalError;
-  }
-  throw new Error("expected an EvalError");
-}
 
 describe("spec validation at creation", () => {
   it("an unknown type lists the known types and suggests the closest", () => {
-    const e = issuesOf(() => createEvaluator({ type: "levenstein" }));
+    const e = thrownEvalError(() => createEvaluator({ type: "levenstein" }));
     expect(e.code).toBe("UNKNOWN_EVALUATOR");
     expect(e.message).toContain('unknown type "levenstein"');
     expect(e.message).toContain("exact_match, levenshtein, levenshtein_distance, jaccard_similarity, tfidf_similarity, semantic_similarity");
@@ -23,7 +17,7 @@ describe("spec validation at creation", () => {
   });
 
   it("reports every problem at once, naming evaluator, field, expected and received", () => {
-    const e = issuesOf(() => createEvaluator({ type: "levenshtein", name: "lev", config: { threshold: 1.5, case_sensitive: "yes", max_char: 5 } }));
+    const e = thrownEvalError(() => createEvaluator({ type: "levenshtein", name: "lev", config: { threshold: 1.5, case_sensitive: "yes", max_char: 5 } }));
     expect(e.code).toBe("CONFIG_INVALID");
     expect(e.issues).toHaveLength(3);
     expect(e.message).toContain('evaluator "lev" (levenshtein): invalid config.threshold: expected a number in [0, 1], received number 1.5');
@@ -33,33 +27,33 @@ describe("spec validation at creation", () => {
   });
 
   it("rejects wrong types, out-of-range values and non-integers", () => {
-    expect(issuesOf(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 0 } })).message).toContain("expected an integer >= 1, received number 0");
-    expect(issuesOf(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "chars" } })).message).toContain('expected one of "word", "char_ngram", received string "chars"');
-    expect(issuesOf(() => createEvaluator({ type: "levenshtein_distance", config: { threshold: 2.5 } })).message).toContain("expected an integer >= 0, received number 2.5");
-    expect(issuesOf(() => createEvaluator({ type: "levenshtein", config: { unicode_normalization: "NFD" } })).message).toContain('expected one of "NFC", "NFKC"');
+    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 0 } })).message).toContain("expected an integer >= 1, received number 0");
+    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "chars" } })).message).toContain('expected one of "word", "char_ngram", received string "chars"');
+    expect(thrownEvalError(() => createEvaluator({ type: "levenshtein_distance", config: { threshold: 2.5 } })).message).toContain("expected an integer >= 0, received number 2.5");
+    expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", config: { unicode_normalization: "NFD" } })).message).toContain('expected one of "NFC", "NFKC"');
   });
 
   it("a string field that must have a form says which: a URL, a variable name", () => {
-    const openai = (config: Record<string, unknown>) => issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", ...config } }, { embeddingProviders: builtinEmbeddingProviders })).message;
+    const openai = (config: Record<string, unknown>) => thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", ...config } }, { embeddingProviders: builtinEmbeddingProviders })).message;
     expect(openai({ base_url: "ftp://example.com" })).toContain('invalid config.base_url: expected an http:// or https:// URL, received string "ftp://example.com"');
     expect(openai({ api_key_env: "MY KEY" })).toContain('invalid config.api_key_env: expected an environment variable name (letters, digits and _, not starting with a digit), received string "MY KEY"');
   });
 
   it("a malformed JSONPath is a configuration error", () => {
-    const e = issuesOf(() => createEvaluator({ type: "exact_match", inputs: { output: "$.answer[", expected: "answer" } }));
+    const e = thrownEvalError(() => createEvaluator({ type: "exact_match", inputs: { output: "$.answer[", expected: "answer" } }));
     expect(e.code).toBe("CONFIG_INVALID");
     expect(e.issues).toHaveLength(2);
     expect(e.message).toContain('"$.answer[" is not a valid JSONPath (RFC 9535)');
   });
 
   it("rejects unknown input parameters and malformed literals", () => {
-    const e = issuesOf(() => createEvaluator({ type: "exact_match", inputs: { reference: "$.a", output: { literal: "x", extra: 1 } } }));
+    const e = thrownEvalError(() => createEvaluator({ type: "exact_match", inputs: { reference: "$.a", output: { literal: "x", extra: 1 } } }));
     expect(e.message).toContain('unknown input "reference"; known inputs: output, expected');
     expect(e.message).toContain('an input must be a JSONPath string or {"literal": value}');
   });
 
   it("rejects unknown spec keys and bad names", () => {
-    const e = issuesOf(() => createEvaluator({ type: "exact_match", options: {}, name: "" }));
+    const e = thrownEvalError(() => createEvaluator({ type: "exact_match", options: {}, name: "" }));
     expect(e.message).toContain('unknown key "options"; a spec has only type, name, config, inputs');
     expect(e.message).toContain('"name" must be a non-empty string');
   });
@@ -67,11 +61,11 @@ describe("spec validation at creation", () => {
   it("similarity_threshold is an alias of threshold, but not both", async () => {
     const e = createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2 } });
     expect(e.config["threshold"]).toBe(0.2);
-    expect(issuesOf(() => createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2, threshold: 0.3 } })).message).toContain("not both");
+    expect(thrownEvalError(() => createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2, threshold: 0.3 } })).message).toContain("not both");
   });
 
   it("several specs: every issue of every spec, and unique names", () => {
-    const e = issuesOf(() =>
+    const e = thrownEvalError(() =>
       createEvaluators([{ type: "exact_match" }, { type: "exact_match" }, { type: "nope" }, { type: "levenshtein", config: { threshold: -1 } }]),
     );
     expect(e.issues).toHaveLength(3);
@@ -80,8 +74,24 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain("evaluators[3]");
   });
 
+  it("a duplicate name is reported with the other problems, even when a spec holding it is invalid", () => {
+    const e = thrownEvalError(() =>
+      createEvaluators([
+        { type: "levenshtein", name: "x", config: { threshold: 2 } },
+        { type: "exact_match", name: "x" },
+        { type: "levenshtein", config: { threshold: 5 } },
+        { type: "levenshtein", config: { case_sensitive: "no" } },
+      ]),
+    );
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.message).toContain("invalid config.threshold: expected a number in [0, 1], received number 2");
+    expect(e.message).toContain('evaluators[1]: the name "x" is already used by evaluators[0]');
+    expect(e.message).toContain('evaluators[3]: the name "levenshtein" is already used by evaluators[2]');
+    expect(e.issues).toHaveLength(5);
+  });
+
   it("problems found when creating (unknown providers, keys of another provider) are collected across specs too", () => {
-    const e = issuesOf(() =>
+    const e = thrownEvalError(() =>
       createEvaluators(
         [
           { type: "semantic_similarity", config: { provider: "word_vectors", base_url: "http://127.0.0.1:1" } },
@@ -103,8 +113,22 @@ describe("spec validation at creation", () => {
     expect(createEvaluator({ type: "jaccard_similarity" }).config).toEqual({ threshold: 0.5, case_sensitive: false });
   });
 
-  it("semantic_similarity without a registered provider says so at creation", () => {
-    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity" }));
-    expect(e.message).toContain('embedding provider "openai" is not available');
+  it("semantic_similarity uses the built-in providers unless given its own table", async () => {
+    const missing = join(tmpdir(), "simeval-no-such-vectors.vec");
+    const builtin = createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", path: missing } });
+    await expect(builtin.ready()).rejects.toThrow(missing);
+    const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity" }, { embeddingProviders: {} }));
+    expect(e.message).toContain('embedding provider "openai" is not available; no embedding provider is registered');
+  });
+});
+
+describe("describing accepted values", () => {
+  it('a number that must be positive is "a number > 0", in errors and in the docs', () => {
+    const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", sif_a: 0 } }));
+    expect(e.message).toContain("invalid config.sif_a: expected a number > 0, received number 0");
+    expect(thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", sif_a: -0.5 } })).message).toContain("expected a number > 0, received number -0.5");
+    expect(describeField({ type: "number", exclusiveMinimum: 0 })).toBe("a number > 0");
+    expect(describeField({ type: "number", exclusiveMinimum: 0, maximum: 1 })).toBe("a number in (0, 1]");
+    expect(describeField({ type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 })).toBe("a number in (0, 1)");
   });
 });

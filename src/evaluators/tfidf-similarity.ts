@@ -4,6 +4,7 @@ import { charNgrams, wordTokens } from "../metrics/tokens.js";
 import { EvalError } from "../errors.js";
 import { defineEvaluator } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
+import { scoreText } from "./score-text.js";
 
 /** How many of the heaviest terms `details.top_terms` lists. */
 const TOP_TERMS = 5;
@@ -61,7 +62,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
         why = `The ${a.length === 0 ? "output" : "expected output"} has no ${tokenName}s, so the score is 0.0.`;
       } else {
         const top = analysis.terms.filter((t) => t.contribution > 0).slice(0, 3).map((t) => JSON.stringify(t.token));
-        why = `TF-IDF cosine over ${tokenName}s: ${score.toFixed(4)}${top.length ? `; the shared terms weighing most: ${top.join(", ")}` : "; no shared terms"}.`;
+        why = `TF-IDF cosine over ${tokenName}s: ${scoreText(score, 4, config.threshold, score >= config.threshold)}${top.length ? `; the shared terms weighing most: ${top.join(", ")}` : "; no shared terms"}.`;
       }
       const passed = score >= config.threshold;
       return {

@@ -1,23 +1,53 @@
+import { EvalError, formatPath } from "../errors.js";
+
 /**
  * How a non-string input becomes text: numbers and booleans become their JSON text; objects and
  * arrays become canonical JSON (keys sorted at every depth by code unit, compact separators,
  * non-ASCII kept as is), so `{"a":1,"b":2}` equals `{"b":2,"a":1}`.
+ *
+ * Throws an INPUT_INVALID {@link EvalError} naming `what` (the parameter, e.g. "output") for a value
+ * that has no JSON text: a BigInt, a function or symbol, a circular structure, or a `toJSON` that throws.
  */
-export function toText(value: unknown): string {
+export function toText(value: unknown, what = "value"): string {
   if (typeof value === "string") return value;
-  return canonicalJson(value);
+  return canonicalJson(value, what);
 }
 
 /** JSON with object keys sorted at every depth; `undefined` members are left out as JSON does. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "";
+export function canonicalJson(value: unknown, what = "value"): string {
+  if (typeof value === "function" || typeof value === "symbol") throw unreadable(what, [], `a ${typeof value}`);
+  const sorted = sortKeys(value, what, [], []);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(sorted);
+  } catch (error) {
+    // Left inside values with their own toJSON (a BigInt or a cycle in what it returns, or a throwing toJSON).
+    throw unreadable(what, [], error instanceof Error ? error.message : String(error), error);
+  }
+  return text ?? "";
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+function sortKeys(value: unknown, what: string, path: (string | number)[], ancestors: object[]): unknown {
+  if (typeof value === "bigint") throw unreadable(what, path, `a BigInt (${value}n)`);
   if (value === null || typeof value !== "object") return value;
+  if (ancestors.includes(value)) throw unreadable(what, path, "a circular reference (an object that contains itself)");
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+  ancestors.push(value);
+  let out: unknown;
+  if (Array.isArray(value)) out = value.map((v, i) => sortKeys(v, what, [...path, i], ancestors));
+  else {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key], what, [...path, key], ancestors);
+    out = sorted;
+  }
+  ancestors.pop();
   return out;
+}
+
+function unreadable(what: string, path: (string | number)[], found: string, cause?: unknown): EvalError {
+  const at = path.length ? ` at ${formatPath(path)}` : "";
+  const message =
+    `${what}: cannot turn the value into text: found ${found}${at}; ` +
+    "expected a string, number, boolean, or JSON-compatible object or array";
+  return new EvalError("INPUT_INVALID", message, { cause, issues: [{ path: [what, ...path], message, expected: "a string or a JSON-compatible value", received: found }] });
 }

@@ -1,7 +1,7 @@
 /** The HTML report comparing two runs: per evaluator both means, the difference with its CI, and the rows that regressed most. */
 import type { Direction } from "../types.js";
 import { highlightFor } from "./choose.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, escapeText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatScore, formatSigned, formatTime } from "./format.js";
 import { diffLegend, renderPage, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
@@ -29,15 +29,15 @@ function label(run: RunLabel): string {
 
 function renderHeader(input: ComparisonReportInput): string {
   const side = (tag: string, run: RunLabel): string =>
-    `<div><dt>${tag}</dt><dd>${escapeHtml(label(run))}<br><span class="muted mono">${escapeHtml(run.id)}</span><br><span class="sub">${escapeHtml(formatTime(run.started_at))}</span></dd></div>`;
+    `<div><dt>${tag}</dt><dd>${escapeText(label(run))}<br><span class="muted mono">${escapeText(run.id)}</span><br><span class="sub">${escapeHtml(formatTime(run.started_at))}</span></dd></div>`;
   const sameData = input.a.dataset_hash === input.b.dataset_hash;
   const datasetSide = (tag: string, run: RunLabel): string =>
-    `<div class="wide"><dt>${tag}</dt><dd><code>${escapeHtml(run.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(run.dataset_hash)}</span></dd></div>`;
+    `<div class="wide"><dt>${tag}</dt><dd><code>${escapeText(run.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(run.dataset_hash)}</span></dd></div>`;
   // Each prompt variant's outputs in a file of its own is the usual workflow: different files are shown, not warned about.
   const dataset = sameData ? datasetSide("Dataset", input.b) : datasetSide("Dataset A", input.a) + datasetSide("Dataset B", input.b);
-  const warning = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeHtml(w)}</div>`).join("");
+  const warning = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
   return (
-    `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${escapeHtml(label(input.a))} → ${escapeHtml(label(input.b))}</h1>` +
+    `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${userText(label(input.a))} → ${userText(label(input.b))}</h1>` +
     `<dl class="meta">${side("A · baseline", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`
   );
 }
@@ -57,9 +57,9 @@ function renderTable(input: ComparisonReportInput): string {
     const cls = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, d) ? "better" : "worse";
     const ci = ev.ci ? `<span class="ci">${formatSigned(ev.ci[0], d)} … ${formatSigned(ev.ci[1], d)}</span>` : `<span class="ci">no CI</span>`;
     return (
-      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${escapeHtml(ev.name)}<span class="type" title="${directionText(d)}">${escapeHtml(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
+      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${escapeText(ev.name)}<span class="type" title="${directionText(d)}">${escapeText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
       `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${formatScore(ev.mean_a, d)}</span> → <b class="mean-b">${formatScore(ev.mean_b, d)}</b></td>` +
-      `<td>${ciSvg(ev)} <span class="delta ${cls}">${formatSigned(ev.diff, d)}</span>${ci}</td>` +
+      `<td class="diff">${ciSvg(ev)} <span class="delta ${cls}">${formatSigned(ev.diff, d)}</span>${ci}</td>` +
       `<td>${escapeHtml(formatP(ev.p_value))}</td><td>${verdict(ev)}</td>` +
       `<td class="moves"><span data-improved="${ev.improved}" title="improved">▲ ${formatInt(ev.improved)}</span> ` +
       `<span data-regressed="${ev.regressed}" title="regressed">▼ ${formatInt(ev.regressed)}</span> ` +
@@ -98,8 +98,8 @@ function ciSvg(ev: ComparisonEvaluator): string {
 function renderWorst(ev: ComparisonEvaluator, id: string): string {
   const highlight = ev.highlight ?? highlightFor(ev.type);
   return (
-    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(ev.name)}: rows that regressed most</h2>` +
-    `<span class="muted mono">${escapeHtml(ev.type)} · ${directionText(ev.direction)}</span></div>${diffLegend(highlight.unit)}` +
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${userText(ev.name)}: rows that regressed most</h2>` +
+    `<span class="muted mono">${escapeText(ev.type)} · ${directionText(ev.direction)}</span></div>${diffLegend(highlight.unit)}` +
     ev.worst.map((row) => renderRow(row, ev.direction, highlight)).join("") +
     `</section>`
   );
@@ -119,7 +119,7 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
   const cls = row.delta === 0 ? "" : isBetter(row.delta, direction) ? "better" : "worse";
   return (
     `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row}</b>` +
-    `${id ? `<span class="muted">id <code>${escapeHtml(id)}</code></span>` : ""}` +
+    `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">A ${formatScore(row.score_a, direction)} → B ${formatScore(row.score_b, direction)}</span>` +
     `<span class="delta ${cls}">${formatSigned(row.delta, direction)}</span></div>${renderPanes(panes)}${renderNotes(notes)}</div>`
   );

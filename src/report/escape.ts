@@ -5,9 +5,84 @@
 
 const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Escapes `& < > " '`, so the result is safe as HTML text and inside a quoted attribute. */
+/**
+ * Characters that are invisible or rearrange the text around them, so they must not reach a report
+ * raw: controls (\p{Cc}) other than tab, LF and the CR of a CRLF; format characters (\p{Cf}: zero
+ * width space, bidi marks, embeddings, overrides and isolates, BOM, …) except ZWNJ/ZWJ (U+200C/D)
+ * and the emoji tag characters, which shape visible text (Persian, Indic scripts, emoji sequences);
+ * and lone surrogates, which UTF-8 cannot encode. An output "abc\u202Edef" would otherwise read "abcfed".
+ */
+const HIDDEN = /(?![\t\n\u200C\u200D\u{E0020}-\u{E007F}])(?!\r\n)[\p{Cc}\p{Cf}\p{Cs}]/gu;
+
+/** Names for the hidden characters a reader most often meets; others show their code point only. */
+const HIDDEN_NAMES: Record<number, string> = {
+  0x00: "NULL",
+  0x07: "BELL",
+  0x08: "BACKSPACE",
+  0x0b: "LINE TABULATION",
+  0x0c: "FORM FEED",
+  0x0d: "CARRIAGE RETURN",
+  0x1b: "ESCAPE",
+  0x7f: "DELETE",
+  0x85: "NEXT LINE",
+  0xad: "SOFT HYPHEN",
+  0x061c: "ARABIC LETTER MARK",
+  0x180e: "MONGOLIAN VOWEL SEPARATOR",
+  0x200b: "ZERO WIDTH SPACE",
+  0x200e: "LEFT-TO-RIGHT MARK",
+  0x200f: "RIGHT-TO-LEFT MARK",
+  0x202a: "LEFT-TO-RIGHT EMBEDDING",
+  0x202b: "RIGHT-TO-LEFT EMBEDDING",
+  0x202c: "POP DIRECTIONAL FORMATTING",
+  0x202d: "LEFT-TO-RIGHT OVERRIDE",
+  0x202e: "RIGHT-TO-LEFT OVERRIDE",
+  0x2060: "WORD JOINER",
+  0x2066: "LEFT-TO-RIGHT ISOLATE",
+  0x2067: "RIGHT-TO-LEFT ISOLATE",
+  0x2068: "FIRST STRONG ISOLATE",
+  0x2069: "POP DIRECTIONAL ISOLATE",
+  0xfeff: "ZERO WIDTH NO-BREAK SPACE",
+};
+
+/** "U+202E", at least four hex digits. */
+function codePoint(c: string): string {
+  return `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** The visible stand-in for a hidden character in plain text: "⟨U+202E⟩". */
+export function hiddenMarker(c: string): string {
+  return `⟨${codePoint(c)}⟩`;
+}
+
+/**
+ * Escapes `& < > " '`, so the result is safe as HTML text and inside a quoted attribute; hidden
+ * characters (see {@link HIDDEN}) become a plain-text marker such as "⟨U+202E⟩", so no raw control or
+ * bidi override reaches the file. For element text prefer {@link escapeText}, whose marker is styled.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
+  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c).replace(HIDDEN, hiddenMarker);
+}
+
+/**
+ * Escapes user text for HTML element content (never for an attribute): like {@link escapeHtml}, but
+ * each hidden character becomes `<span class="ctl" title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨U+202E⟩</span>`,
+ * styled apart so it cannot be mistaken for the same letters typed out.
+ */
+export function escapeText(text: string): string {
+  return text
+    .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c)
+    .replace(HIDDEN, (c) => {
+      const name = HIDDEN_NAMES[c.codePointAt(0) ?? -1];
+      return `<span class="ctl" title="${codePoint(c)}${name ? ` ${name}` : ""}">${hiddenMarker(c)}</span>`;
+    });
+}
+
+/**
+ * User text set inside other text (a name in a heading, an id after "id"): {@link escapeText} in a
+ * `<bdi>`, so a right-to-left run in it cannot reorder what surrounds it.
+ */
+export function userText(text: string): string {
+  return `<bdi>${escapeText(text)}</bdi>`;
 }
 
 /**

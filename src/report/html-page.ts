@@ -17,7 +17,7 @@ const CSS = `
 body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 var(--sans);-webkit-font-smoothing:antialiased}
 main{max-width:1180px;margin:0 auto;padding:32px 28px 48px}
 h1{font-size:26px;line-height:1.25;margin:2px 0 14px;font-weight:650;letter-spacing:-.01em;overflow-wrap:anywhere}
-h2{font-size:19px;margin:0 0 4px;font-weight:650;letter-spacing:-.005em}
+h2{font-size:19px;margin:0 0 4px;font-weight:650;letter-spacing:-.005em;overflow-wrap:anywhere;min-width:0}
 h3{font-size:15px;margin:22px 0 10px;font-weight:650}
 a{color:var(--pass)}
 .eyebrow{text-transform:uppercase;letter-spacing:.08em;font-size:12px;font-weight:600;color:var(--muted)}
@@ -30,13 +30,16 @@ a{color:var(--pass)}
 code,.mono{font-family:var(--mono);font-size:.9em}
 .sub{color:var(--muted);font-size:13.5px;margin:0}
 nav.toc{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0 0}
-nav.toc a{font-size:13px;text-decoration:none;border:1px solid var(--line);background:var(--card);padding:3px 10px;border-radius:999px;color:var(--accent)}
+nav.toc a{max-width:100%;overflow-wrap:anywhere;font-size:13px;text-decoration:none;border:1px solid var(--line);background:var(--card);padding:3px 10px;border-radius:999px;color:var(--accent)}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:8px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th{white-space:normal}
 th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;background:#fafbfc}
 th:first-child,td:first-child{text-align:left}
 tbody tr:last-child td{border-bottom:0}
-td.name{font-weight:600}
+td.name{font-weight:600;white-space:normal;overflow-wrap:anywhere;min-width:9em}
+th.name{overflow-wrap:anywhere}
+td:not(.name){font-size:14px;padding:8px 7px}
 td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;font-family:var(--mono)}
 .scroll{overflow-x:auto}
 .rate{display:inline-flex;align-items:center;gap:8px}
@@ -76,6 +79,7 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .sw.thr{width:0;height:14px;border-left:2px dashed var(--ink);border-radius:0}
 .sw.mean{width:0;height:0;border:5px solid transparent;border-bottom:9px solid var(--ink);border-top:0}
 .ev-head{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;gap:8px 16px}
+.ev-head>*{min-width:0;overflow-wrap:anywhere}
 .stats{display:flex;flex-wrap:wrap;gap:6px 18px;font-size:13.5px;color:var(--muted);margin:4px 0 12px}
 .stats b{color:var(--ink);font-weight:650;font-variant-numeric:tabular-nums}
 .row{border:1px solid var(--line);border-radius:8px;margin:12px 0;overflow:hidden}
@@ -89,10 +93,12 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .text{white-space:pre-wrap;overflow-wrap:anywhere;font-size:14px;line-height:1.55;margin:0;max-height:22em;overflow-y:auto}
 .text.empty{color:var(--muted);font-style:italic}
 mark{color:inherit;border-radius:2px;padding:0 1px}
+.ctl{font-family:var(--mono);font-size:.75em;color:var(--muted);border:1px dashed #9aa4b2;border-radius:3px;padding:0 2px;margin:0 1px;white-space:nowrap;unicode-bidi:isolate}
+bdi,code,.mono,.chip,.reason,td.name a,nav.toc a,.meta dd,.warnbox,.text,h1,h2{unicode-bidi:isolate}
 mark.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
 mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .tokens{padding:8px 12px;border-top:1px solid var(--line);font-size:12.5px;display:flex;flex-wrap:wrap;gap:4px 14px}
-.tokens .chip{display:inline-block;font-family:var(--mono);font-size:12px;padding:0 6px;border-radius:4px;margin:1px 2px}
+.tokens .chip{display:inline-block;max-width:100%;overflow-wrap:anywhere;font-family:var(--mono);font-size:12px;padding:0 6px;border-radius:4px;margin:1px 2px}
 .chip.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
 .chip.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .note{font-size:12.5px;color:var(--muted);padding:6px 12px;border-top:1px dashed var(--line)}
@@ -101,6 +107,7 @@ td.moves span{display:inline-block;min-width:2.9em}
 .delta.worse{color:var(--fail);font-weight:650}
 .ci{display:block;font-size:12px;color:var(--muted)}
 .ci-chart{float:left;margin:9px 14px 0 0}
+td.diff{min-width:220px}
 .ci-chart .zero{stroke:#9aa4b2;stroke-dasharray:2 2}
 .ci-chart .ci-bar{stroke:var(--accent);stroke-width:2.5;stroke-linecap:round}
 .ci-chart .ci-dot{fill:var(--neutral)}

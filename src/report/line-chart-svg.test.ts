@@ -55,3 +55,24 @@ describe("renderLineChartSvg", () => {
     expect(svg.text?.some((t) => t["#text"] === "<b>run</b>")).toBe(true);
   });
 });
+
+describe("renderLineChartSvg threshold label", () => {
+  it("keeps the label inside the viewBox, even drawn in a wide bold fallback font", () => {
+    for (const [threshold, direction] of [[1, "maximize"], [0.5, "maximize"], [0, "maximize"], [12345.5, "minimize"]] as const) {
+      const width = 1080;
+      const svg = parse(renderLineChartSvg(pts([0.9, 1, 0.95]), { direction, threshold, title: "t", yLabel: "mean" }));
+      const label = svg.text?.find((t) => t["class"] === "threshold-label");
+      expect(label?.["#text"]).toMatch(/^threshold /);
+      const text = label?.["#text"] ?? "";
+      // A generous estimate: 12px bold text at 0.7em a character.
+      const w = [...text].length * 12 * 0.7;
+      const x = Number(label?.["x"]);
+      const anchor = label?.["text-anchor"] ?? "start";
+      const left = anchor === "end" ? x - w : anchor === "middle" ? x - w / 2 : x;
+      expect(left).toBeGreaterThanOrEqual(0);
+      expect(left + w).toBeLessThanOrEqual(width);
+      expect(Number(label?.["y"]) - 12).toBeGreaterThanOrEqual(0);
+      expect(Number(label?.["y"])).toBeLessThanOrEqual(210);
+    }
+  });
+});

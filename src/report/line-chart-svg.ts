@@ -87,7 +87,9 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
     const ty = y(opts.threshold);
     out.push(
       `<line class="threshold" data-value="${opts.threshold}" x1="${M.left}" x2="${width - M.right}" y1="${r(ty)}" y2="${r(ty)}"/>`,
-      `<text class="threshold-label" x="${width - M.right + 6}" y="${r(ty + 4)}" text-anchor="start">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`,
+      // Right-aligned to the viewBox edge, just above the line: however wide the font draws it, the label
+      // cannot run past the chart (starting it at the plot's end clipped "threshold 1.000").
+      `<text class="threshold-label" x="${width - 4}" y="${r(Math.max(ty - 6, 14))}" text-anchor="end">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`,
     );
   }
   let d = "";

@@ -1,5 +1,5 @@
 /** One row's texts, side by side and highlighted: shared by the run and comparison reports. */
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, escapeText } from "./escape.js";
 import { formatInt } from "./format.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
 import type { HighlightOptions, TokenLists } from "./types.js";
@@ -43,7 +43,7 @@ export function renderNotes(notes: readonly string[]): string {
 export function renderTokens(tokens: TokenLists): string {
   const list = (items: readonly string[], total: number, cls: "missing" | "extra"): string => {
     if (total === 0) return `<span class="muted">none</span>`;
-    const chips = items.map((t) => `<span class="chip ${cls}">${escapeHtml(t)}</span>`).join("");
+    const chips = items.map((t) => `<span class="chip ${cls}">${escapeText(t)}</span>`).join("");
     return total > items.length ? `${chips} <span class="muted">and ${formatInt(total - items.length)} more</span>` : chips;
   };
   return (

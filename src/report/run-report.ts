@@ -2,7 +2,7 @@
 import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, escapeText } from "./escape.js";
 import { MISSING, formatFigure, formatId, formatInt, formatPassRate, formatScore, passRatePercent, formatTime } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
@@ -26,16 +26,16 @@ function renderHeader(input: RunReportInput): string {
   const status =
     run.status === "complete" ? `<span class="badge pass">✓ complete</span>` : `<span class="badge warn">${escapeHtml(run.status)}</span>`;
   const toc = input.evaluators
-    .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}">${escapeHtml(ev.summary.name)}</a>`)
+    .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}">${escapeText(ev.summary.name)}</a>`)
     .join("");
   const errors = input.row_errors?.length
     ? `<h3>Rows that could not be read</h3><ul class="sub">${input.row_errors
-        .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeHtml(e.message)}</li>`)
+        .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeText(e.message)}</li>`)
         .join("")}</ul>${input.row_errors.length < summary.row_errors ? `<p class="sub">and ${formatInt(summary.row_errors - input.row_errors.length)} more</p>` : ""}`
     : "";
   return (
-    `<header class="card"><div class="eyebrow">simeval · run report</div><h1>${escapeHtml(runTitle(run))}</h1><dl class="meta">` +
-    item("Run id", `<code>${escapeHtml(run.id)}</code>`) +
+    `<header class="card"><div class="eyebrow">simeval · run report</div><h1>${escapeText(runTitle(run))}</h1><dl class="meta">` +
+    item("Run id", `<code>${escapeText(run.id)}</code>`) +
     item("Started", escapeHtml(formatTime(run.started_at))) +
     item("Finished", escapeHtml(formatTime(run.finished_at))) +
     item("Status", status) +
@@ -43,7 +43,7 @@ function renderHeader(input: RunReportInput): string {
     item("Row errors", summary.row_errors === 0 ? "0" : `<span class="badge warn">⚠ ${formatInt(summary.row_errors)}</span>`) +
     item(
       "Dataset",
-      `<code>${escapeHtml(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
+      `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
       "wide",
     ) +
     `</dl>${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
@@ -68,7 +68,7 @@ function renderSummaryTable(input: RunReportInput): string {
     // Summary figures as the command line prints them, so that the report and the gates agree.
     const f = (v: number | null): string => formatFigure(v, MISSING);
     return (
-      `<tr><td class="name"><a href="#${slug(s.name, i)}">${escapeHtml(s.name)}</a><span class="type">${escapeHtml(s.type)} · ${directionText(s.direction)}</span></td>` +
+      `<tr><td class="name"><a href="#${slug(s.name, i)}">${escapeText(s.name)}</a><span class="type">${escapeText(s.type)} · ${directionText(s.direction)}</span></td>` +
       `<td>${formatInt(s.n)}</td><td>${formatInt(s.skipped)}</td><td>${s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0"}</td>` +
       `<td><b>${f(s.mean)}</b></td><td>${f(s.median)}</td><td>${f(s.p10)}</td><td>${f(s.p90)}</td><td>${f(s.min)}</td><td>${f(s.max)}</td>` +
       `<td>${passRate(s)}</td></tr>`
@@ -111,8 +111,8 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
     ? `<h3>Worst rows</h3>${diffLegend(highlight.unit)}${ev.worst.map((w) => renderWorstRow(w, s.direction, highlight)).join("")}`
     : "";
   return (
-    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(s.name)}</h2>` +
-    `<span class="muted mono">${escapeHtml(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
+    `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
     `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", formatFigure(s.mean, MISSING))}${stat("median", formatFigure(s.median, MISSING))}` +
     `${stat("p10", formatFigure(s.p10, MISSING))}${stat("p90", formatFigure(s.p90, MISSING))}${stat("pass rate", formatPassRate(s))}` +
     `${s.skipped ? stat("skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
@@ -125,9 +125,9 @@ function renderWorstRow(w: WorstRow, direction: Direction, highlight: HighlightO
   const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight);
   return (
     `<div class="row worst-row" data-row="${w.row}"><div class="row-head"><b>Row ${w.row}</b>` +
-    `${id ? `<span class="muted">id <code>${escapeHtml(id)}</code></span>` : ""}` +
+    `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">score ${formatScore(w.score, direction)}</span>${verdictBadge(w.passed)}` +
-    `${w.reasoning ? `<span class="reason">${escapeHtml(w.reasoning)}</span>` : ""}</div>` +
+    `${w.reasoning ? `<span class="reason">${escapeText(w.reasoning)}</span>` : ""}</div>` +
     `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`
   );
 }

@@ -4,7 +4,7 @@
  * text and writes the marks.
  */
 import { diffChars, diffWordsWithSpace, wordsWithSpaceDiff, type Change } from "diff";
-import { escapeHtml } from "./escape.js";
+import { escapeText } from "./escape.js";
 import { formatInt } from "./format.js";
 import type { HighlightOptions } from "./types.js";
 
@@ -126,12 +126,13 @@ function push(segments: Segment[], text: string, changed: boolean, unmarkSpace: 
 }
 
 /**
- * One side as HTML: unmarked runs escaped, marked runs in `<mark class="{cls}" title="{title}">`.
+ * One side as HTML: unmarked runs escaped, marked runs in `<mark class="{cls}" title="{title}">`;
+ * hidden characters show as markers (see escapeText), inside the mark when they are the change.
  * The caller puts it in an element with `white-space: pre-wrap`.
  */
 export function segmentsToHtml(segments: readonly Segment[], cls: "missing" | "extra"): string {
   const title = cls === "missing" ? "missing from the output" : "not in the expected text";
   return segments
-    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${escapeHtml(s.text)}</mark>` : escapeHtml(s.text)))
+    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${escapeText(s.text)}</mark>` : escapeText(s.text)))
     .join("");
 }

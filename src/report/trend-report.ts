@@ -1,5 +1,5 @@
 /** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, escapeText } from "./escape.js";
 import { MISSING, formatScore, formatSigned, formatTime } from "./format.js";
 import { renderPage, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
@@ -18,7 +18,7 @@ export function renderTrendReport(input: TrendReportInput): string {
   const last = runs[runs.length - 1];
   const span = first && last ? `${escapeHtml(formatTime(first.started_at))} – ${escapeHtml(formatTime(last.started_at))}` : MISSING;
   const header =
-    `<header class="card"><div class="eyebrow">simeval · trend</div><h1>${escapeHtml(title)}</h1><dl class="meta">` +
+    `<header class="card"><div class="eyebrow">simeval · trend</div><h1>${escapeText(title)}</h1><dl class="meta">` +
     `<div><dt>Runs</dt><dd>${runs.length}</dd></div><div class="wide"><dt>From – to</dt><dd>${span}</dd></div></dl></header>`;
   const charts = input.series.map((s, i) => renderSeries(input, s, slug(s.name, i)));
   return renderPage(title, [header, ...charts, renderTable(input)].join("\n"), input.generated_at);
@@ -47,17 +47,17 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     ? renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })
     : `<p class="empty-state">No run has a mean for this evaluator.</p>`;
   return (
-    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeHtml(s.name)}</h2>` +
-    `<span class="muted mono">${escapeHtml(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
+    `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
     `<div class="stats"><span>latest mean <b>${formatScore(latest ?? null, s.direction)}</b></span>${change}</div>${chart}</section>`
   );
 }
 
 function renderTable(input: TrendReportInput): string {
-  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...input.series.map((s) => `<th scope="col">${escapeHtml(s.name)}</th>`)].join("");
+  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...input.series.map((s) => `<th scope="col" class="name">${escapeText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr><td class="name">${escapeHtml(run.name ?? run.id)}<span class="type">${escapeHtml(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
+      `<tr><td class="name">${escapeText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
       input.series.map((s) => `<td>${formatScore(s.means[i] ?? null, s.direction)}</td>`).join("") +
       `</tr>`,
   );

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { thrownEvalError } from "../test-support.js";
+import { createEvaluator } from "../evaluators/create.js";
+import { canonicalJson, toText } from "./to-text.js";
+
+
+describe("toText", () => {
+  it("strings as they are; other JSON values as canonical JSON", () => {
+    expect(toText("a b")).toBe("a b");
+    expect(toText(1.5)).toBe("1.5");
+    expect(toText(true)).toBe("true");
+    expect(toText({ b: [2, { d: 1, c: 0 }], a: 1 })).toBe('{"a":1,"b":[2,{"c":0,"d":1}]}');
+    const shared = { x: 1 };
+    expect(canonicalJson([shared, shared])).toBe('[{"x":1},{"x":1}]'); // shared, not circular
+    expect(toText(new Date(0))).toBe('"1970-01-01T00:00:00.000Z"');
+  });
+
+  it("a BigInt, anywhere, is INPUT_INVALID naming the parameter and where", () => {
+    const top = thrownEvalError(() => toText(1n, "output"));
+    expect(top.code).toBe("INPUT_INVALID");
+    expect(top.message).toBe("output: cannot turn the value into text: found a BigInt (1n); expected a string, number, boolean, or JSON-compatible object or array");
+    const nested = thrownEvalError(() => toText({ a: [1, 2n] }, "expected"));
+    expect(nested.message).toContain("expected: cannot turn the value into text: found a BigInt (2n) at a[1]");
+    expect(nested.issues[0]?.path).toEqual(["expected", "a", 1]);
+  });
+
+  it("a circular structure is INPUT_INVALID, not a RangeError", () => {
+    const loop: Record<string, unknown> = { a: 1 };
+    loop["self"] = { back: loop };
+    const e = thrownEvalError(() => toText(loop, "output"));
+    expect(e.code).toBe("INPUT_INVALID");
+    expect(e.message).toContain("output: cannot turn the value into text: found a circular reference (an object that contains itself) at self.back");
+  });
+
+  it("a function, a symbol, or a toJSON that fails is INPUT_INVALID", () => {
+    expect(thrownEvalError(() => toText(() => 1, "output")).message).toContain("found a function");
+    expect(thrownEvalError(() => toText(Symbol("s"), "output")).message).toContain("found a symbol");
+    const bad = { toJSON: () => ({ n: 3n }) };
+    expect(thrownEvalError(() => toText({ v: bad }, "expected")).code).toBe("INPUT_INVALID");
+  });
+
+  it("Evaluator.evaluate rejects with INPUT_INVALID for such records", async () => {
+    const e = createEvaluator({ type: "levenshtein" });
+    await expect(e.evaluate({ output: 1n, expected: "1" })).rejects.toMatchObject({ name: "EvalError", code: "INPUT_INVALID", message: expect.stringContaining("output: cannot turn the value into text: found a BigInt (1n)") });
+    const loop: unknown[] = [];
+    loop.push(loop);
+    await expect(e.evaluate({ output: "x", expected: loop })).rejects.toMatchObject({ code: "INPUT_INVALID", message: expect.stringContaining("expected: ") });
+  });
+});
