@@ -72,11 +72,16 @@ describe("simeval run", () => {
   it("a mapping that fails on a row is that evaluator's error on that row", async () => {
     const data = file("m.jsonl", jsonl([{ answers: ["a"], expected: "a" }, { answers: ["a", "b"], expected: "a" }]));
     const config = file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.answers[*]" } }]));
-    const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "out.jsonl"), "--workers", "0");
+    const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "out.jsonl"), "--workers", "0", "--summary", join(dir, "s.json"));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/exact_match\s+1\s+0\s+1\s+1/);
     const lines = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(lines[1].results.exact_match.error.message).toContain("$.answers[*] matched 2 values");
+    // The summary file carries what the terminal said besides the table.
+    const summary = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
+    expect(summary.evaluator_errors).toEqual({ exact_match: { row: 2, code: "INPUT_INVALID", message: expect.stringContaining("matched 2 values") } });
+    expect(summary.warnings).toEqual([expect.stringContaining('"exact_match": 1 row failed; the first, row 2:')]);
+    expect(summary.row_errors).toEqual([]);
   });
 
   it("leaves skipped rows out of means unless --count-skipped-as-zero", async () => {

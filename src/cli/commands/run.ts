@@ -138,7 +138,20 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     for (const p of partial) io.stderr(`simeval: ${p.message}`);
 
     if (opts.summary) {
-      const json = { run_id: result.runId, name: run.name, dataset, dataset_hash: result.datasetHash, interrupted: result.interrupted, read_stopped: result.readStopped, summary: result.summary, gates: gateOutcomes };
+      const json = {
+        run_id: result.runId,
+        name: run.name,
+        dataset,
+        dataset_hash: result.datasetHash,
+        interrupted: result.interrupted,
+        read_stopped: result.readStopped,
+        summary: result.summary,
+        gates: gateOutcomes,
+        // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings.
+        row_errors: result.rowErrors,
+        evaluator_errors: result.evaluatorErrors,
+        warnings: warnings.map((w) => w.message),
+      };
       writeOutput("--summary", opts.summary, `${JSON.stringify(json, null, 2)}\n`);
     }
     if (opts.report) {
