@@ -50,7 +50,7 @@ function codePoint(c: string): string {
 }
 
 /** The visible stand-in for a hidden character in plain text: "⟨U+202E⟩". */
-export function hiddenMarker(c: string): string {
+function hiddenMarker(c: string): string {
   return `⟨${codePoint(c)}⟩`;
 }
 
