@@ -214,6 +214,28 @@ describe("simeval run", () => {
   });
 });
 
+/**
+ * A database with a complete run "done" of `rows` rows (recorded by `simeval run`), and two runs without
+ * a summary holding its first rows: `stopped` (aborted, as a run killed outright is found: incomplete,
+ * no summary) and "live" (still running, `liveRows` rows). The caller closes `recorder`.
+ */
+async function runsWithoutSummary(rows: number, stopped: { name: string; rows: number }, liveRows: number) {
+  const db = join(dir, "db.sqlite");
+  const config = file("evals.json", evals([{ type: "exact_match" }]));
+  const data = file("d.jsonl", jsonl(Array.from({ length: rows }, (_, i) => ({ id: i, output: "x", expected: "x" }))));
+  expect((await run("run", data, "--config", config, "--db", db, "--name", "done")).code).toBe(0);
+  const recorder = openSqliteStore(db);
+  const done = (await recorder.findRun("done"))!;
+  const doneRows = await collect(recorder.rows(done.id));
+  const begin = (name: string) => recorder.beginRun({ name, dataset_path: data, dataset_hash: "h", evaluators: done.evaluators });
+  const stoppedId = await begin(stopped.name);
+  await recorder.addRows(stoppedId, doneRows.slice(0, stopped.rows));
+  await recorder.abortRun(stoppedId, null);
+  const live = await begin("live");
+  await recorder.addRows(live, doneRows.slice(0, liveRows));
+  return { db, recorder, stopped: stoppedId, live };
+}
+
 describe("runs, show, baseline, compare and trend", () => {
   it("records runs and compares two prompt variants on the same dataset", async () => {
     const db = join(dir, "db.sqlite");
@@ -388,18 +410,7 @@ describe("runs, show, baseline, compare and trend", () => {
   });
 
   it("compare warns that a run is incomplete or still being recorded, in the text and the HTML report", async () => {
-    const db = join(dir, "db.sqlite");
-    const config = file("evals.json", evals([{ type: "exact_match" }]));
-    const data = file("d.jsonl", jsonl(Array.from({ length: 10 }, (_, i) => ({ id: i, output: "x", expected: "x" }))));
-    expect((await run("run", data, "--config", config, "--db", db, "--name", "done")).code).toBe(0);
-    const recorder = openSqliteStore(db);
-    const done = await recorder.findRun("done");
-    const rowsOf = async (id: string) => (await collect(recorder.rows(id))).slice(0, 7);
-    const cut = await recorder.beginRun({ name: "cut", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
-    await recorder.addRows(cut, await rowsOf(done!.id));
-    await recorder.abortRun(cut, null); // as a run killed outright is found: incomplete, no summary
-    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
-    await recorder.addRows(live, await rowsOf(done!.id));
+    const { db, recorder, stopped: cut, live } = await runsWithoutSummary(10, { name: "cut", rows: 7 }, 7);
     try {
       const r = await run("compare", "cut", "live", "--db", db, "--report", join(dir, "c.html"));
       expect(r.code).toBe(0);
@@ -415,18 +426,7 @@ describe("runs, show, baseline, compare and trend", () => {
   });
 
   it("runs and show give the rows recorded by a run that has no summary (killed outright, or still running)", async () => {
-    const db = join(dir, "db.sqlite");
-    const config = file("evals.json", evals([{ type: "exact_match" }]));
-    const data = file("d.jsonl", jsonl(Array.from({ length: 1_234 }, (_, i) => ({ id: i, output: "x", expected: "x" }))));
-    expect((await run("run", data, "--config", config, "--db", db, "--name", "done")).code).toBe(0);
-    const recorder = openSqliteStore(db);
-    const done = await recorder.findRun("done");
-    const rows = await collect(recorder.rows(done!.id));
-    const killed = await recorder.beginRun({ name: "killed", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
-    await recorder.addRows(killed, rows.slice(0, 1_100));
-    await recorder.abortRun(killed, null);
-    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: done!.evaluators });
-    await recorder.addRows(live, rows.slice(0, 40));
+    const { db, recorder } = await runsWithoutSummary(1_234, { name: "killed", rows: 1_100 }, 40);
     try {
       const listed = (await run("runs", "--db", db)).out.split("\n");
       expect(listed.find((l) => l.includes(" killed "))).toMatch(/incomplete\s+1100\s/);

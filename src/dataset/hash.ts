@@ -25,7 +25,7 @@ export interface FileScan {
  * regular file (a pipe, a device: refused before it is opened, see `checkDatasetFile`), throws DATASET_INVALID.
  */
 export async function scanFile(path: string): Promise<FileScan> {
-  await checkDatasetFile(path);
+  checkDatasetFile(path);
   let handle: FileHandle;
   try {
     handle = await open(path, "r");

@@ -4,7 +4,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { statSync, type Stats } from "node:fs";
-import { open, stat, type FileHandle } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { addAbortSignal } from "node:stream";
 import { datasetInvalid, fileProblem, notRegularFile } from "./errors.js";
 
@@ -26,20 +26,9 @@ export function hasBom(bytes: Uint8Array): boolean {
  * Checks, without opening it, that `path` is a regular file (following symlinks), or throws DATASET_INVALID
  * naming it: missing, a directory, or a pipe, socket or device (see {@link notRegularFile}). Call it before
  * anything opens a dataset path: opening a FIFO for reading waits for a writer, and a pipe cannot be read twice.
+ * Synchronous (one `stat`), so that the async readers and the synchronous format sniffing share it.
  */
-export async function checkDatasetFile(path: string): Promise<void> {
-  let stats: Stats;
-  try {
-    stats = await stat(path);
-  } catch (err) {
-    throw fileProblem(path, err);
-  }
-  const problem = notRegularFile(path, stats);
-  if (problem !== undefined) throw problem;
-}
-
-/** {@link checkDatasetFile}, synchronously. */
-export function checkDatasetFileSync(path: string): void {
+export function checkDatasetFile(path: string): void {
   let stats: Stats;
   try {
     stats = statSync(path);
@@ -56,7 +45,7 @@ export function checkDatasetFileSync(path: string): void {
  * says what a non-empty file should hold), or UTF-16 text.
  */
 export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
-  await checkDatasetFile(path);
+  checkDatasetFile(path);
   let handle: FileHandle;
   try {
     handle = await open(path, "r");

@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
 import { fileProblem } from "./errors.js";
-import { checkDatasetFileSync, hasBom, openDatasetFile } from "./read-bytes.js";
+import { checkDatasetFile, hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
 import { readJsonArrayBatches } from "./read-json.js";
 import { readJsonlBatches } from "./read-jsonl.js";
@@ -39,7 +39,7 @@ function firstSignificantByte(bytes: Uint8Array): number | undefined {
 }
 
 function readFirstBytesSync(path: string): Uint8Array {
-  checkDatasetFileSync(path);
+  checkDatasetFile(path);
   try {
     const fd = openSync(path, "r");
     try {

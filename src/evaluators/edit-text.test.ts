@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toUnits, unitLength, type TextUnit } from "../metrics/levenshtein.js";
-import { measureEdits, prepareEditTexts, unitPrefixEnd } from "./edit-text.js";
+import { unitPrefixEnd } from "../metrics/text-units.js";
+import { measureEdits, prepareEditTexts } from "./edit-text.js";
 
 /** Astral characters, lone surrogates, combining marks and ZWJ sequences: where units and UTF-16 differ. */
 const piece = fc.constantFrom("a", "B", "é", "e\u0301", "😀", "𝔸", "\uD83D", "\uDE00", "👨‍👩‍👧", "🇫🇷", " ", "\n", "東");

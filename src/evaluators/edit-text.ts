@@ -1,5 +1,5 @@
 import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
-import { graphemeSegments } from "../metrics/text-units.js";
+import { unitPrefixEnd } from "../metrics/text-units.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
 export interface EditTexts {
@@ -35,29 +35,6 @@ export function prepareEditTexts(
     b = b.toLowerCase();
   }
   return { output: a, expected: b, truncated };
-}
-
-/**
- * UTF-16 offset at which the first `count` units of `text` end (`text.length` when it has fewer), so
- * that `text.slice(0, offset)` equals `toUnits(text, unit).slice(0, count).join("")` without building
- * the array of every unit: code points are stepped over (a surrogate pair is one, a lone surrogate is
- * one, as in `Array.from`), graphemes are segmented only up to the cut. O(offset).
- */
-export function unitPrefixEnd(text: string, count: number, unit: TextUnit): number {
-  if (unit === "code_point") {
-    let i = 0;
-    for (let n = 0; n < count && i < text.length; n++) {
-      const pair = (text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      i += pair ? 2 : 1;
-    }
-    return i;
-  }
-  let n = 0;
-  for (const { index } of graphemeSegments(text)) {
-    if (n === count) return index;
-    n++;
-  }
-  return text.length;
 }
 
 /** The sentence that tells a reader which side was cut. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { unitLength } from "../metrics/text-units.js";
+import { codePointCount, isHighSurrogate, isLowSurrogate } from "../metrics/text-units.js";
 import { defineEvaluator } from "./define.js";
 
 /**
@@ -43,7 +43,7 @@ export const exactMatchEvaluator = defineEvaluator({
         reasoning: equal
           ? `The output equals the expected output (${applied}).`
           : `The output differs from the expected output at code point ${at} (${applied}).`,
-        details: { first_difference: at, compared_output_length: unitLength(a, "code_point"), compared_expected_length: unitLength(b, "code_point") },
+        details: { first_difference: at, compared_output_length: codePointCount(a), compared_expected_length: codePointCount(b) },
       };
     };
   },
@@ -60,10 +60,7 @@ export function firstDifference(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
   let i = 0;
   while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  // Past the end charCodeAt is NaN, and NaN & 0xfc00 is 0: never a low surrogate.
-  if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(a.charCodeAt(i)) || isLow(b.charCodeAt(i)))) i--;
-  return unitLength(a.slice(0, i), "code_point");
+  // Past the end charCodeAt is NaN, which is never a low surrogate.
+  if (i > 0 && isHighSurrogate(a.charCodeAt(i - 1)) && (isLowSurrogate(a.charCodeAt(i)) || isLowSurrogate(b.charCodeAt(i)))) i--;
+  return codePointCount(a, 0, i);
 }
-
-const isHigh = (unit: number): boolean => (unit & 0xfc00) === 0xd800;
-const isLow = (unit: number): boolean => (unit & 0xfc00) === 0xdc00;

@@ -5,6 +5,7 @@
  * themselves when they hold no surrogate (then units are code points), and
  * only the rest goes to a slice engine (WebAssembly or TypeScript).
  */
+import { codePointCount, isHighSurrogate, isLowSurrogate } from "./text-units.js";
 import { hasSurrogate, shortUnitDistance, strippedDistance, twoWordUnitDistance, unitSliceDistance } from "./levenshtein-bitparallel.js";
 
 /**
@@ -50,18 +51,6 @@ export const jsSliceEngine: SliceEngine = {
   },
 };
 
-/** Code points in `s[start, start+length)`. O(length). */
-function codePointCount(s: string, start: number, length: number): number {
-  let count = length;
-  for (let i = start + 1, end = start + length; i < end; i++) {
-    if ((s.charCodeAt(i) & 0xfc00) === 0xdc00 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) {
-      count--;
-      i++;
-    }
-  }
-  return count;
-}
-
 /**
  * Levenshtein distance between `a` and `b` in code points (cost 1 per
  * insertion, deletion, substitution). Exact when ≤ k, some value > k
@@ -78,14 +67,14 @@ export function codePointDistance(a: string, b: string, k: number, engine: Slice
   while (prefix < limit && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   // Never cut between the halves of a surrogate pair: give a trailing high
   // surrogate back to the remainders (it is common, so this is always safe).
-  if (prefix > 0 && (a.charCodeAt(prefix - 1) & 0xfc00) === 0xd800) prefix--;
+  if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
   let suffix = 0;
   while (suffix < limit - prefix && a.charCodeAt(m - 1 - suffix) === b.charCodeAt(n - 1 - suffix)) suffix++;
-  if (suffix > 0 && (a.charCodeAt(m - suffix) & 0xfc00) === 0xdc00) suffix--;
+  if (suffix > 0 && isLowSurrogate(a.charCodeAt(m - suffix))) suffix--;
   m -= prefix + suffix;
   n -= prefix + suffix;
-  if (m === 0) return codePointCount(b, prefix, n);
-  if (n === 0) return codePointCount(a, prefix, m);
+  if (m === 0) return codePointCount(b, prefix, prefix + n);
+  if (n === 0) return codePointCount(a, prefix, prefix + m);
   let s = a;
   let t = b;
   if (m > n) {

@@ -43,7 +43,7 @@ export function* graphemeSegments(text: string, chunk = SEGMENT_CHUNK): Generato
   while (start < text.length) {
     let end = Math.min(text.length, start + size);
     // Never between the halves of a surrogate pair: the character after a boundary must be whole.
-    if (end < text.length && (text.charCodeAt(end) & 0xfc00) === 0xdc00 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+    if (isLowSurrogate(text.charCodeAt(end)) && isHighSurrogate(text.charCodeAt(end - 1))) end++;
     const piece = text.slice(start, end);
     if (end === text.length) {
       for (const { segment, index } of graphemes().segment(piece)) yield { segment, index: start + index };
@@ -77,23 +77,57 @@ export function toUnits(text: string, unit: TextUnit): string[] {
   return out;
 }
 
+/** Whether a UTF-16 unit is the first (high) half of a surrogate pair; false for NaN (past the end). */
+export function isHighSurrogate(unit: number): boolean {
+  return (unit & 0xfc00) === 0xd800;
+}
+
+/** Whether a UTF-16 unit is the second (low) half of a surrogate pair; false for NaN (past the end). */
+export function isLowSurrogate(unit: number): boolean {
+  return (unit & 0xfc00) === 0xdc00;
+}
+
+/**
+ * Code points in `text[start, end)`: its UTF-16 units less its whole surrogate pairs (a lone surrogate
+ * is one code point, as in `Array.from`). O(end − start), no copy.
+ */
+export function codePointCount(text: string, start = 0, end = text.length): number {
+  let count = end - start;
+  for (let i = start; i + 1 < end; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+/**
+ * UTF-16 offset at which the first `count` units of `text` end (`text.length` when it has fewer), so
+ * that `text.slice(0, offset)` equals `toUnits(text, unit).slice(0, count).join("")` without building
+ * the array of every unit: code points are stepped over (a surrogate pair is one, a lone surrogate is
+ * one, as in `Array.from`), graphemes are segmented only up to the cut. O(offset).
+ */
+export function unitPrefixEnd(text: string, count: number, unit: TextUnit): number {
+  if (unit === "code_point") {
+    let i = 0;
+    for (let n = 0; n < count && i < text.length; n++) i += isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1)) ? 2 : 1;
+    return i;
+  }
+  let n = 0;
+  for (const { index } of graphemeSegments(text)) {
+    if (n === count) return index;
+    n++;
+  }
+  return text.length;
+}
+
 /**
  * Number of units in `text` (see {@link toUnits}) without building the array.
  * O(length); for code points only the surrogate pairs are inspected.
  */
 export function unitLength(text: string, unit: TextUnit): number {
-  if (unit === "code_point") {
-    let count = text.length;
-    for (let i = 0; i + 1 < text.length; i++) {
-      const c = text.charCodeAt(i);
-      // A high surrogate followed by a low one is one code point.
-      if ((c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        count--;
-        i++;
-      }
-    }
-    return count;
-  }
+  if (unit === "code_point") return codePointCount(text);
   let count = 0;
   for (const _ of graphemeSegments(text)) count++;
   return count;

@@ -60,7 +60,12 @@ function hiddenMarker(c: string): string {
  * bidi override reaches the file. For element text prefer {@link escapeText}, whose marker is styled.
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c).replace(HIDDEN, hiddenMarker);
+  return entities(text).replace(HIDDEN, hiddenMarker);
+}
+
+/** `& < > " '` as entities. */
+function entities(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
 }
 
 /**
@@ -69,12 +74,10 @@ export function escapeHtml(text: string): string {
  * styled apart so it cannot be mistaken for the same letters typed out.
  */
 export function escapeText(text: string): string {
-  return text
-    .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c)
-    .replace(HIDDEN, (c) => {
-      const name = HIDDEN_NAMES[c.codePointAt(0) ?? -1];
-      return `<span class="ctl" title="${codePoint(c)}${name ? ` ${name}` : ""}">${hiddenMarker(c)}</span>`;
-    });
+  return entities(text).replace(HIDDEN, (c) => {
+    const name = HIDDEN_NAMES[c.codePointAt(0) ?? -1];
+    return `<span class="ctl" title="${codePoint(c)}${name ? ` ${name}` : ""}">${hiddenMarker(c)}</span>`;
+  });
 }
 
 /**

@@ -110,11 +110,12 @@ export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparis
 }
 
 /**
- * A run's evaluator names: a recorded run's specs; a results.jsonl file's from its first pass and the
- * `seen` names its rows showed in the comparison; undefined for a file before the comparison.
+ * A run's evaluator names: a recorded run's (the keys of its `types`, which come from its specs); a
+ * results.jsonl file's from its first pass and the `seen` names its rows showed in the comparison;
+ * undefined for a file before the comparison.
  */
 function evaluatorNames(run: LoadedRun, seen: readonly string[] | undefined): string[] | undefined {
-  if (run.info) return run.info.evaluators.map((s) => s.name ?? s.type);
+  if (run.info) return Object.keys(run.types);
   return seen && [...new Set([...Object.keys(run.types), ...seen])];
 }
 
