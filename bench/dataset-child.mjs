@@ -1,6 +1,7 @@
 /**
  * One measured pass of the dataset benchmark (`bench/dataset.ts` runs it in a child process):
- * `node bench/dataset-child.mjs MODE DATASET OUT`, MODE = bare | simeval | simeval+store, or
+ * `node bench/dataset-child.mjs MODE DATASET OUT`, MODE = bare | summary | simeval | simeval+store
+ * (summary: the summary alone, as `simeval run --no-db` without `--out`; simeval: also results.jsonl), or
  * `node bench/dataset-child.mjs compare DB`: compares the two runs recorded in DB.
  * Prints {seconds, peakRssMb}; peak RSS is sampled every 20 ms and covers every thread.
  *
@@ -33,6 +34,7 @@ async function bare(dataset, outPath) {
 async function simeval(dataset, outPath, withStore) {
   const built = (file) => new URL(`../dist/${file}`, import.meta.url).href;
   const { runDataset } = await import(built("run/run-dataset.js"));
+  if (outPath === null) return void (await runDataset({ dataset, evaluators: SPECS }));
   const { openSqliteStore } = await import(built("storage/sqlite.js"));
   const out = createWriteStream(outPath);
   const store = withStore ? openSqliteStore(`${outPath}.db`) : undefined;
@@ -71,7 +73,7 @@ const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss()
 const t0 = performance.now();
 if (mode === "bare") await bare(dataset, outPath);
 else if (mode === "compare") await compareRecorded(dataset);
-else await simeval(dataset, outPath, mode === "simeval+store");
+else await simeval(dataset, mode === "summary" ? null : outPath, mode === "simeval+store");
 const seconds = (performance.now() - t0) / 1000;
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage.rss());

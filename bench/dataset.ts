@@ -51,7 +51,7 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     // Two rounds, best time of each (the machine is shared); peak memory is the larger of the two. Each
     // round of simeval+store records a run in the same database, which is then compared.
     for (let round = 0; round < 2; round++) {
-      for (const mode of ["bare", "simeval", "simeval+store"]) {
+      for (const mode of ["bare", "summary", "simeval", "simeval+store"]) {
         const r = measure(mode);
         const prev = results[mode];
         results[mode] = prev ? { seconds: Math.min(prev.seconds, r.seconds), peakRssMb: Math.max(prev.peakRssMb, r.peakRssMb) } : r;
@@ -62,6 +62,7 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     console.log("|---|---:|---:|---:|---:|");
     const label: Record<string, string> = {
       bare: "bare: parse + re-serialise each row",
+      summary: "simeval: 4 evaluators, summary only",
       simeval: "simeval: 4 evaluators, results.jsonl",
       "simeval+store": "simeval: same, also recorded in SQLite",
     };

@@ -27,8 +27,9 @@ export function hasBom(bytes: Uint8Array): boolean {
  * naming it: missing, a directory, or a pipe, socket or device (see {@link notRegularFile}). Call it before
  * anything opens a dataset path: opening a FIFO for reading waits for a writer, and a pipe cannot be read twice.
  * Synchronous (one `stat`), so that the async readers and the synchronous format sniffing share it.
+ * Returns the file's stats.
  */
-export function checkDatasetFile(path: string): void {
+export function checkDatasetFile(path: string): Stats {
   let stats: Stats;
   try {
     stats = statSync(path);
@@ -37,6 +38,7 @@ export function checkDatasetFile(path: string): void {
   }
   const problem = notRegularFile(path, stats);
   if (problem !== undefined) throw problem;
+  return stats;
 }
 
 /**

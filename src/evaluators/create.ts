@@ -1,9 +1,12 @@
 import { EvalError, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
-import type { EvaluatorEnv, Scored, Scorer } from "./define.js";
+import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
 import { findEvaluator } from "./registry.js";
 import { parseSpec, throwIssues, type EvaluatorSpec, type ParsedSpec } from "./spec.js";
+
+/** What a summary needs of a result: see {@link Evaluator.verdictNow}. */
+export type EvalVerdict = Pick<EvalResult, "score" | "passed" | "skipped">;
 
 /** A configured evaluator, ready to score records. */
 export interface Evaluator {
@@ -20,6 +23,12 @@ export interface Evaluator {
   evaluate(record: EvalRecord): Promise<EvalResult>;
   /** Like {@link evaluate}, but returns the result directly when the evaluator is synchronous. For runners. */
   evaluateNow(record: EvalRecord): EvalResult | Promise<EvalResult>;
+  /**
+   * The score, verdict and skip of {@link evaluateNow}'s result without its reasoning and details, at a
+   * fraction of the cost: for runs that keep only the summary. Present only on synchronous evaluators
+   * (their `evaluateNow` never returns a Promise).
+   */
+  verdictNow?: (record: EvalRecord) => EvalVerdict;
   /** Loads what the evaluator needs before the first record (e.g. word vectors); rejects with a clear error when it cannot. */
   ready(): Promise<void>;
   /** The two texts this evaluator would compare for `record` (null when not provided), for reports. */
@@ -101,9 +110,24 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     details: scored.details,
   });
 
-  const evaluateNow = (record: EvalRecord): EvalResult | Promise<EvalResult> => {
+  /** The two texts to score, or null when the row has no expected output (skipped). */
+  const argsOf = (record: EvalRecord): (ScoreArgs & { outputMissing: boolean }) | null => {
     const expected = inputs.expected(record);
-    if (expected === undefined || expected === null) {
+    if (expected === undefined || expected === null) return null;
+    const rawOutput = inputs.output(record);
+    const outputMissing = rawOutput === undefined || rawOutput === null;
+    let output = outputMissing ? "" : toText(rawOutput, "output");
+    let reference = toText(expected, "expected");
+    if (normalization) {
+      output = output.normalize(normalization);
+      reference = reference.normalize(normalization);
+    }
+    return { output, expected: reference, outputMissing };
+  };
+
+  const evaluateNow = (record: EvalRecord): EvalResult | Promise<EvalResult> => {
+    const args = argsOf(record);
+    if (args === null) {
       return {
         name,
         type: definition.type,
@@ -115,18 +139,20 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
         details: {},
       };
     }
-    const rawOutput = inputs.output(record);
-    const outputMissing = rawOutput === undefined || rawOutput === null;
-    let output = outputMissing ? "" : toText(rawOutput, "output");
-    let reference = toText(expected, "expected");
-    if (normalization) {
-      output = output.normalize(normalization);
-      reference = reference.normalize(normalization);
-    }
-    const note = outputMissing ? "The output was missing and is scored as the empty string. " : "";
-    const scored = scorer({ output, expected: reference });
+    const note = args.outputMissing ? "The output was missing and is scored as the empty string. " : "";
+    const scored = scorer(args);
     return scored instanceof Promise ? scored.then((s) => finish(s, note)) : finish(scored, note);
   };
+
+  const verdictOf = scorer.verdict;
+  const verdictNow = verdictOf
+    ? (record: EvalRecord): EvalVerdict => {
+        const args = argsOf(record);
+        if (args === null) return { score: skippedScore, passed: false, skipped: true };
+        const v = verdictOf(args);
+        return { score: v.score, passed: v.passed, skipped: false };
+      }
+    : undefined;
 
   const texts = (record: EvalRecord) => {
     const text = (v: unknown, what: string) => (v === undefined || v === null ? null : toText(v, what));
@@ -145,6 +171,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
       await scorer.ready?.();
     },
     evaluateNow,
+    ...(verdictNow ? { verdictNow } : {}),
     evaluate: async (record) => evaluateNow(record),
   };
 }

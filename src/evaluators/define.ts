@@ -10,10 +10,14 @@ export interface ScoreArgs {
   expected: string;
 }
 
-/** What an evaluator's scorer returns; the shared rules (skips, labels, names) are added around it. */
-export interface Scored {
+/** A score and its verdict, without the explanation: all that a run's summary needs. */
+export interface Verdict {
   score: number;
   passed: boolean | null;
+}
+
+/** What an evaluator's scorer returns; the shared rules (skips, labels, names) are added around it. */
+export interface Scored extends Verdict {
   reasoning: string;
   details: Record<string, unknown>;
 }
@@ -21,9 +25,21 @@ export interface Scored {
 /**
  * Scores one pair. A scorer that loads something on first use (word vectors, say) may offer `ready()`,
  * which loads it now and rejects with a clear error when it cannot, so that a run fails before its
- * first row rather than on every row.
+ * first row rather than on every row. A synchronous scorer may offer `verdict()` (see {@link withVerdict}).
  */
-export type Scorer = ((args: ScoreArgs) => Scored | Promise<Scored>) & { ready?: () => Promise<void> };
+export type Scorer = ((args: ScoreArgs) => Scored | Promise<Scored>) & {
+  ready?: () => Promise<void>;
+  verdict?: (args: ScoreArgs) => Verdict;
+};
+
+/**
+ * A synchronous scorer with a verdict-only path, for runs that keep only the summary (no results file,
+ * no run database): `verdict` must give exactly the score and verdict of `score`, only without building
+ * the reasoning and details (held to it by a property test for every evaluator that has one).
+ */
+export function withVerdict(score: (args: ScoreArgs) => Scored, verdict: (args: ScoreArgs) => Verdict): Scorer {
+  return Object.assign(score, { verdict });
+}
 
 /**
  * What an evaluator may need from its surroundings, injected instead of read from globals:

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { codePointCount, isHighSurrogate, isLowSurrogate } from "../metrics/text-units.js";
-import { defineEvaluator } from "./define.js";
+import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 
 /**
  * Exact equality (the "Exact Match" document): score 1.0 (pass) or 0.0 (fail).
@@ -32,7 +32,11 @@ export const exactMatchEvaluator = defineEvaluator({
       config.trim ? "trimmed" : "untrimmed",
       ...(config.normalize_whitespace ? ["white space collapsed"] : []),
     ].join(", ");
-    return ({ output, expected }) => {
+    const verdict = ({ output, expected }: ScoreArgs) => {
+      const equal = prepare(output) === prepare(expected);
+      return { score: equal ? 1 : 0, passed: equal };
+    };
+    return withVerdict(({ output, expected }) => {
       const a = prepare(output);
       const b = prepare(expected);
       const equal = a === b;
@@ -45,7 +49,7 @@ export const exactMatchEvaluator = defineEvaluator({
           : `The output differs from the expected output at code point ${at} (${applied}).`,
         details: { first_difference: at, compared_output_length: codePointCount(a), compared_expected_length: codePointCount(b) },
       };
-    };
+    }, verdict);
   },
 });
 

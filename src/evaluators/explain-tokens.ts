@@ -1,3 +1,5 @@
+import type { DistinctTokens } from "../metrics/jaccard.js";
+
 /** At most this many tokens are listed in each of `details.shared/missing/extra`; counts are always exact. */
 export const LISTED_TOKENS = 50;
 
@@ -11,8 +13,6 @@ export type TokenExplanation = {
   extra_count: number;
 };
 
-/** The distinct tokens of a text: a Set of them, or the keys of a token -> count Map. */
-export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
 
 /**
  * Which distinct tokens the two texts share, which the output misses and which it adds,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { jaccardSimilarity } from "../metrics/jaccard.js";
-import { wordTokens } from "../metrics/tokens.js";
-import { defineEvaluator } from "./define.js";
+import { jaccardOfDistinct } from "../metrics/jaccard.js";
+import { equalUnderCase, wordCounts } from "../metrics/tokens.js";
+import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
 import { scoreText } from "./score-text.js";
 
@@ -24,32 +24,35 @@ export const jaccardSimilarityEvaluator = defineEvaluator({
     case_sensitive: z.boolean().default(false).describe("Compare words case-sensitively"),
   },
   create(config) {
-    return ({ output, expected }) => {
-      const a = new Set(wordTokens(output, config.case_sensitive));
-      const b = new Set(wordTokens(expected, config.case_sensitive));
+    const measure = ({ output, expected }: ScoreArgs) => {
+      // The count Maps' keys are the word sets (shared with tfidf_similarity on the same row).
+      const a = wordCounts(output, config.case_sensitive);
+      const b = wordCounts(expected, config.case_sensitive);
+      let score: number;
+      if (a.size === 0 && b.size === 0) score = equalUnderCase(output, expected, config.case_sensitive) ? 1 : 0;
+      else if (a.size === 0 || b.size === 0) score = 0;
+      else score = jaccardOfDistinct(a, b);
+      return { a, b, score, passed: score >= config.threshold };
+    };
+    return withVerdict((args) => {
+      const { a, b, score, passed } = measure(args);
       const tokens = explainTokenSets(a, b);
       const shared = tokens.shared_count;
-      let score: number;
       let why: string;
       if (a.size === 0 && b.size === 0) {
-        const equal = config.case_sensitive ? output === expected : output.toLowerCase() === expected.toLowerCase();
-        score = equal ? 1 : 0;
-        why = `Neither text has a word; the texts are ${equal ? "equal" : "different"}, so the score is ${score.toFixed(1)}.`;
+        why = `Neither text has a word; the texts are ${score === 1 ? "equal" : "different"}, so the score is ${score.toFixed(1)}.`;
       } else if (a.size === 0 || b.size === 0) {
-        score = 0;
         why = `The ${a.size === 0 ? "output" : "expected output"} has no words, so the score is 0.0.`;
       } else {
-        score = jaccardSimilarity(a, b);
-        const shown = scoreText(score, 4, config.threshold, score >= config.threshold);
+        const shown = scoreText(score, 4, config.threshold, passed);
         why = `${shared} shared word${shared === 1 ? "" : "s"} out of ${a.size + b.size - shared} distinct: Jaccard ${shown}.`;
       }
-      const passed = score >= config.threshold;
       return {
         score,
         passed,
         reasoning: `${why} ${passed ? "Meets" : "Below"} the threshold ${config.threshold}.`,
         details: Object.assign(tokens, { output_words: a.size, expected_words: b.size }),
       };
-    };
+    }, measure);
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvaluator } from "./define.js";
+import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { measureEdits, truncationNote, unitName } from "./edit-text.js";
 
 /**
@@ -20,14 +20,14 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
     unit: z.enum(["code_point", "grapheme"]).default("code_point").describe("What one edit is: a code point or a grapheme cluster"),
   },
   create(config) {
-    return ({ output, expected }) => {
-      const { distance, outputLength, expectedLength, truncated } = measureEdits(output, expected, {
-        caseSensitive: config.case_sensitive,
-        maxChars: config.max_chars,
-        unit: config.unit,
-      });
-      const threshold = config.threshold;
-      const passed = threshold === undefined ? null : distance <= threshold;
+    const threshold = config.threshold;
+    const measure = ({ output, expected }: ScoreArgs) => {
+      const edits = measureEdits(output, expected, { caseSensitive: config.case_sensitive, maxChars: config.max_chars, unit: config.unit });
+      return { edits, score: edits.distance, passed: threshold === undefined ? null : edits.distance <= threshold };
+    };
+    return withVerdict((args) => {
+      const { edits, passed } = measure(args);
+      const { distance, outputLength, expectedLength, truncated } = edits;
       const verdict =
         threshold === undefined
           ? "no threshold is set, so there is no verdict"
@@ -49,6 +49,6 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
           truncated,
         },
       };
-    };
+    }, measure);
   },
 });

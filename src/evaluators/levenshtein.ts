@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { roundFractionHalfUp } from "../metrics/rounding.js";
-import { defineEvaluator } from "./define.js";
+import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { measureEdits, truncationNote, unitName } from "./edit-text.js";
 import { scoreText } from "./score-text.js";
 
@@ -23,15 +23,15 @@ export const levenshteinEvaluator = defineEvaluator({
     unit: z.enum(["code_point", "grapheme"]).default("code_point").describe("What one edit is: a code point or a grapheme cluster"),
   },
   create(config) {
-    return ({ output, expected }) => {
-      const { distance, outputLength, expectedLength, truncated } = measureEdits(output, expected, {
-        caseSensitive: config.case_sensitive,
-        maxChars: config.max_chars,
-        unit: config.unit,
-      });
-      const maxLength = Math.max(outputLength, expectedLength);
-      const score = maxLength === 0 ? 1 : roundFractionHalfUp(maxLength - distance, maxLength, 2);
-      const passed = score >= config.threshold;
+    const measure = ({ output, expected }: ScoreArgs) => {
+      const edits = measureEdits(output, expected, { caseSensitive: config.case_sensitive, maxChars: config.max_chars, unit: config.unit });
+      const maxLength = Math.max(edits.outputLength, edits.expectedLength);
+      const score = maxLength === 0 ? 1 : roundFractionHalfUp(maxLength - edits.distance, maxLength, 2);
+      return { edits, maxLength, score, passed: score >= config.threshold };
+    };
+    return withVerdict((args) => {
+      const { edits, maxLength, score, passed } = measure(args);
+      const { distance, outputLength, expectedLength, truncated } = edits;
       const formula = maxLength === 0 ? "both texts are empty, so the similarity is 1.0" : `1 - ${distance}/${maxLength} = ${scoreText(score, 2, config.threshold, passed)}`;
       return {
         score,
@@ -49,6 +49,6 @@ export const levenshteinEvaluator = defineEvaluator({
           truncated,
         },
       };
-    };
+    }, measure);
   },
 });

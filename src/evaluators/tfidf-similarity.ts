@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { tfidfAnalysis } from "../metrics/tfidf.js";
-import { charNgrams, wordTokens } from "../metrics/tokens.js";
+import { tfidfAnalysisOfCounts, tfidfCosineOfCounts } from "../metrics/tfidf.js";
+import { charNgrams, countTokens, equalUnderCase, wordCounts } from "../metrics/tokens.js";
 import { EvalError } from "../errors.js";
-import { defineEvaluator } from "./define.js";
+import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
 import { scoreText } from "./score-text.js";
 
@@ -42,29 +42,36 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       });
     }
     const idf = config.idf === "dataset" ? env.datasetIdf : undefined;
-    const tokenize =
+    // Token -> count of a text; a text's word counts are shared with the other evaluators of its row.
+    const count =
       config.tokenizer === "word"
-        ? (t: string) => wordTokens(t, config.case_sensitive)
-        : (t: string) => charNgrams(t, config.ngram_size, config.case_sensitive);
+        ? (t: string) => wordCounts(t, config.case_sensitive)
+        : (t: string) => countTokens(charNgrams(t, config.ngram_size, config.case_sensitive));
     const tokenName = config.tokenizer === "word" ? "word" : `${config.ngram_size}-gram`;
-    return ({ output, expected }) => {
-      const a = tokenize(output);
-      const b = tokenize(expected);
-      const analysis = tfidfAnalysis(a, b, idf);
-      const tokens = explainTokenSets(analysis.countsA, analysis.countsB);
-      let score = analysis.score;
+    // Neither text has a token: 1.0 when the texts are equal under the case rule, else 0.0.
+    const noTokens = ({ output, expected }: ScoreArgs) => (equalUnderCase(output, expected, config.case_sensitive) ? 1 : 0);
+    const verdict = (args: ScoreArgs) => {
+      const a = count(args.output);
+      const b = count(args.expected);
+      const score = a.size === 0 && b.size === 0 ? noTokens(args) : tfidfCosineOfCounts(a, b, idf);
+      return { score, passed: score >= config.threshold };
+    };
+    return withVerdict((args) => {
+      const a = count(args.output);
+      const b = count(args.expected);
+      const analysis = tfidfAnalysisOfCounts(a, b, idf);
+      const tokens = explainTokenSets(a, b);
+      const score = a.size === 0 && b.size === 0 ? noTokens(args) : analysis.score;
+      const passed = score >= config.threshold;
       let why: string;
-      if (a.length === 0 && b.length === 0) {
-        const equal = config.case_sensitive ? output === expected : output.toLowerCase() === expected.toLowerCase();
-        score = equal ? 1 : 0;
-        why = `Neither text has a ${tokenName}; the texts are ${equal ? "equal" : "different"}, so the score is ${score.toFixed(1)}.`;
-      } else if (a.length === 0 || b.length === 0) {
-        why = `The ${a.length === 0 ? "output" : "expected output"} has no ${tokenName}s, so the score is 0.0.`;
+      if (a.size === 0 && b.size === 0) {
+        why = `Neither text has a ${tokenName}; the texts are ${score === 1 ? "equal" : "different"}, so the score is ${score.toFixed(1)}.`;
+      } else if (a.size === 0 || b.size === 0) {
+        why = `The ${a.size === 0 ? "output" : "expected output"} has no ${tokenName}s, so the score is 0.0.`;
       } else {
         const top = analysis.terms.filter((t) => t.contribution > 0).slice(0, 3).map((t) => JSON.stringify(t.token));
-        why = `TF-IDF cosine over ${tokenName}s: ${scoreText(score, 4, config.threshold, score >= config.threshold)}${top.length ? `; the shared terms weighing most: ${top.join(", ")}` : "; no shared terms"}.`;
+        why = `TF-IDF cosine over ${tokenName}s: ${scoreText(score, 4, config.threshold, passed)}${top.length ? `; the shared terms weighing most: ${top.join(", ")}` : "; no shared terms"}.`;
       }
-      const passed = score >= config.threshold;
       return {
         score,
         passed,
@@ -86,6 +93,6 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
           })),
         },
       };
-    };
+    }, verdict);
   },
 });

@@ -76,6 +76,8 @@ function compileSource(source: unknown, at: (string | number)[], issues: Issue[]
 
 /** null and no match both mean "not provided"; several matches are an error for that record. */
 function pathResolver(path: CompiledPath): Resolver {
+  const one = path.selectOne;
+  if (one) return (record) => one(record) ?? undefined;
   return (record) => {
     const nodes = path.select(record);
     if (nodes.length > 1) {

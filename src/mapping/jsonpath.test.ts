@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { query, type JsonValue } from "jsonpath-rfc9535";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { compilePath } from "./jsonpath.js";
@@ -44,5 +46,25 @@ describe("compilePath: syntax errors people can read", () => {
   it("still compiles valid paths", () => {
     expect(compilePath("$.a['b c'][0]").select({ a: { "b c": ["x"] } })).toEqual(["x"]);
     expect(compilePath("$..n").select({ a: { n: 1 } })).toEqual([1]);
+  });
+});
+
+describe("compilePath: paths of member names and indexes, read as plain properties", () => {
+  it("select and selectOne give what the JSONPath library gives", () => {
+    const name = fc.constantFrom("a", "b", "x y", "0", "length", "__proto__");
+    const step = fc.oneof(name.map((n) => `[${JSON.stringify(n)}]`), fc.constantFrom("a", "b").map((n) => `.${n}`), fc.integer({ min: -3, max: 3 }).map((i) => `[${i}]`));
+    const path = fc.array(step, { minLength: 1, maxLength: 4 }).map((s) => `$${s.join("")}`);
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, fc.constantFrom(null, 1, "s", true), fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(name, tie("node"), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(path, value, (p, v) => {
+        const compiled = compilePath(p);
+        const expected = query(v as JsonValue, p);
+        expect(compiled.select(v)).toEqual(expected);
+        expect(compiled.selectOne?.(v)).toEqual(expected[0]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -11,6 +11,11 @@ export interface CompiledPath {
   readonly expression: string;
   /** Every node the query selects, in document order. */
   select(value: unknown): unknown[];
+  /**
+   * For a query of member names and indexes alone, which selects at most one node: that node, or
+   * undefined when it selects none. Cheaper than `select` (no array).
+   */
+  readonly selectOne?: (value: unknown) => unknown;
 }
 
 /**
@@ -33,7 +38,15 @@ export function compilePath(expression: string): CompiledPath {
     }
     steps.push(step);
   }
-  return { expression, select: (value) => selectSteps(value, steps) };
+  const selectOne = (value: unknown) => stepValue(value, steps);
+  return {
+    expression,
+    select: (value) => {
+      const node = selectOne(value);
+      return node === undefined ? [] : [node];
+    },
+    selectOne,
+  };
 }
 
 function simpleStep(segment: unknown): string | number | undefined {
@@ -49,22 +62,23 @@ function simpleStep(segment: unknown): string | number | undefined {
   return undefined;
 }
 
-function selectSteps(value: unknown, steps: readonly (string | number)[]): unknown[] {
+/** The node a query of member names and indexes selects, or undefined when none. */
+function stepValue(value: unknown, steps: readonly (string | number)[]): unknown {
   let current: unknown = value;
   for (const step of steps) {
     if (typeof step === "string") {
-      if (current === null || typeof current !== "object" || Array.isArray(current)) return [];
-      if (!Object.prototype.hasOwnProperty.call(current, step)) return [];
+      if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
+      if (!Object.prototype.hasOwnProperty.call(current, step)) return undefined;
       current = (current as Record<string, unknown>)[step];
     } else {
-      if (!Array.isArray(current)) return [];
+      if (!Array.isArray(current)) return undefined;
       const index = step < 0 ? current.length + step : step;
-      if (index < 0 || index >= current.length) return [];
+      if (index < 0 || index >= current.length) return undefined;
       current = current[index];
     }
-    if (current === undefined) return [];
+    if (current === undefined) return undefined;
   }
-  return [current];
+  return current;
 }
 
 /** Forms every message about a malformed path ends with. */

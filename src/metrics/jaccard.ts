@@ -1,16 +1,23 @@
+/** The distinct tokens of a text: a Set of them, or the keys of a token -> count Map. */
+export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
+
 /**
  * Jaccard similarity of two token sets: `|A ∩ B| / |A ∪ B|`, in [0, 1].
  * Two empty sets give 1 by convention here; callers that need another rule for "no tokens"
  * (the `jaccard_similarity` evaluator does) decide before calling.
  */
 export function jaccardSimilarity(a: Iterable<string>, b: Iterable<string>): number {
-  const setA = a instanceof Set ? (a as Set<string>) : new Set(a);
-  const setB = b instanceof Set ? (b as Set<string>) : new Set(b);
-  if (setA.size === 0 && setB.size === 0) return 1;
-  const [small, large] = setA.size <= setB.size ? [setA, setB] : [setB, setA];
+  return jaccardOfDistinct(a instanceof Set ? (a as Set<string>) : new Set(a), b instanceof Set ? (b as Set<string>) : new Set(b));
+}
+
+/** {@link jaccardSimilarity} of two texts' distinct tokens, given as Sets or as the keys of count Maps. */
+export function jaccardOfDistinct(a: DistinctTokens, b: DistinctTokens): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
   let shared = 0;
-  for (const t of small) if (large.has(t)) shared++;
-  const union = setA.size + setB.size - shared;
+  for (const t of small.keys()) if (large.has(t)) shared++;
+  const union = a.size + b.size - shared;
   // Identical sets give shared === union, hence exactly 1.
   return shared / union;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jaccardSimilarity } from "./jaccard.js";
+import { jaccardOfDistinct, jaccardSimilarity } from "./jaccard.js";
 import { referenceJaccard, referenceTfidfCosine } from "./reference/tfidf.js";
 import { tfidfAnalysis, tfidfCosine } from "./tfidf.js";
 
@@ -45,6 +45,18 @@ describe("tfidfCosine", () => {
     );
   });
 
+  it("gives the very number tfidfAnalysis does, with or without a corpus IDF", () => {
+    const corpus = { n: 7, df: (t: string) => t.length % 7 };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "b", "c", "the", "東京"), { maxLength: 12 }), tokens, fc.boolean(), (a, b, withCorpus) => {
+        const idf = withCorpus ? corpus : undefined;
+        expect(tfidfCosine(a, b, idf)).toBe(tfidfAnalysis(a, b, idf).score);
+        expect(tfidfCosine(b, a, idf)).toBe(tfidfAnalysis(b, a, idf).score);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("uses a corpus IDF when given", () => {
     const corpus = { n: 10, df: (t: string) => (t === "the" ? 10 : 1) };
     // "the" is in every document: its weight drops to ln(11/11) + 1 = 1; "cat" and "dog" weigh 1 + ln(11/2).
@@ -61,6 +73,16 @@ describe("jaccardSimilarity", () => {
         expect(jaccardSimilarity(a, b)).toBe(referenceJaccard(a, b));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("takes the keys of count Maps as the sets", () => {
+    fc.assert(
+      fc.property(tokens, tokens, (a, b) => {
+        const counts = (t: string[]) => new Map(t.map((x) => [x, 1]));
+        expect(jaccardOfDistinct(counts(a), new Set(b))).toBe(referenceJaccard(a, b));
+        expect(jaccardOfDistinct(counts(a), counts(b))).toBe(referenceJaccard(a, b));
+      }),
     );
   });
 });

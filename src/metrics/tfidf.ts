@@ -34,8 +34,8 @@ export interface TfidfAnalysis {
   /** Every term of either text, the largest contributions first, then by weight. */
   terms: TfidfTerm[];
   /** Token -> count in each text, in first-seen order. */
-  countsA: Map<string, number>;
-  countsB: Map<string, number>;
+  countsA: ReadonlyMap<string, number>;
+  countsB: ReadonlyMap<string, number>;
 }
 
 /**
@@ -46,13 +46,41 @@ export interface TfidfAnalysis {
  * on one side 0.
  */
 export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: IdfTable): number {
-  return tfidfAnalysis(a, b, idf).score;
+  return tfidfCosineOfCounts(countTokens(a), countTokens(b), idf);
+}
+
+/** {@link tfidfCosine} of two texts' token counts (token -> count, as {@link countTokens} gives). */
+export function tfidfCosineOfCounts(countsA: ReadonlyMap<string, number>, countsB: ReadonlyMap<string, number>, idf?: IdfTable): number {
+  if (countsA.size === 0 || countsB.size === 0) return countsA.size === countsB.size ? 1 : 0;
+  if (sameCounts(countsA, countsB)) return 1;
+  // The same sums, in the same order, as tfidfAnalysis: the two give the very same number.
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (const [token, ca] of countsA) {
+    const cb = countsB.get(token) ?? 0;
+    const weight = idf ? smoothIdf(idf.n, idf.df(token)) : cb > 0 ? PAIR_IDF_SHARED : PAIR_IDF_ONE;
+    const wa = ca * weight;
+    const wb = cb * weight;
+    dot += wa * wb;
+    normA += wa * wa;
+    normB += wb * wb;
+  }
+  for (const [token, cb] of countsB) {
+    if (countsA.has(token)) continue;
+    const wb = cb * (idf ? smoothIdf(idf.n, idf.df(token)) : PAIR_IDF_ONE);
+    normB += wb * wb;
+  }
+  return Math.min(1, dot / Math.sqrt(normA * normB));
 }
 
 /** {@link tfidfCosine} with the per-term breakdown. */
 export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: IdfTable): TfidfAnalysis {
-  const countsA = countTokens(a);
-  const countsB = countTokens(b);
+  return tfidfAnalysisOfCounts(countTokens(a), countTokens(b), idf);
+}
+
+/** {@link tfidfAnalysis} of two texts' token counts (token -> count, as {@link countTokens} gives). */
+export function tfidfAnalysisOfCounts(countsA: ReadonlyMap<string, number>, countsB: ReadonlyMap<string, number>, idf?: IdfTable): TfidfAnalysis {
   const terms: TfidfTerm[] = [];
   let dot = 0;
   let normA = 0;
@@ -80,7 +108,7 @@ export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: 
   return { score, terms, countsA, countsB };
 }
 
-function sameCounts(x: Map<string, number>, y: Map<string, number>): boolean {
+function sameCounts(x: ReadonlyMap<string, number>, y: ReadonlyMap<string, number>): boolean {
   if (x.size !== y.size) return false;
   for (const [k, v] of x) if (y.get(k) !== v) return false;
   return true;

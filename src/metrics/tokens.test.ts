@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { charNgrams, wordTokens } from "./tokens.js";
+import { charNgrams, countTokens, wordCounts, wordTokens } from "./tokens.js";
 
 describe("wordTokens", () => {
   it.each([
@@ -18,6 +19,26 @@ describe("wordTokens", () => {
 
   it("keeps case when asked", () => {
     expect(wordTokens("Hello World", true)).toEqual(["Hello", "World"]);
+  });
+
+  it("gives each text its own tokens and counts, however calls on recent texts and case rules interleave", () => {
+    const texts = fc.constantFrom("Paris", "paris", "PARIS is", "the capital", "The Capital the", "", "é é", "東京");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(texts, fc.boolean(), fc.boolean()), { maxLength: 40 }), (calls) => {
+        for (const [text, caseSensitive, counts] of calls) {
+          const fresh = (caseSensitive ? text : text.toLowerCase()).match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+          if (counts) expect(wordCounts(text, caseSensitive)).toEqual(countTokens(fresh));
+          else expect(wordTokens(text, caseSensitive)).toEqual(fresh);
+        }
+      }),
+    );
+  });
+
+  it("shares a frozen array between callers of the same text", () => {
+    const tokens = wordTokens("shared words");
+    expect(Object.isFrozen(tokens)).toBe(true);
+    expect(() => (tokens as string[]).push("x")).toThrow(TypeError);
+    expect(wordTokens("shared words")).toEqual(["shared", "words"]);
   });
 });
 

@@ -1,22 +1,29 @@
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import type { Evaluator } from "../evaluators/create.js";
-import { evaluateItem, parsedItem, serializeOutcome } from "./evaluate-row.js";
+import { evaluateItem, parsedItem, serializeErrors, serializeOutcome, verdictItem } from "./evaluate-row.js";
 import { emptyPacked, packRow, type PackedScores } from "../stats/packed-scores.js";
 import { BatchWriter, type SerializedBatch } from "./serialized-batch.js";
-import type { RowOutcome, SerializedRow } from "./types.js";
+import type { RowOutcome, RowVerdict, SerializedRow } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
 
 /**
  * What scoring a batch gives back, in row order: the rows serialised (results.jsonl text, also what
  * the store keeps), and the outcomes packed for the summary — all that crosses back from a worker thread.
+ * When the scorer does not explain, only rows with errors have a line, whose results hold only the
+ * errors (see {@link serializeErrors}); the other rows are left out of the bytes ({@link BatchWriter.skip}).
  */
 export interface ScoredBatch extends SerializedBatch {
   scores: PackedScores;
 }
 
+/** A row left out of the batch's bytes. */
+type Skipped = Pick<SerializedRow, "row" | "line">;
+
 /**
  * Scores batches of dataset items with a fixed set of evaluators and remembers, per evaluator, the
  * worst-scoring rows with their texts (for reports). Runs the same on a worker thread or inline.
+ * With `explain` false (a run that keeps only its summary), rows are scored by verdict alone, several
+ * times faster, and only the worst rows kept are explained.
  */
 export class BatchScorer {
   private readonly worstRows: WorstRows;
@@ -25,6 +32,7 @@ export class BatchScorer {
   constructor(
     private readonly evaluators: readonly Evaluator[],
     worstPerEvaluator: number,
+    private readonly explain = true,
   ) {
     this.worstRows = new WorstRows(evaluators, worstPerEvaluator);
     this.names = evaluators.map((e) => e.name);
@@ -37,25 +45,27 @@ export class BatchScorer {
 
   async score(items: readonly (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch> {
     const scores = emptyPacked(items.length, this.names.length);
-    const writer = new BatchWriter(items.length);
+    // Without explanations, only rows with errors are written: few bytes.
+    const writer = new BatchWriter(items.length, this.explain ? 2048 : 0);
     // Rows are written in order: a row scored before an earlier one waits here until that one is done.
-    const done: (SerializedRow | undefined)[] = new Array<SerializedRow | undefined>(items.length);
+    const done: (SerializedRow | Skipped | undefined)[] = new Array<SerializedRow | Skipped | undefined>(items.length);
     let next = 0;
-    const finish = (i: number, item: DatasetItem, outcome: RowOutcome) => {
+    const finish = (i: number, item: DatasetItem, outcome: RowOutcome<RowVerdict>) => {
       packRow(scores, i, outcome, this.names);
       if ("record" in item) this.worstRows.offer(outcome, item.record);
-      done[i] = serializeOutcome(outcome);
+      done[i] = this.explain ? serializeOutcome(outcome as RowOutcome) : (serializeErrors(outcome) ?? { row: outcome.row, line: outcome.line ?? null });
       for (let row = done[next]; row !== undefined; row = done[next]) {
-        writer.add(row);
+        if ("results" in row) writer.add(row);
+        else writer.skip(row.row, row.line);
         done[next++] = undefined;
       }
     };
     // Start every row before awaiting any, so that embedding calls of the whole batch coalesce; a row
     // scored at once is written at once, so that its objects die young (cheap to collect).
-    const waiting: [number, DatasetItem, Promise<RowOutcome>][] = [];
+    const waiting: [number, DatasetItem, Promise<RowOutcome<RowVerdict>>][] = [];
     for (let i = 0; i < items.length; i++) {
       const item = parsedItem(items[i] as DatasetItem | UnparsedRow);
-      const r = evaluateItem(item, this.evaluators);
+      const r = this.explain ? evaluateItem(item, this.evaluators) : verdictItem(item, this.evaluators);
       if (r instanceof Promise) waiting.push([i, item, r]);
       else finish(i, item, r);
     }

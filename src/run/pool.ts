@@ -21,7 +21,7 @@ export interface Scorer {
 /** Scores on the calling thread: for small datasets, and where worker threads are not wanted. */
 export function inlineScorer(init: ScorerInit): Scorer {
   const built = evaluatorsFor(init);
-  const scorer = new BatchScorer(built.evaluators, init.worst);
+  const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
   return {
     ready: () => scorer.ready(),
     setIdf: async (idf) => built.setIdf(idf),

@@ -64,6 +64,24 @@ describe("runDataset on worker threads", () => {
   });
 });
 
+describe("runDataset keeping only the summary (no results file, no store)", () => {
+  it.each([0, 1])("gives the summary, worst rows, errors and histograms of a full run (workers %i)", async (workers) => {
+    const dataset = await files.file("summary-only.jsonl", rows(3000));
+    const full = (await linesOf(dataset, workers)).result;
+    const lean = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16 });
+    expect(lean.runId).toBeNull();
+    expect(lean.summary).toEqual(full.summary);
+    // Worst rows are explained again when kept: the same reasoning and details as the full run's.
+    expect(lean.worst).toEqual(full.worst);
+    expect(Object.values(lean.worst).flat().every((w) => w.reasoning.length > 0)).toBe(true);
+    expect(lean.rowErrors).toEqual(full.rowErrors);
+    expect(lean.rowErrors.length).toBeGreaterThan(0);
+    expect(lean.evaluatorErrors).toEqual(full.evaluatorErrors);
+    expect(lean.histograms).toEqual(full.histograms);
+    expect(lean.datasetHash).toBe(full.datasetHash);
+  });
+});
+
 describe("runDataset before the first row", () => {
   it.each([0, 1])("an evaluator that cannot load its file fails before the dataset IDF's pass reads the dataset (workers %i)", async (workers) => {
     const dataset = await files.file("idf.jsonl", rows(50));

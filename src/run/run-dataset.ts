@@ -2,7 +2,8 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
-import { scanFile } from "../dataset/hash.js";
+import { scanFile, type FileScan } from "../dataset/hash.js";
+import { checkDatasetFile } from "../dataset/read-bytes.js";
 import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset/read-dataset.js";
 import type { DatasetItem, RowErrorCode, UnparsedRow } from "../dataset/rows.js";
 import { chooseBins } from "../report/choose.js";
@@ -100,11 +101,9 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
   const specs = opts.evaluators;
   const evaluators = createRunEvaluators(specs);
-  const scan = await scanFile(opts.dataset);
-  const datasetHash = scan.sha256;
-  // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
-  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
-  const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10 };
+  const { size } = checkDatasetFile(opts.dataset);
+  // Without a results file or a store, nothing reads the rows' reasoning and details: leave them out.
+  const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10, explain: opts.write !== undefined || opts.store !== undefined };
   if (opts.embeddingCacheDb) init.db = opts.embeddingCacheDb;
 
   const summary = new SummaryBuilder(
@@ -113,19 +112,27 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   );
   // Starting threads costs more than scoring a small file on this one. Otherwise one scoring thread per
   // core: this thread only reads, writes and records, and is mostly idle (measured on 1M rows, 2 cores).
-  const workers = opts.workers ?? (scan.bytes < SMALL_DATASET_BYTES ? 0 : availableParallelism());
+  const workers = opts.workers ?? (size < SMALL_DATASET_BYTES ? 0 : availableParallelism());
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). Each
-  // scoring thread loads its own; this thread's evaluators, which only name and describe, load nothing.
-  // Then the dataset IDF's pass over the file, when an evaluator wants it.
+  // scoring thread loads its own, while this thread fingerprints the dataset; this thread's evaluators,
+  // which only name and describe, load nothing. Then the dataset IDF's pass over the file, when an
+  // evaluator wants it.
+  let scan: FileScan;
   try {
-    await scorer.ready();
+    const [scanned, readied] = await Promise.allSettled([scanFile(opts.dataset), scorer.ready()]);
+    if (scanned.status === "rejected") throw scanned.reason;
+    if (readied.status === "rejected") throw readied.reason;
+    scan = scanned.value;
     const idfEvaluator = needsDatasetIdf(evaluators);
     if (idfEvaluator) await scorer.setIdf(await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluator));
   } catch (error) {
     await scorer.close();
     throw error;
   }
+  const datasetHash = scan.sha256;
+  // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
+  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
   const store = opts.store;
   const runId = (await store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) })) ?? null;
   const rowErrors: RowErrorInfo[] = [];
@@ -158,7 +165,9 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   };
 
   const inFlight: Promise<ScoredBatch>[] = [];
-  const maxInFlight = Math.max(2, workers * 2);
+  // Four batches per thread: a thread that is done need not wait while the oldest batch is written
+  // (about 8% faster than two on 1M rows, 2 cores).
+  const maxInFlight = Math.max(2, workers * 4);
   const batchSize = opts.batchSize ?? 512;
   try {
     let batch: (DatasetItem | UnparsedRow)[] = [];

@@ -10,6 +10,8 @@ export interface ScorerInit {
   specs: unknown[];
   /** How many worst rows per evaluator to keep for reports. */
   worst: number;
+  /** False when nothing keeps the rows' results (no results file, no store): rows are scored by verdict alone. */
+  explain: boolean;
   /** The run database, whose embedding cache embedding evaluators share across threads and runs. */
   db?: string;
 }

@@ -42,6 +42,26 @@ describe("BatchWriter", () => {
     );
   });
 
+  it("skips rows: counted, with empty parts and no bytes, between the rows written", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(row, fc.boolean()), { maxLength: 20 }), (entries) => {
+        const writer = new BatchWriter(entries.length, 0);
+        for (const [r, skipped] of entries) {
+          if (skipped) writer.skip(r.row, r.line);
+          else writer.add(r);
+        }
+        const batch = writer.finish();
+        const written = entries.filter(([, skipped]) => !skipped).map(([r]) => r);
+        expect(batchRowCount(batch)).toBe(entries.length);
+        expect(Buffer.from(batch.bytes).equals(Buffer.from(serializeBatch(written).bytes))).toBe(true);
+        entries.forEach(([r, skipped], i) => {
+          expect(batchRow(batch, i)).toEqual(skipped ? { row: r.row, line: r.line, id: "", results: "", error: null } : r);
+          expect(batchRowFailed(batch, i)).toBe(!skipped && r.error !== null);
+        });
+      }),
+    );
+  });
+
   it("grows past its first guess of 2 KB a row", () => {
     const big = (n: number): SerializedRow => ({ row: n, line: n, id: JSON.stringify(`é${n}`), results: JSON.stringify({ text: "ü€😀".repeat(3000 + n) }), error: null });
     const rows = [big(1), big(2), big(3)];

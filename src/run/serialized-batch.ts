@@ -34,11 +34,11 @@ export class BatchWriter {
   private rows = 0;
   private readonly index: Uint32Array;
 
-  /** Room for `rows` rows; the bytes grow as needed from a guess of 2 KB a row. */
-  constructor(rows: number) {
+  /** Room for `rows` rows; the bytes grow as needed from a guess of `bytesPerRow` (default 2 KB). */
+  constructor(rows: number, bytesPerRow = 2048) {
     this.index = new Uint32Array(rows * STRIDE);
     // A buffer of its own (never a slice of Node's shared pool), so that it can be transferred.
-    this.bytes = Buffer.allocUnsafeSlow(Math.max(1024, rows * 2048));
+    this.bytes = Buffer.allocUnsafeSlow(Math.max(1024, rows * bytesPerRow));
   }
 
   add(r: SerializedRow): void {
@@ -68,6 +68,17 @@ export class BatchWriter {
     } else index[at + 6] = this.at;
     index[at + 7] = this.at;
     this.put("}\n");
+  }
+
+  /**
+   * Counts a row without writing it: every range of its id, results and error is empty. For rows that
+   * nothing reads back (a summary-only run's rows without errors).
+   */
+  skip(row: number, line: number | null): void {
+    const at = this.rows++ * STRIDE;
+    this.index[at] = row;
+    this.index[at + 1] = line ?? 0;
+    this.index.fill(this.at, at + 2, at + STRIDE);
   }
 
   /** The rows added so far; the writer must not be used afterwards. */

@@ -4,6 +4,7 @@
  */
 import type { Direction, EvalResult } from "../types.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
+import type { EvalVerdict } from "../evaluators/create.js";
 
 /** An evaluator's result on one row, as stored: the result without the name (it is the key). */
 export type StoredResult = Omit<EvalResult, "name">;
@@ -15,13 +16,19 @@ export interface ResultError {
 
 export type RowResult = StoredResult | ResultError;
 
-/** One line of results.jsonl. `row` is the 1-based row number in the dataset; `line` where the row starts. */
-export interface RowOutcome {
+/** An evaluator's verdict on one row without the explanation: what a run that keeps only its summary scores. */
+export type RowVerdict = EvalVerdict | ResultError;
+
+/**
+ * One line of results.jsonl. `row` is the 1-based row number in the dataset; `line` where the row starts.
+ * A run that keeps only its summary scores {@link RowVerdict}s instead.
+ */
+export interface RowOutcome<R extends RowVerdict = RowResult> {
   row: number;
   id: unknown;
   line?: number;
   /** Keyed by evaluator name; absent when the row itself could not be read. */
-  results: Record<string, RowResult>;
+  results: Record<string, R>;
   /** Set when the row could not be read at all (bad JSON, ragged CSV, bad bytes). */
   error?: { code: string; message: string };
 }
@@ -73,7 +80,7 @@ export interface RunInfo {
   summary: RunSummary | null;
 }
 
-export function isResultError(r: RowResult): r is ResultError {
+export function isResultError(r: RowVerdict): r is ResultError {
   return "error" in r;
 }
 

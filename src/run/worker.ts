@@ -21,7 +21,7 @@ export interface WorkerError {
 const init = workerData as ScorerInit;
 // The thread ends with the process or terminate(); its database connection closes with it.
 const built = evaluatorsFor(init);
-const scorer = new BatchScorer(built.evaluators, init.worst);
+const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
 

@@ -1,6 +1,7 @@
 import type { Evaluator } from "../evaluators/create.js";
 import type { EvalRecord } from "../types.js";
-import { isResultError, type RowOutcome } from "./types.js";
+import { explained } from "./evaluate-row.js";
+import { isResultError, type RowOutcome, type RowVerdict, type StoredResult } from "./types.js";
 
 /** A row that scored among the worst for one evaluator, with the texts it compared. */
 export interface WorstRow {
@@ -29,7 +30,8 @@ export class WorstRows {
     for (const e of evaluators) this.lists.set(e.name, []);
   }
 
-  offer(outcome: RowOutcome, record: EvalRecord): void {
+  /** Offers a scored row; a verdict without its explanation is explained again here, when the row is kept. */
+  offer(outcome: RowOutcome<RowVerdict>, record: EvalRecord): void {
     if (this.k <= 0) return;
     for (const e of this.evaluators) {
       const r = outcome.results[e.name];
@@ -37,8 +39,8 @@ export class WorstRows {
       const list = this.lists.get(e.name) as WorstRow[];
       const badness = e.direction === "maximize" ? -r.score : r.score;
       if (list.length === this.k && badness <= badnessOf(list[list.length - 1] as WorstRow, e.direction)) continue;
-      const texts = e.texts(record);
-      const entry: WorstRow = { row: outcome.row, id: outcome.id, score: r.score, passed: r.passed, reasoning: r.reasoning, details: r.details, ...texts };
+      const { reasoning, details } = "reasoning" in r ? (r as StoredResult) : explainNow(e, record);
+      const entry: WorstRow = { row: outcome.row, id: outcome.id, score: r.score, passed: r.passed, reasoning, details, ...e.texts(record) };
       insertSorted(list, entry, e.direction);
       if (list.length > this.k) list.pop();
     }
@@ -58,6 +60,13 @@ export class WorstRows {
     }
     return out;
   }
+}
+
+/** The whole result of an evaluator that gave a verdict alone (`verdictNow`, so synchronous). */
+function explainNow(e: Evaluator, record: EvalRecord): StoredResult {
+  const r = explained(e, record);
+  if (r instanceof Promise) throw new Error(`evaluator "${e.name}" has verdictNow but is asynchronous`);
+  return r;
 }
 
 function badnessOf(row: WorstRow, direction: Evaluator["direction"]): number {

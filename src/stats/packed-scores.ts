@@ -1,4 +1,4 @@
-import { isResultError, type RowOutcome } from "../run/types.js";
+import { isResultError, type RowOutcome, type RowVerdict } from "../run/types.js";
 
 /** What a summary needs of one result (row, evaluator), as bit flags. */
 export const CELL = {
@@ -48,7 +48,7 @@ export function packScores(outcomes: readonly RowOutcome[], names: readonly stri
 }
 
 /** Packs `o` as row `i` of `packed`, for the evaluators `names` (in this order). */
-export function packRow(packed: PackedScores, i: number, o: RowOutcome, names: readonly string[]): void {
+export function packRow(packed: PackedScores, i: number, o: RowOutcome<RowVerdict>, names: readonly string[]): void {
   if (o.error !== undefined) {
     packed.rowErrors[i] = 1;
     return;
