@@ -69,6 +69,16 @@ describe("simeval run", () => {
     expect(lines[3].results.exact_match.passed).toBe(true);
   });
 
+  it("past five unreadable rows, says where the others are listed", async () => {
+    const data = file("many-bad.jsonl", '{"output":"a","expected":"a"}\n' + "{not json\n".repeat(7));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const lean = await run("run", data, "--config", config, "--no-db");
+    expect(lean.err).toContain("… and 2 more unreadable rows (--out lists every one)");
+    const out = join(dir, "out.jsonl");
+    const full = await run("run", data, "--config", config, "--no-db", "--out", out);
+    expect(full.err).toContain(`… and 2 more unreadable rows (see ${out})`);
+  });
+
   it("a mapping that fails on a row is that evaluator's error on that row", async () => {
     const data = file("m.jsonl", jsonl([{ answers: ["a"], expected: "a" }, { answers: ["a", "b"], expected: "a" }]));
     const config = file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.answers[*]" } }]));

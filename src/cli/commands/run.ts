@@ -116,7 +116,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${resolve(dataset)}\n`);
     io.stdout(summaryTable(result.summary));
     for (const e of result.rowErrors.slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
-    if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (see --out)`);
+    if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);
 
     const warnings = runWarnings(result);
     for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
