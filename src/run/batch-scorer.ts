@@ -17,7 +17,7 @@ export interface ScoredBatch extends SerializedBatch {
 }
 
 /** A row left out of the batch's bytes. */
-type Skipped = Pick<SerializedRow, "row" | "line">;
+type Unwritten = Pick<SerializedRow, "row" | "line">;
 
 /**
  * Scores batches of dataset items with a fixed set of evaluators and remembers, per evaluator, the
@@ -48,7 +48,7 @@ export class BatchScorer {
     // Without explanations, only rows with errors are written: few bytes.
     const writer = new BatchWriter(items.length, this.explain ? 2048 : 0);
     // Rows are written in order: a row scored before an earlier one waits here until that one is done.
-    const done: (SerializedRow | Skipped | undefined)[] = new Array<SerializedRow | Skipped | undefined>(items.length);
+    const done: (SerializedRow | Unwritten | undefined)[] = new Array<SerializedRow | Unwritten | undefined>(items.length);
     let next = 0;
     const finish = (i: number, item: DatasetItem, outcome: RowOutcome<RowVerdict>) => {
       packRow(scores, i, outcome, this.names);
