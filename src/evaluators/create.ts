@@ -93,7 +93,7 @@ function nameOf(raw: unknown): string | undefined {
 
 function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   const { definition, name, config, inputs, spec } = parsed;
-  const scorer: Scorer = definition.create(config, env);
+  const scorer: Scorer = definition.create(config, env, name);
   const normalization = config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
   const skippedScore = definition.direction === "minimize" ? null : 0;
   const mapped = spec.inputs?.expected;

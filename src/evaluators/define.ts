@@ -50,8 +50,11 @@ export interface EvaluatorEnv {
   embeddingProviders?: Readonly<Record<string, EmbeddingProviderFactory>>;
   /** Shared embedding cache (the runner's store); without one, each `semantic_similarity` keeps its own in memory. */
   embeddingCache?: EmbeddingCache;
-  /** Document frequencies fitted on a dataset, for `tfidf_similarity` with `idf: "dataset"`. */
-  datasetIdf?: IdfTable;
+  /**
+   * Document frequencies fitted on a dataset, for `tfidf_similarity` with `idf: "dataset"`: the table of
+   * the evaluator of that name (each tokenises and maps its expected text its own way).
+   */
+  datasetIdf?: (evaluatorName: string) => IdfTable;
 }
 
 /** Options every evaluator accepts, added to each config schema by {@link defineEvaluator}. */
@@ -75,8 +78,8 @@ export interface EvaluatorDefinition<Config extends Record<string, unknown> = Re
   config: z.ZodType<Config>;
   /** Deprecated or alternative config keys accepted for a canonical one, e.g. `similarity_threshold`. */
   aliases?: Readonly<Record<string, string>>;
-  /** Called once when the evaluator is created, so per-row work stays minimal. */
-  create(config: Config, env: EvaluatorEnv): Scorer;
+  /** Called once when the evaluator is created, so per-row work stays minimal; `name` is the spec's. */
+  create(config: Config, env: EvaluatorEnv, name: string): Scorer;
   /** The score at which a row passes, for reports; default: `config.threshold` when it is a number. */
   passThreshold?(config: Config): number | null;
 }
@@ -89,7 +92,7 @@ export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
   direction: Direction;
   config: Shape;
   aliases?: Readonly<Record<string, string>>;
-  create(config: z.output<z.ZodObject<Shape & typeof commonConfig>>, env: EvaluatorEnv): Scorer;
+  create(config: z.output<z.ZodObject<Shape & typeof commonConfig>>, env: EvaluatorEnv, name: string): Scorer;
   passThreshold?(config: z.output<z.ZodObject<Shape & typeof commonConfig>>): number | null;
 }): EvaluatorDefinition {
   const schema = z.strictObject({ ...def.config, ...commonConfig });

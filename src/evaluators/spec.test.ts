@@ -56,6 +56,12 @@ describe("spec validation at creation", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "exact_match", options: {}, name: "" }));
     expect(e.message).toContain('unknown key "options"; a spec has only type, name, config, inputs');
     expect(e.message).toContain('"name" must be a non-empty string');
+    // A JSON object keyed by it would get a new prototype instead of the results.
+    const proto = thrownEvalError(() => createEvaluators([{ type: "exact_match", name: "__proto__" }, { type: "levenshtein" }]));
+    expect(proto.code).toBe("CONFIG_INVALID");
+    expect(proto.issues.map((i) => i.path)).toEqual([["evaluators", 0, "name"]]);
+    expect(proto.message).toContain('"__proto__" cannot name an evaluator');
+    expect(createEvaluators([{ type: "exact_match", name: "constructor" }])[0]?.name).toBe("constructor");
   });
 
   it("similarity_threshold is an alias of threshold, but not both", async () => {

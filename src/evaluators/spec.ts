@@ -60,6 +60,9 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   }
   if (name !== undefined && (typeof name !== "string" || name.trim() === "")) {
     issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
+  } else if (name === "__proto__") {
+    // Results are keyed by name in JSON objects, where this key would set the object's prototype.
+    issues.push({ path: [...at, "name"], message: `${who}: "__proto__" cannot name an evaluator (results are keyed by name); choose another name`, expected: "another name", received: '"__proto__"' });
   }
   const inputs = compileInputs(spec["inputs"], [...at, "inputs"], issues, who);
   const config = definition ? parseConfig(definition, spec["config"], [...at, "config"], issues, who) : undefined;

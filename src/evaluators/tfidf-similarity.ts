@@ -35,13 +35,13 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       .default("pair")
       .describe('IDF over the two texts, or "dataset": fitted on every expected text of the run (simeval run)'),
   },
-  create(config, env) {
+  create(config, env, name) {
     if (config.idf === "dataset" && !env.datasetIdf) {
       throw new EvalError("CONFIG_INVALID", 'tfidf_similarity: idf "dataset" is fitted on a dataset\'s expected texts, so it works only in a dataset run (`simeval run`); use idf "pair" to score single pairs', {
         issues: [{ path: ["config", "idf"], message: 'idf "dataset" needs a dataset run', received: "dataset" }],
       });
     }
-    const idf = config.idf === "dataset" ? env.datasetIdf : undefined;
+    const idf = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;
     // Token -> count of a text; a text's word counts are shared with the other evaluators of its row.
     const count =
       config.tokenizer === "word"

@@ -2,7 +2,7 @@ import type { Evaluator } from "../evaluators/create.js";
 import type { DatasetItem } from "../dataset/rows.js";
 import { charNgrams, wordTokens } from "../metrics/tokens.js";
 import type { IdfTable } from "../metrics/tfidf.js";
-import type { FittedIdf } from "./scorer-init.js";
+import type { FittedIdfs } from "./scorer-init.js";
 
 /**
  * Stands in for the dataset IDF until the first pass has fitted it: where a run's specs are validated
@@ -17,36 +17,43 @@ export function unfittedIdf(): IdfTable {
   };
 }
 
-/** Whether any evaluator wants IDF fitted on the dataset (`tfidf_similarity` with `idf: "dataset"`). */
-export function needsDatasetIdf(evaluators: readonly Evaluator[]): Evaluator | undefined {
-  return evaluators.find((e) => e.type === "tfidf_similarity" && e.config["idf"] === "dataset");
+/** The evaluators that want IDF fitted on the dataset (`tfidf_similarity` with `idf: "dataset"`). */
+export function datasetIdfEvaluators(evaluators: readonly Evaluator[]): Evaluator[] {
+  return evaluators.filter((e) => e.type === "tfidf_similarity" && e.config["idf"] === "dataset");
 }
 
 /**
- * Document frequencies over every expected text of the dataset (a first pass): `n` = rows with an
- * expected output, `df(t)` = how many of those contain token t. Tokenised the way `evaluator` will.
+ * Document frequencies over every expected text of the dataset, in one pass for all `evaluators`, by
+ * name: `n` = rows with an expected output, `df(t)` = how many of those contain token t, each
+ * evaluator's expected text read and tokenised the way it will score it.
  */
-export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluator: Evaluator): Promise<FittedIdf> {
+export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluators: readonly Evaluator[]): Promise<FittedIdfs> {
+  const fits = evaluators.map((e) => ({ evaluator: e, tokenize: tokenizerOf(e), df: new Map<string, number>(), n: 0 }));
+  for await (const item of items) {
+    if (!("record" in item)) continue;
+    for (const fit of fits) {
+      let expected: string | null;
+      try {
+        expected = fit.evaluator.texts(item.record).expected;
+      } catch {
+        continue; // the scoring pass reports this row's error
+      }
+      if (expected === null) continue;
+      fit.n++;
+      for (const t of new Set(fit.tokenize(expected))) fit.df.set(t, (fit.df.get(t) ?? 0) + 1);
+    }
+  }
+  return Object.fromEntries(fits.map((f) => [f.evaluator.name, { n: f.n, df: [...f.df] }]));
+}
+
+/** How `evaluator` splits a text, its Unicode normalisation first. */
+function tokenizerOf(evaluator: Evaluator): (text: string) => readonly string[] {
   const config = evaluator.config;
   const caseSensitive = config["case_sensitive"] === true;
-  const tokenize =
+  const normalization = config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
+  const split =
     config["tokenizer"] === "char_ngram"
       ? (t: string) => charNgrams(t, config["ngram_size"] as number, caseSensitive)
       : (t: string) => wordTokens(t, caseSensitive);
-  const df = new Map<string, number>();
-  let n = 0;
-  for await (const item of items) {
-    if (!("record" in item)) continue;
-    let expected: string | null;
-    try {
-      expected = evaluator.texts(item.record).expected;
-    } catch {
-      continue; // the scoring pass reports this row's error
-    }
-    if (expected === null) continue;
-    n++;
-    const text = config["unicode_normalization"] ? expected.normalize(config["unicode_normalization"] as "NFC" | "NFKC") : expected;
-    for (const t of new Set(tokenize(text))) df.set(t, (df.get(t) ?? 0) + 1);
-  }
-  return { n, df: [...df] };
+  return normalization ? (t) => split(t.normalize(normalization)) : split;
 }

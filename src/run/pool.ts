@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { BatchScorer, type ScoredBatch } from "./batch-scorer.js";
-import { evaluatorsFor, type FittedIdf, type ScorerInit } from "./scorer-init.js";
+import { evaluatorsFor, type FittedIdfs, type ScorerInit } from "./scorer-init.js";
 import type { WorstRow } from "./worst-rows.js";
 import type { WorkerError, WorkerRequest } from "./worker.js";
 import { EvalError } from "../errors.js";
@@ -11,7 +11,7 @@ export interface Scorer {
   /** Loads what the evaluators need (word vectors, a model) on every scoring thread; rejects as the first failure. */
   ready(): Promise<void>;
   /** Hands the dataset IDF, fitted after `ready()`, to every scoring thread; before the first `score()`. */
-  setIdf(idf: FittedIdf): Promise<void>;
+  setIdf(idfs: FittedIdfs): Promise<void>;
   score(items: (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch>;
   /** Each thread's worst rows per evaluator (merge with `WorstRows.merge`). */
   worst(): Promise<Record<string, WorstRow[]>[]>;

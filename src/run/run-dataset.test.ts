@@ -93,4 +93,30 @@ describe("runDataset before the first row", () => {
     const signal = AbortSignal.abort(new Error("the dataset was read"));
     await expect(runDataset({ dataset, evaluators: specs, workers, signal })).rejects.toThrow(/missing\.vec/);
   });
+
+  it.each([0, 1])("interrupted during the dataset IDF's pass, records an incomplete run of no rows (workers %i)", async (workers) => {
+    const dataset = await files.file("idf-stop.jsonl", rows(50));
+    const store = openSqliteStore(join(files.dir(), `idf-stop-${workers}.db`));
+    try {
+      const result = await runDataset({ dataset, evaluators: [{ type: "tfidf_similarity", config: { idf: "dataset" } }], workers, store, signal: AbortSignal.abort() });
+      expect(result.interrupted).toBe(true);
+      expect(result.summary.rows).toBe(0);
+      expect((await store.findRun(result.runId as string))?.status).toBe("incomplete");
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("runDataset with the dataset IDF", () => {
+  it.each([0, 1])("fits each idf \"dataset\" evaluator its own table (workers %i)", async (workers) => {
+    const dataset = await files.file("two-idf.jsonl", rows(400));
+    const words = { name: "words", type: "tfidf_similarity", config: { idf: "dataset" } };
+    const grams = { name: "grams", type: "tfidf_similarity", config: { idf: "dataset", tokenizer: "char_ngram", ngram_size: 2, case_sensitive: true } };
+    const alone = async (spec: object) => (await runDataset({ dataset, evaluators: [spec], workers, batchSize: 16 })).summary.evaluators[0];
+    const together = (await runDataset({ dataset, evaluators: [words, grams], workers, batchSize: 16 })).summary.evaluators;
+    expect(together[0]).toEqual(await alone(words));
+    expect(together[1]).toEqual(await alone(grams));
+    expect(together[0]?.mean).not.toBe(together[1]?.mean);
+  });
 });

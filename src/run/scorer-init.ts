@@ -4,6 +4,7 @@ import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { sqliteEmbeddingCache } from "../embeddings/sqlite-cache.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { unfittedIdf } from "./idf.js";
+import type { IdfTable } from "../metrics/tfidf.js";
 
 /** Everything a scorer (inline or on a worker thread) needs to build its evaluators; plain data only. */
 export interface ScorerInit {
@@ -22,25 +23,37 @@ export interface FittedIdf {
   df: [string, number][];
 }
 
+/** Each `idf: "dataset"` evaluator's fitted table, by evaluator name. */
+export type FittedIdfs = Record<string, FittedIdf>;
+
 /** A thread's evaluators, and what to close when the thread is done with them. */
 export interface ScorerEvaluators {
   evaluators: Evaluator[];
   /**
-   * Gives `idf: "dataset"` evaluators the fitted table. It comes after the evaluators are built and
+   * Gives `idf: "dataset"` evaluators their fitted tables. They come after the evaluators are built and
    * ready, so that a file they cannot load stops the run before the fitting pass reads the dataset.
    */
-  setIdf(idf: FittedIdf): void;
+  setIdf(idfs: FittedIdfs): void;
   close(): void;
 }
 
 /** Builds the evaluators of a run from plain data, the same way on every thread. */
 export function evaluatorsFor(init: ScorerInit): ScorerEvaluators {
-  const datasetIdf = unfittedIdf();
+  // One table per evaluator, which each holds from its creation on and which is filled in place.
+  const tables = new Map<string, IdfTable>();
+  const datasetIdf = (name: string): IdfTable => {
+    let table = tables.get(name);
+    if (!table) tables.set(name, (table = unfittedIdf()));
+    return table;
+  };
   const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, datasetIdf };
-  const setIdf = (idf: FittedIdf): void => {
-    const df = new Map(idf.df);
-    datasetIdf.n = idf.n;
-    datasetIdf.df = (t) => df.get(t) ?? 0;
+  const setIdf = (idfs: FittedIdfs): void => {
+    for (const [name, idf] of Object.entries(idfs)) {
+      const df = new Map(idf.df);
+      const table = datasetIdf(name);
+      table.n = idf.n;
+      table.df = (t) => df.get(t) ?? 0;
+    }
   };
   // Only embedding evaluators use the cache: other runs open no database connection per thread.
   const embeds = init.specs.some((s) => (s as { type?: unknown }).type === "semantic_similarity");

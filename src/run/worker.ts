@@ -4,11 +4,11 @@ import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { EvalError, type ErrorCode } from "../errors.js";
 import { packedBuffers } from "../stats/packed-scores.js";
 import { BatchScorer } from "./batch-scorer.js";
-import { evaluatorsFor, type FittedIdf, type ScorerInit } from "./scorer-init.js";
+import { evaluatorsFor, type FittedIdfs, type ScorerInit } from "./scorer-init.js";
 
 export type WorkerRequest =
   | { kind: "ready"; seq: number }
-  | { kind: "idf"; seq: number; idf: FittedIdf }
+  | { kind: "idf"; seq: number; idf: FittedIdfs }
   | { kind: "score"; seq: number; items: (DatasetItem | UnparsedRow)[] }
   | { kind: "worst"; seq: number };
 
