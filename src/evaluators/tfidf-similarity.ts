@@ -9,6 +9,23 @@ import { scoreText } from "./score-text.js";
 /** How many of the heaviest terms `details.top_terms` lists. */
 const TOP_TERMS = 5;
 
+/** How tfidf_similarity splits a text, as its config says. */
+export interface TfidfTokenization {
+  tokenizer: "word" | "char_ngram";
+  ngram_size: number;
+  case_sensitive: boolean;
+}
+
+/**
+ * Token -> count of a text, split as `config` says: what the evaluator weighs, and what the dataset
+ * IDF is fitted on (its keys). A text's word counts are shared with the other evaluators of its row.
+ */
+export function tfidfTokenCounts(config: TfidfTokenization): (text: string) => ReadonlyMap<string, number> {
+  return config.tokenizer === "word"
+    ? (t) => wordCounts(t, config.case_sensitive)
+    : (t) => countTokens(charNgrams(t, config.ngram_size, config.case_sensitive));
+}
+
 /**
  * TF-IDF cosine similarity (the "Similarity (TF-IDF)" document).
  *
@@ -42,11 +59,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       });
     }
     const idf = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;
-    // Token -> count of a text; a text's word counts are shared with the other evaluators of its row.
-    const count =
-      config.tokenizer === "word"
-        ? (t: string) => wordCounts(t, config.case_sensitive)
-        : (t: string) => countTokens(charNgrams(t, config.ngram_size, config.case_sensitive));
+    const count = tfidfTokenCounts(config);
     const tokenName = config.tokenizer === "word" ? "word" : `${config.ngram_size}-gram`;
     // Neither text has a token: 1.0 when the texts are equal under the case rule, else 0.0.
     const noTokens = ({ output, expected }: ScoreArgs) => (equalUnderCase(output, expected, config.case_sensitive) ? 1 : 0);

@@ -1,6 +1,6 @@
 import type { Evaluator } from "../evaluators/create.js";
 import type { DatasetItem } from "../dataset/rows.js";
-import { charNgrams, wordTokens } from "../metrics/tokens.js";
+import { tfidfTokenCounts, type TfidfTokenization } from "../evaluators/tfidf-similarity.js";
 import type { IdfTable } from "../metrics/tfidf.js";
 import type { FittedIdfs } from "./scorer-init.js";
 
@@ -28,7 +28,7 @@ export function datasetIdfEvaluators(evaluators: readonly Evaluator[]): Evaluato
  * evaluator's expected text read and tokenised the way it will score it.
  */
 export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluators: readonly Evaluator[]): Promise<FittedIdfs> {
-  const fits = evaluators.map((e) => ({ evaluator: e, tokenize: tokenizerOf(e), df: new Map<string, number>(), n: 0 }));
+  const fits = evaluators.map((e) => ({ evaluator: e, distinctTokens: distinctTokensOf(e), df: new Map<string, number>(), n: 0 }));
   for await (const item of items) {
     if (!("record" in item)) continue;
     for (const fit of fits) {
@@ -40,20 +40,15 @@ export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluator
       }
       if (expected === null) continue;
       fit.n++;
-      for (const t of new Set(fit.tokenize(expected))) fit.df.set(t, (fit.df.get(t) ?? 0) + 1);
+      for (const t of fit.distinctTokens(expected)) fit.df.set(t, (fit.df.get(t) ?? 0) + 1);
     }
   }
   return Object.fromEntries(fits.map((f) => [f.evaluator.name, { n: f.n, df: [...f.df] }]));
 }
 
-/** How `evaluator` splits a text, its Unicode normalisation first. */
-function tokenizerOf(evaluator: Evaluator): (text: string) => readonly string[] {
-  const config = evaluator.config;
-  const caseSensitive = config["case_sensitive"] === true;
-  const normalization = config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
-  const split =
-    config["tokenizer"] === "char_ngram"
-      ? (t: string) => charNgrams(t, config["ngram_size"] as number, caseSensitive)
-      : (t: string) => wordTokens(t, caseSensitive);
-  return normalization ? (t) => split(t.normalize(normalization)) : split;
+/** The distinct tokens of a text as `evaluator` splits it, its Unicode normalisation first. */
+function distinctTokensOf(evaluator: Evaluator): (text: string) => Iterable<string> {
+  const counts = tfidfTokenCounts(evaluator.config as unknown as TfidfTokenization);
+  const normalization = evaluator.config["unicode_normalization"] as "NFC" | "NFKC" | undefined;
+  return normalization ? (t) => counts(t.normalize(normalization)).keys() : (t) => counts(t).keys();
 }
