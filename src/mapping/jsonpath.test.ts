@@ -47,6 +47,15 @@ describe("compilePath: syntax errors people can read", () => {
     expect(compilePath("$.a['b c'][0]").select({ a: { "b c": ["x"] } })).toEqual(["x"]);
     expect(compilePath("$..n").select({ a: { n: 1 } })).toEqual([1]);
   });
+
+  it("a descendant path on a record that contains itself is INPUT_INVALID, not an endless walk", () => {
+    const record: Record<string, unknown> = { a: { n: 1 } };
+    (record["a"] as Record<string, unknown>)["back"] = record;
+    expect(() => compilePath("$..n").select(record)).toThrow(expect.objectContaining({ code: "INPUT_INVALID", message: "JSONPath $..n cannot search the record: it contains itself (a circular reference)" }));
+    const shared = { n: 1 };
+    expect(compilePath("$..n").select({ a: shared, b: [shared] })).toEqual([1, 1]); // shared, not circular
+    expect(compilePath("$[?@.n == 1]").select({ a: record["a"] })).toEqual([record["a"]]); // no descendant segment: no walk
+  });
 });
 
 describe("compilePath: paths of member names and indexes, read as plain properties", () => {

@@ -34,7 +34,15 @@ export function compilePath(expression: string): CompiledPath {
   for (const segment of ast.segments) {
     const step = simpleStep(segment);
     if (step === undefined) {
-      return { expression, select: (value) => query(value as JsonValue, expression) };
+      if (!ast.segments.some((s) => s.type === "DescendantSegment")) return { expression, select: (value) => query(value as JsonValue, expression) };
+      return {
+        expression,
+        select: (value) => {
+          // A descendant segment walks the whole value; on a value that contains itself it would never end.
+          if (containsItself(value)) throw new EvalError("INPUT_INVALID", `JSONPath ${expression} cannot search the record: it contains itself (a circular reference)`);
+          return query(value as JsonValue, expression);
+        },
+      };
     }
     steps.push(step);
   }
@@ -79,6 +87,23 @@ function stepValue(value: unknown, steps: readonly (string | number)[]): unknown
     if (current === undefined) return undefined;
   }
   return current;
+}
+
+/**
+ * Whether an object or array in `value` contains itself. Only a record built in code can: a parsed
+ * dataset row never does. An object reached twice through different branches is shared, not circular.
+ */
+function containsItself(value: unknown): boolean {
+  const onPath = new Set<object>();
+  const visit = (node: unknown): boolean => {
+    if (node === null || typeof node !== "object") return false;
+    if (onPath.has(node)) return true;
+    onPath.add(node);
+    for (const child of Object.values(node)) if (visit(child)) return true;
+    onPath.delete(node);
+    return false;
+  };
+  return visit(value);
 }
 
 /** Forms every message about a malformed path ends with. */
