@@ -255,10 +255,18 @@ describe("runs, show, baseline, compare and trend", () => {
     const b = file("b.jsonl", jsonl(base.map((r) => ({ ...r, output: `the reply was ${r.id}` }))));
     expect((await run("run", a, "--config", config, "--db", db, "--name", "good", "--out", join(dir, "a.out.jsonl"))).code).toBe(0);
     expect((await run("baseline", "set", "good", "--db", db)).out).toContain("baseline:");
-    const second = await run("run", b, "--config", config, "--db", db, "--name", "worse", "--baseline", "--fail-on-regression", "--out", join(dir, "b.out.jsonl"));
+    const gated = ["--junit", join(dir, "b.junit.xml"), "--summary", join(dir, "b.summary.json")];
+    const second = await run("run", b, "--config", config, "--db", db, "--name", "worse", "--baseline", "--fail-on-regression", "--out", join(dir, "b.out.jsonl"), ...gated);
     expect(second.code).toBe(1);
     expect(second.out).toContain("Against the baseline:");
-    expect(second.err).toContain("significantly worse");
+    const regression = "this run is significantly worse than the baseline good";
+    expect(second.err).toMatch(/this run is significantly worse than the baseline good \(\w+\) on levenshtein, levenshtein_distance \(--fail-on-regression\)/);
+    expect(second.err).toContain("1 gate(s) failed: no regression against the baseline");
+    // CI sees why: the regression is a failed gate in --summary and in --junit.
+    const summary = JSON.parse(readFileSync(join(dir, "b.summary.json"), "utf8"));
+    expect(summary.gates).toEqual([{ name: "no regression against the baseline", passed: false, message: expect.stringContaining(regression) }]);
+    expect(summary.baseline).toMatchObject({ regressed_on: ["levenshtein", "levenshtein_distance"] });
+    expect(readFileSync(join(dir, "b.junit.xml"), "utf8")).toMatch(/<testcase[^>]*name="no regression against the baseline"[^>]*>\s*<failure[^>]*message="this run is significantly worse/);
 
     const runs = await run("runs", "--db", db);
     expect(runs.out).toMatch(/good/);

@@ -127,6 +127,13 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
     const gateOutcomes = evaluateGates(gates, result.summary);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
+    // Before the files are written, so that --summary and --junit say whether the run regressed.
+    const againstBaseline = opts.baseline && store && result.runId ? await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true) : null;
+    if (opts.failOnRegression && againstBaseline) {
+      const g = regressionGate(againstBaseline);
+      (g.passed ? io.stdout : io.stderr)(g.message);
+      gateOutcomes.push(g);
+    }
     // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
     const partial: GateOutcome[] = [];
     if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${result.summary.rows} rows: the figures cover those rows only` });
@@ -147,6 +154,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         read_stopped: result.readStopped,
         summary: result.summary,
         gates: gateOutcomes,
+        baseline: againstBaseline && { run: againstBaseline.baseline, regressed_on: againstBaseline.regressed },
         // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings.
         row_errors: result.rowErrors,
         evaluator_errors: result.evaluatorErrors,
@@ -162,8 +170,6 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
       await writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
     }
-    let regressed = false;
-    if (opts.baseline && store && result.runId) regressed = (await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true)) && opts.failOnRegression === true;
 
     if (result.interrupted) return INTERRUPTED;
     if (result.readStopped || unreadable) return EXIT.usage;
@@ -172,12 +178,17 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
       return EXIT.failed;
     }
-    if (regressed) {
-      io.stderr("simeval: this run is significantly worse than the baseline (--fail-on-regression)");
-      return EXIT.failed;
-    }
     return EXIT.ok;
   } finally {
     await store?.close();
   }
+}
+
+/** --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some evaluator, naming them. */
+function regressionGate(c: { baseline: string; regressed: string[] }): GateOutcome {
+  const passed = c.regressed.length === 0;
+  const message = passed
+    ? `no regression against the baseline ${c.baseline}`
+    : `this run is significantly worse than the baseline ${c.baseline} on ${c.regressed.join(", ")} (--fail-on-regression)`;
+  return { name: "no regression against the baseline", passed, message };
 }
