@@ -25,4 +25,9 @@ describe("checkOutputPaths", () => {
     const out = join(dir, "new.jsonl");
     expect(() => checkOutputPaths([], [{ flag: "--out", path: out }, { flag: "--summary", path: `${dir}/./new.jsonl` }])).toThrow("is the same file as --out (one output would overwrite the other)");
   });
+
+  it("refuses an output that is a folder, before the run rather than after it", () => {
+    expect(() => checkOutputPaths([], [{ flag: "--junit", path: dir }])).toThrow(`--junit ${dir} is a folder; give the path of a file to write, such as ${join(dir, "junit.xml")}`);
+    expect(() => checkOutputPaths([], [{ flag: "--report", path: dir }])).toThrow(`such as ${join(dir, "report.html")}`);
+  });
 });

@@ -1,5 +1,5 @@
 import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { once } from "node:events";
 import { EvalError } from "../errors.js";
 
@@ -48,7 +48,8 @@ export interface NamedPath {
 /**
  * Refuses, before anything is opened, an output that is one of the inputs (writing it would destroy
  * the input) or that two flags share (one would overwrite the other). Existing files are compared by
- * identity (device and inode), so a symlink or another spelling of the same path is caught too.
+ * identity (device and inode), so a symlink or another spelling of the same path is caught too. An
+ * output that is a folder is refused too.
  */
 export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly NamedPath[]): void {
   const identity = (path: string) => {
@@ -61,6 +62,8 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
   };
   const seen = new Map<string, NamedPath>(inputs.map((p) => [identity(p.path), p]));
   for (const out of outputs) {
+    // A folder would be found only once the run is over, when the file is written.
+    if (isFolder(out.path)) throw new EvalError("USAGE", `${out.flag} ${out.path} is a folder; give the path of a file to write, such as ${join(out.path, defaultName(out.flag))}`);
     const key = identity(out.path);
     const earlier = seen.get(key);
     if (earlier) {
@@ -69,4 +72,18 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
     }
     seen.set(key, out);
   }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A file name to suggest for an output flag: `--report` → report.html. */
+function defaultName(flag: string): string {
+  const name = flag.replace(/^-+/, "");
+  return `${name}${{ out: ".jsonl", summary: ".json", report: ".html", junit: ".xml" }[name] ?? ""}`;
 }
