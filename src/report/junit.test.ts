@@ -31,7 +31,7 @@ const rows: RowOutcome[] = [
   { row: 2, id: "q2", results: { lev: result({ score: 0.2, passed: false, label: "fail", reasoning: "Edit distance 8: 1 - 8/10 = 0.2, is below the threshold 0.7." }), dist: result({ score: 8, passed: null }) } },
   { row: 3, id: null, results: { lev: result({ score: 0, passed: null, skipped: true, reasoning: "No expected output." }), dist: result({ skipped: true, score: null, passed: null }) } },
   { row: 4, id: 7, results: { lev: { error: { code: "INPUT_INVALID", message: "$.output matched 2 values" } }, dist: result({ score: 0 }) } },
-  { row: 5, id: undefined, line: 5, results: {}, error: { code: "DATASET_INVALID", message: "Unexpected token } in JSON" } },
+  { row: 5, id: undefined, line: 5, results: {}, error: { code: "DATASET_INVALID", message: "line 5: not valid JSON (Unexpected token })" } },
 ];
 
 describe("renderJUnit", () => {
@@ -77,7 +77,7 @@ describe("renderJUnit", () => {
     const r = list[2] as Node;
     const cases = r["testcase"] as Node[];
     expect(cases).toHaveLength(1);
-    expect((cases[0]?.["error"] as Node)["#text"]).toBe("line 5: Unexpected token } in JSON");
+    expect((cases[0]?.["error"] as Node)["#text"]).toBe("line 5: not valid JSON (Unexpected token })"); // the reader's message names its line once
   });
 
   it("has a testcase per gate, failed gates with the reason", () => {

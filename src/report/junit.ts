@@ -63,7 +63,7 @@ function evaluatorCase(name: string, row: RowOutcome): Case | null {
 
 function unreadableCase(row: RowOutcome): Case {
   const message = row.error?.message ?? "";
-  return { name: caseName(row), outcome: { kind: "error", message: firstLine(message), type: row.error?.code ?? "ROW_ERROR", body: `${row.line === undefined ? "" : `line ${row.line}: `}${message}` } };
+  return { name: caseName(row), outcome: { kind: "error", message: firstLine(message), type: row.error?.code ?? "ROW_ERROR", body: message } };
 }
 
 function gateCase(g: GateResult): Case {
