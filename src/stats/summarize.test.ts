@@ -81,6 +81,17 @@ describe("SummaryBuilder", () => {
     expect(j).toMatchObject({ n: 0, verdicts: 4, pass_rate: 0.5 });
   });
 
+  it("with countSkippedAsZero, an evaluator that gives no verdicts gets no pass rate from its skipped rows", () => {
+    const bare: SummaryEvaluator = { ...dist, name: "bare", threshold: null };
+    const b = new SummaryBuilder([bare], { countSkippedAsZero: true });
+    for (const r of [scored(3, null), skipped(null), scored(1, null)]) b.add(row({ bare: r }));
+    expect(b.finish().evaluators[0]).toMatchObject({ n: 2, skipped: 1, verdicts: 0, pass_rate: null });
+    // Only skipped rows: an evaluator with a threshold fails them all, one without has no pass rate.
+    const only = new SummaryBuilder([bare, { ...sim, name: "thr" }], { countSkippedAsZero: true });
+    only.add(row({ bare: skipped(null), thr: skipped(0) }));
+    expect(only.finish().evaluators.map((e) => e.pass_rate)).toEqual([null, 0]);
+  });
+
   it("gives null figures for an evaluator that never scored, and pass_rate null without verdicts", () => {
     const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
     b.add(at(1, { sim: skipped(0) }));

@@ -22,7 +22,8 @@ export interface SummaryOptions {
    * Count a skipped row (no expected output) as a worst-case result: a failed verdict and a score of 0.
    * The score is added only for a "maximize" evaluator whose skipped result carries a score: for a
    * "minimize" one (a distance) 0 would be a perfect score, and a verdict-only evaluator (score null)
-   * has no scores to add it to; those add the failed verdict only.
+   * has no scores to add it to; those add the failed verdict only. An evaluator that gives no
+   * verdicts (no threshold, and none given on any row) gets no pass rate from its skipped rows either.
    */
   countSkippedAsZero: boolean;
   /** Where the scores go once they no longer fit in memory. */
@@ -36,6 +37,8 @@ interface Tally {
   errors: number;
   passed: number;
   verdicts: number;
+  /** Skipped rows to count as failed verdicts (countSkippedAsZero), if the evaluator gives verdicts at all. */
+  skippedAsFailed: number;
 }
 
 /**
@@ -66,7 +69,7 @@ export class SummaryBuilder {
       seen.add(e.name);
     });
     if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
-    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(opts.scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0 }));
+    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(opts.scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
     this.names = evaluators.map((e) => e.name);
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
@@ -95,7 +98,7 @@ export class SummaryBuilder {
         else if (cell & CELL.SKIPPED) {
           t.skipped++;
           if (this.countSkippedAsZero) {
-            t.verdicts++;
+            t.skippedAsFailed++;
             if (t.spec.direction === "maximize" && cell & CELL.SCORE) t.scores.add(0);
           }
         } else {
@@ -132,6 +135,9 @@ export class SummaryBuilder {
 function summarizeTally(t: Tally): EvaluatorSummary {
   const scores = t.scores;
   const [median, p10, p90] = scores.quantiles([0.5, 0.1, 0.9]);
+  // An evaluator without a threshold (a distance alone) passes or fails nothing, skipped rows included.
+  const givesVerdicts = t.spec.threshold !== null || t.verdicts > 0;
+  const verdicts = t.verdicts + (givesVerdicts ? t.skippedAsFailed : 0);
   return {
     name: t.spec.name,
     type: t.spec.type,
@@ -146,7 +152,7 @@ function summarizeTally(t: Tally): EvaluatorSummary {
     p90: p90 ?? null,
     min: scores.min(),
     max: scores.max(),
-    pass_rate: t.verdicts ? t.passed / t.verdicts : null,
-    verdicts: t.verdicts,
+    pass_rate: verdicts ? t.passed / verdicts : null,
+    verdicts,
   };
 }
