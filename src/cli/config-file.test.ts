@@ -57,4 +57,9 @@ describe("readEvalsFile", () => {
     expect((await errorOf(file("{evaluators"))).message).toContain("not valid JSON");
     expect((await errorOf(join(dir, "missing.json"))).code).toBe("USAGE");
   });
+
+  it("says on which line and column a file stops being JSON", async () => {
+    expect((await errorOf(file('{"evaluators":[\n  {"type":"levenshtein",}\n]}'))).message).toContain("not valid JSON at line 2, column 25 (");
+    expect((await errorOf(file('{"evaluators":[\n'))).message).toContain("not valid JSON at line 2, column 1 (");
+  });
 });

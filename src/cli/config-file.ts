@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { EvalError, formatIssues, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
+import { jsonErrorPlace } from "./json-option.js";
 
 const TOP_LEVEL_KEYS = ["evaluators"];
 
@@ -25,7 +26,7 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON (${(error as Error).message})`);
+    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message})`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
