@@ -304,7 +304,14 @@ describe("runs, show, baseline, compare and trend", () => {
 
     const trend = await run("trend", "--db", db, "--report", join(dir, "t.html"));
     expect(trend.out).toMatch(/good[\s\S]*worse/);
+    expect(trend.out).toMatch(/good\s+\S+ \S+\s+a\.jsonl/); // the dataset column
+    expect(trend.err).toContain("these runs are on 2 datasets, whose means need not be comparable; --dataset PATH keeps the runs on one");
     expect(existsSync(join(dir, "t.html"))).toBe(true);
+    const one = await run("trend", "--db", db, "--dataset", b);
+    expect(one.out).toMatch(/worse/);
+    expect(one.out).not.toMatch(/good/);
+    expect(one.err).toBe("");
+    expect((await run("trend", "--db", db, "-n", "no-such-name")).out).toContain('No complete run named "no-such-name" (3 other complete runs are recorded; `simeval runs` lists them).');
   });
 
   it("delete resolves every run before deleting any, unsets the baseline it deletes, and --vacuum shrinks the file", async () => {

@@ -130,8 +130,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .description("each evaluator's mean over the recorded runs; --report draws it")
     .option("--report <file>", "write an HTML chart of the means")
     .option("-n, --name <name>", "only runs with this name")
+    .option("--dataset <path>", "only runs on this dataset file")
     .addOption(dbOption())
-    .action(async (opts: { db: string; report?: string; name?: string }) => {
+    .action(async (opts: { db: string; report?: string; name?: string; dataset?: string }) => {
       code = await trendCommand(opts, io);
     });
 
