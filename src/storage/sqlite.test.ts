@@ -134,6 +134,13 @@ describe("opening", () => {
     expect(e.message).toContain("the path is a directory, not a database file");
   });
 
+  it("rejects a device such as /dev/null as a bad argument (USAGE), not a disk failure", async () => {
+    const e = await evalErrorOf(Promise.resolve().then(() => open("/dev/null")));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toContain("/dev/null: could not open the run store");
+    expect(e.message).toContain("the path is a device, pipe or socket, not a database file");
+  });
+
   it("rejects a store written by a newer simeval", async () => {
     const newer = join(dir, "newer.db");
     const db = new Database(newer);

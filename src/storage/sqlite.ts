@@ -655,20 +655,23 @@ const HINTS: readonly [string, string][] = [
 function storeError(path: string, doing: string, cause: unknown): EvalError {
   if (cause instanceof EvalError) return cause;
   const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
-  // SQLite says only "unable to open database file" (SQLITE_CANTOPEN) for a directory, as for a file it may not open.
-  const directory = code.startsWith("SQLITE_CANTOPEN") && isDirectory(path);
-  const hint = directory ? "the path is a directory, not a database file; give the path of a file, in it or elsewhere" : HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
+  // SQLite says only "unable to open database file" for a directory, and "disk I/O error" for a device
+  // such as /dev/null, as for a real failure: the path's kind tells them apart.
+  const kind = notAFile(path);
+  const hint = kind ? `the path is ${kind}, not a database file; give the path of a file` : HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
   const message = cause instanceof Error ? cause.message : String(cause);
-  // Paths that cannot name a database are the caller's to fix: a directory, a file that is not a
+  // Paths that cannot name a database are the caller's to fix: a directory or device, a file that is not a
   // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
-  const usage = directory || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
+  const usage = kind !== null || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
   return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
 }
 
-function isDirectory(path: string): boolean {
+/** What `path` is when it exists and is not a regular file ("a directory", "a device, pipe or socket"); else null. */
+function notAFile(path: string): string | null {
   try {
-    return statSync(path).isDirectory();
+    const st = statSync(path);
+    return st.isFile() ? null : st.isDirectory() ? "a directory" : "a device, pipe or socket";
   } catch {
-    return false;
+    return null;
   }
 }
