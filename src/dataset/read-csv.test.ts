@@ -107,6 +107,16 @@ describe("readCsv", () => {
     expect("record" in first && Object.keys(first.record)).toEqual(["__proto__", "x"]);
   });
 
+  it("reads semicolon-separated CSV (as spreadsheets write it where the comma is the decimal mark)", async () => {
+    const path = await file("semi.csv", '\uFEFF\nid;output;expected\n1;"a;b";3,5\n2;x\n');
+    const rows = await collect(readCsv(path));
+    expect(brief(rows.slice(0, 1))).toEqual([[1, 3, { id: "1", output: "a;b", expected: "3,5" }]]);
+    expect(rows[1]).toMatchObject({ row: 2, error: { message: 'line 4: 2 fields, but the header has 3; expected 3 fields separated by ";" (quote values that contain one)' } });
+    // A header with a comma is read with commas, whatever semicolons it holds.
+    const comma = await file("comma.csv", "id,note;x\n1,a;b\n");
+    expect(brief(await collect(readCsv(comma)))).toEqual([[1, 2, { id: "1", "note;x": "a;b" }]]);
+  });
+
   it("reads TSV with a tab delimiter", async () => {
     const path = await file("a.tsv", 'id\ttext\n1\t"a\tb"\n2\tc, d\n');
     expect(brief(await collect(readCsv(path, undefined, "\t")))).toEqual([

@@ -6,6 +6,7 @@
  * `metadata.expectedOutput` reachable by JSONPath.
  * Quoted values may span lines; a row's line is the line where it starts.
  */
+import type { FileHandle } from "node:fs/promises";
 import { pipeline, Readable } from "node:stream";
 import { parse, type CsvError } from "csv-parse";
 import type { EvalError } from "../errors.js";
@@ -98,7 +99,8 @@ function describeCsvError(err: CsvError): string {
 }
 
 /**
- * Reads a CSV file row by row (`delimiter` "\t" for TSV). Whole-file problems (missing, empty, no header,
+ * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of semicolon-separated
+ * names makes it ";", see {@link sniffDelimiter}). Whole-file problems (missing, empty, no header,
  * a header with an empty or repeated name, no data rows) throw DATASET_INVALID. A row with the wrong number
  * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
  * a BOM is skipped. With `signal`, an abort rejects the pending `next()` with `signal.reason`.
@@ -126,9 +128,21 @@ async function* prepare(chunks: AsyncIterable<Buffer>, seen: { bad: number }): A
   if (bytes.length > 0) yield bytes;
 }
 
+/**
+ * "," unless the header row (the first line that is not blank) has no comma and a semicolon, as
+ * spreadsheets write CSV in locales where the comma is the decimal mark: then ";". Reads the first 64 KiB
+ * at position 0, which leaves the handle's own position alone.
+ */
+async function sniffDelimiter(handle: FileHandle): Promise<"," | ";"> {
+  const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(1 << 16), position: 0 });
+  const header = buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "").split("\n").find((l) => !isBlank(l)) ?? "";
+  return !header.includes(",") && header.includes(";") ? ";" : ",";
+}
+
 /** {@link readCsv}'s rows, one array per read of the file. */
-export async function* readCsvBatches(path: string, signal?: AbortSignal, delimiter = ","): AsyncGenerator<DatasetItem[]> {
+export async function* readCsvBatches(path: string, signal?: AbortSignal, given = ","): AsyncGenerator<DatasetItem[]> {
   const handle = await openDatasetFile(path, EXPECTED);
+  const delimiter = given === "," ? await sniffDelimiter(handle) : given;
   /** Broken records, with how many records csv-parse had emitted before each (to put it in its place). */
   const skips: { before: number; err: CsvError }[] = [];
   const parser = parse({
