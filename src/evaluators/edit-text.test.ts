@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toUnits, unitLength, type TextUnit } from "../metrics/levenshtein.js";
 import { unitPrefixEnd } from "../metrics/text-units.js";
+import { createEvaluator } from "./create.js";
 import { measureEdits, prepareEditTexts } from "./edit-text.js";
 
 /** Astral characters, lone surrogates, combining marks and ZWJ sequences: where units and UTF-16 differ. */
@@ -45,5 +46,15 @@ describe("max_chars cuts without an array of every unit", () => {
     const edits = measureEdits(`${long}a`, `${long}b`, { caseSensitive: false, maxChars: 10_000, unit: "code_point" });
     expect(from).not.toHaveBeenCalled();
     expect(edits).toEqual({ distance: 0, outputLength: 10_000, expectedLength: 10_000, truncated: { output: 200_001, expected: 200_001 } });
+  });
+});
+
+describe("reasonings count their units right", () => {
+  it("one code point, one grapheme, several of either", () => {
+    const reasoning = (config: object, output: string, expected: string) => createEvaluator({ type: "levenshtein", config } as never).evaluateNow({ output, expected }) as { reasoning: string };
+    expect(reasoning({}, "a", "b").reasoning).toContain("Edit distance 1 over at most 1 code point: ");
+    expect(reasoning({ unit: "grapheme" }, "a", "b").reasoning).toContain("over at most 1 grapheme: ");
+    expect(reasoning({}, "ab", "b").reasoning).toContain("over at most 2 code points: ");
+    expect(reasoning({ max_chars: 1 }, "ab", "b").reasoning).toContain("Compared only the first 1 code point of output (2)");
   });
 });

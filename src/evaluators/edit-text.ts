@@ -41,11 +41,13 @@ export function prepareEditTexts(
 export function truncationNote(t: EditTexts["truncated"], maxChars: number | undefined, unit: TextUnit): string {
   if (!t) return "";
   const sides = Object.entries(t).map(([side, n]) => `${side} (${n})`);
-  return ` Compared only the first ${maxChars} ${unitName(unit)} of ${sides.join(" and ")} (max_chars).`;
+  return ` Compared only the first ${maxChars} ${unitName(unit, maxChars)} of ${sides.join(" and ")} (max_chars).`;
 }
 
-export function unitName(unit: TextUnit): string {
-  return unit === "grapheme" ? "graphemes" : "code points";
+/** The unit's name, plural unless `count` is 1: "code points", "1 grapheme". */
+export function unitName(unit: TextUnit, count = 2): string {
+  const name = unit === "grapheme" ? "grapheme" : "code point";
+  return count === 1 ? name : `${name}s`;
 }
 
 /** The edit distance of two texts under the Levenshtein evaluators' rules, with the lengths compared. */

@@ -37,7 +37,7 @@ export const levenshteinEvaluator = defineEvaluator({
         score,
         passed,
         reasoning:
-          `Edit distance ${distance} over at most ${maxLength} ${unitName(config.unit)}: ${formula}, ` +
+          `Edit distance ${distance} over at most ${maxLength} ${unitName(config.unit, maxLength)}: ${formula}, ` +
           `${passed ? "meets" : "is below"} the threshold ${config.threshold}` +
           `${config.case_sensitive ? "" : " (case-insensitive)"}.` +
           truncationNote(truncated, config.max_chars, config.unit),
