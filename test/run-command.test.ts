@@ -335,6 +335,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("show", only.slice(0, 3), "--db", db)).code).toBe(0); // a unique prefix, however short, names it
     expect(await run("delete", only.slice(0, 3), "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("give at least 4 characters of the id") });
     expect((await run("baseline", "--db", db)).out).toContain("no baseline set");
+    expect(await run("baseline", "show", "killed", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining('baseline show takes no run, received "killed"') });
 
     const recorder = openSqliteStore(db);
     const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [] });

@@ -101,6 +101,8 @@ async function noSummary(run: RunInfo, store: SqliteRunStore): Promise<string> {
 
 /** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
 export async function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): Promise<number> {
+  const usage = "usage: simeval baseline set RUN (a run id, name or id prefix), or simeval baseline to show it";
+  if ((action === undefined || action === "show") && ref !== undefined) throw new EvalError("USAGE", `baseline show takes no run, received ${JSON.stringify(ref)}; ${usage}`);
   const store = openRecordedRuns(opts.db);
   try {
     if (action === undefined || action === "show") {
@@ -108,7 +110,7 @@ export async function baselineCommand(action: string | undefined, ref: string | 
       io.stdout(b ? `baseline: ${runLabel(b)}` : "no baseline set; `simeval baseline set RUN` sets one");
       return EXIT.ok;
     }
-    if (action !== "set" || ref === undefined) throw new EvalError("USAGE", "usage: simeval baseline set RUN (a run id, name or id prefix), or simeval baseline to show it");
+    if (action !== "set" || ref === undefined) throw new EvalError("USAGE", usage);
     const run = findOrFail(await store.findRun(ref), ref);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
     await store.setBaseline(run.id);
