@@ -405,9 +405,11 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(unset.err).toContain("--fail-on-regression: no baseline is set");
     expect((await run("runs", "--db", db)).out.match(/complete/g)).toHaveLength(2);
     expect(await run("baseline", "set", "A", "--db", db)).toMatchObject({ code: 0 });
-    const step = await run("run", b, "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    const stepSummary = join(dir, "step.summary.json");
+    const step = await run("run", b, "--config", config, "--db", db, "--baseline", "--fail-on-regression", "--summary", stepSummary);
     expect(step.code).toBe(2);
     expect(step.err).toContain("no verdict");
+    expect(JSON.parse(readFileSync(stepSummary, "utf8")).summary.rows).toBeGreaterThan(0); // the run's own files are still written
     const alone = await run("run", b, "--config", config, "--db", db, "--fail-on-regression");
     expect(alone.code).toBe(2);
     expect(alone.err).toContain("--fail-on-regression gates the comparison with the baseline; add --baseline");

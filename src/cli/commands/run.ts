@@ -127,8 +127,17 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
     const gateOutcomes = evaluateGates(gates, result.summary);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
-    // Before the files are written, so that --summary and --junit say whether the run regressed.
-    const againstBaseline = opts.baseline && store && result.runId ? await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true) : null;
+    // Before the files are written, so that --summary and --junit say whether the run regressed. A
+    // comparison with no verdict (exit 2) is thrown once they are written: the run's own figures stand.
+    let againstBaseline: Awaited<ReturnType<typeof compareAgainstBaseline>> = null;
+    let noVerdict: unknown;
+    if (opts.baseline && store && result.runId) {
+      try {
+        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true);
+      } catch (error) {
+        noVerdict = error;
+      }
+    }
     if (opts.failOnRegression && againstBaseline) {
       const g = regressionGate(againstBaseline);
       (g.passed ? io.stdout : io.stderr)(g.message);
@@ -170,6 +179,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
       await writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
     }
+    if (noVerdict) throw noVerdict;
 
     if (result.interrupted) return INTERRUPTED;
     if (result.readStopped || unreadable) return EXIT.usage;
