@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -385,6 +385,51 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(r.out).toContain("20 rows in both runs (A 30, B 20)");
     const table = r.out.split("\n").filter((l) => /^(levenshtein|exact_match)\s/.test(l));
     expect(table.map((l) => l.split(/\s+/)[0])).toEqual(["exact_match"]);
+  });
+
+  it("compare --report shows no texts from a dataset file that is missing or changed since the run, and says so once", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("ev.json", evals([{ type: "levenshtein", config: { threshold: 0.8 } }, { type: "exact_match" }]));
+    const expected = ["hello world", "foo bar", "abc"];
+    const rows = (outputs: string[]) => jsonl(outputs.map((output, i) => ({ id: "abc"[i], expected: expected[i], output })));
+    const a = file("Am.jsonl", rows(["hello world", "foo baz", "xyz"]));
+    const b = file("Bm.jsonl", rows(["hello wrld", "foo bar", "abd"]));
+    await run("run", a, "--config", config, "--db", db, "--name", "am", "--out", join(dir, "a.out.jsonl"));
+    await run("run", b, "--config", config, "--db", db, "--name", "bm", "--out", join(dir, "b.out.jsonl"));
+    const intact = await run("compare", "am", "bm", "--db", db, "--report", join(dir, "ok.html"));
+    expect(intact.err).not.toContain("texts unavailable");
+    expect(readFileSync(join(dir, "ok.html"), "utf8")).toContain("hello wrld");
+
+    rmSync(a);
+    file("Bm.jsonl", jsonl([{ id: "zzz", expected: "CHANGED", output: "CHANGED" }]));
+    const r = await run("compare", "am", "bm", "--db", db, "--report", join(dir, "mod.html"));
+    expect(r.code).toBe(0);
+    const note = `texts unavailable: the dataset of A (${a}) is missing; the dataset of B (${b}) has changed since the run`;
+    expect(r.err).toContain(`simeval: warning: ${note}`);
+    const html = readFileSync(join(dir, "mod.html"), "utf8");
+    expect(html).not.toContain("CHANGED");
+    expect(html).not.toContain("(empty)");
+    expect(html).toContain(`⚠ ${note}`);
+    expect(html).toContain("(text unavailable)");
+
+    // results.jsonl files record no dataset: the same note rather than "(empty)" everywhere.
+    const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--report", join(dir, "files.html"));
+    expect(files.err).toContain("is a results.jsonl file, which records no dataset");
+    expect(readFileSync(join(dir, "files.html"), "utf8")).not.toContain("(empty)");
+  });
+
+  it("compare warns when an evaluator's config differs between the runs, in the text and the HTML report", async () => {
+    const db = join(dir, "db.sqlite");
+    const data = file("cs.jsonl", jsonl([{ output: "hello", expected: "Hello" }, { output: "a ", expected: "a" }, { output: "b", expected: "B" }]));
+    await run("run", data, "--config", file("e1.json", evals([{ type: "exact_match" }])), "--db", db, "--name", "loose");
+    await run("run", data, "--config", file("e2.json", evals([{ type: "exact_match", config: { case_sensitive: true, trim: false } }])), "--db", db, "--name", "strict");
+    const r = await run("compare", "loose", "strict", "--db", db, "--report", join(dir, "c.html"));
+    const warning = "exact_match: config differs between the runs (case_sensitive: false vs true; trim: true vs false)";
+    expect(r.out).toContain(`warning: ${warning}`);
+    expect(readFileSync(join(dir, "c.html"), "utf8")).toContain(`⚠ ${warning}`);
+    // The same config written in another key order, or with its defaults spelled out, is the same config.
+    await run("run", data, "--config", file("e3.json", evals([{ type: "exact_match", config: { trim: false, case_sensitive: true, normalize_whitespace: false } }])), "--db", db, "--name", "again");
+    expect((await run("compare", "strict", "again", "--db", db)).out).not.toContain("differs");
   });
 
   it("--fail-on-regression gives no verdict on runs whose ids disagree or without a baseline (exit 2), and needs --baseline on run", async () => {

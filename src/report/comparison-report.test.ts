@@ -83,6 +83,14 @@ describe("renderComparisonReport", () => {
     expect(renderComparisonReport(base)).not.toContain(`class="warnbox"`);
   });
 
+  it("says once why texts are unavailable, and marks those panes unavailable rather than empty", () => {
+    const row = { row: 4, id: "q4", score_a: 0.9, score_b: 0.2, delta: -0.7, expected: null, output_a: null, output_b: "" };
+    const html = renderComparisonReport(input({ evaluators: [evaluator({ worst: [row] })], texts_unavailable: ["the dataset of A (a.jsonl) is missing"] }));
+    expect(html).toContain(`<div class="warnbox">⚠ texts unavailable: the dataset of A (a.jsonl) is missing</div>`);
+    expect(html.match(/\(text unavailable\)/g)).toHaveLength(2);
+    expect(html.match(/\(empty\)/g)).toHaveLength(1); // output B was read, and is empty
+  });
+
   it("escapes names and texts, and loads nothing", () => {
     const evil = "<script>alert(1)</script>";
     const html = renderComparisonReport(

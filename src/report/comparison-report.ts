@@ -23,6 +23,14 @@ export function renderComparisonReport(input: ComparisonReportInput): string {
   return renderPage(`${title} · simeval comparison`, body, input.generated_at);
 }
 
+/**
+ * One sentence for every dataset whose texts could not be read back, e.g.
+ * `texts unavailable: the dataset of A (/data/a.jsonl) is missing`: the report's note and the CLI's warning.
+ */
+export function textsUnavailableNote(reasons: readonly string[]): string {
+  return `texts unavailable: ${reasons.join("; ")}`;
+}
+
 function label(run: RunLabel): string {
   return run.name ?? run.id;
 }
@@ -35,7 +43,8 @@ function renderHeader(input: ComparisonReportInput): string {
     `<div class="wide"><dt>${tag}</dt><dd><code>${escapeText(run.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(run.dataset_hash)}</span></dd></div>`;
   // Each prompt variant's outputs in a file of its own is the usual workflow: different files are shown, not warned about.
   const dataset = sameData ? datasetSide("Dataset", input.b) : datasetSide("Dataset A", input.a) + datasetSide("Dataset B", input.b);
-  const warning = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
+  const notes = [...(input.warnings ?? []), ...(input.texts_unavailable?.length ? [textsUnavailableNote(input.texts_unavailable)] : [])];
+  const warning = notes.map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
   return (
     `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${userText(label(input.a))} → ${userText(label(input.b))}</h1>` +
     `<dl class="meta">${side("A · baseline", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`
@@ -108,12 +117,13 @@ function renderWorst(ev: ComparisonEvaluator, id: string): string {
 function renderRow(row: ComparisonRow, direction: Direction, highlight: HighlightOptions): string {
   const id = formatId(row.id);
   // The expected text is marked against B (the candidate, which regressed); each output against the expected text.
-  const vsB = alignTexts(row.expected, row.output_b, highlight);
-  const vsA = alignTexts(row.expected, row.output_a, highlight);
+  const vsB = alignTexts(row.expected ?? "", row.output_b ?? "", highlight);
+  const vsA = alignTexts(row.expected ?? "", row.output_a ?? "", highlight);
+  const pane = (title: string, text: string | null, html: string): Pane => ({ title, html, empty: text === "", unavailable: text === null });
   const panes: Pane[] = [
-    { title: "Expected (marked vs B)", html: segmentsToHtml(vsB.expected, "missing"), empty: row.expected === "" },
-    { title: "Output A · baseline", html: segmentsToHtml(vsA.output, "extra"), empty: row.output_a === "" },
-    { title: "Output B · candidate", html: segmentsToHtml(vsB.output, "extra"), empty: row.output_b === "" },
+    pane("Expected (marked vs B)", row.expected, segmentsToHtml(vsB.expected, "missing")),
+    pane("Output A · baseline", row.output_a, segmentsToHtml(vsA.output, "extra")),
+    pane("Output B · candidate", row.output_b, segmentsToHtml(vsB.output, "extra")),
   ];
   const notes = [...new Set([...vsB.notes, ...vsA.notes.filter((n) => !n.startsWith("Expected"))])];
   const cls = row.delta === 0 ? "" : isBetter(row.delta, direction) ? "better" : "worse";

@@ -1,6 +1,6 @@
 /** Reports: pure functions from run data to one file's text (HTML or JUnit XML). No I/O. */
 export { renderRunReport } from "./run-report.js";
-export { renderComparisonReport } from "./comparison-report.js";
+export { renderComparisonReport, textsUnavailableNote } from "./comparison-report.js";
 export { renderTrendReport } from "./trend-report.js";
 export { renderJUnit } from "./junit.js";
 export { chooseBins, highlightFor, type BinChoice } from "./choose.js";

@@ -9,14 +9,19 @@ export interface Pane {
   title: string;
   html: string;
   empty: boolean;
+  /** The text could not be read back (its dataset is missing or changed): shown as such, not as "(empty)". */
+  unavailable?: boolean;
 }
 
 /** `<div class="panes">` with one `<pre class="text">` per pane. */
 export function renderPanes(panes: readonly Pane[]): string {
-  const cols = panes
-    .map((p) => `<div class="pane"><h4>${escapeHtml(p.title)}</h4><pre class="text${p.empty ? " empty" : ""}">${p.empty ? "(empty)" : p.html}</pre></div>`)
-    .join("");
+  const cols = panes.map((p) => `<div class="pane"><h4>${escapeHtml(p.title)}</h4>${paneText(p)}</div>`).join("");
   return `<div class="panes" style="--cols:${panes.length}">${cols}</div>`;
+}
+
+function paneText(p: Pane): string {
+  if (p.unavailable) return `<pre class="text empty" data-unavailable>(text unavailable)</pre>`;
+  return `<pre class="text${p.empty ? " empty" : ""}">${p.empty ? "(empty)" : p.html}</pre>`;
 }
 
 /**

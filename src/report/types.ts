@@ -91,9 +91,10 @@ export interface ComparisonRow {
   score_b: number;
   /** score_b - score_a in the evaluator's own units (so negative is worse when maximizing). */
   delta: number;
-  expected: string;
-  output_a: string;
-  output_b: string;
+  /** The texts as the runs compared them; null when they could not be read back (see `texts_unavailable`). */
+  expected: string | null;
+  output_a: string | null;
+  output_b: string | null;
 }
 
 /** One evaluator's comparison of two runs over their paired rows. */
@@ -132,6 +133,11 @@ export interface ComparisonReportInput {
   confidence?: number;
   /** The comparison's warnings (ids that disagree, row counts that differ, …), shown at the top. */
   warnings?: string[];
+  /**
+   * Why some rows' texts are null, one clause per dataset (`the dataset of A (/data/x.jsonl) is missing`):
+   * said once at the top, and the row panes say "unavailable" rather than "(empty)".
+   */
+  texts_unavailable?: string[];
   generated_at?: string;
 }
 

@@ -1,19 +1,83 @@
-import type { Issue } from "../errors.js";
+import { EvalError, type Issue } from "../errors.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
+import { hashFile } from "../dataset/hash.js";
 import { readDataset } from "../dataset/read-dataset.js";
 import { compileInputs } from "../mapping/inputs.js";
 import { toText } from "../mapping/to-text.js";
 
 export type RowTexts = Map<number, { output: string | null; expected: string | null }>;
 
+/** A run's dataset as recorded: the file's path and the sha256 of the bytes the run read (see `scanFile`). */
+export interface RecordedDataset {
+  path: string;
+  sha256: string;
+}
+
 /**
- * The texts an evaluator compared on some rows, read again from the dataset file through the spec's
- * input mapping (results keep scores, not texts). Returns what it could read: an empty map when the
- * file is gone or unreadable, so that reports show the scores without the texts.
+ * The texts a run's evaluators compared, read back from its dataset file (results keep scores, not texts),
+ * but only while the file still holds the bytes the run read: a file that is missing, unreadable or changed
+ * since the run (its sha256 differs from the recorded one) gives no texts, never another dataset's. The
+ * file is hashed once, and only when some texts are asked for.
  */
-export async function rowTexts(datasetPath: string, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts> {
+export class DatasetTexts {
+  private verdict: Promise<string | null> | undefined;
+
+  /**
+   * @param dataset the recorded dataset; null for a run that records none (a results.jsonl file).
+   * @param who the run(s) for messages, e.g. `A` or `A and B`.
+   */
+  constructor(
+    readonly dataset: RecordedDataset | null,
+    readonly who: string,
+  ) {}
+
+  /**
+   * Null when the texts can be read; else why not, as a clause for a message
+   * (`the dataset of A (/data/x.jsonl) has changed since the run`). Hashes the file at the first call only.
+   */
+  unavailable(): Promise<string | null> {
+    this.verdict ??= datasetProblem(this.dataset, this.who);
+    return this.verdict;
+  }
+
+  /**
+   * The texts of `rows` through `spec`'s input mapping: null when they are unavailable (see
+   * {@link unavailable}); a map without the rows it could not read otherwise (no spec, a row whose mapping
+   * fails). No rows asked: an empty map, without reading the file.
+   */
+  async rowTexts(spec: EvaluatorSpec | undefined, rows: ReadonlySet<number>): Promise<RowTexts | null> {
+    if (rows.size === 0) return new Map();
+    if ((await this.unavailable()) !== null || this.dataset === null) return null;
+    return spec ? readRowTexts(this.dataset.path, spec, rows) : new Map();
+  }
+}
+
+/** Why the dataset's texts cannot be shown, or null when the file's sha256 is the recorded one. */
+async function datasetProblem(dataset: RecordedDataset | null, who: string): Promise<string | null> {
+  if (dataset === null) return `${who} is a results.jsonl file, which records no dataset`;
+  const what = `the dataset of ${who} (${dataset.path})`;
+  let sha256: string;
+  try {
+    sha256 = await hashFile(dataset.path);
+  } catch (error) {
+    if (isMissing(error)) return `${what} is missing`;
+    return `${what} cannot be read (${error instanceof Error ? error.message : String(error)})`;
+  }
+  return sha256 === dataset.sha256 ? null : `${what} has changed since the run`;
+}
+
+/** A DATASET_INVALID error from `hashFile` whose cause says the file (or a directory on its path) is gone. */
+function isMissing(error: unknown): boolean {
+  const cause = error instanceof EvalError ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+  return cause?.code === "ENOENT" || cause?.code === "ENOTDIR";
+}
+
+/**
+ * Reads `rows`' texts from the (checked) file. Returns what it could read: should the file change while it
+ * is read, or a row's mapping fail, those rows are left out.
+ */
+async function readRowTexts(datasetPath: string, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts> {
   const out: RowTexts = new Map();
-  if (rows.size === 0) return out;
   const issues: Issue[] = [];
   const inputs = compileInputs(spec.inputs, [], issues, spec.name ?? spec.type);
   if (issues.length) return out;
@@ -30,7 +94,7 @@ export async function rowTexts(datasetPath: string, spec: EvaluatorSpec, rows: R
       }
     }
   } catch {
-    // the dataset moved or changed since the run: show what was read
+    // the file changed after it was checked: show what was read
   }
   return out;
 }

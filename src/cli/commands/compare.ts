@@ -1,8 +1,10 @@
 import { compareRuns, type Comparison } from "../../compare/compare.js";
+import { specDifferenceWarning } from "../../compare/spec-diff.js";
 import { EvalError } from "../../errors.js";
-import { highlightFor, renderComparisonReport } from "../../report/index.js";
+import type { EvaluatorSpec } from "../../evaluators/spec.js";
+import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
-import { rowTexts } from "../../run/dataset-texts.js";
+import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
 import type { RowScores } from "../../run/row-scores.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
@@ -39,7 +41,9 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
     io.stdout(printComparison(comparison));
     if (opts.report) {
-      writeOutput("--report", opts.report, renderComparisonReport(await comparisonReportInput(comparison, a, b)));
+      const input = await comparisonReportInput(comparison, a, b);
+      if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
+      writeOutput("--report", opts.report, renderComparisonReport(input));
       io.stdout(`Report: ${opts.report}`);
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);
@@ -58,7 +62,8 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
  * Compares two loaded runs. An evaluator name that the runs give to different types (a jaccard named
  * "levenshtein" in one) is left out: its scores do not measure the same thing. A warning says so, and
  * when a recorded run is incomplete or still being recorded (its rows are only part of its dataset),
- * and when the runs have different row counts. (Their dataset files may differ, and do when each prompt
+ * and when the runs have different row counts, and when an evaluator compared has a different config or
+ * inputs in the two runs (see {@link specDifferenceWarning}). (Their dataset files may differ, and do when each prompt
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  */
 export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress): Promise<Comparison> {
@@ -84,7 +89,29 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   }
   if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
+  early.push(...specWarnings(a, b, c));
   return { ...c, warnings: [...early, ...c.warnings] };
+}
+
+/**
+ * For each compared evaluator whose recorded specs differ in config or inputs (same name and type), a
+ * warning naming the keys that differ: its scores may have moved because of them. results.jsonl files
+ * record no specs: nothing to say.
+ */
+function specWarnings(a: LoadedRun, b: LoadedRun, c: Comparison): string[] {
+  const out: string[] = [];
+  for (const e of c.evaluators) {
+    const specA = specOf(a, e.name);
+    const specB = specOf(b, e.name);
+    const warning = specA && specB ? specDifferenceWarning(e.name, specA, specB) : null;
+    if (warning) out.push(warning);
+  }
+  return out;
+}
+
+/** A recorded run's spec of the evaluator named `name`; undefined for a results.jsonl file. */
+function specOf(run: LoadedRun, name: string): EvaluatorSpec | undefined {
+  return run.info?.evaluators.find((s) => (s.name ?? s.type) === name);
 }
 
 /**
@@ -164,7 +191,11 @@ export function printComparison(c: Comparison): string {
   return lines.join("\n");
 }
 
-/** Joins the comparison with the texts of the regressed rows, read back from each run's dataset. */
+/**
+ * Joins the comparison with the texts of the regressed rows, read back from each run's dataset file when
+ * it still holds the bytes the run read. When it does not (missing, changed, or no dataset: a results.jsonl
+ * file), those texts are null and `texts_unavailable` says why, once.
+ */
 export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: LoadedRun): Promise<ComparisonReportInput> {
   const label = (r: LoadedRun): RunLabel => ({
     id: r.info?.id ?? r.label,
@@ -173,13 +204,13 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
     dataset_path: r.info?.dataset_path ?? "",
     dataset_hash: r.info?.dataset_hash ?? "",
   });
+  const [datasetA, datasetB] = datasetTexts(a, b);
   const evaluators = [];
   for (const e of c.evaluators) {
     const rows = new Set(e.worst.map((w) => w.row));
-    const specA = a.info?.evaluators.find((s) => (s.name ?? s.type) === e.name);
-    const specB = b.info?.evaluators.find((s) => (s.name ?? s.type) === e.name);
-    const textsA = a.info && specA ? await rowTexts(a.info.dataset_path, specA, rows) : new Map();
-    const textsB = b.info && specB ? await rowTexts(b.info.dataset_path, specB, rows) : new Map();
+    const specA = specOf(a, e.name);
+    const textsA = await datasetA.rowTexts(specA, rows);
+    const textsB = await datasetB.rowTexts(specOf(b, e.name), rows);
     const type = a.types[e.name] ?? b.types[e.name] ?? "";
     evaluators.push({
       name: e.name,
@@ -199,12 +230,33 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
       highlight: highlightFor(type, specA?.config),
       worst: e.worst.map((w) => ({
         ...w,
-        expected: textsA.get(w.row)?.expected ?? textsB.get(w.row)?.expected ?? "",
-        output_a: textsA.get(w.row)?.output ?? "",
-        output_b: textsB.get(w.row)?.output ?? "",
+        expected: textsA || textsB ? (textsA?.get(w.row)?.expected ?? textsB?.get(w.row)?.expected ?? "") : null,
+        output_a: textsA ? (textsA.get(w.row)?.output ?? "") : null,
+        output_b: textsB ? (textsB.get(w.row)?.output ?? "") : null,
       })),
     });
   }
-  return { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings: comparisonWarnings(c) };
+  const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings: comparisonWarnings(c) };
+  // Only when some texts were asked for: a comparison without regressed rows reads no dataset.
+  if (c.evaluators.some((e) => e.worst.length)) {
+    const problems = await Promise.all([...new Set([datasetA, datasetB])].map((d) => d.unavailable()));
+    const unavailable = problems.filter((p): p is string => p !== null);
+    if (unavailable.length) input.texts_unavailable = unavailable;
+  }
+  return input;
 }
 
+/**
+ * Each run's dataset texts. Two runs that recorded the same file with the same hash share one reader,
+ * so the file is hashed once and a problem with it is said once (of "A and B").
+ */
+function datasetTexts(a: LoadedRun, b: LoadedRun): [DatasetTexts, DatasetTexts] {
+  const recorded = (r: LoadedRun): RecordedDataset | null => (r.info ? { path: r.info.dataset_path, sha256: r.info.dataset_hash } : null);
+  const da = recorded(a);
+  const db = recorded(b);
+  if (da && db && da.path === db.path && da.sha256 === db.sha256) {
+    const both = new DatasetTexts(da, "A and B");
+    return [both, both];
+  }
+  return [new DatasetTexts(da, a.info ? "A" : `A (${a.label})`), new DatasetTexts(db, b.info ? "B" : `B (${b.label})`)];
+}
