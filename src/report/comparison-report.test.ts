@@ -42,7 +42,7 @@ describe("renderComparisonReport", () => {
     expect(row).toContain(`<span class="mean-a">0.800</span> → <b class="mean-b">0.700</b>`);
     expect(row).toContain(`<span class="delta worse">\u22120.100</span>`);
     expect(row).toContain(`<span class="ci">\u22120.150 … \u22120.050</span>`);
-    expect(row).toContain("<td>&lt; 0.001</td>");
+    expect(row).toContain("<td>0.0004</td>");
     expect(row).toContain(`<span class="badge fail">▼ B worse</span>`);
     expect(row).toContain(`data-improved="1"`);
     expect(row).toContain(`data-regressed="6"`);

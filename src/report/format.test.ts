@@ -51,8 +51,9 @@ describe("format", () => {
     expect(formatPassRate({ pass_rate: 1 / 20_000, verdicts: 20_000 })).toBe("0.01%");
     expect(formatPassRate({ pass_rate: 1, verdicts: 2000 })).toBe("100.0%");
     expect(formatPassRate({ pass_rate: 0, verdicts: 2000 })).toBe("0.0%");
-    expect(formatP(0.0004)).toBe("< 0.001");
-    expect(formatP(0.04321)).toBe("0.043");
+    expect(formatP(0.00004)).toBe("< 0.0001");
+    expect(formatP(0.0004)).toBe("0.0004");
+    expect(formatP(0.04321)).toBe("0.0432");
     expect(formatInt(1234567)).toBe("1,234,567");
     expect(formatTime("2024-06-03T14:22:05.120Z")).toBe("2024-06-03 14:22:05 UTC");
     expect(formatTime("2024-06-03T16:22:05+02:00")).toBe("2024-06-03 14:22:05 UTC");

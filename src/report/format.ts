@@ -75,10 +75,10 @@ export function formatFigure(value: number | null, missing = "-"): string {
   return String(value);
 }
 
-/** A p-value: 3 decimals, or "< 0.001" below that. */
+/** A p-value: 4 decimals, or "< 0.0001" below that (as `simeval compare` prints it). */
 export function formatP(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return MISSING;
-  return p < 0.001 ? "< 0.001" : p.toFixed(3);
+  return p < 0.0001 ? "< 0.0001" : p.toFixed(4);
 }
 
 /** An integer with thousands separators: 12345 → "12,345". */

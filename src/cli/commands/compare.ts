@@ -148,7 +148,7 @@ function evaluatorNames(run: LoadedRun, seen: readonly string[] | undefined): st
 
 /** A regression gate over rows whose ids disagree would judge different questions: a USAGE error instead of a verdict. */
 export function refuseMismatchedGate(c: Comparison): void {
-  if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message}; the runs are not on the same dataset, so there is no verdict`);
+  if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message.replace(/\.$/, "")}; the runs are not on the same dataset, so there is no verdict`);
 }
 
 /** Everything the comparison warns about, ids that disagree first: the text and the HTML report show the same list. */
@@ -166,7 +166,7 @@ async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScore
 
 /** The comparison as text: a table per evaluator, then the rows that regressed most. */
 export function printComparison(c: Comparison): string {
-  const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} rows in both runs (A ${c.rows.a}, B ${c.rows.b})`];
+  const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} row${c.rows.matched === 1 ? "" : "s"} in both runs (A ${c.rows.a}, B ${c.rows.b})`];
   for (const w of comparisonWarnings(c)) lines.push(`warning: ${w}`);
   if (c.only_in_a.length) lines.push(`only in A (not compared): ${c.only_in_a.join(", ")}`);
   if (c.only_in_b.length) lines.push(`only in B (not compared): ${c.only_in_b.join(", ")}`);
