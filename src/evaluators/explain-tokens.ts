@@ -13,23 +13,33 @@ export type TokenExplanation = {
   extra_count: number;
 };
 
-
 /**
  * Which distinct tokens the two texts share, which the output misses and which it adds,
- * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts.
+ * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts. Lists only what it
+ * keeps: a text's vocabulary may be millions of tokens.
  */
 export function explainTokenSets(output: DistinctTokens, expected: DistinctTokens): TokenExplanation {
-  const shared: string[] = [];
-  const missing: string[] = [];
-  const extra: string[] = [];
-  for (const t of expected.keys()) (output.has(t) ? shared : missing).push(t);
-  for (const t of output.keys()) if (!expected.has(t)) extra.push(t);
+  const shared = new ListedTokens();
+  const missing = new ListedTokens();
+  const extra = new ListedTokens();
+  for (const t of expected.keys()) (output.has(t) ? shared : missing).add(t);
+  for (const t of output.keys()) if (!expected.has(t)) extra.add(t);
   return {
-    shared: shared.slice(0, LISTED_TOKENS),
-    missing: missing.slice(0, LISTED_TOKENS),
-    extra: extra.slice(0, LISTED_TOKENS),
-    shared_count: shared.length,
-    missing_count: missing.length,
-    extra_count: extra.length,
+    shared: shared.listed,
+    missing: missing.listed,
+    extra: extra.listed,
+    shared_count: shared.count,
+    missing_count: missing.count,
+    extra_count: extra.count,
   };
+}
+
+/** The first {@link LISTED_TOKENS} tokens added, and how many were. */
+class ListedTokens {
+  readonly listed: string[] = [];
+  count = 0;
+
+  add(token: string): void {
+    if (this.count++ < LISTED_TOKENS) this.listed.push(token);
+  }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tfidfAnalysisOfCounts, tfidfCosineOfCounts } from "../metrics/tfidf.js";
-import { charNgrams, countTokens, equalUnderCase, wordCounts } from "../metrics/tokens.js";
+import { charNgramCounts, equalUnderCase, wordCounts } from "../metrics/tokens.js";
 import { EvalError } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
@@ -18,12 +18,13 @@ export interface TfidfTokenization {
 
 /**
  * Token -> count of a text, split as `config` says: what the evaluator weighs, and what the dataset
- * IDF is fitted on (its keys). A text's word counts are shared with the other evaluators of its row.
+ * IDF is fitted on (its keys). A text's counts are shared with the other evaluators of its row (and with
+ * the explanation of a row scored first for its verdict alone).
  */
 export function tfidfTokenCounts(config: TfidfTokenization): (text: string) => ReadonlyMap<string, number> {
   return config.tokenizer === "word"
     ? (t) => wordCounts(t, config.case_sensitive)
-    : (t) => countTokens(charNgrams(t, config.ngram_size, config.case_sensitive));
+    : (t) => charNgramCounts(t, config.ngram_size, config.case_sensitive);
 }
 
 /**

@@ -3,5 +3,5 @@ export { levenshteinDistance, sequenceDistance, toUnits, unitLength, type Levens
 export { jaccardSimilarity } from "./jaccard.js";
 export { tfidfCosine, tfidfAnalysis, smoothIdf, type IdfTable, type TfidfAnalysis, type TfidfTerm } from "./tfidf.js";
 export { cosineSimilarity } from "./cosine.js";
-export { wordTokens, charNgrams, collapseWhitespace, countTokens } from "./tokens.js";
+export { wordTokens, charNgrams, charNgramCounts, collapseWhitespace, countTokens } from "./tokens.js";
 export { roundFractionHalfUp } from "./rounding.js";

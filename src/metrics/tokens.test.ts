@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { charNgrams, countTokens, wordCounts, wordTokens } from "./tokens.js";
+import { charNgramCounts, charNgrams, collapseWhitespace, countTokens, wordCounts, wordTokens } from "./tokens.js";
 
 describe("wordTokens", () => {
   it.each([
@@ -42,6 +42,18 @@ describe("wordTokens", () => {
   });
 });
 
+describe("collapseWhitespace", () => {
+  it("replaces every white space run with one space and trims, as /\\s+/gu does", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", " ", "  ", "\t", "\n", "\u00a0", "\u2028", "\u3000", "\ufeff", "😀", "\ud800"), maxLength: 40 });
+    fc.assert(
+      fc.property(fc.oneof(text, fc.string({ unit: "binary", maxLength: 40 })), (t) => {
+        expect(collapseWhitespace(t)).toBe(t.replace(/\s+/gu, " ").trim());
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe("charNgrams", () => {
   it("windows over code points of the collapsed, trimmed, lower-cased text", () => {
     expect(charNgrams("  Ab \n C ", 2)).toEqual(["ab", "b ", " c"]);
@@ -56,5 +68,43 @@ describe("charNgrams", () => {
 
   it("rejects a bad n", () => {
     expect(() => charNgrams("abc", 0)).toThrow(RangeError);
+    expect(() => charNgramCounts("abc", 1.5)).toThrow(RangeError);
+  });
+});
+
+describe("charNgramCounts", () => {
+  /** The reference: every n-gram made and counted, in first-seen order. */
+  const reference = (text: string, n: number, caseSensitive: boolean) => [...countTokens(charNgrams(text, n, caseSensitive))];
+  // Few distinct characters (codes fit a double for any n here) or many (n-grams too many to code),
+  // with white space, case, astral code points and lone surrogates.
+  const few = fc.string({ unit: fc.constantFrom("a", "b", "A", " ", "\n", "😀", "é", "\ud800", "\udc00"), maxLength: 60 });
+  const many = fc.string({ unit: "grapheme", maxLength: 60 });
+
+  it("gives the tokens, counts and first-seen order of counting charNgrams", () => {
+    fc.assert(
+      fc.property(fc.oneof(few, many, fc.string({ unit: "binary", maxLength: 40 })), fc.integer({ min: 1, max: 12 }), fc.boolean(), (text, n, caseSensitive) => {
+        expect([...charNgramCounts(text, n, caseSensitive)]).toEqual(reference(text, n, caseSensitive));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("codes n-grams of a large alphabet, and slices them when codes would not be exact", () => {
+    // 300 distinct code points: 300^6 < 2^53 is coded, 300^7 > 2^53 is sliced.
+    const text = Array.from({ length: 900 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7) % 300))).join("");
+    for (const n of [1, 2, 6, 7, 20]) expect([...charNgramCounts(text, n, true)]).toEqual(reference(text, n, true));
+  });
+
+  it("counts a long text's n-grams exactly", () => {
+    const text = "the cat sat on the mat ".repeat(5000) + "x".repeat(10000);
+    expect([...charNgramCounts(text, 3)]).toEqual(reference(text, 3, false));
+    expect(charNgramCounts("x".repeat(100000), 3)).toEqual(new Map([["xxx", 99998]]));
+  });
+
+  it("shares the counts of a recent text under the same rule, and not under another", () => {
+    expect(charNgramCounts("Abc abc", 2)).toBe(charNgramCounts("Abc abc", 2));
+    expect([...charNgramCounts("Abc abc", 2, true)]).toEqual(reference("Abc abc", 2, true));
+    expect([...charNgramCounts("Abc abc", 3)]).toEqual(reference("Abc abc", 3, false));
+    expect(wordCounts("Abc abc")).toEqual(new Map([["abc", 2]]));
   });
 });

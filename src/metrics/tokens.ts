@@ -2,28 +2,38 @@
  * Tokenizers shared by the token-based metrics. One definition of "word" for the whole project.
  */
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
-const WHITESPACE_RUN = /\s+/gu;
+import { countCharNgrams } from "./ngram-counts.js";
 
-/** A text split into words under one case rule, with its word counts once asked for. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/**
+ * A white space run other than a single space (a space and more, or any other white space first): a
+ * single space is left as it is, which on ordinary text is nearly every run — replacing each of those,
+ * as `/\s+/g` would, takes seconds and hundreds of megabytes on a 50 MB text.
+ */
+const WHITESPACE_RUN = / \s+|[^\S ]\s*/g;
+
+/**
+ * A text split under one rule (`rule`: "w"/"W" for words, "3c"/"3C" for character 3-grams; upper case
+ * for case-sensitive), with what was asked of it so far.
+ */
 interface Split {
   text: string;
-  caseSensitive: boolean;
-  tokens: readonly string[];
-  counts: ReadonlyMap<string, number> | undefined;
+  rule: string;
+  tokens?: readonly string[];
+  counts?: ReadonlyMap<string, number>;
 }
 
 /**
- * The last texts split (a row's output and expected): the evaluators of a row split the same two texts
- * (jaccard_similarity and tfidf_similarity both), which then costs once.
+ * The last texts split (a row's output and expected, under each rule its evaluators use): the
+ * evaluators of a row split the same two texts (jaccard_similarity and tfidf_similarity both, and the
+ * explanation of a row after its verdict), which then costs once.
  */
 const recent: Split[] = [];
-const RECENT = 4;
+const RECENT = 8;
 
-function split(text: string, caseSensitive: boolean): Split {
-  for (const s of recent) if (s.text === text && s.caseSensitive === caseSensitive) return s;
-  const tokens = Object.freeze((caseSensitive ? text : text.toLowerCase()).match(WORD) ?? []);
-  const s: Split = { text, caseSensitive, tokens, counts: undefined };
+function split(text: string, rule: string): Split {
+  for (const s of recent) if (s.text === text && s.rule === rule) return s;
+  const s: Split = { text, rule };
   if (recent.unshift(s) > RECENT) recent.pop();
   return s;
 }
@@ -35,13 +45,14 @@ function split(text: string, caseSensitive: boolean): Split {
  * The array is frozen: callers that split the same text share it.
  */
 export function wordTokens(text: string, caseSensitive = false): readonly string[] {
-  return split(text, caseSensitive).tokens;
+  const s = split(text, caseSensitive ? "W" : "w");
+  return (s.tokens ??= Object.freeze((caseSensitive ? text : text.toLowerCase()).match(WORD) ?? []));
 }
 
 /** {@link countTokens} of {@link wordTokens}, shared by the callers that count the same text's words. */
 export function wordCounts(text: string, caseSensitive = false): ReadonlyMap<string, number> {
-  const s = split(text, caseSensitive);
-  return (s.counts ??= countTokens(s.tokens));
+  const s = split(text, caseSensitive ? "W" : "w");
+  return (s.counts ??= countTokens(wordTokens(text, caseSensitive)));
 }
 
 /** Whether two texts are equal under the tokenizers' case rule (lower-cased unless `caseSensitive`). */
@@ -60,14 +71,29 @@ export function collapseWhitespace(text: string): string {
  * an empty one yields none. `n` must be an integer >= 1.
  */
 export function charNgrams(text: string, n: number, caseSensitive = false): string[] {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`ngram size must be an integer >= 1, received ${n}`);
-  const prepared = collapseWhitespace(caseSensitive ? text : text.toLowerCase());
+  const prepared = ngramText(text, n, caseSensitive);
   const points = Array.from(prepared);
   if (points.length === 0) return [];
   if (points.length <= n) return [prepared];
   const grams: string[] = new Array<string>(points.length - n + 1);
   for (let i = 0; i + n <= points.length; i++) grams[i] = points.slice(i, i + n).join("");
   return grams;
+}
+
+/**
+ * {@link countTokens} of {@link charNgrams} — the same tokens, counts and first-seen order — without
+ * an array of every n-gram (see {@link countCharNgrams}), so that a 50 MB text takes seconds.
+ * Shared by the callers that count the same text's n-grams; the Map must not be changed.
+ */
+export function charNgramCounts(text: string, n: number, caseSensitive = false): ReadonlyMap<string, number> {
+  const s = split(text, `${n}${caseSensitive ? "C" : "c"}`);
+  return (s.counts ??= countCharNgrams(ngramText(text, n, caseSensitive), n));
+}
+
+/** The text that n-grams are taken of: case rule applied, white space collapsed; checks `n`. */
+function ngramText(text: string, n: number, caseSensitive: boolean): string {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`ngram size must be an integer >= 1, received ${n}`);
+  return collapseWhitespace(caseSensitive ? text : text.toLowerCase());
 }
 
 /** Token -> count. */
