@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatTime } from "./format.js";
+import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -64,5 +64,16 @@ describe("format", () => {
     expect(formatId({ a: 1 })).toBe('{"a":1}');
     expect(formatId(null)).toBe("");
     expect(formatId(undefined)).toBe("");
+  });
+
+  it("cuts a text to its first code points and counts them, as an array of its code points would", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 30 }), fc.nat(32), (text, max) => {
+        const points = [...text];
+        const cut = points.length > max;
+        expect(capCodePoints(text, max)).toEqual({ text: cut ? points.slice(0, max).join("") : text, length: points.length, cut });
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -86,6 +86,27 @@ export function formatInt(n: number): string {
   return n.toLocaleString("en-US", { maximumFractionDigits: 0 });
 }
 
+/** A text cut to a number of code points: its first `max`, how many it has, whether it was cut. */
+export interface CappedText {
+  text: string;
+  length: number;
+  cut: boolean;
+}
+
+/**
+ * The first `max` code points of `text` and how many it has, counted in place: a report may be handed
+ * a 50 MB text, and an array of its code points would cost gigabytes.
+ */
+export function capCodePoints(text: string, max: number): CappedText {
+  let length = 0;
+  let end = text.length;
+  for (let i = 0; i < text.length; i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1) {
+    if (length === max) end = i;
+    length++;
+  }
+  return length > max ? { text: text.slice(0, end), length, cut: true } : { text, length, cut: false };
+}
+
 /** An ISO 8601 time as "2024-05-01 12:30:05 UTC"; text that is not a time is returned as it is. */
 export function formatTime(iso: string | null | undefined): string {
   if (iso === null || iso === undefined || iso === "") return MISSING;

@@ -1,6 +1,6 @@
 /** One row's texts, side by side and highlighted: shared by the run and comparison reports. */
 import { escapeHtml, escapeText } from "./escape.js";
-import { formatInt } from "./format.js";
+import { capCodePoints, formatInt } from "./format.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
 import type { HighlightOptions, TokenLists } from "./types.js";
 
@@ -44,11 +44,23 @@ export function renderNotes(notes: readonly string[]): string {
   return notes.map((n) => `<div class="note">${escapeHtml(n)}</div>`).join("");
 }
 
-/** A token evaluator's lists: the tokens the output misses and the ones it adds, as chips. */
+/** Each token chip shows at most this many code points: one huge "word" must not swell a report. */
+export const MAX_TOKEN_CHARS = 80;
+
+/**
+ * `text` as element HTML, cut to its first `max` code points (as the row texts are cut) with a visible
+ * "… (1,000,000 characters)" saying how long it was.
+ */
+export function cutTextHtml(text: string, max: number): string {
+  const c = capCodePoints(text, max);
+  return c.cut ? `${escapeText(c.text)}<span class="muted" title="cut to its first ${formatInt(max)} characters">… (${formatInt(c.length)} characters)</span>` : escapeText(text);
+}
+
+/** A token evaluator's lists: the tokens the output misses and the ones it adds, as chips (cut to {@link MAX_TOKEN_CHARS}). */
 export function renderTokens(tokens: TokenLists): string {
   const list = (items: readonly string[], total: number, cls: "missing" | "extra"): string => {
     if (total === 0) return `<span class="muted">none</span>`;
-    const chips = items.map((t) => `<span class="chip ${cls}">${escapeText(t)}</span>`).join("");
+    const chips = items.map((t) => `<span class="chip ${cls}">${cutTextHtml(t, MAX_TOKEN_CHARS)}</span>`).join("");
     return total > items.length ? `${chips} <span class="muted">and ${formatInt(total - items.length)} more</span>` : chips;
   };
   return (

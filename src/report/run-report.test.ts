@@ -183,4 +183,16 @@ describe("renderRunReport", () => {
     expect(html).toContain("Expected text cut to its first 2,000 of 5,000 characters.");
     expect(html.length).toBeLessThan(30_000);
   });
+
+  it("cuts huge tokens and a huge reasoning, saying how long they were", () => {
+    const huge = "x".repeat(1_000_000);
+    const tokens = { shared: [], missing: [huge, "short"], extra: [`${huge.slice(1)}y`], shared_count: 0, missing_count: 2, extra_count: 1 };
+    const worst = [{ row: 1, id: null, score: 0, passed: false, reasoning: `shared ${huge}`, expected: huge, output: `${huge.slice(1)}y`, tokens }];
+    const html = renderRunReport(input({ evaluators: [{ summary: summary({ type: "jaccard_similarity" }), histogram: null, worst }] }));
+    expect(html.length).toBeLessThan(30_000);
+    expect(html).toContain(`<span class="chip missing">${"x".repeat(80)}<span class="muted" title="cut to its first 80 characters">… (1,000,000 characters)</span></span>`);
+    expect(html).toContain(`<span class="chip extra">${"x".repeat(80)}<span class="muted" title="cut to its first 80 characters">… (1,000,000 characters)</span></span>`);
+    expect(html).toContain(`<span class="chip missing">short</span>`);
+    expect(html).toContain(`<span class="reason">shared ${"x".repeat(1993)}<span class="muted" title="cut to its first 2,000 characters">… (1,000,007 characters)</span></span>`);
+  });
 });

@@ -6,7 +6,8 @@ import { escapeHtml, escapeText } from "./escape.js";
 import { MISSING, formatFigure, formatId, formatInt, formatPassRate, formatScore, passRatePercent, formatTime } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
-import { renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
+import { cutTextHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
+import { MAX_SHOWN_CHARS } from "./text-diff.js";
 import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
 
 /**
@@ -127,7 +128,8 @@ function renderWorstRow(w: WorstRow, direction: Direction, highlight: HighlightO
     `<div class="row worst-row" data-row="${w.row}"><div class="row-head"><b>Row ${w.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">score ${formatScore(w.score, direction)}</span>${verdictBadge(w.passed)}` +
-    `${w.reasoning ? `<span class="reason">${escapeText(w.reasoning)}</span>` : ""}</div>` +
+    // A reasoning may quote tokens (tfidf_similarity's top terms), which may be huge: cut like the texts.
+    `${w.reasoning ? `<span class="reason">${cutTextHtml(w.reasoning, MAX_SHOWN_CHARS)}</span>` : ""}</div>` +
     `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`
   );
 }

@@ -5,7 +5,7 @@
  */
 import { diffChars, diffWordsWithSpace, wordsWithSpaceDiff, type Change } from "diff";
 import { escapeText } from "./escape.js";
-import { formatInt } from "./format.js";
+import { capCodePoints as cap, formatInt } from "./format.js";
 import type { HighlightOptions } from "./types.js";
 
 /** Each text is shown up to this many code points, so a report with long outputs stays small. */
@@ -36,15 +36,6 @@ export interface AlignedTexts {
   highlighted: boolean;
   /** Sentences for the reader: which text was cut, or why nothing is marked. */
   notes: string[];
-}
-
-/** The first `max` code points of `text`, and how many it had. */
-function cap(text: string, max: number): { text: string; length: number; cut: boolean } {
-  // A string of at most `max` UTF-16 units has at most `max` code points: no need to split it.
-  if (text.length <= max) return { text, length: [...text].length, cut: false };
-  const points = [...text];
-  if (points.length <= max) return { text, length: points.length, cut: false };
-  return { text: points.slice(0, max).join(""), length: points.length, cut: true };
 }
 
 /**
