@@ -312,6 +312,14 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(one.out).not.toMatch(/good/);
     expect(one.err).toBe("");
     expect((await run("trend", "--db", db, "-n", "no-such-name")).out).toContain('No complete run named "no-such-name" (3 other complete runs are recorded; `simeval runs` lists them).');
+
+    // A RUN that names both a file and a recorded run is refused, not silently taken as the file.
+    const both = join(dir, "a.out.jsonl");
+    await run("run", a, "--config", config, "--db", db, "--name", both);
+    const clash = await run("compare", both, "good", "--db", db);
+    expect(clash.code).toBe(2);
+    expect(clash.err).toContain(`"${both}" names both a file and the recorded run `);
+    expect((await run("compare", `${dir}/./a.out.jsonl`, "good", "--db", db)).code).toBe(0); // another spelling of the path
   });
 
   it("delete resolves every run before deleting any, unsets the baseline it deletes, and --vacuum shrinks the file", async () => {

@@ -22,9 +22,19 @@ export function isResultsFile(ref: string): boolean {
   return existsSync(ref) && statSync(ref).isFile();
 }
 
-/** Resolves RUN as a results.jsonl path, else a run id, name or unique id prefix in the store (see `RunStore.findRun`). */
+/**
+ * Resolves RUN as a results.jsonl path, else a run id, name or unique id prefix in the store (see
+ * `RunStore.findRun`). A RUN that names both a file and a recorded run is a USAGE error saying how to
+ * name either, rather than a silent choice.
+ */
 export async function loadRun(ref: string, store: RunStore | undefined): Promise<LoadedRun> {
-  if (isResultsFile(ref)) return loadResultsFile(ref);
+  if (isResultsFile(ref)) {
+    const run = await store?.findRun(ref).catch(() => undefined); // an ambiguous prefix is not this run
+    if (run) {
+      throw new EvalError("USAGE", `${JSON.stringify(ref)} names both a file and the recorded run ${run.id}; for the file, spell its path another way (./name, or the full path); for the run, give its id`);
+    }
+    return loadResultsFile(ref);
+  }
   const info = await store?.findRun(ref);
   if (!info || !store) {
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, name or id prefix); \`simeval runs\` lists the runs`);
