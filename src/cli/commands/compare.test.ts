@@ -47,6 +47,12 @@ describe("compare", () => {
     expect((await comparisonReportInput(c, a, b)).warnings).toContain("B (new (id-new)) is still being recorded: it covers only the rows recorded so far");
   });
 
+  it("says when an evaluator has too few pairs for its bootstrap interval to mean much", async () => {
+    const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
+    expect(printComparison(await compare(run(3, 1), run(3, 0)))).toContain("Fewer than 10 pairs (em): the bootstrap interval");
+    expect(printComparison(await compare(run(10, 1), run(10, 0)))).not.toContain("Fewer than");
+  });
+
   it("says nothing of status for complete runs and results.jsonl files", async () => {
     const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 5), "complete"), loaded("b.jsonl", { em: "exact_match" }, rows(["em"], 5), null));
     expect(c.warnings).toEqual([]);

@@ -164,6 +164,9 @@ async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScore
   }
 }
 
+/** Below this many pairs, the text says that the bootstrap interval is rough. */
+const FEW_PAIRS = 10;
+
 /** The comparison as text: a table per evaluator, then the rows that regressed most. */
 export function printComparison(c: Comparison): string {
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} row${c.rows.matched === 1 ? "" : "s"} in both runs (A ${c.rows.a}, B ${c.rows.b})`];
@@ -183,6 +186,10 @@ export function printComparison(c: Comparison): string {
   ]);
   lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
   lines.push("p: paired sign-flip permutation test (two-sided); CI: paired percentile bootstrap of the mean difference.");
+  const few = c.evaluators.filter((e) => e.n_pairs > 0 && e.n_pairs < FEW_PAIRS);
+  if (few.length) {
+    lines.push(`Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
+  }
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
