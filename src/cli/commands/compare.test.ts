@@ -49,7 +49,10 @@ describe("compare", () => {
 
   it("says when an evaluator has too few pairs for its bootstrap interval to mean much", async () => {
     const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
-    expect(printComparison(await compare(run(3, 1), run(3, 0)))).toContain("Fewer than 10 pairs (em): the bootstrap interval");
+    const [a, b] = [run(3, 1), run(3, 0)];
+    const c = await compare(a, b);
+    expect(printComparison(c)).toContain("Fewer than 10 pairs (em): the bootstrap interval");
+    expect((await comparisonReportInput(c, a, b)).warnings).toContainEqual(expect.stringContaining("Fewer than 10 pairs (em)"));
     expect(printComparison(await compare(run(10, 1), run(10, 0)))).not.toContain("Fewer than");
   });
 

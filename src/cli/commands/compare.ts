@@ -167,6 +167,13 @@ async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScore
 /** Below this many pairs, the text says that the bootstrap interval is rough. */
 const FEW_PAIRS = 10;
 
+/** Says which evaluators have too few pairs for their bootstrap interval to mean much; null when none. */
+function fewPairsNote(c: Comparison): string | null {
+  const few = c.evaluators.filter((e) => e.n_pairs > 0 && e.n_pairs < FEW_PAIRS);
+  if (!few.length) return null;
+  return `Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`;
+}
+
 /** The comparison as text: a table per evaluator, then the rows that regressed most. */
 export function printComparison(c: Comparison): string {
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} row${c.rows.matched === 1 ? "" : "s"} in both runs (A ${c.rows.a}, B ${c.rows.b})`];
@@ -186,10 +193,8 @@ export function printComparison(c: Comparison): string {
   ]);
   lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
   lines.push("p: paired sign-flip permutation test (two-sided); CI: paired percentile bootstrap of the mean difference.");
-  const few = c.evaluators.filter((e) => e.n_pairs > 0 && e.n_pairs < FEW_PAIRS);
-  if (few.length) {
-    lines.push(`Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
-  }
+  const few = fewPairsNote(c);
+  if (few) lines.push(few);
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
@@ -243,7 +248,9 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
       })),
     });
   }
-  const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings: comparisonWarnings(c) };
+  const few = fewPairsNote(c);
+  const warnings = few ? [...comparisonWarnings(c), few] : comparisonWarnings(c);
+  const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings };
   // Only when some texts were asked for: a comparison without regressed rows reads no dataset.
   if (c.evaluators.some((e) => e.worst.length)) {
     const problems = await Promise.all([...new Set([datasetA, datasetB])].map((d) => d.unavailable()));
