@@ -3,6 +3,7 @@
  * the same run always renders the same bytes.
  */
 import { roundFractionHalfUp } from "../metrics/rounding.js";
+import { codePointCount, unitPrefixEnd } from "../metrics/text-units.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import type { Direction } from "../types.js";
 
@@ -98,13 +99,8 @@ export interface CappedText {
  * a 50 MB text, and an array of its code points would cost gigabytes.
  */
 export function capCodePoints(text: string, max: number): CappedText {
-  let length = 0;
-  let end = text.length;
-  for (let i = 0; i < text.length; i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1) {
-    if (length === max) end = i;
-    length++;
-  }
-  return length > max ? { text: text.slice(0, end), length, cut: true } : { text, length, cut: false };
+  const length = codePointCount(text);
+  return length > max ? { text: text.slice(0, unitPrefixEnd(text, max, "code_point")), length, cut: true } : { text, length, cut: false };
 }
 
 /** An ISO 8601 time as "2024-05-01 12:30:05 UTC"; text that is not a time is returned as it is. */
