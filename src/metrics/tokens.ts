@@ -45,14 +45,18 @@ function split(text: string, rule: string): Split {
  * The array is frozen: callers that split the same text share it.
  */
 export function wordTokens(text: string, caseSensitive = false): readonly string[] {
-  const s = split(text, caseSensitive ? "W" : "w");
-  return (s.tokens ??= Object.freeze((caseSensitive ? text : text.toLowerCase()).match(WORD) ?? []));
+  return words(split(text, caseSensitive ? "W" : "w"), caseSensitive);
 }
 
 /** {@link countTokens} of {@link wordTokens}, shared by the callers that count the same text's words. */
 export function wordCounts(text: string, caseSensitive = false): ReadonlyMap<string, number> {
   const s = split(text, caseSensitive ? "W" : "w");
-  return (s.counts ??= countTokens(wordTokens(text, caseSensitive)));
+  return (s.counts ??= countTokens(words(s, caseSensitive)));
+}
+
+/** The words of a split text, made on first use (one lookup in {@link recent} per call above). */
+function words(s: Split, caseSensitive: boolean): readonly string[] {
+  return (s.tokens ??= Object.freeze((caseSensitive ? s.text : s.text.toLowerCase()).match(WORD) ?? []));
 }
 
 /** Whether two texts are equal under the tokenizers' case rule (lower-cased unless `caseSensitive`). */
