@@ -47,6 +47,14 @@ describe("compare", () => {
     expect((await comparisonReportInput(c, a, b)).warnings).toContain("B (new (id-new)) is still being recorded: it covers only the rows recorded so far");
   });
 
+  it("does not nest a run named after its side: a run named A is \"A (id-A)\", not \"A (A (id-A))\"", async () => {
+    const c = await compare(loaded("A", { em: "exact_match" }, rows(["em"], 5), "incomplete"), loaded("B", { em: "exact_match" }, rows(["em"], 5), "running"));
+    expect(c.warnings.slice(0, 2)).toEqual([
+      "A (id-A) is incomplete: it covers only the rows recorded before it stopped",
+      "B (id-B) is still being recorded: it covers only the rows recorded so far",
+    ]);
+  });
+
   it("says when an evaluator has too few pairs for its bootstrap interval to mean much", async () => {
     const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
     const [a, b] = [run(3, 1), run(3, 0)];

@@ -84,13 +84,18 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   const early: string[] = [];
   for (const [side, run] of [["A", a], ["B", b]] as const) {
     // results.jsonl files have no status: nothing to say.
-    if (run.info?.status === "incomplete") early.push(`${side} (${run.label}) is incomplete: it covers only the rows recorded before it stopped`);
-    if (run.info?.status === "running") early.push(`${side} (${run.label}) is still being recorded: it covers only the rows recorded so far`);
+    if (run.info?.status === "incomplete") early.push(`${sideLabel(side, run)} is incomplete: it covers only the rows recorded before it stopped`);
+    if (run.info?.status === "running") early.push(`${sideLabel(side, run)} is still being recorded: it covers only the rows recorded so far`);
   }
   if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
   return { ...c, warnings: [...early, ...c.warnings] };
+}
+
+/** "A (label)", or the label alone when it already begins with the side: a run named "A" is "A (01m…)", not "A (A (01m…))". */
+function sideLabel(side: "A" | "B", run: LoadedRun): string {
+  return run.label === side || run.label.startsWith(`${side} (`) ? run.label : `${side} (${run.label})`;
 }
 
 /**
@@ -132,7 +137,7 @@ export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparis
   const clashNote = clashes.map((n) => `; ${n} is ${a.types[n]} in A but ${b.types[n]} in B`).join("");
   throw new EvalError(
     "USAGE",
-    `no evaluator in common: A (${a.label}) has ${list(namesA)}, B (${b.label}) has ${list(namesB)}${clashNote}; there is nothing to compare`,
+    `no evaluator in common: ${sideLabel("A", a)} has ${list(namesA)}, ${sideLabel("B", b)} has ${list(namesB)}${clashNote}; there is nothing to compare`,
   );
 }
 
@@ -272,5 +277,5 @@ function datasetTexts(a: LoadedRun, b: LoadedRun): [DatasetTexts, DatasetTexts] 
     const both = new DatasetTexts(da, "A and B");
     return [both, both];
   }
-  return [new DatasetTexts(da, a.info ? "A" : `A (${a.label})`), new DatasetTexts(db, b.info ? "B" : `B (${b.label})`)];
+  return [new DatasetTexts(da, a.info ? "A" : sideLabel("A", a)), new DatasetTexts(db, b.info ? "B" : sideLabel("B", b))];
 }
