@@ -177,6 +177,8 @@ describe("simeval run", () => {
     expect(r.out).toContain("4 rows, 1 unreadable");
     expect(r.err).toContain(`simeval: ${relative(process.cwd(), data)}: line 5: not valid JSON`);
     expect(r.err).toContain("Reading stopped here: the rest of the file is not in the run");
+    // Said once, with the file's name, not also as a row's error.
+    expect(r.err.match(/Reading stopped here/g)).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).read_stopped).toMatchObject({ row: 4, line: 5 });
     const store = openSqliteStore(db);
     const [recorded] = await store.listRuns();

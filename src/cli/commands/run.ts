@@ -115,7 +115,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, opts.name ?? null);
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${resolve(dataset)}\n`);
     io.stdout(summaryTable(result.summary));
-    for (const e of result.rowErrors.slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
+    // A read that stopped is said once, below, with the file's name.
+    for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
     if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);
 
     const warnings = runWarnings(result);
