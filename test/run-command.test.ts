@@ -184,6 +184,9 @@ describe("simeval run", () => {
     const [recorded] = await store.listRuns();
     expect((await collect(store.rows(recorded!.id))).map((x) => x.row)).toEqual([1, 2, 3, 4]);
     expect(recorded!.dataset_path).toBe(data);
+    // It does not cover its dataset: incomplete, so it cannot become the baseline.
+    expect(recorded!.status).toBe("incomplete");
+    expect((await run("baseline", "set", recorded!.id, "--db", db)).code).toBe(2);
     await store.close();
   });
 
@@ -478,7 +481,7 @@ describe("runs, show, baseline, compare and trend", () => {
     for (const gate of [[], ["--fail-on-regression"]]) {
       const r = await run("compare", "A", "B", "--db", db, ...gate);
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/no evaluator in common: A \(A \(\w+\)\) has levenshtein, B \(B \(\w+\)\) has exact_match, jaccard_similarity; there is nothing to compare/);
+      expect(r.err).toMatch(/no evaluator in common: A \(\w+\) has levenshtein, B \(\w+\) has exact_match, jaccard_similarity; there is nothing to compare/);
       expect(r.out).not.toContain("only in A");
     }
     const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--fail-on-regression");

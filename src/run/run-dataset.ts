@@ -96,7 +96,7 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
  * error; the run goes on. When `signal` aborts, the rows already scored are written and the run is
- * recorded as incomplete. Without `write` and `store`, nothing reads the rows' results, so they are
+ * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`). Without `write` and `store`, nothing reads the rows' results, so they are
  * scored by verdict alone (`Evaluator.verdictNow`): the same summary, several times faster.
  */
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
@@ -200,7 +200,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     const worst = WorstRows.merge(await scorer.worst(), evaluators, init.worst);
     const final = summary.finish();
     if (store && runId) {
-      if (interrupted) await store.abortRun(runId, final);
+      // A file read only up to a fault does not cover its dataset: not a run to set as the baseline or trend.
+      if (interrupted || readStopped) await store.abortRun(runId, final);
       else await store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
