@@ -40,7 +40,24 @@ describe("specDifferenceWarning", () => {
   it("is null for the same spec, else one sentence naming the evaluator and the keys", () => {
     expect(specDifferenceWarning("em", { type: "exact_match" }, { type: "exact_match", config: {} })).toBeNull();
     expect(specDifferenceWarning("em", { type: "exact_match" }, { type: "exact_match", config: { trim: false }, inputs: { output: "$.x" } })).toBe(
-      'em: config differs between the runs (trim: true vs false); inputs differ between the runs (output: default vs "$.x"), so its scores may differ because of that, not the outputs',
+      'em: config differs between the runs (trim: true vs false); inputs differ between the runs (output: "$.output" vs "$.x"), so its scores may differ because of that, not the outputs',
     );
+  });
+
+  it("says a threshold alone changes pass/fail, not the scores, and says nothing of keys that change neither", () => {
+    const lev = (config: Record<string, unknown>) => ({ type: "levenshtein", config });
+    expect(specDifferenceWarning("lev", lev({ threshold: 0.8 }), lev({ threshold: 0.7 }))).toBe(
+      "lev: config differs between the runs (threshold: 0.8 vs 0.7), so its scores compare, but pass/fail is decided differently",
+    );
+    expect(specDifferenceWarning("lev", lev({ threshold: 0.8 }), lev({ threshold: 0.7, case_sensitive: true }))).toContain("so its scores may differ because of that");
+    const sem = (config: Record<string, unknown>) => ({ type: "semantic_similarity", config: { provider: "openai", base_url: "http://127.0.0.1:1/v1", ...config } });
+    expect(specDifferenceWarning("sem", sem({ batch_size: 8, concurrency: 1 }), sem({ batch_size: 64, max_retries: 0 }))).toBeNull();
+  });
+});
+
+describe("specDifferences on inputs", () => {
+  it("takes an unmapped output as its default path, but not expected, whose default has a fallback", () => {
+    expect(specDifferences({ type: "exact_match" }, { type: "exact_match", inputs: { output: "$.output" } }).inputs).toEqual([]);
+    expect(specDifferences({ type: "exact_match" }, { type: "exact_match", inputs: { expected: "$.expected" } }).inputs).toEqual([{ key: "expected", a: "default", b: '"$.expected"' }]);
   });
 });

@@ -4,7 +4,13 @@
  */
 import type { Issue } from "../errors.js";
 import { parseSpec, type EvaluatorSpec } from "../evaluators/spec.js";
+import { DEFAULT_INPUTS, type Parameter } from "../mapping/inputs.js";
 import { canonicalJson } from "../mapping/to-text.js";
+
+/** Config keys that decide pass/fail from the score and change no score. */
+const VERDICT_KEYS: ReadonlySet<string> = new Set(["threshold"]);
+/** Config keys that change how a provider is called (batches, retries, limits, where the cache lives), never a score or verdict. */
+const OPERATIONAL_KEYS: ReadonlySet<string> = new Set(["batch_size", "concurrency", "timeout_ms", "max_retries", "cache_dir", "api_key_env"]);
 
 /** One key whose value differs between the runs: its values as shown ("default" when not given). */
 export interface KeyDifference {
@@ -23,17 +29,22 @@ export interface SpecDifferences {
  * Compares the specs canonically: key order does not matter, and each config is first completed with its
  * evaluator's defaults and aliases (as a run does), so `{}` and `{"trim": true}` are the same exact_match config.
  * A spec that no longer parses (an evaluator changed since the run) is compared as recorded. An input
- * left unmapped is "default" (its default path has fallbacks that an explicit path has not).
+ * left unmapped is its default path when that is a single path (`output`: `"$.output"`), else "default"
+ * (`expected`'s default falls back to `$.metadata.expectedOutput`, which an explicit path does not).
+ * Keys that change neither scores nor verdicts ({@link OPERATIONAL_KEYS}) are left out.
  */
 export function specDifferences(a: EvaluatorSpec, b: EvaluatorSpec): SpecDifferences {
   const na = normalized(a);
   const nb = normalized(b);
-  return { config: keyDifferences(na.config, nb.config), inputs: keyDifferences(na.inputs, nb.inputs) };
+  const config = keyDifferences(na.config, nb.config).filter((d) => !OPERATIONAL_KEYS.has(d.key));
+  return { config, inputs: keyDifferences(na.inputs, nb.inputs) };
 }
 
 /**
  * The warning for an evaluator whose specs differ, or null when they do not, e.g.
- * `exact_match: config differs between the runs (case_sensitive: false vs true); …`.
+ * `exact_match: config differs between the runs (case_sensitive: false vs true), so its scores may differ
+ * because of that, not the outputs`. When only the threshold differs, the scores are comparable and the
+ * warning says that pass/fail is decided differently.
  */
 export function specDifferenceWarning(name: string, a: EvaluatorSpec, b: EvaluatorSpec): string | null {
   const d = specDifferences(a, b);
@@ -41,7 +52,9 @@ export function specDifferenceWarning(name: string, a: EvaluatorSpec, b: Evaluat
   if (d.config.length) parts.push(`config differs between the runs (${listDifferences(d.config)})`);
   if (d.inputs.length) parts.push(`inputs differ between the runs (${listDifferences(d.inputs)})`);
   if (!parts.length) return null;
-  return `${name}: ${parts.join("; ")}, so its scores may differ because of that, not the outputs`;
+  const verdictOnly = d.inputs.length === 0 && d.config.every((k) => VERDICT_KEYS.has(k.key));
+  const effect = verdictOnly ? "so its scores compare, but pass/fail is decided differently" : "so its scores may differ because of that, not the outputs";
+  return `${name}: ${parts.join("; ")}, ${effect}`;
 }
 
 function listDifferences(diffs: readonly KeyDifference[]): string {
@@ -52,7 +65,11 @@ function listDifferences(diffs: readonly KeyDifference[]): string {
 function normalized(spec: EvaluatorSpec): { config: Record<string, unknown>; inputs: Record<string, unknown> } {
   const issues: Issue[] = [];
   const parsed = parseSpec(spec, [], issues);
-  return { config: parsed?.config ?? spec.config ?? {}, inputs: spec.inputs ?? {} };
+  const inputs: Record<string, unknown> = { ...spec.inputs };
+  for (const [p, paths] of Object.entries(DEFAULT_INPUTS) as [Parameter, readonly string[]][]) {
+    if (inputs[p] === undefined && paths.length === 1) inputs[p] = paths[0];
+  }
+  return { config: parsed?.config ?? spec.config ?? {}, inputs };
 }
 
 /** Keys of either record whose canonical JSON differs, sorted; a missing (or undefined) value shows as "default". */
