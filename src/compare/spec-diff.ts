@@ -52,9 +52,13 @@ export function specDifferenceWarning(name: string, a: EvaluatorSpec, b: Evaluat
   if (d.config.length) parts.push(`config differs between the runs (${listDifferences(d.config)})`);
   if (d.inputs.length) parts.push(`inputs differ between the runs (${listDifferences(d.inputs)})`);
   if (!parts.length) return null;
-  const verdictOnly = d.inputs.length === 0 && d.config.every((k) => VERDICT_KEYS.has(k.key));
-  const effect = verdictOnly ? "so its scores compare, but pass/fail is decided differently" : "so its scores may differ because of that, not the outputs";
+  const effect = scoreKeys(d).length === 0 ? "so its scores compare, but pass/fail is decided differently" : "so its scores may differ because of that, not the outputs";
   return `${name}: ${parts.join("; ")}, ${effect}`;
+}
+
+/** The differing keys that can change scores: config keys other than the threshold, and inputs (as `inputs.output`). */
+export function scoreKeys(d: SpecDifferences): string[] {
+  return [...d.config.filter((k) => !VERDICT_KEYS.has(k.key)).map((k) => k.key), ...d.inputs.map((k) => `inputs.${k.key}`)];
 }
 
 function listDifferences(diffs: readonly KeyDifference[]): string {

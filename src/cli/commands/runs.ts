@@ -1,13 +1,10 @@
 import { EvalError } from "../../errors.js";
-import { renderTrendReport } from "../../report/index.js";
 import { existsSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
-import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable } from "../table.js";
@@ -173,38 +170,6 @@ export function runLabel(run: RunInfo): string {
 /** The database file and its write-ahead log, in bytes. */
 function fileBytes(db: string): number {
   return [db, `${db}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
-}
-
-/** `simeval trend`: each evaluator's mean over the recorded runs, oldest first; `--report` draws it. */
-export async function trendCommand(opts: { db: string; report?: string; name?: string; dataset?: string }, io: CliIO): Promise<number> {
-  if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
-  const store = openRecordedRuns(opts.db);
-  try {
-    const dataset = opts.dataset === undefined ? undefined : resolve(opts.dataset);
-    const complete = (await store.listRuns()).filter((r) => r.status === "complete" && r.summary);
-    const runs = complete.filter((r) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset)).reverse();
-    if (!runs.length) {
-      const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : `on ${dataset}`].filter(Boolean).join(" ");
-      io.stdout(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet.");
-      return EXIT.ok;
-    }
-    const datasets = new Set(runs.map((r) => r.dataset_path));
-    if (datasets.size > 1) io.stderr(`simeval: these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`);
-    const names = [...new Set(runs.flatMap((r) => r.summary?.evaluators.map((e) => e.name) ?? []))];
-    const mean = (r: RunInfo, name: string) => r.summary?.evaluators.find((e) => e.name === name)?.mean ?? null;
-    io.stdout(renderTable(["run", "started (UTC)", "dataset", ...names], runs.map((r) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), basename(r.dataset_path), ...names.map((n) => formatFigure(mean(r, n)))])));
-    if (opts.report) {
-      const series = names.map((name) => {
-        const s = runs.flatMap((r) => r.summary?.evaluators.filter((e) => e.name === name) ?? [])[0];
-        return { name, type: s?.type ?? "", direction: s?.direction ?? ("maximize" as const), threshold: s?.threshold ?? null, means: runs.map((r) => mean(r, name)) };
-      });
-      writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at })), series }));
-      io.stdout(`Report: ${opts.report}`);
-    }
-    return EXIT.ok;
-  } finally {
-    await store.close();
-  }
 }
 
 function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {

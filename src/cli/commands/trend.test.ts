@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { EvaluatorSpec } from "../../evaluators/spec.js";
+import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { seriesWarnings, trendSeries } from "./trend.js";
+
+function summary(name: string, type: string, mean: number): EvaluatorSummary {
+  return { name, type, direction: "maximize", threshold: null, n: 1, skipped: 0, errors: 0, mean, median: mean, p10: mean, p90: mean, min: mean, max: mean, pass_rate: null, verdicts: 0 };
+}
+
+function run(id: string, evaluators: [EvaluatorSpec, number][]): RunInfo {
+  return {
+    id,
+    name: id,
+    started_at: "2026-01-01T00:00:00.000Z",
+    finished_at: null,
+    status: "complete",
+    dataset_path: "/d.jsonl",
+    dataset_hash: "ab",
+    evaluators: evaluators.map(([spec]) => spec),
+    summary: { rows: 1, row_errors: 0, skipped_as_zero: false, evaluators: evaluators.map(([s, mean]) => summary(s.name ?? s.type, s.type, mean)) },
+  };
+}
+
+describe("trend series", () => {
+  it("keeps a name given to two evaluator types apart, titled with the type, and warns", () => {
+    const runs = [run("a", [[{ type: "tfidf_similarity" }, 0.9], [{ type: "levenshtein" }, 0.8]]), run("b", [[{ type: "exact_match", name: "tfidf_similarity" }, 0.6]])];
+    const series = trendSeries(runs);
+    expect(series.map((s) => [s.title, s.summaries.map((x) => x?.mean ?? null)])).toEqual([
+      ["tfidf_similarity (tfidf_similarity)", [0.9, null]],
+      ["levenshtein", [0.8, null]],
+      ["tfidf_similarity (exact_match)", [null, 0.6]],
+    ]);
+    expect(seriesWarnings(runs, series)).toEqual(["tfidf_similarity names different evaluators in these runs (tfidf_similarity, exact_match): each has a column of its own"]);
+  });
+
+  it("warns when config or inputs that change scores differ between the runs, not for the threshold alone", () => {
+    const lev = (config: Record<string, unknown>, inputs?: Record<string, string>): EvaluatorSpec => ({ type: "levenshtein", config, ...(inputs ? { inputs } : {}) });
+    const thresholdOnly = [run("a", [[lev({ threshold: 0.8 }), 0.9]]), run("b", [[lev({ threshold: 0.5 }), 0.9]])];
+    expect(seriesWarnings(thresholdOnly, trendSeries(thresholdOnly))).toEqual([]);
+    const changed = [run("a", [[lev({}), 0.9]]), run("b", [[lev({}), 0.9]]), run("c", [[lev({ case_sensitive: true }, { output: "$.x" }), 0.7]])];
+    expect(seriesWarnings(changed, trendSeries(changed))).toEqual([
+      "levenshtein: its case_sensitive, inputs.output differ between these runs, so its means may differ because of that; `simeval compare` names the values",
+    ]);
+  });
+});

@@ -1,0 +1,94 @@
+import { basename, resolve } from "node:path";
+import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
+import type { EvaluatorSpec } from "../../evaluators/spec.js";
+import { renderTrendReport } from "../../report/index.js";
+import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { EXIT } from "../exit-codes.js";
+import { formatFigure } from "../format.js";
+import type { CliIO } from "../io.js";
+import { checkOutputPaths, writeOutput } from "../output-file.js";
+import { renderTable } from "../table.js";
+import { openRecordedRuns } from "./runs.js";
+
+/** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
+interface Series {
+  name: string;
+  type: string;
+  /** The column's title: the name, with the type when the name has several. */
+  title: string;
+  /** Each run's summary of this evaluator, oldest run first; null when the run has none. */
+  summaries: (EvaluatorSummary | null)[];
+}
+
+/** `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it. */
+export async function trendCommand(opts: { db: string; report?: string; name?: string; dataset?: string }, io: CliIO): Promise<number> {
+  if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
+  const store = openRecordedRuns(opts.db);
+  try {
+    const dataset = opts.dataset === undefined ? undefined : resolve(opts.dataset);
+    const complete = (await store.listRuns()).filter((r) => r.status === "complete" && r.summary);
+    const runs = complete.filter((r) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset)).reverse();
+    if (!runs.length) {
+      const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : `on ${dataset}`].filter(Boolean).join(" ");
+      io.stdout(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet.");
+      return EXIT.ok;
+    }
+    const datasets = new Set(runs.map((r) => r.dataset_path));
+    if (datasets.size > 1) io.stderr(`simeval: these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`);
+    const series = trendSeries(runs);
+    for (const w of seriesWarnings(runs, series)) io.stderr(`simeval: ${w}`);
+    const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
+    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), basename(r.dataset_path), ...series.map((s) => formatFigure(mean(s, i)))]);
+    io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
+    if (opts.report) {
+      const drawn = series.map((s) => {
+        const first = s.summaries.find((x) => x !== null);
+        return { name: s.title, type: s.type, direction: first?.direction ?? ("maximize" as const), threshold: first?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
+      });
+      writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at })), series: drawn }));
+      io.stdout(`Report: ${opts.report}`);
+    }
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The runs' evaluators in order of first appearance, one series per name and type. */
+export function trendSeries(runs: readonly RunInfo[]): Series[] {
+  const byKey = new Map<string, Series>();
+  runs.forEach((r, i) => {
+    for (const e of r.summary?.evaluators ?? []) {
+      const key = `${e.name}\u0000${e.type}`;
+      let s = byKey.get(key);
+      if (!s) byKey.set(key, (s = { name: e.name, type: e.type, title: e.name, summaries: runs.map(() => null) }));
+      s.summaries[i] = e;
+    }
+  });
+  const all = [...byKey.values()];
+  for (const s of all) if (all.some((o) => o !== s && o.name === s.name)) s.title = `${s.name} (${s.type})`;
+  return all;
+}
+
+/**
+ * What makes a series' means hard to read as one line: a name given to several evaluator types (each has
+ * a column of its own), and config or inputs that change scores and differ between the runs (the
+ * threshold does not change a mean; see {@link scoreKeys}).
+ */
+export function seriesWarnings(runs: readonly RunInfo[], series: readonly Series[]): string[] {
+  const out: string[] = [];
+  for (const name of new Set(series.map((s) => s.name))) {
+    const types = series.filter((s) => s.name === name).map((s) => s.type);
+    if (types.length > 1) out.push(`${name} names different evaluators in these runs (${types.join(", ")}): each has a column of its own`);
+  }
+  for (const s of series) {
+    const specs = runs.flatMap((r, i) => (s.summaries[i] ? [specOf(r, s.name)] : [])).filter((x): x is EvaluatorSpec => x !== undefined);
+    const keys = new Set(specs.slice(1).flatMap((spec) => scoreKeys(specDifferences(specs[0]!, spec))));
+    if (keys.size) out.push(`${s.title}: its ${[...keys].join(", ")} differ between these runs, so its means may differ because of that; \`simeval compare\` names the values`);
+  }
+  return out;
+}
+
+function specOf(run: RunInfo, name: string): EvaluatorSpec | undefined {
+  return run.evaluators.find((s) => (s.name ?? s.type) === name);
+}
