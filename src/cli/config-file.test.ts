@@ -31,6 +31,11 @@ describe("readEvalsFile", () => {
     expect(await readEvalsFile(file(JSON.stringify({ evaluators: specs })))).toEqual(specs);
   });
 
+  it("reads a file that starts with a UTF-8 byte order mark", async () => {
+    const specs = [{ type: "exact_match" }];
+    expect(await readEvalsFile(file(`\uFEFF${JSON.stringify({ evaluators: specs })}`))).toEqual(specs);
+  });
+
   it("reports an unknown top-level key together with every problem of the specs", async () => {
     const path = file('{"evaluators":[{"type":"levenshtein","config":{"threshold":2}}],"extra":1}');
     const e = await errorOf(path);

@@ -16,7 +16,8 @@ const TOP_LEVEL_KEYS = ["evaluators"];
 export async function readEvalsFile(path: string): Promise<unknown[]> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // A UTF-8 byte order mark (Windows editors, PowerShell 5) is not JSON: left out, as the datasets' readers do.
+    text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, expected a JSON file" : (error as Error).message;
