@@ -46,6 +46,10 @@ describe("simeval score", () => {
     const missing = await run("score", "-o", "x");
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("--type");
+    // A forgotten text is a usage error, not a failed check.
+    expect(await run("score", "-t", "levenshtein", "-o", "b")).toMatchObject({ code: 2, err: expect.stringContaining("score needs --expected (or --record") });
+    expect(await run("score", "-t", "levenshtein")).toMatchObject({ code: 2, err: expect.stringContaining("score needs --output and --expected") });
+    expect(await run("score", "-t", "exact_match", "-o", "a", "--inputs", '{"expected":{"literal":"a"}}')).toMatchObject({ code: 0 });
     expect((await run("frobnicate")).code).toBe(2);
     // run asks for the dataset first, then for --config.
     expect(await run("run")).toMatchObject({ code: 2, err: expect.stringContaining("missing required argument 'dataset'") });

@@ -16,13 +16,22 @@ export interface ScoreOptions {
   record?: string;
 }
 
-/** `simeval score`: one evaluator on one pair; prints the result as JSON. Exit 0 pass or no verdict, 1 fail. */
+/**
+ * `simeval score`: one evaluator on one pair; prints the result as JSON. Exit 0 pass or no verdict, 1 fail.
+ * Without --record, --output and --expected are both required unless --inputs maps them (a forgotten one
+ * is a usage error, exit 2, not a failed check).
+ */
 export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<number> {
   const spec: Record<string, unknown> = { type: opts.type };
   if (opts.name !== undefined) spec["name"] = opts.name;
   if (opts.config !== undefined) spec["config"] = parseJsonOption("--config", opts.config);
   if (opts.inputs !== undefined) spec["inputs"] = parseJsonOption("--inputs", opts.inputs);
   const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
+  if (opts.record === undefined) {
+    const mapped = (p: string) => typeof spec["inputs"] === "object" && spec["inputs"] !== null && p in spec["inputs"];
+    const missing = (["output", "expected"] as const).filter((p) => opts[p] === undefined && !mapped(p)).map((p) => `--${p}`);
+    if (missing.length) throw new EvalError("USAGE", `score needs ${missing.join(" and ")} (or --record with the record's fields)`);
+  }
   await evaluator.ready();
   let record: EvalRecord = {};
   if (opts.record !== undefined) {
