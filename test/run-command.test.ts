@@ -132,6 +132,10 @@ describe("simeval run", () => {
     const failing = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db");
     expect(failing.code).toBe(3);
     expect(failing.err).toContain('simeval: "exact_match": 2 rows failed, and nothing was scored; the first, row 1: JSONPath $.many[*] matched 2 values');
+    // Recorded, it can be the baseline, with a warning that comparisons will have no pairs for that evaluator.
+    const db = join(dir, "failing.db");
+    await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--db", db, "--name", "f");
+    expect(await run("baseline", "set", "f", "--db", db)).toMatchObject({ code: 0, err: expect.stringContaining("warning: exact_match scored no row in this run (every row was an error)") });
   });
 
   it("--workers above the core count is brought down to it, saying so", async () => {

@@ -112,6 +112,9 @@ export async function baselineCommand(action: string | undefined, ref: string | 
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
     await store.setBaseline(run.id);
     io.stdout(`baseline: ${runLabel(run)}`);
+    // Set all the same (it is what the run measured), but a comparison with it will have no pairs for these.
+    const unscored = run.summary?.evaluators.filter((e) => e.n === 0 && e.errors > 0).map((e) => e.name) ?? [];
+    if (unscored.length) io.stderr(`simeval: warning: ${unscored.join(", ")} scored no row in this run (every row was an error): comparisons with this baseline have no pairs for ${unscored.length > 1 ? "them" : "it"}`);
     return EXIT.ok;
   } finally {
     await store.close();
