@@ -41,7 +41,8 @@ describe("simeval score", () => {
   });
 
   it("exits 2 for malformed JSON, unknown types and missing options", async () => {
-    expect((await run("score", "-t", "levenshtein", "-c", "{threshold:1}")).err).toContain("--config is not valid JSON");
+    expect((await run("score", "-t", "levenshtein", "-c", "{threshold:1}")).err).toContain("--config is not valid JSON at line 1, column 2 (");
+    expect((await run("score", "-t", "levenshtein", "-c", '{"threshold":1,}')).err).toContain("--config is not valid JSON at line 1, column 15 (a trailing comma");
     expect((await run("score", "-t", "levenshtien")).err).toContain('Did you mean "levenshtein"?');
     const missing = await run("score", "-o", "x");
     expect(missing.code).toBe(2);

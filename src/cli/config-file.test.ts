@@ -64,7 +64,12 @@ describe("readEvalsFile", () => {
   });
 
   it("says on which line and column a file stops being JSON", async () => {
-    expect((await errorOf(file('{"evaluators":[\n  {"type":"levenshtein",}\n]}'))).message).toContain("not valid JSON at line 2, column 25 (");
+    expect((await errorOf(file('{"evaluators":[\n  {"type":"levenshtein",}\n]}'))).message).toContain("not valid JSON at line 2, column 24 (a trailing comma: JSON allows none before ] or }) (");
+    expect((await errorOf(file('{"evaluators":[\n  {"type":"exact_match"},\n]}'))).message).toContain("not valid JSON at line 2, column 25 (a trailing comma");
+    // V8 gives no position for these.
+    expect((await errorOf(file('{"evaluators":[\n  {"type": exact_match}]}'))).message).toContain("not valid JSON at line 2, column 12 (");
+    expect((await errorOf(file('{"é":[],\n x}'))).message).toContain("not valid JSON at line 2, column 2 (");
+    expect((await errorOf(file('{"evaluators":[] "x"}'))).message).toContain("not valid JSON at line 1, column 18 (");
     expect((await errorOf(file('{"evaluators":[\n'))).message).toContain("not valid JSON at line 2, column 1 (");
   });
 });
