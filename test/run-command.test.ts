@@ -104,6 +104,20 @@ describe("simeval run", () => {
     expect(JSON.parse(readFileSync(join(dir, "b.json"), "utf8")).summary.evaluators[0]).toMatchObject({ n: 2, skipped: 1, mean: 0.5, pass_rate: 0.5 });
   });
 
+  it("--count-skipped-as-zero: JUnit fails the skipped rows that the pass rate counted as failed", async () => {
+    const data = file("z.jsonl", jsonl([{ output: "a", expected: "a" }, { output: "b" }]));
+    // The second has no threshold, so no verdicts: its skipped row stays skipped, as in the summary.
+    const config = file("evals.json", evals([{ type: "levenshtein_distance", config: { threshold: 1 } }, { type: "levenshtein_distance", name: "dist" }]));
+    const junit = join(dir, "z.xml");
+    const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--count-skipped-as-zero", "--junit", junit, "--min-pass-rate", "levenshtein_distance=1");
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/levenshtein_distance .* 50\.0%/);
+    const suites = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, "utf8")).testsuites.testsuite;
+    expect([suites[0]["@_name"], suites[0]["@_failures"], suites[0]["@_skipped"]]).toEqual(["simeval.levenshtein_distance", "1", "0"]);
+    expect(suites[0].testcase[1].failure["@_message"]).toBe("no expected output; counted as failed because of --count-skipped-as-zero");
+    expect([suites[1]["@_name"], suites[1]["@_failures"], suites[1]["@_skipped"]]).toEqual(["simeval.dist", "0", "1"]);
+  });
+
   it("in a CSV, an empty expected cell skips the row and an empty output is scored as the empty string", async () => {
     const data = file("s.csv", "output,expected\na,a\nb,\"\"\n,x\n");
     await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--summary", join(dir, "s.json"));

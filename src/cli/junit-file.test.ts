@@ -38,6 +38,15 @@ describe("writeJUnitFile", () => {
     expect(readdirSync(join(dir, "out"))).toEqual(["junit.xml"]);
   });
 
+  it("fails skipped rows as the in-memory document does under --count-skipped-as-zero", async () => {
+    const path = join(dir, "zero.xml");
+    const zero = { ...input, skippedAsFailed: ["lev"] };
+    await writeJUnitFile(path, zero, rows(), gates);
+    const xml = readFileSync(path, "utf8");
+    expect(xml).toBe(renderJUnit({ ...zero, rows: rows(), gates }));
+    expect(xml).not.toContain("<skipped");
+  });
+
   it("keeps the previous file when the rows fail midway", async () => {
     const path = join(dir, "kept.xml");
     writeFileSync(path, "previous");

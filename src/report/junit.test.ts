@@ -112,6 +112,19 @@ describe("renderJUnit", () => {
     expect((tc["failure"] as Node)["#text"]).toBe(`score: 0.9\n${cleaned}\nsecond line`);
   });
 
+  it("fails the skipped rows of the evaluators counted that way by --count-skipped-as-zero, as the summary does", () => {
+    const { suites: s, list: l } = parse(renderJUnit({ name: "r", evaluators: ["lev", "dist"], skippedAsFailed: ["lev"], rows, gates: [] }));
+    const lev = l[0] as Node;
+    expect([lev["@tests"], lev["@failures"], lev["@errors"], lev["@skipped"]]).toEqual(["4", "2", "1", "0"]);
+    const failure = (lev["testcase"] as Node[])[2]?.["failure"] as Node;
+    expect(failure["@message"]).toBe("no expected output; counted as failed because of --count-skipped-as-zero");
+    expect([failure["@type"], failure["#text"]]).toEqual(["levenshtein", "No expected output."]);
+    // An evaluator left out (one without verdicts) keeps its skipped rows skipped.
+    const dist = l[1] as Node;
+    expect([dist["@failures"], dist["@skipped"]]).toEqual(["0", "1"]);
+    expect([s["@failures"], s["@skipped"]]).toEqual(["2", "1"]);
+  });
+
   it("writes an empty run as an empty, valid document", () => {
     const { suites: s, list: l } = parse(renderJUnit({ name: "empty", evaluators: [], rows: [], gates: [] }));
     expect(l).toEqual([]);

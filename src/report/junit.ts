@@ -48,12 +48,19 @@ function firstLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
-/** One evaluator's testcase for a row: a failed verdict is a failure, a skipped row skipped, an error an error; none for an unreadable row. */
-function evaluatorCase(name: string, row: RowOutcome): Case | null {
+/**
+ * One evaluator's testcase for a row: a failed verdict is a failure, a skipped row skipped (a failure
+ * when `skippedAsFailed`, as `--count-skipped-as-zero` counts it), an error an error; none for an unreadable row.
+ */
+function evaluatorCase(name: string, row: RowOutcome, skippedAsFailed: boolean): Case | null {
   const result = row.results[name];
   // Unreadable rows are reported once, in the rows suite, not once per evaluator.
   if (row.error || result === undefined) return null;
   if (isResultError(result)) return { name: caseName(row), outcome: { kind: "error", message: firstLine(result.error.message), type: result.error.code, body: result.error.message } };
+  if (result.skipped && skippedAsFailed) {
+    const message = "no expected output; counted as failed because of --count-skipped-as-zero";
+    return { name: caseName(row), outcome: { kind: "failure", message, type: result.type, body: result.reasoning } };
+  }
   if (result.skipped) return { name: caseName(row), outcome: { kind: "skipped", message: firstLine(result.reasoning || "skipped") } };
   if (result.passed === false) {
     return { name: caseName(row), outcome: { kind: "failure", message: firstLine(result.reasoning), type: result.type, body: `score: ${result.score ?? "none"}\n${result.reasoning}` } };
@@ -96,11 +103,12 @@ export interface JUnitSuite {
  * `simeval.rows` (unreadable rows) and `simeval.gates`. Each testcase line goes to `sink(suite, line)`
  * as its row arrives; `finish()` gives what goes around them: the document's first lines, each suite's
  * opening (with its counts) and closing, and the last line. A row an evaluator gave no verdict on (no
- * threshold) passes.
+ * threshold) passes; a skipped row is skipped, or failed for the evaluators in `input.skippedAsFailed`.
  */
 export class JUnitBuilder {
   private readonly names: string[];
   private readonly counts: Counts[];
+  private readonly skippedAsFailed: ReadonlySet<string>;
 
   constructor(
     private readonly input: Omit<JUnitInput, "rows" | "gates">,
@@ -108,6 +116,7 @@ export class JUnitBuilder {
   ) {
     this.names = [...input.evaluators.map((e) => `simeval.${e}`), "simeval.rows"];
     this.counts = this.names.map(noCounts);
+    this.skippedAsFailed = new Set(input.skippedAsFailed);
   }
 
   add(row: RowOutcome): void {
@@ -116,7 +125,7 @@ export class JUnitBuilder {
       return;
     }
     this.input.evaluators.forEach((name, i) => {
-      const k = evaluatorCase(name, row);
+      const k = evaluatorCase(name, row, this.skippedAsFailed.has(name));
       if (k) this.emit(i, k);
     });
   }

@@ -175,6 +175,12 @@ export interface JUnitInput {
   timestamp?: string;
   /** Evaluator names in the order their suites should appear. */
   evaluators: string[];
+  /**
+   * Evaluators whose skipped rows (no expected output) are failed testcases rather than skipped ones:
+   * with `--count-skipped-as-zero`, those the summary counted them as failed verdicts for (the ones
+   * that give verdicts). Absent or empty: every skipped row is a skipped testcase.
+   */
+  skippedAsFailed?: readonly string[];
   rows: Iterable<RowOutcome>;
   gates: GateResult[];
 }

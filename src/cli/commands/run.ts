@@ -178,7 +178,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     if (opts.junit) {
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
-      await writeJUnitFile(opts.junit, { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name) }, store.rows(result.runId), [...partial, ...gateOutcomes]);
+      // Skipped rows fail where the summary counted them as failed verdicts (an evaluator that gives verdicts).
+      const skippedAsFailed = result.summary.skipped_as_zero ? result.summary.evaluators.filter((e) => e.verdicts > 0).map((e) => e.name) : [];
+      const input = { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), skippedAsFailed };
+      await writeJUnitFile(opts.junit, input, store.rows(result.runId), [...partial, ...gateOutcomes]);
     }
     if (noVerdict) throw noVerdict;
 
