@@ -106,6 +106,15 @@ describe("renderRunReport", () => {
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
   });
 
+  it("says how skipped rows were counted: apart, or as failed with --count-skipped-as-zero, never both", () => {
+    const apart = renderRunReport(input());
+    expect(apart).toContain("Skipped rows and errors are counted apart and never averaged in.");
+    expect(apart).not.toContain("--count-skipped-as-zero");
+    const zero = renderRunReport(input({ summary: { rows: 4, row_errors: 0, skipped_as_zero: true } }));
+    expect(zero).toContain("Skipped rows (no expected output) were counted as failed, and as score 0 where higher is better (<code>--count-skipped-as-zero</code>)");
+    expect(zero).not.toMatch(/Skipped rows[^<]*counted apart/);
+  });
+
   it("shows the header: name, id, times, dataset path and hash, rows and row errors", () => {
     const html = renderRunReport(sampleRunReportInput());
     for (const text of [

@@ -75,11 +75,19 @@ function renderSummaryTable(input: RunReportInput): string {
       `<td>${passRate(s)}</td></tr>`
     );
   });
-  const note = input.summary.skipped_as_zero ? `<p class="sub">Skipped rows were counted as score 0 (<code>--count-skipped-as-zero</code>).</p>` : "";
   return (
-    `<section class="card"><h2>Summary</h2><p class="sub">Skipped rows and errors are counted apart and never averaged in.</p>${note}` +
+    `<section class="card"><h2>Summary</h2><p class="sub">${skippedNote(input.summary.skipped_as_zero)}</p>` +
     `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
   );
+}
+
+/**
+ * How skipped rows and errors entered the figures; with `--count-skipped-as-zero`, as the summary
+ * counts skipped rows: a failed verdict, and a score of 0 only where 0 is the worst score.
+ */
+function skippedNote(skippedAsZero: boolean): string {
+  if (!skippedAsZero) return "Skipped rows and errors are counted apart and never averaged in.";
+  return "Skipped rows (no expected output) were counted as failed, and as score 0 where higher is better (<code>--count-skipped-as-zero</code>); errors are counted apart and never averaged in.";
 }
 
 /** The pass rate with a bar (its length, not only its colour, carries the value) and the verdict count. */
