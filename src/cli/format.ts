@@ -2,9 +2,9 @@
  * How figures are printed on the command line. Gates compare the value as printed; the rounding
  * itself is report/format.ts's, shared with the HTML reports.
  */
-import { formatFigure, formatPassRate, passRatePrinted, type PassRateCounts } from "../report/format.js";
+import { formatFigure, formatPassRate, formatSignedFigure, passRatePrinted, type PassRateCounts } from "../report/format.js";
 
-export { formatFigure };
+export { formatFigure, formatSignedFigure };
 
 /** A pass rate as a percentage: 0.95 -> "95.0%" (exact, see {@link passRatePrinted}). */
 export function formatRate(s: PassRateCounts): string {

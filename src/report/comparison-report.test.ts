@@ -39,9 +39,9 @@ function tableRow(html: string, name: string): string {
 describe("renderComparisonReport", () => {
   it("shows both means, the difference with its CI, the p-value, the verdict and the row counts", () => {
     const row = tableRow(renderComparisonReport(input()), "lev");
-    expect(row).toContain(`<span class="mean-a">0.800</span> → <b class="mean-b">0.700</b>`);
-    expect(row).toContain(`<span class="delta worse">\u22120.100</span>`);
-    expect(row).toContain(`<span class="ci">\u22120.150 … \u22120.050</span>`);
+    expect(row).toContain(`<span class="mean-a">0.8000</span> → <b class="mean-b">0.7000</b>`);
+    expect(row).toContain(`<span class="delta worse">\u22120.1000</span>`);
+    expect(row).toContain(`<span class="ci">\u22120.1500 … \u22120.0500</span>`);
     expect(row).toContain("<td>0.0004</td>");
     expect(row).toContain(`<span class="badge fail">▼ B worse</span>`);
     expect(row).toContain(`data-improved="1"`);
@@ -54,9 +54,24 @@ describe("renderComparisonReport", () => {
       input({ evaluators: [evaluator({ name: "dist", type: "levenshtein_distance", direction: "minimize", mean_a: 8, mean_b: 6, diff: -2, ci: [-3, -1], better: "b" })] }),
     );
     const row = tableRow(html, "dist");
-    expect(row).toContain(`<span class="delta better">\u22122.00</span>`);
+    expect(row).toContain(`<span class="delta better">\u22122</span>`);
     expect(row).toContain(`<span class="badge pass">▲ B better</span>`);
     expect(row).toContain(`class="ci-dot better"`);
+  });
+
+  it("prints means and differences as \`simeval compare\` does: a small significant difference never reads as zero", () => {
+    const tiny = evaluator({ n_pairs: 100, mean_a: 0.5, mean_b: 0.5002, diff: 0.0002, ci: [0.0002, 0.0002], p_value: 0.00001, better: "b", significant: true, worst: [] });
+    const row = tableRow(renderComparisonReport(input({ evaluators: [tiny] })), "lev");
+    // The terminal: 0.5000  0.5002  +0.0002  [0.0002, 0.0002]  <0.0001  B
+    expect(row).toContain(`<span class="mean-a">0.5000</span> → <b class="mean-b">0.5002</b>`);
+    expect(row).toContain(`<span class="delta better">+0.0002</span><span class="ci">+0.0002 … +0.0002</span>`);
+    expect(row).toContain("▲ B better");
+    expect(row).not.toMatch(/±|0\.000(?!\d)/);
+    // Smaller still: more decimals rather than zero; distances get 4 decimals too.
+    const tinier = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ mean_a: 0.5, mean_b: 0.50002, diff: 0.00002, ci: [0.00001, 0.00003] })] })), "lev");
+    expect(tinier).toContain(`<span class="delta better">+0.00002</span><span class="ci">+0.00001 … +0.00003</span>`);
+    const dist = evaluator({ name: "dist", direction: "minimize", mean_a: 26.25171, mean_b: 2.95918, diff: -23.29253, ci: [-25.50689, -21.04762] });
+    expect(tableRow(renderComparisonReport(input({ evaluators: [dist] })), "dist")).toContain(`26.2517</span> → <b class="mean-b">2.9592</b>`);
   });
 
   it("calls a non-significant difference so, whichever mean is higher", () => {
@@ -68,7 +83,7 @@ describe("renderComparisonReport", () => {
   it("lists the rows that regressed most with the expected text and both outputs, marked", () => {
     const html = renderComparisonReport(input());
     const row = html.slice(html.indexOf(`data-row="4"`));
-    expect(row).toContain("A 0.900 → B 0.200");
+    expect(row).toContain(`A 0.9000 → B 0.2000</span><span class="delta worse">\u22120.7000</span>`);
     expect(row).toContain(`<h4>Output A · baseline</h4><pre class="text">Paris is the capital</pre>`);
     expect(row).toContain(`<mark class="extra" title="not in the expected text">Lyon</mark> is the capital`);
     expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatTime } from "./format.js";
+import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatSignedFigure, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -36,6 +36,12 @@ describe("format", () => {
         expect(Math.abs(printed - v)).toBeLessThanOrEqual(0.00005 + 1e-9 * Math.abs(v));
       }),
     );
+  });
+
+  it("prints a difference as a summary figure with its sign, never zero when it is not", () => {
+    expect([0.0002, -0.0002, 0.00002, -23.29253, 0, -0, 2].map((v) => formatSignedFigure(v))).toEqual(["+0.0002", "-0.0002", "+0.00002", "-23.2925", "+0", "+0", "+2"]);
+    expect(formatSignedFigure(-0.1, "—", "\u2212")).toBe("\u22120.1000");
+    expect(formatSignedFigure(null, "—")).toBe("—");
   });
 
   it("formats percentages, p-values, integers, times and ids", () => {

@@ -76,6 +76,17 @@ export function formatFigure(value: number | null, missing = "-"): string {
   return String(value);
 }
 
+/**
+ * A difference as a summary figure ({@link formatFigure}) with its sign: "+0.0002", "-0.0002", "+0";
+ * `minus` stands for the hyphen (a true minus sign, U+2212, in HTML). Like the figure, a difference
+ * that is not zero never reads as zero. `missing` for none.
+ */
+export function formatSignedFigure(value: number | null, missing = "-", minus = "-"): string {
+  if (value === null) return missing;
+  const text = formatFigure(value);
+  return text.startsWith("-") ? `${minus}${text.slice(1)}` : `+${text}`;
+}
+
 /** A p-value: 4 decimals, or "< 0.0001" below that (as `simeval compare` prints it). */
 export function formatP(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return MISSING;

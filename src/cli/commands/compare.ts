@@ -7,7 +7,7 @@ import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
 import type { RowScores } from "../../run/row-scores.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure } from "../format.js";
+import { formatFigure, formatSignedFigure } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
@@ -190,7 +190,7 @@ export function printComparison(c: Comparison): string {
     e.n_pairs,
     formatFigure(e.mean_a),
     formatFigure(e.mean_b),
-    e.diff === null ? "-" : `${e.diff >= 0 ? "+" : ""}${formatFigure(e.diff)}`,
+    formatSignedFigure(e.diff),
     e.ci ? `[${formatFigure(e.ci.low)}, ${formatFigure(e.ci.high)}]` : "-",
     e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : e.p_value.toFixed(4),
     e.better === "same" ? "no difference" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
