@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSigned, formatSignedFigure, formatTime } from "./format.js";
+import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSignedFigure, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -13,16 +13,6 @@ describe("format", () => {
     [Number.NaN, "minimize", "—"],
   ] as const)("formatScore(%s, %s) = %s", (v, d, out) => {
     expect(formatScore(v, d)).toBe(out);
-  });
-
-  it.each([
-    [0.0123, "maximize", "+0.012"],
-    [-0.0123, "maximize", "\u22120.012"],
-    [0, "maximize", "±0.000"],
-    [-0.0001, "maximize", "±0.000"],
-    [-1.5, "minimize", "\u22121.50"],
-  ] as const)("formatSigned(%s, %s) = %s", (v, d, out) => {
-    expect(formatSigned(v, d)).toBe(out);
   });
 
   it("prints summary figures to 4 decimals, never rounding a fraction to a whole number", () => {

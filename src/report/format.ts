@@ -23,15 +23,6 @@ export function formatScore(value: number | null | undefined, direction: Directi
   return value.toFixed(3);
 }
 
-/** A signed difference, with a true minus sign: "+0.012", "−3.50". */
-export function formatSigned(value: number | null | undefined, direction: Direction): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
-  const digits = direction === "minimize" ? 2 : 3;
-  const abs = Math.abs(value).toFixed(digits);
-  if (Number(abs) === 0) return `±${abs}`;
-  return `${value < 0 ? "\u2212" : "+"}${abs}`;
-}
-
 /**
  * A pass rate in percent and its decimals: rounded half-up to 0.1 from the exact fraction passed /
  * verdicts, so that 2,470 of 20,000 reads 12.4%, not the 12.3% that `(0.1235 * 100).toFixed(1)`

@@ -15,12 +15,12 @@ describe("renderTrendReport", () => {
     });
   });
 
-  it("shows the latest mean and its change, coloured by direction", () => {
+  it("shows the latest mean and its change as the terminal prints them (4 decimals), coloured by direction", () => {
     const html = renderTrendReport(sampleTrendInput());
-    expect(html).toContain(`latest mean <b>0.688</b>`);
-    expect(html).toContain(`<b class="delta worse">\u22120.024</b>`);
+    expect(html).toContain(`latest mean <b>0.6880</b>`);
+    expect(html).toContain(`<b class="delta worse">\u22120.0240</b>`);
     // edit distance fell from 7.9 to 6.4: better, since lower is better.
-    expect(html).toContain(`<b class="delta better">\u22121.50</b>`);
+    expect(html).toContain(`<b class="delta better">\u22121.5000</b>`);
   });
 
   it("lists every run in a table and escapes run names", () => {
@@ -34,7 +34,7 @@ describe("renderTrendReport", () => {
     });
     expect(html).not.toMatch(/<script|<b>t/);
     expect(html).toContain("&lt;script&gt;x&lt;/script&gt;");
-    expect(html).toContain("<td>0.500</td>");
+    expect(html).toContain("<td>0.5000</td>");
     expect(html).toContain("<td>—</td>");
   });
 
