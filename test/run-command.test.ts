@@ -400,6 +400,19 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(broken.out).not.toContain("levenshtein_distance");
   });
 
+  it("compare refuses a results.jsonl whose score is not a number or whose type is unknown (exit 2), rather than dropping or misreading it", async () => {
+    const score = file("score.jsonl", '{"row":1,"results":{"x":{"type":"levenshtein","score":"high"}}}\n');
+    const r = await run("compare", score, score);
+    expect(r).toMatchObject({ code: 2, out: "" });
+    expect(r.err).toContain(`${score}:1: evaluator "x": "score" must be a finite number or null, received string "high"`);
+    // The first pass (the evaluators' types) reads only row 1: a bad row further on is refused as the comparison reads it.
+    const type = file("type.jsonl", '{"row":1,"results":{"x":{"type":"levenshtein","score":0.5}}}\n{"row":2,"results":{"x":{"type":"nope","score":0.5}}}\n');
+    const t = await run("compare", type, type);
+    expect(t).toMatchObject({ code: 2 });
+    expect(t.err).toContain(`${type}:2: evaluator "x": "type" must be one of the registered evaluator types (exact_match, levenshtein, levenshtein_distance,`);
+    expect(t.out).not.toContain("pairs");
+  });
+
   it("compare warns when the runs have different row counts, and leaves out a name given to different types", async () => {
     const db = join(dir, "db.sqlite");
     const rows = Array.from({ length: 30 }, (_, i) => ({ output: `answer ${i}`, expected: `answer ${i % 3 ? i : "x"}` }));

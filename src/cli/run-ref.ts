@@ -53,7 +53,7 @@ function loadResultsFile(path: string): LoadedRun {
   for (const r of readResultsFile(path)) {
     let untyped = r.error !== undefined;
     for (const [name, res] of Object.entries(r.results)) {
-      if (!isResultError(res) && res.type) types[name] ??= res.type;
+      if (!isResultError(res)) types[name] ??= res.type; // a registered type: readResultsFile checks it
       else if (types[name] === undefined) untyped = true;
     }
     if (!untyped) break;

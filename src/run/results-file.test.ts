@@ -14,7 +14,7 @@ describe("readResultsFile", () => {
     const outcome = fc.record({
       row: fc.nat(),
       id: fc.oneof(fc.constant(null), fc.string({ unit: "grapheme" })),
-      results: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.record({ score: fc.double({ min: 0, max: 1, noNaN: true }), reasoning: fc.string({ unit: "grapheme" }) })),
+      results: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.record({ type: fc.constantFrom("levenshtein", "levenshtein_distance"), score: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true })), reasoning: fc.string({ unit: "grapheme" }) })),
     });
     let n = 0;
     fc.assert(
@@ -34,5 +34,37 @@ describe("readResultsFile", () => {
     expect((await failure(writeIn(dir, "shape.jsonl", '{"id":1}\n'))).message).toMatch(/shape\.jsonl:1: expected \{"row": N/);
     expect((await failure(join(dir, "nope.jsonl"))).message).toMatch(/nope\.jsonl: no such file/);
     expect((await failure(writeIn(dir, "empty.jsonl", "\n\n"))).message).toMatch(/empty\.jsonl: no result rows/);
+  });
+
+  it("refuses a result whose score is not a finite number or null, or whose type is no registered evaluator, naming file, line and evaluator", async () => {
+    const ok = '{"row":1,"results":{"x":{"type":"levenshtein","score":0.5}}}\n';
+    const bad = async (name: string, result: string) => failure(writeIn(dir, name, `${ok}{"row":2,"results":{"x":{"type":"levenshtein","score":1},"y":${result}}}\n`));
+    for (const [result, received] of [
+      ['{"type":"levenshtein","score":"high"}', 'string "high"'],
+      ['{"type":"levenshtein"}', "nothing"],
+      ['{"type":"levenshtein","score":1e999}', "number Infinity"],
+      ['{"type":"levenshtein","score":[1]}', "array of 1"],
+    ]) {
+      const e = await bad("score.jsonl", result as string);
+      expect(e).toMatchObject({ code: "USAGE" });
+      expect(e.message).toContain(`score.jsonl:2: evaluator "y": "score" must be a finite number or null, received ${received}`);
+    }
+    const type = await bad("type.jsonl", '{"type":"nope","score":0.5}');
+    expect(type).toMatchObject({ code: "USAGE" });
+    expect(type.message).toContain('type.jsonl:2: evaluator "y": "type" must be one of the registered evaluator types (exact_match, levenshtein,');
+    expect(type.message).toContain('received string "nope"');
+    expect((await bad("untyped.jsonl", '{"score":0.5}')).message).toContain('"type" must be one of the registered evaluator types');
+    expect((await bad("scalar.jsonl", "0.5")).message).toContain('scalar.jsonl:2: evaluator "y": expected a result object');
+    expect((await bad("error.jsonl", '{"error":"oops"}')).message).toContain('error.jsonl:2: evaluator "y": "error" must be an object');
+  });
+
+  it("takes errors as simeval run --out writes them: an evaluator's error, a row that could not be read, with or without results", () => {
+    const lines = [
+      '{"row":1,"id":"a","results":{"x":{"error":{"code":"INPUT_INVALID","message":"JSONPath matched 2 values"}},"y":{"type":"levenshtein_distance","score":null,"skipped":true}}}',
+      '{"row":2,"id":null,"line":2,"results":{},"error":{"code":"DATASET_ROW_INVALID","message":"line 2: not valid JSON"}}',
+      '{"row":3,"id":null,"line":3,"error":{"code":"DATASET_ROW_INVALID","message":"line 3: not valid JSON"}}',
+    ];
+    const rows = all(writeIn(dir, "errors.jsonl", lines.join("\n")));
+    expect(rows.map((r) => r.results)).toEqual([JSON.parse(lines[0] as string).results, {}, {}]);
   });
 });

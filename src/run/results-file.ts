@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { EvalError } from "../errors.js";
+import { describeValue, EvalError } from "../errors.js";
+import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
 import type { RowOutcome } from "./types.js";
 
 /** Bytes read at a time. */
@@ -10,7 +11,9 @@ const CHUNK = 1 << 20;
  * Reads a results.jsonl written by `simeval run --out` back as row outcomes, one at a time and in file
  * order, so that comparing two files of a million rows holds neither in memory: {@link compareRuns}
  * pairs them as they come (it takes these sync rows and the store's async ones alike). A line that is not a result row, a
- * file that cannot be read or holds no rows, is a USAGE error naming the file and line.
+ * file that cannot be read or holds no rows, is a USAGE error naming the file and line; so is a result whose `type` is no
+ * registered evaluator or whose `score` is not a finite number or null (see {@link checkResults}), rather than a score
+ * left out of the comparison or compared in the wrong direction. A row that could not be read (`error`) may have no results.
  */
 export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<RowOutcome> {
   const fd = tryRead(path, () => openSync(path, "r"));
@@ -46,10 +49,43 @@ function parseResultLine(path: string, lineNo: number, line: string): RowOutcome
     throw new EvalError("USAGE", `${path}:${lineNo}: not valid JSON (${(error as Error).message}); expected a results.jsonl line from simeval run --out`);
   }
   const o = value as Partial<RowOutcome>;
-  if (typeof o !== "object" || o === null || typeof o.row !== "number" || typeof o.results !== "object" || o.results === null) {
+  if (typeof o === "object" && o !== null && o.results === undefined && typeof o.error === "object" && o.error !== null) o.results = {}; // an unreadable row
+  if (typeof o !== "object" || o === null || typeof o.row !== "number" || typeof o.results !== "object" || o.results === null || Array.isArray(o.results)) {
     throw new EvalError("USAGE", `${path}:${lineNo}: expected {"row": N, "id": …, "results": {…}} as simeval run --out writes`);
   }
+  checkResults(path, lineNo, o.results);
   return o as RowOutcome;
+}
+
+/**
+ * Checks each evaluator's result on a line: either an error (`{"error": {…}}`) or a result whose `type` is a
+ * registered evaluator's (it gives the score's direction) and whose `score` is a finite number or null. A few
+ * property reads a result: nothing next to parsing the line.
+ */
+function checkResults(path: string, lineNo: number, results: Record<string, unknown>): void {
+  for (const name in results) {
+    const r = results[name] as Record<string, unknown> | null;
+    if (typeof r !== "object" || r === null || Array.isArray(r)) {
+      throw resultError(path, lineNo, name, `expected a result object {"type": …, "score": …} or {"error": {…}}, received ${describeValue(r)}`);
+    }
+    if ("error" in r) {
+      if (typeof r["error"] === "object" && r["error"] !== null) continue;
+      throw resultError(path, lineNo, name, `"error" must be an object {"code": …, "message": …}, received ${describeValue(r["error"])}`);
+    }
+    const type = r["type"];
+    if (typeof type !== "string" || findEvaluator(type) === undefined) {
+      throw resultError(path, lineNo, name, `"type" must be one of the registered evaluator types (${evaluatorTypes.join(", ")}), received ${describeValue(type)}`);
+    }
+    const score = r["score"];
+    if (score !== null && (typeof score !== "number" || !Number.isFinite(score))) {
+      throw resultError(path, lineNo, name, `"score" must be a finite number or null, received ${describeValue(score)}`);
+    }
+  }
+}
+
+/** A USAGE error naming the file, line and evaluator of a result that is not one. */
+function resultError(path: string, lineNo: number, name: string, message: string): EvalError {
+  return new EvalError("USAGE", `${path}:${lineNo}: evaluator ${JSON.stringify(name)}: ${message}; expected a results.jsonl line from simeval run --out`);
 }
 
 function tryRead<T>(path: string, read: () => T): T {
