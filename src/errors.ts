@@ -8,7 +8,7 @@
 export type ErrorCode =
   | "CONFIG_INVALID" // a spec or option failed validation
   | "UNKNOWN_EVALUATOR" // `type` names no registered evaluator
-  | "INPUT_INVALID" // a record could not be read (e.g. a JSONPath matched several nodes)
+  | "INPUT_INVALID" // a record could not be read (e.g. a JSONPath matched several nodes), or a metric was given a text that is no string
   | "DATASET_INVALID" // a dataset file as a whole cannot be read (missing, empty, wrong top-level shape, bad CSV header)
   | "PROVIDER_FAILED" // an embedding provider failed
   | "STORE_FAILED" // the run store (database) could not be opened, read or written

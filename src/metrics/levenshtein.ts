@@ -3,6 +3,7 @@
  * dispatches to the engines (see levenshtein-strings.ts,
  * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
  */
+import { notAString } from "./arguments.js";
 import { bitParallelDistance } from "./levenshtein-bitparallel.js";
 import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
 import { wasmEngine } from "./levenshtein-wasm.js";
@@ -68,10 +69,13 @@ export function levenshteinBackend(): "wasm" | "js" {
  * ⌈(2d+1)/w⌉·n when the distance d is below n/16, else ⌈m/w⌉·n.
  * Memory O(m + n).
  *
+ * @throws EvalError (INPUT_INVALID) when `a` or `b` is not a string.
  * @throws RangeError when `maxDistance` is not a non-negative integer or
  *   Infinity, or `unit` is not "code_point" / "grapheme".
  */
 export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOptions): number {
+  if (typeof a !== "string") throw notAString("levenshteinDistance", "a", a);
+  if (typeof b !== "string") throw notAString("levenshteinDistance", "b", b);
   const k = checkMaxDistance(opts?.maxDistance, "maxDistance");
   const unit = opts?.unit ?? "code_point";
   if (unit === "grapheme") {

@@ -3,6 +3,7 @@
  * cluster (what a reader sees as one character, e.g. "e\u0301" or a family
  * emoji). The one place where the grapheme segmenter is created.
  */
+import { notAString } from "./arguments.js";
 
 /** Counting unit for edit distances and lengths. */
 export type TextUnit = "code_point" | "grapheme";
@@ -68,9 +69,11 @@ export function* graphemeSegments(text: string, chunk = SEGMENT_CHUNK): Generato
 
 /**
  * Splits `text` into units: code points (`Array.from`, a lone surrogate is
- * one unit) or grapheme clusters. O(length).
+ * one unit) or grapheme clusters. O(length). Throws EvalError (INPUT_INVALID)
+ * when `text` is not a string.
  */
 export function toUnits(text: string, unit: TextUnit): string[] {
+  if (typeof text !== "string") throw notAString("toUnits", "text", text);
   if (unit === "code_point") return Array.from(text);
   const out: string[] = [];
   for (const { segment } of graphemeSegments(text)) out.push(segment);
@@ -124,9 +127,11 @@ export function unitPrefixEnd(text: string, count: number, unit: TextUnit): numb
 
 /**
  * Number of units in `text` (see {@link toUnits}) without building the array.
- * O(length); for code points only the surrogate pairs are inspected.
+ * O(length); for code points only the surrogate pairs are inspected. Throws
+ * EvalError (INPUT_INVALID) when `text` is not a string.
  */
 export function unitLength(text: string, unit: TextUnit): number {
+  if (typeof text !== "string") throw notAString("unitLength", "text", text);
   if (unit === "code_point") return codePointCount(text);
   let count = 0;
   for (const _ of graphemeSegments(text)) count++;

@@ -2,6 +2,7 @@
  * Tokenizers shared by the token-based metrics. One definition of "word" for the whole project.
  */
 
+import { notAString } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -42,9 +43,11 @@ function split(text: string, rule: string): Split {
  * Word tokens: maximal runs of Unicode letters, marks and numbers (`\p{L}`, `\p{M}`, `\p{N}`).
  * Punctuation, apostrophes, underscores, hyphens and periods split words and never stick to them;
  * CJK text yields tokens. Lower-cased with `toLowerCase` (locale-independent) unless `caseSensitive`.
- * The array is frozen: callers that split the same text share it.
+ * The array is frozen: callers that split the same text share it. Throws EvalError (INPUT_INVALID)
+ * when `text` is not a string.
  */
 export function wordTokens(text: string, caseSensitive = false): readonly string[] {
+  if (typeof text !== "string") throw notAString("wordTokens", "text", text);
   return words(split(text, caseSensitive ? "W" : "w"), caseSensitive);
 }
 
@@ -64,17 +67,20 @@ export function equalUnderCase(a: string, b: string, caseSensitive = false): boo
   return caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase();
 }
 
-/** Collapses every run of Unicode white space to one space and trims the ends. */
+/** Collapses every run of Unicode white space to one space and trims the ends. Throws EvalError (INPUT_INVALID) when `text` is not a string. */
 export function collapseWhitespace(text: string): string {
+  if (typeof text !== "string") throw notAString("collapseWhitespace", "text", text);
   return text.replace(WHITESPACE_RUN, " ").trim();
 }
 
 /**
  * Overlapping character n-grams over code points, after collapsing white space runs to one space and
  * trimming (and lower-casing unless `caseSensitive`). A non-empty text shorter than `n` is one token;
- * an empty one yields none. `n` must be an integer >= 1.
+ * an empty one yields none. `n` must be an integer >= 1. Throws EvalError (INPUT_INVALID) when `text`
+ * is not a string.
  */
 export function charNgrams(text: string, n: number, caseSensitive = false): string[] {
+  if (typeof text !== "string") throw notAString("charNgrams", "text", text);
   const prepared = ngramText(text, n, caseSensitive);
   const points = Array.from(prepared);
   if (points.length === 0) return [];
@@ -87,9 +93,11 @@ export function charNgrams(text: string, n: number, caseSensitive = false): stri
 /**
  * {@link countTokens} of {@link charNgrams} — the same tokens, counts and first-seen order — without
  * an array of every n-gram (see {@link countCharNgrams}), so that a 50 MB text takes seconds.
- * Shared by the callers that count the same text's n-grams; the Map must not be changed.
+ * Shared by the callers that count the same text's n-grams; the Map must not be changed. Throws
+ * EvalError (INPUT_INVALID) when `text` is not a string.
  */
 export function charNgramCounts(text: string, n: number, caseSensitive = false): ReadonlyMap<string, number> {
+  if (typeof text !== "string") throw notAString("charNgramCounts", "text", text);
   const s = split(text, `${n}${caseSensitive ? "C" : "c"}`);
   return (s.counts ??= countCharNgrams(ngramText(text, n, caseSensitive), n));
 }
