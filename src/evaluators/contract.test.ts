@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { EmbeddingProvider } from "../embeddings/provider.js";
+import { evalErrorOf, thrownEvalError } from "../test-support.js";
+import type { EvalRecord } from "../types.js";
 import { createEvaluator } from "./create.js";
 import { describeEvaluators } from "./describe.js";
 import { evaluators } from "./registry.js";
@@ -65,6 +67,25 @@ describe.each(evaluators.map((e) => [e.type, e] as const))("contract: %s", (type
   it("identical texts give the best score", async () => {
     const r = await createEvaluator(specFor(type), env).evaluate({ output: "Same answer, twice.", expected: "Same answer, twice." });
     expect(r.score).toBe(definition.direction === "maximize" ? 1 : 0);
+  });
+
+  it("rejects a record that is not an object (INPUT_INVALID), rather than scoring it as a row without a reference", async () => {
+    const e = createEvaluator(specFor(type), env);
+    for (const [record, received] of [
+      [null, "null"],
+      [undefined, "nothing"],
+      ["str", 'string "str"'],
+      [[], "array of 0"],
+      [42, "number 42"],
+    ] as const) {
+      const bad = record as unknown as EvalRecord;
+      const message = `the record to evaluate must be an object such as {"output": "...", "expected": "..."}, received ${received}`;
+      expect(await evalErrorOf(e.evaluate(bad))).toMatchObject({ code: "INPUT_INVALID", message });
+      expect(thrownEvalError(() => e.evaluateNow(bad))).toMatchObject({ code: "INPUT_INVALID", message });
+      if (e.verdictNow) expect(thrownEvalError(() => e.verdictNow?.(bad))).toMatchObject({ code: "INPUT_INVALID", message });
+      expect(thrownEvalError(() => e.texts(bad))).toMatchObject({ code: "INPUT_INVALID", message });
+    }
+    expect((await e.evaluate({})).skipped).toBe(true); // an object without expected is still skipped
   });
 
   it("is described for `simeval list` with its defaults", () => {

@@ -1,4 +1,4 @@
-import { EvalError, type Issue } from "../errors.js";
+import { describeValue, EvalError, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
@@ -19,7 +19,10 @@ export interface Evaluator {
   readonly threshold: number | null;
   /** The spec as given, with the config completed by its defaults. */
   readonly spec: EvaluatorSpec;
-  /** Scores one record. Rejects with an INPUT_INVALID EvalError when the record cannot be read. */
+  /**
+   * Scores one record. Rejects with an INPUT_INVALID EvalError when the record cannot be read, and when
+   * it is not an object (null, a string, an array...).
+   */
   evaluate(record: EvalRecord): Promise<EvalResult>;
   /** Like {@link evaluate}, but returns the result directly when the evaluator is synchronous. For runners. */
   evaluateNow(record: EvalRecord): EvalResult | Promise<EvalResult>;
@@ -91,6 +94,17 @@ function nameOf(raw: unknown): string | undefined {
   return typeof type === "string" ? findEvaluator(type)?.type : undefined;
 }
 
+/**
+ * Throws INPUT_INVALID unless `record` is an object (not null, not an array): a record of another kind
+ * has no output or expected to read, and is a caller's mistake rather than a row without a reference.
+ */
+function checkRecord(record: unknown): asserts record is EvalRecord {
+  if (typeof record === "object" && record !== null && !Array.isArray(record)) return;
+  const received = describeValue(record);
+  const message = `the record to evaluate must be an object such as {"output": "...", "expected": "..."}, received ${received}`;
+  throw new EvalError("INPUT_INVALID", message, { issues: [{ path: [], message, expected: "an object", received }] });
+}
+
 function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   const { definition, name, config, inputs, spec } = parsed;
   const scorer: Scorer = definition.create(config, env, name);
@@ -112,6 +126,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
 
   /** The two texts to score, or null when the row has no expected output (skipped). */
   const argsOf = (record: EvalRecord): (ScoreArgs & { outputMissing: boolean }) | null => {
+    checkRecord(record);
     const expected = inputs.expected(record);
     if (expected === undefined || expected === null) return null;
     const rawOutput = inputs.output(record);
@@ -155,6 +170,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     : undefined;
 
   const texts = (record: EvalRecord) => {
+    checkRecord(record);
     const text = (v: unknown, what: string) => (v === undefined || v === null ? null : toText(v, what));
     return { output: text(inputs.output(record), "output"), expected: text(inputs.expected(record), "expected") };
   };
