@@ -51,7 +51,8 @@ export function createEvaluator(spec: unknown, env: EvaluatorEnv = {}): Evaluato
 
 /**
  * Creates several evaluators at once, as a run does: every problem of every spec is reported together,
- * and two evaluators may not share a name (results are keyed by name).
+ * in the order of the specs (a spec's problems in the order found), and two evaluators may not share a
+ * name (results are keyed by name).
  */
 export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (string | number)[] = ["evaluators"]): Evaluator[] {
   const issues: Issue[] = [];
@@ -70,7 +71,7 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
       issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}" is already used by ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
     } else seen.set(name, i);
   });
-  if (issues.length) throwIssues(issues);
+  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec as well.
   const built: Evaluator[] = [];
   (parsed as ParsedSpec[]).forEach((p, i) => {
@@ -84,6 +85,19 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   });
   if (issues.length) throwIssues(issues);
   return built;
+}
+
+/**
+ * `issues` sorted by the index of the spec they are about (`path[depth]`), stably: the checks run in
+ * passes over every spec (the specs, then their names), which would list evaluators[2]'s problem before
+ * evaluators[1]'s duplicate name.
+ */
+function inSpecOrder(issues: Issue[], depth: number): Issue[] {
+  const index = (issue: Issue) => {
+    const i = issue.path[depth];
+    return typeof i === "number" ? i : -1;
+  };
+  return issues.sort((a, b) => index(a) - index(b));
 }
 
 /** The name an invalid spec would have: its `name` when that is a non-empty string, else a known `type`. */

@@ -96,6 +96,25 @@ describe("spec validation at creation", () => {
     expect(e.issues).toHaveLength(5);
   });
 
+  it("lists the problems in the order of the specs, each spec's in the order found", () => {
+    const e = thrownEvalError(() =>
+      createEvaluators([
+        { type: "exact_match", name: "x" },
+        { type: "levenshtein", name: "x", config: { threshold: 2 } },
+        { type: "nope" },
+        { type: "levenshtein", name: "x", config: { case_sensitive: "no" } },
+      ]),
+    );
+    expect(e.issues.map((i) => i.path.join("."))).toEqual([
+      "evaluators.1.config.threshold",
+      "evaluators.1.name",
+      "evaluators.2.type",
+      "evaluators.3.config.case_sensitive",
+      "evaluators.3.name",
+    ]);
+    expect(e.message.indexOf("evaluators[1]")).toBeLessThan(e.message.indexOf("evaluators[2]"));
+  });
+
   it("problems found when creating (unknown providers, keys of another provider) are collected across specs too", () => {
     const e = thrownEvalError(() =>
       createEvaluators(
