@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Issue } from "../errors.js";
 import type { Direction } from "../types.js";
 import type { EmbeddingCache } from "../embeddings/cache.js";
 import type { EmbeddingProviderFactory } from "../embeddings/provider.js";
@@ -78,6 +79,12 @@ export interface EvaluatorDefinition<Config extends Record<string, unknown> = Re
   config: z.ZodType<Config>;
   /** Deprecated or alternative config keys accepted for a canonical one, e.g. `similarity_threshold`. */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * Checks the schema cannot express because they depend on which keys the user gave: `given` is the
+   * config as written (aliases resolved), before defaults; `config` is the same completed. Returns the
+   * problems, each with its path under `config` and its message (the evaluator is named before it).
+   */
+  checkConfig?(given: Readonly<Record<string, unknown>>, config: Config): Issue[];
   /** Called once when the evaluator is created, so per-row work stays minimal; `name` is the spec's. */
   create(config: Config, env: EvaluatorEnv, name: string): Scorer;
   /** The score at which a row passes, for reports; default: `config.threshold` when it is a number. */
@@ -92,6 +99,7 @@ export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
   direction: Direction;
   config: Shape;
   aliases?: Readonly<Record<string, string>>;
+  checkConfig?(given: Readonly<Record<string, unknown>>, config: z.output<z.ZodObject<Shape & typeof commonConfig>>): Issue[];
   create(config: z.output<z.ZodObject<Shape & typeof commonConfig>>, env: EvaluatorEnv, name: string): Scorer;
   passThreshold?(config: z.output<z.ZodObject<Shape & typeof commonConfig>>): number | null;
 }): EvaluatorDefinition {

@@ -130,6 +130,32 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain('evaluators[1]: evaluator "s2" (semantic_similarity): embedding provider "nope" is not available; available: word_vectors');
   });
 
+  it("tfidf_similarity: ngram_size given with word tokens is an error; the defaults it is completed with are not", () => {
+    const byDefault = thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 4 } }));
+    expect(byDefault.code).toBe("CONFIG_INVALID");
+    expect(byDefault.issues).toEqual([
+      {
+        path: ["config", "ngram_size"],
+        message: 'evaluator (tfidf_similarity): config.ngram_size applies only with "tokenizer": "char_ngram" (the tokenizer is "word" by default, and words have no n-gram size); set "tokenizer": "char_ngram" for character n-grams, or remove ngram_size',
+        expected: 'no ngram_size, or "tokenizer": "char_ngram"',
+        received: "number 4",
+      },
+    ]);
+    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 3 } })).message).toContain('(the tokenizer is "word" by default');
+    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "word", ngram_size: 2 } })).message).toContain('(the tokenizer is "word", and words');
+    // With the other problems of a run's specs, at the evaluator's index.
+    const several = thrownEvalError(() => createEvaluators([{ type: "levenshtein", config: { threshold: 2 } }, { type: "tfidf_similarity", name: "t", config: { ngram_size: 4 } }]));
+    expect(several.issues.map((i) => i.path.join("."))).toEqual(["evaluators.0.config.threshold", "evaluators.1.config.ngram_size"]);
+    expect(several.message).toContain('evaluators[1]: evaluator "t" (tfidf_similarity): config.ngram_size applies only with "tokenizer": "char_ngram"');
+
+    expect(createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "char_ngram", ngram_size: 4 } }).config).toMatchObject({ ngram_size: 4 });
+    // The completed spec (what a run records and `simeval show` prints) can be given again.
+    const completed = createEvaluator({ type: "tfidf_similarity" }).spec;
+    expect(completed.config).toMatchObject({ tokenizer: "word", ngram_size: 3 });
+    expect(createEvaluator(completed).config).toEqual(completed.config);
+    expect(createEvaluators([completed, { ...completed, name: "copy" }])).toHaveLength(2);
+  });
+
   it("fills defaults from the schema", () => {
     expect(createEvaluator({ type: "levenshtein" }).config).toEqual({ threshold: 0.7, case_sensitive: false, max_chars: 10000, unit: "code_point" });
     expect(createEvaluator({ type: "exact_match" }).config).toEqual({ case_sensitive: false, trim: true, normalize_whitespace: false });

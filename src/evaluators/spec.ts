@@ -96,7 +96,12 @@ function parseConfig(
     delete given[alias];
   }
   const result = (definition.config as z.ZodType).safeParse(given, { reportInput: true });
-  if (result.success) return result.data as Record<string, unknown>;
+  if (result.success) {
+    const config = result.data as Record<string, unknown>;
+    const problems = definition.checkConfig?.(given, config) ?? [];
+    for (const p of problems) issues.push({ ...p, path: [...at, ...p.path], message: `${who}: ${p.message}` });
+    return problems.length ? undefined : config;
+  }
   const fields = configFields(definition.config);
   const known = [...Object.keys(fields), ...Object.keys(definition.aliases ?? {})];
   for (const issue of result.error.issues) {

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { tfidfAnalysisOfCounts, tfidfCosineOfCounts } from "../metrics/tfidf.js";
 import { charNgramCounts, equalUnderCase, wordCounts } from "../metrics/tokens.js";
-import { EvalError } from "../errors.js";
+import { describeValue, EvalError, type Issue } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
 import { scoreText } from "./score-text.js";
 
 /** How many of the heaviest terms `details.top_terms` lists. */
 const TOP_TERMS = 5;
+/** The n-gram size of `"tokenizer": "char_ngram"` when `ngram_size` is not given. */
+const DEFAULT_NGRAM_SIZE = 3;
 
 /** How tfidf_similarity splits a text, as its config says. */
 export interface TfidfTokenization {
@@ -37,6 +39,7 @@ export function tfidfTokenCounts(config: TfidfTokenization): (text: string) => R
  * unrounded, in [0, 1]. Identical token multisets score exactly 1.0. When neither text has a token,
  * 1.0 if the texts are equal after the case rule, else 0.0; when only one has tokens, 0.0.
  * Passes iff score >= threshold. Defaults: threshold 0.7, word tokens, ngram_size 3, case-insensitive.
+ * `ngram_size` given with word tokens is a config error (see {@link ngramSizeWithWords}).
  */
 export const tfidfSimilarityEvaluator = defineEvaluator({
   type: "tfidf_similarity",
@@ -46,13 +49,14 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
   config: {
     threshold: z.number().min(0).max(1).default(0.7).describe("Minimum similarity to pass"),
     tokenizer: z.enum(["word", "char_ngram"]).default("word").describe("How texts are split: words, or overlapping character n-grams"),
-    ngram_size: z.number().int().min(1).default(3).describe("Character n-gram size (with char_ngram)"),
+    ngram_size: z.number().int().min(1).default(DEFAULT_NGRAM_SIZE).describe('Character n-gram size; only with "tokenizer": "char_ngram"'),
     case_sensitive: z.boolean().default(false).describe("Compare tokens case-sensitively"),
     idf: z
       .enum(["pair", "dataset"])
       .default("pair")
       .describe('IDF over the two texts, or "dataset": fitted on every expected text of the run (simeval run)'),
   },
+  checkConfig: (given, config) => ngramSizeWithWords(given, config.tokenizer),
   create(config, env, name) {
     if (config.idf === "dataset" && !env.datasetIdf) {
       throw new EvalError("CONFIG_INVALID", 'tfidf_similarity: idf "dataset" is fitted on a dataset\'s expected texts, so it works only in a dataset run (`simeval run`); use idf "pair" to score single pairs', {
@@ -110,3 +114,24 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
     }, verdict);
   },
 });
+
+/**
+ * `ngram_size` given while the tokenizer is "word" (set or by default): an issue, since words take no
+ * n-gram size and it would be ignored. A config that names `"tokenizer": "word"` and the default size is
+ * let through: it is how a completed config reads (a recorded run's spec, an evaluator's `spec`), so that
+ * such a spec can be given again.
+ */
+function ngramSizeWithWords(given: Readonly<Record<string, unknown>>, tokenizer: TfidfTokenization["tokenizer"]): Issue[] {
+  const size = given["ngram_size"];
+  if (tokenizer !== "word" || size === undefined) return [];
+  if (given["tokenizer"] === "word" && size === DEFAULT_NGRAM_SIZE) return [];
+  const tokens = given["tokenizer"] === undefined ? 'the tokenizer is "word" by default' : 'the tokenizer is "word"';
+  return [
+    {
+      path: ["ngram_size"],
+      message: `config.ngram_size applies only with "tokenizer": "char_ngram" (${tokens}, and words have no n-gram size); set "tokenizer": "char_ngram" for character n-grams, or remove ngram_size`,
+      expected: 'no ngram_size, or "tokenizer": "char_ngram"',
+      received: describeValue(size),
+    },
+  ];
+}
