@@ -146,6 +146,11 @@ describe("simeval run", () => {
     const failing = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db");
     expect(failing.code).toBe(3);
     expect(failing.err).toContain('simeval: "exact_match": 2 rows failed, and nothing was scored; the first, row 1: JSONPath $.many[*] matched 2 values');
+    // Failed on one row of two: a gate on it fails, though the row it scored passes.
+    const some = file("some.jsonl", jsonl([{ answer: "Paris", many: ["Paris"] }, { answer: "Rome", many: [3, 4] }]));
+    const gated = await run("run", some, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db", "--fail-under", "exact_match=0.5");
+    expect(gated.code).toBe(1);
+    expect(gated.err).toContain("--fail-under exact_match=0.5: failed, exact_match failed on 1 row (its mean 1 covers only the 1 it scored)");
     // Recorded, it can be the baseline, with a warning that comparisons will have no pairs for that evaluator.
     const db = join(dir, "failing.db");
     await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--db", db, "--name", "f");

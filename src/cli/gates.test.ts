@@ -68,6 +68,18 @@ describe("gates", () => {
     expect(evaluateGates(parseGates("fail-under", ["lev=0.1"]), summary(evaluator("lev", null, null)))[0]?.message).toContain("scored no rows");
   });
 
+  it("a gate on an evaluator that failed on some rows fails, whatever its figure covers", () => {
+    // An embedding API that refused the key: only the identical and empty pairs were scored, without it.
+    const s = summary({ ...evaluator("oa", 0.5, 0.5), n: 2, verdicts: 2, errors: 5 });
+    expect(evaluateGates(parseGates("fail-under", ["oa=0.5"]), s)[0]).toEqual({
+      name: "--fail-under oa=0.5",
+      passed: false,
+      message: "--fail-under oa=0.5: failed, oa failed on 5 rows (its mean 0.5000 covers only the 2 it scored)",
+    });
+    expect(evaluateGates(parseGates("min-pass-rate", ["oa=0.1"]), s)[0]).toMatchObject({ passed: false, message: expect.stringContaining("failed on 5 rows (its pass rate 50.0% covers only the 2") });
+    expect(evaluateGates(parseGates("fail-under", ["oa=0.5"]), summary({ ...evaluator("oa", 0.5, 0.5), skipped: 5 }))[0]?.passed).toBe(true);
+  });
+
   it("are checked against the evaluators before the run: name, direction, verdicts, reachable value", () => {
     const evaluators = [
       { name: "lev", direction: "maximize", threshold: 0.8 },

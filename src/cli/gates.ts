@@ -60,21 +60,30 @@ export function checkGates(gates: readonly Gate[], evaluators: readonly { name: 
 
 /**
  * Evaluates gates on a summary. A gate compares the value exactly as it is printed (means to 4
- * decimals, pass rates to 0.1%), so what a person reads is what decided the exit code.
+ * decimals, pass rates to 0.1%), so what a person reads is what decided the exit code. A gate on an
+ * evaluator that failed on some rows (an embedding API that refused the key, a mapping that matched
+ * several values) fails whatever its figure: that figure covers only the rows it could score, which
+ * may be the few it scored without the failing part (identical or empty texts), so it vouches for
+ * nothing. Skipped rows (no expected output) are not failures.
  */
 export function evaluateGates(gates: readonly Gate[], summary: RunSummary): GateOutcome[] {
   return gates.map((g) => {
     const s = summary.evaluators.find((e) => e.name === g.evaluator) as EvaluatorSummary;
     const name = `--${g.kind} ${g.evaluator}=${g.value}`;
+    const figure = g.kind === "min-pass-rate" ? `pass rate ${formatRate(s)}` : `mean ${formatFigure(s.mean)}`;
+    if (s.errors > 0) {
+      const failedRows = `${s.errors.toLocaleString("en-US")} ${s.errors === 1 ? "row" : "rows"}`;
+      return { name, passed: false, message: `${name}: failed, ${g.evaluator} failed on ${failedRows} (its ${figure} covers only the ${s.n.toLocaleString("en-US")} it scored)` };
+    }
     if (g.kind === "min-pass-rate") {
       const rate = printedRate(s);
       if (rate === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} gave no verdicts` };
       const passed = rate >= g.value;
-      return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, pass rate ${formatRate(s)}` };
+      return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, ${figure}` };
     }
     if (s.mean === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} scored no rows` };
     const mean = printedFigure(s.mean);
     const passed = g.kind === "fail-under" ? mean >= g.value : mean <= g.value;
-    return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, mean ${formatFigure(s.mean)}` };
+    return { name, passed, message: `${name}: ${passed ? "passed" : "failed"}, ${figure}` };
   });
 }
