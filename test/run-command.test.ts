@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -710,6 +710,29 @@ describe("semantic_similarity in a dataset run", () => {
       const again = await run("run", data, "--config", config, "--db", db, "--workers", "2");
       expect(again.code).toBe(0);
       expect(server.requests.length).toBe(before); // every text came from the run database's cache
+    } finally {
+      delete process.env["SIMEVAL_TEST_KEY"];
+      await server.close();
+    }
+  });
+});
+
+describe("semantic_similarity through a service, on a dataset that would be split across threads", () => {
+  it("scores on one thread by default, so that each distinct text is sent once", async () => {
+    const { startFakeOpenAI } = await import("./openai-server.js");
+    const server = await startFakeOpenAI();
+    try {
+      process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+      // Over 1 MiB (threads by default), 60 distinct texts repeated over 6,000 rows.
+      const rows = Array.from({ length: 6000 }, (_, i) => ({ output: `answer ${i % 50}`, expected: `reference ${i % 10}`, metadata: { pad: "x".repeat(200) } }));
+      const data = file("big-sem.jsonl", jsonl(rows));
+      expect(statSync(data).size).toBeGreaterThan(1 << 20);
+      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY", threshold: 0.1 } }, { type: "levenshtein" }]));
+      const r = await run("run", data, "--config", config, "--no-db");
+      expect(r.code).toBe(0);
+      const texts = server.requests.flatMap((q) => q.body.input);
+      expect(texts).toHaveLength(60);
+      expect(new Set(texts).size).toBe(60);
     } finally {
       delete process.env["SIMEVAL_TEST_KEY"];
       await server.close();

@@ -158,6 +158,7 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   return {
     name: "openai",
     model: options.model,
+    remote: true,
     cacheModel: options.dimensions === undefined ? options.model : `${options.model}@${options.dimensions}`,
     batchSize: options.batch_size,
     concurrency: options.concurrency,

@@ -30,6 +30,11 @@ export interface EmbeddingProvider {
   readonly batchSize?: number;
   /** …and the most calls in flight. */
   readonly concurrency?: number;
+  /**
+   * True when texts are sent to a network service (billed per text): a dataset run then keeps to one
+   * scoring thread by default, whose batcher sends each distinct text once.
+   */
+  readonly remote?: boolean;
 }
 
 /** What `semantic_similarity` passes a factory: its `model` (when set) and the provider's own config keys. */

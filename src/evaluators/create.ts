@@ -20,6 +20,12 @@ export interface Evaluator {
   /** The spec as given, with the config completed by its defaults. */
   readonly spec: EvaluatorSpec;
   /**
+   * True when it sends texts to a network service (semantic_similarity with the openai provider): its
+   * cost is per text, not CPU, so a run keeps it to one scoring thread by default, where each distinct
+   * text is sent once.
+   */
+  readonly remote: boolean;
+  /**
    * Scores one record. Rejects with an INPUT_INVALID EvalError when the record cannot be read, and when
    * it is not an object (null, a string, an array...).
    */
@@ -196,6 +202,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     config,
     threshold: definition.passThreshold ? definition.passThreshold(config) : typeof config["threshold"] === "number" ? config["threshold"] : null,
     spec,
+    remote: scorer.remote === true,
     texts,
     ready: async () => {
       await scorer.ready?.();

@@ -31,6 +31,8 @@ export interface Scored extends Verdict {
 export type Scorer = ((args: ScoreArgs) => Scored | Promise<Scored>) & {
   ready?: () => Promise<void>;
   verdict?: (args: ScoreArgs) => Verdict;
+  /** Calls a network service per text (see {@link Evaluator.remote}). */
+  remote?: boolean;
 };
 
 /**

@@ -146,6 +146,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
     scorer.ready = async () => {
       await provider.embed([]);
     };
+    scorer.remote = provider.remote === true;
     return scorer;
   },
 });

@@ -33,7 +33,7 @@ export interface RunDatasetOptions {
   /** Receives results.jsonl in input order: UTF-8 bytes, a batch of whole lines (each ending in "\n") at a time. */
   write?: (bytes: Uint8Array) => void | Promise<void>;
   countSkippedAsZero?: boolean;
-  /** Worker threads; 0 scores on this thread. Default: one per core, or 0 under 1 MiB. */
+  /** Worker threads; 0 scores on this thread. Default: one per core, or 0 under 1 MiB or when an evaluator is remote ({@link Evaluator.remote}). */
   workers?: number;
   /** Rows per batch sent to a worker. Default 512. */
   batchSize?: number;
@@ -113,7 +113,9 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   );
   // Starting threads costs more than scoring a small file on this one. Otherwise one scoring thread per
   // core: this thread only reads, writes and records, and is mostly idle (measured on 1M rows, 2 cores).
-  const workers = opts.workers ?? (size < SMALL_DATASET_BYTES ? 0 : availableParallelism());
+  // An evaluator that sends texts to a service is bound by the service, not the cores, and each thread
+  // would send its own copy of a text shared by rows on several threads (billed again): one thread.
+  const workers = opts.workers ?? (size < SMALL_DATASET_BYTES || evaluators.some((e) => e.remote) ? 0 : availableParallelism());
   const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). Each
   // scoring thread loads its own, while this thread fingerprints the dataset; this thread's evaluators,
