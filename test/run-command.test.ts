@@ -153,7 +153,9 @@ describe("simeval run", () => {
     expect(gated.err).toContain("--fail-under exact_match=0.5: failed, exact_match failed on 1 row (its mean 1 covers only the 1 it scored)");
     // Recorded, it can be the baseline, with a warning that comparisons will have no pairs for that evaluator.
     const db = join(dir, "failing.db");
-    await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--db", db, "--name", "f");
+    // A name is recorded trimmed, as it is looked up.
+    await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--db", db, "--name", "  f  ");
+    expect((await run("show", "  f  ", "--db", db)).code).toBe(0);
     expect(await run("baseline", "set", "f", "--db", db)).toMatchObject({ code: 0, err: expect.stringContaining("warning: exact_match scored no row in this run (every row was an error)") });
   });
 

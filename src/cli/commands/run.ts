@@ -58,6 +58,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   if (opts.name !== undefined && !/^[^\p{Cc}]*\S[^\p{Cc}]*$/u.test(opts.name)) {
     throw new EvalError("USAGE", `--name takes a non-empty name without line breaks or control characters, received ${JSON.stringify(opts.name)}`);
   }
+  // Runs are looked up by the name trimmed (`show " a "` finds "a"): recorded trimmed, so that it can be found.
+  const name = opts.name?.trim();
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k] }] : []));
   checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
   const specs = await readEvalsFile(config);
@@ -97,7 +99,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     result = await runDataset({
       dataset,
       evaluators: specs,
-      name: opts.name ?? null,
+      name: name ?? null,
       ...(store && opts.db !== false ? { store, embeddingCacheDb: opts.db } : {}),
       ...(results ? { write: results.write } : {}),
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
@@ -112,7 +114,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
 
   try {
-    const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, opts.name ?? null);
+    const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, name ?? null);
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${resolve(dataset)}\n`);
     io.stdout(summaryTable(result.summary));
     // A read that stopped is said once, below, with the file's name.
