@@ -35,6 +35,8 @@ export interface EmbeddingProvider {
    * scoring thread by default, whose batcher sends each distinct text once.
    */
   readonly remote?: boolean;
+  /** Why this provider gives a text an all-zero vector, for reasonings (e.g. "none of its words is in the vocabulary"). */
+  readonly zeroVectorMeans?: string;
 }
 
 /** What `semantic_similarity` passes a factory: its `model` (when set) and the provider's own config keys. */

@@ -52,6 +52,15 @@ describe("semantic_similarity", () => {
     expect(calls).toEqual([["ab", "ac"]]);
   });
 
+  it("says when a text's embedding is all zeros: the cosine is 0 by convention, not measured", async () => {
+    const e = createEvaluator({ type: "semantic_similarity", config: { provider: "letters", threshold: 0.5 } }, { embeddingProviders: { letters: () => letterProvider([]) } });
+    const r = await e.evaluate({ output: "123", expected: "456" });
+    expect(r.score).toBe(0);
+    expect(r.reasoning).toBe("The output and the expected output have an all-zero embedding (the model gave no direction), so the cosine is 0 by convention: 0.0000; below the threshold 0.5.");
+    expect(r.details).toMatchObject({ zero_vector: ["output", "expected"] });
+    expect((await e.evaluate({ output: "ab", expected: "ac" })).details).not.toHaveProperty("zero_vector");
+  });
+
   it("no threshold: no verdict; identical or empty texts need no call", async () => {
     const calls: string[][] = [];
     const e = createEvaluator({ type: "semantic_similarity", config: { provider: "letters" } }, { embeddingProviders: { letters: () => letterProvider(calls) } });

@@ -125,19 +125,25 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       const cosine = cosineSimilarity(a.vector, b.vector);
       const score = toScore(cosine);
       const passed = verdict(score);
+      // A zero vector has no direction: cosine 0 by convention, which the reasoning must not pass off as a measured 0.
+      const zero = ([["output", a], ["expected output", b]] as const).filter(([, t]) => t.vector.every((x) => x === 0)).map(([which]) => which);
+      const why = zero.length
+        ? `The ${zero.join(" and the ")} ${zero.length > 1 ? "have" : "has"} an all-zero embedding (${provider.zeroVectorMeans ?? "the model gave no direction"}), so the cosine is 0 by convention: `
+        : `Cosine similarity of the ${provider.model} embeddings: `;
       // No cache-hit count in details: a result must not depend on what an earlier run left in the cache.
       // Usage does, by nature: it is present only when this row spent tokens.
       const usage = rowUsage(a, b);
       return {
         score,
         passed,
-        reasoning: `Cosine similarity of the ${provider.model} embeddings: ${scoreLine(cosine, score, passed)}${verdictText(passed)}`,
+        reasoning: `${why}${scoreLine(cosine, score, passed)}${verdictText(passed)}`,
         details: {
           ...about,
           cosine,
           score,
           dimensions: a.vector.length,
           embedded: true,
+          ...(zero.length ? { zero_vector: zero.map((w) => (w === "output" ? "output" : "expected")) } : {}),
           ...(usage ? { usage } : {}),
         },
       };

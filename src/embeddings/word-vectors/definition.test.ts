@@ -67,7 +67,9 @@ describe("word_vectors through semantic_similarity", () => {
     const e = createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", path: glove, cache_dir: cacheDir } }, env);
     const r = await e.evaluate({ output: "zebra quokka!", expected: "the cat sat" });
     expect(r.score).toBe(0);
-    expect(r.details).toMatchObject({ provider: "word_vectors", model: `${glove} sif(a=0.001,pc=1)`, embedded: true });
+    expect(r.details).toMatchObject({ provider: "word_vectors", model: `${glove} sif(a=0.001,pc=1)`, embedded: true, zero_vector: ["output"] });
+    // Said, not passed off as a measured 0.
+    expect(r.reasoning).toContain("The output has an all-zero embedding (none of its words is in the vectors' vocabulary), so the cosine is 0 by convention");
   });
 
   it("scores an empty output 0 without embedding", async () => {

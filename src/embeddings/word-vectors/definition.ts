@@ -65,6 +65,7 @@ export function createWordVectorsProvider(options: EmbeddingProviderOptions): Wo
     // Embedding is a few microseconds of arithmetic per text: large batches, no parallel requests needed.
     batchSize: 1024,
     concurrency: 1,
+    zeroVectorMeans: "none of its words is in the vectors' vocabulary",
     async embed(texts, signal) {
       signal?.throwIfAborted();
       const embed = await embedder();
