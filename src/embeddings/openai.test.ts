@@ -87,6 +87,14 @@ describe("openai provider: the key", () => {
     expect(JSON.stringify(err)).not.toContain(KEY);
     expect(String(err.stack)).not.toContain(KEY);
   });
+
+  it("is masked also when a server echoes it URL-encoded or in base64", async () => {
+    const key = "sk-with space/and+plus";
+    const echoed = `key=${encodeURIComponent(key)} basic=${Buffer.from(key).toString("base64")} raw=${key}`;
+    server.faults.push({ kind: "status", status: 400, message: echoed });
+    const err = await evalErrorOf(provider({}, { ...fast, env: { OPENAI_API_KEY: key } }).embed(["x"]));
+    expect(err.message).toContain("key=[redacted] basic=[redacted] raw=[redacted]");
+  });
 });
 
 describe("openai provider: retries", () => {

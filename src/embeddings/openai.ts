@@ -97,7 +97,9 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   const retryAfterCap = tuning.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
   const doFetch = tuning.fetch ?? fetch;
   const shown = displayUrl(endpoint);
-  const mask = (text: string) => (key === undefined ? text : text.split(key).join("[redacted]"));
+  // The key as sent, and as a server might echo it back: URL-encoded or in base64 (as in a Basic header).
+  const forms = key === undefined ? [] : [...new Set([key, encodeURIComponent(key), Buffer.from(key).toString("base64")])].filter((f) => f.length > 0);
+  const mask = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
   const fail = (message: string, status?: number) =>
     new EmbeddingRequestError(mask(`openai: POST ${shown} (model ${options.model}): ${message}`), status);
 
