@@ -134,12 +134,15 @@ describe("openai provider: retries", () => {
     expect(gap).toBeLessThan(5000);
   });
 
-  it("caps a long Retry-After", async () => {
-    server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "3600" } });
+  it("gives up at once on a Retry-After longer than it waits, naming both", async () => {
+    server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "3600" }, message: "quota exceeded" });
     const started = Date.now();
-    await provider({}, { ...fast, retryAfterCapMs: 50 }).embed(["x"]);
-    expect(server.requests).toHaveLength(2);
+    const err = await evalErrorOf(provider({}, { ...fast, retryAfterCapMs: 50 }).embed(["x"]));
+    expect(server.requests).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5000);
+    expect(err.code).toBe("PROVIDER_FAILED");
+    expect(err.message).toContain("HTTP 429: quota exceeded");
+    expect(err.message).toContain("the server asks to wait 3,600 s before retrying, longer than the 0.05 s simeval waits, so it gave up");
   });
 
   it("fails at once on another 4xx, with the server's message", async () => {

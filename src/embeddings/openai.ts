@@ -9,7 +9,10 @@ import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type Bac
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** The default embedding model. */
 export const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
-/** The longest `Retry-After` honoured, ms; a longer one is waited for this long, then the request is retried. */
+/**
+ * The longest `Retry-After` waited for, ms. A server that asks for longer (a quota reset in an hour) fails
+ * the request at once, naming the wait: a run would otherwise sit silent for minutes per retry.
+ */
 export const RETRY_AFTER_CAP_MS = 60_000;
 
 /**
@@ -75,7 +78,7 @@ export class EmbeddingRequestError extends EvalError {
  * - `embed()` sends at most `batch_size` texts per request (longer lists go in sequential requests).
  * - Each attempt has `timeout_ms`, combined with the caller's signal. A 429, a 5xx, a network error or a
  *   timeout is retried up to `max_retries` times, waiting the response's `retry-after-ms` / `Retry-After`
- *   (capped at {@link RETRY_AFTER_CAP_MS}) or else a full-jitter exponential backoff (500 ms doubling,
+ *   (one longer than {@link RETRY_AFTER_CAP_MS} fails the request at once, naming it) or else a full-jitter exponential backoff (500 ms doubling,
  *   at most 8 s). Any other 4xx fails at once with the server's message (`{error: {message, type, code}}`).
  * - A malformed response fails with a message naming what was wrong (see `parseEmbeddingsResponse`).
  * - Vectors are cached under `model`, or `model@dimensions` when `dimensions` is set.
@@ -118,7 +121,10 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
         throw fail(gaveUp + outcome.message, outcome.status);
       }
       const asked = outcome.retryAfter;
-      await sleep(asked !== undefined ? Math.min(asked, retryAfterCap) : backoffDelay(attempt, backoff), signal);
+      if (asked !== undefined && asked > retryAfterCap) {
+        throw fail(`${outcome.message}; the server asks to wait ${formatWait(asked)} before retrying, longer than the ${formatWait(retryAfterCap)} simeval waits, so it gave up`, outcome.status);
+      }
+      await sleep(asked ?? backoffDelay(attempt, backoff), signal);
     }
   }
 
@@ -248,4 +254,9 @@ function networkReason(err: unknown): string {
     return `${err.message}: ${cause.message}${typeof code === "string" && !cause.message.includes(code) ? ` (${code})` : ""}`;
   }
   return err.message;
+}
+
+/** A wait as "3,600 s" or "0.05 s". */
+function formatWait(ms: number): string {
+  return `${(ms / 1000).toLocaleString("en-US", { maximumFractionDigits: 2 })} s`;
 }
