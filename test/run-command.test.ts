@@ -766,4 +766,24 @@ describe("word_vectors in a dataset run", () => {
     expect(near).toBeGreaterThan(0.9);
     expect(far).toBeLessThan(near!);
   });
+
+  it("shows the same worst rows with any number of threads: ties go to the lowest rows", async () => {
+    // Rows wait for their embeddings, so they finish out of order, across batches and threads.
+    const vectors = file("tiny.txt", ["cat 1 0 0", "car 0 0 1", "zzz 0 1 0"].join("\n") + "\n");
+    // Every third row, and a few more, score 0 on both evaluators: far more ties than worst rows.
+    const zero = (i: number) => i % 3 === 1 || i % 7 === 0;
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ output: zero(i + 1) ? "zzz" : "cat car", expected: "cat" }));
+    const data = file("ties.jsonl", jsonl(rows));
+    const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors, cache_dir: join(dir, "vectors"), remove_components: 0 } }, { type: "jaccard_similarity" }]));
+    const worstRows = async (workers: string) => {
+      const report = join(dir, `r${workers}.html`);
+      expect((await run("run", data, "--config", config, "--no-db", "--report", report, "--workers", workers)).code).toBe(0);
+      const html = readFileSync(report, "utf8");
+      return [...html.matchAll(/class="row worst-row" data-row="(\d+)"/g)].map((m) => Number(m[1]));
+    };
+    const lowest = rows.flatMap((_, i) => (zero(i + 1) ? [i + 1] : [])).slice(0, 10);
+    const inline = await worstRows("0");
+    expect(inline).toEqual([...lowest, ...lowest]); // both evaluators
+    expect(await worstRows("2")).toEqual(inline);
+  });
 });

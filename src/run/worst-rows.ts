@@ -17,8 +17,11 @@ export interface WorstRow {
 
 /**
  * Keeps, per evaluator, the `k` rows with the worst scores (lowest for "maximize", highest for
- * "minimize"; skipped rows and errors never count), ties broken by row number. O(k) per offer:
- * k is small (tens), and only rows worse than the current k-th are inserted.
+ * "minimize"; skipped rows and errors never count), ties broken by row number (lowest first): the
+ * first `k` rows in {@link compareWorst} order, whatever order the rows are offered in. Rows do come
+ * out of order — rows awaiting embeddings finish after later batches' rows, and each scoring thread
+ * sees only some batches — so the result, merged with {@link WorstRows.merge}, is the same with any
+ * number of threads. O(k) per offer: k is small (tens), and only rows before the current k-th are inserted.
  */
 export class WorstRows {
   private readonly lists = new Map<string, WorstRow[]>();
@@ -37,8 +40,9 @@ export class WorstRows {
       const r = outcome.results[e.name];
       if (!r || isResultError(r) || r.skipped || r.score === null) continue;
       const list = this.lists.get(e.name) as WorstRow[];
-      const badness = e.direction === "maximize" ? -r.score : r.score;
-      if (list.length === this.k && badness <= badnessOf(list[list.length - 1] as WorstRow, e.direction)) continue;
+      const candidate = { row: outcome.row, score: r.score };
+      // Not before the k-th: kept out, also when it ties on score with a later row.
+      if (list.length === this.k && compareWorst(candidate, list[list.length - 1] as WorstRow, e.direction) >= 0) continue;
       const { reasoning, details } = "reasoning" in r ? (r as StoredResult) : explainNow(e, record);
       const entry: WorstRow = { row: outcome.row, id: outcome.id, score: r.score, passed: r.passed, reasoning, details, ...e.texts(record) };
       insertSorted(list, entry, e.direction);
@@ -55,7 +59,7 @@ export class WorstRows {
     const out: Record<string, WorstRow[]> = {};
     for (const e of evaluators) {
       const all = parts.flatMap((p) => p[e.name] ?? []);
-      all.sort((x, y) => badnessOf(y, e.direction) - badnessOf(x, e.direction) || x.row - y.row);
+      all.sort((x, y) => compareWorst(x, y, e.direction));
       out[e.name] = all.slice(0, k);
     }
     return out;
@@ -69,18 +73,18 @@ function explainNow(e: Evaluator, record: EvalRecord): StoredResult {
   return r;
 }
 
-function badnessOf(row: WorstRow, direction: Evaluator["direction"]): number {
-  return direction === "maximize" ? -row.score : row.score;
+/**
+ * The worst-rows order: negative when `x` comes first. The worse score first (the lower for
+ * "maximize", the higher for "minimize"); on equal scores, the lower row number first.
+ */
+export function compareWorst(x: Pick<WorstRow, "row" | "score">, y: Pick<WorstRow, "row" | "score">, direction: Evaluator["direction"]): number {
+  if (x.score !== y.score) return (x.score < y.score) === (direction === "maximize") ? -1 : 1;
+  return x.row - y.row;
 }
 
+/** Inserts `entry` into `list`, which is in {@link compareWorst} order, keeping it so. */
 function insertSorted(list: WorstRow[], entry: WorstRow, direction: Evaluator["direction"]): void {
-  const b = badnessOf(entry, direction);
   let i = list.length;
-  while (i > 0) {
-    const prev = list[i - 1] as WorstRow;
-    const pb = badnessOf(prev, direction);
-    if (pb > b || (pb === b && prev.row < entry.row)) break;
-    i--;
-  }
+  while (i > 0 && compareWorst(list[i - 1] as WorstRow, entry, direction) > 0) i--;
   list.splice(i, 0, entry);
 }
