@@ -420,6 +420,35 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(t.out).not.toContain("pairs");
   });
 
+  it("run and compare reports mark jaccard and tfidf rows by the words each text lacks, split and cased as the evaluator does", async () => {
+    const db = join(dir, "db.sqlite");
+    const expected = ["the cat sat down", "yes no", "مرحبا يا عالم", "我喜欢吃苹果"];
+    const outputs = ["down sat cat the", "no no no yes", "مرحبا بالعالم", "我喜欢吃香蕉"];
+    const config = file("evals.json", evals([{ type: "jaccard_similarity" }, { type: "tfidf_similarity", name: "grams", config: { tokenizer: "char_ngram", ngram_size: 2 } }]));
+    await run("run", file("a.jsonl", jsonl(expected.map((e) => ({ output: e, expected: e })))), "--config", config, "--db", db, "--name", "A");
+    const r = await run("run", file("b.jsonl", jsonl(expected.map((e, i) => ({ output: outputs[i], expected: e })))), "--config", config, "--db", db, "--name", "B", "--report", join(dir, "r.html"));
+    expect(r.code).toBe(0);
+    const c = await run("compare", "A", "B", "--db", db, "--report", join(dir, "c.html"));
+    expect(c.code).toBe(0);
+    const mark = (cls: string, text: string) => `<mark class="${cls}" title="${cls === "missing" ? "missing from the output" : "not in the expected text"}">${text}</mark>`;
+    for (const html of [readFileSync(join(dir, "r.html"), "utf8"), readFileSync(join(dir, "c.html"), "utf8")]) {
+      const section = (name: string) => {
+        const start = html.search(new RegExp(`<h2>(<bdi>)?${name}`));
+        expect(start).toBeGreaterThan(-1);
+        return html.slice(start, html.indexOf("</section>", start));
+      };
+      const jaccard = section("jaccard_similarity");
+      expect(jaccard).toContain("words of the expected text that the output does not have anywhere");
+      expect(jaccard).toContain(`مرحبا ${mark("missing", "يا")} ${mark("missing", "عالم")}</pre>`);
+      expect(jaccard).toContain(`مرحبا ${mark("extra", "بالعالم")}</pre>`);
+      expect(jaccard).toContain(`${mark("missing", "我喜欢吃苹果")}</pre>`);
+      expect(jaccard).not.toMatch(/<mark class="\w+" title="[^"]*">(the|cat|sat|down|yes|no)<\/mark>/);
+      const grams = section("grams");
+      expect(grams).toContain("characters of the expected text in no 2-character sequence the output also has");
+      expect(grams).toContain(`我喜欢吃${mark("missing", "苹果")}</pre>`);
+    }
+  });
+
   it("compare warns when the runs have different row counts, and leaves out a name given to different types", async () => {
     const db = join(dir, "db.sqlite");
     const rows = Array.from({ length: 30 }, (_, i) => ({ output: `answer ${i}`, expected: `answer ${i % 3 ? i : "x"}` }));

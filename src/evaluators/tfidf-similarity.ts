@@ -9,7 +9,7 @@ import { scoreText } from "./score-text.js";
 /** How many of the heaviest terms `details.top_terms` lists. */
 const TOP_TERMS = 5;
 /** The n-gram size of `"tokenizer": "char_ngram"` when `ngram_size` is not given. */
-const DEFAULT_NGRAM_SIZE = 3;
+export const DEFAULT_NGRAM_SIZE = 3;
 
 /** How tfidf_similarity splits a text, as its config says. */
 export interface TfidfTokenization {

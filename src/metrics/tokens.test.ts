@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { charNgramCounts, charNgrams, collapseWhitespace, countTokens, wordCounts, wordTokens } from "./tokens.js";
+import { charNgramCounts, charNgramSpans, charNgrams, collapseWhitespace, countTokens, wordCounts, wordTokenSpans, wordTokens, type TokenSpan } from "./tokens.js";
 
 describe("wordTokens", () => {
   it.each([
@@ -106,5 +106,67 @@ describe("charNgramCounts", () => {
     expect([...charNgramCounts("Abc abc", 2, true)]).toEqual(reference("Abc abc", 2, true));
     expect([...charNgramCounts("Abc abc", 3)]).toEqual(reference("Abc abc", 3, false));
     expect(wordCounts("Abc abc")).toEqual(new Map([["abc", 2]]));
+  });
+});
+
+describe("wordTokenSpans and charNgramSpans", () => {
+  // Case that changes length ("İ") or context ("Σ"), astral code points, lone surrogates, white space runs.
+  const text = fc.oneof(
+    fc.string({ unit: fc.constantFrom("a", "B", "İ", "Σ", "ς", "'", " ", "  ", "\n", "\u00a0", "😀", "\ud800", "é", "猫", ".", "1"), maxLength: 40 }),
+    fc.string({ unit: "binary", maxLength: 30 }),
+  );
+  /** `text.slice(start, end)` as the tokenizer sees it; a final sigma depends on what follows, so σ and ς count as one. */
+  const made = (t: string, s: TokenSpan, caseSensitive: boolean, collapse: boolean): string => {
+    const slice = caseSensitive ? t.slice(s.start, s.end) : t.slice(s.start, s.end).toLowerCase();
+    return (collapse ? slice.replace(/\s+/gu, " ") : slice).replace(/ς/g, "σ");
+  };
+
+  it("gives wordTokens, each with the part of the text it was made of", () => {
+    fc.assert(
+      fc.property(text, fc.boolean(), (t, caseSensitive) => {
+        const spans = wordTokenSpans(t, caseSensitive);
+        expect(spans.map((s) => s.token)).toEqual(wordTokens(t, caseSensitive));
+        for (const s of spans) expect(made(t, s, caseSensitive, false)).toBe(s.token.replace(/ς/g, "σ"));
+        spans.forEach((s, i) => i > 0 && expect(s.start).toBeGreaterThanOrEqual(spans[i - 1]?.end as number));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("gives charNgrams, each with the part of the text it was made of (a white space run whole)", () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 5 }), fc.boolean(), (t, n, caseSensitive) => {
+        const spans = charNgramSpans(t, n, caseSensitive);
+        expect(spans.map((s) => s.token)).toEqual(charNgrams(t, n, caseSensitive));
+        for (const s of spans) {
+          // An n-gram may take only part of a lower-cased "İ" ("i̇" is two code points): it spans the whole "İ".
+          if (t.includes("İ")) expect(made(t, s, caseSensitive, true)).toContain(s.token.replace(/ς/g, "σ"));
+          else expect(made(t, s, caseSensitive, true)).toBe(s.token.replace(/ς/g, "σ"));
+          // A run is taken whole: the text around a span is not white space that the span's ends are.
+          if (/^\s/u.test(s.token)) expect(/\s/u.test(t[s.start - 1] ?? "")).toBe(false);
+          if (/\s$/u.test(s.token)) expect(/\s/u.test(t[s.end] ?? "")).toBe(false);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("stops at the tokens that start before a limit, keeping one that crosses it whole", () => {
+    fc.assert(
+      fc.property(text, fc.nat(45), fc.integer({ min: 1, max: 4 }), (t, limit, n) => {
+        expect(wordTokenSpans(t, false, limit)).toEqual(wordTokenSpans(t).filter((s) => s.start < limit));
+        expect(charNgramSpans(t, n, false, limit)).toEqual(charNgramSpans(t, n).filter((s) => s.start < limit));
+      }),
+    );
+    expect(wordTokenSpans("İstanbul Σ'Α elephants", false, 14)).toEqual([
+      { token: "i̇stanbul", start: 0, end: 8 },
+      { token: "σ", start: 9, end: 10 },
+      { token: "α", start: 11, end: 12 },
+      { token: "elephants", start: 13, end: 22 },
+    ]);
+    expect(charNgramSpans(" Ab \n\tc ", 3)).toEqual([
+      { token: "ab ", start: 1, end: 6 },
+      { token: "b c", start: 2, end: 7 },
+    ]);
   });
 });

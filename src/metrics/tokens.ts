@@ -114,3 +114,165 @@ export function countTokens(tokens: readonly string[]): Map<string, number> {
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
+
+/** A token of a text and what it was made of: `text.slice(start, end)` (UTF-16 offsets, end exclusive). */
+export interface TokenSpan {
+  token: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * {@link wordTokens} with where each one is in `text`, for the tokens that start before `limit` (a
+ * UTF-16 offset; a token that crosses it is whole): for reports that mark the words of a shown, possibly
+ * cut text. The tokens are the words of the same rule and case rule, so with the default `limit` they
+ * are `wordTokens(text, caseSensitive)`. Throws EvalError (INPUT_INVALID) when `text` is not a string.
+ */
+export function wordTokenSpans(text: string, caseSensitive = false, limit = text.length): TokenSpan[] {
+  if (typeof text !== "string") throw notAString("wordTokenSpans", "text", text);
+  // The whole text under the case rule, as wordTokens splits it (lower-casing depends on context: a final "Σ").
+  const prepared = caseSensitive ? text : text.toLowerCase();
+  const starts = new CaseOffsets(text, caseSensitive);
+  const ends = new CaseOffsets(text, caseSensitive);
+  const spans: TokenSpan[] = [];
+  const word = new RegExp(WORD.source, WORD.flags);
+  for (let m = word.exec(prepared); m !== null; m = word.exec(prepared)) {
+    const start = starts.start(m.index);
+    if (start >= limit) break;
+    spans.push({ token: m[0], start, end: ends.end(m.index + m[0].length) });
+  }
+  return spans;
+}
+
+/**
+ * {@link charNgrams} with where each one is in `text`, for the n-grams that start before `limit` (a
+ * UTF-16 offset; an n-gram that crosses it is whole). A collapsed white space run (one space in the
+ * n-gram) spans the whole run in `text`; white space trimmed from the ends is in no n-gram. With the
+ * default `limit`, the tokens are `charNgrams(text, n, caseSensitive)`. Throws EvalError
+ * (INPUT_INVALID) when `text` is not a string.
+ */
+export function charNgramSpans(text: string, n: number, caseSensitive = false, limit = text.length): TokenSpan[] {
+  if (typeof text !== "string") throw notAString("charNgramSpans", "text", text);
+  const prepared = ngramText(text, n, caseSensitive);
+  const lowered = caseSensitive ? text : text.toLowerCase();
+  const starts = new PreparedOffsets(text, lowered, caseSensitive);
+  const ends = new PreparedOffsets(text, lowered, caseSensitive);
+  // The UTF-16 offset of each code point of `prepared`, made as far as the n-grams need.
+  const points: number[] = [];
+  let next = 0;
+  const pointAt = (i: number): number | undefined => {
+    while (points.length <= i && next < prepared.length) {
+      points.push(next);
+      next += (prepared.codePointAt(next) as number) > 0xffff ? 2 : 1;
+    }
+    return i < points.length ? points[i] : i === points.length ? prepared.length : undefined;
+  };
+  const spans: TokenSpan[] = [];
+  for (let i = 0; ; i++) {
+    const from = pointAt(i) as number;
+    let to = pointAt(i + n);
+    // A text of at most n code points is one token; past that, only whole n-grams.
+    if (to === undefined) {
+      if (i > 0 || from === prepared.length) break;
+      to = prepared.length;
+    }
+    const start = starts.start(from);
+    if (start >= limit) break;
+    spans.push({ token: prepared.slice(from, to), start, end: ends.end(to) });
+    if (to === prepared.length) break;
+  }
+  return spans;
+}
+
+/** UTF-16 length of a code point lower-cased: 1 or 2 as it was, except "İ" (U+0130), whose "i̇" is two code points. */
+function lowerLength(cp: number): number {
+  if (cp < 0x80) return 1;
+  return String.fromCodePoint(cp).toLowerCase().length;
+}
+
+/**
+ * Maps offsets of `text` under the case rule (`text.toLowerCase()` unless `caseSensitive`) back to
+ * `text`. Offsets must be asked in non-decreasing order (one instance for starts, one for ends).
+ */
+class CaseOffsets {
+  /** The offset in `text` of the code point the walk is at, and where its lower-cased form starts. */
+  private at = 0;
+  private lowered = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly caseSensitive: boolean,
+  ) {}
+
+  /** Where in `text` the code point starts whose lower-cased form holds offset `j`. */
+  start(j: number): number {
+    if (this.caseSensitive) return j;
+    while (this.at < this.text.length && this.lowered + this.step().lower <= j) this.advance();
+    return this.at;
+  }
+
+  /** Where in `text` the code point ends whose lower-cased form ends at or holds offset `j - 1`. */
+  end(j: number): number {
+    if (this.caseSensitive) return j;
+    while (this.at < this.text.length && this.lowered < j) this.advance();
+    return this.at;
+  }
+
+  private step(): { width: number; lower: number } {
+    const cp = this.text.codePointAt(this.at) as number;
+    return { width: cp > 0xffff ? 2 : 1, lower: lowerLength(cp) };
+  }
+
+  private advance(): void {
+    const s = this.step();
+    this.at += s.width;
+    this.lowered += s.lower;
+  }
+}
+
+/** A white space run at an offset: what {@link WHITESPACE_RUN} collapses and `trim` removes (`\s` either way). */
+const SPACE_RUN = /\s+/y;
+
+/**
+ * Maps offsets of {@link ngramText} back to `text`, through `lowered` (`text` under the case rule):
+ * its code units are those of `lowered` but for each white space run, which is one space (or none at
+ * either end). Offsets must be asked in non-decreasing order.
+ */
+class PreparedOffsets {
+  /** Offsets the walk is at: in the prepared text, and the same place in `lowered`. */
+  private prepared = 0;
+  private lowered: number;
+  private readonly cased: CaseOffsets;
+
+  constructor(
+    text: string,
+    private readonly loweredText: string,
+    caseSensitive: boolean,
+  ) {
+    this.cased = new CaseOffsets(text, caseSensitive);
+    this.lowered = this.runAt(0);
+  }
+
+  /** Where in `text` the prepared code unit `p` comes from (the start of its white space run). */
+  start(p: number): number {
+    while (this.prepared < p) this.advance();
+    return this.cased.start(this.lowered);
+  }
+
+  /** Where in `text` the prepared code units before `p` end (the end of a white space run). */
+  end(p: number): number {
+    while (this.prepared < p) this.advance();
+    // The walk stands after the unit before `p`; a run it ended on is its own, whole.
+    return this.cased.end(this.lowered);
+  }
+
+  private runAt(at: number): number {
+    SPACE_RUN.lastIndex = at;
+    return SPACE_RUN.test(this.loweredText) ? SPACE_RUN.lastIndex - at : 0;
+  }
+
+  private advance(): void {
+    this.lowered += this.runAt(this.lowered) || 1;
+    this.prepared += 1;
+  }
+}

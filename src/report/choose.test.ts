@@ -54,8 +54,15 @@ describe("highlightFor", () => {
     ["levenshtein", { case_sensitive: false }, { unit: "chars", ignore_case: true }],
     ["levenshtein_distance", { case_sensitive: true }, { unit: "chars", ignore_case: false }],
     ["exact_match", { case_sensitive: false }, { unit: "chars", ignore_case: true }],
-    ["jaccard_similarity", { case_sensitive: false }, { unit: "words", ignore_case: true }],
-    ["tfidf_similarity", {}, { unit: "words", ignore_case: false }],
+    ["jaccard_similarity", { case_sensitive: false }, { unit: "word_tokens", ignore_case: true }],
+    ["jaccard_similarity", { case_sensitive: true }, { unit: "word_tokens", ignore_case: false }],
+    // The token evaluators' own default: case-insensitive words.
+    ["jaccard_similarity", undefined, { unit: "word_tokens", ignore_case: true }],
+    ["tfidf_similarity", {}, { unit: "word_tokens", ignore_case: true }],
+    ["tfidf_similarity", { tokenizer: "word", ngram_size: 3, case_sensitive: true }, { unit: "word_tokens", ignore_case: false }],
+    ["tfidf_similarity", { tokenizer: "char_ngram", ngram_size: 4, case_sensitive: false }, { unit: "char_ngrams", ignore_case: true, ngram_size: 4 }],
+    ["tfidf_similarity", { tokenizer: "char_ngram" }, { unit: "char_ngrams", ignore_case: true, ngram_size: 3 }],
+    ["jaccard_similarity", { case_sensitive: false, unicode_normalization: "NFKC" }, { unit: "word_tokens", ignore_case: true, unicode_normalization: "NFKC" }],
     ["semantic_similarity", undefined, { unit: "words", ignore_case: false }],
   ])("%s %j", (type, config, out) => {
     expect(highlightFor(type, config)).toEqual(out);

@@ -2,6 +2,7 @@
  * The two choices a caller makes per evaluator before rendering: how to bin its scores and how to
  * highlight its rows. Kept here so the CLI, the server and the tests choose the same way.
  */
+import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import type { HighlightOptions } from "./types.js";
 
@@ -40,15 +41,31 @@ export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" |
   return { bins: UNIT_BINS, min, max, integer: false };
 }
 
-/** Evaluators whose score counts character edits; every other one is highlighted word by word. */
+/** Evaluators whose score counts character edits: highlighted with a character diff. */
 const CHARACTER_EVALUATORS = new Set(["levenshtein", "levenshtein_distance", "exact_match"]);
+/** Evaluators that compare token sets or multisets, in any order. */
+const TOKEN_SET_EVALUATORS = new Set(["jaccard_similarity", "tfidf_similarity"]);
 
 /**
- * Characters for edit-distance evaluators (`levenshtein`, `levenshtein_distance`, `exact_match`),
- * words for the others (token sets, TF-IDF, embeddings). Case differences are not highlighted when the
- * evaluator's config says `case_sensitive: false` (pass the config with its defaults filled in).
+ * A character diff for edit-distance evaluators (`levenshtein`, `levenshtein_distance`, `exact_match`);
+ * for the token-set evaluators (`jaccard_similarity`, `tfidf_similarity`), the words each text has and
+ * the other lacks ("word_tokens"), or with tfidf's `"tokenizer": "char_ngram"` the characters in no
+ * shared n-gram ("char_ngrams", with its `ngram_size`), after the evaluator's `unicode_normalization`;
+ * a word diff for the others (embeddings). Case differences are not highlighted when the evaluator's
+ * config says `case_sensitive: false` (pass the config with its defaults filled in); the token-set
+ * evaluators are case-insensitive unless it says `case_sensitive: true`, as their tokens are by default.
  */
 export function highlightFor(type: string, config?: Record<string, unknown>): HighlightOptions {
+  if (TOKEN_SET_EVALUATORS.has(type)) {
+    const ignore_case = config?.["case_sensitive"] !== true;
+    const form = config?.["unicode_normalization"];
+    const normalization: Pick<HighlightOptions, "unicode_normalization"> = form === "NFC" || form === "NFKC" ? { unicode_normalization: form } : {};
+    if (type === "tfidf_similarity" && config?.["tokenizer"] === "char_ngram") {
+      const size = config["ngram_size"];
+      return { unit: "char_ngrams", ignore_case, ngram_size: typeof size === "number" ? size : DEFAULT_NGRAM_SIZE, ...normalization };
+    }
+    return { unit: "word_tokens", ignore_case, ...normalization };
+  }
   return {
     unit: CHARACTER_EVALUATORS.has(type) ? "chars" : "words",
     ignore_case: config?.["case_sensitive"] === false,

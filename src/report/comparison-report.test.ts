@@ -89,6 +89,18 @@ describe("renderComparisonReport", () => {
     expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);
   });
 
+  it("marks a token-set evaluator's rows by words present or absent, in any order, and says so in its legend", () => {
+    const worst = [{ row: 7, id: null, score_a: 1, score_b: 0.5, delta: -0.5, expected: "the cat sat <down>", output_a: "down sat cat the", output_b: "the the cat <ran>" }];
+    const html = renderComparisonReport(input({ evaluators: [evaluator({ name: "jac", type: "jaccard_similarity", highlight: { unit: "word_tokens", ignore_case: true }, worst })] }));
+    expect(html).toContain("words of the expected text that the output does not have anywhere");
+    expect(html).not.toContain("A character diff");
+    const row = html.slice(html.indexOf(`data-row="7"`));
+    // Marked against B: "sat" and "down" are not in B; A has every word, in another order: nothing marked.
+    expect(row).toContain(`<pre class="text">the cat <mark class="missing" title="missing from the output">sat</mark> &lt;<mark class="missing" title="missing from the output">down</mark>&gt;</pre>`);
+    expect(row).toContain(`<h4>Output A · baseline</h4><pre class="text">down sat cat the</pre>`);
+    expect(row).toContain(`<pre class="text">the the cat &lt;<mark class="extra" title="not in the expected text">ran</mark>&gt;</pre>`);
+  });
+
   it("shows each run's dataset file when they differ, and the comparison's warnings", () => {
     const base = input();
     expect(renderComparisonReport(base)).toContain("<dt>Dataset</dt>");

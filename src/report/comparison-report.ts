@@ -118,7 +118,7 @@ function renderWorst(ev: ComparisonEvaluator, id: string): string {
   const highlight = ev.highlight ?? highlightFor(ev.type);
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${userText(ev.name)}: rows that regressed most</h2>` +
-    `<span class="muted mono">${escapeText(ev.type)} · ${directionText(ev.direction)}</span></div>${diffLegend(highlight.unit)}` +
+    `<span class="muted mono">${escapeText(ev.type)} · ${directionText(ev.direction)}</span></div>${diffLegend(highlight)}` +
     ev.worst.map((row) => renderRow(row, ev.direction, highlight)).join("") +
     `</section>`
   );

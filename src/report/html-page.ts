@@ -5,6 +5,8 @@
  */
 import { escapeHtml } from "./escape.js";
 import { formatTime } from "./format.js";
+import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
+import type { HighlightOptions } from "./types.js";
 
 /**
  * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
@@ -153,13 +155,41 @@ export function chartLegend(hasThreshold: boolean, hasMean: boolean): string {
   return `<div class="legend">${items.join("")}</div>`;
 }
 
-/** A legend for the text highlights. */
-export function diffLegend(unit: "chars" | "words"): string {
-  const what = unit === "chars" ? "characters" : "words";
+/**
+ * A legend for the text highlights, saying exactly what is marked: a character or word diff (in
+ * order), or for token-set evaluators the tokens one text has and the other lacks (in any order).
+ */
+export function diffLegend(highlight: HighlightOptions): string {
+  const [missing, extra, note] = legendText(highlight);
+  const cased = highlight.ignore_case ? "; case is ignored" : "";
   return (
-    `<div class="legend"><span><mark class="missing">abc</mark> ${what} in the expected text the output lacks</span>` +
-    `<span><mark class="extra">abc</mark> ${what} in the output not in the expected text</span></div>`
+    `<div class="legend"><span><mark class="missing">abc</mark> ${missing}</span>` +
+    `<span><mark class="extra">abc</mark> ${extra}</span><span class="muted">${note}${cased}.</span></div>`
   );
+}
+
+/** What the two marks mean under a highlight unit, and a note on how the texts were compared. */
+function legendText(highlight: HighlightOptions): [string, string, string] {
+  switch (highlight.unit) {
+    case "chars":
+      return ["characters of the expected text the output lacks", "characters of the output not in the expected text", "A character diff, in order"];
+    case "words":
+      return ["words of the expected text the output lacks", "words of the output not in the expected text", "A word diff, in order"];
+    case "word_tokens":
+      return [
+        "words of the expected text that the output does not have anywhere",
+        "words of the output that the expected text does not have anywhere",
+        "Words as the evaluator splits them, in any order: every occurrence is marked, and order and repeats are not",
+      ];
+    case "char_ngrams": {
+      const n = highlight.ngram_size ?? DEFAULT_NGRAM_SIZE;
+      return [
+        `characters of the expected text in no ${n}-character sequence the output also has`,
+        `characters of the output in no ${n}-character sequence the expected text also has`,
+        `Character ${n}-grams as the evaluator takes them (white space runs as one space), in any order`,
+      ];
+    }
+  }
 }
 
 /** A stable, HTML-id-safe slug for an evaluator name (names are unique within a run). */

@@ -1,7 +1,8 @@
 /** One row's texts, side by side and highlighted: shared by the run and comparison reports. */
 import { escapeHtml, escapeText } from "./escape.js";
 import { capCodePoints, formatInt } from "./format.js";
-import { alignTexts, segmentsToHtml } from "./text-diff.js";
+import { MAX_SHOWN_CHARS, alignTexts, segmentsToHtml } from "./text-diff.js";
+import type { ReportedTokens } from "./token-marks.js";
 import type { HighlightOptions, TokenLists } from "./types.js";
 
 /** One column of a row card: a heading and its text already as HTML. */
@@ -26,10 +27,11 @@ function paneText(p: Pane): string {
 
 /**
  * Expected and output panes with the differences marked (missing in the expected pane, extra in
- * the output pane), plus notes about capped texts.
+ * the output pane), plus notes about capped texts. `reported`: the evaluator's missing and extra
+ * tokens of the row, which token-set marks use when the lists are complete.
  */
-export function renderDiffPanes(expected: string, output: string, highlight: HighlightOptions, outputTitle = "Output"): { panes: Pane[]; notes: string[] } {
-  const aligned = alignTexts(expected, output, highlight);
+export function renderDiffPanes(expected: string, output: string, highlight: HighlightOptions, outputTitle = "Output", reported?: ReportedTokens): { panes: Pane[]; notes: string[] } {
+  const aligned = alignTexts(expected, output, highlight, MAX_SHOWN_CHARS, reported);
   return {
     panes: [
       { title: "Expected", html: segmentsToHtml(aligned.expected, "missing"), empty: expected === "" },

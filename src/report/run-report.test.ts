@@ -184,6 +184,43 @@ describe("renderRunReport", () => {
     expect(jaccard).toContain("<b>7</b> missing");
   });
 
+  it("marks a token-set evaluator's words present in one text and absent from the other, and its legend says so", () => {
+    const worst = (row: number, expected: string, output: string) => ({ row, id: null, score: 1, passed: true, reasoning: "", expected, output });
+    const html = renderRunReport(
+      input({
+        evaluators: [
+          {
+            summary: summary({ name: "jac", type: "jaccard_similarity" }),
+            histogram: null,
+            highlight: { unit: "word_tokens", ignore_case: true },
+            worst: [worst(1, "the cat sat down", "down sat cat the"), worst(2, "yes no", "no no no yes"), worst(3, "مرحبا يا عالم", "مرحبا بالعالم"), worst(4, "<b>我喜欢吃苹果</b>", "我喜欢吃香蕉")],
+          },
+        ],
+      }),
+    );
+    expect(html).toContain(
+      `<mark class="missing">abc</mark> words of the expected text that the output does not have anywhere</span><span><mark class="extra">abc</mark> words of the output that the expected text does not have anywhere</span>`,
+    );
+    expect(html).toContain("in any order: every occurrence is marked, and order and repeats are not; case is ignored.");
+    const row = (n: number) => {
+      const start = html.indexOf(`data-row="${n}"`);
+      const next = html.indexOf(`class="row worst-row"`, start);
+      return html.slice(start, next === -1 ? undefined : next);
+    };
+    const m = (cls: "missing" | "extra", text: string) => `<mark class="${cls}" title="${cls === "missing" ? "missing from the output" : "not in the expected text"}">${text}</mark>`;
+    expect(row(1)).not.toContain("<mark");
+    expect(row(2)).not.toContain("<mark");
+    expect(row(3)).toContain(`<pre class="text">مرحبا ${m("missing", "يا")} ${m("missing", "عالم")}</pre>`);
+    expect(row(3)).toContain(`<pre class="text">مرحبا ${m("extra", "بالعالم")}</pre>`);
+    // The tag's letters are words too (and escaped); the CJK sentence is one word.
+    expect(row(4)).toContain(`<pre class="text">&lt;${m("missing", "b")}&gt;${m("missing", "我喜欢吃苹果")}&lt;/${m("missing", "b")}&gt;</pre>`);
+    expect(row(4)).toContain(`<pre class="text">${m("extra", "我喜欢吃香蕉")}</pre>`);
+  });
+
+  it("says a character diff is a character diff", () => {
+    expect(renderRunReport(input())).toContain(`<span class="muted">A character diff, in order.</span>`);
+  });
+
   it("caps very long texts with a note", () => {
     const long = "word ".repeat(1000);
     const html = renderRunReport(

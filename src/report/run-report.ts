@@ -117,7 +117,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
       : `<p class="empty-state">No row was scored, so there is nothing to chart.</p>`;
   const highlight = ev.highlight ?? highlightFor(s.type);
   const worst = ev.worst.length
-    ? `<h3>Worst rows</h3>${diffLegend(highlight.unit)}${ev.worst.map((w) => renderWorstRow(w, s.direction, highlight)).join("")}`
+    ? `<h3>Worst rows</h3>${diffLegend(highlight)}${ev.worst.map((w) => renderWorstRow(w, s.direction, highlight)).join("")}`
     : "";
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
@@ -131,7 +131,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
 
 function renderWorstRow(w: WorstRow, direction: Direction, highlight: HighlightOptions): string {
   const id = formatId(w.id);
-  const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight);
+  const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight, "Output", w.tokens);
   return (
     `<div class="row worst-row" data-row="${w.row}"><div class="row-head"><b>Row ${w.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +

@@ -123,7 +123,7 @@ export function sampleRunReportInput(): RunReportInput {
       {
         summary: jacS,
         histogram: histogramFor(jacS, jac),
-        highlight: { unit: "words", ignore_case: true },
+        highlight: { unit: "word_tokens", ignore_case: true },
         worst: [
           {
             row: 33,

@@ -1,11 +1,12 @@
 /**
  * Expected vs output, side by side, with the differing characters or words marked. The diff itself is
  * jsdiff's (`diff` package); this file only caps the texts, maps the changes back onto each original
- * text and writes the marks.
+ * text and writes the marks. Token-set evaluators are marked without a diff (token-marks.ts).
  */
 import { diffChars, diffWordsWithSpace, wordsWithSpaceDiff, type Change } from "diff";
 import { escapeText } from "./escape.js";
 import { capCodePoints as cap, formatInt } from "./format.js";
+import { markTokenSets, type ReportedTokens } from "./token-marks.js";
 import type { HighlightOptions } from "./types.js";
 
 /** Each text is shown up to this many code points, so a report with long outputs stays small. */
@@ -40,15 +41,18 @@ export interface AlignedTexts {
 
 /**
  * Diffs `expected` against `output` by characters (code points) or words and returns both texts cut
- * into marked and unmarked runs; joining a side's runs gives back its (capped) text exactly.
+ * into marked and unmarked runs; joining a side's runs gives back its (capped) text exactly. For the
+ * units of token-set evaluators ("word_tokens", "char_ngrams") there is no diff: each text's tokens that
+ * the other lacks are marked (see {@link markTokenSets}, which takes the evaluator's `reported` lists).
  *
  * Words use `diffWordsWithSpace` rather than `diffWords`: its tokens (words, punctuation, runs of
  * spaces, newlines) cover the text exactly, so each change's token count maps back onto the
  * original; `diffWords` folds white space into neighbouring tokens and, with `ignoreCase`, reports
  * common runs in the output's spelling. White-space-only changes are not marked in word mode, because
- * token evaluators ignore white space.
+ * the evaluators it is for (embeddings) compare meaning, not spacing.
  */
-export function alignTexts(expected: string, output: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS): AlignedTexts {
+export function alignTexts(expected: string, output: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
+  if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(expected, output, opts, maxChars, reported);
   const e = cap(expected, maxChars);
   const o = cap(output, maxChars);
   const notes: string[] = [];

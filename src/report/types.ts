@@ -22,14 +22,32 @@ export interface HistogramData {
   integer?: boolean;
 }
 
-/** Which units to highlight: characters for edit-distance evaluators, words for token evaluators. */
-export type HighlightUnit = "chars" | "words";
+/**
+ * What a row's marks show:
+ * - "chars": a character diff, in order (edit-distance evaluators);
+ * - "words": a word diff, in order (embedding similarity);
+ * - "word_tokens": the words one text has and the other lacks, in any order, split and cased as the
+ *   token evaluators split them (jaccard_similarity, tfidf_similarity over words);
+ * - "char_ngrams": the characters in no n-gram of `ngram_size` characters that the other text has
+ *   (tfidf_similarity over character n-grams).
+ */
+export type HighlightUnit = "chars" | "words" | "word_tokens" | "char_ngrams";
 
 /** How to highlight a row's differences; see `highlightFor()`. */
 export interface HighlightOptions {
   unit: HighlightUnit;
-  /** Differences of case only are not highlighted (the evaluator compared case-insensitively). */
+  /**
+   * Differences of case only are not highlighted (the evaluator compared case-insensitively); for
+   * "word_tokens" and "char_ngrams", tokens are lower-cased as the evaluator's are.
+   */
   ignore_case: boolean;
+  /** The n-gram size of "char_ngrams" (default 3, tfidf_similarity's). */
+  ngram_size?: number;
+  /**
+   * The evaluator's `unicode_normalization`: "word_tokens" and "char_ngrams" mark (and show) the texts
+   * normalised so, as the evaluator compared them.
+   */
+  unicode_normalization?: "NFC" | "NFKC";
 }
 
 /** A token evaluator's explanation of one row (the shape of `details` from jaccard/tfidf). */
