@@ -447,6 +447,10 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(grams).toContain("characters of the expected text in no 2-character sequence the output also has");
       expect(grams).toContain(`我喜欢吃${mark("missing", "苹果")}</pre>`);
     }
+    // The run report lists each worst row's missing and extra tokens, for tfidf as for jaccard.
+    const runHtml = readFileSync(join(dir, "r.html"), "utf8");
+    const grams = runHtml.slice(runHtml.search(/<h2>(<bdi>)?grams/));
+    expect(grams.slice(0, grams.indexOf("</section>"))).toMatch(/<div class="tokens"><span><b>\d+<\/b> shared<\/span>/);
   });
 
   it("compare warns when the runs have different row counts, and leaves out a name given to different types", async () => {

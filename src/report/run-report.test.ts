@@ -96,7 +96,7 @@ describe("renderRunReport", () => {
           {
             summary: summary({ name: evil, type: evil }),
             histogram: { edges: [0, 1], counts: [1] },
-            worst: [{ row: 1, id: evil, score: 0, passed: false, reasoning: evil, expected: evil, output: `${evil}!`, tokens: { shared: [evil], missing: [evil], extra: [evil], shared_count: 1, missing_count: 1, extra_count: 1 } }],
+            worst: [{ row: 1, id: evil, score: 0, passed: false, reasoning: evil, expected: evil, output: `${evil}!`, tokens: { missing: [evil], extra: [evil], shared_count: 1, missing_count: 1, extra_count: 1 } }],
           },
         ],
       }),

@@ -134,7 +134,6 @@ export function sampleRunReportInput(): RunReportInput {
             expected: "Cancel your plan under Billing, then confirm by email.",
             output: "To stop the subscription, billing support must confirm it.",
             tokens: {
-              shared: ["billing", "confirm"],
               missing: ["cancel", "your", "plan", "under", "then", "by", "email"],
               extra: ["to", "stop", "the", "subscription", "support", "must", "it"],
               shared_count: 2,

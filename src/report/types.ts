@@ -51,8 +51,8 @@ export interface HighlightOptions {
 }
 
 /** A token evaluator's explanation of one row (the shape of `details` from jaccard/tfidf). */
-/** A token evaluator's explanation of one row: the shape of jaccard/tfidf `details`. */
-export type TokenLists = TokenExplanation;
+/** What a row card shows of a token evaluator's details: the part that jaccard's and tfidf's both hold. */
+export type TokenLists = Omit<TokenExplanation, "shared">;
 
 /** One of an evaluator's worst rows, with the two texts it compared. */
 export interface WorstRow {
@@ -65,7 +65,7 @@ export interface WorstRow {
   reasoning: string;
   expected: string;
   output: string;
-  /** Present for token evaluators: the tokens shared, missing from the output, and extra in it. */
+  /** Present for token evaluators: how many tokens are shared, and those missing from the output and extra in it. */
   tokens?: TokenLists;
 }
 

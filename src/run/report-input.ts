@@ -26,7 +26,8 @@ export function runReportInput(result: RunDatasetResult, run: RunReportInput["ru
 
 function toReportRow(w: WorstRow): ReportRow {
   const row: ReportRow = { row: w.row, id: w.id, score: w.score, passed: w.passed, reasoning: w.reasoning, expected: w.expected ?? "", output: w.output ?? "" };
-  if (Array.isArray(w.details["shared"])) row.tokens = w.details as unknown as TokenLists;
+  const d = w.details;
+  if (Array.isArray(d["missing"]) && Array.isArray(d["extra"]) && typeof d["shared_count"] === "number") row.tokens = d as unknown as TokenLists;
   return row;
 }
 
