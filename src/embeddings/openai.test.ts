@@ -52,10 +52,13 @@ describe("openai provider: the request", () => {
     expect(batch.usage?.total_tokens).toBe(21);
   });
 
-  it("exposes the batcher hints: batch size, concurrency, and a cache model that includes dimensions", () => {
+  it("exposes the batcher hints: batch size, concurrency, and a cache model that includes dimensions and any server but OpenAI's", () => {
     const p = provider({ batch_size: 10, concurrency: 2, dimensions: 256, model: "m" });
-    expect({ batchSize: p.batchSize, concurrency: p.concurrency, cacheModel: p.cacheModel, model: p.model }).toEqual({ batchSize: 10, concurrency: 2, cacheModel: "m@256", model: "m" });
-    expect(provider().cacheModel).toBe("text-embedding-3-small");
+    expect({ batchSize: p.batchSize, concurrency: p.concurrency, cacheModel: p.cacheModel, model: p.model }).toEqual({ batchSize: 10, concurrency: 2, cacheModel: `m@256 at ${server.url}/embeddings`, model: "m" });
+    expect(provider().cacheModel).toBe(`text-embedding-3-small at ${server.url}/embeddings`);
+    // No credentials or query in the key (it is stored in the run database).
+    expect(provider({ base_url: "http://user:pw@127.0.0.1:9/v1?api-version=1" }).cacheModel).toBe("text-embedding-3-small at http://127.0.0.1:9/v1/embeddings");
+    expect(provider({ base_url: "https://api.openai.com/v1" }, { ...fast, env: { OPENAI_API_KEY: "k" } }).cacheModel).toBe("text-embedding-3-small");
   });
 });
 

@@ -81,7 +81,8 @@ export class EmbeddingRequestError extends EvalError {
  *   (one longer than {@link RETRY_AFTER_CAP_MS} fails the request at once, naming it) or else a full-jitter exponential backoff (500 ms doubling,
  *   at most 8 s). Any other 4xx fails at once with the server's message (`{error: {message, type, code}}`).
  * - A malformed response fails with a message naming what was wrong (see `parseEmbeddingsResponse`).
- * - Vectors are cached under `model`, or `model@dimensions` when `dimensions` is set.
+ * - Vectors are cached under `model`, or `model@dimensions` when `dimensions` is set, followed by
+ *   ` at <endpoint>` (without credentials or query) for any server but OpenAI's.
  */
 export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: OpenAITuning = {}): OpenAIEmbeddingProvider {
   const env = tuning.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
@@ -167,7 +168,8 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
     name: "openai",
     model: options.model,
     remote: true,
-    cacheModel: options.dimensions === undefined ? options.model : `${options.model}@${options.dimensions}`,
+    // Another server may serve another model under the same name: its vectors are cached apart.
+    cacheModel: `${options.model}${options.dimensions === undefined ? "" : `@${options.dimensions}`}${isOpenAI(endpoint) ? "" : ` at ${shown}`}`,
     batchSize: options.batch_size,
     concurrency: options.concurrency,
     async embed(texts, signal) {
