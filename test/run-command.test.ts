@@ -420,6 +420,14 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(t.out).not.toContain("pairs");
   });
 
+  it("trend --report draws each evaluator's threshold as the latest run has it", async () => {
+    const db = join(dir, "db.sqlite");
+    const data = file("t.jsonl", jsonl([{ output: "abc", expected: "abd" }]));
+    for (const threshold of [0.5, 0.9]) await run("run", data, "--config", file("e.json", evals([{ type: "levenshtein", config: { threshold } }])), "--db", db);
+    expect((await run("trend", "--db", db, "--report", join(dir, "t.html"))).code).toBe(0);
+    expect(readFileSync(join(dir, "t.html"), "utf8")).toContain('class="threshold" data-value="0.9"');
+  });
+
   it("run and compare reports mark jaccard and tfidf rows by the words each text lacks, split and cased as the evaluator does", async () => {
     const db = join(dir, "db.sqlite");
     const expected = ["the cat sat down", "yes no", "مرحبا يا عالم", "我喜欢吃苹果"];

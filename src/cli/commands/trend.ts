@@ -42,8 +42,9 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
     if (opts.report) {
       const drawn = series.map((s) => {
-        const first = s.summaries.find((x) => x !== null);
-        return { name: s.title, type: s.type, direction: first?.direction ?? ("maximize" as const), threshold: first?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
+        // The latest run's threshold: the one the next run will be held to.
+        const latest = [...s.summaries].reverse().find((x) => x !== null);
+        return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
       });
       writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at })), series: drawn }));
       io.stdout(`Report: ${opts.report}`);
