@@ -61,6 +61,10 @@ describe("simeval score", () => {
     const r = await run("score", "-t", "exact_match", "--record", '{"answer":{"text":"Paris"},"ref":"paris"}', "--inputs", '{"output":"$.answer.text","expected":"$.ref"}');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).passed).toBe(true);
+    // The Levenshtein distance document's own names: actual and expected, a path or a literal.
+    const doc = await run("score", "-t", "levenshtein_distance", "--record", '{"model_response":{"text":"kitten"}}', "--inputs", '{"actual":"$.model_response.text","expected":{"literal":"sitting"}}');
+    expect(doc.code).toBe(0);
+    expect(JSON.parse(doc.out).score).toBe(3);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { Issue } from "../errors.js";
 import { parseSpec, type EvaluatorSpec } from "../evaluators/spec.js";
-import { DEFAULT_INPUTS, type Parameter } from "../mapping/inputs.js";
+import { canonicalInputs, DEFAULT_INPUTS, type Parameter } from "../mapping/inputs.js";
 import { canonicalJson } from "../mapping/to-text.js";
 
 /** Config keys that decide pass/fail from the score and change no score. */
@@ -69,7 +69,7 @@ function listDifferences(diffs: readonly KeyDifference[]): string {
 function normalized(spec: EvaluatorSpec): { config: Record<string, unknown>; inputs: Record<string, unknown> } {
   const issues: Issue[] = [];
   const parsed = parseSpec(spec, [], issues);
-  const inputs: Record<string, unknown> = { ...spec.inputs };
+  const inputs: Record<string, unknown> = canonicalInputs(spec.inputs ?? {});
   for (const [p, paths] of Object.entries(DEFAULT_INPUTS) as [Parameter, readonly string[]][]) {
     if (inputs[p] === undefined && paths.length === 1) inputs[p] = paths[0];
   }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { EvalError, describeValue, formatIssues, formatPath, type Issue } from "../errors.js";
-import { compileInputs, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
+import { canonicalInputs, compileInputs, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
 import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
@@ -70,7 +70,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   if (issues.length > before || !definition || !config) return undefined;
   const finalName = typeof name === "string" ? name : definition.type;
   const normalized: EvaluatorSpec = { type: definition.type, name: finalName, config };
-  if (spec["inputs"] !== undefined) normalized.inputs = spec["inputs"] as NonNullable<EvaluatorSpec["inputs"]>;
+  if (spec["inputs"] !== undefined) normalized.inputs = canonicalInputs(spec["inputs"] as NonNullable<EvaluatorSpec["inputs"]>);
   return { definition, name: finalName, config, inputs, spec: normalized };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Issue } from "../errors.js";
-import { compileInputs } from "./inputs.js";
+import { canonicalInputs, compileInputs } from "./inputs.js";
 
 describe("compileInputs", () => {
   it("reports a malformed JSONPath as an issue whose message names the position and the usual forms", () => {
@@ -22,5 +22,18 @@ describe("compileInputs", () => {
     expect(issues).toEqual([]);
     expect(inputs.output({ answer: "a" })).toBe("a");
     expect(inputs.expected({ metadata: { expectedOutput: "b" } })).toBe("b");
+  });
+
+  it("takes actual, the Levenshtein distance document's name, for output; both at once is an issue", () => {
+    const issues: Issue[] = [];
+    const inputs = compileInputs({ actual: "$.model_response.text", expected: { literal: "sitting" } }, ["inputs"], issues, "e");
+    expect(issues).toEqual([]);
+    expect(inputs.output({ model_response: { text: "kitten" } })).toBe("kitten");
+    compileInputs({ actual: "$.a", output: "$.b" }, ["inputs"], issues, "e");
+    expect(issues.map((i) => [i.path, i.message])).toEqual([[["inputs", "actual"], 'e: "actual" is another name for the input "output", which is also given; keep one']]);
+    const unknown: Issue[] = [];
+    compileInputs({ response: "$.a" }, ["inputs"], unknown, "e");
+    expect(unknown[0]?.message).toBe('e: unknown input "response"; known inputs: output, expected ("actual" for output)');
+    expect(canonicalInputs({ actual: "$.a", expected: "$.b" })).toEqual({ output: "$.a", expected: "$.b" });
   });
 });

@@ -14,6 +14,16 @@ export const DEFAULT_INPUTS: Readonly<Record<Parameter, readonly string[]>> = {
   expected: ["$.expected", "$.metadata.expectedOutput"],
 };
 
+/** Other names of a parameter: the Levenshtein distance document calls the text to evaluate `actual`. */
+export const INPUT_ALIASES: Readonly<Record<string, Parameter>> = { actual: "output" };
+
+/** A mapping with every alias replaced by its parameter's own name (`actual` → `output`), for specs as recorded and compared. */
+export function canonicalInputs<T>(inputs: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [key, source] of Object.entries(inputs)) out[INPUT_ALIASES[key] ?? key] = source;
+  return out;
+}
+
 type Resolver = (record: unknown) => unknown;
 
 export type CompiledInputs = Readonly<Record<Parameter, Resolver>>;
@@ -21,7 +31,8 @@ export type CompiledInputs = Readonly<Record<Parameter, Resolver>>;
 /**
  * Validates an `inputs` mapping and compiles it. Problems are appended to `issues` (paths under `at`),
  * never thrown, so that every problem of a config is reported at once.
- * A parameter left unmapped uses {@link DEFAULT_INPUTS}; its fallbacks apply only then.
+ * A parameter left unmapped uses {@link DEFAULT_INPUTS}; its fallbacks apply only then. An alias
+ * ({@link INPUT_ALIASES}) maps its parameter; giving both is an issue.
  */
 export function compileInputs(raw: unknown, at: (string | number)[], issues: Issue[], who: string): CompiledInputs {
   const chosen: Partial<Record<Parameter, Resolver>> = {};
@@ -31,12 +42,17 @@ export function compileInputs(raw: unknown, at: (string | number)[], issues: Iss
     } else {
       for (const [key, source] of Object.entries(raw)) {
         const path = [...at, key];
-        if (!(PARAMETERS as readonly string[]).includes(key)) {
-          issues.push({ path, message: `${who}: unknown input "${key}"; known inputs: ${PARAMETERS.join(", ")}`, received: key });
+        const parameter = INPUT_ALIASES[key] ?? key;
+        if (!(PARAMETERS as readonly string[]).includes(parameter)) {
+          issues.push({ path, message: `${who}: unknown input "${key}"; known inputs: ${PARAMETERS.join(", ")} (${aliasList()})`, received: key });
+          continue;
+        }
+        if (parameter !== key && parameter in raw) {
+          issues.push({ path, message: `${who}: "${key}" is another name for the input "${parameter}", which is also given; keep one`, received: key });
           continue;
         }
         const resolver = compileSource(source, path, issues, who);
-        if (resolver) chosen[key as Parameter] = resolver;
+        if (resolver) chosen[parameter as Parameter] = resolver;
       }
     }
   }
@@ -96,4 +112,10 @@ function firstOf(resolvers: Resolver[]): Resolver {
     }
     return undefined;
   };
+}
+
+function aliasList(): string {
+  return Object.entries(INPUT_ALIASES)
+    .map(([alias, parameter]) => `"${alias}" for ${parameter}`)
+    .join(", ");
 }

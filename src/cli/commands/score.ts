@@ -28,7 +28,7 @@ export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<numbe
   if (opts.inputs !== undefined) spec["inputs"] = parseJsonOption("--inputs", opts.inputs);
   const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
   if (opts.record === undefined) {
-    const mapped = (p: string) => typeof spec["inputs"] === "object" && spec["inputs"] !== null && p in spec["inputs"];
+    const mapped = (p: "output" | "expected") => evaluator.spec.inputs?.[p] !== undefined;
     const missing = (["output", "expected"] as const).filter((p) => opts[p] === undefined && !mapped(p)).map((p) => `--${p}`);
     if (missing.length) throw new EvalError("USAGE", `score needs ${missing.join(" and ")} (or --record with the record's fields)`);
   }
