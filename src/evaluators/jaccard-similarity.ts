@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jaccardOfDistinct } from "../metrics/jaccard.js";
-import { equalUnderCase, wordCounts } from "../metrics/tokens.js";
+import { equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
 import { scoreText } from "./score-text.js";
@@ -10,7 +10,7 @@ import { scoreText } from "./score-text.js";
  * word tokens (runs of Unicode letters, marks and numbers), unrounded, in [0, 1].
  * Passes iff score >= threshold: the document's "exceeds" is read as "meets or exceeds", so that
  * identical answers (1.0) can pass a threshold of 1. When neither text has a word, 1.0 if the texts
- * are equal after the case rule, else 0.0; when only one has words, 0.0.
+ * are equal after the case rule and white-space collapsing, else 0.0; when only one has words, 0.0.
  * Defaults: threshold 0.5 (`similarity_threshold` accepted as an alias), case-insensitive.
  */
 export const jaccardSimilarityEvaluator = defineEvaluator({
@@ -29,7 +29,7 @@ export const jaccardSimilarityEvaluator = defineEvaluator({
       const a = wordCounts(output, config.case_sensitive);
       const b = wordCounts(expected, config.case_sensitive);
       let score: number;
-      if (a.size === 0 && b.size === 0) score = equalUnderCase(output, expected, config.case_sensitive) ? 1 : 0;
+      if (a.size === 0 && b.size === 0) score = equalWithoutTokens(output, expected, config.case_sensitive) ? 1 : 0;
       else if (a.size === 0 || b.size === 0) score = 0;
       else score = jaccardOfDistinct(a, b);
       return { a, b, score, passed: score >= config.threshold };

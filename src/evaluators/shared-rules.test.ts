@@ -63,6 +63,22 @@ describe("texts without tokens", () => {
     expect((await score(spec, { output: "ab", expected: "AB" })).score).toBe(1);
     expect((await score(spec, { output: "  hello   big \n world ", expected: "hello big world" })).score).toBe(1);
   });
+
+  it("texts without a token are the same when equal with white space collapsed and trimmed, as words and n-grams see them", async () => {
+    const specs = [{ type: "jaccard_similarity" }, { type: "tfidf_similarity" }, { type: "tfidf_similarity", config: { tokenizer: "char_ngram" } }];
+    for (const spec of specs) {
+      for (const [output, expected, same] of [
+        ["  ", "", 1],
+        [" !! ", "!!", 1],
+        ["! \t !", "! !", 1],
+        ["!!", "??", 0],
+        ["! !", "!!", 0],
+      ] as const) {
+        if (spec.type === "tfidf_similarity" && spec.config && /[!?]/.test(output)) continue; // punctuation makes n-grams
+        expect([spec, output, expected, (await score(spec, { output, expected })).score]).toEqual([spec, output, expected, same]);
+      }
+    }
+  });
 });
 
 describe("identical token multisets score exactly 1.0", () => {

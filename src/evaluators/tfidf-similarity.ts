@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tfidfAnalysisOfCounts, tfidfCosineOfCounts } from "../metrics/tfidf.js";
-import { charNgramCounts, equalUnderCase, wordCounts } from "../metrics/tokens.js";
+import { charNgramCounts, equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
 import { describeValue, EvalError, type Issue } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
@@ -37,7 +37,7 @@ export function tfidfTokenCounts(config: TfidfTokenization): (text: string) => R
  * smoothed IDF `ln((1 + N) / (1 + df)) + 1` over the two texts (N = 2) — or, with `idf: "dataset"`,
  * over every expected text of the dataset (N = rows with an expected output) — L2-normalised; score = cosine,
  * unrounded, in [0, 1]. Identical token multisets score exactly 1.0. When neither text has a token,
- * 1.0 if the texts are equal after the case rule, else 0.0; when only one has tokens, 0.0.
+ * 1.0 if the texts are equal after the case rule and white-space collapsing, else 0.0; when only one has tokens, 0.0.
  * Passes iff score >= threshold. Defaults: threshold 0.7, word tokens, ngram_size 3, case-insensitive.
  * `ngram_size` given with word tokens is a config error (see {@link ngramSizeWithWords}).
  */
@@ -66,8 +66,8 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
     const idf = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;
     const count = tfidfTokenCounts(config);
     const tokenName = config.tokenizer === "word" ? "word" : `${config.ngram_size}-gram`;
-    // Neither text has a token: 1.0 when the texts are equal under the case rule, else 0.0.
-    const noTokens = ({ output, expected }: ScoreArgs) => (equalUnderCase(output, expected, config.case_sensitive) ? 1 : 0);
+    // Neither text has a token: 1.0 when the texts are the same (see equalWithoutTokens), else 0.0.
+    const noTokens = ({ output, expected }: ScoreArgs) => (equalWithoutTokens(output, expected, config.case_sensitive) ? 1 : 0);
     const verdict = (args: ScoreArgs) => {
       const a = count(args.output);
       const b = count(args.expected);

@@ -62,9 +62,14 @@ function words(s: Split, caseSensitive: boolean): readonly string[] {
   return (s.tokens ??= Object.freeze((caseSensitive ? s.text : s.text.toLowerCase()).match(WORD) ?? []));
 }
 
-/** Whether two texts are equal under the tokenizers' case rule (lower-cased unless `caseSensitive`). */
-export function equalUnderCase(a: string, b: string, caseSensitive = false): boolean {
-  return caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase();
+/**
+ * Whether two texts that yield no token are the same: equal under the tokenizers' case rule (lower-cased
+ * unless `caseSensitive`) once every white-space run is collapsed to one space and the ends trimmed, as
+ * character n-grams see a text. So `"  "` is `""`, and `" !! "` is `"!!"`, as `" a "` is `"a"` by its words.
+ */
+export function equalWithoutTokens(a: string, b: string, caseSensitive = false): boolean {
+  const [x, y] = [collapseWhitespace(a), collapseWhitespace(b)];
+  return caseSensitive ? x === y : x.toLowerCase() === y.toLowerCase();
 }
 
 /** Collapses every run of Unicode white space to one space and trims the ends. Throws EvalError (INPUT_INVALID) when `text` is not a string. */
