@@ -783,6 +783,27 @@ describe("semantic_similarity through a service, on a dataset that would be spli
   });
 });
 
+describe("a provider waiting before a retry", () => {
+  it("says why on stderr, from the calling thread and from a scoring thread", { timeout: 30_000 }, async () => {
+    const { startFakeOpenAI } = await import("./openai-server.js");
+    const server = await startFakeOpenAI();
+    try {
+      process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+      const data = file("wait.jsonl", jsonl([{ output: "a b", expected: "a c" }]));
+      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY" } }]));
+      for (const workers of ["0", "1"]) {
+        server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "5" }, message: "rate limited" });
+        const r = await run("run", data, "--config", config, "--no-db", "--workers", workers);
+        expect(r.code).toBe(0);
+        expect(r.err).toContain("simeval: openai: HTTP 429: rate limited (server_error); retrying in 5 s as the server asks (retry 1 of 5)");
+      }
+    } finally {
+      delete process.env["SIMEVAL_TEST_KEY"];
+      await server.close();
+    }
+  });
+});
+
 describe("word_vectors in a dataset run", () => {
   it.each([["on the main thread", "0"], ["on scoring threads", "2"]])("a vectors file that cannot be loaded stops the run before its first row, naming the file (%s)", async (_, workers) => {
     const data = file("wv.jsonl", jsonl([{ output: "a cat", expected: "a dog" }]));

@@ -7,12 +7,14 @@ function fakeStream(isTTY: boolean) {
 }
 
 describe("terminalProgress", () => {
-  it("is quiet when not a terminal", () => {
+  it("draws no progress line when not a terminal, but prints notes", () => {
     const { stream, writes } = fakeStream(false);
     const p = terminalProgress(stream);
     p.update(10, 100);
     p.done();
     expect(writes).toEqual([]);
+    p.note("simeval: waiting"); // notes are shown all the same
+    expect(writes).toEqual(["simeval: waiting\n"]);
   });
 
   it("shows rows, rows/s, a bar and an ETA on a terminal, then clears the line", () => {
@@ -28,8 +30,11 @@ describe("terminalProgress", () => {
       vi.advanceTimersByTime(500);
       p.update(1500, null);
       expect(writes[1]).toMatch(/^\r1,500 rows  600 rows\/s  0:03\x1b\[K$/);
+      // A note goes above the progress line, which is drawn again.
+      p.note("simeval: waiting");
+      expect(writes.slice(2, 5)).toEqual(["\r\x1b[K", "simeval: waiting\n", expect.stringMatching(/^\r1,500 rows/)]);
       p.done();
-      expect(writes[2]).toBe("\r\x1b[K");
+      expect(writes[5]).toBe("\r\x1b[K");
     } finally {
       vi.useRealTimers();
     }

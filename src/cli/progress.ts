@@ -2,20 +2,24 @@
 export interface Progress {
   /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null. */
   update(rows: number, total: number | null): void;
+  /** A line to show now, whether or not it is a terminal (above the progress line, which is drawn again). */
+  note(line: string): void;
   done(): void;
 }
 
-const QUIET: Progress = { update() {}, done() {} };
-
 /**
- * Writes to `stream` only when it is a terminal (quiet in CI and pipes), at most ten times a second.
+ * Writes the progress line to `stream` only when it is a terminal (quiet in CI and pipes), at most ten
+ * times a second. Notes go to `print` (a line writer on the same stream, such as the command's stderr)
+ * always; on a terminal, the progress line is cleared first and drawn again after.
  */
-export function terminalProgress(stream: NodeJS.WriteStream): Progress {
-  if (!stream.isTTY) return QUIET;
+export function terminalProgress(stream: NodeJS.WriteStream, print: (line: string) => void = (line) => void stream.write(`${line}\n`)): Progress {
+  if (!stream.isTTY) return { update() {}, note: print, done() {} };
   const start = performance.now();
   let last = 0;
   let drawn = false;
+  let shown: [number, number | null] | null = null;
   const draw = (rows: number, total: number | null) => {
+    shown = [rows, total];
     const seconds = (performance.now() - start) / 1000;
     const rate = seconds > 0 ? rows / seconds : 0;
     let text = `${rows.toLocaleString("en-US")} rows  ${Math.round(rate).toLocaleString("en-US")} rows/s  ${clock(seconds)}`;
@@ -36,8 +40,15 @@ export function terminalProgress(stream: NodeJS.WriteStream): Progress {
       last = now;
       draw(rows, total);
     },
+    note(line) {
+      if (drawn) stream.write("\r\x1b[K");
+      print(line);
+      if (shown) draw(...shown);
+    },
     done() {
       if (drawn) stream.write("\r\x1b[K");
+      drawn = false;
+      shown = null;
     },
   };
 }

@@ -137,6 +137,15 @@ describe("openai provider: retries", () => {
     expect(gap).toBeLessThan(5000);
   });
 
+  it("tells a person watching why it waits before a retry, when the wait is long, without the key", async () => {
+    server.faults.push({ kind: "status", status: 429, headers: { "retry-after-ms": "60" }, message: `slow down ${KEY}` }, { kind: "status", status: 503 });
+    const notices: string[] = [];
+    await provider({}, { ...fast, env: { OPENAI_API_KEY: KEY }, notice: (m) => notices.push(m), noticeWaitMs: 50 }).embed(["x"]);
+    expect(server.requests).toHaveLength(3);
+    // The 503's backoff (fast: a few ms) is below the notice wait: only the 429's wait is told.
+    expect(notices).toEqual(["openai: HTTP 429: slow down [redacted] (server_error); retrying in 0.06 s as the server asks (retry 1 of 5)"]);
+  });
+
   it("gives up at once on a Retry-After longer than it waits, naming both", async () => {
     server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "3600" }, message: "quota exceeded" });
     const started = Date.now();

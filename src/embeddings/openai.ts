@@ -7,6 +7,8 @@ import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type Bac
 
 /** OpenAI's API root, the default `base_url`; only against it is an API key required. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+/** A wait before a retry at least this long (ms) is told to `notice`: a person watching sees why nothing moves. */
+export const NOTICE_WAIT_MS = 5_000;
 /** The default embedding model. */
 export const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
 /**
@@ -43,10 +45,16 @@ const openaiConfig = z.strictObject({ model: z.string().min(1).default(OPENAI_DE
 /** The openai provider's settings, every default applied. */
 export type OpenAIEmbeddingOptions = z.output<typeof openaiConfig>;
 
-/** Test seams: retry timing, the environment and `fetch`. Defaults: {@link DEFAULT_BACKOFF}, `process.env`, global fetch. */
+/**
+ * Test seams: retry timing, the environment and `fetch` (defaults: {@link DEFAULT_BACKOFF}, `process.env`,
+ * global fetch); and `notice`, told of each wait of {@link NOTICE_WAIT_MS} or more before a retry.
+ */
 export interface OpenAITuning {
   backoff?: Partial<BackoffOptions>;
   retryAfterCapMs?: number;
+  notice?: (message: string) => void;
+  /** Default {@link NOTICE_WAIT_MS}. */
+  noticeWaitMs?: number;
   env?: Readonly<Record<string, string | undefined>>;
   fetch?: typeof fetch;
 }
@@ -125,7 +133,11 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
       if (asked !== undefined && asked > retryAfterCap) {
         throw fail(`${outcome.message}; the server asks to wait ${formatWait(asked)} before retrying, longer than the ${formatWait(retryAfterCap)} simeval waits, so it gave up`, outcome.status);
       }
-      await sleep(asked ?? backoffDelay(attempt, backoff), signal);
+      const wait = asked ?? backoffDelay(attempt, backoff);
+      if (wait >= (tuning.noticeWaitMs ?? NOTICE_WAIT_MS)) {
+        tuning.notice?.(mask(`openai: ${outcome.message}; retrying in ${formatWait(wait)}${asked !== undefined ? " as the server asks" : ""} (retry ${attempt + 1} of ${options.max_retries})`));
+      }
+      await sleep(wait, signal);
     }
   }
 
@@ -204,7 +216,7 @@ export const openaiEmbeddingProvider: EmbeddingProviderDefinition = {
   name: "openai",
   description: "Any OpenAI-compatible POST {base_url}/embeddings endpoint (OpenAI by default, with text-embedding-3-small).",
   options: openaiOptions,
-  create: (options) => createOpenAIProvider(parseOpenAIOptions(options)),
+  create: (options, hooks) => createOpenAIProvider(parseOpenAIOptions(options), hooks?.notice ? { notice: hooks.notice } : {}),
 };
 
 /** `{base_url}/embeddings`, keeping a query string (Azure's `?api-version=`) after the path. */

@@ -45,7 +45,12 @@ export interface EmbeddingProviderOptions {
   [key: string]: unknown;
 }
 
-export type EmbeddingProviderFactory = (options: EmbeddingProviderOptions) => EmbeddingProvider;
+/** What a factory may use besides its options: `notice` tells a person watching why a call is waiting (see `EvaluatorEnv.notice`). */
+export interface EmbeddingProviderHooks {
+  notice?: (message: string) => void;
+}
+
+export type EmbeddingProviderFactory = (options: EmbeddingProviderOptions, hooks?: EmbeddingProviderHooks) => EmbeddingProvider;
 
 /**
  * A built-in provider: its name, the config keys it accepts in a `semantic_similarity` spec (each

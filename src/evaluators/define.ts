@@ -58,6 +58,11 @@ export interface EvaluatorEnv {
    * the evaluator of that name (each tokenises and maps its expected text its own way).
    */
   datasetIdf?: (evaluatorName: string) => IdfTable;
+  /**
+   * Told what a long wait is for, for a person watching: an embedding provider about to wait seconds
+   * before retrying (a rate limit, a server error). Never told anything secret.
+   */
+  notice?: (message: string) => void;
 }
 
 /** Options every evaluator accepts, added to each config schema by {@link defineEvaluator}. */

@@ -4,7 +4,7 @@ import { cosineSimilarity } from "../metrics/cosine.js";
 import { EmbeddingBatcher, type EmbeddedText } from "../embeddings/batcher.js";
 import { memoryEmbeddingCache } from "../embeddings/cache.js";
 import { providerOptionKeys } from "../embeddings/provider-options.js";
-import type { EmbeddingProvider, EmbeddingProviderOptions, EmbeddingUsage } from "../embeddings/provider.js";
+import type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHooks, EmbeddingProviderOptions, EmbeddingUsage } from "../embeddings/provider.js";
 import { builtinEmbeddingProviders, embeddingProviderDefinitions } from "../embeddings/registry.js";
 import { defineEvaluator, type Scorer } from "./define.js";
 import { scoreText } from "./score-text.js";
@@ -82,7 +82,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
       throw new EvalError("CONFIG_INVALID", `semantic_similarity: invalid configuration (${count}):\n${formatIssues(issues)}`, { issues });
     }
-    const provider = createProvider(config.provider, factory, options);
+    const provider = createProvider(config.provider, factory, options, env.notice ? { notice: env.notice } : {});
     const batcher = new EmbeddingBatcher(provider, { cache: env.embeddingCache ?? memoryEmbeddingCache() });
 
     const from = config.rescale?.from;
@@ -157,9 +157,9 @@ export const semanticSimilarityEvaluator = defineEvaluator({
   },
 });
 
-function createProvider(name: string, factory: (o: EmbeddingProviderOptions) => EmbeddingProvider, options: EmbeddingProviderOptions): EmbeddingProvider {
+function createProvider(name: string, factory: EmbeddingProviderFactory, options: EmbeddingProviderOptions, hooks: EmbeddingProviderHooks): EmbeddingProvider {
   try {
-    return factory(options);
+    return factory(options, hooks);
   } catch (err) {
     if (err instanceof EvalError) throw err;
     const why = err instanceof Error ? err.message : String(err);

@@ -18,9 +18,9 @@ export interface Scorer {
   close(): Promise<void>;
 }
 
-/** Scores on the calling thread: for small datasets, and where worker threads are not wanted. */
-export function inlineScorer(init: ScorerInit): Scorer {
-  const built = evaluatorsFor(init);
+/** Scores on the calling thread: for small datasets, and where worker threads are not wanted. `notice`: see `EvaluatorEnv.notice`. */
+export function inlineScorer(init: ScorerInit, notice?: (message: string) => void): Scorer {
+  const built = evaluatorsFor(init, notice);
   const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
   return {
     ready: () => scorer.ready(),
@@ -39,12 +39,14 @@ interface Pending {
 /**
  * `size` worker threads, each with its own copy of the evaluators. Batches go to the thread with the
  * fewest batches in flight; the caller keeps the order by awaiting batches in the order it sent them.
+ * The threads' notices (see `EvaluatorEnv.notice`) go to `notice`.
  */
-export function workerPool(init: ScorerInit, size: number): Scorer {
+export function workerPool(init: ScorerInit, size: number, notice?: (message: string) => void): Scorer {
   const workers = Array.from({ length: size }, () => {
     const worker = startWorker(init);
     const pending = new Map<number, Pending>();
-    worker.on("message", (msg: { seq: number; value?: unknown; error?: WorkerError }) => {
+    worker.on("message", (msg: { seq: number; value?: unknown; error?: WorkerError } | { notice: string }) => {
+      if ("notice" in msg) return notice?.(msg.notice);
       const p = pending.get(msg.seq);
       pending.delete(msg.seq);
       if (msg.error === undefined) p?.resolve(msg.value);

@@ -42,6 +42,8 @@ export interface RunDatasetOptions {
   signal?: AbortSignal;
   /** Called after each batch: rows done, and the expected total when the format tells it (JSONL). */
   onProgress?: (rows: number, estimatedTotal: number | null) => void;
+  /** Told why scoring waits, from any thread (an embedding provider retrying after a rate limit); see `EvaluatorEnv.notice`. */
+  onNotice?: (message: string) => void;
 }
 
 export interface RowErrorInfo {
@@ -116,7 +118,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // An evaluator that sends texts to a service is bound by the service, not the cores, and each thread
   // would send its own copy of a text shared by rows on several threads (billed again): one thread.
   const workers = opts.workers ?? (size < SMALL_DATASET_BYTES || evaluators.some((e) => e.remote) ? 0 : availableParallelism());
-  const scorer: Scorer = workers > 0 ? workerPool(init, workers) : inlineScorer(init);
+  const scorer: Scorer = workers > 0 ? workerPool(init, workers, opts.onNotice) : inlineScorer(init, opts.onNotice);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). Each
   // scoring thread loads its own, while this thread fingerprints the dataset; this thread's evaluators,
   // which only name and describe, load nothing. Then the dataset IDF's pass over the file, when an

@@ -37,8 +37,8 @@ export interface ScorerEvaluators {
   close(): void;
 }
 
-/** Builds the evaluators of a run from plain data, the same way on every thread. */
-export function evaluatorsFor(init: ScorerInit): ScorerEvaluators {
+/** Builds the evaluators of a run from plain data, the same way on every thread; `notice` is {@link EvaluatorEnv.notice}. */
+export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => void): ScorerEvaluators {
   // One table per evaluator, which each holds from its creation on and which is filled in place.
   const tables = new Map<string, IdfTable>();
   const datasetIdf = (name: string): IdfTable => {
@@ -46,7 +46,7 @@ export function evaluatorsFor(init: ScorerInit): ScorerEvaluators {
     if (!table) tables.set(name, (table = unfittedIdf()));
     return table;
   };
-  const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, datasetIdf };
+  const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, datasetIdf, ...(notice ? { notice } : {}) };
   const setIdf = (idfs: FittedIdfs): void => {
     for (const [name, idf] of Object.entries(idfs)) {
       const df = new Map(idf.df);

@@ -20,7 +20,8 @@ export interface WorkerError {
 
 const init = workerData as ScorerInit;
 // The thread ends with the process or terminate(); its database connection closes with it.
-const built = evaluatorsFor(init);
+// A notice has no seq: the pool passes it on as it comes.
+const built = evaluatorsFor(init, (notice) => parentPort?.postMessage({ notice }));
 const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");

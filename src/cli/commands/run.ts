@@ -92,7 +92,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   };
   process.once("SIGINT", onSigint);
   const results = opts.out ? await openTextFile("--out", opts.out) : undefined;
-  const progress = terminalProgress(process.stderr);
+  const progress = terminalProgress(process.stderr, io.stderr);
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
   try {
@@ -106,6 +106,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       ...(workers !== undefined ? { workers } : {}),
       signal: controller.signal,
       onProgress: (rows, total) => progress.update(rows, total),
+      onNotice: (message) => progress.note(`simeval: ${message}`),
     });
   } finally {
     progress.done();
