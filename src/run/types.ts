@@ -80,6 +80,11 @@ export interface RunInfo {
   summary: RunSummary | null;
 }
 
+/** The run's spec of the evaluator named `name` (its `name`, else its type), if it had one. */
+export function evaluatorSpec(run: Pick<RunInfo, "evaluators">, name: string): EvaluatorSpec | undefined {
+  return run.evaluators.find((s) => (s.name ?? s.type) === name);
+}
+
 export function isResultError(r: RowVerdict): r is ResultError {
   return "error" in r;
 }

@@ -6,6 +6,7 @@ import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../.
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
 import type { RowScores } from "../../run/row-scores.js";
+import { evaluatorSpec } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -116,7 +117,7 @@ function specWarnings(a: LoadedRun, b: LoadedRun, c: Comparison): string[] {
 
 /** A recorded run's spec of the evaluator named `name`; undefined for a results.jsonl file. */
 function specOf(run: LoadedRun, name: string): EvaluatorSpec | undefined {
-  return run.info?.evaluators.find((s) => (s.name ?? s.type) === name);
+  return run.info ? evaluatorSpec(run.info, name) : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { basename, resolve } from "node:path";
 import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
-import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -83,13 +83,9 @@ export function seriesWarnings(runs: readonly RunInfo[], series: readonly Series
     if (types.length > 1) out.push(`${name} names different evaluators in these runs (${types.join(", ")}): each has a column of its own`);
   }
   for (const s of series) {
-    const specs = runs.flatMap((r, i) => (s.summaries[i] ? [specOf(r, s.name)] : [])).filter((x): x is EvaluatorSpec => x !== undefined);
+    const specs = runs.flatMap((r, i) => (s.summaries[i] ? [evaluatorSpec(r, s.name)] : [])).filter((x): x is EvaluatorSpec => x !== undefined);
     const keys = new Set(specs.slice(1).flatMap((spec) => scoreKeys(specDifferences(specs[0]!, spec))));
     if (keys.size) out.push(`${s.title}: its ${[...keys].join(", ")} differ between these runs, so its means may differ because of that; \`simeval compare\` names the values`);
   }
   return out;
-}
-
-function specOf(run: RunInfo, name: string): EvaluatorSpec | undefined {
-  return run.evaluators.find((s) => (s.name ?? s.type) === name);
 }
