@@ -2,7 +2,7 @@
 import type { Direction } from "../types.js";
 import { highlightFor } from "./choose.js";
 import { escapeHtml, escapeText, userText } from "./escape.js";
-import { MISSING, formatFigure, formatId, formatInt, formatP, formatSignedFigure, formatTime } from "./format.js";
+import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { diffLegend, renderPage, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
@@ -51,16 +51,6 @@ function renderHeader(input: ComparisonReportInput): string {
   );
 }
 
-/** A mean or score as `simeval compare` prints it (4 decimals, never rounded to a whole number). */
-function figure(value: number | null): string {
-  return formatFigure(value, MISSING);
-}
-
-/** A difference as `simeval compare` prints it, with a true minus sign: a difference that is not zero never reads as zero. */
-function signed(value: number | null): string {
-  return formatSignedFigure(value, MISSING, "\u2212");
-}
-
 /** Whether a change of `delta` (B − A) is an improvement in `direction`. */
 function isBetter(delta: number, direction: Direction): boolean {
   return direction === "maximize" ? delta > 0 : delta < 0;
@@ -74,11 +64,11 @@ function renderTable(input: ComparisonReportInput): string {
   const rows = input.evaluators.map((ev) => {
     const d = ev.direction;
     const cls = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, d) ? "better" : "worse";
-    const ci = ev.ci ? `<span class="ci">${signed(ev.ci[0])} … ${signed(ev.ci[1])}</span>` : `<span class="ci">no CI</span>`;
+    const ci = ev.ci ? `<span class="ci">${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}</span>` : `<span class="ci">no CI</span>`;
     return (
       `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${escapeText(ev.name)}<span class="type" title="${directionText(d)}">${escapeText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
-      `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${figure(ev.mean_a)}</span> → <b class="mean-b">${figure(ev.mean_b)}</b></td>` +
-      `<td class="diff">${ciSvg(ev)} <span class="delta ${cls}">${signed(ev.diff)}</span>${ci}</td>` +
+      `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b></td>` +
+      `<td class="diff">${ciSvg(ev)} <span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</td>` +
       `<td>${escapeHtml(formatP(ev.p_value))}</td><td>${verdict(ev)}</td>` +
       `<td class="moves"><span data-improved="${ev.improved}" title="improved">▲ ${formatInt(ev.improved)}</span> ` +
       `<span data-regressed="${ev.regressed}" title="regressed">▼ ${formatInt(ev.regressed)}</span> ` +
@@ -140,7 +130,7 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
   return (
     `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
-    `<span class="score">A ${figure(row.score_a)} → B ${figure(row.score_b)}</span>` +
-    `<span class="delta ${cls}">${signed(row.delta)}</span></div>${renderPanes(panes)}${renderNotes(notes)}</div>`
+    `<span class="score">A ${htmlFigure(row.score_a)} → B ${htmlFigure(row.score_b)}</span>` +
+    `<span class="delta ${cls}">${htmlSignedFigure(row.delta)}</span></div>${renderPanes(panes)}${renderNotes(notes)}</div>`
   );
 }

@@ -78,6 +78,16 @@ export function formatSignedFigure(value: number | null, missing = "-", minus = 
   return text.startsWith("-") ? `${minus}${text.slice(1)}` : `+${text}`;
 }
 
+/** {@link formatFigure} in an HTML report: as `simeval` prints it on the terminal, {@link MISSING} for none. */
+export function htmlFigure(value: number | null): string {
+  return formatFigure(value, MISSING);
+}
+
+/** {@link formatSignedFigure} in an HTML report: {@link MISSING} for none, a true minus sign (U+2212). */
+export function htmlSignedFigure(value: number | null): string {
+  return formatSignedFigure(value, MISSING, "\u2212");
+}
+
 /** A p-value: 4 decimals, or "< 0.0001" below that (as `simeval compare` prints it). */
 export function formatP(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return MISSING;

@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
 import { escapeHtml, escapeText } from "./escape.js";
-import { MISSING, formatFigure, formatId, formatInt, formatPassRate, formatScore, passRatePercent, formatTime } from "./format.js";
+import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
 import { cutTextHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -66,12 +66,11 @@ function renderSummaryTable(input: RunReportInput): string {
     .join("");
   const rows = input.evaluators.map((ev, i) => {
     const s = ev.summary;
-    // Summary figures as the command line prints them, so that the report and the gates agree.
-    const f = (v: number | null): string => formatFigure(v, MISSING);
+    // Summary figures as the command line prints them (htmlFigure), so that the report and the gates agree.
     return (
       `<tr><td class="name"><a href="#${slug(s.name, i)}">${escapeText(s.name)}</a><span class="type">${escapeText(s.type)} · ${directionText(s.direction)}</span></td>` +
       `<td>${formatInt(s.n)}</td><td>${formatInt(s.skipped)}</td><td>${s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0"}</td>` +
-      `<td><b>${f(s.mean)}</b></td><td>${f(s.median)}</td><td>${f(s.p10)}</td><td>${f(s.p90)}</td><td>${f(s.min)}</td><td>${f(s.max)}</td>` +
+      `<td><b>${htmlFigure(s.mean)}</b></td><td>${htmlFigure(s.median)}</td><td>${htmlFigure(s.p10)}</td><td>${htmlFigure(s.p90)}</td><td>${htmlFigure(s.min)}</td><td>${htmlFigure(s.max)}</td>` +
       `<td>${passRate(s)}</td></tr>`
     );
   });
@@ -122,8 +121,8 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
-    `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", formatFigure(s.mean, MISSING))}${stat("median", formatFigure(s.median, MISSING))}` +
-    `${stat("p10", formatFigure(s.p10, MISSING))}${stat("p90", formatFigure(s.p90, MISSING))}${stat("pass rate", formatPassRate(s))}` +
+    `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", htmlFigure(s.mean))}${stat("median", htmlFigure(s.median))}` +
+    `${stat("p10", htmlFigure(s.p10))}${stat("p90", htmlFigure(s.p90))}${stat("pass rate", formatPassRate(s))}` +
     `${s.skipped ? stat("skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
     `${chart}${worst}</section>`
   );

@@ -1,6 +1,6 @@
 /** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
 import { escapeHtml, escapeText } from "./escape.js";
-import { MISSING, formatFigure, formatScore, formatSignedFigure, formatTime } from "./format.js";
+import { MISSING, formatScore, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { renderPage, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
@@ -41,7 +41,7 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   if (latest !== undefined && previous !== undefined) {
     const d = latest - previous;
     const cls = d === 0 ? "" : (s.direction === "maximize") === d > 0 ? "better" : "worse";
-    change = `<span>since the previous run <b class="delta ${cls}">${formatSignedFigure(d, MISSING, "\u2212")}</b></span>`;
+    change = `<span>since the previous run <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
   }
   const chart = present.length
     ? renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })
@@ -49,7 +49,7 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
-    `<div class="stats"><span>latest mean <b>${formatFigure(latest ?? null, MISSING)}</b></span>${change}</div>${chart}</section>`
+    `<div class="stats"><span>latest mean <b>${htmlFigure(latest ?? null)}</b></span>${change}</div>${chart}</section>`
   );
 }
 
@@ -58,7 +58,7 @@ function renderTable(input: TrendReportInput): string {
   const rows = input.runs.map(
     (run, i) =>
       `<tr><td class="name">${escapeText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
-      input.series.map((s) => `<td>${formatFigure(s.means[i] ?? null, MISSING)}</td>`).join("") +
+      input.series.map((s) => `<td>${htmlFigure(s.means[i] ?? null)}</td>`).join("") +
       `</tr>`,
   );
   return `<section class="card"><h2>All runs</h2><div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`;
