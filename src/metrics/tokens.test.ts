@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { thrownEvalError } from "../test-support.js";
 import { charNgramCounts, charNgramSpans, charNgrams, collapseWhitespace, countTokens, wordCounts, wordTokenSpans, wordTokens, type TokenSpan } from "./tokens.js";
 
 describe("wordTokens", () => {
@@ -168,5 +169,10 @@ describe("wordTokenSpans and charNgramSpans", () => {
       { token: "ab ", start: 1, end: 6 },
       { token: "b c", start: 2, end: 7 },
     ]);
+  });
+
+  it("refuse a text that is not a string with INPUT_INVALID, naming the function (also when no limit is given)", () => {
+    expect(thrownEvalError(() => wordTokenSpans(null as unknown as string))).toMatchObject({ code: "INPUT_INVALID", message: "wordTokenSpans: argument text must be a string, received null" });
+    expect(thrownEvalError(() => charNgramSpans(undefined as unknown as string, 3))).toMatchObject({ code: "INPUT_INVALID", message: "charNgramSpans: argument text must be a string, received nothing" });
   });
 });

@@ -130,10 +130,10 @@ export interface TokenSpan {
 /**
  * {@link wordTokens} with where each one is in `text`, for the tokens that start before `limit` (a
  * UTF-16 offset; a token that crosses it is whole): for reports that mark the words of a shown, possibly
- * cut text. The tokens are the words of the same rule and case rule, so with the default `limit` they
- * are `wordTokens(text, caseSensitive)`. Throws EvalError (INPUT_INVALID) when `text` is not a string.
+ * cut text. The tokens are the words of the same rule and case rule, so with no `limit` they are
+ * `wordTokens(text, caseSensitive)`. Throws EvalError (INPUT_INVALID) when `text` is not a string.
  */
-export function wordTokenSpans(text: string, caseSensitive = false, limit = text.length): TokenSpan[] {
+export function wordTokenSpans(text: string, caseSensitive = false, limit = Infinity): TokenSpan[] {
   if (typeof text !== "string") throw notAString("wordTokenSpans", "text", text);
   // The whole text under the case rule, as wordTokens splits it (lower-casing depends on context: a final "Σ").
   const prepared = caseSensitive ? text : text.toLowerCase();
@@ -152,11 +152,11 @@ export function wordTokenSpans(text: string, caseSensitive = false, limit = text
 /**
  * {@link charNgrams} with where each one is in `text`, for the n-grams that start before `limit` (a
  * UTF-16 offset; an n-gram that crosses it is whole). A collapsed white space run (one space in the
- * n-gram) spans the whole run in `text`; white space trimmed from the ends is in no n-gram. With the
- * default `limit`, the tokens are `charNgrams(text, n, caseSensitive)`. Throws EvalError
+ * n-gram) spans the whole run in `text`; white space trimmed from the ends is in no n-gram. With no
+ * `limit`, the tokens are `charNgrams(text, n, caseSensitive)`. Throws EvalError
  * (INPUT_INVALID) when `text` is not a string.
  */
-export function charNgramSpans(text: string, n: number, caseSensitive = false, limit = text.length): TokenSpan[] {
+export function charNgramSpans(text: string, n: number, caseSensitive = false, limit = Infinity): TokenSpan[] {
   if (typeof text !== "string") throw notAString("charNgramSpans", "text", text);
   const prepared = ngramText(text, n, caseSensitive);
   const lowered = caseSensitive ? text : text.toLowerCase();
