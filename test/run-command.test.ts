@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { openSqliteStore } from "../src/storage/sqlite.js";
 import { collect } from "../src/test-support.js";
+import type { FakeOpenAI } from "./openai-server.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 let dir: string;
@@ -727,16 +728,30 @@ describe("a second Ctrl-C", () => {
   });
 });
 
+/**
+ * Runs `body` against a fake OpenAI embeddings server, with the key variable SIMEVAL_TEST_KEY set to
+ * "sk-test-secret"; `openai(config)` is a semantic_similarity spec through it.
+ */
+async function withFakeOpenAI(body: (server: FakeOpenAI, openai: (config?: Record<string, unknown>) => Record<string, unknown>) => Promise<void>): Promise<void> {
+  const { startFakeOpenAI } = await import("./openai-server.js");
+  const server = await startFakeOpenAI();
+  const openai = (config: Record<string, unknown> = {}) => ({ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY", ...config } });
+  process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+  try {
+    await body(server, openai);
+  } finally {
+    delete process.env["SIMEVAL_TEST_KEY"];
+    await server.close();
+  }
+}
+
 describe("semantic_similarity in a dataset run", () => {
   it("batches embedding calls across rows and embeds each text once, also across runs (the cache)", async () => {
-    const { startFakeOpenAI } = await import("./openai-server.js");
-    const server = await startFakeOpenAI();
-    try {
-      process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+    await withFakeOpenAI(async (server, openai) => {
       // 40 rows, one shared reference, 40 different outputs: 41 distinct texts.
       const rows = Array.from({ length: 40 }, (_, i) => ({ id: i, output: `answer number ${i}`, expected: "the reference answer" }));
       const data = file("sem.jsonl", jsonl(rows));
-      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY", batch_size: 16, threshold: 0.1 } }]));
+      const config = file("evals.json", evals([openai({ batch_size: 16, threshold: 0.1 })]));
       const db = join(dir, "db.sqlite");
       const first = await run("run", data, "--config", config, "--db", db, "--out", join(dir, "o.jsonl"), "--workers", "0");
       expect(first.code).toBe(0);
@@ -753,54 +768,39 @@ describe("semantic_similarity in a dataset run", () => {
       const again = await run("run", data, "--config", config, "--db", db, "--workers", "2");
       expect(again.code).toBe(0);
       expect(server.requests.length).toBe(before); // every text came from the run database's cache
-    } finally {
-      delete process.env["SIMEVAL_TEST_KEY"];
-      await server.close();
-    }
+    });
   });
 });
 
 describe("semantic_similarity through a service, on a dataset that would be split across threads", () => {
   it("scores on one thread by default, so that each distinct text is sent once", async () => {
-    const { startFakeOpenAI } = await import("./openai-server.js");
-    const server = await startFakeOpenAI();
-    try {
-      process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+    await withFakeOpenAI(async (server, openai) => {
       // Over 1 MiB (threads by default), 60 distinct texts repeated over 6,000 rows.
       const rows = Array.from({ length: 6000 }, (_, i) => ({ output: `answer ${i % 50}`, expected: `reference ${i % 10}`, metadata: { pad: "x".repeat(200) } }));
       const data = file("big-sem.jsonl", jsonl(rows));
       expect(statSync(data).size).toBeGreaterThan(1 << 20);
-      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY", threshold: 0.1 } }, { type: "levenshtein" }]));
+      const config = file("evals.json", evals([openai({ threshold: 0.1 }), { type: "levenshtein" }]));
       const r = await run("run", data, "--config", config, "--no-db");
       expect(r.code).toBe(0);
       const texts = server.requests.flatMap((q) => q.body.input);
       expect(texts).toHaveLength(60);
       expect(new Set(texts).size).toBe(60);
-    } finally {
-      delete process.env["SIMEVAL_TEST_KEY"];
-      await server.close();
-    }
+    });
   });
 });
 
 describe("a provider waiting before a retry", () => {
   it("says why on stderr, from the calling thread and from a scoring thread", { timeout: 30_000 }, async () => {
-    const { startFakeOpenAI } = await import("./openai-server.js");
-    const server = await startFakeOpenAI();
-    try {
-      process.env["SIMEVAL_TEST_KEY"] = "sk-test-secret";
+    await withFakeOpenAI(async (server, openai) => {
       const data = file("wait.jsonl", jsonl([{ output: "a b", expected: "a c" }]));
-      const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "openai", base_url: server.url, api_key_env: "SIMEVAL_TEST_KEY" } }]));
+      const config = file("evals.json", evals([openai()]));
       for (const workers of ["0", "1"]) {
         server.faults.push({ kind: "status", status: 429, headers: { "retry-after": "5" }, message: "rate limited" });
         const r = await run("run", data, "--config", config, "--no-db", "--workers", workers);
         expect(r.code).toBe(0);
         expect(r.err).toContain("simeval: openai: HTTP 429: rate limited (server_error); retrying in 5 s as the server asks (retry 1 of 5)");
       }
-    } finally {
-      delete process.env["SIMEVAL_TEST_KEY"];
-      await server.close();
-    }
+    });
   });
 });
 
