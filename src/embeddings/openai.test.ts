@@ -98,6 +98,12 @@ describe("openai provider: the key", () => {
     const err = await evalErrorOf(provider({}, { ...fast, env: { OPENAI_API_KEY: key } }).embed(["x"]));
     expect(err.message).toContain("key=[redacted] basic=[redacted] raw=[redacted]");
   });
+
+  it("is not masked when it is a short dummy (as for a local server), which would garble every message", async () => {
+    server.faults.push({ kind: "status", status: 400, message: "exceeded the max" });
+    const err = await evalErrorOf(provider({}, { ...fast, env: { OPENAI_API_KEY: "x" } }).embed(["x"]));
+    expect(err.message).toContain("HTTP 400: exceeded the max");
+  });
 });
 
 describe("openai provider: retries", () => {

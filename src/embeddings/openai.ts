@@ -16,6 +16,8 @@ export const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
  * the request at once, naming the wait: a run would otherwise sit silent for minutes per retry.
  */
 export const RETRY_AFTER_CAP_MS = 60_000;
+/** The API key is masked in messages ("[redacted]") when it has at least this many characters. */
+const MASK_MIN_LENGTH = 8;
 
 /**
  * The openai provider's config keys, as given in a `semantic_similarity` spec. The key itself is never
@@ -110,7 +112,9 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   const doFetch = tuning.fetch ?? fetch;
   const shown = displayUrl(endpoint);
   // The key as sent, and as a server might echo it back: URL-encoded or in base64 (as in a Basic header).
-  const forms = key === undefined ? [] : [...new Set([key, encodeURIComponent(key), Buffer.from(key).toString("base64")])].filter((f) => f.length > 0);
+  // A form under MASK_MIN_LENGTH characters (a dummy key such as "x" for a local server) is no secret, and
+  // masking it would garble every message ("rate_limit_e[redacted]ceeded").
+  const forms = key === undefined ? [] : [...new Set([key, encodeURIComponent(key), Buffer.from(key).toString("base64")])].filter((f) => f.length >= MASK_MIN_LENGTH);
   const mask = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
   const fail = (message: string, status?: number) =>
     new EmbeddingRequestError(mask(`openai: POST ${shown} (model ${options.model}): ${message}`), status);
