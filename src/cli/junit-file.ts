@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { EvalError } from "../errors.js";
+import { makeFolder } from "../make-folder.js";
 import { JUnitBuilder } from "../report/junit.js";
 import type { GateResult, JUnitInput } from "../report/types.js";
 import type { RowOutcome } from "../run/types.js";
@@ -23,7 +24,7 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
   };
   const fail = (error: unknown) => new EvalError("USAGE", `--junit ${path}: cannot write (${(error as Error).message})`);
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
     const builder = new JUnitBuilder(input, (suite, line) => {
       let part = parts.get(suite);
       if (!part) {

@@ -1,12 +1,13 @@
-import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream } from "node:fs";
+import { createWriteStream, statSync, writeFileSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { once } from "node:events";
 import { EvalError } from "../errors.js";
+import { makeFolder } from "../make-folder.js";
 
 /** Writes a whole file, creating its folder; a failure names the path and the flag it came from. */
 export function writeOutput(flag: string, path: string, text: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
     writeFileSync(path, text);
   } catch (error) {
     throw new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`);
@@ -22,7 +23,7 @@ export interface TextFile {
 export async function openTextFile(flag: string, path: string): Promise<TextFile> {
   let stream: WriteStream;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
     stream = createWriteStream(path);
     await once(stream, "open");
   } catch (error) {

@@ -1,8 +1,9 @@
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EvalError } from "../errors.js";
+import { makeFolder } from "../make-folder.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import { pairableScore, rowScores, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
@@ -617,7 +618,7 @@ const PAGE_SIZE = 16384;
 function openDatabase(path: string): Database.Database {
   let db: Database.Database | undefined;
   try {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    if (path !== ":memory:") makeFolder(dirname(path));
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     // Rows hold about 2 KB of results each: on 16 KiB pages (a new file's; an existing one keeps its
     // own) recording them costs about 30% less than on the default 4 KiB (measured, 100k rows).

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { EvalError } from "../../errors.js";
+import { makeFolder } from "../../make-folder.js";
 import type { WordTable } from "./table.js";
 
 /**
@@ -53,7 +54,7 @@ export async function writeVectorCache(file: string, table: WordTable, source: C
   if (table.scales !== null) parts.push(new Uint8Array(table.scales.buffer, table.scales.byteOffset, table.scales.byteLength));
   parts.push(new Uint8Array(table.data.buffer, table.data.byteOffset, table.data.byteLength));
 
-  await mkdir(dirname(file), { recursive: true });
+  makeFolder(dirname(file));
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const handle = await open(tmp, "w");
   try {
