@@ -50,15 +50,24 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
  */
 function loadResultsFile(path: string): LoadedRun {
   const types: Record<string, string> = {};
+  const errored = new Set<string>();
   for (const r of readResultsFile(path)) {
     let untyped = r.error !== undefined;
     for (const [name, res] of Object.entries(r.results)) {
       if (!isResultError(res)) types[name] ??= res.type; // a registered type: readResultsFile checks it
-      else if (types[name] === undefined) untyped = true;
+      else if (types[name] === undefined) {
+        untyped = true;
+        errored.add(name);
+      }
     }
     if (!untyped) break;
   }
-  return { label: path, info: null, rows: () => eachRowScores(readResultsFile(path)), types, directions: directionsOf(types) };
+  // An evaluator with nothing but errors in the file (an embedding provider never reached) has no type, hence no
+  // direction; without one the comparison would be refused. It has no score to pair, so any direction will do:
+  // compare() lets the other run's direction, from a type, win.
+  const untyped = [...errored].filter((name) => types[name] === undefined);
+  const directions = { ...Object.fromEntries(untyped.map((name) => [name, "maximize" as const])), ...directionsOf(types) };
+  return { label: path, info: null, rows: () => eachRowScores(readResultsFile(path)), types, directions };
 }
 
 function directionsOf(types: Record<string, string>): Record<string, Direction> {

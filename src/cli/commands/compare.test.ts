@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RowScores } from "../../run/row-scores.js";
 import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
-import type { LoadedRun } from "../run-ref.js";
+import { loadRun, type LoadedRun } from "../run-ref.js";
 import { compare, comparisonReportInput, printComparison, refuseNoCommonEvaluator } from "./compare.js";
 
 /** Rows 1..n, each scoring `score` on every named evaluator. */
@@ -102,5 +105,39 @@ describe("refuseNoCommonEvaluator", () => {
     // A file's evaluator that gave no result on its first rows (not in its types) still counts once its rows show it.
     const late = loaded("c.jsonl", {}, rows(["em"], 4), null);
     refuseNoCommonEvaluator(a, late, await compare(a, late));
+  });
+});
+
+describe("compare of results.jsonl files", () => {
+  it("compares the other evaluators when one has only errors in both files (no type, so no direction, in either)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
+    try {
+      const file = (name: string, shift: number) => {
+        const path = join(dir, name);
+        const lines = Array.from({ length: 6 }, (_, i) =>
+          JSON.stringify({
+            row: i + 1,
+            id: `q${i + 1}`,
+            results: {
+              ld: { type: "levenshtein_distance", score: i + shift, skipped: false },
+              sem: { error: { code: "PROVIDER_FAILED", message: "openai: network error" } },
+            },
+          }),
+        );
+        writeFileSync(path, lines.join("\n") + "\n");
+        return path;
+      };
+      const a = await loadRun(file("a.jsonl", 0), undefined);
+      const b = await loadRun(file("b.jsonl", 1), undefined);
+      const c = await compare(a, b);
+      const ld = c.evaluators.find((e) => e.name === "ld");
+      expect(ld).toMatchObject({ direction: "minimize", n_pairs: 6, diff: 1, p_value: 2 / 64, better: "a", regressed: true });
+      expect(c.evaluators.find((e) => e.name === "sem")).toMatchObject({ n_pairs: 0, p_value: null, better: "same", regressed: false });
+      // A file's stand-in direction gives way to the other run's, which comes from a type.
+      const typed = { ...b, types: { ...b.types, sem: "levenshtein_distance" }, directions: { ...b.directions, sem: "minimize" as const } };
+      expect((await compare(a, typed)).evaluators.find((e) => e.name === "sem")?.direction).toBe("minimize");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

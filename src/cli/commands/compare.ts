@@ -75,7 +75,8 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   let c: Comparison;
   try {
     c = await compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, {
-      directions: { ...b.directions, ...a.directions },
+      // A direction that comes from a type wins over a results.jsonl file's stand-in for an evaluator it has no type for.
+      directions: { ...b.directions, ...a.directions, ...typedDirections(b), ...typedDirections(a) },
       seed,
       onProgress: (read) => progress?.update(read, total),
     });
@@ -92,6 +93,11 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
   return { ...c, warnings: [...early, ...c.warnings] };
+}
+
+/** A run's directions of the evaluators it knows the type of. */
+function typedDirections(run: LoadedRun): LoadedRun["directions"] {
+  return Object.fromEntries(Object.entries(run.directions).filter(([name]) => run.types[name] !== undefined));
 }
 
 /** "A (label)", or the label alone when it already begins with the side: a run named "A" is "A (01m…)", not "A (A (01m…))". */
