@@ -50,6 +50,11 @@ describe("format", () => {
     expect(formatP(0.00004)).toBe("< 0.0001");
     expect(formatP(0.0004)).toBe("0.0004");
     expect(formatP(0.04321)).toBe("0.0432");
+    // Rounding never carries a p-value across 0.05: 500 / 10,001 is significant and must not read 0.0500.
+    expect(formatP(500 / 10_001)).toBe("0.049995");
+    expect(formatP(0.05)).toBe("0.0500");
+    expect(formatP(0.050004)).toBe("0.0500");
+    expect(formatP(0.04996)).toBe("0.04996");
     expect(formatInt(1234567)).toBe("1,234,567");
     expect(formatTime("2024-06-03T14:22:05.120Z")).toBe("2024-06-03 14:22:05 UTC");
     expect(formatTime("2024-06-03T16:22:05+02:00")).toBe("2024-06-03 14:22:05 UTC");

@@ -89,9 +89,21 @@ export function htmlSignedFigure(value: number | null): string {
 }
 
 /** A p-value: 4 decimals, or "< 0.0001" below that (as `simeval compare` prints it). */
-export function formatP(p: number | null | undefined): string {
+export function formatP(p: number | null | undefined, alpha = 0.05): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return MISSING;
-  return p < 0.0001 ? "< 0.0001" : p.toFixed(4);
+  return p < 0.0001 ? "< 0.0001" : pDigits(p, alpha);
+}
+
+/**
+ * p to 4 decimals, or more when rounding would carry it across alpha: 0.049995 (significant at 0.05)
+ * reads "0.049995", not "0.0500".
+ */
+export function pDigits(p: number, alpha = 0.05): string {
+  for (let decimals = 4; decimals < 20; decimals++) {
+    const text = p.toFixed(decimals);
+    if (Number(text) < alpha === p < alpha) return text;
+  }
+  return String(p);
 }
 
 /** An integer with thousands separators: 12345 → "12,345". */

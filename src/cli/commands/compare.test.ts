@@ -141,3 +141,18 @@ describe("compare of results.jsonl files", () => {
     }
   });
 });
+
+describe("printComparison", () => {
+  it("never prints a significant p-value as 0.0500: 500 / 10,001 reads 0.049995", () => {
+    const e = {
+      name: "em", direction: "maximize" as const, n_pairs: 400, mean_a: 0.5, mean_b: 0.4575, diff: -0.0425,
+      ci: { low: -0.0825, high: -0.0025, level: 0.95 }, p_value: 500 / 10_001, p_method: "monte_carlo" as const,
+      better: "a" as const, significant: true, regressed: true, rows: { improved: 25, regressed: 42, unchanged: 333 }, worst: [],
+    };
+    const text = printComparison({
+      a: "A", b: "B", rows: { a: 400, b: 400, matched: 400 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null,
+      evaluators: [e], only_in_a: [], only_in_b: [], warnings: [], settings: { seed: 1, resamples: 10_000, alpha: 0.05, worst: 10 },
+    });
+    expect(text).toMatch(/em\s+400\s+0\.5000\s+0\.4575\s+-0\.0425\s+\[-0\.0825, -0\.0025\]\s+0\.049995\s+A\s/);
+  });
+});

@@ -2,6 +2,7 @@ import { compareRuns, type Comparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
+import { pDigits } from "../../report/format.js";
 import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
@@ -199,7 +200,7 @@ export function printComparison(c: Comparison): string {
     formatFigure(e.mean_b),
     formatSignedFigure(e.diff),
     e.ci ? `[${formatFigure(e.ci.low)}, ${formatFigure(e.ci.high)}]` : "-",
-    e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : e.p_value.toFixed(4),
+    e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : pDigits(e.p_value, c.settings.alpha),
     e.better === "same" ? "no difference" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
