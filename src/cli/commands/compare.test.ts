@@ -155,4 +155,16 @@ describe("printComparison", () => {
     });
     expect(text).toMatch(/em\s+400\s+0\.5000\s+0\.4575\s+-0\.0425\s+\[-0\.0825, -0\.0025\]\s+0\.049995\s+A\s/);
   });
+
+  it("names neither run when the interval holds 0, rather than claiming \"no difference\" for a mean difference of 0.5", async () => {
+    // B − A per row: +1 on 8 rows, −3 on 1, 0 on 1: a mean of 0.5, and bootstrap resamples with two −3s fall below 0.
+    const scores = [1, 1, 1, 1, 1, 1, 1, 1, -3, 0];
+    const a = loaded("a", { d: "levenshtein_distance" }, rows(["d"], scores.length, 5), "complete");
+    const b = loaded("b", { d: "levenshtein_distance" }, rows(["d"], scores.length, 5).map((r, i) => ({ ...r, scores: { d: 5 + scores[i]! } })), "complete");
+    const c = await compare(a, b);
+    const e = c.evaluators[0]!;
+    expect(e.better).toBe("same");
+    expect(printComparison(c)).toMatch(/neither \(CI holds 0\)/);
+    expect(printComparison(c)).not.toContain("no difference");
+  });
 });

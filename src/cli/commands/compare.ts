@@ -201,7 +201,7 @@ export function printComparison(c: Comparison): string {
     formatSignedFigure(e.diff),
     e.ci ? `[${formatFigure(e.ci.low)}, ${formatFigure(e.ci.high)}]` : "-",
     e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : pDigits(e.p_value, c.settings.alpha),
-    e.better === "same" ? "no difference" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
+    e.better === "same" ? "neither (CI holds 0)" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
   lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
