@@ -2,7 +2,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
-import { checkOutputPaths } from "./output-file.js";
+import { checkOutputPaths, openTextFile } from "./output-file.js";
 
 const dir = tempDir("simeval-output-file-");
 
@@ -29,5 +29,42 @@ describe("checkOutputPaths", () => {
   it("refuses an output that is a folder, before the run rather than after it", () => {
     expect(() => checkOutputPaths([], [{ flag: "--junit", path: dir }])).toThrow(`--junit ${dir} is a folder; give the path of a file to write, such as ${join(dir, "junit.xml")}`);
     expect(() => checkOutputPaths([], [{ flag: "--report", path: dir }])).toThrow(`such as ${join(dir, "report.html")}`);
+  });
+});
+
+describe("openTextFile", () => {
+  // /dev/full opens like any file and fails every write with ENOSPC: a disk that fills during a run.
+  const full = "/dev/full";
+  const maybe = process.platform === "linux" ? it : it.skip;
+
+  maybe("a write that fails (disk full) is an error naming the flag and the path, from write or close, and never hangs", async () => {
+    const file = await openTextFile("--out", full);
+    const settled = (async () => {
+      // Small writes are buffered and accepted: the failure arrives later, while nothing waits on the stream.
+      for (let i = 0; i < 100; i++) {
+        await file.write("x".repeat(100) + "\n");
+        await new Promise((r) => setImmediate(r));
+      }
+      await file.close();
+    })();
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("hung")), 5000));
+    await expect(Promise.race([settled, timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
+  });
+
+  maybe("a failure while waiting for the stream to drain is the same error", async () => {
+    const file = await openTextFile("--out", full);
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("hung")), 5000));
+    const run = (async () => {
+      await file.write("x".repeat(1 << 20));
+      await file.close();
+    })();
+    await expect(Promise.race([run, timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
+  });
+
+  maybe("close after a failed write settles (the run's cleanup awaits it) rather than waiting for a finish that never comes", async () => {
+    const file = await openTextFile("--out", full);
+    await expect(file.write("x".repeat(1 << 20))).rejects.toThrow("ENOSPC");
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("hung")), 5000));
+    await expect(Promise.race([file.close(), timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
   });
 });

@@ -29,13 +29,29 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
   } catch (error) {
     throw new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`);
   }
+  // A write fails later than the call that made it (a disk that fills): the error is kept, from a listener
+  // that is always there (without one it would crash the process), and given to the next write or close.
+  // A stream that failed is destroyed and never emits "drain" or "finish": waiting races the failure.
+  let failure: EvalError | undefined;
+  const fail = (error: unknown) => (failure ??= new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`));
+  const failed = new Promise<never>((_, reject) => stream.on("error", (error) => reject(fail(error))));
+  failed.catch(() => undefined);
+  const until = (event: string) =>
+    Promise.race([once(stream, event), failed]).then(
+      () => undefined,
+      (error: unknown) => {
+        throw fail(error);
+      },
+    );
   return {
     write(chunk) {
-      if (!stream.write(chunk)) return once(stream, "drain").then(() => undefined);
+      if (failure) throw failure;
+      if (!stream.write(chunk)) return until("drain");
     },
     async close() {
+      if (failure) throw failure;
       stream.end();
-      await once(stream, "finish");
+      await until("finish");
     },
   };
 }
