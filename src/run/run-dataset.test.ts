@@ -120,3 +120,25 @@ describe("runDataset with the dataset IDF", () => {
     expect(together[0]?.mean).not.toBe(together[1]?.mean);
   });
 });
+
+describe("runDataset when writing fails", () => {
+  it.each([0, 2])("a write that fails (disk full) ends the run with that error, recorded as incomplete, batches in flight or not (workers %i)", async (workers) => {
+    const dataset = await files.file("write-fails.jsonl", rows(3000));
+    const store = openSqliteStore(join(files.dir(), `write-fails-${workers}.db`));
+    // Batches still being scored on the threads when the write fails must not surface later as unhandled rejections.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const write = () => Promise.reject(new Error("ENOSPC: no space left on device"));
+      await expect(runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write })).rejects.toThrow("ENOSPC");
+      const [run] = await store.listRuns();
+      expect(run?.status).toBe("incomplete");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await store.close();
+    }
+  });
+});

@@ -211,6 +211,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
     return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped };
   } catch (error) {
+    // Batches still in flight are dropped: closing the scorer below rejects them, with no one awaiting.
+    for (const batch of inFlight) batch.catch(() => undefined);
     if (store && runId) await store.abortRun(runId, summary.finish());
     throw error;
   } finally {
