@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHUNK_BYTES } from "./read-bytes.js";
-import { readJsonl } from "./read-jsonl.js";
+import { JsonlLines, readJsonl } from "./read-jsonl.js";
 import { brief, collect, datasetFailure, tempFiles } from "./test-support.js";
 
 const { file, dir } = tempFiles("simeval-jsonl-");
@@ -73,6 +73,19 @@ describe("readJsonl", () => {
     ]);
     const second = items[1]!;
     expect("record" in second && (second.record["input"] as string).length).toBe(big.length);
+  });
+
+  it("a line longer than a string can be is a row error, and the lines around it are read (limit lowered to 12 bytes here; about 512 MiB for real)", () => {
+    for (const middle of ['{"a":"0123456789"}', '{"a":"é0123456789"}', '{"a":"\xff0123456789"}']) {
+      const lines = new JsonlLines(false, 12);
+      const out: Parameters<JsonlLines["push"]>[1] = [];
+      lines.push(Buffer.concat([Buffer.from('{"a":1}\n'), Buffer.from(middle, "latin1"), Buffer.from('\n{"b":2}\n')]), out);
+      expect(out.map((i) => ("record" in i ? i.record : "error" in i ? i.error.message : i))).toEqual([
+        { a: 1 },
+        `line 2: ${Buffer.byteLength(middle, "latin1")} bytes, longer than the longest text Node.js can hold (12 characters); expected one JSON object per line (JSONL)`,
+        { b: 2 },
+      ]);
+    }
   });
 
   it("keeps line numbers right when lines straddle reads", async () => {

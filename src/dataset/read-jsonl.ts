@@ -2,7 +2,7 @@
  * JSONL (one JSON object per line) read as a stream of lines over bytes: `\n` or `\r\n`, a last line without
  * a newline, lines of any length (a line longer than a read is carried across reads). Blank lines are not rows.
  */
-import { isAscii, isUtf8 } from "node:buffer";
+import { constants, isAscii, isUtf8 } from "node:buffer";
 import { datasetInvalid } from "./errors.js";
 import { firstInvalidUtf8, hasBom, openDatasetFile, readChunks } from "./read-bytes.js";
 import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
@@ -21,14 +21,21 @@ export class JsonlLines {
   /** Lines seen. */
   line = 0;
 
-  /** With `unparsed`, rows are handed out as {@link UnparsedRow}s, to be parsed later by {@link parseJsonlRow}. */
-  constructor(private readonly unparsed = false) {}
+  /**
+   * With `unparsed`, rows are handed out as {@link UnparsedRow}s, to be parsed later by {@link parseJsonlRow}.
+   * `maxLineBytes`: a longer line is a row error, not a string: Node.js cannot hold a string of more than
+   * `constants.MAX_STRING_LENGTH` characters (about 512 MiB), and decoding one throws.
+   */
+  constructor(
+    private readonly unparsed = false,
+    private readonly maxLineBytes: number = constants.MAX_STRING_LENGTH,
+  ) {}
 
   /** Parses `region`: whole lines, each ending in `\n` except perhaps the file's last. */
   push(region: Buffer, out: (DatasetItem | UnparsedRow)[]): void {
     // ASCII (most datasets) decodes as latin1 at about 4x the speed of the UTF-8 decoder, to the same string.
-    const ascii = isAscii(region);
-    if (ascii || isUtf8(region)) {
+    const ascii = region.length <= this.maxLineBytes && isAscii(region);
+    if (ascii || (region.length <= this.maxLineBytes && isUtf8(region))) {
       const text = region.toString(ascii ? "latin1" : "utf8");
       let pos = 0;
       while (pos < text.length) {
@@ -40,12 +47,18 @@ export class JsonlLines {
       }
       return;
     }
-    // Rare path: some line here has invalid UTF-8. Check line by line so the good lines still count.
+    // Rare path: some line here has invalid UTF-8, or is too long to decode. Check line by line so the good lines still count.
     let pos = 0;
     while (pos < region.length) {
       const nl = region.indexOf(10, pos);
       const stop = nl === -1 ? region.length : nl;
       this.line++;
+      if (stop - pos > this.maxLineBytes) {
+        this.row++;
+        out.push(rowError(this.row, this.line, `line ${this.line}: ${stop - pos} bytes, longer than the longest text Node.js can hold (${this.maxLineBytes} characters); expected ${EXPECTED}`));
+        pos = stop + 1;
+        continue;
+      }
       const bad = firstInvalidUtf8(region, pos, stop);
       if (bad === -1) this.parseLine(region.toString("utf8", pos, stop), out);
       else {
