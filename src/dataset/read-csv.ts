@@ -179,7 +179,24 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     }
   };
 
-  for await (const record of parser as AsyncIterable<string[]>) {
+  const records$ = (parser as AsyncIterable<string[]>)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = await records$.next();
+    } catch (error) {
+      // A value longer than a string can be (~512 MiB): csv-parse cannot go past it. The rows before it
+      // stand; the read stops there, as at a quote that is never closed.
+      if ((error as { code?: unknown } | null)?.code !== "ERR_STRING_TOO_LONG") throw error;
+      takeSkips(records);
+      if (header === undefined) throw datasetInvalid(path, `the header row (line ${line}) is longer than the longest text Node.js can hold (about 512 MiB); expected ${EXPECTED}`);
+      row++;
+      out.push(rowError(row, line, `line ${line}: a value is longer than the longest text Node.js can hold (about 512 MiB), so the file cannot be read past it: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
+      yield out;
+      return;
+    }
+    if (next.done) break;
+    const record = next.value;
     takeSkips(records);
     records++;
     const start = line;
