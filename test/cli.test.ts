@@ -104,3 +104,15 @@ describe("the bin, as a real process", () => {
   });
 
 });
+
+describe("--db", () => {
+  it("refuses \"\" and \":memory:\", where SQLite would keep the runs only until simeval exits", async () => {
+    for (const db of ["", ":memory:"]) {
+      for (const argv of [["run", "rows.jsonl", "--config", "evals.json", "--db", db], ["runs", "--db", db], [`--db=${db}`, "runs"].reverse()]) {
+        const r = await run(...argv);
+        expect(r).toMatchObject({ code: 2, out: "" });
+        expect(r.err).toContain(`--db ${JSON.stringify(db)} names no file (SQLite would keep the runs in memory, and lose them when simeval exits)`);
+      }
+    }
+  });
+});

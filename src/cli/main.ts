@@ -17,6 +17,17 @@ function packageVersion(): string {
 }
 
 /**
+ * `--db`'s value: SQLite takes "" and ":memory:" for a database that lives only as long as the process, so
+ * a run recorded there would be reported as recorded and then lost. Neither names a file: refused.
+ */
+function dbPath(value: string): string {
+  if (value === "" || value === ":memory:") {
+    throw new EvalError("USAGE", `--db ${JSON.stringify(value)} names no file (SQLite would keep the runs in memory, and lose them when simeval exits); give the path of a database file, or --no-db to record nothing`);
+  }
+  return value;
+}
+
+/**
  * Parses `argv` (without node and the script), runs the command and returns its exit code.
  * Never exits the process and never throws: errors become a message on stderr and an exit code.
  */
@@ -44,7 +55,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     });
 
   const collect = (value: string, previous: string[]) => [...previous, value];
-  const dbOption = () => new Option("--db <path>", "the run database").default(DEFAULT_STORE_PATH);
+  const dbOption = () => new Option("--db <path>", "the run database").default(DEFAULT_STORE_PATH).argParser(dbPath);
 
   program
     .command("run")
