@@ -31,6 +31,22 @@ describe("writeJUnitFile", () => {
   const input = { name: "run <1>", timestamp: "2026-11-21T10:00:00Z", evaluators: ["lev", "jac"] };
   const gates = [{ name: "lev=0.8", passed: false, message: "mean 0.6 is below 0.8" }];
 
+  it("keeps no part file on disk while the rows stream, so that a process killed meanwhile (Ctrl-C twice, SIGTERM) leaves none", async () => {
+    const path = join(dir, "killed", "junit.xml");
+    const seen: string[][] = [];
+    async function* watched(): AsyncGenerator<RowOutcome> {
+      let i = 0;
+      for (const row of rows()) {
+        if (++i % 1000 === 0) seen.push(readdirSync(join(dir, "killed")));
+        yield row;
+      }
+    }
+    await writeJUnitFile(path, input, watched(), gates);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.flat()).toEqual([]);
+    expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
+  });
+
   it("writes exactly the in-memory document, and leaves no part file behind", async () => {
     const path = join(dir, "out", "junit.xml");
     await writeJUnitFile(path, input, rows(), gates);

@@ -13,7 +13,7 @@ const FLUSH_BYTES = 1 << 16;
  * Writes the JUnit XML of a run to `path` without holding its rows: each suite's testcase lines go to a
  * part file beside `path` as the rows stream from the store, and the document is then assembled
  * (suite counts first, as JUnit wants them) into `path.tmp`, renamed onto `path` when complete. The
- * part files are removed whatever happens. A write failure is a USAGE error naming `--junit` and the path.
+ * part files are removed whatever happens: at once where the system allows an open file to be removed. A write failure is a USAGE error naming `--junit` and the path.
  */
 export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "gates">, rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, gates: readonly GateResult[]): Promise<void> {
   const parts = new Map<number, { file: string; fd: number; buffer: string[]; bytes: number }>();
@@ -31,6 +31,13 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
         const file = `${path}.part${suite}`;
         part = { file, fd: openSync(file, "w+"), buffer: [], bytes: 0 };
         parts.set(suite, part);
+        // Unlinked while open (POSIX keeps it until closed), so that a process killed while the rows stream leaves
+        // nothing behind; where an open file cannot be removed (Windows), it is removed at the end as before.
+        try {
+          rmSync(file);
+        } catch {
+          // removed in `finally`
+        }
       }
       part.buffer.push(line, "\n");
       part.bytes += line.length + 1;
