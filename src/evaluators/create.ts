@@ -77,10 +77,11 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
       issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}" is already used by ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
     } else seen.set(name, i);
   });
-  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
-  // Creation can fail too (an unknown embedding provider, say): collect those from every spec as well.
+  // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
+  // well, with the problems above, so that one error lists every problem.
   const built: Evaluator[] = [];
-  (parsed as ParsedSpec[]).forEach((p, i) => {
+  parsed.forEach((p, i) => {
+    if (!p) return;
     try {
       built.push(build(p, env));
     } catch (error) {
@@ -89,7 +90,7 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
       for (const issue of error.issues) issues.push({ ...issue, path: [...at, i, ...issue.path], message: `${who}: ${issue.message}` });
     }
   });
-  if (issues.length) throwIssues(issues);
+  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
   return built;
 }
 

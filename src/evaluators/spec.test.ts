@@ -130,6 +130,20 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain('evaluators[1]: evaluator "s2" (semantic_similarity): embedding provider "nope" is not available; available: word_vectors');
   });
 
+  it("problems found when creating are listed with those found when parsing the other specs, in spec order", () => {
+    const e = thrownEvalError(() =>
+      createEvaluators(
+        [
+          { type: "semantic_similarity", name: "s1", config: { provider: "nope" } },
+          { type: "levenshtein", config: { threshold: 2 } },
+          { type: "semantic_similarity", name: "s2", config: { provider: "nope" } },
+        ],
+        { embeddingProviders: { word_vectors: () => ({ name: "w", model: "w", embed: async () => ({ vectors: [] }) }) } },
+      ),
+    );
+    expect(e.issues.map((i) => i.path.join("."))).toEqual(["evaluators.0.config.provider", "evaluators.1.config.threshold", "evaluators.2.config.provider"]);
+  });
+
   it("tfidf_similarity: ngram_size given with word tokens is an error; the defaults it is completed with are not", () => {
     const byDefault = thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 4 } }));
     expect(byDefault.code).toBe("CONFIG_INVALID");
