@@ -1,4 +1,4 @@
-import { symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
@@ -24,6 +24,20 @@ describe("checkOutputPaths", () => {
   it("refuses two outputs on one file that does not exist yet", () => {
     const out = join(dir, "new.jsonl");
     expect(() => checkOutputPaths([], [{ flag: "--out", path: out }, { flag: "--summary", path: `${dir}/./new.jsonl` }])).toThrow("is the same file as --out (one output would overwrite the other)");
+  });
+
+  it("refuses, before the run, an output that cannot be written: under a file, or in a read-only folder", () => {
+    const file = writeIn(dir, "plain.txt", "x");
+    expect(() => checkOutputPaths([], [{ flag: "--summary", path: join(file, "summary.json") }])).toThrow(`--summary ${join(file, "summary.json")}: cannot write (${file} is a file, not a folder)`);
+    expect(() => checkOutputPaths([], [{ flag: "--report", path: join(file, "a", "b", "r.html") }])).toThrow(`cannot write (${file} is a file, not a folder)`);
+    expect(() => checkOutputPaths([], [{ flag: "--report", path: join(dir, "new", "deeper", "r.html") }])).not.toThrow();
+    // Permissions do not hold back root.
+    if (process.getuid?.() !== 0) {
+      const locked = join(dir, "locked");
+      mkdirSync(locked);
+      chmodSync(locked, 0o555);
+      expect(() => checkOutputPaths([], [{ flag: "--junit", path: join(locked, "j.xml") }])).toThrow(`--junit ${join(locked, "j.xml")}: cannot write (EACCES`);
+    }
   });
 
   it("refuses an output that is a folder, before the run rather than after it", () => {

@@ -1,4 +1,4 @@
-import { createWriteStream, statSync, writeFileSync, type WriteStream } from "node:fs";
+import { accessSync, constants, createWriteStream, statSync, writeFileSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { once } from "node:events";
 import { EvalError } from "../errors.js";
@@ -81,6 +81,9 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
   for (const out of outputs) {
     // A folder would be found only once the run is over, when the file is written.
     if (isFolder(out.path)) throw new EvalError("USAGE", `${out.flag} ${out.path} is a folder; give the path of a file to write, such as ${join(out.path, defaultName(out.flag))}`);
+    // --summary, --report and --junit are written once the run is over: a path that cannot be, found now.
+    const unwritable = cannotWrite(out.path);
+    if (unwritable !== undefined) throw new EvalError("USAGE", `${out.flag} ${out.path}: cannot write (${unwritable}); give a path where a file can be written`);
     const key = identity(out.path);
     const earlier = seen.get(key);
     if (earlier) {
@@ -88,6 +91,32 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
       throw new EvalError("USAGE", `${out.flag} ${out.path} is the same file as ${earlier.flag} (${why}); give each output a file of its own`);
     }
     seen.set(key, out);
+  }
+}
+
+/**
+ * Why `path` could not be written, or undefined when it seems it could: it must be a writable file, or
+ * not exist under folders that do or can (the nearest one that exists writable, and no parent a file).
+ */
+function cannotWrite(path: string): string | undefined {
+  let at = resolve(path);
+  for (;;) {
+    let st;
+    try {
+      st = statSync(at);
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return undefined;
+      at = parent;
+      continue;
+    }
+    if (at !== resolve(path) && !st.isDirectory()) return `${at} is a file, not a folder`;
+    try {
+      accessSync(at, constants.W_OK);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return undefined;
   }
 }
 
