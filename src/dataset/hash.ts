@@ -18,6 +18,8 @@ export interface FileScan {
   bytes: number;
   /** Newline characters, plus one for a last line without a newline. */
   lines: number;
+  /** The file's size and modification time when the scan began: a later stat that differs means it changed since. */
+  stat: { size: number; mtimeMs: number };
 }
 
 /**
@@ -36,7 +38,10 @@ export async function scanFile(path: string): Promise<FileScan> {
   let bytes = 0;
   let lines = 0;
   let last = 10;
+  let stat: FileScan["stat"];
   try {
+    const st = await handle.stat();
+    stat = { size: st.size, mtimeMs: st.mtimeMs };
     for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_BYTES })) {
       const buf = chunk as Buffer;
       hash.update(buf);
@@ -49,5 +54,5 @@ export async function scanFile(path: string): Promise<FileScan> {
   } finally {
     await handle.close().catch(() => undefined); // the stream usually closed it already
   }
-  return { sha256: hash.digest("hex"), bytes, lines: last === 10 ? lines : lines + 1 };
+  return { sha256: hash.digest("hex"), bytes, lines: last === 10 ? lines : lines + 1, stat };
 }

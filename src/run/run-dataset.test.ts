@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
@@ -138,6 +139,28 @@ describe("runDataset when writing fails", () => {
       expect(unhandled).toEqual([]);
     } finally {
       process.off("unhandledRejection", onUnhandled);
+      await store.close();
+    }
+  });
+});
+
+describe("runDataset on a file that changes while it is read", () => {
+  it("says so and records the run as incomplete: the rows scored are not those of the recorded sha256", async () => {
+    const dataset = await files.file("changing.jsonl", rows(200));
+    const store = openSqliteStore(join(files.dir(), "changing.db"));
+    try {
+      let appended = false;
+      const write = () => {
+        if (!appended) appendFileSync(dataset, `\n${rows(50)}`);
+        appended = true;
+      };
+      const result = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write });
+      expect(result.datasetChanged).toMatch(/^the dataset file changed while it was read \(\d+ bytes when fingerprinted, \d+ now\)/);
+      expect((await store.listRuns())[0]?.status).toBe("incomplete");
+      // Unchanged, nothing is said.
+      const again = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16 });
+      expect(again.datasetChanged).toBeUndefined();
+    } finally {
       await store.close();
     }
   });

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
@@ -78,6 +79,11 @@ export interface RunDatasetResult {
    * array, a CSV quote never closed): the run covers only the rows before it. Null when the whole file was read.
    */
   readStopped: RowErrorInfo | null;
+  /**
+   * Set when the dataset file changed between its fingerprint and the end of the read (it was appended to or
+   * rewritten meanwhile): the rows scored are not those of the recorded sha256, and the run is recorded as incomplete.
+   */
+  datasetChanged?: string;
 }
 
 const KEEP_ROW_ERRORS = 100;
@@ -203,13 +209,14 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     while (inFlight.length) await sink(await inFlight.shift()!);
     const worst = WorstRows.merge(await scorer.worst(), evaluators, init.worst);
     const final = summary.finish();
+    const datasetChanged = changedSince(opts.dataset, scan.stat);
     if (store && runId) {
       // A file read only up to a fault does not cover its dataset: not a run to set as the baseline or trend.
-      if (interrupted || readStopped) await store.abortRun(runId, final);
+      if (interrupted || readStopped || datasetChanged) await store.abortRun(runId, final);
       else await store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
-    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped };
+    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped, ...(datasetChanged ? { datasetChanged } : {}) };
   } catch (error) {
     // Batches still in flight are dropped: closing the scorer below rejects them, with no one awaiting.
     for (const batch of inFlight) batch.catch(() => undefined);
@@ -219,6 +226,20 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     summary.close();
     await scorer.close();
   }
+}
+
+/** Why `path` is not the file that was fingerprinted (its size or modification time differ), or undefined. */
+function changedSince(path: string, before: { size: number; mtimeMs: number }): string | undefined {
+  let now: { size: number; mtimeMs: number } | undefined;
+  try {
+    now = statSync(path);
+  } catch {
+    now = undefined;
+  }
+  if (now === undefined) return "the dataset file was removed while it was read";
+  if (now.size === before.size && now.mtimeMs === before.mtimeMs) return undefined;
+  const size = now.size === before.size ? "" : ` (${before.size} bytes when fingerprinted, ${now.size} now)`;
+  return `the dataset file changed while it was read${size}: the rows scored are not all those of the sha256 recorded for the run; run it again on a file that stays put`;
 }
 
 /** Adds to `found` each evaluator's first error in the batch, unless it has one already. */

@@ -151,6 +151,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     const partial: GateOutcome[] = [];
     if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${result.summary.rows} rows: the figures cover those rows only` });
     if (result.readStopped) partial.push({ name: "dataset read to its end", passed: false, message: `${dataset}: ${result.readStopped.message}` });
+    if (result.datasetChanged) partial.push({ name: "dataset unchanged while read", passed: false, message: `${dataset}: ${result.datasetChanged}` });
     const unreadable = result.summary.rows > 0 && result.summary.row_errors === result.summary.rows;
     if (unreadable && !result.interrupted) partial.push({ name: "dataset rows read", passed: false, message: `${dataset}: no row could be read (the errors above say why); nothing was scored` });
     const failedEvaluators = warnings.filter((w) => w.nothingScored);
@@ -189,7 +190,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (noVerdict) throw noVerdict;
 
     if (result.interrupted) return INTERRUPTED;
-    if (result.readStopped || unreadable) return EXIT.usage;
+    if (result.readStopped || unreadable || result.datasetChanged) return EXIT.usage;
     if (failedEvaluators.length > 0) return EXIT.runtime;
     if (gateOutcomes.some((g) => !g.passed)) {
       io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
