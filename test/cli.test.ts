@@ -116,3 +116,22 @@ describe("--db", () => {
     }
   });
 });
+
+describe("file options", () => {
+  it("refuse an empty path (an unset shell variable), which was taken as the option not given and the file silently not written", async () => {
+    for (const argv of [
+      ["run", "rows.jsonl", "--config", "evals.json", "--out", ""],
+      ["run", "rows.jsonl", "--config", "evals.json", "--summary="],
+      ["run", "rows.jsonl", "--config", "evals.json", "--report", ""],
+      ["run", "rows.jsonl", "--config", "evals.json", "--junit", ""],
+      ["run", "rows.jsonl", "--config", ""],
+      ["compare", "a", "b", "--report", ""],
+      ["trend", "--report", ""],
+    ]) {
+      const flag = (argv.find((a, i) => i > 0 && argv[i + 1] === "") ?? argv.find((a) => a.endsWith("=")))!.replace(/=$/, "");
+      const r = await run(...argv);
+      expect(r).toMatchObject({ code: 2, out: "" });
+      expect(r.err).toContain(`${flag} was given an empty path ("" names no file)`);
+    }
+  });
+});

@@ -28,6 +28,17 @@ function dbPath(value: string): string {
 }
 
 /**
+ * A file option's value: an empty one ("" from an unset shell variable, say) names no file, and was taken
+ * as the option not given, so that the file asked for was silently not written (or read).
+ */
+function filePath(flag: string): (value: string) => string {
+  return (value) => {
+    if (value === "") throw new EvalError("USAGE", `${flag} was given an empty path ("" names no file); give the path of a file`);
+    return value;
+  };
+}
+
+/**
  * Parses `argv` (without node and the script), runs the command and returns its exit code.
  * Never exits the process and never throws: errors become a message on stderr and an exit code.
  */
@@ -62,11 +73,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .description("score every row of a dataset (JSONL, JSON array or CSV) and record the run")
     .argument("<dataset>", "the dataset file")
     // Checked in the action rather than by commander, which would ask for --config before the dataset.
-    .option("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]} (required)')
-    .option("--out <file>", "write one results line per row (JSONL), in input order")
-    .option("--summary <file>", "write the summary as JSON")
-    .option("--report <file>", "write a self-contained HTML report")
-    .option("--junit <file>", "write JUnit XML for CI systems")
+    .option("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]} (required)', filePath("--config"))
+    .option("--out <file>", "write one results line per row (JSONL), in input order", filePath("--out"))
+    .option("--summary <file>", "write the summary as JSON", filePath("--summary"))
+    .option("--report <file>", "write a self-contained HTML report", filePath("--report"))
+    .option("--junit <file>", "write JUnit XML for CI systems", filePath("--junit"))
     .option("--fail-under <name=value>", "exit 1 when an evaluator's mean is below value (repeatable)", collect, [])
     .option("--fail-over <name=value>", "exit 1 when a distance evaluator's mean is above value (repeatable)", collect, [])
     .option("--min-pass-rate <name=value>", "exit 1 when an evaluator's pass rate is below value, a fraction (repeatable)", collect, [])
@@ -90,7 +101,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .argument("<a>", "the reference run: an id, id prefix, name, or a results.jsonl file")
     .argument("<b>", "the candidate run")
     .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator")
-    .option("--report <file>", "write an HTML comparison")
+    .option("--report <file>", "write an HTML comparison", filePath("--report"))
     .option("--seed <n>", "seed of the bootstrap and permutation test", "1")
     .addOption(dbOption())
     .action(async (a: string, b: string, opts: CompareOptions) => {
@@ -140,7 +151,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   program
     .command("trend")
     .description("each evaluator's mean over the recorded runs; --report draws it")
-    .option("--report <file>", "write an HTML chart of the means")
+    .option("--report <file>", "write an HTML chart of the means", filePath("--report"))
     .option("-n, --name <name>", "only runs with this name")
     .option("--dataset <path>", "only runs on this dataset file")
     .addOption(dbOption())
