@@ -495,7 +495,11 @@ export class SqliteRunStore implements RunStore {
     if (!this.#db.open) return;
     try {
       for (const id of [...this.#mine]) this.#abort(id, null);
-      this.#db.pragma("optimize");
+      try {
+        this.#db.pragma("optimize");
+      } catch {
+        // Only an optimisation: a database that can be read but not written (a read-only file) refuses it.
+      }
     } finally {
       this.#db.close();
     }
