@@ -647,7 +647,10 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(readFileSync(notDb, "utf8")).toBe("# notes, not a database\n".repeat(100));
   });
 
-  it("Ctrl-C leaves a database that opens, with the run marked incomplete and its rows kept", async () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("%s leaves a database that opens, with the run marked incomplete and its rows kept", async (signal, exitCode) => {
     const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, output: `output ${i} `.repeat(8), expected: `expected ${i} `.repeat(8) }));
     const data = file("big.jsonl", jsonl(rows));
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "tfidf_similarity" }]));
@@ -668,10 +671,10 @@ describe("runs, show, baseline, compare and trend", () => {
       }
       if (Date.now() - started > 60_000) throw new Error("the run never recorded a row");
     }
-    child.kill("SIGINT");
+    child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(stderr).toContain("interrupted");
-    expect(code).toBe(130);
+    expect(stderr).toContain(`interrupted (${signal})`);
+    expect(code).toBe(exitCode);
     const store = openSqliteStore(db);
     const run = await store.findRun("cut");
     expect(run?.status).toBe("incomplete");

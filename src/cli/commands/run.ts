@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { EvalError } from "../../errors.js";
+import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
@@ -35,9 +36,6 @@ export interface RunOptions {
   failOnRegression?: boolean;
   workers?: string;
 }
-
-/** Exit code when the run was interrupted (Ctrl-C): the shell's convention for SIGINT. */
-const INTERRUPTED = 130;
 
 /**
  * `simeval run DATASET --config EVALS.json`: scores every row, records the run, prints the summary,
@@ -83,16 +81,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await store.close();
     throw new EvalError("USAGE", `--fail-on-regression: no baseline is set in ${opts.db}, so there is nothing to gate on; \`simeval baseline set RUN\` marks a known-good run`);
   }
-  const controller = new AbortController();
-  const onSigint = () => {
-    // Once: a second Ctrl-C takes Node's default action and stops the process at once (the run then
-    // shows as incomplete, its writer being gone), for when rows in flight wait on a slow provider.
-    io.stderr("\nsimeval: interrupted; finishing the rows in flight and recording the run as incomplete… (Ctrl-C again to stop at once)");
-    controller.abort();
-  };
-  process.once("SIGINT", onSigint);
   const results = opts.out ? await openTextFile("--out", opts.out) : undefined;
   const progress = terminalProgress(process.stderr, io.stderr);
+  const stop = watchStopSignals(io.stderr);
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
   try {
@@ -104,13 +95,16 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       ...(results ? { write: results.write } : {}),
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
-      signal: controller.signal,
+      signal: stop.signal,
       onProgress: (rows, total) => progress.update(rows, total),
       onNotice: (message) => progress.note(`simeval: ${message}`),
     });
+  } catch (error) {
+    stop.dispose();
+    throw error;
   } finally {
+    stop.scored();
     progress.done();
-    process.removeListener("SIGINT", onSigint);
     await results?.close();
   }
 
@@ -189,7 +183,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     if (noVerdict) throw noVerdict;
 
-    if (result.interrupted) return INTERRUPTED;
+    if (result.interrupted) return STOPPED_EXIT[stop.stoppedBy ?? "SIGINT"];
     if (result.readStopped || unreadable || result.datasetChanged) return EXIT.usage;
     if (failedEvaluators.length > 0) return EXIT.runtime;
     if (gateOutcomes.some((g) => !g.passed)) {
@@ -198,6 +192,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     return EXIT.ok;
   } finally {
+    stop.dispose();
     await store?.close();
   }
 }

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { STOPPED_EXIT, watchStopSignals, type StopSignals } from "./stop-signals.js";
+
+describe("watchStopSignals", () => {
+  let watching: StopSignals | undefined;
+  afterEach(() => watching?.dispose());
+
+  it.each(["SIGINT", "SIGTERM"] as const)("%s while rows are scored aborts the run and says that the rows in flight are finished", (name) => {
+    const said: string[] = [];
+    watching = watchStopSignals((m) => said.push(m));
+    process.emit(name);
+    expect(watching.signal.aborted).toBe(true);
+    expect(watching.stoppedBy).toBe(name);
+    expect(said).toEqual([expect.stringContaining(`interrupted (${name}); finishing the rows in flight and recording the run as incomplete`)]);
+    expect(STOPPED_EXIT[name]).toBe(name === "SIGINT" ? 130 : 143);
+  });
+
+  it("once every row is scored, says that the files are finished", () => {
+    const said: string[] = [];
+    watching = watchStopSignals((m) => said.push(m));
+    watching.scored();
+    process.emit("SIGTERM");
+    expect(said).toEqual([expect.stringContaining("interrupted (SIGTERM) once every row was scored; finishing the run's files")]);
+  });
+
+  it("listens once per signal, the first signal sticks, and dispose gives both back to Node", () => {
+    const before = { SIGINT: process.listenerCount("SIGINT"), SIGTERM: process.listenerCount("SIGTERM") };
+    watching = watchStopSignals(() => {});
+    expect(process.listenerCount("SIGINT")).toBe(before.SIGINT + 1);
+    process.emit("SIGTERM");
+    // A second SIGTERM would take Node's default action: no listener of ours is left for it.
+    expect(process.listenerCount("SIGTERM")).toBe(before.SIGTERM);
+    process.emit("SIGINT");
+    expect(watching.stoppedBy).toBe("SIGTERM");
+    watching.dispose();
+    expect(process.listenerCount("SIGINT")).toBe(before.SIGINT);
+  });
+});

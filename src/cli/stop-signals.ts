@@ -1,0 +1,51 @@
+/** Exit code of a run stopped by a signal: the shell's convention, 128 + the signal's number. */
+export const STOPPED_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+export type StopSignal = keyof typeof STOPPED_EXIT;
+
+/** What `simeval run` does with Ctrl-C and SIGTERM; see {@link watchStopSignals}. */
+export interface StopSignals {
+  /** Aborted by the first Ctrl-C or SIGTERM. */
+  signal: AbortSignal;
+  /** The signal that stopped the run, if one did. */
+  readonly stoppedBy: StopSignal | undefined;
+  /** Every row is scored: a signal from now on lets the run's files be finished. */
+  scored(): void;
+  /** Gives the signals back to Node; idempotent. */
+  dispose(): void;
+}
+
+/**
+ * Ctrl-C, or SIGTERM (`timeout`, `docker stop`, Kubernetes), while rows are scored: the rows in flight are
+ * finished and the run is recorded as incomplete; once every row is scored, the run's files are finished.
+ * Each is told on `say`. Once per signal: the same signal again takes Node's default action and stops the
+ * process at once (the run then shows as incomplete, its writer being gone), for rows that wait on a slow provider.
+ */
+export function watchStopSignals(say: (message: string) => void): StopSignals {
+  const controller = new AbortController();
+  let stoppedBy: StopSignal | undefined;
+  let scoring = true;
+  const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
+    const listener = () => {
+      stoppedBy ??= name;
+      const again = name === "SIGINT" ? "Ctrl-C again" : "SIGTERM again";
+      say(
+        scoring
+          ? `\nsimeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
+          : `\nsimeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
+      );
+      controller.abort();
+    };
+    process.once(name, listener);
+    return [name, listener] as const;
+  });
+  return {
+    signal: controller.signal,
+    get stoppedBy() {
+      return stoppedBy;
+    },
+    scored: () => void (scoring = false),
+    dispose: () => {
+      for (const [name, listener] of listeners) process.removeListener(name, listener);
+    },
+  };
+}
