@@ -65,3 +65,19 @@ describe("histogram", () => {
     }
   });
 });
+
+describe("histogram edges on a decimal grid", () => {
+  it("counts scores that sit on a 0.05 edge in the bin above it, as the bin's label says", () => {
+    // 0 + 14 × 0.05 is 0.7000000000000001 in binary floating point: a score of 0.7 fell in [0.65, 0.7).
+    const onEdges = Array.from({ length: 20 }, (_, i) => (i * 5) / 100);
+    const h = histogram(onEdges, { bins: 20, min: 0, max: 1 });
+    expect(h.edges).toEqual([...onEdges, 1]);
+    expect(h.counts).toEqual(new Array<number>(20).fill(1));
+    // The top bin of exact_match's layout, [1, 1.05], and the others below it.
+    const top = histogram([...onEdges, 1], { bins: 21, min: 0, max: 1.05 });
+    expect(top.counts).toEqual([...new Array<number>(20).fill(1), 1]);
+    // Cosine scores over [-1, 1].
+    const cos = Array.from({ length: 20 }, (_, i) => (i - 10) / 10);
+    expect(histogram(cos, { bins: 20, min: -1, max: 1 }).counts).toEqual(new Array<number>(20).fill(1));
+  });
+});

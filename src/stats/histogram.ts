@@ -32,8 +32,8 @@ export function histogramOf(chunks: Iterable<ArrayLike<number>>, opts: { bins: n
   if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
 
   const width = (max - min) / bins;
-  const edges: number[] = [];
-  for (let i = 0; i < bins; i++) edges.push(min + i * width);
+  const edges: number[] = [min];
+  for (let i = 1; i < bins; i++) edges.push(onDecimalGrid(min + i * width, min, max, width));
   edges.push(max);
   const counts = new Array<number>(bins).fill(0);
   let outside = 0;
@@ -52,4 +52,17 @@ export function histogramOf(chunks: Iterable<ArrayLike<number>>, opts: { bins: n
     }
   }
   return { edges, counts, outside };
+}
+
+/**
+ * An inner edge as the decimal it stands for: `min + i * width` carries the rounding of binary
+ * floating point (0 + 14 × 0.05 is 0.7000000000000001, so a score of exactly 0.7 would fall in the
+ * bin below, the failing side of a 0.7 threshold). Rounded to 15 significant digits of the range's
+ * magnitude it is 0.7 again; kept as it is when that would move it by a noticeable part of a bin.
+ */
+function onDecimalGrid(edge: number, min: number, max: number, width: number): number {
+  const magnitude = Math.max(Math.abs(min), Math.abs(max));
+  const decimals = Math.min(100, Math.max(0, 15 - Math.ceil(Math.log10(magnitude || 1))));
+  const snapped = Number(edge.toFixed(decimals));
+  return Math.abs(snapped - edge) <= width * 1e-9 ? snapped : edge;
 }
