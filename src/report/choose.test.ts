@@ -64,6 +64,8 @@ describe("highlightFor", () => {
     ["tfidf_similarity", { tokenizer: "char_ngram" }, { unit: "char_ngrams", ignore_case: true, ngram_size: 3 }],
     ["jaccard_similarity", { case_sensitive: false, unicode_normalization: "NFKC" }, { unit: "word_tokens", ignore_case: true, unicode_normalization: "NFKC" }],
     ["semantic_similarity", undefined, { unit: "words", ignore_case: false }],
+    ["levenshtein", { case_sensitive: false, unicode_normalization: "NFKC" }, { unit: "chars", ignore_case: true, unicode_normalization: "NFKC" }],
+    ["exact_match", { unicode_normalization: "NFC" }, { unit: "chars", ignore_case: false, unicode_normalization: "NFC" }],
   ])("%s %j", (type, config, out) => {
     expect(highlightFor(type, config)).toEqual(out);
   });

@@ -56,10 +56,11 @@ const TOKEN_SET_EVALUATORS = new Set(["jaccard_similarity", "tfidf_similarity"])
  * evaluators are case-insensitive unless it says `case_sensitive: true`, as their tokens are by default.
  */
 export function highlightFor(type: string, config?: Record<string, unknown>): HighlightOptions {
+  // Every evaluator takes unicode_normalization: the texts are marked as the evaluator compared them.
+  const form = config?.["unicode_normalization"];
+  const normalization: Pick<HighlightOptions, "unicode_normalization"> = form === "NFC" || form === "NFKC" ? { unicode_normalization: form } : {};
   if (TOKEN_SET_EVALUATORS.has(type)) {
     const ignore_case = config?.["case_sensitive"] !== true;
-    const form = config?.["unicode_normalization"];
-    const normalization: Pick<HighlightOptions, "unicode_normalization"> = form === "NFC" || form === "NFKC" ? { unicode_normalization: form } : {};
     if (type === "tfidf_similarity" && config?.["tokenizer"] === "char_ngram") {
       const size = config["ngram_size"];
       return { unit: "char_ngrams", ignore_case, ngram_size: typeof size === "number" ? size : DEFAULT_NGRAM_SIZE, ...normalization };
@@ -69,5 +70,6 @@ export function highlightFor(type: string, config?: Record<string, unknown>): Hi
   return {
     unit: CHARACTER_EVALUATORS.has(type) ? "chars" : "words",
     ignore_case: config?.["case_sensitive"] === false,
+    ...normalization,
   };
 }

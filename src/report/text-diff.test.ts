@@ -6,6 +6,17 @@ const join = (segs: Segment[]): string => segs.map((s) => s.text).join("");
 const changed = (segs: Segment[]): string[] => segs.filter((s) => s.changed).map((s) => s.text);
 
 describe("alignTexts", () => {
+  it("diffs the texts normalised as the evaluator's unicode_normalization says, and says so", () => {
+    const nfd = "Crème brûlée on the menu".normalize("NFD");
+    const a = alignTexts("Crème brûlée on the menu", nfd.replace("menu", "list"), { unit: "chars", ignore_case: false, unicode_normalization: "NFC" });
+    expect(changed(a.expected)).toEqual(["menu"]);
+    expect(changed(a.output)).toEqual(["list"]);
+    expect(a.notes).toEqual(["Shown after NFC normalisation, as the evaluator compared the texts."]);
+    const b = alignTexts("office file", "oﬃce ﬁle", { unit: "chars", ignore_case: false, unicode_normalization: "NFKC" });
+    expect([...changed(b.expected), ...changed(b.output)]).toEqual([]);
+    expect(alignTexts("office", "oﬃce", { unit: "chars", ignore_case: false }).notes).toEqual([]);
+  });
+
   it("marks the differing characters on each side", () => {
     const a = alignTexts("kitten", "sitting", { unit: "chars", ignore_case: false });
     expect(a.highlighted).toBe(true);

@@ -51,11 +51,16 @@ export interface AlignedTexts {
  * common runs in the output's spelling. White-space-only changes are not marked in word mode, because
  * the evaluators it is for (embeddings) compare meaning, not spacing.
  */
-export function alignTexts(expected: string, output: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
-  if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(expected, output, opts, maxChars, reported);
+export function alignTexts(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
+  if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(rawExpected, rawOutput, opts, maxChars, reported);
+  // Diffed (and shown) as the evaluator compared them: "e" + U+0301 is no difference from "é" under NFC.
+  const form = opts.unicode_normalization;
+  const expected = form ? rawExpected.normalize(form) : rawExpected;
+  const output = form ? rawOutput.normalize(form) : rawOutput;
   const e = cap(expected, maxChars);
   const o = cap(output, maxChars);
   const notes: string[] = [];
+  if (expected !== rawExpected || output !== rawOutput) notes.push(`Shown after ${form} normalisation, as the evaluator compared the texts.`);
   if (e.cut) notes.push(`Expected text cut to its first ${formatInt(maxChars)} of ${formatInt(e.length)} characters.`);
   if (o.cut) notes.push(`Output cut to its first ${formatInt(maxChars)} of ${formatInt(o.length)} characters.`);
 

@@ -44,7 +44,7 @@ export interface HighlightOptions {
   /** The n-gram size of "char_ngrams" (default 3, tfidf_similarity's). */
   ngram_size?: number;
   /**
-   * The evaluator's `unicode_normalization`: "word_tokens" and "char_ngrams" mark (and show) the texts
+   * The evaluator's `unicode_normalization`: every unit marks (and shows) the texts
    * normalised so, as the evaluator compared them.
    */
   unicode_normalization?: "NFC" | "NFKC";
