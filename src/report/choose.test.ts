@@ -32,19 +32,42 @@ describe("chooseBins", () => {
     expect(chooseBins({ direction: "minimize", min: null, max: null, threshold: null })).toEqual({ bins: 1, min: -0.5, max: 0.5, integer: true });
   });
 
-  it("covers every integer 0..max with at most 40 equal integer-aligned bins", () => {
+  it("covers every integer 0..max with at most 40 equal integer-aligned bins, the threshold on an edge", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100_000 }), fc.option(fc.integer({ min: 0, max: 200 })), (max, threshold) => {
         const c = chooseBins({ direction: "minimize", min: 0, max, threshold });
         const width = (c.max - c.min) / c.bins;
         expect(c.bins).toBeLessThanOrEqual(MAX_INTEGER_BINS);
         expect(Number.isInteger(width)).toBe(true);
-        expect(c.min).toBe(-0.5);
-        // Every edge sits half-way between integers, so no integer lies on an edge.
-        expect(c.max + 0.5).toBe(c.bins * width);
+        // Every edge sits half-way between integers, so no integer lies on an edge; the first bin holds 0.
+        expect(Number.isInteger(c.min + 0.5)).toBe(true);
+        expect(c.min).toBeLessThanOrEqual(-0.5);
+        expect(c.min).toBeGreaterThan(-0.5 - width);
         expect(c.max).toBeGreaterThan(Math.max(max, threshold ?? 0));
+        // No bin holds both a passing (<= threshold) and a failing distance.
+        if (threshold !== null) expect(Number.isInteger((threshold + 0.5 - c.min) / width)).toBe(true);
       }),
     );
+  });
+
+  it("starts the bins so that a distance threshold is never inside a bin (threshold 10, bins of 2)", () => {
+    const c = chooseBins({ direction: "minimize", min: 0, max: 46, threshold: 10 });
+    const { counts } = histogram([0, 9, 10, 11, 46], c);
+    const at = (v: number): number => Math.floor((v - c.min) / ((c.max - c.min) / c.bins));
+    expect(at(10)).not.toBe(at(11));
+    expect(at(9)).toBe(at(10));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it("starts the bins so that a threshold off the 0.05 grid is an edge (0.72)", () => {
+    const c = chooseBins({ direction: "maximize", min: 0.7, max: 0.95, threshold: 0.72 });
+    const { edges, counts } = histogram([0, 0.71, 0.72, 0.74, 1], c);
+    expect(edges).toContain(0.72);
+    const i = edges.indexOf(0.72);
+    expect(counts[i - 1]).toBe(1); // 0.71 fails, alone below the edge
+    expect(counts[i]).toBe(2); // 0.72 and 0.74 pass
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+    expect(c.min).toBeGreaterThan(-0.05);
   });
 });
 

@@ -25,20 +25,45 @@ export const MAX_INTEGER_BINS = 40;
  * w = ceil((top + 1) / 40), so bin k holds [k·w, k·w + w - 1] and its edges are k·w - 0.5 and
  * (k + 1)·w - 0.5. Everything else gets 20 bins over [0, 1], widened to [min, max] if scores
  * fall outside it, and one bin more above when the threshold is the top value.
+ * A threshold always falls on an edge, so that no bar holds passing and failing scores together
+ * (drawn all pass or all fail, with the threshold line through its middle): when it would fall
+ * inside a bin (a distance threshold of 10 with bins of 2, a threshold of 0.72), the bins start
+ * below the range, by less than one bin, so that it falls on an edge (the first bin of distances
+ * then holds only 0 when w is 2).
  */
 export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" | "max" | "threshold">): BinChoice {
+  const t = summary.threshold;
   if (summary.direction === "minimize") {
-    const top = Math.max(0, Math.ceil(summary.max ?? 0), Math.ceil(summary.threshold ?? 0));
-    const width = Math.max(1, Math.ceil((top + 1) / MAX_INTEGER_BINS));
-    const bins = Math.ceil((top + 1) / width);
-    return { bins, min: -0.5, max: bins * width - 0.5, integer: true };
+    const top = Math.max(0, Math.ceil(summary.max ?? 0), Math.ceil(t ?? 0));
+    let width = Math.max(1, Math.ceil((top + 1) / MAX_INTEGER_BINS));
+    for (;;) {
+      // Passing is distance <= t: the edge between the last passing and the first failing integer is floor(t) + 0.5.
+      const min = t === null ? -0.5 : alignedStart(Math.floor(t) + 0.5, -0.5, width);
+      const bins = Math.ceil((top + 0.5 - min) / width);
+      if (bins <= MAX_INTEGER_BINS) return { bins, min, max: min + bins * width, integer: true };
+      width++;
+    }
   }
   const min = Math.min(0, summary.min ?? 0);
   const max = Math.max(1, summary.max ?? 1);
   // A threshold at the top (exact_match passes only at 1.0) needs the top value in a bar of its own:
   // one more bin above, so that [1, 1.05] holds the passes and [0.95, 1) the near misses.
-  if (summary.threshold === max) return { bins: UNIT_BINS + 1, min, max: max + (max - min) / UNIT_BINS, integer: false };
-  return { bins: UNIT_BINS, min, max, integer: false };
+  if (t === max) return { bins: UNIT_BINS + 1, min, max: max + (max - min) / UNIT_BINS, integer: false };
+  const width = (max - min) / UNIT_BINS;
+  if (t === null || !(t > min && t < max)) return { bins: UNIT_BINS, min, max, integer: false };
+  const start = alignedStart(t, min, width);
+  if (start === min) return { bins: UNIT_BINS, min, max, integer: false };
+  return { bins: UNIT_BINS + 1, min: start, max: start + (UNIT_BINS + 1) * width, integer: false };
+}
+
+/**
+ * Where bins of `width` must start, at `min` or less than one bin below it, for `edge` to be one of
+ * their edges (`min` itself when it is, allowing for binary rounding: 0.7 is 14 bins of 0.05 above 0).
+ */
+function alignedStart(edge: number, min: number, width: number): number {
+  const k = (edge - min) / width;
+  if (Math.abs(k - Math.round(k)) < 1e-9) return min;
+  return Number((edge - Math.ceil(k) * width).toFixed(12));
 }
 
 /** Evaluators whose score counts character edits: highlighted with a character diff. */

@@ -68,6 +68,13 @@ describe("renderHistogramSvg", () => {
     expect(heights[2]).toBeLessThan(heights[3] ?? 0);
   });
 
+  it("labels a first integer bin that starts below 0 from 0, and draws no tick below 0", () => {
+    const ints = { edges: [-1.5, 0.5, 2.5, 4.5], counts: [5, 1, 2], integer: true };
+    const svg = parse(renderHistogramSvg(ints, { id: "d", direction: "minimize", threshold: 2, xLabel: "edit distance", title: "dist" }));
+    expect(bars(svg).map((b) => b.title)).toEqual(["0: 5 rows (pass)", "1–2: 1 row (pass)", "3–4: 2 rows (fail)"]);
+    expect(svg.text?.filter((t) => t["class"] === "tick" && t["#text"].startsWith("-"))).toEqual([]);
+  });
+
   it("puts an integer threshold between the last passing and the first failing distance", () => {
     const ints = { edges: [-0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5], counts: [4, 3, 2, 1, 0, 7], integer: true };
     const svg = parse(renderHistogramSvg(ints, { id: "d", direction: "minimize", threshold: 2, mean: 1.9, xLabel: "edit distance", title: "dist" }));

@@ -90,9 +90,9 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
     const state = opts.threshold === null ? "neutral" : passes(mid, opts.threshold, opts.direction) ? "pass" : "fail";
     const x0 = x(a) + 1;
     const w = Math.max(1, x(b) - x(a) - 2);
-    const range = integer
-      ? b - a <= 1.0001 ? formatInt(Math.round(mid)) : `${formatInt(Math.ceil(a) || 0)}–${formatInt(Math.floor(b))}`
-      : `${fmt(a)}–${fmt(b)}`;
+    // Integer bins count edits, never below 0 (the first bin may start below it, see chooseBins).
+    const first = Math.max(0, Math.ceil(a));
+    const range = integer ? (first >= Math.floor(b) ? formatInt(Math.floor(b)) : `${formatInt(first)}–${formatInt(Math.floor(b))}`) : `${fmt(a)}–${fmt(b)}`;
     const verdict = state === "neutral" ? "" : state === "pass" ? " (pass)" : " (fail)";
     out.push(
       `<g class="bin"><title>${escapeHtml(`${range}: ${formatInt(count)} row${count === 1 ? "" : "s"}${verdict}`)}</title>` +
@@ -102,7 +102,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   }
   // X axis with round ticks; integer scales only label integers.
   out.push(`<line class="axis" x1="${M.left}" x2="${width - M.right}" y1="${r(y(0))}" y2="${r(y(0))}"/>`);
-  const xTicks = integer ? ticks(Math.ceil(lo) || 0, Math.floor(hi), 8).filter(Number.isInteger) : ticks(lo, hi, 5);
+  const xTicks = integer ? ticks(Math.max(0, Math.ceil(lo)), Math.floor(hi), 8).filter(Number.isInteger) : ticks(lo, hi, 5);
   for (const t of xTicks) {
     out.push(
       `<line class="axis" x1="${r(x(t))}" x2="${r(x(t))}" y1="${r(y(0))}" y2="${r(y(0) + 4)}"/>`,

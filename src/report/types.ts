@@ -15,7 +15,7 @@ export interface HistogramData {
   edges: number[];
   counts: number[];
   /**
-   * True when the values are integers and each bin is centred on them (edges at k - 0.5), as
+   * True when the values are integers (counts, never below 0) and the edges lie half-way between them, as
    * {@link chooseBins} lays out `levenshtein_distance`: the axis is labelled with integers and the
    * threshold line is drawn between the last passing and the first failing integer.
    */
