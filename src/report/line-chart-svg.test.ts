@@ -20,6 +20,17 @@ function parse(svg: string): { g?: { title: string; circle: Attrs[] }[]; line?: 
 const pts = (values: (number | null)[]): LinePoint[] => values.map((value, i) => ({ label: `run ${i}`, detail: `run ${i}`, value }));
 
 describe("renderLineChartSvg", () => {
+  it("keeps a negative mean (a cosine) inside the plot, above the axis", () => {
+    const svg = parse(renderLineChartSvg(pts([-0.2, 0.3]), { direction: "maximize", threshold: 0.5, title: "t", yLabel: "mean" }));
+    const axis = (svg.line ?? []).find((l) => l["class"] === "axis") as Attrs;
+    const cy = (svg.g ?? []).map((g) => Number((g.circle[0] as Attrs)["cy"]));
+    for (const y of cy) {
+      expect(y).toBeGreaterThanOrEqual(0);
+      expect(y).toBeLessThan(Number(axis["y1"]));
+    }
+    expect(cy[0]).toBeGreaterThan(cy[1] ?? 0);
+  });
+
   it("draws one point per value, higher values higher up, with the value on hover", () => {
     const svg = parse(renderLineChartSvg(pts([0.5, 0.7, 0.6]), { direction: "maximize", threshold: 0.65, title: "t", yLabel: "mean" }));
     const circles = (svg.g ?? []).map((g) => g.circle[0] as Attrs);

@@ -48,6 +48,9 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   if (opts.threshold !== null) values.push(opts.threshold);
   let lo = values.length ? Math.min(...values) : 0;
   let hi = values.length ? Math.max(...values) : 1;
+  // The headroom stops at 0 (and at 1 for similarities), unless a value lies beyond: a cosine mean may be negative.
+  const floor = lo < 0 ? -Infinity : 0;
+  const ceiling = hi > 1 ? Infinity : 1;
   if (hi - lo < 1e-9) {
     // One value: give it room, in the scale's own units.
     const pad = opts.direction === "minimize" ? 1 : 0.05;
@@ -59,9 +62,9 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   lo -= room;
   hi += room;
   if (opts.direction === "maximize") {
-    lo = Math.max(0, lo);
-    hi = Math.min(1, hi);
-  } else lo = Math.max(0, lo);
+    lo = Math.max(floor, lo);
+    hi = Math.min(ceiling, hi);
+  } else lo = Math.max(floor, lo);
   [lo, hi] = nice(lo, hi, 5);
   const yTicks = ticks(lo, hi, 5);
   const x = (i: number): number => M.left + INSET + (points.length <= 1 ? plotW / 2 - INSET : (i / (points.length - 1)) * (plotW - 2 * INSET));
