@@ -9,6 +9,12 @@ import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import type { HighlightOptions } from "./types.js";
 
 /**
+ * The width a 1080-unit-wide chart keeps on a narrow screen, where it scrolls sideways: scaled down to
+ * a phone's 300 px, its 11-unit labels were 3 px high; at this width they are 9 px.
+ */
+export const NARROW_CHART_WIDTH = 900;
+
+/**
  * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
  * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).
  */
@@ -54,6 +60,7 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .badge.warn{color:#7a5a00;background:#fff4cc;border-color:#f0dc8c}
 .muted{color:var(--muted)}
 .chart{display:block;width:100%;height:auto;font-family:var(--sans)}
+.chart-scroll{overflow-x:auto}
 .chart .grid{stroke:#edf0f4}
 .chart .axis{stroke:#9aa4b2}
 .chart .tick{font-size:11px;fill:var(--muted)}
@@ -118,7 +125,7 @@ td.diff{min-width:220px}
 .warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px}
 .empty-state{color:var(--muted);font-style:italic;margin:8px 0}
 footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
-@media (max-width:760px){.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}}
+@media (max-width:760px){.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-scroll .chart{min-width:${NARROW_CHART_WIDTH}px}}
 @media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
 `;
 

@@ -242,3 +242,17 @@ describe("renderRunReport", () => {
     expect(html).toContain(`<span class="reason">shared ${"x".repeat(1993)}<span class="muted" title="cut to its first 2,000 characters">… (1,000,007 characters)</span></span>`);
   });
 });
+
+describe("charts on a narrow screen", () => {
+  it("keep a readable width in a sideways-scrolling box instead of shrinking to the screen", async () => {
+    const { renderTrendReport } = await import("./trend-report.js");
+    const { sampleTrendInput } = await import("./sample.js");
+    for (const html of [renderRunReport(sampleRunReportInput()), renderTrendReport(sampleTrendInput())]) {
+      const charts = [...html.matchAll(/<svg[^>]*class="chart[^"]*"/g)].length;
+      expect(charts).toBeGreaterThan(0);
+      expect([...html.matchAll(/<div class="chart-scroll"><svg[^>]*class="chart /g)].length).toBe(charts);
+      expect(html).toMatch(/@media \(max-width:760px\)\{[^}]*\}?[^@]*\.chart-scroll \.chart\{min-width:900px\}/);
+      expect(html).toContain(".chart-scroll{overflow-x:auto}");
+    }
+  });
+});

@@ -105,14 +105,14 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
   const stat = (label: string, v: string): string => `<span>${label} <b>${v}</b></span>`;
   const chart =
     ev.histogram && ev.histogram.counts.length > 0
-      ? `<figure style="margin:0">${renderHistogramSvg(ev.histogram, {
+      ? `<figure style="margin:0"><div class="chart-scroll">${renderHistogramSvg(ev.histogram, {
           id,
           direction: s.direction,
           threshold: s.threshold,
           mean: s.mean,
           xLabel: s.direction === "minimize" ? "edit distance (lower is better)" : "score",
           title: `${s.name} scores`,
-        })}${chartLegend(s.threshold !== null, s.mean !== null)}</figure>`
+        })}</div>${chartLegend(s.threshold !== null, s.mean !== null)}</figure>`
       : `<p class="empty-state">No row was scored, so there is nothing to chart.</p>`;
   const highlight = ev.highlight ?? highlightFor(s.type);
   const worst = ev.worst.length

@@ -44,7 +44,7 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     change = `<span>since the previous run <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
   }
   const chart = present.length
-    ? renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })
+    ? `<div class="chart-scroll">${renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })}</div>`
     : `<p class="empty-state">No run has a mean for this evaluator.</p>`;
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
