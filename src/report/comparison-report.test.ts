@@ -135,4 +135,12 @@ describe("renderComparisonReport", () => {
     expect(html.match(/class="ci-chart"/g)).toHaveLength(3);
     expect(html).toContain("support-bot v2.2 → support-bot v2.3");
   });
+
+  it("puts the interval chart beside the figures in a flex box, not floated, so a long interval widens its cell", () => {
+    const html = renderComparisonReport(sampleComparisonInput());
+    const cells = [...html.matchAll(/<td class="diff">([\s\S]*?)<\/td>/g)].map((m) => m[1] as string);
+    expect(cells.length).toBeGreaterThan(0);
+    for (const c of cells) expect(c).toMatch(/^<div class="diff-cell"><svg[\s\S]*<\/svg><div><span class="delta[^"]*">[^<]*<\/span><span class="ci">/);
+    expect(html).not.toMatch(/\.ci-chart\{[^}]*float/);
+  });
 });

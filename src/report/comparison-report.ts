@@ -68,7 +68,9 @@ function renderTable(input: ComparisonReportInput): string {
     return (
       `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${escapeText(ev.name)}<span class="type" title="${directionText(d)}">${escapeText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
       `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b></td>` +
-      `<td class="diff">${ciSvg(ev)} <span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</td>` +
+      // The chart and the figures side by side in a flex box: a floated chart left the table unaware of
+      // its width, and a long interval ("−25.5069 … −21.0476") ran out of the cell into the p-value.
+      `<td class="diff"><div class="diff-cell">${ciSvg(ev)}<div><span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</div></div></td>` +
       `<td>${escapeHtml(formatP(ev.p_value))}</td><td>${verdict(ev)}</td>` +
       `<td class="moves"><span data-improved="${ev.improved}" title="improved">▲ ${formatInt(ev.improved)}</span> ` +
       `<span data-regressed="${ev.regressed}" title="regressed">▼ ${formatInt(ev.regressed)}</span> ` +

@@ -115,8 +115,8 @@ td.moves span{display:inline-block;min-width:2.9em}
 .delta.better{color:var(--pass);font-weight:650}
 .delta.worse{color:var(--fail);font-weight:650}
 .ci{display:block;font-size:12px;color:var(--muted)}
-.ci-chart{float:left;margin:9px 14px 0 0}
-td.diff{min-width:220px}
+.diff-cell{display:flex;align-items:center;justify-content:space-between;gap:14px}
+.ci-chart{flex:none}
 .ci-chart .zero{stroke:#9aa4b2;stroke-dasharray:2 2}
 .ci-chart .ci-bar{stroke:var(--accent);stroke-width:2.5;stroke-linecap:round}
 .ci-chart .ci-dot{fill:var(--neutral)}
