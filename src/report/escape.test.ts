@@ -19,6 +19,12 @@ function sanitized(s: string): string {
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 describe("escapeHtml", () => {
+  it("shows the line and paragraph separators, which HTML renders as nothing, as markers", async () => {
+    const { escapeText } = await import("./escape.js");
+    expect(escapeHtml("a\u2028b\u2029c")).toBe("a⟨U+2028⟩b⟨U+2029⟩c");
+    expect(escapeText("a\u2028b")).toBe(`a<span class="ctl" title="U+2028 LINE SEPARATOR">⟨U+2028⟩</span>b`);
+  });
+
   it.each([
     ["<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"],
     [`a & b "c" 'd'`, "a &amp; b &quot;c&quot; &#39;d&#39;"],

@@ -10,9 +10,11 @@ const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": 
  * raw: controls (\p{Cc}) other than tab, LF and the CR of a CRLF; format characters (\p{Cf}: zero
  * width space, bidi marks, embeddings, overrides and isolates, BOM, …) except ZWNJ/ZWJ (U+200C/D)
  * and the emoji tag characters, which shape visible text (Persian, Indic scripts, emoji sequences);
- * and lone surrogates, which UTF-8 cannot encode. An output "abc\u202Edef" would otherwise read "abcfed".
+ * lone surrogates, which UTF-8 cannot encode; and the line and paragraph separators (U+2028, U+2029),
+ * which a browser shows as nothing or a space, never a line break (a name "a\u2028b" read "ab").
+ * An output "abc\u202Edef" would otherwise read "abcfed".
  */
-const HIDDEN = /(?![\t\n\u200C\u200D\u{E0020}-\u{E007F}])(?!\r\n)[\p{Cc}\p{Cf}\p{Cs}]/gu;
+const HIDDEN = /(?![\t\n\u200C\u200D\u{E0020}-\u{E007F}])(?!\r\n)[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 
 /** Names for the hidden characters a reader most often meets; others show their code point only. */
 const HIDDEN_NAMES: Record<number, string> = {
@@ -36,6 +38,8 @@ const HIDDEN_NAMES: Record<number, string> = {
   0x202c: "POP DIRECTIONAL FORMATTING",
   0x202d: "LEFT-TO-RIGHT OVERRIDE",
   0x202e: "RIGHT-TO-LEFT OVERRIDE",
+  0x2028: "LINE SEPARATOR",
+  0x2029: "PARAGRAPH SEPARATOR",
   0x2060: "WORD JOINER",
   0x2066: "LEFT-TO-RIGHT ISOLATE",
   0x2067: "RIGHT-TO-LEFT ISOLATE",
