@@ -64,6 +64,15 @@ describe("spec validation at creation", () => {
     expect(createEvaluators([{ type: "exact_match", name: "constructor" }])[0]?.name).toBe("constructor");
   });
 
+  it("rejects a name that would not print as one line: control characters, U+2028, bidirectional overrides", () => {
+    for (const name of ["a\nb", "\u001b[31mred", "a\u2028b", "\u202eevil"]) {
+      const e = thrownEvalError(() => createEvaluator({ type: "exact_match", name }));
+      expect(e.issues.map((i) => i.path)).toEqual([["name"]]);
+      expect(e.message).toContain(`${JSON.stringify(name)} (exact_match): "name" may not hold control`);
+    }
+    expect(createEvaluator({ type: "exact_match", name: "exact — ünïcode 👩‍💻" }).name).toBe("exact — ünïcode 👩‍💻");
+  });
+
   it("similarity_threshold is an alias of threshold, but not both", async () => {
     const e = createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2 } });
     expect(e.config["threshold"]).toBe(0.2);

@@ -27,6 +27,8 @@ export interface ParsedSpec {
 }
 
 const SPEC_KEYS = ["type", "name", "config", "inputs"];
+/** What an evaluator name may not hold: control characters, line and paragraph separators, bidirectional overrides. */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
 /**
  * Validates one spec completely, appending every problem to `issues` (paths under `at`).
@@ -41,7 +43,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   const spec = raw as Record<string, unknown>;
   const type = spec["type"];
   const name = spec["name"];
-  const who = `${where}evaluator ${typeof name === "string" ? `"${name}" ` : ""}(${typeof type === "string" ? type : "no type"})`;
+  const who = `${where}evaluator ${typeof name === "string" ? `${JSON.stringify(name)} ` : ""}(${typeof type === "string" ? type : "no type"})`;
   const before = issues.length;
 
   for (const key of Object.keys(spec)) {
@@ -60,6 +62,9 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   }
   if (name !== undefined && (typeof name !== "string" || name.trim() === "")) {
     issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
+  } else if (typeof name === "string" && UNPRINTABLE.test(name)) {
+    // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
+    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control, line-separator or bidirectional-override characters`, expected: "a name that prints as one line", received: JSON.stringify(name) });
   } else if (name === "__proto__") {
     // Results are keyed by name in JSON objects, where this key would set the object's prototype.
     issues.push({ path: [...at, "name"], message: `${who}: "__proto__" cannot name an evaluator (results are keyed by name); choose another name`, expected: "another name", received: '"__proto__"' });
