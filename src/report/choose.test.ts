@@ -76,7 +76,8 @@ describe("highlightFor", () => {
     ["levenshtein", undefined, { unit: "chars", ignore_case: false }],
     ["levenshtein", { case_sensitive: false }, { unit: "chars", ignore_case: true }],
     ["levenshtein_distance", { case_sensitive: true }, { unit: "chars", ignore_case: false }],
-    ["exact_match", { case_sensitive: false }, { unit: "chars", ignore_case: true }],
+    ["exact_match", { case_sensitive: false }, { unit: "chars", ignore_case: true, trim: true, collapse_whitespace: false }],
+    ["exact_match", { case_sensitive: false, trim: false, normalize_whitespace: true }, { unit: "chars", ignore_case: true, trim: false, collapse_whitespace: true }],
     ["jaccard_similarity", { case_sensitive: false }, { unit: "word_tokens", ignore_case: true }],
     ["jaccard_similarity", { case_sensitive: true }, { unit: "word_tokens", ignore_case: false }],
     // The token evaluators' own default: case-insensitive words.
@@ -88,7 +89,7 @@ describe("highlightFor", () => {
     ["jaccard_similarity", { case_sensitive: false, unicode_normalization: "NFKC" }, { unit: "word_tokens", ignore_case: true, unicode_normalization: "NFKC" }],
     ["semantic_similarity", undefined, { unit: "words", ignore_case: false }],
     ["levenshtein", { case_sensitive: false, unicode_normalization: "NFKC" }, { unit: "chars", ignore_case: true, unicode_normalization: "NFKC" }],
-    ["exact_match", { unicode_normalization: "NFC" }, { unit: "chars", ignore_case: false, unicode_normalization: "NFC" }],
+    ["exact_match", { unicode_normalization: "NFC" }, { unit: "chars", ignore_case: false, unicode_normalization: "NFC", trim: true, collapse_whitespace: false }],
   ])("%s %j", (type, config, out) => {
     expect(highlightFor(type, config)).toEqual(out);
   });

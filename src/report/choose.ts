@@ -75,7 +75,8 @@ const TOKEN_SET_EVALUATORS = new Set(["jaccard_similarity", "tfidf_similarity"])
  * A character diff for edit-distance evaluators (`levenshtein`, `levenshtein_distance`, `exact_match`);
  * for the token-set evaluators (`jaccard_similarity`, `tfidf_similarity`), the words each text has and
  * the other lacks ("word_tokens"), or with tfidf's `"tokenizer": "char_ngram"` the characters in no
- * shared n-gram ("char_ngrams", with its `ngram_size`), after the evaluator's `unicode_normalization`;
+ * shared n-gram ("char_ngrams", with its `ngram_size`), after the evaluator's `unicode_normalization`
+ * (and exact_match's `trim` and `normalize_whitespace`);
  * a word diff for the others (embeddings). Case differences are not highlighted when the evaluator's
  * config says `case_sensitive: false` (pass the config with its defaults filled in); the token-set
  * evaluators are case-insensitive unless it says `case_sensitive: true`, as their tokens are by default.
@@ -92,9 +93,12 @@ export function highlightFor(type: string, config?: Record<string, unknown>): Hi
     }
     return { unit: "word_tokens", ignore_case, ...normalization };
   }
+  // exact_match's white-space options (trim defaults on, as in its config).
+  const whitespace = type === "exact_match" ? { trim: config?.["trim"] !== false, collapse_whitespace: config?.["normalize_whitespace"] === true } : {};
   return {
     unit: CHARACTER_EVALUATORS.has(type) ? "chars" : "words",
     ignore_case: config?.["case_sensitive"] === false,
     ...normalization,
+    ...whitespace,
   };
 }

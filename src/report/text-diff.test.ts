@@ -17,6 +17,19 @@ describe("alignTexts", () => {
     expect(alignTexts("office", "oﬃce", { unit: "chars", ignore_case: false }).notes).toEqual([]);
   });
 
+  it("diffs the texts trimmed and with white space collapsed when exact_match did so, and says so", () => {
+    const opts = { unit: "chars", ignore_case: true, trim: true, collapse_whitespace: true } as const;
+    const same = alignTexts("Paris is the capital", "  Paris is the   capital\n", opts);
+    expect([...changed(same.expected), ...changed(same.output)]).toEqual([]);
+    expect(join(same.output)).toBe("Paris is the capital");
+    expect(same.notes).toEqual(["Shown with each run of white space as one space, trimmed, as the evaluator compared the texts."]);
+    const trimmedOnly = alignTexts("Paris", " Paris\n", { unit: "chars", ignore_case: false, trim: true });
+    expect(changed(trimmedOnly.output)).toEqual([]);
+    expect(trimmedOnly.notes).toEqual(["Shown trimmed, as the evaluator compared the texts."]);
+    // Without the options, white space is a difference like any other.
+    expect(changed(alignTexts("a b", "a  b", { unit: "chars", ignore_case: false }).output)).toEqual([" "]);
+  });
+
   it("marks the differing characters on each side", () => {
     const a = alignTexts("kitten", "sitting", { unit: "chars", ignore_case: false });
     expect(a.highlighted).toBe(true);

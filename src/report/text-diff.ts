@@ -5,7 +5,7 @@
  */
 import { diffChars, diffWordsWithSpace, wordsWithSpaceDiff, type Change } from "diff";
 import { escapeText } from "./escape.js";
-import { capCodePoints as cap, formatInt } from "./format.js";
+import { comparedTexts } from "./compared-texts.js";
 import { markTokenSets, type ReportedTokens } from "./token-marks.js";
 import type { HighlightOptions } from "./types.js";
 
@@ -54,15 +54,7 @@ export interface AlignedTexts {
 export function alignTexts(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
   if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(rawExpected, rawOutput, opts, maxChars, reported);
   // Diffed (and shown) as the evaluator compared them: "e" + U+0301 is no difference from "é" under NFC.
-  const form = opts.unicode_normalization;
-  const expected = form ? rawExpected.normalize(form) : rawExpected;
-  const output = form ? rawOutput.normalize(form) : rawOutput;
-  const e = cap(expected, maxChars);
-  const o = cap(output, maxChars);
-  const notes: string[] = [];
-  if (expected !== rawExpected || output !== rawOutput) notes.push(`Shown after ${form} normalisation, as the evaluator compared the texts.`);
-  if (e.cut) notes.push(`Expected text cut to its first ${formatInt(maxChars)} of ${formatInt(e.length)} characters.`);
-  if (o.cut) notes.push(`Output cut to its first ${formatInt(maxChars)} of ${formatInt(o.length)} characters.`);
+  const { shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
 
   const tokenize = opts.unit === "chars" ? (s: string): string[] => [...s] : (s: string): string[] => [...wordsWithSpaceDiff.tokenize(s)];
   const expTokens = tokenize(e.text);

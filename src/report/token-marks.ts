@@ -5,7 +5,7 @@
  */
 import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import { charNgramCounts, charNgramSpans, wordCounts, wordTokenSpans, type TokenSpan } from "../metrics/tokens.js";
-import { capCodePoints as cap, formatInt } from "./format.js";
+import { comparedTexts } from "./compared-texts.js";
 import type { AlignedTexts, Segment } from "./text-diff.js";
 import type { HighlightOptions } from "./types.js";
 
@@ -46,21 +46,13 @@ function tokenizerFor(opts: HighlightOptions): Tokenizer {
  * - "char_ngrams": each character all of whose n-grams are in the missing (extra) set: a character in
  *   some n-gram both texts have is unmarked. White space trimmed from the ends is in no n-gram, unmarked.
  *
- * Both texts are first normalised as `opts.unicode_normalization` says, with a note when that changes them.
+ * Both texts are first prepared as the evaluator compared them ({@link comparedTexts}), with a note when that changes them.
  * The sets are `reported`'s lists when they are complete; otherwise they are made again from the whole
  * texts with the same tokenizer (a token of the expected text is missing iff the output has no such token).
  * A token cut by `maxChars` is judged whole.
  */
 export function markTokenSets(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars: number, reported?: ReportedTokens): AlignedTexts {
-  const form = opts.unicode_normalization;
-  const expected = form ? rawExpected.normalize(form) : rawExpected;
-  const output = form ? rawOutput.normalize(form) : rawOutput;
-  const e = cap(expected, maxChars);
-  const o = cap(output, maxChars);
-  const notes: string[] = [];
-  if (expected !== rawExpected || output !== rawOutput) notes.push(`Shown after ${form} normalisation, as the evaluator compared the texts.`);
-  if (e.cut) notes.push(`Expected text cut to its first ${formatInt(maxChars)} of ${formatInt(e.length)} characters.`);
-  if (o.cut) notes.push(`Output cut to its first ${formatInt(maxChars)} of ${formatInt(o.length)} characters.`);
+  const { expected, output, shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
   const tokenizer = tokenizerFor(opts);
   const missing = setOf(reported?.missing, reported?.missing_count) ?? lacking(tokenizer.tokens(output));
   const extra = setOf(reported?.extra, reported?.extra_count) ?? lacking(tokenizer.tokens(expected));

@@ -48,6 +48,10 @@ export interface HighlightOptions {
    * normalised so, as the evaluator compared them.
    */
   unicode_normalization?: "NFC" | "NFKC";
+  /** exact_match's `normalize_whitespace`: each run of white space is shown (and compared) as one space. */
+  collapse_whitespace?: boolean;
+  /** exact_match's `trim`: white space at either end is left out. */
+  trim?: boolean;
 }
 
 /** A token evaluator's explanation of one row (the shape of `details` from jaccard/tfidf). */
