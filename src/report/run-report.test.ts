@@ -132,6 +132,12 @@ describe("renderRunReport", () => {
     }
   });
 
+  it("shows the run's warnings at the top, escaped, and no box without them", () => {
+    const html = renderRunReport({ ...sampleRunReportInput(), warnings: ['"exact_match": 2 rows failed <b>'] });
+    expect(html).toContain(`<div class="warnbox">⚠ &quot;exact_match&quot;: 2 rows failed &lt;b&gt;</div>`);
+    expect(renderRunReport(sampleRunReportInput())).not.toContain(`class="warnbox"`);
+  });
+
   it("has one summary row per evaluator with its figures", () => {
     const html = renderRunReport(input());
     const table = html.slice(html.indexOf("<table>"), html.indexOf("</table>"));

@@ -34,6 +34,7 @@ function renderHeader(input: RunReportInput): string {
         .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeText(e.message)}</li>`)
         .join("")}</ul>${input.row_errors.length < summary.row_errors ? `<p class="sub">and ${formatInt(summary.row_errors - input.row_errors.length)} more</p>` : ""}`
     : "";
+  const warnings = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
   return (
     `<header class="card"><div class="eyebrow">simeval · run report</div><h1>${escapeText(runTitle(run))}</h1><dl class="meta">` +
     item("Run id", `<code>${escapeText(run.id)}</code>`) +
@@ -47,7 +48,7 @@ function renderHeader(input: RunReportInput): string {
       `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
       "wide",
     ) +
-    `</dl>${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
+    `</dl>${warnings}${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
   );
 }
 

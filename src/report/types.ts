@@ -98,6 +98,8 @@ export interface RunReportInput {
   evaluators: RunReportEvaluator[];
   /** The first few unreadable rows, to list under the header; optional. */
   row_errors?: RowErrorEntry[];
+  /** What the run said besides its figures (an evaluator that failed on rows, a read that stopped), shown at the top. */
+  warnings?: string[];
   /** ISO 8601 time the report was made; shown in the footer when given (omitted keeps output reproducible). */
   generated_at?: string;
 }

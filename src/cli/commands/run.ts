@@ -171,7 +171,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       writeOutput("--summary", opts.summary, `${JSON.stringify(json, null, 2)}\n`);
     }
     if (opts.report) {
-      writeOutput("--report", opts.report, renderRunReport(runReportInput(result, run)));
+      const said = [...partial.map((p) => p.message), ...warnings.filter((w) => !w.nothingScored).map((w) => w.message)];
+      writeOutput("--report", opts.report, renderRunReport({ ...runReportInput(result, run), warnings: said }));
       io.stdout(`Report: ${opts.report}`);
     }
     if (opts.junit) {
