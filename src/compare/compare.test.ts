@@ -46,6 +46,18 @@ describe("compareRuns", () => {
     expect(c).toMatchObject({ rows: { a: 500, b: 500, matched: 500 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null, warnings: [] });
   });
 
+  it("gives the same figures whatever order the rows come in (a results.jsonl file sorted another way)", async () => {
+    const a = run("a", { sim: randomScores(300, 7) });
+    const b = run("b", { sim: randomScores(300, 8, 0.03) });
+    const opts = { directions: { sim: "maximize" }, resamples: 2000 } as const;
+    const inOrder = await compareRuns(a, b, opts);
+    const shuffled = (r: ComparisonInput): ComparisonInput => ({ ...r, rows: [...(r.rows as RowOutcome[])].sort((x, y) => ((x.row * 7919) % 300) - ((y.row * 7919) % 300)) });
+    const reordered = await compareRuns(shuffled(a), shuffled(b), opts);
+    const figures = (c: typeof inOrder) => c.evaluators.map((e) => ({ ci: e.ci, p: e.p_value, diff: e.diff, rows: e.rows }));
+    expect(figures(reordered)).toEqual(figures(inOrder));
+    expect(inOrder.evaluators[0]?.p_method).toBe("monte_carlo");
+  });
+
   it("finds a constant shift: the interval excludes 0, p is small, b is better", async () => {
     const a = randomScores(400, 2);
     const b = a.map((x) => x + 0.05);
