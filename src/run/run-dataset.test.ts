@@ -165,3 +165,21 @@ describe("runDataset on a file that changes while it is read", () => {
     }
   });
 });
+
+describe("runDataset's count options", () => {
+  it.each([
+    ["batchSize", 0, "number 0"],
+    ["batchSize", -1, "number -1"],
+    ["batchSize", 0.5, "number 0.5"],
+    ["workers", -1, "number -1"],
+    ["workers", "2", 'string "2"'],
+    ["worst", 1.5, "number 1.5"],
+  ])("refuse %s %j with CONFIG_INVALID instead of running (batchSize 0 looped forever)", async (name, value, received) => {
+    const dataset = await files.file("counts.jsonl", rows(5));
+    const min = name === "batchSize" ? 1 : 0;
+    await expect(runDataset({ dataset, evaluators: SPECS, workers: 0, [name]: value })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: `Invalid ${name}: expected an integer >= ${min} but received ${received}`,
+    });
+  });
+});

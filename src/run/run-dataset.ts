@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
+import { describeValue, EvalError } from "../errors.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile, type FileScan } from "../dataset/hash.js";
 import { checkDatasetFile } from "../dataset/read-bytes.js";
@@ -108,6 +109,9 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * scored by verdict alone (`Evaluator.verdictNow`): the same summary, several times faster.
  */
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
+  checkCount(opts.workers, "workers", 0);
+  checkCount(opts.batchSize, "batchSize", 1);
+  checkCount(opts.worst, "worst", 0);
   const specs = opts.evaluators;
   const evaluators = createRunEvaluators(specs);
   const { size } = checkDatasetFile(opts.dataset);
@@ -240,6 +244,17 @@ function changedSince(path: string, before: { size: number; mtimeMs: number }): 
   if (now.size === before.size && now.mtimeMs === before.mtimeMs) return undefined;
   const size = now.size === before.size ? "" : ` (${before.size} bytes when fingerprinted, ${now.size} now)`;
   return `the dataset file changed while it was read${size}: the rows scored are not all those of the sha256 recorded for the run; run it again on a file that stays put`;
+}
+
+/**
+ * Refuses a count option that is not a whole number >= `min` (CONFIG_INVALID, as compareRuns does): a
+ * batchSize of 0, say, would otherwise regroup the rows into empty batches forever.
+ */
+function checkCount(value: unknown, name: string, min: number): void {
+  if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) return;
+  const received = describeValue(value);
+  const message = `Invalid ${name}: expected an integer >= ${min} but received ${received}`;
+  throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: [name], message, expected: `an integer >= ${min}`, received }] });
 }
 
 /** Adds to `found` each evaluator's first error in the batch, unless it has one already. */
