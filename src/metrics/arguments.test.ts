@@ -38,3 +38,49 @@ describe("public metrics given a text that is not a string", () => {
     expect(root.levenshteinDistance("kitten", "sitting")).toBe(3);
   });
 });
+
+describe("public metrics given a list that is not one", () => {
+  const tokenCalls: [fn: string, arg: string, call: (bad: unknown) => unknown][] = [
+    ["jaccardSimilarity", "a", (bad) => metrics.jaccardSimilarity(bad as string[], ["a"])],
+    ["jaccardSimilarity", "b", (bad) => metrics.jaccardSimilarity(["a"], bad as string[])],
+    ["tfidfCosine", "a", (bad) => metrics.tfidfCosine(bad as string[], ["a"])],
+    ["tfidfCosine", "b", (bad) => metrics.tfidfCosine(["a"], bad as string[])],
+    ["tfidfAnalysis", "a", (bad) => metrics.tfidfAnalysis(bad as string[], ["a"])],
+  ];
+  const numberCalls: [fn: string, arg: string, call: (bad: unknown) => unknown][] = [
+    ["cosineSimilarity", "a", (bad) => metrics.cosineSimilarity(bad as number[], [1])],
+    ["cosineSimilarity", "b", (bad) => metrics.cosineSimilarity([1], bad as number[])],
+    ["sequenceDistance", "a", (bad) => metrics.sequenceDistance(bad as number[], [1])],
+    ["sequenceDistance", "b", (bad) => metrics.sequenceDistance([1], bad as number[])],
+  ];
+
+  it.each([
+    [null, "null"],
+    [undefined, "nothing"],
+    [1, "number 1"],
+  ])("refuse %j with INPUT_INVALID (jaccardSimilarity(null, []) was 1; the others threw bare TypeErrors)", (bad, received) => {
+    for (const [fn, arg, call] of tokenCalls) {
+      expect(thrownEvalError(() => call(bad)).message).toBe(`${fn}: argument ${arg} must be an array of tokens, received ${received}`);
+    }
+    for (const [fn, arg, call] of numberCalls) {
+      const error = thrownEvalError(() => call(bad));
+      expect(error.code).toBe("INPUT_INVALID");
+      expect(error.message).toBe(`${fn}: argument ${arg} must be an array of numbers, received ${received}`);
+    }
+  });
+
+  it("refuse a text where tokens belong, rather than comparing its characters", () => {
+    // A string is an Iterable<string>, so TypeScript accepts it for jaccardSimilarity: it scored 1/6 here.
+    const error = thrownEvalError(() => root.jaccardSimilarity("the cat sat", "a dog ran"));
+    expect(error.code).toBe("INPUT_INVALID");
+    expect(error.message).toBe('jaccardSimilarity: argument a must be an array of tokens (split a text with wordTokens(text) or charNgrams(text, n) first), received string "the cat sat"');
+    expect(thrownEvalError(() => metrics.cosineSimilarity("ab" as unknown as number[], "ab" as unknown as number[])).code).toBe("INPUT_INVALID");
+  });
+
+  it("still take any list: arrays, Sets, typed arrays", () => {
+    expect(metrics.jaccardSimilarity(new Set(["a", "b"]), ["a"])).toBe(0.5);
+    expect(metrics.tfidfCosine(["a"], ["a"])).toBe(1);
+    expect(metrics.cosineSimilarity(new Float32Array([1, 0]), [1, 0])).toBe(1);
+    expect(metrics.sequenceDistance(new Int32Array([1, 2]), [1, 3])).toBe(1);
+  });
+});

@@ -16,3 +16,25 @@ export function notAString(fn: string, arg: string, value: unknown): EvalError {
   const message = `${fn}: argument ${arg} must be a string, received ${received}`;
   return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected: "string", received }] });
 }
+
+/**
+ * The error for an argument that should be a list of tokens and is not: a string (which would be read as
+ * its characters and give a plausible number), or something that is not iterable. INPUT_INVALID, as
+ * {@link notAString}. Returns undefined when `value` is a list, so that callers write
+ * `const e = notTokens(...); if (e) throw e;` only at the public boundary.
+ */
+export function notTokens(fn: string, arg: string, value: unknown): EvalError | undefined {
+  if (typeof value === "object" && value !== null && Symbol.iterator in value) return undefined;
+  const received = describeValue(value);
+  const hint = typeof value === "string" ? " (split a text with wordTokens(text) or charNgrams(text, n) first)" : "";
+  const message = `${fn}: argument ${arg} must be an array of tokens${hint}, received ${received}`;
+  return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected: "array of tokens", received }] });
+}
+
+/** The error for an argument that should be an array of numbers (a vector, a symbol sequence) and is not: see {@link notTokens}. */
+export function notNumbers(fn: string, arg: string, value: unknown): EvalError | undefined {
+  if (typeof value === "object" && value !== null && typeof (value as { length?: unknown }).length === "number") return undefined;
+  const received = describeValue(value);
+  const message = `${fn}: argument ${arg} must be an array of numbers, received ${received}`;
+  return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected: "array of numbers", received }] });
+}

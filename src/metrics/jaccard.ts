@@ -1,3 +1,5 @@
+import { notTokens } from "./arguments.js";
+
 /** The distinct tokens of a text: a Set of them, or the keys of a token -> count Map. */
 export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
 
@@ -7,6 +9,8 @@ export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
  * (the `jaccard_similarity` evaluator does) decide before calling.
  */
 export function jaccardSimilarity(a: Iterable<string>, b: Iterable<string>): number {
+  const bad = notTokens("jaccardSimilarity", "a", a) ?? notTokens("jaccardSimilarity", "b", b);
+  if (bad) throw bad;
   return jaccardOfDistinct(a instanceof Set ? (a as Set<string>) : new Set(a), b instanceof Set ? (b as Set<string>) : new Set(b));
 }
 

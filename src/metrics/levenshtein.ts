@@ -3,7 +3,7 @@
  * dispatches to the engines (see levenshtein-strings.ts,
  * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
  */
-import { notAString } from "./arguments.js";
+import { notAString, notNumbers } from "./arguments.js";
 import { bitParallelDistance } from "./levenshtein-bitparallel.js";
 import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
 import { wasmEngine } from "./levenshtein-wasm.js";
@@ -97,6 +97,8 @@ export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOpti
  * @throws RangeError on an invalid `maxDistance`.
  */
 export function sequenceDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxDistance?: number): number {
+  const bad = notNumbers("sequenceDistance", "a", a) ?? notNumbers("sequenceDistance", "b", b);
+  if (bad) throw bad;
   const k = checkMaxDistance(maxDistance, "maxDistance");
   if (backend !== "js" && (backend === "wasm" || Math.min(a.length, b.length) > SHORT_SEQUENCE)) {
     const engine = wasmEngine();

@@ -1,3 +1,4 @@
+import { notTokens } from "./arguments.js";
 import { countTokens } from "./tokens.js";
 
 /**
@@ -46,6 +47,8 @@ export interface TfidfAnalysis {
  * on one side 0.
  */
 export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: IdfTable): number {
+  const bad = notTokens("tfidfCosine", "a", a) ?? notTokens("tfidfCosine", "b", b);
+  if (bad) throw bad;
   return tfidfCosineOfCounts(countTokens(a), countTokens(b), idf);
 }
 
@@ -76,6 +79,8 @@ export function tfidfCosineOfCounts(countsA: ReadonlyMap<string, number>, counts
 
 /** {@link tfidfCosine} with the per-term breakdown. */
 export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: IdfTable): TfidfAnalysis {
+  const bad = notTokens("tfidfAnalysis", "a", a) ?? notTokens("tfidfAnalysis", "b", b);
+  if (bad) throw bad;
   return tfidfAnalysisOfCounts(countTokens(a), countTokens(b), idf);
 }
 
