@@ -24,3 +24,11 @@ describe("rowScores", () => {
     expect(rowScores({ row: 4, id: null, results: {}, error: { code: "DATASET_INVALID", message: "bad" } })).toEqual({ row: 4, id: null, scores: {} });
   });
 });
+
+describe("rowScores of an unreadable row", () => {
+  it("has no scores, also when its empty results are left out (compareRuns threw a bare TypeError)", () => {
+    const unreadable = { row: 2, id: null, line: 2, error: { code: "DATASET_ROW_INVALID", message: "line 2: not valid JSON" } };
+    expect(rowScores(unreadable as unknown as Parameters<typeof rowScores>[0])).toEqual({ row: 2, id: null, scores: {} });
+    expect(rowScores({ ...unreadable, results: {} })).toEqual({ row: 2, id: null, scores: {} });
+  });
+});

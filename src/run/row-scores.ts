@@ -20,6 +20,8 @@ export function pairableScore(result: RowResult | undefined): number | null {
 /** The scores of an outcome. A row that could not be read has none. */
 export function rowScores(o: RowOutcome): RowScores {
   const scores: Record<string, number | null> = {};
-  for (const name of Object.keys(o.results)) scores[name] = pairableScore(o.results[name]);
+  // `?? {}`: an outcome built by hand for an unreadable row may leave its (empty) results out.
+  const results = o.results ?? {};
+  for (const name of Object.keys(results)) scores[name] = pairableScore(results[name]);
   return { row: o.row, id: o.id, scores };
 }

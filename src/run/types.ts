@@ -27,7 +27,7 @@ export interface RowOutcome<R extends RowVerdict = RowResult> {
   row: number;
   id: unknown;
   line?: number;
-  /** Keyed by evaluator name; absent when the row itself could not be read. */
+  /** Keyed by evaluator name; empty when the row itself could not be read (see {@link error}). */
   results: Record<string, R>;
   /** Set when the row could not be read at all (bad JSON, ragged CSV, bad bytes). */
   error?: { code: string; message: string };
