@@ -2,14 +2,15 @@
  * simeval: deterministic, explainable text-similarity evaluators for LLM and agent outputs.
  * The root export is runtime-agnostic (no node: imports); pure metrics are also under `simeval/metrics`.
  */
-export { createEvaluator, createEvaluators, type Evaluator } from "./evaluators/create.js";
+export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } from "./evaluators/create.js";
 export { evaluators, evaluatorTypes, findEvaluator } from "./evaluators/registry.js";
 export { defineEvaluator, type EvaluatorDefinition, type EvaluatorEnv, type ScoreArgs, type Scored, type Scorer } from "./evaluators/define.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";
 export { describeEvaluators, type EvaluatorDescription, type ConfigFieldDescription } from "./evaluators/describe.js";
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
 export type { EvalRecord, EvalResult, Direction } from "./types.js";
-export type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderOptions, EmbeddingBatch, EmbeddingUsage } from "./embeddings/provider.js";
+export type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHooks, EmbeddingProviderOptions, EmbeddingBatch, EmbeddingUsage } from "./embeddings/provider.js";
+export type { EmbeddingCache } from "./embeddings/cache.js";
 export type { InputSource } from "./mapping/inputs.js";
 export { toText, canonicalJson } from "./mapping/to-text.js";
 export * from "./metrics/index.js";

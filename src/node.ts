@@ -19,6 +19,15 @@ export {
 } from "./compare/compare.js";
 export { rowScores, pairableScore, type RowScores } from "./run/row-scores.js";
 export { SummaryBuilder } from "./stats/summarize.js";
-export { renderRunReport, renderComparisonReport, renderTrendReport, renderJUnit } from "./report/index.js";
+export {
+  renderRunReport,
+  renderComparisonReport,
+  renderTrendReport,
+  renderJUnit,
+  type RunReportInput,
+  type ComparisonReportInput,
+  type TrendReportInput,
+  type JUnitInput,
+} from "./report/index.js";
 export { sqliteEmbeddingCache, textHash } from "./embeddings/sqlite-cache.js";
 export { memoryEmbeddingCache, type EmbeddingCache } from "./embeddings/cache.js";
