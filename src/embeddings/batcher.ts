@@ -1,4 +1,4 @@
-import { EvalError } from "../errors.js";
+import { describeValue, EvalError } from "../errors.js";
 import type { EmbeddingCache } from "./cache.js";
 import type { EmbeddingProvider, EmbeddingUsage } from "./provider.js";
 
@@ -256,7 +256,7 @@ export class EmbeddingBatcher {
 }
 
 function positiveInt(n: number, what: string): number {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`EmbeddingBatcher: ${what} must be an integer >= 1, received ${n}`);
+  if (!Number.isInteger(n) || n < 1) throw new EvalError("CONFIG_INVALID", `EmbeddingBatcher: ${what} must be an integer >= 1, received ${describeValue(n)}`);
   return n;
 }
 

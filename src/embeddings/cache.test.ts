@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../storage/sqlite.js";
+import { thrownEvalError } from "../test-support.js";
 import { memoryEmbeddingCache } from "./cache.js";
 import { sqliteEmbeddingCache, textHash } from "./sqlite-cache.js";
 
 const vec = (...xs: number[]) => Float32Array.from(xs);
 
 describe("memoryEmbeddingCache", () => {
+  it("refuses a maxBytes that is not a number >= 0 with CONFIG_INVALID", () => {
+    for (const bad of [-1, "x", Number.NaN]) {
+      expect(thrownEvalError(() => memoryEmbeddingCache({ maxBytes: bad as number }))).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("memoryEmbeddingCache: maxBytes must be a number >= 0") });
+    }
+  });
+
   it("keys by the text and namespaces by provider and model", () => {
     const c = memoryEmbeddingCache();
     expect(c.key("héllo")).toBe("héllo");

@@ -4,6 +4,7 @@
  * one, keeps a {@link memoryEmbeddingCache} of its own. This file stays runtime-agnostic (no `node:`
  * imports), so the root export may use it.
  */
+import { describeValue, EvalError } from "../errors.js";
 
 /**
  * A store of embeddings. `key(text)` turns a text into the cache's key (a SHA-256 hex digest for the
@@ -35,7 +36,10 @@ export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): SyncEmbeddingCache & { readonly size: number; readonly bytes: number } {
   const maxBytes = opts.maxBytes ?? DEFAULT_MEMORY_CACHE_BYTES;
-  if (!(maxBytes >= 0)) throw new RangeError(`memoryEmbeddingCache: maxBytes must be a number >= 0, received ${maxBytes}`);
+  if (!(typeof maxBytes === "number" && maxBytes >= 0)) {
+    const message = `memoryEmbeddingCache: maxBytes must be a number >= 0, received ${describeValue(maxBytes)}`;
+    throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["maxBytes"], message, expected: "a number >= 0", received: describeValue(maxBytes) }] });
+  }
   // A Map iterates in insertion order, so deleting and re-inserting on access keeps LRU order for free.
   const entries = new Map<string, Float32Array>();
   let bytes = 0;

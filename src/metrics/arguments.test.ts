@@ -77,6 +77,10 @@ describe("public metrics given a list that is not one", () => {
     expect(thrownEvalError(() => metrics.cosineSimilarity("ab" as unknown as number[], "ab" as unknown as number[])).code).toBe("INPUT_INVALID");
   });
 
+  it("refuse vectors of different lengths with INPUT_INVALID", () => {
+    expect(thrownEvalError(() => metrics.cosineSimilarity([1, 2], [1])).message).toBe("cosineSimilarity: b.length must be a.length (2), received number 1");
+  });
+
   it("still take any list: arrays, Sets, typed arrays", () => {
     expect(metrics.jaccardSimilarity(new Set(["a", "b"]), ["a"])).toBe(0.5);
     expect(metrics.tfidfCosine(["a"], ["a"])).toBe(1);

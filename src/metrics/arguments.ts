@@ -31,6 +31,16 @@ export function notTokens(fn: string, arg: string, value: unknown): EvalError | 
   return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected: "array of tokens", received }] });
 }
 
+/**
+ * The error for an argument or option outside what the function takes (an n-gram size of 0, a negative
+ * maxDistance, vectors of different lengths): INPUT_INVALID, as {@link notAString}.
+ */
+export function badArgument(fn: string, arg: string, expected: string, value: unknown): EvalError {
+  const received = describeValue(value);
+  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected, received }] });
+}
+
 /** The error for an argument that should be an array of numbers (a vector, a symbol sequence) and is not: see {@link notTokens}. */
 export function notNumbers(fn: string, arg: string, value: unknown): EvalError | undefined {
   if (typeof value === "object" && value !== null && typeof (value as { length?: unknown }).length === "number") return undefined;

@@ -1,14 +1,14 @@
-import { notNumbers } from "./arguments.js";
+import { badArgument, notNumbers } from "./arguments.js";
 
 /**
  * Cosine similarity of two dense vectors: `a·b / (‖a‖ ‖b‖)`, in [-1, 1].
- * Throws a RangeError when the lengths differ; returns 0 when either vector is all zeros.
+ * Throws EvalError (INPUT_INVALID) when the lengths differ; returns 0 when either vector is all zeros.
  * Sums in float64 whatever the input's element type.
  */
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const bad = notNumbers("cosineSimilarity", "a", a) ?? notNumbers("cosineSimilarity", "b", b);
   if (bad) throw bad;
-  if (a.length !== b.length) throw new RangeError(`vectors differ in length: ${a.length} vs ${b.length}`);
+  if (a.length !== b.length) throw badArgument("cosineSimilarity", "b.length", `a.length (${a.length})`, b.length);
   let dot = 0;
   let na = 0;
   let nb = 0;

@@ -4,6 +4,7 @@ import { setDenseLimitForTests } from "./levenshtein-bitparallel.js";
 import { wasmEngine } from "./levenshtein-wasm.js";
 import { levenshteinBackend, levenshteinDistance, sequenceDistance, setLevenshteinBackend, toUnits, unitLength } from "./levenshtein.js";
 import { referenceDistance, referenceStringDistance } from "./reference/levenshtein.js";
+import { thrownEvalError } from "../test-support.js";
 
 const codePoints = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0) ?? 0);
 
@@ -52,13 +53,12 @@ describe("levenshteinDistance: known pairs", () => {
     expect(levenshteinDistance("kitten", "sitting", { maxDistance: Infinity })).toBe(3);
   });
 
-  it("rejects invalid options with a RangeError naming the option", () => {
+  it("rejects invalid options with INPUT_INVALID naming the function and the option", () => {
     for (const bad of [-1, 1.5, NaN, -Infinity]) {
-      expect(() => levenshteinDistance("a", "b", { maxDistance: bad })).toThrow(RangeError);
-      expect(() => levenshteinDistance("a", "b", { maxDistance: bad })).toThrow(/maxDistance/);
-      expect(() => sequenceDistance([1], [2], bad)).toThrow(/maxDistance/);
+      expect(thrownEvalError(() => levenshteinDistance("a", "b", { maxDistance: bad }))).toMatchObject({ code: "INPUT_INVALID", message: expect.stringContaining("levenshteinDistance: maxDistance must be a non-negative integer or Infinity") });
+      expect(thrownEvalError(() => sequenceDistance([1], [2], bad)).message).toContain("sequenceDistance: maxDistance must be");
     }
-    expect(() => levenshteinDistance("a", "b", { unit: "word" as "grapheme" })).toThrow(/unit/);
+    expect(thrownEvalError(() => levenshteinDistance("a", "b", { unit: "word" as "grapheme" })).message).toBe('levenshteinDistance: unit must be "code_point" or "grapheme", received string "word"');
   });
 });
 

@@ -3,7 +3,7 @@
  * dispatches to the engines (see levenshtein-strings.ts,
  * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
  */
-import { notAString, notNumbers } from "./arguments.js";
+import { badArgument, notAString, notNumbers } from "./arguments.js";
 import { bitParallelDistance } from "./levenshtein-bitparallel.js";
 import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
 import { wasmEngine } from "./levenshtein-wasm.js";
@@ -69,20 +69,19 @@ export function levenshteinBackend(): "wasm" | "js" {
  * ⌈(2d+1)/w⌉·n when the distance d is below n/16, else ⌈m/w⌉·n.
  * Memory O(m + n).
  *
- * @throws EvalError (INPUT_INVALID) when `a` or `b` is not a string.
- * @throws RangeError when `maxDistance` is not a non-negative integer or
- *   Infinity, or `unit` is not "code_point" / "grapheme".
+ * @throws EvalError (INPUT_INVALID) when `a` or `b` is not a string, `maxDistance` is not a
+ *   non-negative integer or Infinity, or `unit` is not "code_point" / "grapheme".
  */
 export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOptions): number {
   if (typeof a !== "string") throw notAString("levenshteinDistance", "a", a);
   if (typeof b !== "string") throw notAString("levenshteinDistance", "b", b);
-  const k = checkMaxDistance(opts?.maxDistance, "maxDistance");
+  const k = checkMaxDistance("levenshteinDistance", opts?.maxDistance);
   const unit = opts?.unit ?? "code_point";
   if (unit === "grapheme") {
     const [ga, gb] = graphemeIds(a, b);
     return sequenceDistance(ga, gb, k);
   }
-  if (unit !== "code_point") throw new RangeError(`unit must be "code_point" or "grapheme", received ${String(unit)}`);
+  if (unit !== "code_point") throw badArgument("levenshteinDistance", "unit", `"code_point" or "grapheme"`, unit);
   const engine: SliceEngine = (backend !== "js" && wasmEngine()) || jsSliceEngine;
   return codePointDistance(a, b, k, engine, backend === "wasm" ? 0 : SHORT_UNITS);
 }
@@ -94,12 +93,12 @@ export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOpti
  * WebAssembly engine, any other numbers use the TypeScript one.
  *
  * @param maxDistance integer ≥ 0 or Infinity (default).
- * @throws RangeError on an invalid `maxDistance`.
+ * @throws EvalError (INPUT_INVALID) on an invalid `maxDistance`.
  */
 export function sequenceDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxDistance?: number): number {
   const bad = notNumbers("sequenceDistance", "a", a) ?? notNumbers("sequenceDistance", "b", b);
   if (bad) throw bad;
-  const k = checkMaxDistance(maxDistance, "maxDistance");
+  const k = checkMaxDistance("sequenceDistance", maxDistance);
   if (backend !== "js" && (backend === "wasm" || Math.min(a.length, b.length) > SHORT_SEQUENCE)) {
     const engine = wasmEngine();
     const d = engine?.ints(a, b, k);
@@ -108,10 +107,8 @@ export function sequenceDistance(a: ArrayLike<number>, b: ArrayLike<number>, max
   return bitParallelDistance(a, b, k);
 }
 
-function checkMaxDistance(value: number | undefined, name: string): number {
+function checkMaxDistance(fn: string, value: number | undefined): number {
   if (value === undefined || value === Infinity) return Infinity;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be a non-negative integer or Infinity, received ${String(value)}`);
-  }
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw badArgument(fn, "maxDistance", "a non-negative integer or Infinity", value);
   return value;
 }

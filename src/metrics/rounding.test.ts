@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { thrownEvalError } from "../test-support.js";
 import { roundFractionHalfUp } from "./rounding.js";
 
 /** Reference: exact decimal long division on BigInt, then half-up on the third digit. */
@@ -13,6 +14,12 @@ function referenceRound2(num: number, den: number): number {
 }
 
 describe("roundFractionHalfUp", () => {
+  it("refuses what it cannot round exactly with INPUT_INVALID, naming the argument", () => {
+    expect(thrownEvalError(() => roundFractionHalfUp(1, 0)).message).toBe("roundFractionHalfUp: denominator must be a number > 0, received number 0");
+    expect(thrownEvalError(() => roundFractionHalfUp(1, 3, -1)).message).toBe("roundFractionHalfUp: decimals must be an integer >= 0, received number -1");
+    expect(thrownEvalError(() => roundFractionHalfUp(2 ** 52, 3)).message).toContain("roundFractionHalfUp: numerator must be small enough");
+  });
+
   it("rounds .xx5 up, where floating point would not", () => {
     expect(roundFractionHalfUp(201, 200)).toBe(1.01); // 1.005
     expect(roundFractionHalfUp(1, 200)).toBe(0.01); // 0.005

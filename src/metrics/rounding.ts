@@ -2,6 +2,7 @@
  * Exact decimal rounding of fractions, so that a score on a 0.005 step rounds as a person expects and
  * never suffers binary floating-point noise (e.g. `Math.round(1.005 * 100)` gives 100).
  */
+import { badArgument } from "./arguments.js";
 
 /**
  * `numerator / denominator` rounded half-up to `decimals` places, computed in exact integer
@@ -10,11 +11,12 @@
  * Example: `roundFractionHalfUp(11, 12)` = 0.92; `roundFractionHalfUp(1, 200)` = 0.01.
  */
 export function roundFractionHalfUp(numerator: number, denominator: number, decimals = 2): number {
-  if (!(denominator > 0)) throw new RangeError("denominator must be > 0");
+  if (!(denominator > 0)) throw badArgument("roundFractionHalfUp", "denominator", "a number > 0", denominator);
+  if (!Number.isInteger(decimals) || decimals < 0) throw badArgument("roundFractionHalfUp", "decimals", "an integer >= 0", decimals);
   const scale = 10 ** decimals;
   const top = 2 * numerator * scale + denominator;
   const bottom = 2 * denominator;
-  if (!Number.isSafeInteger(top) || !Number.isSafeInteger(bottom)) throw new RangeError("fraction too large to round exactly");
+  if (!Number.isSafeInteger(top) || !Number.isSafeInteger(bottom)) throw badArgument("roundFractionHalfUp", "numerator", `small enough that 2·numerator·10^decimals + denominator is below 2^53`, numerator);
   let units = Math.floor(top / bottom);
   // The float quotient may be off by one next to an integer; correct it with exact products.
   if (units * bottom > top) units -= 1;

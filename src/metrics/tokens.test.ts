@@ -67,9 +67,10 @@ describe("charNgrams", () => {
     expect(charNgrams(" \t ", 3)).toEqual([]);
   });
 
-  it("rejects a bad n", () => {
-    expect(() => charNgrams("abc", 0)).toThrow(RangeError);
-    expect(() => charNgramCounts("abc", 1.5)).toThrow(RangeError);
+  it("rejects a bad n with INPUT_INVALID naming the function", () => {
+    expect(thrownEvalError(() => charNgrams("abc", 0))).toMatchObject({ code: "INPUT_INVALID", message: "charNgrams: n must be an integer >= 1, received number 0" });
+    expect(thrownEvalError(() => charNgramCounts("abc", 1.5))).toMatchObject({ code: "INPUT_INVALID", message: "charNgramCounts: n must be an integer >= 1, received number 1.5" });
+    expect(thrownEvalError(() => charNgramSpans("abc", -1)).message).toContain("charNgramSpans: n must be");
   });
 });
 

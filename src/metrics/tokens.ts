@@ -2,7 +2,7 @@
  * Tokenizers shared by the token-based metrics. One definition of "word" for the whole project.
  */
 
-import { notAString } from "./arguments.js";
+import { badArgument, notAString } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -81,12 +81,12 @@ export function collapseWhitespace(text: string): string {
 /**
  * Overlapping character n-grams over code points, after collapsing white space runs to one space and
  * trimming (and lower-casing unless `caseSensitive`). A non-empty text shorter than `n` is one token;
- * an empty one yields none. `n` must be an integer >= 1. Throws EvalError (INPUT_INVALID) when `text`
- * is not a string.
+ * an empty one yields none. Throws EvalError (INPUT_INVALID) when `text` is not a string or `n` is not
+ * an integer >= 1.
  */
 export function charNgrams(text: string, n: number, caseSensitive = false): string[] {
   if (typeof text !== "string") throw notAString("charNgrams", "text", text);
-  const prepared = ngramText(text, n, caseSensitive);
+  const prepared = ngramText("charNgrams", text, n, caseSensitive);
   const points = Array.from(prepared);
   if (points.length === 0) return [];
   if (points.length <= n) return [prepared];
@@ -104,12 +104,12 @@ export function charNgrams(text: string, n: number, caseSensitive = false): stri
 export function charNgramCounts(text: string, n: number, caseSensitive = false): ReadonlyMap<string, number> {
   if (typeof text !== "string") throw notAString("charNgramCounts", "text", text);
   const s = split(text, `${n}${caseSensitive ? "C" : "c"}`);
-  return (s.counts ??= countCharNgrams(ngramText(text, n, caseSensitive), n));
+  return (s.counts ??= countCharNgrams(ngramText("charNgramCounts", text, n, caseSensitive), n));
 }
 
 /** The text that n-grams are taken of: case rule applied, white space collapsed; checks `n`. */
-function ngramText(text: string, n: number, caseSensitive: boolean): string {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`ngram size must be an integer >= 1, received ${n}`);
+function ngramText(fn: string, text: string, n: number, caseSensitive: boolean): string {
+  if (!Number.isInteger(n) || n < 1) throw badArgument(fn, "n", "an integer >= 1", n);
   return collapseWhitespace(caseSensitive ? text : text.toLowerCase());
 }
 
@@ -158,7 +158,7 @@ export function wordTokenSpans(text: string, caseSensitive = false, limit = Infi
  */
 export function charNgramSpans(text: string, n: number, caseSensitive = false, limit = Infinity): TokenSpan[] {
   if (typeof text !== "string") throw notAString("charNgramSpans", "text", text);
-  const prepared = ngramText(text, n, caseSensitive);
+  const prepared = ngramText("charNgramSpans", text, n, caseSensitive);
   const lowered = caseSensitive ? text : text.toLowerCase();
   const starts = new PreparedOffsets(text, lowered, caseSensitive);
   const ends = new PreparedOffsets(text, lowered, caseSensitive);
