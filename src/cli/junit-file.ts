@@ -13,7 +13,8 @@ const FLUSH_BYTES = 1 << 16;
  * Writes the JUnit XML of a run to `path` without holding its rows: each suite's testcase lines go to a
  * part file beside `path` as the rows stream from the store, and the document is then assembled
  * (suite counts first, as JUnit wants them) into `path.tmp`, renamed onto `path` when complete. The
- * part files are removed whatever happens: at once where the system allows an open file to be removed. A write failure is a USAGE error naming `--junit` and the path.
+ * part files are removed whatever happens: at once where the system allows an open file to be removed.
+ * A write failure is a USAGE error naming `--junit` and the path.
  */
 export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "gates">, rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, gates: readonly GateResult[]): Promise<void> {
   const parts = new Map<number, { file: string; fd: number; buffer: string[]; bytes: number }>();
