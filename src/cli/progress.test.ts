@@ -39,4 +39,22 @@ describe("terminalProgress", () => {
       vi.useRealTimers();
     }
   });
+
+  it("keeps the line narrower than the terminal, so that it never wraps and leaves rows behind", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      (stream as { columns: number }).columns = 40;
+      const p = terminalProgress(stream);
+      vi.advanceTimersByTime(2000);
+      p.update(100_000, 200_000);
+      vi.advanceTimersByTime(500);
+      p.update(150_000, null);
+      expect(writes).toHaveLength(2);
+      for (const w of writes) expect(w.replace(/^\r/, "").replace(/\x1b\[K$/, "").length).toBeLessThan(40);
+      expect(writes[0]).toMatch(/^\r50%  100,000 rows/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

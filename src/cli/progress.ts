@@ -14,6 +14,7 @@ export interface Progress {
  */
 export function terminalProgress(stream: NodeJS.WriteStream, print: (line: string) => void = (line) => void stream.write(`${line}\n`)): Progress {
   if (!stream.isTTY) return { update() {}, note: print, done() {} };
+  const columns = () => (stream.columns && stream.columns > 1 ? stream.columns : 80);
   const start = performance.now();
   let last = 0;
   let drawn = false;
@@ -28,9 +29,14 @@ export function terminalProgress(stream: NodeJS.WriteStream, print: (line: strin
       const width = 24;
       const filled = Math.round(fraction * width);
       const eta = rate > 0 ? Math.max(0, (total - rows) / rate) : null;
-      text = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
+      const rest = `${(fraction * 100).toFixed(0).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
+      const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] `;
+      text = bar.length + rest.length < columns() ? `${bar}${rest}` : rest.trimStart();
     }
-    stream.write(`\r${text}\x1b[K`);
+    // A line as wide as the terminal would wrap, and "\r" returns only to the start of its last row: each
+    // redraw would leave a row behind. The bar goes first, then the last fields (ETA, time, rate).
+    while (text.length >= columns() && text.includes("  ")) text = text.slice(0, text.lastIndexOf("  "));
+    stream.write(`\r${text.slice(0, columns() - 1)}\x1b[K`);
     drawn = true;
   };
   return {
