@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderJUnit } from "../report/junit.js";
@@ -30,6 +31,28 @@ function* rows(): Generator<RowOutcome> {
 describe("writeJUnitFile", () => {
   const input = { name: "run <1>", timestamp: "2026-11-21T10:00:00Z", evaluators: ["lev", "jac"] };
   const gates = [{ name: "lev=0.8", passed: false, message: "mean 0.6 is below 0.8" }];
+
+  it("writes the file a symlink names, keeping the link, and writes into a FIFO rather than replacing it", async () => {
+    const real = join(dir, "linked-real.xml");
+    const link = join(dir, "linked.xml");
+    symlinkSync(real, link);
+    await writeJUnitFile(link, input, rows(), gates);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
+
+    // As `--junit /dev/stdout` piped to another program.
+    const fifo = join(dir, "junit.fifo");
+    execFileSync("mkfifo", [fifo]);
+    // The reader writes to a file, not to this process: writeJUnitFile writes synchronously, and would wait on a reader waiting on it.
+    const copy = join(dir, "fifo-read.xml");
+    const reader = spawn("sh", ["-c", 'cat "$0" > "$1"', fifo, copy], { stdio: "ignore" });
+    const ended = new Promise((done) => reader.on("close", done));
+    await writeJUnitFile(fifo, input, rows(), gates);
+    await ended;
+    const got = readFileSync(copy, "utf8");
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(got).toBe(renderJUnit({ ...input, rows: rows(), gates }));
+  });
 
   it("keeps no part file on disk while the rows stream, so that a process killed meanwhile (Ctrl-C twice, SIGTERM) leaves none", async () => {
     const path = join(dir, "killed", "junit.xml");

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, lstatSync, mkdtempSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 import { JUnitBuilder } from "../report/junit.js";
@@ -24,12 +25,35 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
     part.bytes = 0;
   };
   const fail = (error: unknown) => new EvalError("USAGE", `--junit ${path}: cannot write (${(error as Error).message})`);
+  // The file a symlink names is the one written (a rename onto the link would replace the link); a path that
+  // is not a regular file (/dev/stdout, a FIFO, a device) is written in place, as --summary and --report are,
+  // with the part files in a temporary folder: a rename would replace the device or pipe with a file.
+  let target = path;
   try {
-    makeFolder(dirname(path));
+    target = realpathSync(path);
+  } catch {
+    // Not there yet, or a link to a file not there yet.
+    try {
+      if (lstatSync(path).isSymbolicLink()) target = resolve(dirname(path), readlinkSync(path));
+    } catch {
+      // not there
+    }
+  }
+  let inPlace = false;
+  try {
+    inPlace = !statSync(target).isFile();
+  } catch {
+    // not there yet: written beside, then renamed
+  }
+  const partsDir = inPlace ? mkdtempSync(join(tmpdir(), "simeval-junit-")) : undefined;
+  const partBase = partsDir ? join(partsDir, "junit.xml") : target;
+  const written = inPlace ? target : `${target}.tmp`;
+  try {
+    makeFolder(dirname(target));
     const builder = new JUnitBuilder(input, (suite, line) => {
       let part = parts.get(suite);
       if (!part) {
-        const file = `${path}.part${suite}`;
+        const file = `${partBase}.part${suite}`;
         part = { file, fd: openSync(file, "w+"), buffer: [], bytes: 0 };
         parts.set(suite, part);
         // Unlinked while open (POSIX keeps it until closed), so that a process killed while the rows stream leaves
@@ -46,7 +70,7 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
     });
     for await (const row of rows) builder.add(row);
     const { head, suites, tail } = builder.finish(gates);
-    const out = openSync(`${path}.tmp`, "w");
+    const out = openSync(written, "w");
     try {
       writeSync(out, `${head}\n`);
       const chunk = Buffer.alloc(1 << 20);
@@ -64,9 +88,9 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
     } finally {
       closeSync(out);
     }
-    renameSync(`${path}.tmp`, path);
+    if (!inPlace) renameSync(written, target);
   } catch (error) {
-    rmSync(`${path}.tmp`, { force: true });
+    if (!inPlace) rmSync(written, { force: true });
     if (error instanceof EvalError) throw error;
     throw fail(error);
   } finally {
@@ -74,5 +98,6 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
       closeSync(part.fd);
       rmSync(part.file, { force: true });
     }
+    if (partsDir) rmSync(partsDir, { recursive: true, force: true });
   }
 }
