@@ -42,4 +42,16 @@ describe("trend series", () => {
       "levenshtein: its case_sensitive, inputs.output differ between these runs, so its means may differ because of that; `simeval compare` names the values",
     ]);
   });
+
+  it("warns when some runs counted skipped rows as 0 and others did not", () => {
+    const lev: EvaluatorSpec = { type: "levenshtein" };
+    const zero = run("b", [[lev, 0.7]]);
+    zero.summary = { ...zero.summary!, skipped_as_zero: true };
+    const runs = [run("a", [[lev, 0.9]]), zero];
+    expect(seriesWarnings(runs, trendSeries(runs))).toEqual([
+      "1 of these 2 runs counted skipped rows as 0 (--count-skipped-as-zero) and the others left them out, so their means may differ because of that, not the outputs",
+    ]);
+    const alike = [zero, zero];
+    expect(seriesWarnings(alike, trendSeries(alike))).toEqual([]);
+  });
 });
