@@ -43,4 +43,19 @@ describe("renderTrendReport", () => {
     expect(html).toContain("No run has a mean for this evaluator.");
     expect(html).not.toContain("line-chart");
   });
+
+  it("shows each run's dataset and the terminal's warnings, as the terminal does", () => {
+    const html = renderTrendReport({
+      runs: [
+        { id: "1", name: "a", started_at: "2024-01-01T00:00:00Z", dataset_path: "/data/a.jsonl" },
+        { id: "2", name: "b", started_at: "2024-01-02T00:00:00Z", dataset_path: "/data/<b>.jsonl" },
+      ],
+      series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, 0.9] }],
+      warnings: ["these runs are on 2 datasets, whose means need not be comparable"],
+    });
+    expect(html).toContain(`<th scope="col" class="name">Dataset</th>`);
+    expect(html).toContain("/data/a.jsonl");
+    expect(html).toContain("/data/&lt;b&gt;.jsonl");
+    expect(html).toContain(`<div class="warnbox">⚠ these runs are on 2 datasets, whose means need not be comparable</div>`);
+  });
 });

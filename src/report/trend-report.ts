@@ -19,7 +19,9 @@ export function renderTrendReport(input: TrendReportInput): string {
   const span = first && last ? `${escapeHtml(formatTime(first.started_at))} – ${escapeHtml(formatTime(last.started_at))}` : MISSING;
   const header =
     `<header class="card"><div class="eyebrow">simeval · trend</div><h1>${escapeText(title)}</h1><dl class="meta">` +
-    `<div><dt>Runs</dt><dd>${runs.length}</dd></div><div class="wide"><dt>From – to</dt><dd>${span}</dd></div></dl></header>`;
+    `<div><dt>Runs</dt><dd>${runs.length}</dd></div><div class="wide"><dt>From – to</dt><dd>${span}</dd></div></dl>` +
+    (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("") +
+    `</header>`;
   const charts = input.series.map((s, i) => renderSeries(input, s, slug(s.name, i)));
   return renderPage(title, [header, ...charts, renderTable(input)].join("\n"), input.generated_at);
 }
@@ -54,10 +56,12 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
 }
 
 function renderTable(input: TrendReportInput): string {
-  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...input.series.map((s) => `<th scope="col" class="name">${escapeText(s.name)}</th>`)].join("");
+  const datasets = input.runs.some((r) => r.dataset_path !== undefined);
+  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${escapeText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
       `<tr><td class="name">${escapeText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
+      (datasets ? `<td class="name">${escapeText(run.dataset_path ?? "")}</td>` : "") +
       input.series.map((s) => `<td>${htmlFigure(s.means[i] ?? null)}</td>`).join("") +
       `</tr>`,
   );

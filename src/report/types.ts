@@ -176,8 +176,11 @@ export interface TrendSeries {
 
 /** Input of `renderTrendReport()`: runs oldest first. */
 export interface TrendReportInput {
-  runs: Pick<RunInfo, "id" | "name" | "started_at">[];
+  /** `dataset_path`, when given, is shown in the table (as the terminal's `dataset` column). */
+  runs: (Pick<RunInfo, "id" | "name" | "started_at"> & { dataset_path?: string })[];
   series: TrendSeries[];
+  /** What the terminal warned about these runs (several datasets, changed configs), shown above the charts. */
+  warnings?: string[];
   /** Heading; default "simeval trend". */
   title?: string;
   generated_at?: string;

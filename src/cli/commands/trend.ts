@@ -34,9 +34,12 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
       return EXIT.ok;
     }
     const datasets = new Set(runs.map((r) => r.dataset_path));
-    if (datasets.size > 1) io.stderr(`simeval: these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`);
     const series = trendSeries(runs);
-    for (const w of seriesWarnings(runs, series)) io.stderr(`simeval: ${w}`);
+    const warnings = [
+      ...(datasets.size > 1 ? [`these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`] : []),
+      ...seriesWarnings(runs, series),
+    ];
+    for (const w of warnings) io.stderr(`simeval: ${w}`);
     const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
     const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), basename(r.dataset_path), ...series.map((s) => formatFigure(mean(s, i)))]);
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
@@ -46,7 +49,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
         const latest = [...s.summaries].reverse().find((x) => x !== null);
         return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
       });
-      writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at })), series: drawn }));
+      writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: r.dataset_path })), series: drawn, warnings }));
       io.stdout(`Report: ${opts.report}`);
     }
     return EXIT.ok;
