@@ -551,6 +551,10 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(step.code).toBe(2);
     expect(step.err).toContain("no verdict");
     expect(JSON.parse(readFileSync(stepSummary, "utf8")).summary.rows).toBeGreaterThan(0); // the run's own files are still written
+    // ...and say that the regression gate had no verdict, rather than list no gate at all.
+    expect(JSON.parse(readFileSync(stepSummary, "utf8")).gates).toEqual([
+      { name: "no regression against the baseline", passed: false, message: expect.stringContaining("so there is no verdict") },
+    ]);
     const alone = await run("run", b, "--config", config, "--db", db, "--fail-on-regression");
     expect(alone.code).toBe(2);
     expect(alone.err).toContain("--fail-on-regression gates the comparison with the baseline; add --baseline");

@@ -141,6 +141,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       (g.passed ? io.stdout : io.stderr)(g.message);
       gateOutcomes.push(g);
     }
+    // A gate with no verdict is not a gate passed: --summary and --junit say so (the error itself is printed when thrown).
+    if (opts.failOnRegression && noVerdict) gateOutcomes.push({ name: "no regression against the baseline", passed: false, message: (noVerdict as Error).message });
     // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
     const partial: GateOutcome[] = [];
     if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${result.summary.rows} rows: the figures cover those rows only` });
