@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
-import { seriesWarnings, trendSeries } from "./trend.js";
+import { datasetLabels, seriesWarnings, trendSeries } from "./trend.js";
 
 function summary(name: string, type: string, mean: number): EvaluatorSummary {
   return { name, type, direction: "maximize", threshold: null, n: 1, skipped: 0, errors: 0, mean, median: mean, p10: mean, p90: mean, min: mean, max: mean, pass_rate: null, verdicts: 0 };
@@ -53,5 +53,14 @@ describe("trend series", () => {
     ]);
     const alike = [zero, zero];
     expect(seriesWarnings(alike, trendSeries(alike))).toEqual([]);
+  });
+
+  it("names datasets by file name, or by whole path when two of them share a file name", () => {
+    const labels = datasetLabels(["/old/a.jsonl", "/data/b.jsonl", "/new/a.jsonl", "/old/a.jsonl"]);
+    expect([...labels]).toEqual([
+      ["/old/a.jsonl", "/old/a.jsonl"],
+      ["/data/b.jsonl", "b.jsonl"],
+      ["/new/a.jsonl", "/new/a.jsonl"],
+    ]);
   });
 });

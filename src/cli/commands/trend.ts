@@ -41,7 +41,8 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     ];
     for (const w of warnings) io.stderr(`simeval: ${w}`);
     const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
-    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), basename(r.dataset_path), ...series.map((s) => formatFigure(mean(s, i)))]);
+    const label = datasetLabels(runs.map((r) => r.dataset_path));
+    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), label.get(r.dataset_path) ?? r.dataset_path, ...series.map((s) => formatFigure(mean(s, i)))]);
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
     if (opts.report) {
       const drawn = series.map((s) => {
@@ -56,6 +57,17 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
   } finally {
     await store.close();
   }
+}
+
+/**
+ * How the table names each dataset: its file name, or its whole path when another of these datasets has
+ * the same file name (a folder moved or copied), so that the runs the "several datasets" warning counts
+ * can be told apart.
+ */
+export function datasetLabels(paths: readonly string[]): Map<string, string> {
+  const distinct = [...new Set(paths)];
+  const clash = (p: string) => distinct.some((o) => o !== p && basename(o) === basename(p));
+  return new Map(distinct.map((p) => [p, clash(p) ? p : basename(p)]));
 }
 
 /** The runs' evaluators in order of first appearance, one series per name and type. */
