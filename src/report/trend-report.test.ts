@@ -58,4 +58,21 @@ describe("renderTrendReport", () => {
     expect(html).toContain("/data/&lt;b&gt;.jsonl");
     expect(html).toContain(`<div class="warnbox">⚠ these runs are on 2 datasets, whose means need not be comparable</div>`);
   });
+
+  it("does not call the mean of an evaluator the latest run lacks its latest mean", () => {
+    const html = renderTrendReport({
+      runs: [
+        { id: "1", name: "a", started_at: "2024-01-01T00:00:00Z" },
+        { id: "2", name: "b", started_at: "2024-01-02T00:00:00Z" },
+        { id: "3", name: "c", started_at: "2024-01-03T00:00:00Z" },
+      ],
+      series: [
+        { name: "jac", type: "jaccard_similarity", direction: "maximize", threshold: null, means: [0.5, 0.6, null] },
+        { name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, 0.6, 0.7] },
+      ],
+    });
+    expect(html).toContain("not in the latest run; last mean <b>0.6000</b> in b");
+    expect(html).toContain("latest mean <b>0.7000</b>");
+    expect(html).not.toContain("latest mean <b>0.6000</b>");
+  });
 });

@@ -48,10 +48,17 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   const chart = present.length
     ? `<div class="chart-scroll">${renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })}</div>`
     : `<p class="empty-state">No run has a mean for this evaluator.</p>`;
+  // An evaluator the latest run does not have (removed or renamed since): its last mean is not the latest run's.
+  const lastAt = s.means.reduce<number>((at, m, i) => (m === null || m === undefined ? at : i), -1);
+  const lastRun = input.runs[lastAt];
+  const stale = lastRun !== undefined && lastAt < input.runs.length - 1;
+  const latestText = stale
+    ? `not in the latest run; last mean <b>${htmlFigure(latest ?? null)}</b> in ${escapeText(lastRun.name ?? lastRun.id)} (${escapeHtml(formatTime(lastRun.started_at))})`
+    : `latest mean <b>${htmlFigure(latest ?? null)}</b>`;
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
-    `<div class="stats"><span>latest mean <b>${htmlFigure(latest ?? null)}</b></span>${change}</div>${chart}</section>`
+    `<div class="stats"><span>${latestText}</span>${change}</div>${chart}</section>`
   );
 }
 
