@@ -382,6 +382,9 @@ describe("runs, show, baseline, compare and trend", () => {
     const recorder = openSqliteStore(db);
     const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [] });
     expect(await run("delete", "three", "live", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`run ${live} (live) is still being recorded; stop it before deleting it (nothing was deleted)`) });
+    // Vacuuming would hold the database past the lock timeout of the run being recorded: refused.
+    expect(await run("delete", "three", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`--vacuum: ${live} (live) is still being recorded`) });
+    expect(await names()).toEqual(["live", "three"]);
     await recorder.close();
     expect(await names()).toEqual(["live", "three"]);
     expect((await run("delete", "live", "--db", db)).code).toBe(0); // closed unfinished: incomplete, deletable

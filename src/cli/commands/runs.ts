@@ -144,6 +144,17 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       if (run.status === "running") throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; stop it before deleting it (nothing was deleted)`);
       runs.set(run.id, run);
     }
+    if (opts.vacuum) {
+      // VACUUM rewrites the whole file under the write lock: a run recorded meanwhile would wait past its
+      // lock timeout and fail. Refused before anything is deleted, as a running run is above.
+      const recording = (await store.listRuns()).filter((r) => r.status === "running");
+      if (recording.length) {
+        throw new EvalError(
+          "USAGE",
+          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted)`,
+        );
+      }
+    }
     for (const run of runs.values()) {
       const progress = terminalProgress(process.stderr);
       const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total) });
