@@ -57,6 +57,15 @@ describe("simeval score", () => {
     expect(await run("run", "rows.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("run needs --config EVALS.json") });
   });
 
+  it("scores a text that reads like the program's -V / --version option, rather than printing the version", async () => {
+    for (const text of ["-V", "--version"]) {
+      const r = await run("score", "-t", "exact_match", "-e", text, "-o", "something else");
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.out)).toMatchObject({ score: 0, passed: false });
+    }
+    expect(await run("--version")).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
   it("reads a record with an input mapping", async () => {
     const r = await run("score", "-t", "exact_match", "--record", '{"answer":{"text":"Paris"},"ref":"paris"}', "--inputs", '{"output":"$.answer.text","expected":"$.ref"}');
     expect(r.code).toBe(0);

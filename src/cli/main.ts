@@ -49,6 +49,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError("(run with --help for usage)")
+    // The program's own options (-V, --version) only before the command: otherwise a text given to a
+    // command's option ("score -e -V", "run … --name --version") printed the version and exited 0.
+    .enablePositionalOptions()
     .version(packageVersion());
 
   program
