@@ -66,6 +66,13 @@ describe("simeval score", () => {
     expect(await run("--version")).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
+  it("refuses --output / --expected for a parameter that --inputs maps, which would never read them", async () => {
+    const r = await run("score", "-t", "exact_match", "-o", "yes", "-e", "no", "--inputs", '{"expected":{"literal":"YES"}}');
+    expect(r).toMatchObject({ code: 2, out: "", err: expect.stringContaining(`--expected and --inputs' "expected" both give the expected output`) });
+    const a = await run("score", "-t", "exact_match", "-o", "a", "-e", "a", "--inputs", '{"actual":"$.answer"}');
+    expect(a).toMatchObject({ code: 2, err: expect.stringContaining(`--output and --inputs' "output"`) });
+  });
+
   it("reads a record with an input mapping", async () => {
     const r = await run("score", "-t", "exact_match", "--record", '{"answer":{"text":"Paris"},"ref":"paris"}', "--inputs", '{"output":"$.answer.text","expected":"$.ref"}');
     expect(r.code).toBe(0);

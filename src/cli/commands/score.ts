@@ -27,8 +27,14 @@ export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<numbe
   if (opts.config !== undefined) spec["config"] = parseJsonOption("--config", opts.config);
   if (opts.inputs !== undefined) spec["inputs"] = parseJsonOption("--inputs", opts.inputs);
   const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
+  const mapped = (p: "output" | "expected") => evaluator.spec.inputs?.[p] !== undefined;
+  // --output / --expected put the text in the record, where a mapping of that parameter does not read it
+  // (it reads its path or literal): the text given would be silently dropped, and the verdict change.
+  const contradicted = (["output", "expected"] as const).filter((p) => opts[p] !== undefined && mapped(p));
+  if (contradicted.length) {
+    throw new EvalError("USAGE", contradicted.map((p) => `--${p} and --inputs' "${p}" both give the ${p === "output" ? "output" : "expected output"}`).join("; ") + ": give one of them (a mapping reads --record's fields)");
+  }
   if (opts.record === undefined) {
-    const mapped = (p: "output" | "expected") => evaluator.spec.inputs?.[p] !== undefined;
     const missing = (["output", "expected"] as const).filter((p) => opts[p] === undefined && !mapped(p)).map((p) => `--${p}`);
     if (missing.length) throw new EvalError("USAGE", `score needs ${missing.join(" and ")} (or --record with the record's fields)`);
   }
