@@ -79,7 +79,7 @@ export function cacheFileFor(source: VectorSource, cacheDir: string = DEFAULT_CA
 }
 
 // Bump when the cache's content changes meaning (format, quantisation), so old caches are not reused.
-const CACHE_VERSION = "sewvec-1-int8";
+const CACHE_VERSION = "sewvec-2-int8"; // 2: a vectors file with a byte order mark was misread by 1
 
 const loading = new Map<string, Promise<LoadedVectors>>();
 

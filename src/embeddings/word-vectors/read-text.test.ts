@@ -24,6 +24,13 @@ describe("readTextVectors", () => {
     expect([...t.data]).toEqual([1, 2, -1, 0.5]);
   });
 
+  it("drops a UTF-8 byte order mark before the first word or the fastText header", async () => {
+    const glove = await readTextVectors(file("bom.txt", "\uFEFFthe 1 2\ncat 3 4\n"));
+    expect(glove.words).toEqual(["the", "cat"]);
+    const ft = await readTextVectors(file("bom.vec", "\uFEFF2 2\nthe 1 2\ncat 3 4\n"));
+    expect({ words: ft.words, dim: ft.dim, data: [...ft.data] }).toEqual({ words: ["the", "cat"], dim: 2, data: [1, 2, 3, 4] });
+  });
+
   it("keeps a word with spaces (GloVe 840B has some): the last d fields are the vector", async () => {
     const t = await readTextVectors(file("spaces.txt", "a 1 2\n. . . 3 4\n"));
     expect(t.words).toEqual(["a", ". . ."]);

@@ -28,7 +28,9 @@ export async function readTextVectors(file: string): Promise<WordTable> {
   try {
     for await (const raw of lines) {
       lineNo++;
-      const line = raw.trimEnd();
+      // A UTF-8 byte order mark (Windows editors write one), as the dataset and config readers drop it:
+      // kept, it hid the first word ("\uFEFFthe") or a fastText header, which made every line misread.
+      const line = (lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw).trimEnd();
       if (line === "") continue;
       const fields = line.split(/[ \t]+/);
       if (dim === 0) {
