@@ -698,7 +698,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"))).toMatchObject({ interrupted: true, summary: { rows: kept.length } });
     expect(stderr).toContain(`interrupted after ${kept.length} rows: the figures cover those rows only`);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, "cut.xml"), "utf8"));
-    const gates = [junit.testsuites.testsuite].flat().find((s: { "@_name": string }) => s["@_name"] === "simeval.gates");
+    const gates = [junit.testsuites.testsuite].flat().find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");
     expect([gates.testcase].flat()[0]).toMatchObject({ "@_name": "run completed", failure: expect.anything() });
   });
 });

@@ -49,7 +49,7 @@ describe("renderJUnit", () => {
 
   it("has one suite per evaluator, then unreadable rows, then gates", () => {
     expect(xml.startsWith(`<?xml version="1.0" encoding="UTF-8"?>`)).toBe(true);
-    expect(list.map((s) => s["@name"])).toEqual(["simeval.lev", "simeval.dist", "simeval.rows", "simeval.gates"]);
+    expect(list.map((s) => s["@name"])).toEqual(["simeval.lev", "simeval.dist", "simeval:rows", "simeval:gates"]);
     expect(list[0]?.["@timestamp"]).toBe("2024-06-03T14:22:05Z");
   });
 
@@ -123,6 +123,19 @@ describe("renderJUnit", () => {
     const dist = l[1] as Node;
     expect([dist["@failures"], dist["@skipped"]]).toEqual(["0", "1"]);
     expect([s["@failures"], s["@skipped"]]).toEqual(["2", "1"]);
+  });
+
+  it("keeps evaluators named rows and gates apart from simeval's own suites", () => {
+    const named: RowOutcome[] = [
+      { row: 1, id: "a", results: { rows: result({}), gates: result({}) } },
+      { row: 2, id: undefined, line: 2, results: {}, error: { code: "DATASET_INVALID", message: "line 2: not valid JSON" } },
+    ];
+    const { list: l } = parse(renderJUnit({ name: "r", evaluators: ["rows", "gates"], rows: named, gates: [{ name: "--fail-under gates=0.8", passed: true, message: "passed" }] }));
+    const names = l.map((s) => s["@name"]);
+    expect(names).toEqual(["simeval.rows", "simeval.gates", "simeval:rows", "simeval:gates"]);
+    expect(new Set(names).size).toBe(names.length);
+    const firstCase = (suite: number) => ((l[suite]?.["testcase"] as Node[])[0] as Node)["@classname"];
+    expect([0, 1, 2, 3].map(firstCase)).toEqual(names);
   });
 
   it("writes an empty run as an empty, valid document", () => {

@@ -1,7 +1,9 @@
 /**
  * JUnit XML for CI systems (GitLab, Jenkins, GitHub test reporters): one `<testsuite>` per evaluator
- * with one `<testcase>` per row, a `simeval.rows` suite for rows that could not be read, and a
- * `simeval.gates` suite with one testcase per `--fail-under` gate.
+ * (`simeval.<name>`) with one `<testcase>` per row, a `simeval:rows` suite for rows that could not be
+ * read, and a `simeval:gates` suite with one testcase per gate (and per part of the dataset the run
+ * does not cover). simeval's own suites are named with a colon so that no evaluator's suite can take
+ * their name: an evaluator may be named `rows` or `gates`, and its suite is `simeval.rows`.
  *
  * Written with a small escape function rather than an XML builder: the document is flat, and the
  * builders checked (fast-xml-builder) do not remove the control characters XML 1.0 forbids, which
@@ -12,6 +14,10 @@ import { isResultError, type RowOutcome } from "../run/types.js";
 import { escapeXml, escapeXmlText } from "./escape.js";
 import { formatId } from "./format.js";
 import type { GateResult, JUnitInput } from "./types.js";
+
+/** simeval's own suites: no `simeval.<evaluator>` suite can have these names, whatever the evaluator is named. */
+const ROWS_SUITE = "simeval:rows";
+const GATES_SUITE = "simeval:gates";
 
 interface Case {
   name: string;
@@ -100,7 +106,7 @@ export interface JUnitSuite {
 
 /**
  * Builds the JUnit XML of a run row by row: suites `simeval.<evaluator>` (one testcase per row),
- * `simeval.rows` (unreadable rows) and `simeval.gates`. Each testcase line goes to `sink(suite, line)`
+ * `simeval:rows` (unreadable rows) and `simeval:gates`. Each testcase line goes to `sink(suite, line)`
  * as its row arrives; `finish()` gives what goes around them: the document's first lines, each suite's
  * opening (with its counts) and closing, and the last line. A row an evaluator gave no verdict on (no
  * threshold) passes; a skipped row is skipped, or failed for the evaluators in `input.skippedAsFailed`.
@@ -114,7 +120,7 @@ export class JUnitBuilder {
     private readonly input: Omit<JUnitInput, "rows" | "gates">,
     private readonly sink: (suite: number, line: string) => void,
   ) {
-    this.names = [...input.evaluators.map((e) => `simeval.${e}`), "simeval.rows"];
+    this.names = [...input.evaluators.map((e) => `simeval.${e}`), ROWS_SUITE];
     this.counts = this.names.map(noCounts);
     this.skippedAsFailed = new Set(input.skippedAsFailed);
   }
@@ -132,15 +138,16 @@ export class JUnitBuilder {
 
   /** The document around the sunk lines; the rows suite is left out when no row was unreadable. */
   finish(gates: readonly GateResult[]): { head: string; suites: JUnitSuite[]; tail: string } {
-    const suites = this.names.map((name, index) => ({ name, index, counts: this.counts[index]!, lines: [] as string[] })).filter((s) => s.name !== "simeval.rows" || s.counts.tests > 0);
+    const rowsSuite = this.names.length - 1;
+    const suites = this.names.map((name, index) => ({ name, index, counts: this.counts[index]!, lines: [] as string[] })).filter((s) => s.index !== rowsSuite || s.counts.tests > 0);
     if (gates.length) {
       const counts = noCounts();
       const lines = gates.map((g) => {
         const k = gateCase(g);
         count(counts, k);
-        return caseXml("simeval.gates", k);
+        return caseXml(GATES_SUITE, k);
       });
-      suites.push({ name: "simeval.gates", index: -1, counts, lines });
+      suites.push({ name: GATES_SUITE, index: -1, counts, lines });
     }
     const total = noCounts();
     for (const s of suites) (Object.keys(total) as (keyof Counts)[]).forEach((key) => (total[key] += s.counts[key]));
