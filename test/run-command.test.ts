@@ -138,6 +138,29 @@ describe("simeval run", () => {
     expect(unknown.err).toContain('no evaluator is named "lev"');
   });
 
+  it("--summary's gates have a failed entry for every failure the exit code reports, as --junit's gates suite does", async () => {
+    const gatesOf = (path: string) => JSON.parse(readFileSync(path, "utf8")).gates as { name: string; passed: boolean; message: string }[];
+    // An evaluator that scored nothing: exit 3, with a gate that passed on what little there was.
+    const data = file("m.jsonl", jsonl([{ answer: "Paris", many: [1, 2] }, { answer: "Rome", many: [3, 4] }]));
+    const config = file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }, { type: "levenshtein_distance", inputs: { output: "$.answer", expected: "$.answer" } }]));
+    const junit = join(dir, "n.xml");
+    const nothing = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--summary", join(dir, "n.json"), "--junit", junit, "--fail-over", "levenshtein_distance=1");
+    expect(nothing.code).toBe(3);
+    const scoredNothing = { name: "exact_match scored rows", passed: false, message: expect.stringContaining('"exact_match": 2 rows failed, and nothing was scored') };
+    expect(gatesOf(join(dir, "n.json"))).toEqual([scoredNothing, { name: "--fail-over levenshtein_distance=1", passed: true, message: expect.any(String) }]);
+    const suites = [new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, "utf8")).testsuites.testsuite].flat();
+    const gateSuite = suites.find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");
+    expect([gateSuite.testcase].flat().map((c: { "@_name": string }) => c["@_name"])).toEqual(["exact_match scored rows", "--fail-over levenshtein_distance=1"]);
+    // A read that stopped: exit 2.
+    const cut = file("cut.json", `[{"output": "a", "expected": "a"},\n{"output": "a",, "expected": "a"}]\n`);
+    const plain = file("plain.json", evals([{ type: "exact_match" }]));
+    expect((await run("run", cut, "--config", plain, "--no-db", "--summary", join(dir, "c.json"))).code).toBe(2);
+    expect(gatesOf(join(dir, "c.json"))).toEqual([{ name: "dataset read to its end", passed: false, message: expect.stringContaining("Reading stopped here") }]);
+    // Not one row readable: exit 2.
+    expect((await run("run", file("junk.jsonl", "not json\n[1]\n"), "--config", plain, "--no-db", "--summary", join(dir, "j.json"))).code).toBe(2);
+    expect(gatesOf(join(dir, "j.json"))).toEqual([{ name: "dataset rows read", passed: false, message: expect.stringContaining("no row could be read") }]);
+  });
+
   it("warns about mappings that reach nothing, naming the row's fields, and exits 3 when an evaluator failed on every row", async () => {
     const data = file("m.jsonl", jsonl([{ answer: "Paris", reply: { text: "Paris" }, many: [1, 2] }, { answer: "Rome", reply: { text: "Roma" }, many: [3, 4] }]));
     const typo = await run("run", data, "--config", file("evals.json", evals([{ type: "levenshtein", inputs: { output: "$.reply.text", expected: "$.answr" } }])), "--no-db");
@@ -695,7 +718,9 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(run?.summary?.rows).toBe(kept.length);
     await store.close();
     // The summary file and JUnit say that the figures cover part of the dataset.
-    expect(JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"))).toMatchObject({ interrupted: true, summary: { rows: kept.length } });
+    const summary = JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"));
+    expect(summary).toMatchObject({ interrupted: true, summary: { rows: kept.length } });
+    expect(summary.gates[0]).toEqual({ name: "run completed", passed: false, message: `interrupted after ${kept.length} rows: the figures cover those rows only` });
     expect(stderr).toContain(`interrupted after ${kept.length} rows: the figures cover those rows only`);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, "cut.xml"), "utf8"));
     const gates = [junit.testsuites.testsuite].flat().find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");

@@ -153,6 +153,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     const failedEvaluators = warnings.filter((w) => w.nothingScored);
     for (const w of failedEvaluators) partial.push({ name: `${w.evaluator} scored rows`, passed: false, message: w.message });
     for (const p of partial) io.stderr(`simeval: ${p.message}`);
+    // What --summary and --junit give as the run's gates: the failures just printed, then the gates, so that
+    // a CI system reading only a file finds a failed entry whenever the exit code is not 0.
+    const checks = [...partial, ...gateOutcomes];
 
     if (opts.summary) {
       const json = {
@@ -163,7 +166,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         interrupted: result.interrupted,
         read_stopped: result.readStopped,
         summary: result.summary,
-        gates: gateOutcomes,
+        gates: checks,
         baseline: againstBaseline && { run: againstBaseline.baseline, regressed_on: againstBaseline.regressed },
         // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings.
         row_errors: result.rowErrors,
@@ -182,7 +185,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       // Skipped rows fail where the summary counted them as failed verdicts (an evaluator that gives verdicts).
       const skippedAsFailed = result.summary.skipped_as_zero ? result.summary.evaluators.filter((e) => e.verdicts > 0).map((e) => e.name) : [];
       const input = { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), skippedAsFailed };
-      await writeJUnitFile(opts.junit, input, store.rows(result.runId), [...partial, ...gateOutcomes]);
+      await writeJUnitFile(opts.junit, input, store.rows(result.runId), checks);
     }
     if (noVerdict) throw noVerdict;
 
