@@ -163,10 +163,17 @@ describe("simeval run", () => {
 
   it("warns about mappings that reach nothing, naming the row's fields, and exits 3 when an evaluator failed on every row", async () => {
     const data = file("m.jsonl", jsonl([{ answer: "Paris", reply: { text: "Paris" }, many: [1, 2] }, { answer: "Rome", reply: { text: "Roma" }, many: [3, 4] }]));
-    const typo = await run("run", data, "--config", file("evals.json", evals([{ type: "levenshtein", inputs: { output: "$.reply.text", expected: "$.answr" } }])), "--no-db");
+    const typoConfig = file("evals.json", evals([{ type: "levenshtein", inputs: { output: "$.reply.text", expected: "$.answr" } }]));
+    const typo = await run("run", data, "--config", typoConfig, "--no-db", "--summary", join(dir, "typo.json"), "--report", join(dir, "typo.html"));
     expect(typo.code).toBe(0);
     expect(typo.err).toContain('simeval: "levenshtein": every row was skipped: no row has an expected value at $.answr');
     expect(typo.err).toContain('simeval: the first row\'s fields are "answer", "reply", "many"');
+    // The summary file and the report say what the terminal said, the fields included.
+    expect(JSON.parse(readFileSync(join(dir, "typo.json"), "utf8")).warnings).toEqual([
+      '"levenshtein": every row was skipped: no row has an expected value at $.answr',
+      'the first row\'s fields are "answer", "reply", "many"',
+    ]);
+    expect(readFileSync(join(dir, "typo.html"), "utf8")).toContain("the first row&#39;s fields are &quot;answer&quot;, &quot;reply&quot;, &quot;many&quot;");
     const report = join(dir, "failing.html");
     const failing = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db", "--report", report);
     expect(failing.code).toBe(3);

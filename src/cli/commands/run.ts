@@ -118,10 +118,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
     const warnings = runWarnings(result);
     for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
-    if (warnings.some((w) => w.aboutFields)) {
-      const fields = await firstRowFields(dataset);
-      if (fields) io.stderr(`simeval: the first row's fields are ${fields.map((f) => JSON.stringify(f)).join(", ")}`);
-    }
+    // A warning about a missing field is followed by the fields there are, here and in --summary and --report.
+    const fields = warnings.some((w) => w.aboutFields) ? await firstRowFields(dataset) : null;
+    const fieldsLine = fields ? [`the first row's fields are ${fields.map((f) => JSON.stringify(f)).join(", ")}`] : [];
+    for (const line of fieldsLine) io.stderr(`simeval: ${line}`);
 
     const gateOutcomes = evaluateGates(gates, result.summary);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
@@ -168,15 +168,16 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         summary: result.summary,
         gates: checks,
         baseline: againstBaseline && { run: againstBaseline.baseline, regressed_on: againstBaseline.regressed },
-        // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings.
+        // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings
+        // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
         evaluator_errors: result.evaluatorErrors,
-        warnings: warnings.map((w) => w.message),
+        warnings: [...warnings.map((w) => w.message), ...fieldsLine],
       };
       writeOutput("--summary", opts.summary, `${JSON.stringify(json, null, 2)}\n`);
     }
     if (opts.report) {
-      const said = [...partial.map((p) => p.message), ...warnings.filter((w) => !w.nothingScored).map((w) => w.message)];
+      const said = [...partial.map((p) => p.message), ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
       writeOutput("--report", opts.report, renderRunReport({ ...runReportInput(result, run), warnings: said }));
       io.stdout(`Report: ${opts.report}`);
     }
