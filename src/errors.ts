@@ -12,6 +12,7 @@ export type ErrorCode =
   | "DATASET_INVALID" // a dataset file as a whole cannot be read (missing, empty, wrong top-level shape, bad CSV header)
   | "PROVIDER_FAILED" // an embedding provider failed
   | "STORE_FAILED" // the run store (database) could not be opened, read or written
+  | "OUTPUT_FAILED" // an output file (--out, --summary, --report, --junit) could not be written to a right path: a full disk, an I/O error
   | "USAGE"; // bad command-line arguments
 
 /** One problem, located by a path into the offending value. */

@@ -201,6 +201,17 @@ describe("simeval run", () => {
     expect((await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1e3")).err).toContain('--workers takes a whole number >= 0, received "1e3"');
   });
 
+  // /dev/full fails every write with ENOSPC, as a disk that fills during the run.
+  (process.platform === "linux" ? it : it.skip)("an output that cannot be written for a full disk is a runtime failure (exit 3) naming the flag and path", async () => {
+    const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    for (const flag of ["--out", "--summary", "--report", "--junit"]) {
+      const r = await run("run", data, "--config", config, "--db", join(dir, "full.db"), flag, "/dev/full");
+      expect(r.code).toBe(3);
+      expect(r.err).toContain(`${flag} /dev/full: cannot write (ENOSPC`);
+    }
+  });
+
   it("--db with --no-db is a usage error, whichever comes last; nothing is recorded", async () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const config = file("evals.json", evals([{ type: "exact_match" }]));

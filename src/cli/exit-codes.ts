@@ -14,6 +14,7 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT.usage;
     case "PROVIDER_FAILED":
     case "STORE_FAILED":
+    case "OUTPUT_FAILED":
       return EXIT.runtime;
     default: {
       const never: never = code;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
+import { writeFailure } from "./output-file.js";
 import { JUnitBuilder } from "../report/junit.js";
 import type { GateResult, JUnitInput } from "../report/types.js";
 import type { RowOutcome } from "../run/types.js";
@@ -15,7 +16,8 @@ const FLUSH_BYTES = 1 << 16;
  * part file beside `path` as the rows stream from the store, and the document is then assembled
  * (suite counts first, as JUnit wants them) into `path.tmp`, renamed onto `path` when complete. The
  * part files are removed whatever happens: at once where the system allows an open file to be removed.
- * A write failure is a USAGE error naming `--junit` and the path.
+ * A write failure is an error naming `--junit` and the path: `USAGE` for a wrong path, `OUTPUT_FAILED` for
+ * a full disk or an I/O error (see {@link writeFailure}).
  */
 export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "gates">, rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, gates: readonly GateResult[]): Promise<void> {
   const parts = new Map<number, { file: string; fd: number; buffer: string[]; bytes: number }>();
@@ -24,7 +26,7 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
     part.buffer = [];
     part.bytes = 0;
   };
-  const fail = (error: unknown) => new EvalError("USAGE", `--junit ${path}: cannot write (${(error as Error).message})`);
+  const fail = (error: unknown) => writeFailure("--junit", path, error);
   // The file a symlink names is the one written (a rename onto the link would replace the link); a path that
   // is not a regular file (/dev/stdout, a FIFO, a device) is written in place, as --summary and --report are,
   // with the part files in a temporary folder: a rename would replace the device or pipe with a file.

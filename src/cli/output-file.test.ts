@@ -1,8 +1,11 @@
 import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import { EvalError } from "../errors.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
-import { checkOutputPaths, openTextFile } from "./output-file.js";
+import { exitCodeFor } from "./exit-codes.js";
+import { writeJUnitFile } from "./junit-file.js";
+import { checkOutputPaths, openTextFile, writeOutput } from "./output-file.js";
 
 const dir = tempDir("simeval-output-file-");
 
@@ -80,5 +83,47 @@ describe("openTextFile", () => {
     await expect(file.write("x".repeat(1 << 20))).rejects.toThrow("ENOSPC");
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("hung")), 5000));
     await expect(Promise.race([file.close(), timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
+  });
+});
+
+describe("write failures", () => {
+  const maybe = process.platform === "linux" ? it : it.skip;
+  const caught = async (fn: () => unknown): Promise<EvalError> => {
+    try {
+      await fn();
+    } catch (error) {
+      if (error instanceof EvalError) return error;
+      throw error;
+    }
+    throw new Error("did not throw");
+  };
+
+  maybe("a full disk is a runtime failure (exit 3) naming the flag and the path, for every output", async () => {
+    const failures = [
+      await caught(() => writeOutput("--summary", "/dev/full", "{}\n")),
+      await caught(() => writeOutput("--report", "/dev/full", "<html>")),
+      await caught(async () => {
+        const file = await openTextFile("--out", "/dev/full");
+        await file.write("x".repeat(1 << 20));
+        await file.close();
+      }),
+      await caught(() => writeJUnitFile("/dev/full", { name: "r", timestamp: "2024-01-01T00:00:00Z", evaluators: ["em"], skippedAsFailed: [] }, [], [])),
+    ];
+    expect(failures.map((e) => e.message.replace(/ \(.*/, ""))).toEqual(["--summary /dev/full: cannot write", "--report /dev/full: cannot write", "--out /dev/full: cannot write", "--junit /dev/full: cannot write"]);
+    for (const e of failures) {
+      expect(e.message).toContain("ENOSPC");
+      expect(e.code).toBe("OUTPUT_FAILED");
+      expect(exitCodeFor(e.code)).toBe(3);
+    }
+  });
+
+  it("a path that cannot be written (a file where a folder should be) stays a bad argument (exit 2)", async () => {
+    const file = writeIn(dir, "not-a-folder.txt", "x");
+    const e = await caught(() => writeOutput("--summary", join(file, "s.json"), "{}"));
+    expect(e.message).toContain(`--summary ${join(file, "s.json")}: cannot write (ENOTDIR`);
+    expect(exitCodeFor(e.code)).toBe(2);
+    const folder = await caught(() => openTextFile("--out", dir));
+    expect(folder.message).toContain(`--out ${dir}: cannot write (EISDIR`);
+    expect(exitCodeFor(folder.code)).toBe(2);
   });
 });

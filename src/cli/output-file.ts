@@ -4,17 +4,38 @@ import { once } from "node:events";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 
-/** Writes a whole file, creating its folder; a failure names the path and the flag it came from. */
+/**
+ * Error codes that say the path itself cannot be written (missing or file parent, a folder, no permission, a
+ * read-only file system, a bad name): the user's argument, to be given again (`USAGE`, exit 2).
+ */
+const PATH_ERRORS = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", "EPERM", "EROFS", "ENAMETOOLONG", "ELOOP", "EINVAL"]);
+
+/**
+ * A failure to write the output file `path` (given by `flag`) as an EvalError naming both: `USAGE` when
+ * the path is wrong (see {@link PATH_ERRORS}), else `OUTPUT_FAILED` (exit 3): a full disk (ENOSPC), a quota
+ * (EDQUOT), an I/O error (EIO) happen to a right path, and the same command may succeed once they are fixed.
+ */
+export function writeFailure(flag: string, path: string, error: unknown): EvalError {
+  if (error instanceof EvalError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return new EvalError(code !== undefined && PATH_ERRORS.has(code) ? "USAGE" : "OUTPUT_FAILED", `${flag} ${path}: cannot write (${message})`, { cause: error });
+}
+
+/** Writes a whole file, creating its folder; a failure names the path and the flag it came from ({@link writeFailure}). */
 export function writeOutput(flag: string, path: string, text: string): void {
   try {
     makeFolder(dirname(path));
     writeFileSync(path, text);
   } catch (error) {
-    throw new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`);
+    throw writeFailure(flag, path, error);
   }
 }
 
-/** A file written as a stream that honours back-pressure, so that a million rows never pile up in memory. */
+/**
+ * A file written as a stream that honours back-pressure, so that a million rows never pile up in memory.
+ * A failure to open, write or close it is thrown as {@link writeFailure} says.
+ */
 export interface TextFile {
   write(chunk: string | Uint8Array): void | Promise<void>;
   close(): Promise<void>;
@@ -27,13 +48,13 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
     stream = createWriteStream(path);
     await once(stream, "open");
   } catch (error) {
-    throw new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`);
+    throw writeFailure(flag, path, error);
   }
   // A write fails later than the call that made it (a disk that fills): the error is kept, from a listener
   // that is always there (without one it would crash the process), and given to the next write or close.
   // A stream that failed is destroyed and never emits "drain" or "finish": waiting races the failure.
   let failure: EvalError | undefined;
-  const fail = (error: unknown) => (failure ??= new EvalError("USAGE", `${flag} ${path}: cannot write (${(error as Error).message})`));
+  const fail = (error: unknown) => (failure ??= writeFailure(flag, path, error));
   const failed = new Promise<never>((_, reject) => stream.on("error", (error) => reject(fail(error))));
   failed.catch(() => undefined);
   const until = (event: string) =>
