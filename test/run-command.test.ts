@@ -70,6 +70,18 @@ describe("simeval run", () => {
     expect(lines[3].results.exact_match.passed).toBe(true);
   });
 
+  it("an unreadable row's message shows its control and bidi characters escaped on the terminal, and as they were in --out", async () => {
+    // JSON.parse quotes the start of the line it cannot read: an ESC sequence (clear screen), a right-to-left override, a C1 CSI, a bell.
+    const line = "\u001b[2J\u202E\u009b1m\u0007";
+    const data = file("ctl.jsonl", `{"output":"a","expected":"a"}\n${line}\n`);
+    const out = join(dir, "out.jsonl");
+    const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--out", out);
+    expect(r.err).toContain("row 2: line 2: not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON)");
+    expect(r.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    const written = JSON.parse(readFileSync(out, "utf8").trim().split("\n")[1]!);
+    expect(written.error.message).toContain(`"${line}"`);
+  });
+
   it("past five unreadable rows, says where the others are listed", async () => {
     const data = file("many-bad.jsonl", '{"output":"a","expected":"a"}\n' + "{not json\n".repeat(7));
     const config = file("evals.json", evals([{ type: "exact_match" }]));

@@ -34,3 +34,26 @@ export function formatBytes(bytes: number): string {
   }
   return `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)} ${units[unit]}`;
 }
+
+/**
+ * Characters a terminal would act on or that rearrange the text around them, when printed raw: controls
+ * (\p{Cc}: ESC starts a sequence that recolours the terminal, sets its title, moves the cursor; CR rewrites
+ * the line; C1 controls such as U+009B act like ESC [ on some terminals) other than the line feed that ends
+ * a message's lines; format characters (\p{Cf}: bidi overrides and isolates, which reverse what follows,
+ * zero width characters) other than ZWNJ and ZWJ, which shape visible text; lone surrogates; and the line
+ * and paragraph separators.
+ */
+const UNPRINTABLE = /(?![\n\u200C\u200D])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * `text` as it may be printed on a terminal: each character of {@link UNPRINTABLE} written as an escape
+ * (`\u001b`, `\u202e`; `\u{e0001}` above U+FFFF). Messages quote user data (a dataset row a parser could
+ * not read, a header name, a path), which must show as text and not drive the terminal. The files written
+ * (results.jsonl, --summary) keep the data as it was.
+ */
+export function forTerminal(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}

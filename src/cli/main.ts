@@ -9,6 +9,7 @@ import { baselineCommand, deleteCommand, runsCommand, showCommand } from "./comm
 import { trendCommand } from "./commands/trend.js";
 import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { forTerminal } from "./format.js";
 import type { CliIO } from "./io.js";
 
 function packageVersion(): string {
@@ -41,8 +42,12 @@ function filePath(flag: string): (value: string) => string {
 /**
  * Parses `argv` (without node and the script), runs the command and returns its exit code.
  * Never exits the process and never throws: errors become a message on stderr and an exit code.
+ * Control and bidi characters in what is printed on stderr are escaped ({@link forTerminal}).
  */
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], cliIO: CliIO): Promise<number> {
+  // Every message on stderr may quote user data (an unreadable row, a header name, a path): none of it
+  // reaches the terminal as a control or bidi character (see forTerminal). Files and stdout are untouched.
+  const io: CliIO = { stdout: cliIO.stdout, stderr: (text) => cliIO.stderr(forTerminal(text)) };
   let code: number = EXIT.ok;
   const program = new Command("simeval")
     .description("Score LLM and agent outputs against reference answers.")
