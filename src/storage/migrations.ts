@@ -75,8 +75,8 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /**
  * Brings `db` up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` transaction so that two processes
  * opening a new file at once do not both create the tables (the second waits, then sees the new version).
- * Throws `STORE_FAILED` naming `path` when the file was written by a newer simeval, or is a SQLite
- * database that belongs to some other program.
+ * Throws `USAGE` naming `path` when the file was written by a newer simeval (saying to upgrade or give
+ * another --db), or is a SQLite database that belongs to some other program: this build cannot use it.
  */
 export function migrate(db: Database, path: string): void {
   if (check(db, path) === SCHEMA_VERSION) return;
@@ -103,9 +103,11 @@ function check(db: Database, path: string): number {
     }
   }
   if (version > SCHEMA_VERSION) {
+    // Nothing failed: the same command fails until simeval is upgraded or another file is named (USAGE, exit 2).
     throw new EvalError(
-      "STORE_FAILED",
-      `${path} was written by a newer simeval (schema version ${version}; this version reads up to ${SCHEMA_VERSION}); upgrade simeval to open it`,
+      "USAGE",
+      `${path} was written by a newer simeval (schema version ${version}; this version reads up to ${SCHEMA_VERSION}): ` +
+        `upgrade simeval (npm install simeval@latest) to open it, or give --db another file`,
     );
   }
   return version;

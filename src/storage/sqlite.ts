@@ -139,10 +139,9 @@ function prepareStatements(db: Database.Database) {
  * shared memory, so a store on a network file system is not supported. `":memory:"` gives a private
  * in-memory store.
  *
- * Throws `EvalError("USAGE")` naming `path` when it is a directory or a file that is not a SQLite
- * database (the caller was given a wrong path: a bad argument, not a runtime failure), and
- * `EvalError("STORE_FAILED")` when the file belongs to another program, was written by a newer simeval,
- * or cannot be created.
+ * Throws `EvalError("USAGE")` naming `path` when it is a directory, a file that is not a SQLite
+ * database, another program's database, or one written by a newer simeval (a path this build cannot use:
+ * a bad argument, not a runtime failure), and `EvalError("STORE_FAILED")` when the file cannot be created.
  */
 export function openSqliteStore(path: string): SqliteRunStore {
   return new SqliteRunStore(path);
