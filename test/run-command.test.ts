@@ -381,6 +381,15 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(r.err).toContain(`no run database at ${nowhere}: \`simeval run\` records runs there`);
     }
     expect(existsSync(join(dir, "none"))).toBe(false);
+    // A --db under a file can never hold a database: every reading command says so, `runs` too (not "no runs yet").
+    const notes = file("notes.txt", "x");
+    for (const under of [join(notes, "sub.db"), join(notes, "deeper", "sub.db")]) {
+      for (const argv of [["runs"], ["runs", "--json"], ["show", "good"], ["trend"], ["baseline"], ["compare", "good", "worse"], ["delete", "good"]]) {
+        const r = await run(...argv, "--db", under);
+        expect(r).toMatchObject({ code: 2, out: "" });
+        expect(r.err).toContain(`no run database at ${under}: ${notes} is a file, not a folder, so no database can be under it; give --db the path of a database file`);
+      }
+    }
     expect((await run("compare", "good", "good", "--db", db, "--fail-on-regression")).code).toBe(0);
     const narrow = file("narrow.json", evals([{ type: "levenshtein" }, { type: "exact_match" }]));
     await run("run", a, "--config", narrow, "--db", db, "--name", "other-evaluators");

@@ -1,5 +1,6 @@
 import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
@@ -11,15 +12,49 @@ import { renderTable } from "../table.js";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
- * would otherwise leave an empty database behind): a USAGE error says where runs are looked for.
+ * would otherwise leave an empty database behind): a USAGE error says where runs are looked for. A path
+ * where no database can be (see {@link refuseUnreachable}) is a USAGE error saying why.
  */
 export function openRecordedRuns(path: string): SqliteRunStore {
+  refuseUnreachable(path);
   if (!existsSync(path)) throw new EvalError("USAGE", `no run database at ${path}: \`simeval run\` records runs there (--db reads another)`);
   return openSqliteStore(path);
 }
 
-/** `simeval runs`: the recorded runs, newest first. */
+/**
+ * Refuses (USAGE) a database path that cannot be looked at: under a file (`notes.txt/runs.db`), where no
+ * database can ever be, or one the system will not look up (no permission on a folder, a symlink loop).
+ * A path that is merely missing passes: each command says what that means for it.
+ */
+function refuseUnreachable(path: string): void {
+  try {
+    statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "ENOTDIR") {
+      let file = dirname(resolve(path));
+      while (!isFileAt(file) && dirname(file) !== file) file = dirname(file);
+      throw new EvalError("USAGE", `no run database at ${path}: ${file} is a file, not a folder, so no database can be under it; give --db the path of a database file`);
+    }
+    throw new EvalError("USAGE", `no run database can be read at ${path} (${(error as Error).message}); give --db the path of a database file you can read`);
+  }
+}
+
+function isFileAt(path: string): boolean {
+  try {
+    return !statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `simeval runs`: the recorded runs, newest first. A database file that does not exist yet has none
+ * (a project's default database is made by its first run); a path where none can be is refused.
+ */
 export async function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
+  refuseUnreachable(opts.db);
   if (!existsSync(opts.db)) {
     io.stdout(opts.json ? "[]" : `No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
     return EXIT.ok;
