@@ -272,6 +272,28 @@ describe("simeval run", () => {
     await store.close();
   });
 
+  it("a trailing comma after a JSON array's last element: every row is scored, no row is made up, and the comma is said once", async () => {
+    const data = file("trailing.json", '[{"output":"a","expected":"a"},{"output":"b","expected":"b"},]');
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const db = join(dir, "db.sqlite");
+    const r = await run("run", data, "--config", config, "--db", db, "--summary", join(dir, "s.json"), "--out", join(dir, "o.jsonl"));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("2 rows, 0 unreadable");
+    const said = `${data}: line 1: not valid JSON (a trailing comma after the last element, at byte 61 of the line; JSON allows no comma before ]): every row was read, and the comma is ignored`;
+    expect(r.err.split("\n").filter((l) => l.includes("trailing comma"))).toEqual([`simeval: ${said}`]);
+    const summary = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
+    expect(summary.summary).toMatchObject({ rows: 2, row_errors: 0, evaluators: [{ n: 2, errors: 0 }] });
+    expect(summary.read_stopped).toBeNull();
+    expect(summary.row_errors).toEqual([]);
+    expect(summary.warnings).toEqual([said]);
+    expect(readFileSync(join(dir, "o.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).row)).toEqual([1, 2]);
+    const store = openSqliteStore(db);
+    const [recorded] = await store.listRuns();
+    expect((await collect(store.rows(recorded!.id))).map((x) => x.row)).toEqual([1, 2]);
+    expect(recorded!.status).not.toBe("incomplete");
+    await store.close();
+  });
+
   it("bad input gets a clear message and exit 2, never a stack trace", async () => {
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const missing = await run("run", join(dir, "nope.jsonl"), "--config", config, "--no-db");

@@ -69,12 +69,13 @@ export function detectFormat(path: string, firstBytes?: Uint8Array): DatasetForm
   return "csv";
 }
 
-function batchesAs(path: string, format: DatasetFormat, signal: AbortSignal | undefined, unparsedJsonl: boolean): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
+function batchesAs(path: string, format: DatasetFormat, opts: ReadDatasetOptions): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
+  const { signal } = opts;
   switch (format) {
     case "jsonl":
-      return readJsonlBatches(path, signal, unparsedJsonl);
+      return readJsonlBatches(path, signal, opts.unparsedJsonl ?? false);
     case "json":
-      return readJsonArrayBatches(path, signal);
+      return readJsonArrayBatches(path, signal, opts.onWarning);
     case "csv":
       return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",");
   }
@@ -87,6 +88,11 @@ export interface ReadDatasetOptions {
   signal?: AbortSignal;
   /** JSONL rows as {@link UnparsedRow}s, for a runner that parses them where it scores them (readDatasetBatches only). */
   unparsedJsonl?: boolean;
+  /**
+   * Told about a fault in the file that is not a row and loses none, once each (its message starts `line N:`):
+   * a trailing comma after a JSON array's last element. Without it, such a fault goes unsaid.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -99,6 +105,8 @@ export interface ReadDatasetOptions {
  * - A row that cannot be read is yielded as `{ row, line, error: { code: "DATASET_ROW_INVALID", message } }`
  *   with a message starting `line N:`, and reading goes on. A fault that cannot be read past (a syntax
  *   error inside a JSON array, a CSV quote never closed) is a last item with code "DATASET_READ_STOPPED".
+ * - A fault that is not a row and hides none (a trailing comma after a JSON array's last element) goes to
+ *   `opts.onWarning`, and reading goes on.
  * - An abort of `opts.signal` rejects the pending `next()` with `signal.reason`.
  *
  * The iterator is single-use and safe for several workers calling `next()` at once.
@@ -115,8 +123,7 @@ export function readDatasetBatches(path: string, opts?: ReadDatasetOptions & { u
 export function readDatasetBatches(path: string, opts: ReadDatasetOptions): AsyncGenerator<(DatasetItem | UnparsedRow)[]>;
 export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
   const format = opts.format ?? formatFromExtension(path);
-  const unparsed = opts.unparsedJsonl ?? false;
-  if (format !== undefined) return batchesAs(path, format, opts.signal, unparsed);
+  if (format !== undefined) return batchesAs(path, format, opts);
   return (async function* () {
     const handle = await openDatasetFile(path, "a JSONL, JSON or CSV dataset");
     let first: Uint8Array;
@@ -128,6 +135,6 @@ export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}):
     } finally {
       await handle.close();
     }
-    yield* batchesAs(path, detectFormat(path, first), opts.signal, unparsed);
+    yield* batchesAs(path, detectFormat(path, first), opts);
   })();
 }

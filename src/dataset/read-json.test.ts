@@ -58,8 +58,7 @@ describe("readJsonArray", () => {
     ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, `line 3: not valid JSON (unexpected "[" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["a bad character after the closing ]", '[{"a":1},\n{"a":2}] x', 2, `line 2: not valid JSON (unexpected "x" after the array's closing ] at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["a string after the closing ]", '[{"a":1},\n{"a":2}]\n"s"', 2, `line 3: not valid JSON (unexpected string "s" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
-    // The error names the comma's line, the one to fix, not the ]'s.
-    ["a trailing comma", '[{"a":1},\n{"a":2},\n]', 2, `line 2: not valid JSON (a trailing comma at byte 8 of the line; JSON allows no comma before ]); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    // The error names the comma's line, the one to fix, not the }'s.
     ["a trailing comma in a row", '[{"a":1},\n{"a":2},\n{"a":3,\n}]', 2, `line 3: not valid JSON (a trailing comma at byte 7 of the line; JSON allows no comma before }); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
@@ -84,12 +83,38 @@ describe("readJsonArray", () => {
     ]);
   });
 
-  it("a trailing comma after the only row: a read-stopped error on line 1 numbered like any other (row 2), and no other row", async () => {
-    const items = await collect(readJsonArray(await file("trailing.json", '[{"output":"a","expected":"a"},]')));
-    expect(items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.code])).toEqual([
+  it("a trailing comma after the last element is not a row: every row is read, and it is reported once with its line and byte", async () => {
+    const warnings: string[] = [];
+    const text = '[{"output":"a","expected":"a"},{"output":"b","expected":"b"},]';
+    const items = await collect(readJsonArray(await file("trailing.json", text), undefined, (w) => warnings.push(w)));
+    expect(brief(items)).toEqual([
       [1, 1, { output: "a", expected: "a" }],
-      [2, 1, "DATASET_READ_STOPPED"],
+      [2, 1, { output: "b", expected: "b" }],
     ]);
+    expect(warnings).toEqual([
+      "line 1: not valid JSON (a trailing comma after the last element, at byte 61 of the line; JSON allows no comma before ]): every row was read, and the comma is ignored",
+    ]);
+    // The comma's line, the one to fix, not the ]'s; and the ] still closes the array: what follows it is checked.
+    const later: string[] = [];
+    const after = await collect(readJsonArray(await file("trailing2.json", '[{"a":1},\n{"a":2},\n] x'), undefined, (w) => later.push(w)));
+    expect(later).toEqual([expect.stringMatching(/^line 2: not valid JSON \(a trailing comma after the last element, at byte 8 of the line/)]);
+    expect(brief(after)).toEqual([
+      [1, 1, { a: 1 }],
+      [2, 2, { a: 2 }],
+      [3, 3, `line 3: not valid JSON (unexpected "x" after the array's closing ] at byte 3 of the line); expected a JSON array of row objects${STOPPED}`],
+    ]);
+  });
+
+  it.each([
+    ["two commas", '[{"a":1},,{"a":2}]', 'line 1: not valid JSON (unexpected "," at byte 10 of the line); expected a JSON array of row objects'],
+    ["two commas before the ]", '[{"a":1},,]', 'line 1: not valid JSON (unexpected "," at byte 10 of the line); expected a JSON array of row objects'],
+    ["a comma before the first element", '[,{"a":1}]', 'line 1: not valid JSON (unexpected "," at byte 2 of the line); expected a JSON array of row objects'],
+  ])("%s is still a syntax error that stops the read", async (_name, text, message) => {
+    const warnings: string[] = [];
+    const items = await collect(readJsonArray(await file("commas.json", text), undefined, (w) => warnings.push(w)));
+    expect(warnings).toEqual([]);
+    const last = items.at(-1)!;
+    expect("error" in last && last.error).toEqual({ code: "DATASET_READ_STOPPED", message: `${message}${STOPPED}` });
   });
 
   it("whitespace after the closing ] is fine", async () => {

@@ -40,16 +40,18 @@ const PARSER_UNEXPECTED = /^Unexpected \w+ \(([\s\S]*)\) in state \w+$/;
  * Reads a JSON array file row by row. Whole-file problems (missing, empty, a top level that is not an array,
  * an empty array) throw DATASET_INVALID. An element that is not an object, or holds invalid UTF-8, is a row
  * error. A syntax error ends the stream with a DATASET_READ_STOPPED row error naming its line (the rows before
- * it are kept; it takes the next row number): also a trailing comma, and anything but whitespace after the
- * array's closing ], which may hold rows that are then not in the run (a second array, say).
+ * it are kept; it takes the next row number): also a trailing comma inside an element, and anything but
+ * whitespace after the array's closing ], which may hold rows that are then not in the run (a second array, say).
+ * A trailing comma after the last element (`[{…},{…},]`) is invalid JSON too, but hides no row: it is not a
+ * row, the read goes on, and it is reported once through `onWarning` (its line and byte), if given.
  * With `signal`, an abort rejects the pending `next()` with `signal.reason`.
  */
-export function readJsonArray(path: string, signal?: AbortSignal): AsyncIterableIterator<DatasetItem> {
-  return itemsOf(readJsonArrayBatches(path, signal), signal);
+export function readJsonArray(path: string, signal?: AbortSignal, onWarning?: (message: string) => void): AsyncIterableIterator<DatasetItem> {
+  return itemsOf(readJsonArrayBatches(path, signal, onWarning), signal);
 }
 
 /** {@link readJsonArray}'s rows, one array per read of the file. */
-export async function* readJsonArrayBatches(path: string, signal?: AbortSignal): AsyncGenerator<DatasetItem[]> {
+export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, onWarning?: (message: string) => void): AsyncGenerator<DatasetItem[]> {
   const handle = await openDatasetFile(path, EXPECTED);
   // Buffering string bytes (instead of growing JS strings) read 1M short rows ~10% faster.
   const tokenizer = new Tokenizer({ stringBufferSize: 64 * 1024 });
@@ -69,6 +71,11 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
   let at = 0;
   /** Offset of the last token if it was a comma, else -1: a `]` or `}` right after it is a trailing comma. */
   let comma = -1;
+  /**
+   * A comma between elements, held back from the parser until the next token shows whether it is a trailing
+   * comma (then dropped, so that the `]` closes the array) or one before the next element.
+   */
+  let heldComma: ParsedTokenInfo | undefined;
   /** Set when the stream must end: a syntax error (a last row error) or a whole-file error. */
   let stopped = false;
   let fatal: EvalError | undefined;
@@ -99,10 +106,16 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
     at = token.offset;
     const afterComma = comma;
     comma = token.token === TokenType.COMMA ? at : -1;
-    if (afterComma !== -1 && (token.token === TokenType.RIGHT_BRACKET || token.token === TokenType.RIGHT_BRACE)) {
+    const held = heldComma;
+    heldComma = undefined;
+    if (held !== undefined && depth === 1 && token.token === TokenType.RIGHT_BRACKET) {
+      // `[{…},]`: every row is read, and the comma stands for none. Said once; the ] then closes the array.
+      const { line, byte } = lines.locate(held.offset);
+      onWarning?.(`line ${line}: not valid JSON (a trailing comma after the last element, at byte ${byte} of the line; JSON allows no comma before ]): every row was read, and the comma is ignored`);
+    } else if (afterComma !== -1 && (token.token === TokenType.RIGHT_BRACKET || token.token === TokenType.RIGHT_BRACE)) {
       // Caught before the ] counts as closing the array; the comma is what to delete.
       return fail(afterComma, "a trailing comma", `; JSON allows no comma before ${String(token.value)}`);
-    }
+    } else if (held !== undefined) parser.write(held);
     if (depth === 0) {
       if (closed) return fail(at, token.token === TokenType.STRING ? `unexpected string ${shortMessage(JSON.stringify(token.value), 60)}` : `unexpected ${JSON.stringify(String(token.value))}`);
       if (!started) {
@@ -121,7 +134,9 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal):
       depth--;
       if (depth === 0) closed = true;
     }
-    parser.write(token);
+    // Only a comma right after an element may be a trailing one; another (`[,` or `,,`) is the parser's error.
+    if (token.token === TokenType.COMMA && depth === 1 && rowStart === -1 && afterComma === -1 && row > 0) heldComma = token;
+    else parser.write(token);
   };
 
   parser.onValue = ({ value }): void => {

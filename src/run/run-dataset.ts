@@ -81,6 +81,11 @@ export interface RunDatasetResult {
    */
   readStopped: RowErrorInfo | null;
   /**
+   * Faults in the dataset file that are not rows and lost none (a trailing comma after a JSON array's last
+   * element), each once, starting `line N:`; the run covers the whole file all the same.
+   */
+  datasetWarnings: string[];
+  /**
    * Set when the dataset file changed between its fingerprint and the end of the read (it was appended to or
    * rewritten meanwhile): the rows scored are not those of the recorded sha256, and the run is recorded as incomplete.
    */
@@ -160,6 +165,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const rowErrors: RowErrorInfo[] = [];
   const evaluatorErrors: Record<string, EvaluatorErrorInfo> = {};
   let readStopped: RowErrorInfo | null = null;
+  const datasetWarnings: string[] = [];
   let rowsDone = 0;
   let interrupted = false;
 
@@ -196,7 +202,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     try {
       // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows. JSONL lines
       // are parsed on the scoring threads.
-      for await (const items of readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true })) {
+      for await (const items of readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) })) {
         for (const item of items) batch.push(item);
         while (batch.length >= batchSize) {
           inFlight.push(scorer.score(batch.slice(0, batchSize)));
@@ -220,7 +226,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       else await store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
-    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped, ...(datasetChanged ? { datasetChanged } : {}) };
+    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped, datasetWarnings, ...(datasetChanged ? { datasetChanged } : {}) };
   } catch (error) {
     // Batches still in flight are dropped: closing the scorer below rejects them, with no one awaiting.
     for (const batch of inFlight) batch.catch(() => undefined);

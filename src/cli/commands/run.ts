@@ -116,6 +116,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
     if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);
 
+    // A fault in the file that lost no row (a trailing comma after a JSON array's last element): said once, with the file's name.
+    const datasetWarnings = result.datasetWarnings.map((w) => `${dataset}: ${w}`);
+    for (const w of datasetWarnings) io.stderr(`simeval: ${w}`);
     const warnings = runWarnings(result);
     for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
     // A warning about a missing field is followed by the fields there are, here and in --summary and --report.
@@ -172,12 +175,12 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
         evaluator_errors: result.evaluatorErrors,
-        warnings: [...warnings.map((w) => w.message), ...fieldsLine],
+        warnings: [...datasetWarnings, ...warnings.map((w) => w.message), ...fieldsLine],
       };
       writeOutput("--summary", opts.summary, `${JSON.stringify(json, null, 2)}\n`);
     }
     if (opts.report) {
-      const said = [...partial.map((p) => p.message), ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
+      const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
       writeOutput("--report", opts.report, renderRunReport({ ...runReportInput(result, run), warnings: said }));
       io.stdout(`Report: ${opts.report}`);
     }
