@@ -37,11 +37,20 @@ const TOKENIZER_UNEXPECTED = /^Unexpected "([\s\S]*)" at chunk position "\d+" \(
 const PARSER_UNEXPECTED = /^Unexpected \w+ \(([\s\S]*)\) in state \w+$/;
 
 /**
+ * True for the error V8 throws when a string would outgrow `constants.MAX_STRING_LENGTH` (the tokenizer builds a
+ * value by appending to a string: "Invalid string length"), or Node.js's own when it decodes one that long.
+ */
+function isTooLong(err: Error): boolean {
+  return (err instanceof RangeError && err.message === "Invalid string length") || (err as { code?: unknown }).code === "ERR_STRING_TOO_LONG";
+}
+
+/**
  * Reads a JSON array file row by row. Whole-file problems (missing, empty, a top level that is not an array,
  * an empty array) throw DATASET_INVALID. An element that is not an object, or holds invalid UTF-8, is a row
  * error. A syntax error ends the stream with a DATASET_READ_STOPPED row error naming its line (the rows before
  * it are kept; it takes the next row number): also a trailing comma inside an element, and anything but
  * whitespace after the array's closing ], which may hold rows that are then not in the run (a second array, say).
+ * So does a value longer than a string can be (about 512 MiB): it is the row holding it that is the last item.
  * A trailing comma after the last element (`[{…},{…},]`) is invalid JSON too, but hides no row: it is not a
  * row, the read goes on, and it is reported once through `onWarning` (its line and byte), if given.
  * With `signal`, an abort rejects the pending `next()` with `signal.reason`.
@@ -101,6 +110,17 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, 
     out.push(rowError(row + 1, line, `${message}. Reading stopped here: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
   };
 
+  /**
+   * Ends the stream at a string or number longer than a JS string can be (~512 MiB): the tokenizer cannot go
+   * on after it, so, as at a CSV value that long, the rows before stand and the row holding it is the last item.
+   */
+  const tooLong = (): void => {
+    if (stopped) return;
+    stopped = true;
+    const { line } = lines.locate(rowStart === -1 ? at : rowStart);
+    out.push(rowError(row + 1, line, `line ${line}: a value is longer than the longest text Node.js can hold (about 512 MiB), so the file cannot be read past it: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
+  };
+
   tokenizer.onToken = (token: ParsedTokenInfo): void => {
     if (stopped) return;
     at = token.offset;
@@ -158,6 +178,7 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, 
     fail(at, m === null ? shortMessage(err.message) : `unexpected ${m[1]}`);
   };
   tokenizer.onError = (err: Error): void => {
+    if (isTooLong(err)) return tooLong();
     const m = TOKENIZER_UNEXPECTED.exec(err.message);
     if (m !== null) fail(Number(m[2]), `unexpected ${JSON.stringify(m[1])}`);
     else fail(at, shortMessage(err.message));
