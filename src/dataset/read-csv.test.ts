@@ -155,6 +155,24 @@ describe("readCsv", () => {
     expect((await failure(path)).message).toBe(`${path}: ${message}`);
   });
 
+  const LOOKS_JSONL = "the header row is a JSON object, so the file looks like JSONL (one JSON object per line): name it .jsonl; expected a header row naming the columns, then one row per line";
+  it.each([
+    ["JSONL", '{"output":"a","expected":"a"}\n{"output":"b","expected":"c"}\n', LOOKS_JSONL],
+    ["JSONL with a BOM, blank lines first and CRLF", '\uFEFF\r\n{ "output": "a, b", "id": 1 }\r\n{"output":"c"}\r\n', LOOKS_JSONL],
+    ["JSONL whose first line is longer than the first read", `{"output":"${"x".repeat(70_000)}","expected":"a"}\n`, LOOKS_JSONL],
+    ["a JSON array", '[{"output":"a","expected":"a"},\n{"output":"b","expected":"b"}]\n', "the header row is the start of a JSON array, so the file looks like a JSON array of row objects: name it .json; expected a header row naming the columns, then one row per line"],
+  ])("a .csv holding %s → DATASET_INVALID naming the format, not rows of split JSON", async (_name, text, message) => {
+    const path = await file("json.csv", text);
+    expect((await failure(path)).message).toBe(`${path}: ${message}`);
+  });
+
+  it("a real header whose first name starts with { or [ is read as CSV", async () => {
+    const path = await file("braces.csv", '{id},[tags],"{""a"":1}"\n{1},[x],{"b":2}\n');
+    expect(brief(await collect(readCsv(path)))).toEqual([[1, 2, { "{id}": "{1}", "[tags]": "[x]", '{"a":1}': '{"b":2}' }]]);
+    const one = await file("one.csv", '{"a":1\n2\n');
+    expect(brief(await collect(readCsv(one)))).toEqual([[1, 2, { '{"a":1': "2" }]]);
+  });
+
   it("a missing file → DATASET_INVALID", async () => {
     expect((await failure(join(dir(), "nope.csv"))).message).toBe(`${join(dir(), "nope.csv")}: no such file`);
   });

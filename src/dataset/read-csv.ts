@@ -10,7 +10,7 @@ import type { FileHandle } from "node:fs/promises";
 import { pipeline, Readable } from "node:stream";
 import { parse, type CsvError } from "csv-parse";
 import type { EvalError } from "../errors.js";
-import { datasetInvalid } from "./errors.js";
+import { datasetInvalid, fileProblem } from "./errors.js";
 import { hasBom, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
@@ -101,7 +101,8 @@ function describeCsvError(err: CsvError): string {
 /**
  * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of semicolon-separated
  * names makes it ";", see {@link sniffDelimiter}). Whole-file problems (missing, empty, no header,
- * a header with an empty or repeated name, no data rows) throw DATASET_INVALID. A row with the wrong number
+ * a header with an empty or repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
+ * throw DATASET_INVALID. A row with the wrong number
  * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
  * a BOM is skipped. With `signal`, an abort rejects the pending `next()` with `signal.reason`.
  */
@@ -128,21 +129,68 @@ async function* prepare(chunks: AsyncIterable<Buffer>, seen: { bad: number }): A
   if (bytes.length > 0) yield bytes;
 }
 
+/** How many leading bytes {@link firstLine} reads. */
+const FIRST_LINE_BYTES = 1 << 16;
+
 /**
- * "," unless the header row (the first line that is not blank) has no comma and a semicolon, as
- * spreadsheets write CSV in locales where the comma is the decimal mark: then ";". Reads the first 64 KiB
- * at position 0, which leaves the handle's own position alone.
+ * The header row's text as found in the file's first 64 KiB (the first line that is not blank, without its
+ * `\r`), and whether it goes on past them. Reads at position 0, which leaves the handle's own position alone.
  */
-async function sniffDelimiter(handle: FileHandle): Promise<"," | ";"> {
-  const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(1 << 16), position: 0 });
-  const header = buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "").split("\n").find((l) => !isBlank(l)) ?? "";
+async function firstLine(handle: FileHandle): Promise<{ text: string; cut: boolean }> {
+  const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(FIRST_LINE_BYTES), position: 0 });
+  const lines = buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "").split("\n");
+  const at = lines.findIndex((l) => !isBlank(l));
+  if (at === -1) return { text: "", cut: false };
+  return { text: lines[at]!.replace(/\r$/, ""), cut: at === lines.length - 1 && bytesRead === FIRST_LINE_BYTES };
+}
+
+/**
+ * "," unless the header row has no comma and a semicolon, as spreadsheets write CSV in locales where the
+ * comma is the decimal mark: then ";".
+ */
+function sniffDelimiter(header: string): "," | ";" {
   return !header.includes(",") && header.includes(";") ? ";" : ",";
+}
+
+/** A JSON object's opening up to its first key's colon: `{"output":`. */
+const JSON_OBJECT_START = /^\{\s*"(?:[^"\\]|\\.)*"\s*:/;
+
+/**
+ * What the header row is instead of column names when it is JSON: "jsonl" for a JSON object (the whole
+ * line parses as one, or, when it goes on past the first 64 KiB, it opens as one: `{"key":`), "json" for
+ * a line opening a JSON array of objects (`[{"key":`). Undefined for anything else, also a real header whose
+ * first name starts with `{` (`{id},text` is not JSON).
+ */
+function headerAsJson(header: { text: string; cut: boolean }): "jsonl" | "json" | undefined {
+  const text = header.text.trim();
+  if (text.startsWith("[")) return JSON_OBJECT_START.test(text.slice(1).trimStart()) ? "json" : undefined;
+  if (!text.startsWith("{")) return undefined;
+  if (header.cut) return JSON_OBJECT_START.test(text) ? "jsonl" : undefined;
+  try {
+    return isRowObject(JSON.parse(text)) ? "jsonl" : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** {@link readCsv}'s rows, one array per read of the file. */
 export async function* readCsvBatches(path: string, signal?: AbortSignal, given = ","): AsyncGenerator<DatasetItem[]> {
   const handle = await openDatasetFile(path, EXPECTED);
-  const delimiter = given === "," ? await sniffDelimiter(handle) : given;
+  let header1: { text: string; cut: boolean };
+  try {
+    header1 = await firstLine(handle);
+  } catch (err) {
+    await handle.close();
+    throw fileProblem(path, err);
+  }
+  // Read as CSV, a JSON line splits at its commas into nonsense columns and rows: say what the file is instead.
+  const json = headerAsJson(header1);
+  if (json !== undefined) {
+    await handle.close();
+    const what = json === "jsonl" ? "a JSON object, so the file looks like JSONL (one JSON object per line): name it .jsonl" : "the start of a JSON array, so the file looks like a JSON array of row objects: name it .json";
+    throw datasetInvalid(path, `the header row is ${what}; expected ${EXPECTED}`);
+  }
+  const delimiter = given === "," ? sniffDelimiter(header1.text) : given;
   /** Broken records, with how many records csv-parse had emitted before each (to put it in its place). */
   const skips: { before: number; err: CsvError }[] = [];
   const parser = parse({
