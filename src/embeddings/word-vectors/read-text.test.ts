@@ -37,6 +37,16 @@ describe("readTextVectors", () => {
     expect([...t.data]).toEqual([1, 2, 3, 4]);
   });
 
+  it("names file:line, the numbers expected and those found, when a line has more numbers than the dimension", async () => {
+    const glove = file("long.txt", "the 1 0 0\ncat 0 1 0 5\n");
+    expect((await failure(glove)).message).toContain(
+      `${glove}:2: expected 4 fields (a word and 3 numbers, the dimension of the first line), found 5 (a word and 4 numbers): "cat 0 1 0 5"`,
+    );
+    // With a fastText header, whose dimension then rules; a word with spaces does not hide the extra number.
+    const ft = file("long.vec", "2 2\nthe 1 2\n. . 3 4 5\n");
+    expect((await failure(ft)).message).toContain(`${ft}:3: expected 3 fields (a word and 2 numbers, the dimension the fastText header declares), found 5 (a word and 3 numbers)`);
+  });
+
   it("reads more than one chunk of rows", async () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => `w${i} ${i} ${-i}`);
     const t = await readTextVectors(file("big.txt", lines.join("\n")));
@@ -50,7 +60,7 @@ describe("readTextVectors", () => {
     const path = file("short.txt", "the 1 2 3\ncat 1 2\n");
     const err = await failure(path);
     expect(err.code).toBe("PROVIDER_FAILED");
-    expect(err.message).toContain(`${path}:2: expected 4 fields (a word and 3 numbers), found 3`);
+    expect(err.message).toContain(`${path}:2: expected 4 fields (a word and 3 numbers, the dimension of the first line), found 3`);
   });
 
   it("names file:line and the component when a value is not a number", async () => {

@@ -10,8 +10,12 @@ import type { WordTable } from "./table.js";
  * Fields are separated by spaces (tabs too); trailing spaces (fastText writes one) are ignored. The
  * dimension is the header's, or the first line's field count minus one. A line with more fields than
  * `d + 1` keeps its last `d` as the vector and the rest as the word, because GloVe 840B has words
- * containing spaces. Blank lines are skipped. Anything else (too few fields, a non-number) is an
- * error naming `file:line`. Words keep file order: these files list the most frequent words first.
+ * containing spaces (". . .", "to name@domain.com"; also with the header gensim's glove2word2vec adds),
+ * none of whose parts is a number: so when the field just before the last `d` is a number too, the
+ * line has more numbers than the dimension, and that is an error, as too few are. Blank lines are
+ * skipped. Anything else (too few or too many numbers, a non-number) is an error naming `file:line`,
+ * the numbers expected (and whether the header or line 1 set that dimension) and those found. Words
+ * keep file order: these files list the most frequent words first.
  */
 export async function readTextVectors(file: string): Promise<WordTable> {
   const fail = (line: number, what: string) => new EvalError("PROVIDER_FAILED", `word_vectors: ${file}:${line}: ${what}`);
@@ -44,9 +48,16 @@ export async function readTextVectors(file: string): Promise<WordTable> {
         if (dim < 1) throw fail(lineNo, `expected a word followed by its vector ("word v1 v2 …"), found one field "${shorten(line)}"`);
       }
       if (fields.length < dim + 1) {
-        throw fail(lineNo, `expected ${dim + 1} fields (a word and ${dim} numbers), found ${fields.length}: "${shorten(line)}"`);
+        throw fail(lineNo, `expected ${dim + 1} fields (a word and ${dim} numbers${dimFrom(declared)}), found ${fields.length}: "${shorten(line)}"`);
       }
       const first = fields.length - dim;
+      if (first > 1 && isNumber(fields[first - 1] as string)) {
+        // The numbers at the end of the line, after the word (its first field, whatever it is).
+        let start = first - 1;
+        while (start > 1 && isNumber(fields[start - 1] as string)) start--;
+        const numbers = fields.length - start;
+        throw fail(lineNo, `expected ${dim + 1} fields (a word and ${dim} numbers${dimFrom(declared)}), found ${fields.length} (a word and ${numbers} numbers): "${shorten(line)}"`);
+      }
       if (chunk === null || inChunk === CHUNK_ROWS) {
         chunk = new Float32Array(CHUNK_ROWS * dim);
         chunks.push(chunk);
@@ -80,6 +91,16 @@ export async function readTextVectors(file: string): Promise<WordTable> {
     at += take;
   }
   return { words, dim, data, scales: null };
+}
+
+/** A field that reads as a finite number (what a vector component must be). */
+function isNumber(field: string): boolean {
+  return field !== "" && Number.isFinite(Number(field));
+}
+
+/** Where the dimension came from, for messages: the fastText header, or the first line's field count. */
+function dimFrom(declared: number | null): string {
+  return declared === null ? ", the dimension of the first line" : ", the dimension the fastText header declares";
 }
 
 function shorten(s: string): string {
