@@ -917,6 +917,16 @@ describe("word_vectors in a dataset run", () => {
     expect((await run("runs", "--db", db)).out).not.toMatch(/wv\.jsonl/);
   });
 
+  it.each([["on the main thread", "0"], ["on scoring threads", "2"]])("a malformed vectors file is a config error (exit 2, as a missing one), naming the file and line (%s)", async (_, workers) => {
+    const vectors = file("bad.vec", "cat 1 0 0\ndog 0 1\n");
+    const data = file("wv.jsonl", jsonl([{ output: "a cat", expected: "a dog" }]));
+    const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors, cache_dir: join(dir, "vectors") } }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"), "--workers", workers);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${vectors}:2: expected 4 fields (a word and 3 numbers, the dimension of the first line), found 3`);
+    expect(r.err).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  });
+
   it("scores with a small GloVe file, through the binary cache", async () => {
     const vectors = file("tiny.txt", ["cat 1 0 0", "dog 0.9 0.1 0", "car 0 0 1", "a 0.1 0.1 0.1"].join("\n") + "\n");
     const data = file("wv2.jsonl", jsonl([{ output: "a cat", expected: "a dog" }, { output: "a cat", expected: "a car" }]));

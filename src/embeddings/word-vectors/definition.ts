@@ -42,8 +42,8 @@ export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHint
  *   adds the file loaded (absolute path, size, mtime), so that a replaced file is embedded anew.
  *
  * Options are checked here (CONFIG_INVALID). The file is read at the first `embed()`, since this module
- * must not load `node:` modules up front; a missing file or package is a CONFIG_INVALID error from
- * `embed()` that says how to install the package.
+ * must not load `node:` modules up front; a missing, unreadable or malformed `path` file (naming the
+ * file, and the line) or a missing package (saying how to install it) is a CONFIG_INVALID error from `embed()`.
  */
 export function createWordVectorsProvider(options: EmbeddingProviderOptions): WordVectorsProvider {
   const { model, ...rest } = options;

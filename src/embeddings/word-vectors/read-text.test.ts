@@ -59,22 +59,29 @@ describe("readTextVectors", () => {
   it("names file:line when a line has too few numbers", async () => {
     const path = file("short.txt", "the 1 2 3\ncat 1 2\n");
     const err = await failure(path);
-    expect(err.code).toBe("PROVIDER_FAILED");
+    expect(err.code).toBe("CONFIG_INVALID");
+    expect(err.issues).toEqual([{ path: ["config", "path"], message: expect.stringContaining(`${path}:2: expected 4 fields`) as unknown, received: path }]);
     expect(err.message).toContain(`${path}:2: expected 4 fields (a word and 3 numbers, the dimension of the first line), found 3`);
   });
 
   it("names file:line and the component when a value is not a number", async () => {
     const path = file("nan.txt", "the 1 2\ncat 1 x2\n");
-    expect((await failure(path)).message).toContain(`${path}:2: component 2 of "cat" is "x2", expected a finite number`);
+    const err = await failure(path);
+    expect(err.message).toContain(`${path}:2: component 2 of "cat" is "x2", expected a finite number`);
+    expect(err.code).toBe("CONFIG_INVALID");
   });
 
   it("reports a fastText file shorter than its header says", async () => {
     const path = file("truncated.vec", "3 2\nthe 1 2\ncat 3 4\n");
-    expect((await failure(path)).message).toContain("the fastText header declares 3 words but the file has 2; is it truncated?");
+    const err = await failure(path);
+    expect(err.message).toContain("the fastText header declares 3 words but the file has 2; is it truncated?");
+    expect(err.code).toBe("CONFIG_INVALID");
   });
 
   it("rejects an empty file and a missing one", async () => {
-    expect((await failure(file("empty.txt", "\n\n"))).message).toContain("holds no word vectors");
-    expect((await failure(join(dir, "nope.txt"))).message).toMatch(/could not read .*nope\.txt.*ENOENT/);
+    const empty = await failure(file("empty.txt", "\n\n"));
+    expect({ code: empty.code, message: empty.message }).toEqual({ code: "CONFIG_INVALID", message: expect.stringContaining("holds no word vectors") as unknown });
+    const missing = await failure(join(dir, "nope.txt"));
+    expect({ code: missing.code, message: missing.message }).toEqual({ code: "CONFIG_INVALID", message: expect.stringMatching(/could not read .*nope\.txt.*ENOENT/) as unknown });
   });
 });

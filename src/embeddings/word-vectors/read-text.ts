@@ -14,11 +14,13 @@ import type { WordTable } from "./table.js";
  * none of whose parts is a number: so when the field just before the last `d` is a number too, the
  * line has more numbers than the dimension, and that is an error, as too few are. Blank lines are
  * skipped. Anything else (too few or too many numbers, a non-number) is an error naming `file:line`,
- * the numbers expected (and whether the header or line 1 set that dimension) and those found. Words
+ * the numbers expected (and whether the header or line 1 set that dimension) and those found. A
+ * malformed, empty or unreadable file is CONFIG_INVALID (exit 2, as for a missing one: the config names
+ * it, and only its owner can fix it); an I/O failure while reading is PROVIDER_FAILED. Words
  * keep file order: these files list the most frequent words first.
  */
 export async function readTextVectors(file: string): Promise<WordTable> {
-  const fail = (line: number, what: string) => new EvalError("PROVIDER_FAILED", `word_vectors: ${file}:${line}: ${what}`);
+  const fail = (line: number, what: string) => malformed(file, `${file}:${line}: ${what}`);
   const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
   const words: string[] = [];
   const chunks: Float32Array[] = [];
@@ -75,13 +77,16 @@ export async function readTextVectors(file: string): Promise<WordTable> {
     }
   } catch (cause) {
     if (cause instanceof EvalError) throw cause;
-    throw new EvalError("PROVIDER_FAILED", `word_vectors: could not read ${file}: ${(cause as Error).message}`, { cause });
+    const why = `could not read ${file}: ${(cause as Error).message}`;
+    // Gone or not readable: the named file is the user's to fix, as a missing one is; anything else (EIO) is a failure.
+    if (USER_ERRNOS.has((cause as NodeJS.ErrnoException).code ?? "")) throw malformed(file, why, cause);
+    throw new EvalError("PROVIDER_FAILED", `word_vectors: ${why}`, { cause });
   } finally {
     lines.close();
   }
-  if (words.length === 0) throw new EvalError("PROVIDER_FAILED", `word_vectors: ${file} holds no word vectors; expected GloVe lines "word v1 … vd" or a fastText .vec file`);
+  if (words.length === 0) throw malformed(file, `${file} holds no word vectors; expected GloVe lines "word v1 … vd" or a fastText .vec file`);
   if (declared !== null && declared !== words.length) {
-    throw new EvalError("PROVIDER_FAILED", `word_vectors: ${file}: the fastText header declares ${declared} words but the file has ${words.length}; is it truncated?`);
+    throw malformed(file, `${file}: the fastText header declares ${declared} words but the file has ${words.length}; is it truncated?`);
   }
   const data = new Float32Array(words.length * dim);
   let at = 0;
@@ -91,6 +96,19 @@ export async function readTextVectors(file: string): Promise<WordTable> {
     at += take;
   }
   return { words, dim, data, scales: null };
+}
+
+const USER_ERRNOS = new Set(["ENOENT", "EACCES", "EPERM", "EISDIR"]);
+
+/**
+ * The file the config names (`path`) cannot be used: CONFIG_INVALID (exit 2), as a missing file is in
+ * `resolveVectorSource`, since only the user can fix it. `what` names the file (and the line).
+ */
+function malformed(file: string, what: string, cause?: unknown): EvalError {
+  return new EvalError("CONFIG_INVALID", `word_vectors: ${what}`, {
+    issues: [{ path: ["config", "path"], message: `vectors file: ${what}`, received: file }],
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /** A field that reads as a finite number (what a vector component must be). */
