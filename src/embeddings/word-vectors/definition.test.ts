@@ -70,7 +70,22 @@ describe("word_vectors through semantic_similarity", () => {
     expect(r.score).toBe(0);
     expect(r.details).toMatchObject({ provider: "word_vectors", model: `${glove} sif(a=0.001,pc=1)`, embedded: true, zero_vector: ["output"] });
     // Said, not passed off as a measured 0.
-    expect(r.reasoning).toContain("The output has an all-zero embedding (none of its words is in the vectors' vocabulary), so the cosine is 0 by convention");
+    expect(r.reasoning).toContain("The output has an all-zero embedding (none of its words is in the vectors' vocabulary, or their vectors cancel out), so the cosine is 0 by convention");
+  });
+
+  it("treats a text whose words lie along the common component as the zero vector, not as a cosine of rounding errors", async () => {
+    // Two parallel words: the common component is their direction, so removing it leaves ~1e-19 of
+    // rounding error, whose cosine (1 here, for "the" against "the the") would look like a real score.
+    const parallel = join(dir, "parallel.txt");
+    writeFileSync(parallel, "the 0.3 0.7 0.2\ncat 0.6 1.4 0.4\n");
+    const provider = createWordVectorsProvider({ path: parallel, cache_dir: cacheDir });
+    const { vectors } = await provider.embed(["the", "cat", "the the cat"]);
+    expect(vectors.map((v) => Array.from(v))).toEqual([[0, 0, 0], [0, 0, 0], [0, 0, 0]]);
+    const e = createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", path: parallel, cache_dir: cacheDir } }, env);
+    const r = await e.evaluate({ output: "the", expected: "the the" });
+    expect(r.score).toBe(0);
+    expect(r.details).toMatchObject({ zero_vector: ["output", "expected"] });
+    expect(r.reasoning).toContain("have an all-zero embedding (none of its words is in the vectors' vocabulary, or their vectors cancel out), so the cosine is 0 by convention");
   });
 
   it("scores an empty output 0 without embedding", async () => {

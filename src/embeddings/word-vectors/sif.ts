@@ -5,9 +5,11 @@
  * 1. `v_s = (1/|s|) Σ_{w∈s} a / (a + p(w)) · v_w` over the sentence's known words (repeats counted);
  * 2. remove the common component: `v_s ← v_s − u (u · v_s)`, where `u` is the first principal component
  *    (uncentred, as the paper's TruncatedSVD) of sentence vectors; the paper's released code fits it on
- *    the batch of sentences being embedded, here it is estimated from the vocabulary ({@link commonComponent}).
+ *    the batch of sentences being embedded, here it is estimated from the vocabulary ({@link commonComponent});
+ * 3. (not in the paper) a `v_s` left with a negligible norm, its words' vectors having cancelled out, is
+ *    the zero vector, as for a text with no known word ({@link zeroIfNegligible}).
  */
-import { addRow, type WordTable } from "./table.js";
+import { addRow, rowNorm, type WordTable } from "./table.js";
 
 /** The paper's fixed SIF parameter (they report a in [1e-4, 1e-3] works well and use 1e-3). */
 export const DEFAULT_SIF_A = 1e-3;
@@ -42,6 +44,11 @@ export interface WeightedAverage {
   known: number;
   /** Tokens not in the vocabulary, skipped. */
   unknown: number;
+  /**
+   * `(1/m) Σ weight(w) ‖v_w‖`: the norm `vector` would have if its words' vectors all pointed one way,
+   * against which {@link zeroIfNegligible} tells cancellation from a direction; 0 when m = 0.
+   */
+  scale: number;
 }
 
 /**
@@ -51,14 +58,38 @@ export interface WeightedAverage {
 export function weightedAverage(tokens: readonly string[], table: WordTable, index: ReadonlyMap<string, number>, weights: ArrayLike<number>): WeightedAverage {
   const vector = new Float64Array(table.dim);
   let known = 0;
+  let scale = 0;
   for (const token of tokens) {
     const row = index.get(token);
     if (row === undefined) continue;
     addRow(table, row, weights[row] as number, vector);
+    scale += (weights[row] as number) * rowNorm(table, row);
     known++;
   }
-  if (known > 1) for (let j = 0; j < vector.length; j++) vector[j] = (vector[j] as number) / known;
-  return { vector, known, unknown: tokens.length - known };
+  if (known > 1) {
+    for (let j = 0; j < vector.length; j++) vector[j] = (vector[j] as number) / known;
+    scale /= known;
+  }
+  return { vector, known, unknown: tokens.length - known, scale };
+}
+
+/**
+ * Below this fraction of its {@link WeightedAverage.scale}, a sentence vector is float64 rounding
+ * (about 1e-16 of it), not a direction: its words' vectors cancelled out, in the average or when the
+ * common component was removed (a text whose words all lie along it).
+ */
+export const NEGLIGIBLE_NORM = 1e-9;
+
+/**
+ * In place: sets `v` to the zero vector, as for a text with no known word (cosine 0 by convention,
+ * reported as such), when `‖v‖ ≤ NEGLIGIBLE_NORM × scale`; otherwise its cosine would be that of
+ * rounding errors, anything in [−1, 1]. Returns `v`.
+ */
+export function zeroIfNegligible(v: Float64Array, scale: number): Float64Array {
+  let norm = 0;
+  for (let j = 0; j < v.length; j++) norm += (v[j] as number) ** 2;
+  if (Math.sqrt(norm) <= NEGLIGIBLE_NORM * scale) v.fill(0);
+  return v;
 }
 
 /** Step 2 of SIF, in place: `v ← v − Σ_k u_k (u_k · v)` for orthonormal components `u_k`. Returns `v`. */

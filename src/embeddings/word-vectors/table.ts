@@ -40,6 +40,15 @@ export function addRow(table: WordTable, i: number, factor: number, out: Float64
   for (let j = 0; j < dim; j++) out[j] = (out[j] as number) + f * (data[base + j] as number);
 }
 
+/** The Euclidean norm of row `i` (dequantised when int8). */
+export function rowNorm(table: WordTable, i: number): number {
+  const { dim, data, scales } = table;
+  const base = i * dim;
+  let sum = 0;
+  for (let j = 0; j < dim; j++) sum += (data[base + j] as number) ** 2;
+  return Math.sqrt(sum) * (scales === null ? 1 : Math.abs(scales[i] as number));
+}
+
 /** Row `i` as float64 numbers (dequantised when int8). */
 export function rowOf(table: WordTable, i: number): Float64Array {
   const out = new Float64Array(table.dim);
