@@ -1,13 +1,14 @@
-import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { createEvaluator } from "../../evaluators/create.js";
+import { memoryEmbeddingCache } from "../cache.js";
 import { builtinEmbeddingProviders } from "../registry.js";
 import { TRANSFORMERS_PACKAGE } from "./defaults.js";
 import { createTransformersProvider } from "./definition.js";
-import { importTransformers } from "./load.js";
+import { importTransformers, modelIdentity } from "./load.js";
 import { writeTinyModel } from "./test-support.js";
 import { tempDir } from "../../test-support.js";
 
@@ -30,7 +31,33 @@ describe("transformers provider: config", () => {
     expect(() => createTransformersProvider({ model: "m", pooling: "max" })).toThrow(/transformers: pooling: Invalid option/);
     expect(() => createTransformersProvider({ model: "m", batch_size: 0 })).toThrow(/batch_size/);
     const p = createTransformersProvider({ model: "./models/m", dtype: "q8" });
-    expect(p).toMatchObject({ name: "transformers", model: "./models/m", cacheModel: "./models/m q8 mean", batchSize: 32, concurrency: 1 });
+    // The cache key names the model loaded, which is known only once it is: until then, a key never written.
+    expect(p).toMatchObject({ name: "transformers", model: "./models/m", cacheModel: "./models/m q8 mean (not loaded)", batchSize: 32, concurrency: 1 });
+  });
+
+  it("identifies the model for the embedding cache by absolute folder and weights file, not by the path as given", () => {
+    // The same relative path "models/m" from two working directories: two models, two keys.
+    const one = join(dir, "one");
+    const two = join(dir, "two");
+    writeTinyModel(join(one, "models", "m"), ["cat"]);
+    writeTinyModel(join(two, "models", "m"), ["cat", "dog"]);
+    const cwd = process.cwd();
+    let keys: string[];
+    try {
+      process.chdir(one);
+      const fromOne = modelIdentity("models/m", "fp32");
+      process.chdir(two);
+      keys = [fromOne, modelIdentity("models/m", "fp32"), modelIdentity("./models/m/", "fp32")];
+    } finally {
+      process.chdir(cwd);
+    }
+    const weights = (root: string) => statSync(join(root, "models", "m", "onnx", "model.onnx"));
+    const expected = (root: string) => `${join(root, "models", "m")}@${weights(root).size}:${Math.floor(weights(root).mtimeMs)}`;
+    expect(keys).toEqual([expected(one), expected(two), expected(two)]);
+    expect(keys[0]).not.toBe(keys[1]);
+    // Weights replaced in place (another size): another key.
+    writeFileSync(join(one, "models", "m", "onnx", "model.onnx"), "replaced");
+    expect(modelIdentity(join(one, "models", "m"), "fp32")).toBe(`${join(one, "models", "m")}@8:${Math.floor(weights(one).mtimeMs)}`);
   });
 
   it("names the missing folder or file before loading anything", async () => {
@@ -90,6 +117,29 @@ describe.skipIf(!installed)("transformers provider with transformers.js and ONNX
     const a = reference(["hello", "world"], "mean", true);
     const b = reference(["the", "cat", "sat", "on", "the", "mat"], "mean", true);
     expect(other.score).toBeCloseTo(a.reduce((s, x, j) => s + x * (b[j] as number), 0), 6);
+  });
+
+  it("does not serve vectors cached from another model under the same relative path", async () => {
+    // One embedding cache, as a run database keeps, and "models/m" run from two folders holding different models.
+    const shared = memoryEmbeddingCache();
+    const one = join(dir, "rel-one");
+    const two = join(dir, "rel-two");
+    writeTinyModel(join(one, "models", "m"), ["cat", "dog"]);
+    writeTinyModel(join(two, "models", "m"), ["cat", "zebra", "dog"]);
+    const score = async (cwd: string, cache = shared) => {
+      const before = process.cwd();
+      process.chdir(cwd);
+      try {
+        const ev = createEvaluator({ type: "semantic_similarity", config: { provider: "transformers", model: "models/m" } }, { ...env, embeddingCache: cache });
+        return (await ev.evaluate({ output: "cat", expected: "dog" })).score as number;
+      } finally {
+        process.chdir(before);
+      }
+    };
+    const fromOne = await score(one);
+    const fromTwo = await score(two);
+    expect(fromTwo).toBe(await score(two, memoryEmbeddingCache()));
+    expect(fromTwo).not.toBeCloseTo(fromOne, 3);
   });
 
   it("reports a model that does not load as a provider failure", async () => {

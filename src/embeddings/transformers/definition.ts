@@ -27,7 +27,8 @@ const optionsSchema = z.strictObject(transformersOptions);
  * `ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers`. The package and the model are
  * loaded at the first `embed()`, once per process (each scoring thread loads its own copy).
  *
- * `model` as shown in results is the folder as given; the embedding-cache key adds dtype and pooling.
+ * `model` as shown in results is the folder as given; the embedding-cache key (`cacheModel`) adds dtype,
+ * pooling and the model loaded (absolute folder, weights' size and mtime; see `modelIdentity`).
  */
 export function createTransformersProvider(options: EmbeddingProviderOptions): EmbeddingProvider {
   const { model, ...rest } = options;
@@ -38,12 +39,25 @@ export function createTransformersProvider(options: EmbeddingProviderOptions): E
   }
   const { pooling, normalize, dtype, batch_size: batchSize } = parseProviderOptions("transformers", optionsSchema, rest);
 
-  const encoder = loadOnce(() => import("./load.js").then(({ loadSentenceEncoder }) => loadSentenceEncoder({ folder: model, dtype, pooling, normalize })));
+  const shownKey = `${model} ${dtype} ${pooling}${normalize ? "" : " unnormalized"}`;
+  // The embedding cache's key: `model` is the folder as given (often relative), so the key also holds the
+  // model loaded (absolute folder, weights' size and mtime): the same relative path run from another
+  // folder, or weights replaced in place, must not be served vectors cached from the other model.
+  // Until the load, a key never written.
+  let loadedFrom: string | null = null;
+  const encoder = loadOnce(async () => {
+    const { loadSentenceEncoder, modelIdentity } = await import("./load.js");
+    const encode = await loadSentenceEncoder({ folder: model, dtype, pooling, normalize });
+    loadedFrom = modelIdentity(model, dtype);
+    return encode;
+  });
 
   return {
     name: "transformers",
     model,
-    cacheModel: `${model} ${dtype} ${pooling}${normalize ? "" : " unnormalized"}`,
+    get cacheModel() {
+      return `${shownKey} ${loadedFrom ?? "(not loaded)"}`;
+    },
     batchSize,
     // ONNX Runtime already uses every core for one forward pass.
     concurrency: 1,

@@ -61,6 +61,19 @@ export async function loadSentenceEncoder(opts: EncoderOptions): Promise<Sentenc
   };
 }
 
+/**
+ * What identifies the model loaded from `folder` (relative to the working directory) with `dtype`, for
+ * the embedding cache's key: the folder's absolute path and the size and modification time (whole ms)
+ * of the weights file that dtype reads, as `/abs/models/m@<size>:<mtime>`. So the same relative path
+ * in another folder, or weights replaced under the same path, does not reuse vectors cached from the
+ * other model. Call it once the folder has been checked (it stats the weights file).
+ */
+export function modelIdentity(folder: string, dtype: OnnxDtype): string {
+  const absolute = resolve(folder);
+  const weights = statSync(join(absolute, "onnx", ONNX_FILES[dtype]));
+  return `${absolute}@${weights.size}:${Math.floor(weights.mtimeMs)}`;
+}
+
 function checkFolder(given: string, folder: string, dtype: OnnxDtype): void {
   const missing = (what: string) =>
     new EvalError("CONFIG_INVALID", `transformers: the model folder "${given}" (${folder}) ${what}; expected a sentence-transformers model exported for transformers.js (config.json, tokenizer.json, onnx/${ONNX_FILES[dtype]})`, {
