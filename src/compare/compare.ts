@@ -39,6 +39,9 @@ const PROGRESS_EVERY = 10_000;
  * Randomness comes from xoshiro128** seeded with (seed, evaluator name), so figures are reproducible
  * and one evaluator's figures do not change when others are added.
  *
+ * An evaluator without a single pair has null figures, `better: "same"`, `regressed: false`, and a
+ * warning (see {@link noPairsWarning}): callers that gate must treat `n_pairs: 0` as no verdict.
+ *
  * Rows in one run only are counted in `unmatched`. When a row number has different ids in the two runs
  * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
  * Rows with a bad or repeated row number are left out with a warning; a long run never fails on one row.
@@ -163,9 +166,18 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     evaluators,
     only_in_a: namesA.filter((n) => !seenB.has(n)),
     only_in_b: namesB.filter((n) => !scoresA.has(n)),
-    warnings: warnings.list(),
+    warnings: [...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name)), ...warnings.list()],
     settings,
   };
+}
+
+/**
+ * Says that an evaluator in both runs has no row scored in both (skipped or failed on every row of one
+ * run, or on every row the other scored): its figures are empty and there is no verdict on it, which
+ * `--fail-on-regression` counts as a failure rather than as "no regression".
+ */
+export function noPairsWarning(name: string): string {
+  return `${name}: no row has a score in both runs (it was skipped or failed on every row of one of them, or on every row the other scored), so there is nothing to compare and no verdict on it`;
 }
 
 /** The paired scores of one evaluator, collected as run b streams past. */

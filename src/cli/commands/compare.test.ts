@@ -6,7 +6,7 @@ import type { RowScores } from "../../run/row-scores.js";
 import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
-import { compare, comparisonReportInput, printComparison, refuseNoCommonEvaluator } from "./compare.js";
+import { compare, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
 
 /** Rows 1..n, each scoring `score` on every named evaluator. */
 function rows(names: readonly string[], n: number, score = 1): RowScores[] {
@@ -65,6 +65,20 @@ describe("compare", () => {
     expect(printComparison(c)).toContain("Fewer than 10 pairs (em): the bootstrap interval");
     expect((await comparisonReportInput(c, a, b)).warnings).toContainEqual(expect.stringContaining("Fewer than 10 pairs (em)"));
     expect(printComparison(await compare(run(10, 1), run(10, 0)))).not.toContain("Fewer than");
+  });
+
+  it("has no verdict on an evaluator without a pair, which fails --fail-on-regression rather than passing it as no regression", async () => {
+    const skipped = rows(["em", "lev"], 12, 1).map((r) => ({ ...r, scores: { ...r.scores, lev: null } }));
+    const a = loaded("base", { em: "exact_match", lev: "levenshtein" }, rows(["em", "lev"], 12, 1), "complete");
+    const b = loaded("new", { em: "exact_match", lev: "levenshtein" }, skipped, "complete");
+    const c = await compare(a, b);
+    expect(c.evaluators.find((e) => e.name === "lev")).toMatchObject({ n_pairs: 0, regressed: false });
+    expect(c.warnings).toEqual([expect.stringMatching(/^lev: no row has a score in both runs .* no verdict on it$/)]);
+    expect(printComparison(c)).toMatch(/lev +0 .*- \(no pairs\)/);
+    expect(printComparison(c)).not.toMatch(/lev .*neither \(CI holds 0\)/);
+    expect(regressionFailures(c, "new", "base")).toEqual(["no verdict on lev: no row has a score in both runs, so --fail-on-regression fails"]);
+    // em has 12 equal pairs: no regression, and no failure once lev has pairs too.
+    expect(regressionFailures(await compare(a, a), "base", "base")).toEqual([]);
   });
 
   it("says nothing of status for complete runs and results.jsonl files", async () => {

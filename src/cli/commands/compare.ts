@@ -49,12 +49,10 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       io.stdout(`Report: ${opts.report}`);
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);
-    const regressed = comparison.evaluators.filter((e) => e.regressed);
-    if (opts.failOnRegression && regressed.length) {
-      io.stderr(`simeval: ${b.label} is significantly worse than ${a.label} on ${regressed.map((e) => e.name).join(", ")}`);
-      return EXIT.failed;
-    }
-    return EXIT.ok;
+    if (!opts.failOnRegression) return EXIT.ok;
+    const failures = regressionFailures(comparison, b.label, a.label);
+    for (const f of failures) io.stderr(`simeval: ${f}`);
+    return failures.length ? EXIT.failed : EXIT.ok;
   } finally {
     await store?.close();
   }
@@ -164,6 +162,20 @@ export function refuseMismatchedGate(c: Comparison): void {
   if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message.replace(/\.$/, "")}; the runs are not on the same dataset, so there is no verdict`);
 }
 
+/**
+ * What fails `--fail-on-regression`: the evaluators on which B is significantly worse than A, and those
+ * with no pair at all (no row scored in both runs), on which there is no verdict: a gate that cannot
+ * look does not pass. Empty when the gate passes.
+ */
+export function regressionFailures(c: Comparison, labelB: string, labelA: string): string[] {
+  const out: string[] = [];
+  const regressed = c.evaluators.filter((e) => e.regressed).map((e) => e.name);
+  if (regressed.length) out.push(`${labelB} is significantly worse than ${labelA} on ${regressed.join(", ")}`);
+  const unpaired = c.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name);
+  if (unpaired.length) out.push(`no verdict on ${unpaired.join(", ")}: no row has a score in both runs, so --fail-on-regression fails`);
+  return out;
+}
+
 /** Everything the comparison warns about, ids that disagree first: the text and the HTML report show the same list. */
 function comparisonWarnings(c: Comparison): string[] {
   return [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
@@ -201,7 +213,7 @@ export function printComparison(c: Comparison): string {
     formatSignedFigure(e.diff),
     e.ci ? `[${formatFigure(e.ci.low)}, ${formatFigure(e.ci.high)}]` : "-",
     e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : pDigits(e.p_value, c.settings.alpha),
-    e.better === "same" ? "neither (CI holds 0)" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
+    e.n_pairs === 0 ? "- (no pairs)" : e.better === "same" ? "neither (CI holds 0)" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
   lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
