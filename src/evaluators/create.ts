@@ -72,10 +72,15 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   parsed.forEach((p, i) => {
     const name = p?.name ?? nameOf(specs[i]);
     if (name === undefined) return;
-    const first = seen.get(name);
+    // Names that differ only in case are one name to a reader (and to case-insensitive file systems and
+    // CI dashboards, where each evaluator is a JUnit suite): refused like an exact duplicate.
+    const key = name.toLowerCase();
+    const first = seen.get(key);
     if (first !== undefined) {
-      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}" is already used by ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
-    } else seen.set(name, i);
+      const other = parsed[first]?.name ?? nameOf(specs[first]);
+      const how = other === name ? "is already used by" : `differs only in case from ${JSON.stringify(other)}, the name of`;
+      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}" ${how} ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
+    } else seen.set(key, i);
   });
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
   // well, with the problems above, so that one error lists every problem.

@@ -105,6 +105,22 @@ describe("spec validation at creation", () => {
     expect(e.issues).toHaveLength(5);
   });
 
+  it("refuses names that differ only in case, and names with surrounding whitespace, which print as another evaluator's", () => {
+    const e = thrownEvalError(() =>
+      createEvaluators([
+        { type: "levenshtein", name: "Lev" },
+        { type: "exact_match", name: "lev" },
+        { type: "jaccard_similarity", name: "jaccard " },
+        { type: "exact_match", name: "\tem" },
+      ]),
+    );
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.message).toContain('evaluators[1]: the name "lev" differs only in case from "Lev", the name of evaluators[0]');
+    expect(e.message).toContain('evaluator "jaccard " (jaccard_similarity): "name" may not begin or end with whitespace; write "jaccard"');
+    expect(e.issues.map((i) => i.path.join("."))).toEqual(["evaluators.1.name", "evaluators.2.name", "evaluators.3.name"]);
+    expect(createEvaluators([{ type: "levenshtein", name: "a b" }, { type: "levenshtein", name: "a_b" }]).map((x) => x.name)).toEqual(["a b", "a_b"]);
+  });
+
   it("lists the problems in the order of the specs, each spec's in the order found", () => {
     const e = thrownEvalError(() =>
       createEvaluators([

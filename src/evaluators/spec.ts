@@ -65,6 +65,9 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   } else if (typeof name === "string" && UNPRINTABLE.test(name)) {
     // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
     issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control, line-separator or bidirectional-override characters`, expected: "a name that prints as one line", received: JSON.stringify(name) });
+  } else if (typeof name === "string" && name.trim() !== name) {
+    // "levenshtein " reads as "levenshtein" in every table, yet is another key: a typo, not a name.
+    issues.push({ path: [...at, "name"], message: `${who}: "name" may not begin or end with whitespace; write ${JSON.stringify(name.trim())}`, expected: "a name without surrounding whitespace", received: JSON.stringify(name) });
   } else if (name === "__proto__") {
     // Results are keyed by name in JSON objects, where this key would set the object's prototype.
     issues.push({ path: [...at, "name"], message: `${who}: "__proto__" cannot name an evaluator (results are keyed by name); choose another name`, expected: "another name", received: '"__proto__"' });
