@@ -224,6 +224,33 @@ describe("simeval run", () => {
     }
   });
 
+  (process.platform === "linux" ? it : it.skip)("an output whose writing failed is a failed gate in the files written after it, which are written all the same", async () => {
+    const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const failedCases = (path: string) => {
+      const suites = [new XMLParser({ ignoreAttributes: false }).parse(readFileSync(path, "utf8")).testsuites.testsuite].flat();
+      const gates = suites.find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");
+      return [gates?.testcase ?? []].flat().filter((c: { failure?: unknown }) => c.failure !== undefined).map((c: { "@_name": string }) => c["@_name"]);
+    };
+    // The report fails: the summary and the JUnit file say so, though every gate passed.
+    const db = join(dir, "w.db");
+    const report = await run("run", data, "--config", config, "--db", db, "--report", "/dev/full", "--summary", join(dir, "s.json"), "--junit", join(dir, "j.xml"), "--min-pass-rate", "exact_match=1");
+    expect(report.code).toBe(3);
+    expect(report.err).toContain("--report /dev/full: cannot write (ENOSPC");
+    const gates = JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).gates;
+    expect(gates).toEqual([
+      { name: "--min-pass-rate exact_match=1", passed: true, message: expect.any(String) },
+      { name: "--report written", passed: false, message: expect.stringContaining("--report /dev/full: cannot write (ENOSPC") },
+    ]);
+    expect(failedCases(join(dir, "j.xml"))).toEqual(["--report written"]);
+    // The summary fails: the report is written before it, and the JUnit file after it says so.
+    const summary = await run("run", data, "--config", config, "--db", db, "--report", join(dir, "r.html"), "--summary", "/dev/full", "--junit", join(dir, "j2.xml"));
+    expect(summary.code).toBe(3);
+    expect(summary.err).toContain("--summary /dev/full: cannot write (ENOSPC");
+    expect(readFileSync(join(dir, "r.html"), "utf8")).toContain("<svg");
+    expect(failedCases(join(dir, "j2.xml"))).toEqual(["--summary written"]);
+  });
+
   it("--db with --no-db is a usage error, whichever comes last; nothing is recorded", async () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const config = file("evals.json", evals([{ type: "exact_match" }]));

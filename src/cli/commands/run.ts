@@ -160,7 +160,27 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     // a CI system reading only a file finds a failed entry whenever the exit code is not 0.
     const checks = [...partial, ...gateOutcomes];
 
-    if (opts.summary) {
+    // Each file is written whatever became of the one before, and a write that failed is a failed gate in the
+    // files written after it: --report first, then --summary, then --junit, so that a CI system reading
+    // junit.xml (or summary.json) finds a failed entry whenever the exit code is not 0. The first failure is
+    // thrown once every file has been tried.
+    const writeFailures: EvalError[] = [];
+    const attempt = async (flag: string, path: string | undefined, write: (path: string) => void | Promise<void>) => {
+      if (!path) return;
+      try {
+        await write(path);
+      } catch (error) {
+        if (!(error instanceof EvalError)) throw error;
+        writeFailures.push(error);
+        checks.push({ name: `${flag} written`, passed: false, message: error.message });
+      }
+    };
+    await attempt("--report", opts.report, (path) => {
+      const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
+      writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said }));
+      io.stdout(`Report: ${path}`);
+    });
+    await attempt("--summary", opts.summary, (path) => {
       const json = {
         run_id: result.runId,
         name: run.name,
@@ -177,21 +197,19 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         evaluator_errors: result.evaluatorErrors,
         warnings: [...datasetWarnings, ...warnings.map((w) => w.message), ...fieldsLine],
       };
-      writeOutput("--summary", opts.summary, `${JSON.stringify(json, null, 2)}\n`);
-    }
-    if (opts.report) {
-      const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
-      writeOutput("--report", opts.report, renderRunReport({ ...runReportInput(result, run), warnings: said }));
-      io.stdout(`Report: ${opts.report}`);
-    }
-    if (opts.junit) {
+      writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
+    });
+    await attempt("--junit", opts.junit, async (path) => {
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
       // Skipped rows fail where the summary counted them as failed verdicts (an evaluator that gives verdicts).
       const skippedAsFailed = result.summary.skipped_as_zero ? result.summary.evaluators.filter((e) => e.verdicts > 0).map((e) => e.name) : [];
       const input = { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), skippedAsFailed };
-      await writeJUnitFile(opts.junit, input, store.rows(result.runId), checks);
-    }
-    if (noVerdict) throw noVerdict;
+      await writeJUnitFile(path, input, store.rows(result.runId), checks);
+    });
+    // Every failure is said; the first (a write's, else the comparison's) gives the exit code.
+    const thrown = [...writeFailures, ...(noVerdict ? [noVerdict] : [])];
+    for (const e of thrown.slice(1)) io.stderr(`simeval: ${(e as Error).message}`);
+    if (thrown.length) throw thrown[0];
 
     if (result.interrupted) return STOPPED_EXIT[stop.stoppedBy ?? "SIGINT"];
     if (result.readStopped || unreadable || result.datasetChanged) return EXIT.usage;
