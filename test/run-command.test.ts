@@ -197,12 +197,12 @@ describe("simeval run", () => {
     const gated = await run("run", some, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db", "--fail-under", "exact_match=0.5");
     expect(gated.code).toBe(1);
     expect(gated.err).toContain("--fail-under exact_match=0.5: failed, exact_match failed on 1 row (its mean 1 covers only the 1 it scored)");
-    // Recorded, it can be the baseline, with a warning that comparisons will have no pairs for that evaluator.
+    // Recorded, it cannot be the baseline: comparisons would have no pairs for that evaluator.
     const db = join(dir, "failing.db");
     // A name is recorded trimmed, as it is looked up.
     await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--db", db, "--name", "  f  ");
     expect((await run("show", "  f  ", "--db", db)).code).toBe(0);
-    expect(await run("baseline", "set", "f", "--db", db)).toMatchObject({ code: 0, err: expect.stringContaining("warning: exact_match scored no row in this run (every row was an error)") });
+    expect(await run("baseline", "set", "f", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("cannot be the baseline: exact_match (every row an error) scored no row in it") });
   });
 
   it("--workers above the core count is brought down to it, saying so", async () => {
@@ -536,6 +536,39 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(t).toMatchObject({ code: 2 });
     expect(t.err).toContain(`${type}:2: evaluator "x": "type" must be one of the registered evaluator types (exact_match, levenshtein, levenshtein_distance,`);
     expect(t.out).not.toContain("pairs");
+  });
+
+  it("a run in which an evaluator scored no row cannot be the baseline, and a baseline that has one cannot be gated on", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein", inputs: { expected: "$.answr" } }]));
+    const data = file("d.jsonl", jsonl([{ output: "a", expected: "a", answer: "a" }, { output: "b", expected: "b", answer: "b" }]));
+    // levenshtein skipped every row (its expected path is a typo); --count-skipped-as-zero's zeros are no scores either.
+    expect((await run("run", data, "--config", config, "--db", db, "--name", "typo")).code).toBe(0);
+    expect((await run("run", data, "--config", config, "--db", db, "--name", "zeros", "--count-skipped-as-zero")).code).toBe(0);
+    expect((await run("run", data, "--config", file("good.json", evals([{ type: "exact_match" }])), "--db", db, "--name", "good")).code).toBe(0);
+    expect((await run("baseline", "set", "good", "--db", db)).code).toBe(0);
+    for (const ref of ["typo", "zeros"]) {
+      const r = await run("baseline", "set", ref, "--db", db);
+      expect(r).toMatchObject({ code: 2, out: "" });
+      expect(r.err).toMatch(new RegExp(`run \\w+ \\(${ref}\\) cannot be the baseline: levenshtein \\(every row skipped\\) scored no row in it, so a comparison with it could not show a regression on it; .*\\(the baseline is unchanged\\)`));
+    }
+    expect((await run("baseline", "--db", db)).out).toContain("(good)");
+    // A baseline set otherwise (by an earlier simeval, or the library): a gate on it is refused before the run, a comparison warns.
+    const store = openSqliteStore(db);
+    await store.setBaseline((await store.findRun("typo"))!.id);
+    await store.close();
+    const rows = (await run("runs", "--json", "--db", db)).out;
+    const gated = await run("run", data, "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    expect(gated.code).toBe(2);
+    expect(gated.err).toMatch(/--fail-on-regression: the baseline \w+ \(typo\): levenshtein \(every row skipped\) scored no row in it, so a comparison with it cannot show a regression on it; `simeval baseline set RUN`/);
+    expect((await run("runs", "--json", "--db", db)).out).toBe(rows); // nothing was run
+    const warned = await run("run", data, "--config", config, "--db", db, "--baseline");
+    expect(warned.code).toBe(0);
+    expect(warned.err).toMatch(/--baseline: warning: the baseline \w+ \(typo\): levenshtein \(every row skipped\) scored no row in it/);
+    expect(warned.out).toContain("Against the baseline:");
+    // A run without that evaluator is not compared on it: the gate stands.
+    const narrow = await run("run", data, "--config", file("good.json", evals([{ type: "exact_match" }])), "--db", db, "--baseline", "--fail-on-regression");
+    expect(narrow).toMatchObject({ code: 0, err: expect.not.stringContaining("scored no row") });
   });
 
   it("trend --report draws each evaluator's threshold as the latest run has it", async () => {

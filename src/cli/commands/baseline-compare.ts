@@ -1,14 +1,18 @@
+import { EvalError } from "../../errors.js";
+import type { RunInfo } from "../../run/types.js";
 import type { RunStore } from "../../storage/store.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
 import { compare, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator } from "./compare.js";
+import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
 
 /**
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.
  * Returns the baseline's label and the evaluators on which the new run is significantly worse, or null
  * when there was nothing to compare. With `gate` (--fail-on-regression), runs whose ids disagree, or
- * that share no evaluator, are a USAGE error rather than a verdict.
+ * that share no evaluator, or a baseline in which one of the run's evaluators scored no row (see
+ * {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the last is a warning.
  */
 export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<{ baseline: string; regressed: string[] } | null> {
   const baseline = await store.baseline();
@@ -26,8 +30,22 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
     io.stderr(`simeval: --baseline: ${(error as Error).message}`);
     return null;
   }
+  const unscored = unscoredInBaseline(baseline, Object.keys(b.types));
+  if (unscored && gate) throw new EvalError("USAGE", `--fail-on-regression: ${unscored}; \`simeval baseline set RUN\` marks a run in which every evaluator scored rows`);
+  if (unscored) io.stderr(`simeval: --baseline: warning: ${unscored}`);
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
   if (gate) refuseMismatchedGate(comparison);
   return { baseline: a.label, regressed: comparison.evaluators.filter((e) => e.regressed).map((e) => e.name) };
+}
+
+/**
+ * What is wrong with a baseline in which some of `evaluators` (the new run's) scored no row: a comparison
+ * has no pairs for them, so it cannot show a regression on them, and a gate would pass unchecked. Null
+ * when every one of them scored rows (an evaluator the new run lacks is not compared, so it does not count).
+ */
+export function unscoredInBaseline(baseline: RunInfo, evaluators: readonly string[]): string | null {
+  const unscored = unscoredEvaluators(baseline).filter((e) => evaluators.includes(e.name));
+  if (!unscored.length) return null;
+  return `the baseline ${runLabel(baseline)}: ${describeUnscored(unscored)} scored no row in it, so a comparison with it cannot show a regression on ${unscored.length > 1 ? "them" : "it"}`;
 }

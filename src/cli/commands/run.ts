@@ -16,7 +16,7 @@ import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
-import { compareAgainstBaseline } from "./baseline-compare.js";
+import { compareAgainstBaseline, unscoredInBaseline } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
 
 export interface RunOptions {
@@ -77,9 +77,18 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
 
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
-  if (opts.failOnRegression && store && !(await store.baseline())) {
-    await store.close();
-    throw new EvalError("USAGE", `--fail-on-regression: no baseline is set in ${opts.db}, so there is nothing to gate on; \`simeval baseline set RUN\` marks a known-good run`);
+  if (opts.failOnRegression && store) {
+    const baseline = await store.baseline();
+    if (!baseline) {
+      await store.close();
+      throw new EvalError("USAGE", `--fail-on-regression: no baseline is set in ${opts.db}, so there is nothing to gate on; \`simeval baseline set RUN\` marks a known-good run`);
+    }
+    // A gate that could not fail on some evaluator: refused before the first row, as no baseline is.
+    const unscored = unscoredInBaseline(baseline, evaluators.map((e) => e.name));
+    if (unscored) {
+      await store.close();
+      throw new EvalError("USAGE", `--fail-on-regression: ${unscored}; \`simeval baseline set RUN\` marks a run in which every evaluator scored rows`);
+    }
   }
   const results = opts.out ? await openTextFile("--out", opts.out) : undefined;
   const progress = terminalProgress(process.stderr, io.stderr);

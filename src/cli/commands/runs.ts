@@ -2,7 +2,7 @@ import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
-import type { RunInfo } from "../../run/types.js";
+import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -145,15 +145,45 @@ export async function baselineCommand(action: string | undefined, ref: string | 
     if (action !== "set" || ref === undefined) throw new EvalError("USAGE", usage);
     const run = findOrFail(await store.findRun(ref), ref);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
+    // A comparison with it would have no pairs for these, so a regression on them would pass unseen.
+    const unscored = unscoredEvaluators(run);
+    if (unscored.length) {
+      const them = unscored.length > 1 ? "them" : "it";
+      throw new EvalError(
+        "USAGE",
+        `run ${runLabel(run)} cannot be the baseline: ${describeUnscored(unscored)} scored no row in it, so a comparison with it could not show a regression on ${them}; set a run in which every evaluator scored rows (the baseline is unchanged)`,
+      );
+    }
     await store.setBaseline(run.id);
     io.stdout(`baseline: ${runLabel(run)}`);
-    // Set all the same (it is what the run measured), but a comparison with it will have no pairs for these.
-    const unscored = run.summary?.evaluators.filter((e) => e.n === 0 && e.errors > 0).map((e) => e.name) ?? [];
-    if (unscored.length) io.stderr(`simeval: warning: ${unscored.join(", ")} scored no row in this run (every row was an error): comparisons with this baseline have no pairs for ${unscored.length > 1 ? "them" : "it"}`);
     return EXIT.ok;
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The evaluators that scored no row of a run: each of its readable rows was skipped (no expected value) or
+ * an error. A zero given to a skipped row by --count-skipped-as-zero is no score here: a comparison does
+ * not pair it. A comparison with such a run has no pairs for these evaluators, so it cannot show a
+ * regression on them. A run without a summary has none to tell.
+ */
+export function unscoredEvaluators(run: RunInfo): EvaluatorSummary[] {
+  const s = run.summary;
+  if (!s) return [];
+  const readable = s.rows - s.row_errors;
+  return s.evaluators.filter((e) => e.skipped + e.errors >= readable);
+}
+
+/** Unscored evaluators as messages name them, each with why: `exact_match (every row an error), levenshtein (2 rows skipped, 1 row failed)`. */
+export function describeUnscored(evaluators: readonly EvaluatorSummary[]): string {
+  const rowCount = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
+  const why = (e: EvaluatorSummary) => {
+    if (e.skipped === 0) return "every row an error";
+    if (e.errors === 0) return "every row skipped";
+    return `${rowCount(e.skipped)} skipped, ${rowCount(e.errors)} failed`;
+  };
+  return evaluators.map((e) => `${e.name} (${why(e)})`).join(", ");
 }
 
 /** The shortest id prefix that `delete` accepts. */
