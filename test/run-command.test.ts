@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -577,6 +577,35 @@ describe("runs, show, baseline, compare and trend", () => {
     for (const threshold of [0.5, 0.9]) await run("run", data, "--config", file("e.json", evals([{ type: "levenshtein", config: { threshold } }])), "--db", db);
     expect((await run("trend", "--db", db, "--report", join(dir, "t.html"))).code).toBe(0);
     expect(readFileSync(join(dir, "t.html"), "utf8")).toContain('class="threshold" data-value="0.9"');
+  });
+
+  it("trend --dataset also keeps the runs on the same content at another path (a moved folder), marked as matched by content", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "levenshtein" }]));
+    const text = jsonl([{ output: "abc", expected: "abd" }]);
+    mkdirSync(join(dir, "old"));
+    mkdirSync(join(dir, "new"));
+    const old = join(dir, "old", "d.jsonl");
+    const moved = join(dir, "new", "d.jsonl");
+    writeFileSync(old, text);
+    expect((await run("run", old, "--config", config, "--db", db, "--name", "before-move")).code).toBe(0);
+    writeFileSync(moved, text);
+    rmSync(join(dir, "old"), { recursive: true });
+    expect((await run("run", moved, "--config", config, "--db", db, "--name", "after-move")).code).toBe(0);
+    expect((await run("run", file("other.jsonl", jsonl([{ output: "x", expected: "y" }])), "--config", config, "--db", db, "--name", "other")).code).toBe(0);
+    const t = await run("trend", "--db", db, "--dataset", moved, "--report", join(dir, "t.html"));
+    expect(t.code).toBe(0);
+    expect(t.out).toMatch(new RegExp(`before-move\\s+\\S+ \\S+\\s+${old.replace(/[.\\]/g, "\\$&")} \\*`));
+    expect(t.out).toMatch(new RegExp(`after-move\\s+\\S+ \\S+\\s+${moved.replace(/[.\\]/g, "\\$&")}\\s`));
+    expect(t.out).not.toMatch(/^other\s/m);
+    expect(t.out).toContain(`* recorded at another path, matched by content: its dataset's sha256 is that of ${moved}`);
+    expect(t.err).toBe("");
+    expect(readFileSync(join(dir, "t.html"), "utf8")).toContain("matched by content");
+    // The file at the old path is gone: its runs are matched by path, as before.
+    const gone = await run("trend", "--db", db, "--dataset", old);
+    expect(gone.out).toContain("before-move");
+    expect(gone.out).not.toContain("after-move");
+    expect(gone.out).not.toContain("matched by content");
   });
 
   it("run and compare reports mark jaccard and tfidf rows by the words each text lacks, split and cased as the evaluator does", async () => {

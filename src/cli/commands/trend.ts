@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
+import { hashFile } from "../../dataset/hash.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
@@ -20,42 +22,70 @@ interface Series {
   summaries: (EvaluatorSummary | null)[];
 }
 
-/** `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it. */
+/**
+ * `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it.
+ * `--dataset PATH` keeps the runs recorded on PATH, and those whose dataset's sha256 is that of the file at
+ * PATH (the same data in a moved or copied folder), marked as matched by content.
+ */
 export async function trendCommand(opts: { db: string; report?: string; name?: string; dataset?: string }, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const store = openRecordedRuns(opts.db);
   try {
     const dataset = opts.dataset === undefined ? undefined : resolve(opts.dataset);
+    const sha256 = dataset === undefined ? undefined : await datasetContent(dataset, io);
+    const byContent = (r: RunInfo) => sha256 !== undefined && r.dataset_path !== dataset && r.dataset_hash === sha256;
     const complete = (await store.listRuns()).filter((r) => r.status === "complete" && r.summary);
-    const runs = complete.filter((r) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset)).reverse();
+    const runs = complete.filter((r) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset || byContent(r))).reverse();
     if (!runs.length) {
-      const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : `on ${dataset}`].filter(Boolean).join(" ");
+      const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
+      const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : on].filter(Boolean).join(" ");
       io.stdout(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet.");
       return EXIT.ok;
     }
     const datasets = new Set(runs.map((r) => r.dataset_path));
     const series = trendSeries(runs);
+    // Runs kept by --dataset are on its file or its content: their paths may differ, their data does not.
+    const moved = new Set(runs.filter(byContent).map((r) => r.id));
+    const movedNote = moved.size ? `* recorded at another path, matched by content: its dataset's sha256 is that of ${dataset}` : null;
     const warnings = [
-      ...(datasets.size > 1 ? [`these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`] : []),
+      ...(datasets.size > 1 && dataset === undefined ? [`these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`] : []),
       ...seriesWarnings(runs, series),
     ];
     for (const w of warnings) io.stderr(`simeval: ${w}`);
     const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
     const label = datasetLabels(runs.map((r) => r.dataset_path));
-    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), label.get(r.dataset_path) ?? r.dataset_path, ...series.map((s) => formatFigure(mean(s, i)))]);
+    const datasetCell = (r: RunInfo) => `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`;
+    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => formatFigure(mean(s, i)))]);
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
+    if (movedNote) io.stdout(movedNote);
     if (opts.report) {
       const drawn = series.map((s) => {
         // The latest run's threshold: the one the next run will be held to.
         const latest = [...s.summaries].reverse().find((x) => x !== null);
         return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
       });
-      writeOutput("--report", opts.report, renderTrendReport({ runs: runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: r.dataset_path })), series: drawn, warnings }));
+      const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
+      writeOutput("--report", opts.report, renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : [])] }));
       io.stdout(`Report: ${opts.report}`);
     }
     return EXIT.ok;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * The sha256 of the file at `path`, which `--dataset` also matches runs by; undefined when there is no file
+ * there (runs recorded on it before it was removed are still matched by path), or when it cannot be read,
+ * which is said: runs are then matched by path only.
+ */
+async function datasetContent(path: string, io: CliIO): Promise<string | undefined> {
+  if (!existsSync(path)) return undefined;
+  try {
+    return await hashFile(path);
+  } catch (error) {
+    io.stderr(`simeval: --dataset: ${(error as Error).message}; runs are matched by its path only, not by its content`);
+    return undefined;
   }
 }
 
