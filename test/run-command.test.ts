@@ -467,6 +467,28 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("compare", `${dir}/./a.out.jsonl`, "good", "--db", db)).code).toBe(0); // another spelling of the path
   });
 
+  it("fails --baseline --fail-on-regression when an evaluator of the new run has no row scored in both runs: no verdict is not 'no regression'", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }]));
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: i, output: `answer ${i}`, expected: `answer ${i}` }));
+    expect((await run("run", file("a.jsonl", jsonl(rows)), "--config", config, "--db", db, "--name", "good")).code).toBe(0);
+    expect((await run("baseline", "set", "good", "--db", db)).code).toBe(0);
+    // The same outputs, but the new run reads its reference from a field the rows do not have: every row skipped.
+    const moved = file("moved.json", evals([{ type: "exact_match" }, { type: "levenshtein", inputs: { expected: "$.reference" } }]));
+    const summaryPath = join(dir, "s.json");
+    const r = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline", "--fail-on-regression", "--summary", summaryPath);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("levenshtein: no row has a score in both runs");
+    expect(r.err).toMatch(/no row has a score in both this run and the baseline good \(\w+\) on levenshtein, so there is no verdict on it \(--fail-on-regression\)/);
+    const summary = JSON.parse(readFileSync(summaryPath, "utf8"));
+    expect(summary.baseline).toMatchObject({ regressed_on: [], no_verdict_on: ["levenshtein"] });
+    expect(summary.gates).toContainEqual(expect.objectContaining({ name: "no regression against the baseline", passed: false }));
+    // Without the gate, the run stands (exit 0) and the comparison says it.
+    const ungated = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline");
+    expect(ungated.code).toBe(0);
+    expect(ungated.out).toContain("- (no pairs)");
+  });
+
   it("delete resolves every run before deleting any, unsets the baseline it deletes, and --vacuum shrinks the file", async () => {
     const db = join(dir, "db.sqlite");
     const config = file("evals.json", evals([{ type: "levenshtein" }]));

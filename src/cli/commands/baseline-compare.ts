@@ -9,12 +9,12 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
 
 /**
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.
- * Returns the baseline's label and the evaluators on which the new run is significantly worse, or null
- * when there was nothing to compare. With `gate` (--fail-on-regression), runs whose ids disagree, or
+ * Returns the baseline's label, the evaluators on which the new run is significantly worse, and those
+ * with no row scored in both runs (no verdict, which fails a gate), or null when there was nothing to compare. With `gate` (--fail-on-regression), runs whose ids disagree, or
  * that share no evaluator, or a baseline in which one of the run's evaluators scored no row (see
  * {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the last is a warning.
  */
-export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<{ baseline: string; regressed: string[] } | null> {
+export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<BaselineVerdict | null> {
   const baseline = await store.baseline();
   if (!baseline) {
     io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
@@ -36,7 +36,18 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
   if (gate) refuseMismatchedGate(comparison);
-  return { baseline: a.label, regressed: comparison.evaluators.filter((e) => e.regressed).map((e) => e.name) };
+  return {
+    baseline: a.label,
+    regressed: comparison.evaluators.filter((e) => e.regressed).map((e) => e.name),
+    no_verdict: comparison.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name),
+  };
+}
+
+/** The new run against the baseline: the evaluators it regressed on, and those with no pair to judge (see {@link compareAgainstBaseline}). */
+export interface BaselineVerdict {
+  baseline: string;
+  regressed: string[];
+  no_verdict: string[];
 }
 
 /**

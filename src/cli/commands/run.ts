@@ -16,7 +16,7 @@ import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
-import { compareAgainstBaseline, unscoredInBaseline } from "./baseline-compare.js";
+import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
 
 export interface RunOptions {
@@ -199,7 +199,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         read_stopped: result.readStopped,
         summary: result.summary,
         gates: checks,
-        baseline: againstBaseline && { run: againstBaseline.baseline, regressed_on: againstBaseline.regressed },
+        baseline: againstBaseline && { run: againstBaseline.baseline, regressed_on: againstBaseline.regressed, no_verdict_on: againstBaseline.no_verdict },
         // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings
         // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
@@ -234,11 +234,15 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
 }
 
-/** --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some evaluator, naming them. */
-function regressionGate(c: { baseline: string; regressed: string[] }): GateOutcome {
-  const passed = c.regressed.length === 0;
-  const message = passed
-    ? `no regression against the baseline ${c.baseline}`
-    : `this run is significantly worse than the baseline ${c.baseline} on ${c.regressed.join(", ")} (--fail-on-regression)`;
-  return { name: "no regression against the baseline", passed, message };
+/**
+ * --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some
+ * evaluator, or has no row scored in both runs on one (no verdict: a gate that cannot look does not pass), naming them.
+ */
+function regressionGate(c: BaselineVerdict): GateOutcome {
+  const failures = [
+    ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${c.regressed.join(", ")}`] : []),
+    ...(c.no_verdict.length ? [`no row has a score in both this run and the baseline ${c.baseline} on ${c.no_verdict.join(", ")}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`] : []),
+  ];
+  const message = failures.length ? `${failures.join("; ")} (--fail-on-regression)` : `no regression against the baseline ${c.baseline}`;
+  return { name: "no regression against the baseline", passed: failures.length === 0, message };
 }
