@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Issue } from "../errors.js";
+import { thrownEvalError } from "../test-support.js";
 import { canonicalInputs, compileInputs } from "./inputs.js";
 
 describe("compileInputs", () => {
@@ -35,5 +36,14 @@ describe("compileInputs", () => {
     compileInputs({ response: "$.a" }, ["inputs"], unknown, "e");
     expect(unknown[0]?.message).toBe('e: unknown input "response"; known inputs: output, expected ("actual" for output)');
     expect(canonicalInputs({ actual: "$.a", expected: "$.b" })).toEqual({ output: "$.a", expected: "$.b" });
+  });
+
+  it("a path that matches several values on a record is INPUT_INVALID naming the input and the path", () => {
+    const inputs = compileInputs({ actual: "$.answers[*]", expected: "$..ref" }, ["inputs"], [], "e");
+    const output = thrownEvalError(() => inputs.output({ answers: ["a", "b"] }));
+    expect(output.code).toBe("INPUT_INVALID");
+    expect(output.message).toBe("actual: JSONPath $.answers[*] matched 2 values; it must select at most one");
+    expect(output.issues.map((i) => i.path)).toEqual([["actual"]]);
+    expect(thrownEvalError(() => inputs.expected({ ref: 1, more: { ref: 2 }, last: { ref: 3 } })).message).toBe("expected: JSONPath $..ref matched 3 values; it must select at most one");
   });
 });

@@ -51,20 +51,20 @@ export function compileInputs(raw: unknown, at: (string | number)[], issues: Iss
           issues.push({ path, message: `${who}: "${key}" is another name for the input "${parameter}", which is also given; keep one`, received: key });
           continue;
         }
-        const resolver = compileSource(source, path, issues, who);
+        const resolver = compileSource(source, key, path, issues, who);
         if (resolver) chosen[parameter as Parameter] = resolver;
       }
     }
   }
   const result = {} as Record<Parameter, Resolver>;
-  for (const p of PARAMETERS) result[p] = chosen[p] ?? firstOf(DEFAULT_INPUTS[p].map((e) => pathResolver(compilePath(e))));
+  for (const p of PARAMETERS) result[p] = chosen[p] ?? firstOf(DEFAULT_INPUTS[p].map((e) => pathResolver(compilePath(e), p)));
   return result;
 }
 
-function compileSource(source: unknown, at: (string | number)[], issues: Issue[], who: string): Resolver | undefined {
+function compileSource(source: unknown, input: string, at: (string | number)[], issues: Issue[], who: string): Resolver | undefined {
   if (typeof source === "string") {
     try {
-      return pathResolver(compilePath(source));
+      return pathResolver(compilePath(source), input);
     } catch (error) {
       // compilePath's message names the path, the position, what was found and the usual forms.
       if (!(error instanceof EvalError)) throw error;
@@ -90,14 +90,18 @@ function compileSource(source: unknown, at: (string | number)[], issues: Issue[]
   return undefined;
 }
 
-/** null and no match both mean "not provided"; several matches are an error for that record. */
-function pathResolver(path: CompiledPath): Resolver {
+/**
+ * null and no match both mean "not provided"; several matches are an error for that record, naming
+ * `input` (the parameter as the mapping writes it, e.g. "output") as `toText`'s errors do, and the path.
+ */
+function pathResolver(path: CompiledPath, input: string): Resolver {
   const one = path.selectOne;
   if (one) return (record) => one(record) ?? undefined;
   return (record) => {
     const nodes = path.select(record);
     if (nodes.length > 1) {
-      throw new EvalError("INPUT_INVALID", `JSONPath ${path.expression} matched ${nodes.length} values; it must select at most one`);
+      const message = `${input}: JSONPath ${path.expression} matched ${nodes.length} values; it must select at most one`;
+      throw new EvalError("INPUT_INVALID", message, { issues: [{ path: [input], message, expected: "at most one value", received: `${nodes.length} values` }] });
     }
     return nodes[0] ?? undefined;
   };

@@ -36,7 +36,7 @@ describe("runWarnings", () => {
   it("gives an evaluator's first error, and says when it scored nothing", async () => {
     const some = await warningsFor(rows, [{ type: "exact_match", inputs: { output: "$.alternatives[*]", expected: "$.answer" } }]);
     expect(some).toEqual([
-      { evaluator: "exact_match", message: expect.stringMatching(/^"exact_match": 15 rows failed; the first, row 2: JSONPath \$\.alternatives\[\*\] matched 2 values/), nothingScored: false, aboutFields: false },
+      { evaluator: "exact_match", message: expect.stringMatching(/^"exact_match": 15 rows failed; the first, row 2: output: JSONPath \$\.alternatives\[\*\] matched 2 values/), nothingScored: false, aboutFields: false },
     ]);
     const odd = rows.filter((_, i) => i % 2);
     const all = await warningsFor(odd, [{ type: "exact_match", inputs: { output: "$.alternatives[*]", expected: "$.answer" } }]);
