@@ -49,7 +49,23 @@ describe("spec validation at creation", () => {
   it("rejects unknown input parameters and malformed literals", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "exact_match", inputs: { reference: "$.a", output: { literal: "x", extra: 1 } } }));
     expect(e.message).toContain('unknown input "reference"; known inputs: output, expected');
-    expect(e.message).toContain('an input must be a JSONPath string or {"literal": value}');
+    expect(e.message).toContain('input "output" must be a JSONPath string (such as "$.answer") or {"literal": value}, received an object with the keys "literal", "extra"; {"literal": value} has no other key');
+  });
+
+  it("refuses an object input other than {\"literal\": value}, showing its keys and what is expected", () => {
+    const issuesOf = (inputs: unknown) => thrownEvalError(() => createEvaluator({ type: "exact_match", name: "em", inputs })).issues;
+    expect(issuesOf({ expected: { path: "$.x" } })).toEqual([
+      {
+        path: ["inputs", "expected"],
+        message: 'evaluator "em" (exact_match): input "expected" must be a JSONPath string (such as "$.answer") or {"literal": value}, received an object with the key "path"',
+        expected: 'a JSONPath string or {"literal": value}',
+        received: 'an object with the key "path"',
+      },
+    ]);
+    expect(issuesOf({ output: { value: 1 } })[0]?.received).toBe('an object with the key "value"');
+    expect(issuesOf({ output: {} })[0]?.received).toBe("an empty object");
+    expect(issuesOf({ output: { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 } })[0]?.received).toBe('an object with the keys "a", "b", "c", "d", "e" and 2 more');
+    expect(issuesOf({ output: 3 })[0]?.received).toBe("number 3");
   });
 
   it("rejects unknown spec keys and bad names", () => {

@@ -81,13 +81,24 @@ function compileSource(source: unknown, input: string, at: (string | number)[], 
     const value = (source as { literal: unknown }).literal;
     return () => value;
   }
+  const keys = source !== null && typeof source === "object" && !Array.isArray(source) ? Object.keys(source) : undefined;
+  const received = keys ? describeKeys(keys) : describeValue(source);
+  const literalPlus = keys?.includes("literal") ? '; {"literal": value} has no other key' : "";
   issues.push({
     path: at,
-    message: `${who}: an input must be a JSONPath string or {"literal": value}, received ${describeValue(source)}`,
+    message: `${who}: input "${input}" must be a JSONPath string (such as "$.answer") or {"literal": value}, received ${received}${literalPlus}`,
     expected: 'a JSONPath string or {"literal": value}',
-    received: describeValue(source),
+    received,
   });
   return undefined;
+}
+
+/** An object given as an input, by its keys (the first five, each cut at 40 characters): `an object with the key "path"`. */
+function describeKeys(keys: string[]): string {
+  if (keys.length === 0) return "an empty object";
+  const shown = keys.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+  const more = keys.length > 5 ? ` and ${keys.length - 5} more` : "";
+  return `an object with the key${keys.length === 1 ? "" : "s"} ${shown.join(", ")}${more}`;
 }
 
 /**
