@@ -31,6 +31,8 @@ describe("runWarnings", () => {
     const [w, ...rest] = await warningsFor(rows, [{ type: "jaccard_similarity", inputs: { output: "$.model_respons.text", expected: "$.answer" } }]);
     expect(rest).toEqual([]);
     expect(w).toMatchObject({ message: '"jaccard_similarity": its 10 worst rows have no output at $.model_respons.text, so they were scored against the empty string', aboutFields: true });
+    const [one] = await warningsFor(rows.slice(0, 1), [{ type: "jaccard_similarity", inputs: { output: "$.model_respons.text", expected: "$.answer" } }]);
+    expect(one?.message).toBe('"jaccard_similarity": its worst row has no output at $.model_respons.text, so it was scored against the empty string');
   });
 
   it("gives an evaluator's first error, and says when it scored nothing", async () => {

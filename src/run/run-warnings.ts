@@ -42,7 +42,7 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
     if (worst.length > 0 && worst.every((w) => w.output === null)) {
       warnings.push({
         evaluator: e.name,
-        message: `"${e.name}": ${worst.length === 1 ? "its worst row has" : `its ${worst.length} worst rows have`} no output at ${where(e, "output")}, so they were scored against the empty string`,
+        message: `"${e.name}": ${worst.length === 1 ? "its worst row has" : `its ${worst.length} worst rows have`} no output at ${where(e, "output")}, so ${worst.length === 1 ? "it was" : "they were"} scored against the empty string`,
         nothingScored: false,
         aboutFields: true,
       });
