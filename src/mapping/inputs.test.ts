@@ -46,4 +46,30 @@ describe("compileInputs", () => {
     expect(output.issues.map((i) => i.path)).toEqual([["actual"]]);
     expect(thrownEvalError(() => inputs.expected({ ref: 1, more: { ref: 2 }, last: { ref: 3 } })).message).toBe("expected: JSONPath $..ref matched 3 values; it must select at most one");
   });
+
+  it("a JSONPath with whitespace around it is an issue naming the input and saying to remove the whitespace", () => {
+    const issues: Issue[] = [];
+    compileInputs({ output: "$.answer ", expected: "\t$.ref\n" }, ["inputs"], issues, "e");
+    expect(issues).toEqual([
+      {
+        path: ["inputs", "output"],
+        message: 'e: input "output": the JSONPath "$.answer " has whitespace at its end, which a JSONPath may not have; remove it: "$.answer"',
+        expected: "a JSONPath without leading or trailing whitespace",
+        received: '"$.answer "',
+      },
+      {
+        path: ["inputs", "expected"],
+        message: 'e: input "expected": the JSONPath "\\t$.ref\\n" has whitespace at its start and end, which a JSONPath may not have; remove it: "$.ref"',
+        expected: "a JSONPath without leading or trailing whitespace",
+        received: '"\\t$.ref\\n"',
+      },
+    ]);
+    // What is left once trimmed is checked as well; whitespace inside a path is RFC 9535's own.
+    const both: Issue[] = [];
+    compileInputs({ actual: " $.[bad", expected: "$ .ref" }, ["inputs"], both, "e");
+    expect(both.map((i) => i.message)).toEqual([
+      'e: input "actual": the JSONPath " $.[bad" has whitespace at its start, which a JSONPath may not have; remove it: "$.[bad"',
+      expect.stringContaining('e: "$.[bad" is not a valid JSONPath (RFC 9535): unexpected "["'),
+    ]);
+  });
 });

@@ -63,8 +63,21 @@ export function compileInputs(raw: unknown, at: (string | number)[], issues: Iss
 
 function compileSource(source: unknown, input: string, at: (string | number)[], issues: Issue[], who: string): Resolver | undefined {
   if (typeof source === "string") {
+    const trimmed = source.trim();
+    const padded = trimmed !== "" && trimmed !== source;
+    if (padded) {
+      // RFC 9535 allows no whitespace around a query: say so, rather than where the parser stopped.
+      const where = [source.startsWith(trimmed) ? "" : "start", source.endsWith(trimmed) ? "" : "end"].filter(Boolean).join(" and ");
+      issues.push({
+        path: at,
+        message: `${who}: input "${input}": the JSONPath ${JSON.stringify(source)} has whitespace at its ${where}, which a JSONPath may not have; remove it: ${JSON.stringify(trimmed)}`,
+        expected: "a JSONPath without leading or trailing whitespace",
+        received: JSON.stringify(source),
+      });
+    }
     try {
-      return pathResolver(compilePath(source), input);
+      const path = compilePath(trimmed === "" ? source : trimmed);
+      return padded ? undefined : pathResolver(path, input);
     } catch (error) {
       // compilePath's message names the path, the position, what was found and the usual forms.
       if (!(error instanceof EvalError)) throw error;
