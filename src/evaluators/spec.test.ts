@@ -52,6 +52,13 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain('input "output" must be a JSONPath string (such as "$.answer") or {"literal": value}, received an object with the keys "literal", "extra"; {"literal": value} has no other key');
   });
 
+  it("refuses a literal read from JSON as Infinity (1e400) when the evaluator is created", () => {
+    const e = thrownEvalError(() => createEvaluator(JSON.parse('{"type": "exact_match", "inputs": {"expected": {"literal": 1e400}}}')));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues.map((i) => i.path)).toEqual([["inputs", "expected", "literal"]]);
+    expect(e.message).toContain('input "expected": the literal holds the number Infinity, which JSON writes as null');
+  });
+
   it("refuses an object input other than {\"literal\": value}, showing its keys and what is expected", () => {
     const issuesOf = (inputs: unknown) => thrownEvalError(() => createEvaluator({ type: "exact_match", name: "em", inputs })).issues;
     expect(issuesOf({ expected: { path: "$.x" } })).toEqual([

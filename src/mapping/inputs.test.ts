@@ -72,4 +72,34 @@ describe("compileInputs", () => {
       expect.stringContaining('e: "$.[bad" is not a valid JSONPath (RFC 9535): unexpected "["'),
     ]);
   });
+
+  it("a literal that cannot be used as text, or holds a number JSON writes as null, is an issue at the literal", () => {
+    const issuesOf = (literal: unknown) => {
+      const issues: Issue[] = [];
+      compileInputs({ expected: { literal } }, ["inputs"], issues, "e");
+      return issues;
+    };
+    // What JSON.parse makes of a number too large for a double, anywhere in the literal.
+    expect(issuesOf(JSON.parse('{"a": [1, -1e400]}'))).toEqual([
+      {
+        path: ["inputs", "expected", "literal", "a", 1],
+        message:
+          'e: input "expected": the literal holds the number -Infinity at a[1], which JSON writes as null, so it would be compared as the text "null" ' +
+          '(a number beyond ±1.8e308, such as 1e400, reads as Infinity); expected a finite number, or the number as a string ("1e400")',
+        expected: "a finite number, or a string",
+        received: "number -Infinity",
+      },
+    ]);
+    expect(issuesOf(NaN)[0]?.message).toBe('e: input "expected": the literal holds the number NaN, which JSON writes as null, so it would be compared as the text "null"; expected a finite number, or the number as a string ("1e400")');
+    expect(issuesOf({ toJSON: () => Infinity })[0]?.received).toBe("number Infinity");
+    const big = issuesOf({ x: [2n] });
+    expect(big.map((i) => [i.path, i.message])).toEqual([
+      [["inputs", "expected", "literal", "x", 0], 'e: input "expected" (a literal): cannot turn the value into text: found a BigInt (2n) at x[0]; expected a string, number, boolean, or JSON-compatible object or array'],
+    ]);
+    const loop: Record<string, unknown> = {};
+    loop["me"] = loop;
+    expect(issuesOf(loop)[0]?.message).toContain("found a circular reference");
+    expect(issuesOf(() => 1)[0]?.message).toContain("found a function");
+    for (const fine of ["x", 1.5, false, null, { a: [1, "b"] }, new Date(0)]) expect(issuesOf(fine)).toEqual([]);
+  });
 });

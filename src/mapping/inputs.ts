@@ -1,5 +1,6 @@
-import { EvalError, describeValue, type Issue } from "../errors.js";
+import { EvalError, describeValue, formatPath, type Issue } from "../errors.js";
 import { compilePath, type CompiledPath } from "./jsonpath.js";
+import { toText } from "./to-text.js";
 
 /** The parameters an evaluator reads from a record. */
 export const PARAMETERS = ["output", "expected"] as const;
@@ -92,6 +93,11 @@ function compileSource(source: unknown, input: string, at: (string | number)[], 
   }
   if (source !== null && typeof source === "object" && !Array.isArray(source) && "literal" in source && Object.keys(source).length === 1) {
     const value = (source as { literal: unknown }).literal;
+    const problem = literalProblem(value, input, [...at, "literal"]);
+    if (problem) {
+      issues.push({ ...problem, message: `${who}: ${problem.message}` });
+      return undefined;
+    }
     return () => value;
   }
   const keys = source !== null && typeof source === "object" && !Array.isArray(source) ? Object.keys(source) : undefined;
@@ -104,6 +110,47 @@ function compileSource(source: unknown, input: string, at: (string | number)[], 
     received,
   });
   return undefined;
+}
+
+/**
+ * Why a literal cannot be used, or undefined when it can. A literal is used as text on every row
+ * (see `toText`), so one that has none (a BigInt, a function, a circular structure, a failing `toJSON`)
+ * would fail every row, and a non-finite number (NaN, ±Infinity: what JSON.parse makes of 1e400) would
+ * be compared as the text "null", not as the number written, and recorded as null.
+ */
+function literalProblem(value: unknown, input: string, at: (string | number)[]): Issue | undefined {
+  try {
+    toText(value, `input "${input}" (a literal)`);
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    const found = error.issues[0];
+    return { path: [...at, ...(found?.path.slice(1) ?? [])], message: error.message, expected: "a string, number, boolean, or JSON-compatible object or array", ...(found?.received === undefined ? {} : { received: found.received }) };
+  }
+  const bad = nonFinite(value);
+  if (!bad) return undefined;
+  const where = bad.path.length ? ` at ${formatPath(bad.path)}` : "";
+  return {
+    path: [...at, ...bad.path],
+    message:
+      `input "${input}": the literal holds the number ${bad.value}${where}, which JSON writes as null, so it would be compared as the text "null"` +
+      `${Number.isNaN(bad.value) ? "" : " (a number beyond ±1.8e308, such as 1e400, reads as Infinity)"}; expected a finite number, or the number as a string ("1e400")`,
+    expected: "a finite number, or a string",
+    received: `number ${bad.value}`,
+  };
+}
+
+/** The first NaN or ±Infinity in `value` as JSON.stringify walks it (after any `toJSON`), with its path. */
+function nonFinite(value: unknown): { value: number; path: (string | number)[] } | undefined {
+  const paths = new Map<object, (string | number)[]>();
+  let found: { value: number; path: (string | number)[] } | undefined;
+  JSON.stringify(value, function (this: object, key: string, v: unknown) {
+    const parent = paths.get(this);
+    const path = parent === undefined ? [] : [...parent, Array.isArray(this) ? Number(key) : key];
+    if (found === undefined && typeof v === "number" && !Number.isFinite(v)) found = { value: v, path };
+    if (v !== null && typeof v === "object") paths.set(v, path);
+    return v;
+  });
+  return found;
 }
 
 /** An object given as an input, by its keys (the first five, each cut at 40 characters): `an object with the key "path"`. */
