@@ -56,7 +56,7 @@ describe("spec validation at creation", () => {
     const e = thrownEvalError(() => createEvaluator(JSON.parse('{"type": "exact_match", "inputs": {"expected": {"literal": 1e400}}}')));
     expect(e.code).toBe("CONFIG_INVALID");
     expect(e.issues.map((i) => i.path)).toEqual([["inputs", "expected", "literal"]]);
-    expect(e.message).toContain('input "expected": the literal holds the number Infinity, which JSON writes as null');
+    expect(e.message).toContain('input "expected" (a literal): cannot turn the value into text: found the number Infinity, which JSON writes as null');
   });
 
   it("refuses an object input other than {\"literal\": value}, showing its keys and what is expected", () => {

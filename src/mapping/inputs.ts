@@ -1,4 +1,4 @@
-import { EvalError, describeValue, formatPath, type Issue } from "../errors.js";
+import { EvalError, describeValue, type Issue } from "../errors.js";
 import { compilePath, type CompiledPath } from "./jsonpath.js";
 import { toText } from "./to-text.js";
 
@@ -113,44 +113,19 @@ function compileSource(source: unknown, input: string, at: (string | number)[], 
 }
 
 /**
- * Why a literal cannot be used, or undefined when it can. A literal is used as text on every row
- * (see `toText`), so one that has none (a BigInt, a function, a circular structure, a failing `toJSON`)
- * would fail every row, and a non-finite number (NaN, ±Infinity: what JSON.parse makes of 1e400) would
- * be compared as the text "null", not as the number written, and recorded as null.
+ * Why a literal cannot be used, or undefined when it can. A literal is used as text on every row (see
+ * `toText`), so one that has none (a BigInt, a function, a circular structure, a failing `toJSON`, NaN or
+ * ±Infinity: what JSON.parse makes of 1e400) would fail every row: it is refused when the evaluator is created.
  */
 function literalProblem(value: unknown, input: string, at: (string | number)[]): Issue | undefined {
   try {
     toText(value, `input "${input}" (a literal)`);
+    return undefined;
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     const found = error.issues[0];
-    return { path: [...at, ...(found?.path.slice(1) ?? [])], message: error.message, expected: "a string, number, boolean, or JSON-compatible object or array", ...(found?.received === undefined ? {} : { received: found.received }) };
+    return { path: [...at, ...(found?.path.slice(1) ?? [])], message: error.message, ...(found?.expected === undefined ? {} : { expected: found.expected }), ...(found?.received === undefined ? {} : { received: found.received }) };
   }
-  const bad = nonFinite(value);
-  if (!bad) return undefined;
-  const where = bad.path.length ? ` at ${formatPath(bad.path)}` : "";
-  return {
-    path: [...at, ...bad.path],
-    message:
-      `input "${input}": the literal holds the number ${bad.value}${where}, which JSON writes as null, so it would be compared as the text "null"` +
-      `${Number.isNaN(bad.value) ? "" : " (a number beyond ±1.8e308, such as 1e400, reads as Infinity)"}; expected a finite number, or the number as a string ("1e400")`,
-    expected: "a finite number, or a string",
-    received: `number ${bad.value}`,
-  };
-}
-
-/** The first NaN or ±Infinity in `value` as JSON.stringify walks it (after any `toJSON`), with its path. */
-function nonFinite(value: unknown): { value: number; path: (string | number)[] } | undefined {
-  const paths = new Map<object, (string | number)[]>();
-  let found: { value: number; path: (string | number)[] } | undefined;
-  JSON.stringify(value, function (this: object, key: string, v: unknown) {
-    const parent = paths.get(this);
-    const path = parent === undefined ? [] : [...parent, Array.isArray(this) ? Number(key) : key];
-    if (found === undefined && typeof v === "number" && !Number.isFinite(v)) found = { value: v, path };
-    if (v !== null && typeof v === "object") paths.set(v, path);
-    return v;
-  });
-  return found;
 }
 
 /** An object given as an input, by its keys (the first five, each cut at 40 characters): `an object with the key "path"`. */

@@ -6,7 +6,9 @@ import { EvalError, formatPath } from "../errors.js";
  * non-ASCII kept as is), so `{"a":1,"b":2}` equals `{"b":2,"a":1}`.
  *
  * Throws an INPUT_INVALID {@link EvalError} naming `what` (the parameter, e.g. "output") for a value
- * that has no JSON text: a BigInt, a function or symbol, a circular structure, or a `toJSON` that throws.
+ * that has no JSON text: a BigInt, a function or symbol, a circular structure, or a `toJSON` that throws;
+ * and for NaN or ±Infinity anywhere in it (what JSON.parse makes of 1e400), which JSON would write as
+ * null, so that it would be compared as the text "null" rather than as the number written.
  */
 export function toText(value: unknown, what = "value"): string {
   if (typeof value === "string") return value;
@@ -29,6 +31,10 @@ export function canonicalJson(value: unknown, what = "value"): string {
 
 function sortKeys(value: unknown, what: string, path: (string | number)[], ancestors: object[]): unknown {
   if (typeof value === "bigint") throw unreadable(what, path, `a BigInt (${value}n)`);
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    const why = Number.isNaN(value) ? "" : " (a number beyond ±1.8e308, such as 1e400, reads as Infinity)";
+    throw unreadable(what, path, `the number ${value}, which JSON writes as null${why}`, undefined, 'a finite number, or the number as a string ("1e400")');
+  }
   if (value === null || typeof value !== "object") return value;
   if (ancestors.includes(value)) throw unreadable(what, path, "a circular reference (an object that contains itself)");
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
@@ -44,10 +50,8 @@ function sortKeys(value: unknown, what: string, path: (string | number)[], ances
   return out;
 }
 
-function unreadable(what: string, path: (string | number)[], found: string, cause?: unknown): EvalError {
+function unreadable(what: string, path: (string | number)[], found: string, cause?: unknown, expected = "a string, number, boolean, or JSON-compatible object or array"): EvalError {
   const at = path.length ? ` at ${formatPath(path)}` : "";
-  const message =
-    `${what}: cannot turn the value into text: found ${found}${at}; ` +
-    "expected a string, number, boolean, or JSON-compatible object or array";
-  return new EvalError("INPUT_INVALID", message, { cause, issues: [{ path: [what, ...path], message, expected: "a string or a JSON-compatible value", received: found }] });
+  const message = `${what}: cannot turn the value into text: found ${found}${at}; expected ${expected}`;
+  return new EvalError("INPUT_INVALID", message, { cause, issues: [{ path: [what, ...path], message, expected, received: found }] });
 }
