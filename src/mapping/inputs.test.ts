@@ -10,7 +10,7 @@ describe("compileInputs", () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]?.path).toEqual(["inputs", "output"]);
     expect(issues[0]?.message).toBe(
-      'evaluator "em" (exact_match): "$.[bad" is not a valid JSONPath (RFC 9535): unexpected "[" at character 3 (after "$."); ' +
+      'evaluator "em" (exact_match): input "output": "$.[bad" is not a valid JSONPath (RFC 9535): unexpected "[" at character 3 (after "$."); ' +
         'expected "*" or a member name; ' +
         "a path looks like $.name, $['name with spaces'], $[0], $[-1], $[*], $..name or $[?@.score > 0.5]",
     );
@@ -69,7 +69,7 @@ describe("compileInputs", () => {
     compileInputs({ actual: " $.[bad", expected: "$ .ref" }, ["inputs"], both, "e");
     expect(both.map((i) => i.message)).toEqual([
       'e: input "actual": the JSONPath " $.[bad" has whitespace at its start, which a JSONPath may not have; remove it: "$.[bad"',
-      expect.stringContaining('e: "$.[bad" is not a valid JSONPath (RFC 9535): unexpected "["'),
+      expect.stringContaining('e: input "actual": "$.[bad" is not a valid JSONPath (RFC 9535): unexpected "["'),
     ]);
   });
 

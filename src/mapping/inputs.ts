@@ -84,7 +84,7 @@ function compileSource(source: unknown, input: string, at: (string | number)[], 
       if (!(error instanceof EvalError)) throw error;
       issues.push({
         path: at,
-        message: `${who}: ${error.message}`,
+        message: `${who}: input "${input}": ${error.message}`,
         expected: "a JSONPath such as $.answer or $.metadata.reference",
         received: source,
       });
