@@ -80,6 +80,13 @@ describe("renderComparisonReport", () => {
     expect(row).not.toContain("B better");
   });
 
+  it("says an evaluator without a pair has no verdict, not that its difference is not significant", () => {
+    const none = evaluator({ n_pairs: 0, mean_a: null, mean_b: null, diff: null, ci: null, p_value: null, better: null, significant: false, worst: [] });
+    const row = tableRow(renderComparisonReport(input({ evaluators: [none] })), "lev");
+    expect(row).toContain("no pairs: no verdict");
+    expect(row).not.toContain("not significant");
+  });
+
   it("lists the rows that regressed most with the expected text and both outputs, marked", () => {
     const html = renderComparisonReport(input());
     const row = html.slice(html.indexOf(`data-row="4"`));
