@@ -78,6 +78,10 @@ describe("gates", () => {
     });
     expect(evaluateGates(parseGates("min-pass-rate", ["oa=0.1"]), s)[0]).toMatchObject({ passed: false, message: expect.stringContaining("failed on 5 rows (its pass rate 50.0% covers only the 2") });
     expect(evaluateGates(parseGates("fail-under", ["oa=0.5"]), summary({ ...evaluator("oa", 0.5, 0.5), skipped: 5 }))[0]?.passed).toBe(true);
+    // Every row failed: no figure to qualify, so the message says nothing was scored.
+    const none = summary({ ...evaluator("oa", null, null), n: 0, verdicts: 0, errors: 1 });
+    expect(evaluateGates(parseGates("fail-under", ["oa=0.5"]), none)[0]?.message).toBe("--fail-under oa=0.5: failed, oa failed on 1 row (and scored no row)");
+    expect(evaluateGates(parseGates("min-pass-rate", ["oa=0.5"]), none)[0]?.message).toBe("--min-pass-rate oa=0.5: failed, oa failed on 1 row (and scored no row)");
   });
 
   it("are checked against the evaluators before the run: name, direction, verdicts, reachable value", () => {

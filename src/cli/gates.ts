@@ -73,7 +73,9 @@ export function evaluateGates(gates: readonly Gate[], summary: RunSummary): Gate
     const figure = g.kind === "min-pass-rate" ? `pass rate ${formatRate(s)}` : `mean ${formatFigure(s.mean)}`;
     if (s.errors > 0) {
       const failedRows = `${s.errors.toLocaleString("en-US")} ${s.errors === 1 ? "row" : "rows"}`;
-      return { name, passed: false, message: `${name}: failed, ${g.evaluator} failed on ${failedRows} (its ${figure} covers only the ${s.n.toLocaleString("en-US")} it scored)` };
+      // With nothing scored there is no figure to qualify: say so, rather than "its mean - covers only the 0".
+      const scored = s.n === 0 ? "and scored no row" : `its ${figure} covers only the ${s.n.toLocaleString("en-US")} it scored`;
+      return { name, passed: false, message: `${name}: failed, ${g.evaluator} failed on ${failedRows} (${scored})` };
     }
     if (g.kind === "min-pass-rate") {
       const rate = printedRate(s);
