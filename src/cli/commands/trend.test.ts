@@ -41,6 +41,10 @@ describe("trend series", () => {
     expect(seriesWarnings(changed, trendSeries(changed))).toEqual([
       "levenshtein: its case_sensitive, inputs.output differ between these runs, so its means may differ because of that; `simeval compare` names the values",
     ]);
+    const one = [run("a", [[lev({}), 0.9]]), run("b", [[lev({ case_sensitive: true }), 0.7]])];
+    expect(seriesWarnings(one, trendSeries(one))).toEqual([
+      "levenshtein: its case_sensitive differs between these runs, so its means may differ because of that; `simeval compare` names the values",
+    ]);
   });
 
   it("warns when some runs counted skipped rows as 0 and others did not", () => {
@@ -49,7 +53,11 @@ describe("trend series", () => {
     zero.summary = { ...zero.summary!, skipped_as_zero: true };
     const runs = [run("a", [[lev, 0.9]]), zero];
     expect(seriesWarnings(runs, trendSeries(runs))).toEqual([
-      "1 of these 2 runs counted skipped rows as 0 (--count-skipped-as-zero) and the others left them out, so their means may differ because of that, not the outputs",
+      "1 of these 2 runs counted skipped rows as 0 (--count-skipped-as-zero) and the other left them out, so their means may differ because of that, not the outputs",
+    ]);
+    const three = [...runs, run("c", [[lev, 0.9]])];
+    expect(seriesWarnings(three, trendSeries(three))).toEqual([
+      "1 of these 3 runs counted skipped rows as 0 (--count-skipped-as-zero) and the others left them out, so their means may differ because of that, not the outputs",
     ]);
     const alike = [zero, zero];
     expect(seriesWarnings(alike, trendSeries(alike))).toEqual([]);

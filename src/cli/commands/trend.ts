@@ -130,12 +130,13 @@ export function seriesWarnings(runs: readonly RunInfo[], series: readonly Series
   for (const s of series) {
     const specs = runs.flatMap((r, i) => (s.summaries[i] ? [evaluatorSpec(r, s.name)] : [])).filter((x): x is EvaluatorSpec => x !== undefined);
     const keys = new Set(specs.slice(1).flatMap((spec) => scoreKeys(specDifferences(specs[0]!, spec))));
-    if (keys.size) out.push(`${s.title}: its ${[...keys].join(", ")} differ between these runs, so its means may differ because of that; \`simeval compare\` names the values`);
+    if (keys.size) out.push(`${s.title}: its ${[...keys].join(", ")} ${keys.size === 1 ? "differs" : "differ"} between these runs, so its means may differ because of that; \`simeval compare\` names the values`);
   }
   // --count-skipped-as-zero averages skipped rows in as 0: such a run's means are not those of a run without it.
   const asZero = runs.filter((r) => r.summary?.skipped_as_zero).length;
   if (asZero > 0 && asZero < runs.length) {
-    out.push(`${asZero} of these ${runs.length} runs counted skipped rows as 0 (--count-skipped-as-zero) and the others left them out, so their means may differ because of that, not the outputs`);
+    const others = runs.length - asZero === 1 ? "the other" : "the others";
+    out.push(`${asZero} of these ${runs.length} runs counted skipped rows as 0 (--count-skipped-as-zero) and ${others} left them out, so their means may differ because of that, not the outputs`);
   }
   return out;
 }
