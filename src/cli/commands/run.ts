@@ -38,6 +38,13 @@ export interface RunOptions {
 }
 
 /**
+ * What a run name may not hold, since it is printed in tables, reports and comparisons: controls (C0, DEL,
+ * C1: line breaks, ESC), the line and paragraph separators, and the bidirectional marks (U+200E/F),
+ * embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder the text around them.
+ */
+const UNPRINTABLE_IN_NAME = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
  * `simeval run DATASET --config EVALS.json`: scores every row, records the run, prints the summary,
  * writes the requested files and applies the gates (exit 1 when one fails).
  */
@@ -53,8 +60,11 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     workers = availableParallelism();
   }
   if (dataset === "-") throw new EvalError("USAGE", "a dataset cannot be read from standard input; save it to a file and give its path");
-  if (opts.name !== undefined && !/^[^\p{Cc}]*\S[^\p{Cc}]*$/u.test(opts.name)) {
-    throw new EvalError("USAGE", `--name takes a non-empty name without line breaks or control characters, received ${JSON.stringify(opts.name)}`);
+  if (opts.name !== undefined && (!/\S/u.test(opts.name) || UNPRINTABLE_IN_NAME.test(opts.name))) {
+    throw new EvalError(
+      "USAGE",
+      `--name takes a non-empty name without line breaks, control characters or bidirectional marks, overrides and isolates (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), received ${JSON.stringify(opts.name)}`,
+    );
   }
   // Runs are looked up by the name trimmed (`show " a "` finds "a"): recorded trimmed, so that it can be found.
   const name = opts.name?.trim();
