@@ -1,20 +1,28 @@
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
+
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 /** The `## Command line` block of README.md: the synopsis a user reads first. */
 function synopsis(): string {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   const section = readme.slice(readme.indexOf("## Command line"));
   const block = /```sh\n([\s\S]*?)```/.exec(section);
   if (!block) throw new Error("README.md has no ```sh block under ## Command line");
   return block[1] as string;
 }
 
-async function help(...argv: string[]): Promise<string> {
+async function run(...argv: string[]) {
   let out = "";
-  await main([...argv, "--help"], { stdout: (s) => void (out += s), stderr: () => {} });
-  return out;
+  let err = "";
+  const code = await main(argv, { stdout: (s) => void (out += s), stderr: (s) => void (err += s) });
+  return { code, out, err };
+}
+
+async function help(...argv: string[]): Promise<string> {
+  return (await run(...argv, "--help")).out;
 }
 
 describe("README command synopsis", () => {
@@ -29,5 +37,35 @@ describe("README command synopsis", () => {
       const flags = [...(await help(command)).matchAll(/(?:^|[ ,])(--[a-z][a-z-]*)/gm)].map((m) => m[1] as string).filter((f) => f !== "--help");
       for (const flag of flags) expect(block, `${command} ${flag}`).toMatch(new RegExp(`${flag}(?![a-z-])`));
     }
+  });
+});
+
+describe("README on run's files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "simeval-readme-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // The README's text with its line breaks as spaces, as it reads.
+  const prose = readme.replace(/\s+/g, " ");
+  const keys = (o: object) => `{${Object.keys(o).join(", ")}`;
+
+  it("gives summary.json's keys as the run writes them", async () => {
+    const data = join(dir, "rows.jsonl");
+    writeFileSync(data, '{"output":"a","expected":"a"}\n');
+    writeFileSync(join(dir, "evals.json"), '{"evaluators":[{"type":"exact_match"}]}');
+    expect((await run("run", data, "--config", join(dir, "evals.json"), "--no-db", "--summary", join(dir, "s.json"))).code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
+    expect(prose).toContain(`\`--summary\` as \`${keys(json)}}\``);
+    expect(prose).toContain(`\`summary\` is \`${keys(json.summary).replace(/evaluators$/, "evaluators: [")}${keys(json.summary.evaluators[0])}}]}\``);
+  });
+
+  it("quotes the error for an output path that cannot be written as the run says it", async () => {
+    const data = join(dir, "rows.jsonl");
+    writeFileSync(join(dir, "file"), "");
+    const r = await run("run", data, "--config", join(dir, "evals.json"), "--no-db", "--report", join(dir, "file", "r.html"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^simeval: --report \S+: cannot write \(.+\); give a path where a file can be written\n?$/);
+    expect(prose).toContain("simeval: --report out/r.html: cannot write (EACCES: permission denied, access 'out'); give a path where a file can be written");
+    const folder = await run("run", data, "--config", join(dir, "evals.json"), "--no-db", "--out", dir);
+    expect(folder.err).toContain(`--out ${dir} is a folder; give the path of a file to write, such as ${join(dir, "out.jsonl")}`);
+    expect(prose).toContain("--out DIR is a folder; give the path of a file to write, such as DIR/out.jsonl");
   });
 });
