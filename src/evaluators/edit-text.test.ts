@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { toUnits, unitLength, type TextUnit } from "../metrics/levenshtein.js";
 import { unitPrefixEnd } from "../metrics/text-units.js";
 import { createEvaluator } from "./create.js";
+import type { EvalError } from "../errors.js";
+import { evalErrorOf } from "../test-support.js";
 import { measureEdits, prepareEditTexts } from "./edit-text.js";
 
 /** Astral characters, lone surrogates, combining marks and ZWJ sequences: where units and UTF-16 differ. */
@@ -56,5 +58,48 @@ describe("reasonings count their units right", () => {
     expect(reasoning({ unit: "grapheme" }, "a", "b").reasoning).toContain("over at most 1 grapheme: ");
     expect(reasoning({}, "ab", "b").reasoning).toContain("over at most 2 code points: ");
     expect(reasoning({ max_chars: 1 }, "ab", "b").reasoning).toContain("Compared only the first 1 code point of output (2)");
+  });
+});
+
+describe("levenshtein_distance's work budget", () => {
+  const measure = (output: string, expected: string, u: TextUnit, budget?: number) =>
+    measureEdits(output, expected, { caseSensitive: true, maxChars: undefined, unit: u, ...(budget === undefined ? {} : { budget }) });
+
+  it("gives the exact distance within the budget, and past it an error only when the distance is over the bound it names", () => {
+    const words = fc.array(fc.constantFrom("a", "b", "c", "😀", "e\u0301", " "), { maxLength: 400 }).map((p) => p.join(""));
+    let exact = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(words, words, unit, fc.integer({ min: 1, max: 30 }), (output, expected, u, budget) => {
+        const full = measure(output, expected, u).distance;
+        let got: number | undefined;
+        try {
+          got = measure(output, expected, u, budget).distance;
+        } catch (error) {
+          const e = error as EvalError;
+          expect(e.code).toBe("INPUT_INVALID");
+          const k = Number(/by more than ([\d,]+) edits/.exec(e.message)?.[1]?.replaceAll(",", ""));
+          expect(full).toBeGreaterThan(k);
+          refused++;
+          return;
+        }
+        expect(got).toBe(full);
+        exact++;
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+    expect(exact).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+  });
+
+  it("is levenshtein_distance's when max_chars is unset: texts that would take hours are that row's error, at once", async () => {
+    let short = "";
+    for (let i = 0; i < 60_000; i++) short += String.fromCharCode(97 + ((i * 7919) % 26));
+    const long = "x".repeat(10_000_000);
+    const e = await evalErrorOf(createEvaluator({ type: "levenshtein_distance" }).evaluate({ output: short, expected: long }));
+    expect(e.code).toBe("INPUT_INVALID");
+    expect(e.message).toMatch(/^the texts differ over 60,000 and 10,000,000 UTF-16 units \(past their common start and end\) by more than [\d,]+ edits: .*; set max_chars to compare the texts' first characters, or max_chars: 0 to compute it however long it takes$/);
+    // The same long text against one that differs at both ends: stripped to 2 units, within the budget, exact.
+    expect((await createEvaluator({ type: "levenshtein_distance" }).evaluate({ output: `a${long}`, expected: `${long}b` })).score).toBe(2);
   });
 });

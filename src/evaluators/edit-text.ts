@@ -1,3 +1,4 @@
+import { EvalError } from "../errors.js";
 import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
 import { unitPrefixEnd } from "../metrics/text-units.js";
 
@@ -58,13 +59,57 @@ export interface Edits {
   truncated: EditTexts["truncated"];
 }
 
-/** Applies {@link prepareEditTexts}, then measures the Levenshtein distance and both lengths in `unit`. */
-export function measureEdits(output: string, expected: string, opts: { caseSensitive: boolean; maxChars: number | undefined; unit: TextUnit }): Edits {
+/**
+ * The work an uncapped distance may take, in 64-unit word steps of the bit-parallel algorithm (about
+ * 10 to 40 s on one core): past it, on texts that differ nearly everywhere, it would run for hours (two
+ * unrelated 50 MB texts: about 4·10^13 steps, a day). See {@link measureEdits}.
+ */
+export const EDIT_WORK_BUDGET = 2 ** 33;
+
+/**
+ * Applies {@link prepareEditTexts}, then measures the Levenshtein distance and both lengths in `unit`.
+ *
+ * With `budget` (word steps; levenshtein_distance's when `max_chars` is unset), a pair whose worst case
+ * exceeds it (⌈m/64⌉·n steps on the m and n UTF-16 units left once their common start and end are
+ * stripped) is measured with a bound k = ⌊(64·budget/n − 1)/2⌋, whose Ukkonen band costs about the
+ * budget: the distance is exact when it is at most k, and otherwise an INPUT_INVALID error for that
+ * row says so and how to get it (a cap, or `max_chars: 0` for no budget), rather than a run that never ends.
+ */
+export function measureEdits(
+  output: string,
+  expected: string,
+  opts: { caseSensitive: boolean; maxChars: number | undefined; unit: TextUnit; budget?: number },
+): Edits {
   const texts = prepareEditTexts(output, expected, opts);
+  const [m, n] = strippedLengths(texts.output, texts.expected);
+  const bounded = opts.budget !== undefined && Math.ceil(m / 64) * n > opts.budget;
+  const k = bounded ? Math.max(0, Math.floor(((64 * (opts.budget as number)) / n - 1) / 2)) : Infinity;
+  const distance = levenshteinDistance(texts.output, texts.expected, { unit: opts.unit, maxDistance: k });
+  if (distance > k) {
+    throw new EvalError(
+      "INPUT_INVALID",
+      `the texts differ over ${m.toLocaleString("en-US")} and ${n.toLocaleString("en-US")} UTF-16 units (past their common start and end) by more than ` +
+        `${k.toLocaleString("en-US")} edits: the exact distance would take up to ${(Math.ceil(m / 64) * n).toExponential(1)} word steps, ` +
+        `past the budget of ${(opts.budget as number).toExponential(1)} (tens of seconds); set max_chars to compare the texts' first characters, ` +
+        `or max_chars: 0 to compute it however long it takes`,
+    );
+  }
   return {
-    distance: levenshteinDistance(texts.output, texts.expected, { unit: opts.unit }),
+    distance,
     outputLength: unitLength(texts.output, opts.unit),
     expectedLength: unitLength(texts.expected, opts.unit),
     truncated: texts.truncated,
   };
+}
+
+/** The UTF-16 lengths of what is left of `a` and `b` once their common start and end are stripped, shorter first. */
+function strippedLengths(a: string, b: string): [number, number] {
+  const shorter = Math.min(a.length, b.length);
+  let start = 0;
+  while (start < shorter && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
+  const x = a.length - start - end;
+  const y = b.length - start - end;
+  return x <= y ? [x, y] : [y, x];
 }
