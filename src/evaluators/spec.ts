@@ -27,8 +27,12 @@ export interface ParsedSpec {
 }
 
 const SPEC_KEYS = ["type", "name", "config", "inputs"];
-/** What an evaluator name may not hold: control characters, line and paragraph separators, bidirectional overrides. */
-const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * What a name printed in tables, reports and comparisons (an evaluator's, a run's) may not hold: controls
+ * (C0, DEL, C1: line breaks, ESC), the line and paragraph separators, and the bidirectional marks
+ * (U+200E/F), embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder the text around them.
+ */
+export const UNPRINTABLE_IN_NAME = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /**
  * Validates one spec completely, appending every problem to `issues` (paths under `at`).
@@ -62,7 +66,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   }
   if (name !== undefined && (typeof name !== "string" || name.trim() === "")) {
     issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
-  } else if (typeof name === "string" && UNPRINTABLE.test(name)) {
+  } else if (typeof name === "string" && UNPRINTABLE_IN_NAME.test(name)) {
     // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
     issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control, line-separator or bidirectional-override characters`, expected: "a name that prints as one line", received: JSON.stringify(name) });
   } else if (typeof name === "string" && name.trim() !== name) {

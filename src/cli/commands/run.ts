@@ -15,6 +15,7 @@ import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
+import { UNPRINTABLE_IN_NAME } from "../../evaluators/spec.js";
 import { summaryTable } from "../summary-table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
@@ -36,13 +37,6 @@ export interface RunOptions {
   failOnRegression?: boolean;
   workers?: string;
 }
-
-/**
- * What a run name may not hold, since it is printed in tables, reports and comparisons: controls (C0, DEL,
- * C1: line breaks, ESC), the line and paragraph separators, and the bidirectional marks (U+200E/F),
- * embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder the text around them.
- */
-const UNPRINTABLE_IN_NAME = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /**
  * `simeval run DATASET --config EVALS.json`: scores every row, records the run, prints the summary,
