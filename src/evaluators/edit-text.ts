@@ -81,7 +81,8 @@ export function measureEdits(
   opts: { caseSensitive: boolean; maxChars: number | undefined; unit: TextUnit; budget?: number },
 ): Edits {
   const texts = prepareEditTexts(output, expected, opts);
-  const [m, n] = strippedLengths(texts.output, texts.expected);
+  // Without a budget (levenshtein, or max_chars set), no work beyond the distance's own.
+  const [m, n] = opts.budget === undefined ? [0, 0] : strippedLengths(texts.output, texts.expected);
   const bounded = opts.budget !== undefined && Math.ceil(m / 64) * n > opts.budget;
   const k = bounded ? Math.max(0, Math.floor(((64 * (opts.budget as number)) / n - 1) / 2)) : Infinity;
   const distance = levenshteinDistance(texts.output, texts.expected, { unit: opts.unit, maxDistance: k });
