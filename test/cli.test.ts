@@ -121,6 +121,15 @@ describe("the bin, as a real process", () => {
 
 });
 
+describe("--fail-on-regression's help", () => {
+  it("says that an evaluator with no row scored in both runs fails it too, as compare and run do", async () => {
+    for (const command of ["compare", "run"]) {
+      const flag = (await run(command, "--help")).out.replace(/\s+/g, " ");
+      expect(flag, command).toMatch(/--fail-on-regression [^()]*significantly worse[^()]*no row scored in both runs \(no verdict\)/);
+    }
+  });
+});
+
 describe("--db", () => {
   it("refuses \"\" and \":memory:\", where SQLite would keep the runs only until simeval exits", async () => {
     for (const db of ["", ":memory:"]) {

@@ -94,7 +94,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .addOption(dbOption())
     .option("--no-db", "do not record the run")
     .option("--baseline", "compare with the baseline run in the same step")
-    .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse")
+    .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse, or when an evaluator has no row scored in both runs (no verdict)")
     .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core")
     .action(async (dataset: string, opts: RunOptions) => {
       // --db and --no-db set the same option, the last one winning; given both, the user meant one of them.
@@ -108,7 +108,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("compare two runs on the same dataset: means, paired difference with 95% CI and p-value")
     .argument("<a>", "the reference run: an id, id prefix, name, or a results.jsonl file")
     .argument("<b>", "the candidate run")
-    .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator")
+    .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict)")
     .option("--report <file>", "write an HTML comparison", filePath("--report"))
     .option("--seed <n>", "seed of the bootstrap and permutation test", "1")
     .addOption(dbOption())
