@@ -79,7 +79,9 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
     if (first !== undefined) {
       const other = parsed[first]?.name ?? nameOf(specs[first]);
       const how = other === name ? "is already used by" : `differs only in case from ${JSON.stringify(other)}, the name of`;
-      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}" ${how} ${at.join(".")}[${first}]; give each evaluator a unique "name"` });
+      // A spec without "name" is named by its type, which the reader of the config does not see as a name.
+      const byType = (spec: unknown) => (typeof spec === "object" && spec !== null && (spec as Record<string, unknown>)["name"] === undefined ? ` (its type: it gives no "name")` : "");
+      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}"${byType(specs[i])} ${how} ${at.join(".")}[${first}]${byType(specs[first])}; give each evaluator a unique "name"` });
     } else seen.set(key, i);
   });
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as

@@ -111,7 +111,11 @@ describe("spec validation at creation", () => {
       createEvaluators([{ type: "exact_match" }, { type: "exact_match" }, { type: "nope" }, { type: "levenshtein", config: { threshold: -1 } }]),
     );
     expect(e.issues).toHaveLength(3);
-    expect(e.message).toContain('evaluators[1]: the name "exact_match" is already used by evaluators[0]');
+    expect(e.message).toContain('evaluators[1]: the name "exact_match" (its type: it gives no "name") is already used by evaluators[0] (its type: it gives no "name")');
+    // A name given differing only in case from another's type says that the other is named by its type.
+    expect(thrownEvalError(() => createEvaluators([{ type: "levenshtein" }, { type: "levenshtein", name: "LEVENSHTEIN" }])).message).toContain(
+      'evaluators[1]: the name "LEVENSHTEIN" differs only in case from "levenshtein", the name of evaluators[0] (its type: it gives no "name")',
+    );
     expect(e.message).toContain("evaluators[2]");
     expect(e.message).toContain("evaluators[3]");
   });
@@ -128,7 +132,7 @@ describe("spec validation at creation", () => {
     expect(e.code).toBe("CONFIG_INVALID");
     expect(e.message).toContain("invalid config.threshold: expected a number in [0, 1], received number 2");
     expect(e.message).toContain('evaluators[1]: the name "x" is already used by evaluators[0]');
-    expect(e.message).toContain('evaluators[3]: the name "levenshtein" is already used by evaluators[2]');
+    expect(e.message).toContain('evaluators[3]: the name "levenshtein" (its type: it gives no "name") is already used by evaluators[2] (its type: it gives no "name")');
     expect(e.issues).toHaveLength(5);
   });
 
