@@ -98,7 +98,14 @@ describe("levenshtein_distance's work budget", () => {
     const long = "x".repeat(10_000_000);
     const e = await evalErrorOf(createEvaluator({ type: "levenshtein_distance" }).evaluate({ output: short, expected: long }));
     expect(e.code).toBe("INPUT_INVALID");
-    expect(e.message).toMatch(/^the texts differ over 60,000 and 10,000,000 UTF-16 units \(past their common start and end\) by more than [\d,]+ edits: .*; set max_chars to compare the texts' first characters, or max_chars: 0 to compute it however long it takes$/);
+    expect(e.message).toMatch(/^the output and the expected output differ over 60,000 and 10,000,000 code points \(past their common start and end\) by more than [\d,]+ edits: .*; set max_chars to compare the texts' first characters, or max_chars: 0 to compute it however long it takes$/);
+    // Lengths in the evaluator's unit, output first: as many emoji (two UTF-16 units each) as letters are as long.
+    const emoji = "\u{1f600}\u{1f601}".repeat(300_000);
+    const letters = "ab".repeat(300_000);
+    const e2 = await evalErrorOf(createEvaluator({ type: "levenshtein_distance" }).evaluate({ output: emoji, expected: letters }));
+    expect(e2.message).toMatch(/^the output and the expected output differ over 600,000 and 600,000 code points \(past/);
+    const e3 = await evalErrorOf(createEvaluator({ type: "levenshtein_distance", config: { unit: "grapheme" } }).evaluate({ output: `${"e\u0301".repeat(500_000)}z`, expected: `${"ab".repeat(500_000)}z` }));
+    expect(e3.message).toMatch(/^the output and the expected output differ over 500,000 and 1,000,000 graphemes \(past/);
     // The same long text against one that differs at both ends: stripped to 2 units, within the budget, exact.
     expect((await createEvaluator({ type: "levenshtein_distance" }).evaluate({ output: `a${long}`, expected: `${long}b` })).score).toBe(2);
   });

@@ -82,14 +82,19 @@ export function measureEdits(
 ): Edits {
   const texts = prepareEditTexts(output, expected, opts);
   // Without a budget (levenshtein, or max_chars set), no work beyond the distance's own.
-  const [m, n] = opts.budget === undefined ? [0, 0] : strippedLengths(texts.output, texts.expected);
+  const stripped = opts.budget === undefined ? undefined : strip(texts.output, texts.expected);
+  const [m, n] = stripped ? [Math.min(stripped.a, stripped.b), Math.max(stripped.a, stripped.b)] : [0, 0];
   const bounded = opts.budget !== undefined && Math.ceil(m / 64) * n > opts.budget;
   const k = bounded ? Math.max(0, Math.floor(((64 * (opts.budget as number)) / n - 1) / 2)) : Infinity;
   const distance = levenshteinDistance(texts.output, texts.expected, { unit: opts.unit, maxDistance: k });
-  if (distance > k) {
+  if (distance > k && stripped) {
+    // Told in the unit max_chars counts, output first: UTF-16 lengths would tell two texts of as many
+    // emoji and letters apart as one twice as long as the other.
+    const part = (text: string, length: number) => unitLength(text.slice(stripped.start, stripped.start + length), opts.unit).toLocaleString("en-US");
     throw new EvalError(
       "INPUT_INVALID",
-      `the texts differ over ${m.toLocaleString("en-US")} and ${n.toLocaleString("en-US")} UTF-16 units (past their common start and end) by more than ` +
+      `the output and the expected output differ over ${part(texts.output, stripped.a)} and ${part(texts.expected, stripped.b)} ${unitName(opts.unit)} ` +
+        `(past their common start and end) by more than ` +
         `${k.toLocaleString("en-US")} edits: the exact distance would take up to ${(Math.ceil(m / 64) * n).toExponential(1)} word steps, ` +
         `past the budget of ${(opts.budget as number).toExponential(1)} (tens of seconds); set max_chars to compare the texts' first characters, ` +
         `or max_chars: 0 to compute it however long it takes`,
@@ -103,14 +108,12 @@ export function measureEdits(
   };
 }
 
-/** The UTF-16 lengths of what is left of `a` and `b` once their common start and end are stripped, shorter first. */
-function strippedLengths(a: string, b: string): [number, number] {
+/** Where `a` and `b` start to differ, and the UTF-16 lengths of what is left of each once their common start and end are stripped. */
+function strip(a: string, b: string): { start: number; a: number; b: number } {
   const shorter = Math.min(a.length, b.length);
   let start = 0;
   while (start < shorter && a.charCodeAt(start) === b.charCodeAt(start)) start++;
   let end = 0;
   while (end < shorter - start && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
-  const x = a.length - start - end;
-  const y = b.length - start - end;
-  return x <= y ? [x, y] : [y, x];
+  return { start, a: a.length - start - end, b: b.length - start - end };
 }
