@@ -95,7 +95,7 @@ export function measureEdits(
       "INPUT_INVALID",
       `the output and the expected output differ over ${part(texts.output, stripped.a)} and ${part(texts.expected, stripped.b)} ${unitName(opts.unit)} ` +
         `(past their common start and end) by more than ` +
-        `${k.toLocaleString("en-US")} edits: the exact distance would take up to ${(Math.ceil(m / 64) * n).toExponential(1)} word steps, ` +
+        `${k.toLocaleString("en-US")} edits: the exact distance would take up to ${(Math.ceil(m / 64) * n).toExponential(1)} steps of 64 characters, ` +
         `past the budget of ${(opts.budget as number).toExponential(1)} (tens of seconds); set max_chars to compare the texts' first characters, ` +
         `or max_chars: 0 to compute it however long it takes`,
     );
