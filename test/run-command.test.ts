@@ -485,13 +485,17 @@ describe("runs, show, baseline, compare and trend", () => {
     // The same outputs, but the new run reads its reference from a field the rows do not have: every row skipped.
     const moved = file("moved.json", evals([{ type: "exact_match" }, { type: "levenshtein", inputs: { expected: "$.reference" } }]));
     const summaryPath = join(dir, "s.json");
-    const r = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline", "--fail-on-regression", "--summary", summaryPath);
+    const r = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline", "--fail-on-regression", "--summary", summaryPath, "--report", join(dir, "b.html"));
     expect(r.code).toBe(1);
     expect(r.out).toContain("levenshtein: no row has a score in both runs");
     expect(r.err).toMatch(/no row has a score in both this run and the baseline good \(\w+\) on levenshtein, so there is no verdict on it \(--fail-on-regression\)/);
     const summary = JSON.parse(readFileSync(summaryPath, "utf8"));
     expect(summary.baseline).toMatchObject({ regressed_on: [], no_verdict_on: ["levenshtein"] });
     expect(summary.gates).toContainEqual(expect.objectContaining({ name: "no regression against the baseline", passed: false }));
+    // The report shows the gate too: its reader sees that the run failed it, and why.
+    const html = readFileSync(join(dir, "b.html"), "utf8");
+    expect(html).toContain(`<span class="badge fail">✗ 1 of 1 failed</span>`);
+    expect(html).toMatch(/✗ failed<\/span> no row has a score in both this run and the baseline good/);
     // Without the gate, the run stands (exit 0) and the comparison says it.
     const ungated = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline");
     expect(ungated.code).toBe(0);

@@ -132,6 +132,20 @@ describe("renderRunReport", () => {
     }
   });
 
+  it("shows the gates the run was held to, failed first, with a count in the header, and nothing without gates", () => {
+    const gates = [
+      { name: "levenshtein >= 0.8", passed: true, message: "--fail-under levenshtein=0.8: passed, mean 0.9100" },
+      { name: "exact_match pass rate", passed: false, message: "--min-pass-rate exact_match=0.95: failed, pass rate 71.3% <b>" },
+    ];
+    const html = renderRunReport({ ...sampleRunReportInput(), gates });
+    expect(html).toContain(`<dt>Gates</dt><dd><span class="badge fail">✗ 1 of 2 failed</span></dd>`);
+    const list = html.slice(html.indexOf("<h3>Gates</h3>"));
+    expect(list.indexOf("71.3% &lt;b&gt;")).toBeGreaterThan(-1);
+    expect(list.indexOf("✗ failed")).toBeLessThan(list.indexOf("✓ passed"));
+    expect(renderRunReport({ ...sampleRunReportInput(), gates: [gates[0]!] })).toContain(`<span class="badge pass">✓ passed</span></dd>`);
+    expect(renderRunReport(sampleRunReportInput())).not.toContain("Gates");
+  });
+
   it("shows the run's warnings at the top, escaped, and no box without them", () => {
     const html = renderRunReport({ ...sampleRunReportInput(), warnings: ['"exact_match": 2 rows failed <b>'] });
     expect(html).toContain(`<div class="warnbox">⚠ &quot;exact_match&quot;: 2 rows failed &lt;b&gt;</div>`);

@@ -35,6 +35,14 @@ function renderHeader(input: RunReportInput): string {
         .join("")}</ul>${input.row_errors.length < summary.row_errors ? `<p class="sub">and ${formatInt(summary.row_errors - input.row_errors.length)} more</p>` : ""}`
     : "";
   const warnings = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
+  // The gates, failed first: a reader of the report sees whether the run passed what CI held it to.
+  const gates = [...(input.gates ?? [])].sort((a, b) => Number(a.passed) - Number(b.passed));
+  const failed = gates.filter((g) => !g.passed).length;
+  const gateList = gates.length
+    ? `<h3>Gates</h3><ul class="sub gates">${gates
+        .map((g) => `<li>${g.passed ? `<span class="badge pass">✓ passed</span>` : `<span class="badge fail">✗ failed</span>`} ${escapeText(g.message)}</li>`)
+        .join("")}</ul>`
+    : "";
   return (
     `<header class="card"><div class="eyebrow">simeval · run report</div><h1>${escapeText(runTitle(run))}</h1><dl class="meta">` +
     item("Run id", `<code>${escapeText(run.id)}</code>`) +
@@ -43,12 +51,15 @@ function renderHeader(input: RunReportInput): string {
     item("Status", status) +
     item("Rows", formatInt(summary.rows)) +
     item("Row errors", summary.row_errors === 0 ? "0" : `<span class="badge warn">⚠ ${formatInt(summary.row_errors)}</span>`) +
+    (gates.length
+      ? item("Gates", failed ? `<span class="badge fail">✗ ${failed} of ${gates.length} failed</span>` : `<span class="badge pass">✓ ${gates.length === 1 ? "passed" : `all ${gates.length} passed`}</span>`)
+      : "") +
     item(
       "Dataset",
       `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
       "wide",
     ) +
-    `</dl>${warnings}${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
+    `</dl>${warnings}${gateList}${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
   );
 }
 

@@ -100,6 +100,8 @@ export interface RunReportInput {
   row_errors?: RowErrorEntry[];
   /** What the run said besides its figures (an evaluator that failed on rows, a read that stopped), shown at the top. */
   warnings?: string[];
+  /** The gates the run was held to (--fail-under, --min-pass-rate, --fail-over, --fail-on-regression), shown at the top; optional. */
+  gates?: { name: string; passed: boolean; message: string }[];
   /** ISO 8601 time the report was made; shown in the footer when given (omitted keeps output reproducible). */
   generated_at?: string;
 }

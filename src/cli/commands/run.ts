@@ -190,7 +190,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     };
     await attempt("--report", opts.report, (path) => {
       const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
-      writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said }));
+      writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: gateOutcomes }));
       io.stdout(`Report: ${path}`);
     });
     await attempt("--summary", opts.summary, (path) => {
