@@ -65,6 +65,21 @@ describe("runDataset on worker threads", () => {
   });
 });
 
+describe("runDataset's batches", () => {
+  it("closes a batch of JSONL lines at about a million characters, whatever its row count: rows of a megabyte are not sent 512 at a time", async () => {
+    const long = "word ".repeat(60_000); // 300,000 characters, twice in a row of 600,000: two such rows fill a batch
+    const dataset = await files.file("long.jsonl", Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: i, output: long, expected: `${long}${i}` })).join("\n"));
+    const progress: number[] = [];
+    const result = await runDataset({ dataset, evaluators: [{ type: "exact_match" }], workers: 0, onProgress: (done) => void progress.push(done) });
+    expect(result.summary.evaluators[0]?.n).toBe(6);
+    expect(progress).toEqual([2, 4, 6]);
+    // Short rows still go 512 to a batch.
+    const short = [] as number[];
+    await runDataset({ dataset: await files.file("short.jsonl", rows(1100)), evaluators: [{ type: "exact_match" }], workers: 0, onProgress: (done) => void short.push(done) });
+    expect(short).toEqual([512, 1024, 1100]);
+  });
+});
+
 describe("runDataset keeping only the summary (no results file, no store)", () => {
   it.each([0, 1])("gives the summary, worst rows, errors and histograms of a full run (workers %i)", async (workers) => {
     const dataset = await files.file("summary-only.jsonl", rows(3000));

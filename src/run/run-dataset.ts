@@ -37,7 +37,7 @@ export interface RunDatasetOptions {
   countSkippedAsZero?: boolean;
   /** Worker threads; 0 scores on this thread. Default: one per core, or 0 under 1 MiB or when an evaluator is remote ({@link Evaluator.remote}). */
   workers?: number;
-  /** Rows per batch sent to a worker. Default 512. */
+  /** Rows per batch sent to a worker. Default 512; a batch of JSONL lines also closes at {@link BATCH_CHARS} characters. */
   batchSize?: number;
   /** Worst rows to keep per evaluator, for reports. Default 10. */
   worst?: number;
@@ -93,6 +93,11 @@ export interface RunDatasetResult {
 }
 
 const KEEP_ROW_ERRORS = 100;
+/**
+ * A batch of unparsed JSONL lines closes once its lines hold this many characters, whatever its row count:
+ * with up to four batches per thread in flight, rows of a megabyte would otherwise hold gigabytes.
+ */
+const BATCH_CHARS = 1 << 20;
 /** Below this size a dataset is scored on the calling thread by default. */
 const SMALL_DATASET_BYTES = 1 << 20;
 
@@ -196,18 +201,24 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // Four batches per thread: a thread that is done need not wait while the oldest batch is written
   // (about 8% faster than two on 1M rows, 2 cores).
   const maxInFlight = Math.max(2, workers * 4);
+  // 512 rows: 1024 was about 3% faster on 1M short rows (2 cores) but held about 20 MB more with the store.
   const batchSize = opts.batchSize ?? 512;
   try {
     let batch: (DatasetItem | UnparsedRow)[] = [];
+    let chars = 0;
     try {
-      // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows. JSONL lines
-      // are parsed on the scoring threads.
+      // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows, or of
+      // BATCH_CHARS characters of JSONL lines. JSONL lines are parsed on the scoring threads.
       for await (const items of readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) })) {
-        for (const item of items) batch.push(item);
-        while (batch.length >= batchSize) {
-          inFlight.push(scorer.score(batch.slice(0, batchSize)));
-          batch = batch.slice(batchSize);
-          if (inFlight.length >= maxInFlight) await sink(await inFlight.shift()!);
+        for (const item of items) {
+          batch.push(item);
+          if ("json" in item) chars += item.json.length;
+          if (batch.length >= batchSize || chars >= BATCH_CHARS) {
+            inFlight.push(scorer.score(batch));
+            batch = [];
+            chars = 0;
+            if (inFlight.length >= maxInFlight) await sink(await inFlight.shift()!);
+          }
         }
       }
       if (batch.length) inFlight.push(scorer.score(batch));
