@@ -30,12 +30,17 @@ const SPEC_KEYS = ["type", "name", "config", "inputs"];
 /**
  * What a name printed in tables, reports and comparisons (an evaluator's, a run's) may not hold: controls
  * (C0, DEL, C1: line breaks, ESC), the line and paragraph separators, and the bidirectional marks
- * (U+061C, U+200E/F), embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder the text around them.
+ * (U+061C, U+200E/F), embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder the text around them,
+ * and the invisible soft hyphen, zero width space, word joiner and invisible operators, and BOM, with which a
+ * name prints as another ("a\u200bb" as "ab"). The zero width (non-)joiners, which shape visible text, are allowed.
  */
-export const UNPRINTABLE_IN_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+export const UNPRINTABLE_IN_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad\u200b\u2060-\u2064\ufeff]/u;
 
 /** The bidirectional characters {@link UNPRINTABLE_IN_NAME} refuses, as messages list them. */
 export const BIDI_IN_NAME = "U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069";
+
+/** The invisible characters {@link UNPRINTABLE_IN_NAME} refuses, as messages list them: "a\u200bb" would print as "ab". */
+export const INVISIBLE_IN_NAME = "U+00AD, U+200B, U+2060–U+2064, U+FEFF";
 
 /** Where a name first holds a character of {@link UNPRINTABLE_IN_NAME}: "U+200E at character 4" (in code points). */
 export function unprintableInName(name: string): string {
@@ -79,7 +84,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
     issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
   } else if (typeof name === "string" && UNPRINTABLE_IN_NAME.test(name)) {
     // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
-    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: JSON.stringify(name) });
+    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: JSON.stringify(name) });
   } else if (typeof name === "string" && name.trim() !== name) {
     // "levenshtein " reads as "levenshtein" in every table, yet is another key: a typo, not a name.
     issues.push({ path: [...at, "name"], message: `${who}: "name" may not begin or end with whitespace; write ${JSON.stringify(name.trim())}`, expected: "a name without surrounding whitespace", received: JSON.stringify(name) });

@@ -15,7 +15,7 @@ import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
-import { BIDI_IN_NAME, UNPRINTABLE_IN_NAME } from "../../evaluators/spec.js";
+import { BIDI_IN_NAME, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../../evaluators/spec.js";
 import { summaryTable } from "../summary-table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
@@ -57,7 +57,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   if (opts.name !== undefined && (!/\S/u.test(opts.name) || UNPRINTABLE_IN_NAME.test(opts.name))) {
     throw new EvalError(
       "USAGE",
-      `--name takes a non-empty name without line breaks, control characters or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}), received ${JSON.stringify(opts.name)}`,
+      `--name takes a non-empty name without line breaks, control characters or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}), received ${JSON.stringify(opts.name)}`,
     );
   }
   // Runs are looked up by the name trimmed (`show " a "` finds "a"): recorded trimmed, so that it can be found.
