@@ -1,6 +1,6 @@
 import { EvalError } from "../errors.js";
 import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
-import { unitPrefixEnd } from "../metrics/text-units.js";
+import { commonAffixes, unitPrefixEnd } from "../metrics/text-units.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
 export interface EditTexts {
@@ -110,10 +110,6 @@ export function measureEdits(
 
 /** Where `a` and `b` start to differ, and the UTF-16 lengths of what is left of each once their common start and end are stripped. */
 function strip(a: string, b: string): { start: number; a: number; b: number } {
-  const shorter = Math.min(a.length, b.length);
-  let start = 0;
-  while (start < shorter && a.charCodeAt(start) === b.charCodeAt(start)) start++;
-  let end = 0;
-  while (end < shorter - start && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
-  return { start, a: a.length - start - end, b: b.length - start - end };
+  const { prefix, suffix } = commonAffixes(a, b);
+  return { start: prefix, a: a.length - prefix - suffix, b: b.length - prefix - suffix };
 }

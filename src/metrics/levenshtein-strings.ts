@@ -5,7 +5,7 @@
  * themselves when they hold no surrogate (then units are code points), and
  * only the rest goes to a slice engine (WebAssembly or TypeScript).
  */
-import { codePointCount, isHighSurrogate, isLowSurrogate } from "./text-units.js";
+import { codePointCount, commonAffixes } from "./text-units.js";
 import { hasSurrogate, shortUnitDistance, strippedDistance, twoWordUnitDistance, unitSliceDistance } from "./levenshtein-bitparallel.js";
 
 /**
@@ -60,19 +60,10 @@ export const jsSliceEngine: SliceEngine = {
  */
 export function codePointDistance(a: string, b: string, k: number, engine: SliceEngine, shortLimit: number): number {
   if (a === b) return 0;
-  let m = a.length;
-  let n = b.length;
-  const limit = Math.min(m, n);
-  let prefix = 0;
-  while (prefix < limit && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
-  // Never cut between the halves of a surrogate pair: give a trailing high
-  // surrogate back to the remainders (it is common, so this is always safe).
-  if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
-  let suffix = 0;
-  while (suffix < limit - prefix && a.charCodeAt(m - 1 - suffix) === b.charCodeAt(n - 1 - suffix)) suffix++;
-  if (suffix > 0 && isLowSurrogate(a.charCodeAt(m - suffix))) suffix--;
-  m -= prefix + suffix;
-  n -= prefix + suffix;
+  // Never cut between the halves of a surrogate pair: a common half is given back to the remainders.
+  const { prefix, suffix } = commonAffixes(a, b);
+  let m = a.length - prefix - suffix;
+  let n = b.length - prefix - suffix;
   if (m === 0) return codePointCount(b, prefix, prefix + n);
   if (n === 0) return codePointCount(a, prefix, prefix + m);
   let s = a;

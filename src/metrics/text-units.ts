@@ -91,6 +91,23 @@ export function isLowSurrogate(unit: number): boolean {
 }
 
 /**
+ * The UTF-16 lengths of the longest common start and end of `a` and `b` that do not overlap and never cut
+ * a surrogate pair (a common trailing high surrogate, or leading low one, is left to what remains). O(m + n).
+ */
+export function commonAffixes(a: string, b: string): { prefix: number; suffix: number } {
+  const m = a.length;
+  const n = b.length;
+  const limit = Math.min(m, n);
+  let prefix = 0;
+  while (prefix < limit && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
+  let suffix = 0;
+  while (suffix < limit - prefix && a.charCodeAt(m - 1 - suffix) === b.charCodeAt(n - 1 - suffix)) suffix++;
+  if (suffix > 0 && isLowSurrogate(a.charCodeAt(m - suffix))) suffix--;
+  return { prefix, suffix };
+}
+
+/**
  * Code points in `text[start, end)`: its UTF-16 units less its whole surrogate pairs (a lone surrogate
  * is one code point, as in `Array.from`). O(end − start), no copy.
  */
