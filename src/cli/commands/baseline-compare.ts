@@ -4,7 +4,7 @@ import type { RunStore } from "../../storage/store.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
-import { compare, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator } from "./compare.js";
+import { compare, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionVerdict } from "./compare.js";
 import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
 
 /**
@@ -37,11 +37,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
   if (gate) refuseMismatchedGate(comparison);
-  return {
-    baseline: a.label,
-    regressed: comparison.evaluators.filter((e) => e.regressed).map((e) => e.name),
-    no_verdict: comparison.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name),
-  };
+  return { baseline: a.label, ...regressionVerdict(comparison) };
 }
 
 /** The new run against the baseline: the evaluators it regressed on, and those with no pair to judge (see {@link compareAgainstBaseline}). */

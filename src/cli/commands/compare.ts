@@ -163,16 +163,23 @@ export function refuseMismatchedGate(c: Comparison): void {
 }
 
 /**
- * What fails `--fail-on-regression`: the evaluators on which B is significantly worse than A, and those
- * with no pair at all (no row scored in both runs), on which there is no verdict: a gate that cannot
- * look does not pass. Empty when the gate passes.
+ * What `--fail-on-regression` fails on: the evaluators on which B is significantly worse than A, and those
+ * with no pair at all (no row scored in both runs), on which there is no verdict: a gate that cannot look
+ * does not pass. `compare` and `run --baseline` both judge by it.
  */
+export function regressionVerdict(c: Comparison): { regressed: string[]; no_verdict: string[] } {
+  return {
+    regressed: c.evaluators.filter((e) => e.regressed).map((e) => e.name),
+    no_verdict: c.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name),
+  };
+}
+
+/** {@link regressionVerdict} as `compare` says it; empty when the gate passes. */
 export function regressionFailures(c: Comparison, labelB: string, labelA: string): string[] {
+  const { regressed, no_verdict } = regressionVerdict(c);
   const out: string[] = [];
-  const regressed = c.evaluators.filter((e) => e.regressed).map((e) => e.name);
   if (regressed.length) out.push(`${labelB} is significantly worse than ${labelA} on ${regressed.join(", ")}`);
-  const unpaired = c.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name);
-  if (unpaired.length) out.push(`no verdict on ${unpaired.join(", ")}: no row has a score in both runs, so --fail-on-regression fails`);
+  if (no_verdict.length) out.push(`no verdict on ${no_verdict.join(", ")}: no row has a score in both runs, so --fail-on-regression fails`);
   return out;
 }
 
