@@ -15,7 +15,7 @@ describe("resolveVectorSource", () => {
   it("identifies a file by absolute path, size and modification time", () => {
     const path = write("id.txt", "the 1 2\n");
     const source = resolveVectorSource(path);
-    expect(source).toEqual({ format: "text", path, label: "id.txt", size: 8, mtimeMs: statSync(path).mtimeMs });
+    expect(source).toEqual({ format: "text", fromConfig: true, path, label: "id.txt", size: 8, mtimeMs: statSync(path).mtimeMs });
     expect(resolveVectorSource(write("w.json", "{}")).format).toBe("wink");
   });
 
@@ -40,7 +40,7 @@ describe("resolveVectorSource", () => {
 
 describe("cacheFileFor", () => {
   it("names the cache after the source's path, size and mtime, in the cache folder", () => {
-    const base = { format: "text" as const, path: "/v.txt", label: "v.txt", size: 10, mtimeMs: 1 };
+    const base = { format: "text" as const, fromConfig: true, path: "/v.txt", label: "v.txt", size: 10, mtimeMs: 1 };
     const a = cacheFileFor(base, join(dir, "c"));
     expect(a).toMatch(new RegExp(`^${dir}/c/[0-9a-f]{16}\\.bin$`));
     expect(cacheFileFor(base, join(dir, "c"))).toBe(a);
@@ -123,6 +123,15 @@ describe("readOrConvertVectors", () => {
     await expect(readOrConvertVectors(source, cacheFileFor(source, join(dir, "cache")))).rejects.toThrow(
       /is not the wink-embeddings JSON expected: words\[0\] \("the"\) has no vector of 2 numbers/,
     );
+  });
+
+  it("counts a malformed JSON named by the config's path as a config error (exit 2), the installed package's as a provider failure", async () => {
+    const path = write("truncated-wink.json", '{"dimensions": 2, "words": ["the"');
+    const source = resolveVectorSource(path);
+    const error = await readOrConvertVectors(source, cacheFileFor(source, join(dir, "cache"))).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringMatching(/could not read the wink vectors .*truncated-wink\.json/) });
+    const packaged = await readOrConvertVectors({ ...source, fromConfig: false }, cacheFileFor(source, join(dir, "cache"))).catch((e: unknown) => e);
+    expect(packaged).toMatchObject({ code: "PROVIDER_FAILED" });
   });
 });
 

