@@ -1,7 +1,9 @@
 /**
  * One measured pass of the dataset benchmark (`bench/dataset.ts` runs it in a child process):
  * `node bench/dataset-child.mjs MODE DATASET OUT`, MODE = bare | summary | simeval | simeval+store
- * (summary: the summary alone, as `simeval run --no-db` without `--out`; simeval: also results.jsonl), or
+ * (summary: the summary alone, as `simeval run --no-db` without `--out`; simeval: also results.jsonl);
+ * `node bench/dataset-child.mjs bare-results DATASET OUT RESULTS`: the bare pass writing lines as large
+ * as those of RESULTS (a results.jsonl that simeval wrote); or
  * `node bench/dataset-child.mjs compare DB`: compares the two runs recorded in DB.
  * Prints {seconds, peakRssMb}; peak RSS is sampled every 20 ms and covers every thread.
  *
@@ -15,13 +17,19 @@ import { createInterface } from "node:readline";
 
 const SPECS = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
 
-/** The floor: read each line, JSON.parse it, JSON.stringify it, write it. */
-async function bare(dataset, outPath) {
+/**
+ * The floor: read each line, JSON.parse it, JSON.stringify it, write it. With `results` (parsed results
+ * objects), each row is written as a results.jsonl line instead, `{"row":N,"id":…,"results":…}` with the
+ * row's id and the next of `results` in turn: the same pass with simeval's output size, on one thread.
+ */
+async function bare(dataset, outPath, results) {
   const out = createWriteStream(outPath);
   const lines = createInterface({ input: createReadStream(dataset), crlfDelay: Infinity });
   let buffer = [];
+  let row = 0;
   for await (const line of lines) {
-    buffer.push(JSON.stringify(JSON.parse(line)));
+    const parsed = JSON.parse(line);
+    buffer.push(JSON.stringify(results ? { row: ++row, id: parsed.id, results: results[row % results.length] } : parsed));
     if (buffer.length === 1000) {
       if (!out.write(buffer.join("\n") + "\n")) await once(out, "drain");
       buffer = [];
@@ -51,6 +59,15 @@ async function simeval(dataset, outPath, withStore) {
   await once(out, "finish");
 }
 
+/** The `results` objects of the first 1000 lines of a results.jsonl. */
+async function resultsOf(path) {
+  const results = [];
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (results.push(JSON.parse(line).results) === 1000) break;
+  }
+  return results;
+}
+
 /** Compares the two runs recorded in the database `dbPath` as `simeval compare` does (the text output aside). */
 async function compareRecorded(dbPath) {
   const built = (file) => new URL(`../dist/${file}`, import.meta.url).href;
@@ -67,11 +84,12 @@ async function compareRecorded(dbPath) {
   }
 }
 
-const [mode, dataset, outPath] = process.argv.slice(2);
+const [mode, dataset, outPath, resultsPath] = process.argv.slice(2);
+const results = mode === "bare-results" ? await resultsOf(resultsPath) : undefined;
 let peak = process.memoryUsage.rss();
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
 const t0 = performance.now();
-if (mode === "bare") await bare(dataset, outPath);
+if (mode === "bare" || mode === "bare-results") await bare(dataset, outPath, results);
 else if (mode === "compare") await compareRecorded(dataset);
 else await simeval(dataset, mode === "summary" ? null : outPath, mode === "simeval+store");
 const seconds = (performance.now() - t0) / 1000;

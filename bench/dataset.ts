@@ -2,7 +2,8 @@
  * Dataset throughput and memory: 1,000,000 generated rows of short answers scored by exact_match,
  * levenshtein, jaccard_similarity and tfidf_similarity with `runDataset` (what `simeval run` does,
  * writing results.jsonl), against a bare pass that only reads, parses and re-serialises the same
- * JSONL to a file. Each variant runs in its own child process (`dataset-child.mjs`), so that peak
+ * JSONL to a file, and against the same bare pass writing lines as large as simeval's results.jsonl
+ * lines (the floor for writing that much, on one thread). Each variant runs in its own child process (`dataset-child.mjs`), so that peak
  * memory (RSS, sampled every 20 ms, worker threads included) is its own.
  *
  * simeval runs from the build (`dist/`, what the `simeval` command runs), so build first:
@@ -42,8 +43,8 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     const mb = statSync(dataset).size / 2 ** 20;
     console.log(`\n## Dataset run: ${rows.toLocaleString("en-US")} rows (${mb.toFixed(0)} MB JSONL), 4 evaluators\n`);
     const child = fileURLToPath(new URL("./dataset-child.mjs", import.meta.url));
-    const measure = (mode: string, input = dataset) => {
-      const p = spawnSync(process.execPath, [child, mode, input, join(dir, `${mode}.out`)], { encoding: "utf8", maxBuffer: 1 << 20 });
+    const measure = (mode: string, input = dataset, ...more: string[]) => {
+      const p = spawnSync(process.execPath, [child, mode, input, join(dir, `${mode}.out`), ...more], { encoding: "utf8", maxBuffer: 1 << 20 });
       if (p.status !== 0) throw new Error(`${mode} failed: ${p.stderr}`);
       return JSON.parse(p.stdout) as { seconds: number; peakRssMb: number };
     };
@@ -51,8 +52,8 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     // Two rounds, best time of each (the machine is shared); peak memory is the larger of the two. Each
     // round of simeval+store records a run in the same database, which is then compared.
     for (let round = 0; round < 2; round++) {
-      for (const mode of ["bare", "summary", "simeval", "simeval+store"]) {
-        const r = measure(mode);
+      for (const mode of ["bare", "summary", "simeval", "bare-results", "simeval+store"]) {
+        const r = mode === "bare-results" ? measure(mode, dataset, join(dir, "simeval.out")) : measure(mode);
         const prev = results[mode];
         results[mode] = prev ? { seconds: Math.min(prev.seconds, r.seconds), peakRssMb: Math.max(prev.peakRssMb, r.peakRssMb) } : r;
       }
@@ -64,11 +65,15 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
       bare: "bare: parse + re-serialise each row",
       summary: "simeval: 4 evaluators, summary only",
       simeval: "simeval: 4 evaluators, results.jsonl",
-      "simeval+store": "simeval: same, also recorded in SQLite",
+      "bare-results": "bare, writing lines the size of results.jsonl's",
+      "simeval+store": "simeval: results.jsonl, also recorded in SQLite",
     };
-    for (const [mode, r] of Object.entries(results)) {
+    for (const mode of ["bare", "bare-results", "summary", "simeval", "simeval+store"]) {
+      const r = results[mode]!;
       console.log(`| ${label[mode]} | ${r.seconds.toFixed(2)} | ${Math.round(rows / r.seconds).toLocaleString("en-US")} | ${(r.seconds / floor).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`);
     }
+    const sized = results["bare-results"]!.seconds;
+    console.log(`\nWriting results.jsonl, simeval takes ${(results["simeval"]!.seconds / sized).toFixed(2)} times as long as the bare pass writing lines of the same size (1 thread).`);
     const compared = measure("compare", join(dir, "simeval+store.out.db"));
     console.log(`\nComparing the two recorded runs (\`simeval compare\`): ${compared.seconds.toFixed(2)} s, ${Math.round((2 * rows) / compared.seconds).toLocaleString("en-US")} rows/s read, peak RSS ${compared.peakRssMb.toFixed(0)} MB`);
   } finally {
