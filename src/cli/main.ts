@@ -46,7 +46,8 @@ function filePath(flag: string): (value: string) => string {
  */
 export async function main(argv: readonly string[], cliIO: CliIO): Promise<number> {
   // Every message on stderr may quote user data (an unreadable row, a header name, a path): none of it
-  // reaches the terminal as a control or bidi character (see forTerminal). Files and stdout are untouched.
+  // reaches the terminal as a control or bidi character (see forTerminal). Files and stdout are untouched
+  // (stdout may be JSON), except the comparison's text, which escapes the row ids it prints (printComparison).
   const io: CliIO = { stdout: cliIO.stdout, stderr: (text) => cliIO.stderr(forTerminal(text)) };
   let code: number = EXIT.ok;
   const program = new Command("simeval")

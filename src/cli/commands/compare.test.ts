@@ -181,4 +181,15 @@ describe("printComparison", () => {
     expect(printComparison(c)).toMatch(/neither \(CI holds 0\)/);
     expect(printComparison(c)).not.toContain("no difference");
   });
+
+  it("prints the regressed rows' ids (data, on stdout) with control and bidi characters escaped, and a non-string id as JSON", async () => {
+    const ids: unknown[] = ["\u001b[31mred\u202e", { k: 1 }, 7];
+    const withIds = (score: number): RowScores[] => ids.map((id, i) => ({ row: i + 1, id, scores: { em: score } }));
+    const c = await compare(loaded("a", { em: "exact_match" }, withIds(1), "complete"), loaded("b", { em: "exact_match" }, withIds(0), "complete"));
+    const text = printComparison(c);
+    expect(text).not.toMatch(/[\u001b\u202e]/);
+    expect(text).toMatch(/^ *1 +\\u001b\[31mred\\u202e +1 +0 +-1$/m);
+    expect(text).toMatch(/^ *2 +\{"k":1\} +1 +0 +-1$/m);
+    expect(text).toMatch(/^ *3 +7 +1 +0 +-1$/m);
+  });
 });

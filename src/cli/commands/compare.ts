@@ -2,14 +2,14 @@ import { compareRuns, type Comparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
-import { pDigits } from "../../report/format.js";
+import { formatId, pDigits } from "../../report/format.js";
 import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
 import type { RowScores } from "../../run/row-scores.js";
 import { evaluatorSpec } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure, formatSignedFigure } from "../format.js";
+import { formatFigure, formatSignedFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
@@ -206,7 +206,12 @@ function fewPairsNote(c: Comparison): string | null {
   return `Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`;
 }
 
-/** The comparison as text: a table per evaluator, then the rows that regressed most. */
+/**
+ * The comparison as text: a table per evaluator, then the rows that regressed most. It goes to stdout, where
+ * the rows' ids (any JSON value, from the data) and the warnings quoting them are shown as {@link forTerminal}
+ * does on stderr: a control or bidi character in an id is written escaped (`\u001b`), so that it does not act
+ * on the terminal or a CI log, and the table keeps its columns.
+ */
 export function printComparison(c: Comparison): string {
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} row${c.rows.matched === 1 ? "" : "s"} in both runs (A ${c.rows.a}, B ${c.rows.b})`];
   for (const w of comparisonWarnings(c)) lines.push(`warning: ${w}`);
@@ -230,9 +235,9 @@ export function printComparison(c: Comparison): string {
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
-    lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, w.id === null || w.id === undefined ? "" : String(w.id), formatFigure(w.score_a), formatFigure(w.score_b), formatFigure(w.delta)])));
+    lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatFigure(w.delta)])));
   }
-  return lines.join("\n");
+  return forTerminal(lines.join("\n"));
 }
 
 /**
