@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderJUnit } from "../report/junit.js";
@@ -52,6 +52,18 @@ describe("writeJUnitFile", () => {
     const got = readFileSync(copy, "utf8");
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(got).toBe(renderJUnit({ ...input, rows: rows(), gates }));
+  });
+
+  it("writes --junit /dev/stdout into the pipe standard output is (a link to \"pipe:[N]\", which realpath cannot resolve)", () => {
+    const script = [
+      `import { writeJUnitFile } from ${JSON.stringify(new URL("./junit-file.ts", import.meta.url).href)};`,
+      `await writeJUnitFile("/dev/stdout", { name: "piped", evaluators: ["lev"] }, [{ row: 1, id: "q1", results: { lev: { type: "levenshtein", score: 1, passed: true, label: "pass", reasoning: "same", skipped: false, details: {} } } }], []);`,
+    ].join("\n");
+    // Through `| cat`, so that standard output is a pipe as a shell makes it (Node's own stdio "pipe" is a socket, which /dev/stdout cannot open).
+    const p = spawnSync("sh", ["-c", '"$0" --import tsx --input-type=module -e "$1" | cat', process.execPath, script], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    expect(p.stderr).toBe("");
+    expect(p.status).toBe(0);
+    expect(p.stdout).toBe(renderJUnit({ name: "piped", evaluators: ["lev"], rows: [{ row: 1, id: "q1", results: { lev: { type: "levenshtein", score: 1, passed: true, label: "pass", reasoning: "same", skipped: false, details: {} } } }], gates: [] }));
   });
 
   it("keeps no part file on disk while the rows stream, so that a process killed meanwhile (Ctrl-C twice, SIGTERM) leaves none", async () => {

@@ -41,17 +41,19 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
       // not there
     }
   }
+  // Asked of `path`, not of `target`: /dev/stdout on a pipe is a link to "pipe:[N]", which realpath
+  // gives as a path that does not exist, where `path` opens the pipe itself.
   let inPlace = false;
   try {
-    inPlace = !statSync(target).isFile();
+    inPlace = !statSync(path).isFile();
   } catch {
     // not there yet: written beside, then renamed
   }
   const partsDir = inPlace ? mkdtempSync(join(tmpdir(), "simeval-junit-")) : undefined;
   const partBase = partsDir ? join(partsDir, "junit.xml") : target;
-  const written = inPlace ? target : `${target}.tmp`;
+  const written = inPlace ? path : `${target}.tmp`;
   try {
-    makeFolder(dirname(target));
+    if (!inPlace) makeFolder(dirname(target));
     const builder = new JUnitBuilder(input, (suite, line) => {
       let part = parts.get(suite);
       if (!part) {
