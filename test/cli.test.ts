@@ -159,4 +159,19 @@ describe("file options", () => {
       expect(r.err).toContain(`${flag} was given an empty path ("" names no file)`);
     }
   });
+
+  it("refuse an output given as \"-\" (standard output to many tools), which wrote a file named \"-\"", async () => {
+    for (const [flag, argv] of [
+      ["--out", ["run", "rows.jsonl", "--config", "evals.json", "--out", "-"]],
+      ["--summary", ["run", "rows.jsonl", "--config", "evals.json", "--summary=-"]],
+      ["--report", ["run", "rows.jsonl", "--config", "evals.json", "--report", "-"]],
+      ["--junit", ["run", "rows.jsonl", "--config", "evals.json", "--junit", "-"]],
+      ["--report", ["compare", "a", "b", "--report", "-"]],
+      ["--report", ["trend", "--report", "-"]],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r).toMatchObject({ code: 2, out: "" });
+      expect(r.err).toContain(`${flag} -: simeval does not write its files to standard output`);
+    }
+  });
 });

@@ -30,11 +30,14 @@ function dbPath(value: string): string {
 
 /**
  * A file option's value: an empty one ("" from an unset shell variable, say) names no file, and was taken
- * as the option not given, so that the file asked for was silently not written (or read).
+ * as the option not given, so that the file asked for was silently not written (or read). An output given
+ * as "-", which many tools read as standard output, wrote a file named "-" instead: refused, as a dataset
+ * "-" is (standard output holds the summary table, which would be mixed with the file).
  */
-function filePath(flag: string): (value: string) => string {
+function filePath(flag: string, output = true): (value: string) => string {
   return (value) => {
     if (value === "") throw new EvalError("USAGE", `${flag} was given an empty path ("" names no file); give the path of a file`);
+    if (output && value === "-") throw new EvalError("USAGE", `${flag} -: simeval does not write its files to standard output (the command prints its own text there); give the path of a file, such as ./-`);
     return value;
   };
 }
@@ -82,7 +85,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("score every row of a dataset (JSONL, JSON array or CSV) and record the run")
     .argument("<dataset>", "the dataset file")
     // Checked in the action rather than by commander, which would ask for --config before the dataset.
-    .option("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]} (required)', filePath("--config"))
+    .option("-c, --config <file>", 'EVALS.json: {"evaluators": [spec, ...]} (required)', filePath("--config", false))
     .option("--out <file>", "write one results line per row (JSONL), in input order", filePath("--out"))
     .option("--summary <file>", "write the summary as JSON", filePath("--summary"))
     .option("--report <file>", "write a self-contained HTML report", filePath("--report"))
