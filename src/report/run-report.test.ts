@@ -237,6 +237,28 @@ describe("renderRunReport", () => {
     expect(row(4)).toContain(`<pre class="text">${m("extra", "我喜欢吃香蕉")}</pre>`);
   });
 
+  it("marks whole characters as a reader sees them: never part of an emoji sequence or a letter and its combining mark", () => {
+    const worst = (row: number, expected: string, output: string) => ({ row, id: null, score: 0, passed: false, reasoning: "", expected, output });
+    const rows = [worst(1, "ok 👍🏽 now", "ok 👍🏿 now"), worst(2, "a 👨‍👩‍👧‍👦 b", "a 👨‍👩‍👧 b"), worst(3, "nai\u0308ve", "naive"), worst(4, "🇫🇷", "🇫🇮")];
+    const m = (cls: "missing" | "extra", text: string) => `<mark class="${cls}" title="${cls === "missing" ? "missing from the output" : "not in the expected text"}">${text}</mark>`;
+    for (const unit of ["chars", "words"] as const) {
+      const html = renderRunReport(input({ evaluators: [{ summary: summary(), histogram: null, highlight: { unit, ignore_case: false }, worst: rows }] }));
+      expect(html).toContain(`<pre class="text">ok ${m("missing", "👍🏽")} now</pre>`);
+      expect(html).toContain(`<pre class="text">ok ${m("extra", "👍🏿")} now</pre>`);
+      expect(html).toContain(`<pre class="text">a ${m("missing", "👨‍👩‍👧‍👦")} b</pre>`);
+      expect(html).toContain(`<pre class="text">a ${m("extra", "👨‍👩‍👧")} b</pre>`);
+      expect(html).toContain(`<pre class="text">${unit === "chars" ? `na${m("missing", "i\u0308")}ve` : m("missing", "nai\u0308ve")}</pre>`);
+      expect(html).toContain(`<pre class="text">${unit === "chars" ? `na${m("extra", "i")}ve` : m("extra", "naive")}</pre>`);
+      expect(html).toContain(`<pre class="text">${m("extra", "🇫🇮")}</pre>`);
+    }
+    // Character n-grams are of code points; a character with one in no shared n-gram is marked whole.
+    const ngrams = renderRunReport(
+      input({ evaluators: [{ summary: summary({ type: "tfidf_similarity" }), histogram: null, highlight: { unit: "char_ngrams", ignore_case: false, ngram_size: 3 }, worst: rows.slice(0, 1) }] }),
+    );
+    expect(ngrams).toContain(`<pre class="text">ok ${m("missing", "👍🏽")} now</pre>`);
+    expect(ngrams).toContain(`<pre class="text">ok ${m("extra", "👍🏿")} now</pre>`);
+  });
+
   it("says a character diff is a character diff", () => {
     expect(renderRunReport(input())).toContain(`<span class="muted">A character diff, in order.</span>`);
   });

@@ -85,7 +85,7 @@ describe("alignTexts", () => {
   });
 
   it("rebuilds both texts exactly from their segments (any text, either unit, either case rule)", () => {
-    const text = fc.string({ unit: fc.constantFrom("a", "B", "b", " ", "\n", "é", "😀", ".", "x", "İ"), maxLength: 40 });
+    const text = fc.string({ unit: fc.constantFrom("a", "B", "b", " ", "\n", "é", "😀", ".", "x", "İ", "\u0301", "\u200d", "🏽"), maxLength: 40 });
     fc.assert(
       fc.property(text, text, fc.constantFrom("chars" as const, "words" as const), fc.boolean(), (e, o, unit, ignoreCase) => {
         const r = alignTexts(e, o, { unit, ignore_case: ignoreCase });

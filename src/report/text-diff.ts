@@ -3,7 +3,8 @@
  * jsdiff's (`diff` package); this file only caps the texts, maps the changes back onto each original
  * text and writes the marks. Token-set evaluators are marked without a diff (token-marks.ts).
  */
-import { diffChars, diffWordsWithSpace, wordsWithSpaceDiff, type Change } from "diff";
+import { diffArrays, wordsWithSpaceDiff } from "diff";
+import { graphemeSegments } from "../metrics/text-units.js";
 import { escapeText } from "./escape.js";
 import { comparedTexts } from "./compared-texts.js";
 import { markTokenSets, type ReportedTokens } from "./token-marks.js";
@@ -40,7 +41,7 @@ export interface AlignedTexts {
 }
 
 /**
- * Diffs `expected` against `output` by characters (code points) or words and returns both texts cut
+ * Diffs `expected` against `output` by characters or words and returns both texts cut
  * into marked and unmarked runs; joining a side's runs gives back its (capped) text exactly. For the
  * units of token-set evaluators ("word_tokens", "char_ngrams") there is no diff: each text's tokens that
  * the other lacks are marked (see {@link markTokenSets}, which takes the evaluator's `reported` lists).
@@ -50,19 +51,25 @@ export interface AlignedTexts {
  * original; `diffWords` folds white space into neighbouring tokens and, with `ignoreCase`, reports
  * common runs in the output's spelling. White-space-only changes are not marked in word mode, because
  * the evaluators it is for (embeddings) compare meaning, not spacing.
+ *
+ * A character is a grapheme cluster, what a reader sees as one, and no word is cut inside one (see
+ * {@link wholeClusters}): a mark around part of a cluster breaks it apart on screen ("👍🏽" against
+ * "👍🏿" read 👍 and a loose colour swatch, "naïve" written with a combining diaeresis against "naive"
+ * showed the diaeresis alone over a gap), and the side holding the shorter cluster ("👨‍👩‍👧" against
+ * "👨‍👩‍👧‍👦") was left unmarked. The evaluator may count code points; the marks show whole characters.
  */
 export function alignTexts(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
   if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(rawExpected, rawOutput, opts, maxChars, reported);
   // Diffed (and shown) as the evaluator compared them: "e" + U+0301 is no difference from "é" under NFC.
   const { shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
 
-  const tokenize = opts.unit === "chars" ? (s: string): string[] => [...s] : (s: string): string[] => [...wordsWithSpaceDiff.tokenize(s)];
+  const tokenize = opts.unit === "chars" ? clusters : (s: string): string[] => wholeClusters(wordsWithSpaceDiff.tokenize(s), s);
   const expTokens = tokenize(e.text);
   const outTokens = tokenize(o.text);
   const generous = Math.abs(expTokens.length - outTokens.length) + MAX_EDIT_LENGTH;
   const shorter = Math.min(expTokens.length, outTokens.length);
-  const options = { ignoreCase: opts.ignore_case, maxEditLength: shorter * generous <= WORK_BUDGET ? generous : MAX_EDIT_LENGTH };
-  const changes = opts.unit === "chars" ? diffChars(e.text, o.text, options) : diffWordsWithSpace(e.text, o.text, options);
+  const comparator = opts.ignore_case ? (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase() : (a: string, b: string): boolean => a === b;
+  const changes = diffArrays(expTokens, outTokens, { comparator, maxEditLength: shorter * generous <= WORK_BUDGET ? generous : MAX_EDIT_LENGTH });
   const plain = (text: string): Segment[] => (text === "" ? [] : [{ text, changed: false }]);
   if (changes === undefined) {
     notes.push("The texts differ too much to highlight.");
@@ -72,16 +79,47 @@ export function alignTexts(rawExpected: string, rawOutput: string, opts: Highlig
   return { ...mapped, highlighted: true, notes };
 }
 
+/** `text` as its grapheme clusters. */
+function clusters(text: string): string[] {
+  return Array.from(graphemeSegments(text), (g) => g.segment);
+}
+
+/**
+ * `tokens`, which cover `text` exactly, with each one that starts inside a grapheme cluster joined to the
+ * one before it: jsdiff's word tokens split a combining mark from its letter ("nai", "\u0308", "ve") and
+ * an emoji sequence at its joiners and modifiers.
+ */
+export function wholeClusters(tokens: readonly string[], text: string): string[] {
+  const starts = new Set<number>();
+  for (const g of graphemeSegments(text)) starts.add(g.index);
+  const out: string[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    const last = out.length - 1;
+    if (last >= 0 && !starts.has(at)) out[last] += token;
+    else out.push(token);
+    at += token.length;
+  }
+  return out;
+}
+
+/** What {@link absorbTinyEqualities} and the mapping read of a jsdiff change. */
+interface Edit {
+  added: boolean;
+  removed: boolean;
+  count: number;
+}
+
 /**
  * A minimal character diff of two unrelated sentences keeps every shared letter ("r-e-qu-e-st" vs
  * "Re-f-u-n-ds") and reads as noise. Like diff-match-patch's semantic cleanup, a common run shorter
  * than `minTokens` between two edits is treated as an edit on both sides, so marks join into words.
  */
-export function absorbTinyEqualities(changes: readonly Change[], minTokens: number): Change[] {
+export function absorbTinyEqualities<C extends Edit>(changes: readonly C[], minTokens: number): C[] {
   return changes.flatMap((c, i) => {
     const before = changes[i - 1];
     const after = changes[i + 1];
-    const edited = (x: Change | undefined): boolean => x !== undefined && (x.added || x.removed);
+    const edited = (x: C | undefined): boolean => x !== undefined && (x.added || x.removed);
     if (c.added || c.removed || c.count >= minTokens || !edited(before) || !edited(after)) return [c];
     return [
       { ...c, removed: true, added: false },
@@ -91,7 +129,7 @@ export function absorbTinyEqualities(changes: readonly Change[], minTokens: numb
 }
 
 /** Walks the changes, taking each one's `count` tokens from the side(s) it belongs to. */
-function mapChanges(changes: Change[], expTokens: string[], outTokens: string[], unmarkSpace: boolean): Pick<AlignedTexts, "expected" | "output"> {
+function mapChanges(changes: readonly Edit[], expTokens: string[], outTokens: string[], unmarkSpace: boolean): Pick<AlignedTexts, "expected" | "output"> {
   const expected: Segment[] = [];
   const output: Segment[] = [];
   let i = 0;

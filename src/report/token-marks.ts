@@ -5,6 +5,7 @@
  */
 import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import { charNgramCounts, charNgramSpans, wordCounts, wordTokenSpans, type TokenSpan } from "../metrics/tokens.js";
+import { graphemeSegments } from "../metrics/text-units.js";
 import { comparedTexts } from "./compared-texts.js";
 import type { AlignedTexts, Segment } from "./text-diff.js";
 import type { HighlightOptions } from "./types.js";
@@ -87,7 +88,9 @@ function lacking(other: ReadonlyMap<string, unknown>): (token: string) => boolea
 
 /**
  * `shown` cut into runs: a code unit is marked when some span covers it and every span covering it is
- * `marked` (spans are clipped to `shown`; those of words never overlap, those of n-grams do).
+ * `marked` (spans are clipped to `shown`; those of words never overlap, those of n-grams do). A grapheme
+ * cluster with a marked code unit is marked whole: n-grams are of code points, and a mark around part of
+ * an emoji sequence or a letter's combining mark breaks it apart on screen.
  */
 function markSpans(shown: string, spans: readonly TokenSpan[], marked: (token: string) => boolean): Segment[] {
   // Per code unit boundary: how many spans start minus end there, all of them and the unmarked ones.
@@ -102,21 +105,20 @@ function markSpans(shown: string, spans: readonly TokenSpan[], marked: (token: s
     add(covering, s);
     if (!marked(s.token)) add(keeping, s);
   }
-  const segments: Segment[] = [];
+  const marks = new Uint8Array(shown.length);
   let cover = 0;
   let keep = 0;
-  let runStart = 0;
-  let runMarked = false;
   for (let i = 0; i < shown.length; i++) {
     cover += covering[i] as number;
     keep += keeping[i] as number;
-    const m = cover > 0 && keep === 0;
-    if (i > 0 && m !== runMarked) {
-      segments.push({ text: shown.slice(runStart, i), changed: runMarked });
-      runStart = i;
-    }
-    runMarked = m;
+    marks[i] = cover > 0 && keep === 0 ? 1 : 0;
   }
-  if (shown.length > 0) segments.push({ text: shown.slice(runStart), changed: runMarked });
+  const segments: Segment[] = [];
+  for (const { segment, index } of graphemeSegments(shown)) {
+    const changed = marks.subarray(index, index + segment.length).includes(1);
+    const last = segments[segments.length - 1];
+    if (last && last.changed === changed) last.text += segment;
+    else segments.push({ text: segment, changed });
+  }
   return segments;
 }
