@@ -15,6 +15,11 @@ import type { HighlightOptions } from "./types.js";
 export const NARROW_CHART_WIDTH = 900;
 
 /**
+ * A row's texts (`.text`) take each paragraph's direction from its first strong character
+ * (`unicode-bidi: plaintext`, isolated as well): an Arabic or Hebrew answer is laid out right to left,
+ * with its final "?" or emoji at its left end, as its readers write it, rather than at the right end of
+ * an English page's left-to-right line.
+ *
  * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
  * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).
  */
@@ -99,11 +104,11 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .pane{padding:10px 12px;min-width:0}
 .pane+.pane{border-left:1px solid var(--line)}
 .pane h4{margin:0 0 4px;font-size:11.5px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);font-weight:600}
-.text{white-space:pre-wrap;overflow-wrap:anywhere;font-size:14px;line-height:1.55;margin:0;max-height:22em;overflow-y:auto}
+.text{white-space:pre-wrap;overflow-wrap:anywhere;font-size:14px;line-height:1.55;margin:0;max-height:22em;overflow-y:auto;unicode-bidi:plaintext}
 .text.empty{color:var(--muted);font-style:italic}
 mark{color:inherit;border-radius:2px;padding:0 1px}
 .ctl{font-family:var(--mono);font-size:.75em;color:var(--muted);border:1px dashed #9aa4b2;border-radius:3px;padding:0 2px;margin:0 1px;white-space:nowrap;unicode-bidi:isolate}
-bdi,code,.mono,.chip,.reason,td.name a,nav.toc a,.meta dd,.warnbox,.text,h1,h2{unicode-bidi:isolate}
+bdi,code,.mono,.chip,.reason,td.name a,nav.toc a,.meta dd,.warnbox,h1,h2{unicode-bidi:isolate}
 mark.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
 mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .tokens{padding:8px 12px;border-top:1px solid var(--line);font-size:12.5px;display:flex;flex-wrap:wrap;gap:4px 14px}

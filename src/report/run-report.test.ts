@@ -259,6 +259,17 @@ describe("renderRunReport", () => {
     expect(ngrams).toContain(`<pre class="text">ok ${m("extra", "👍🏿")} now</pre>`);
   });
 
+  it("lays out each paragraph of a row's texts in its own direction, so a Hebrew answer's final ? is at its left end", () => {
+    const html = renderRunReport(input({ evaluators: [{ summary: summary(), histogram: null, worst: [{ row: 1, id: null, score: 0, passed: false, reasoning: "", expected: "שלום עולם, מה שלומך?", output: "Fine.\nשלום?" }] }] }));
+    expect(html).toContain(`<pre class="text">`);
+    // The last rule on `.text` that sets unicode-bidi wins the cascade: it must take the direction from the text.
+    const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
+    const bidi = [...css.matchAll(/([^{}]+)\{([^}]*)\}/g)]
+      .filter(([, selectors, body]) => selectors?.split(",").some((s) => s.trim() === ".text") && body?.includes("unicode-bidi"))
+      .map(([, , body]) => /unicode-bidi:([a-z-]+)/.exec(body ?? "")?.[1]);
+    expect(bidi[bidi.length - 1]).toBe("plaintext");
+  });
+
   it("says a character diff is a character diff", () => {
     expect(renderRunReport(input())).toContain(`<span class="muted">A character diff, in order.</span>`);
   });
