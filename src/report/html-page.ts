@@ -41,7 +41,7 @@ a{color:var(--pass)}
 .meta dd{margin:2px 0 0;font-weight:550;overflow-wrap:anywhere}
 .meta .wide{grid-column:1/-1}
 code,.mono{font-family:var(--mono);font-size:.9em}
-.sub{color:var(--muted);font-size:13.5px;margin:0}
+.sub{color:var(--muted);font-size:13.5px;margin:0;overflow-wrap:anywhere}
 nav.toc{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0 0}
 nav.toc a{max-width:100%;overflow-wrap:anywhere;font-size:13px;text-decoration:none;border:1px solid var(--line);background:var(--card);padding:3px 10px;border-radius:999px;color:var(--accent)}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
@@ -97,7 +97,8 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .stats{display:flex;flex-wrap:wrap;gap:6px 18px;font-size:13.5px;color:var(--muted);margin:4px 0 12px}
 .stats b{color:var(--ink);font-weight:650;font-variant-numeric:tabular-nums}
 .row{border:1px solid var(--line);border-radius:8px;margin:12px 0;overflow:hidden}
-.row-head{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;padding:8px 12px;background:#fafbfc;border-bottom:1px solid var(--line);font-size:13.5px}
+.row-head{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;padding:8px 12px;background:#fafbfc;border-bottom:1px solid var(--line);font-size:13.5px;overflow-wrap:anywhere}
+.row-head>*{min-width:0}
 .row-head .score{font-weight:650;font-variant-numeric:tabular-nums}
 .row-head .reason{flex-basis:100%;color:var(--muted)}
 .panes{display:grid;grid-template-columns:repeat(var(--cols,2),minmax(0,1fr))}
@@ -127,7 +128,7 @@ td.moves span{display:inline-block;min-width:2.9em}
 .ci-chart .ci-dot{fill:var(--neutral)}
 .ci-chart .ci-dot.better{fill:var(--pass)}
 .ci-chart .ci-dot.worse{fill:#fff;stroke:var(--fail);stroke-width:2}
-.warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px}
+.warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px;overflow-wrap:anywhere}
 .empty-state{color:var(--muted);font-style:italic;margin:8px 0}
 footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
 @media (max-width:760px){.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-scroll .chart{min-width:${NARROW_CHART_WIDTH}px}}

@@ -270,6 +270,26 @@ describe("renderRunReport", () => {
     expect(bidi[bidi.length - 1]).toBe("plaintext");
   });
 
+  it("wraps a long id, warning or gate with no space in it inside its box instead of running off the page", () => {
+    const long = "x".repeat(3000);
+    const html = renderRunReport(
+      input({
+        warnings: [`"${long}": 2 rows failed`],
+        gates: [{ name: "g", passed: false, message: `--fail-under ${long}=0.9: failed` }],
+        evaluators: [{ summary: summary(), histogram: null, worst: [{ row: 1, id: long, score: 0, passed: false, reasoning: "", expected: "a", output: "b" }] }],
+      }),
+    );
+    expect(html).toContain(`<div class="warnbox">⚠ &quot;${long}`);
+    expect(html).toContain(`<ul class="sub gates"><li>`);
+    expect(html).toContain(`<div class="row-head"><b>Row 1</b><span class="muted">id <code>${long}</code></span>`);
+    const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
+    const rules = [...css.matchAll(/([^{}]+)\{([^}]*)\}/g)];
+    for (const cls of [".warnbox", ".sub", ".row-head"]) {
+      const own = rules.filter(([, selectors]) => selectors?.split(",").some((s) => s.trim() === cls));
+      expect(own.some(([, , body]) => body?.includes("overflow-wrap:anywhere")), cls).toBe(true);
+    }
+  });
+
   it("says a character diff is a character diff", () => {
     expect(renderRunReport(input())).toContain(`<span class="muted">A character diff, in order.</span>`);
   });
