@@ -74,6 +74,87 @@ describe("alignTexts", () => {
     expect(b.notes[0]).toBe("Output cut to its first 2,000 of 2,500 characters.");
   });
 
+  it("marks only the changed words when both texts are cut and one grows faster (every lazy made sleepy)", () => {
+    // One 45-character sentence repeated: the old diff of the two cut texts had to drop the part of the
+    // expected text past the output's cut, and dropped a whole sentence near the start instead.
+    const expected = "The quick brown fox jumps over the lazy dog. ".repeat(112).slice(0, 5000);
+    const output = expected.replaceAll("lazy", "sleepy");
+    const chars = alignTexts(expected, output, { unit: "chars", ignore_case: false });
+    expect(new Set(changed(chars.expected))).toEqual(new Set(["laz"]));
+    expect(new Set(changed(chars.output))).toEqual(new Set(["sleep"]));
+    const words = alignTexts(expected, output, { unit: "words", ignore_case: false });
+    expect(new Set(changed(words.expected))).toEqual(new Set(["lazy"]));
+    expect(new Set(changed(words.output))).toEqual(new Set(["sleepy"]));
+    expect(words.notes).toEqual(["Expected text cut to its first 2,000 of 5,000 characters.", "Output cut to its first 2,000 of 5,222 characters."]);
+    expect(join(words.expected)).toBe(expected.slice(0, MAX_SHOWN_CHARS));
+    expect(join(words.output)).toBe(output.slice(0, MAX_SHOWN_CHARS));
+  });
+
+  it("leaves unmarked the end of a shown text that the other text has past its own cut", () => {
+    const expected = Array.from({ length: 80 }, (_, i) => `Sentence ${i}: the quick brown fox jumps over the lazy dog number ${i}.`).join(" ");
+    const output = expected.replaceAll("lazy", "sleepy");
+    for (const unit of ["chars", "words"] as const) {
+      const r = alignTexts(expected, output, { unit, ignore_case: false });
+      expect(changed(r.expected).every((t) => "lazy".startsWith(t))).toBe(true);
+      expect(changed(r.output).every((t) => "sleepy".startsWith(t))).toBe(true);
+    }
+  });
+
+  it("marks a passage the output leaves out just before the cut, and not the text that follows it in the output", () => {
+    const before = Array.from({ length: 60 }, (_, i) => `Step ${i} of the plan is written down here.`).join(" ").slice(0, 1950);
+    const left = " This passage about the weather is only in the expected text.".repeat(6);
+    const after = Array.from({ length: 40 }, (_, i) => ` Note ${i}: the rest of the answer follows.`).join("");
+    const r = alignTexts(before + left + after, before + after, { unit: "words", ignore_case: false });
+    expect(changed(r.output)).toEqual([]);
+    expect(changed(r.expected)).toEqual([left.slice(1, MAX_SHOWN_CHARS - before.length)]);
+  });
+
+  it("never marks text both long texts share at the same place (words substituted in a base text)", () => {
+    const vocab = ["the", "fox", "river", "quietly", "jumps", "over", "a", "lazy", "dog", "while", "birds", "sing", "and", "then", "rests", ".", ","];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...vocab), { minLength: 450, maxLength: 900 }),
+        fc.constantFrom(...vocab),
+        fc.constantFrom("sleepy", "x", "somnolent", "Z", "and so"),
+        fc.array(fc.boolean(), { minLength: 900, maxLength: 900 }),
+        fc.constantFrom("chars" as const, "words" as const),
+        fc.boolean(),
+        (words, from, to, pick, unit, swap) => {
+          // Which characters of each text belong to a substituted word: no other character may be marked,
+          // except next to one (a diff may fairly match a neighbouring copy of a word instead).
+          let base = "";
+          let changedText = "";
+          const inBase: boolean[] = [];
+          const inChanged: boolean[] = [];
+          words.forEach((w, i) => {
+            const sub = w === from && (pick[i] ?? true);
+            const sep = i === 0 ? "" : " ";
+            base += sep + w;
+            changedText += sep + (sub ? to : w);
+            inBase.push(...Array.from(sep, () => false), ...Array.from(w, () => sub));
+            inChanged.push(...Array.from(sep, () => false), ...Array.from(sub ? to : w, () => sub));
+          });
+          const [e, o, inE, inO] = swap ? [changedText, base, inChanged, inBase] : [base, changedText, inBase, inChanged];
+          const r = alignTexts(e, o, { unit, ignore_case: false });
+          expect(r.highlighted).toBe(true);
+          const margin = 24;
+          const strayMark = (segments: Segment[], inSub: boolean[]): number => {
+            let at = 0;
+            for (const s of segments) {
+              if (s.changed)
+                for (let p = at; p < at + s.text.length; p++) if (!inSub.slice(Math.max(0, p - margin), p + margin + 1).includes(true)) return p;
+              at += s.text.length;
+            }
+            return -1;
+          };
+          expect(strayMark(r.expected, inE)).toBe(-1);
+          expect(strayMark(r.output, inO)).toBe(-1);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("gives up marking texts that differ too much, and shows them whole", () => {
     const a = "abcdefghij".repeat(100);
     const b = "klmnopqrst".repeat(100);

@@ -1,25 +1,34 @@
 /**
- * Expected vs output, side by side, with the differing characters or words marked. The diff itself is
- * jsdiff's (`diff` package); this file only caps the texts, maps the changes back onto each original
- * text and writes the marks. Token-set evaluators are marked without a diff (token-marks.ts).
+ * Expected vs output, side by side, with the differing characters or words marked. The diff is Myers'
+ * (prefix-diff.ts, with jsdiff's word tokens); this file caps the texts, maps the changes back onto each
+ * original text and writes the marks. Token-set evaluators are marked without a diff (token-marks.ts).
  */
-import { diffArrays, wordsWithSpaceDiff } from "diff";
-import { graphemeSegments } from "../metrics/text-units.js";
+import { wordsWithSpaceDiff } from "diff";
+import { codePointCount, graphemeSegments } from "../metrics/text-units.js";
 import { escapeText } from "./escape.js";
 import { comparedTexts } from "./compared-texts.js";
+import { capCodePoints } from "./format.js";
+import { diffPrefixes } from "./prefix-diff.js";
 import { markTokenSets, type ReportedTokens } from "./token-marks.js";
 import type { HighlightOptions } from "./types.js";
 
 /** Each text is shown up to this many code points, so a report with long outputs stays small. */
 export const MAX_SHOWN_CHARS = 2000;
 /**
+ * Each text is diffed up to this many times the shown cap, and the marks cut with the shown text, so
+ * that the marks near the cut are those a diff of the whole texts gives (a word the output moves
+ * just past its cut is not marked missing). When those windows differ by more than the edit limits
+ * allow, the shown parts alone are diffed.
+ */
+export const DIFF_WINDOW_FACTOR = 3;
+/**
  * Give up highlighting past this many edits beyond the length difference (which any diff needs):
- * jsdiff is O((N + M)·D), and two unrelated 2,000-character texts would take a second each; such
+ * the diff is O((N + M)·D), and two unrelated texts of a few thousand characters would take long; such
  * texts are shown unmarked with a note. An output that is a prefix of a long expected text is still
  * marked.
  */
 export const MAX_EDIT_LENGTH = 600;
-/** Above this min(N, M)·D bound the extra allowance for the length difference is dropped (it measured ~1 s at 1000·1600). */
+/** Above this min(N, M)·D bound the extra allowance for the length difference is dropped (jsdiff, used before, took ~1 s at 1000·1600). */
 const WORK_BUDGET = 1_500_000;
 
 /** A run of one text: `changed` marks text the other side lacks. */
@@ -42,7 +51,9 @@ export interface AlignedTexts {
 
 /**
  * Diffs `expected` against `output` by characters or words and returns both texts cut
- * into marked and unmarked runs; joining a side's runs gives back its (capped) text exactly. For the
+ * into marked and unmarked runs; joining a side's runs gives back its (capped) text exactly. The marks
+ * are those of a diff that reads on past the cap ({@link DIFF_WINDOW_FACTOR}), so a text the other side
+ * has only past its own cut is not marked. For the
  * units of token-set evaluators ("word_tokens", "char_ngrams") there is no diff: each text's tokens that
  * the other lacks are marked (see {@link markTokenSets}, which takes the evaluator's `reported` lists).
  *
@@ -61,22 +72,49 @@ export interface AlignedTexts {
 export function alignTexts(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
   if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(rawExpected, rawOutput, opts, maxChars, reported);
   // Diffed (and shown) as the evaluator compared them: "e" + U+0301 is no difference from "é" under NFC.
-  const { shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
+  const { expected, output, shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
+  const wide = Math.min(maxChars * DIFF_WINDOW_FACTOR, Math.max(codePointCount(expected), codePointCount(output)));
+  const sides = diffWindows(expected, output, wide, opts) ?? (wide > maxChars ? diffWindows(expected, output, maxChars, opts) : undefined);
+  const plain = (text: string): Segment[] => (text === "" ? [] : [{ text, changed: false }]);
+  if (sides === undefined) {
+    notes.push("The texts differ too much to highlight.");
+    return { expected: plain(e.text), output: plain(o.text), highlighted: false, notes };
+  }
+  return { expected: cutSegments(sides.expected, e.text.length), output: cutSegments(sides.output, o.text.length), highlighted: true, notes };
+}
 
+/**
+ * Both texts' first `windowChars` code points diffed and marked, or undefined past the edit limits. The
+ * diff of a cut text may end where that text does (see {@link diffPrefixes}): the rest of the other one
+ * is left unmarked, as it may well be in the part that was cut.
+ */
+function diffWindows(expected: string, output: string, windowChars: number, opts: HighlightOptions): Pick<AlignedTexts, "expected" | "output"> | undefined {
+  const e = capCodePoints(expected, windowChars);
+  const o = capCodePoints(output, windowChars);
   const tokenize = opts.unit === "chars" ? clusters : (s: string): string[] => wholeClusters(wordsWithSpaceDiff.tokenize(s), s);
   const expTokens = tokenize(e.text);
   const outTokens = tokenize(o.text);
   const generous = Math.abs(expTokens.length - outTokens.length) + MAX_EDIT_LENGTH;
   const shorter = Math.min(expTokens.length, outTokens.length);
   const comparator = opts.ignore_case ? (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase() : (a: string, b: string): boolean => a === b;
-  const changes = diffArrays(expTokens, outTokens, { comparator, maxEditLength: shorter * generous <= WORK_BUDGET ? generous : MAX_EDIT_LENGTH });
-  const plain = (text: string): Segment[] => (text === "" ? [] : [{ text, changed: false }]);
-  if (changes === undefined) {
-    notes.push("The texts differ too much to highlight.");
-    return { expected: plain(e.text), output: plain(o.text), highlighted: false, notes };
+  const diff = diffPrefixes(expTokens, outTokens, comparator, { aCut: e.cut, bCut: o.cut, maxEditLength: shorter * generous <= WORK_BUDGET ? generous : MAX_EDIT_LENGTH });
+  if (diff === undefined) return undefined;
+  const sides = mapChanges(absorbTinyEqualities(diff.changes, opts.unit === "chars" ? 3 : 1), expTokens, outTokens, opts.unit === "words");
+  push(sides.expected, expTokens.slice(diff.aEnd).join(""), false, false);
+  push(sides.output, outTokens.slice(diff.bEnd).join(""), false, false);
+  return sides;
+}
+
+/** `segments` cut to their first `length` code units. */
+function cutSegments(segments: readonly Segment[], length: number): Segment[] {
+  const out: Segment[] = [];
+  let left = length;
+  for (const s of segments) {
+    if (left <= 0) break;
+    out.push(s.text.length <= left ? s : { text: s.text.slice(0, left), changed: s.changed });
+    left -= s.text.length;
   }
-  const mapped = mapChanges(absorbTinyEqualities(changes, opts.unit === "chars" ? 3 : 1), expTokens, outTokens, opts.unit === "words");
-  return { ...mapped, highlighted: true, notes };
+  return out;
 }
 
 /** `text` as its grapheme clusters. */
