@@ -524,6 +524,21 @@ describe("deleting runs", () => {
     expect((await storeError(() => store.deleteRun(other))).message).toContain(`no run with id "${other}"`);
   });
 
+  it("a run deleted through another connection while its rows or scores are read fails the read, rather than ending it early", async () => {
+    const reader = open();
+    const deleter = open();
+    for (const read of [(id: string) => reader.rows(id), (id: string) => reader.scores(id)]) {
+      const id = await finishedRun(reader, 2_500); // three pages
+      const rows = read(id)[Symbol.asyncIterator]();
+      expect((await rows.next()).value).toMatchObject({ row: 1 });
+      await deleter.deleteRun(id);
+      const error = await storeError(async () => {
+        for (let r = await rows.next(); !r.done; r = await rows.next());
+      });
+      expect(error.message).toContain(`run ${id} was deleted while its rows were being read`);
+    }
+  });
+
   it("refuses a run a live process is still recording, and deletes one whose writer died", async () => {
     const store = open();
     const live = await store.beginRun(META);

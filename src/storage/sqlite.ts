@@ -330,11 +330,22 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** The run's rows, {@link PAGE_ROWS} at a time (see {@link rows} for why pages). */
+  /**
+   * The run's rows, {@link PAGE_ROWS} at a time (see {@link rows} for why pages). After each page the run
+   * is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
+   * page was whole. A run deleted by another process between pages is `STORE_FAILED`: its later pages
+   * would come back empty or with a gap, and a comparison would have judged the rows read so far as the run.
+   */
   *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number): Generator<T[]> {
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
-      const page = this.#guard(`read the rows of run ${runId}`, () => statement.all(runId, after, PAGE_ROWS));
+      const page = this.#guard(`read the rows of run ${runId}`, () => {
+        const rows = statement.all(runId, after, PAGE_ROWS);
+        if (this.#q.runExists.get(runId) === undefined) {
+          throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} was deleted while its rows were being read; the rows read before then are only part of the run`);
+        }
+        return rows;
+      });
       yield page;
       const last = page[page.length - 1];
       if (last === undefined || page.length < PAGE_ROWS) return;
