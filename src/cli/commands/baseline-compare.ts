@@ -11,12 +11,20 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.
  * Returns the baseline's label, the evaluators on which the new run is significantly worse, and those
  * with no row scored in both runs (no verdict, which fails a gate), or null when there was nothing to
- * compare. With `gate` (--fail-on-regression), runs whose ids disagree, or that share no evaluator, or a
- * baseline in which one of the run's evaluators scored no row (see {@link unscoredInBaseline}), are a
- * USAGE error rather than a verdict; without it, the last is a warning.
+ * compare. With `gate` (--fail-on-regression), no baseline (unset since the run began), runs whose ids
+ * disagree, or that share no evaluator, or a baseline in which one of the run's evaluators scored no row
+ * (see {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the first and
+ * last are a warning.
  */
 export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<BaselineVerdict | null> {
   const baseline = await store.baseline();
+  if (!baseline && gate) {
+    // runCommand refused the gate before the first row when no baseline was set: another process deleted its run since.
+    throw new EvalError(
+      "USAGE",
+      "--fail-on-regression: no baseline is set any more (its run was deleted while this run was being recorded), so there is no verdict; `simeval baseline set RUN` marks a known-good run",
+    );
+  }
   if (!baseline) {
     io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
     return null;
