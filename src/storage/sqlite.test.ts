@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,7 +10,7 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf } from "../test-support.js";
-import { DELETE_CHUNK_ROWS, openSqliteStore, type SqliteRunStore } from "./sqlite.js";
+import { DELETE_CHUNK_ROWS, openSqliteStore, readOnlyHint, type SqliteRunStore } from "./sqlite.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -180,6 +180,33 @@ describe("opening", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it("names the file that keeps a write from happening: the database, a -wal or -shm file left read-only, or the directory", () => {
+    const db = join(dir, "runs.db");
+    const hint = (...readOnly: string[]) => readOnlyHint(db, (p) => readOnly.includes(p));
+    expect(hint(db)).toBe(`${db} is read-only`);
+    expect(hint(`${db}-shm`)).toBe(`${db}-shm is read-only, as SQLite leaves it after reading the database while that was read-only; make it writable too: chmod u+w ${db}-shm`);
+    expect(hint(`${db}-wal`, `${db}-shm`)).toContain(`${db}-wal and ${db}-shm are read-only, as SQLite leaves them`);
+    expect(hint(dir)).toBe(`its directory ${dir} is read-only, and SQLite must create runs.db-wal and runs.db-shm in it, even to read`);
+    expect(hint()).toBeNull();
+    expect(readOnlyHint(":memory:", () => true)).toBeNull();
+  });
+
+  it.skipIf(process.getuid?.() === 0)("says that a -shm file left read-only by a read of the read-only database keeps it from being written once writable (skipped as root, who can write anything)", async () => {
+    const first = open();
+    await first.finishRun(await first.beginRun(META), SUMMARY);
+    await first.close();
+    chmodSync(dbPath, 0o444);
+    await open().listRuns(); // leaves -wal and -shm, read-only
+    for (const s of opened.splice(0)) await s.close();
+    chmodSync(dbPath, 0o644);
+    const e = await storeError(async () => {
+      const store = open();
+      await store.beginRun(META);
+    });
+    expect(e.message).toContain(`${dbPath}-shm`);
+    expect(e.message).toContain("chmod u+w");
   });
 
   it("reports a path under a file as a bad argument (USAGE), naming it", async () => {

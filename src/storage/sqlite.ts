@@ -1,6 +1,6 @@
-import { statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
@@ -673,12 +673,45 @@ function storeError(path: string, doing: string, cause: unknown): EvalError {
   // SQLite says only "unable to open database file" for a directory, and "disk I/O error" for a device
   // such as /dev/null, as for a real failure: the path's kind tells them apart.
   const kind = notAFile(path);
-  const hint = kind ? `the path is ${kind}, not a database file; give the path of a file` : HINTS.find(([prefix]) => code.startsWith(prefix))?.[1];
+  const hint = kind
+    ? `the path is ${kind}, not a database file; give the path of a file`
+    : ((code.startsWith("SQLITE_READONLY") ? readOnlyHint(path) : null) ?? HINTS.find(([prefix]) => code.startsWith(prefix))?.[1]);
   const message = cause instanceof Error ? cause.message : String(cause);
   // Paths that cannot name a database are the caller's to fix: a directory or device, a file that is not a
   // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
   const usage = kind !== null || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
   return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
+}
+
+/**
+ * Which file keeps SQLite from writing the database at `path`, for `SQLITE_READONLY`: the database file,
+ * a `-wal` or `-shm` file beside it, or its directory (where SQLite creates those). SQLite makes the
+ * `-wal` and `-shm` files with the database file's permissions and, when it could only read, leaves them:
+ * a command that read the database while it was read-only leaves them read-only, and writing still fails
+ * after the database file is made writable again. Null when none of them is refused (then the generic
+ * hint applies). `denied` says whether an existing path cannot be written by this process.
+ */
+export function readOnlyHint(path: string, denied: (path: string) => boolean = writeDenied): string | null {
+  if (path === ":memory:") return null;
+  if (denied(path)) return `${path} is read-only`;
+  const left = ["-wal", "-shm"].map((suffix) => `${path}${suffix}`).filter((p) => denied(p));
+  if (left.length > 0) {
+    const [are, them] = left.length > 1 ? ["are", "them"] : ["is", "it"];
+    return `${left.join(" and ")} ${are} read-only, as SQLite leaves ${them} after reading the database while that was read-only; make ${them} writable too: chmod u+w ${left.join(" ")}`;
+  }
+  const dir = dirname(path);
+  if (denied(dir)) return `its directory ${dir} is read-only, and SQLite must create ${basename(path)}-wal and ${basename(path)}-shm in it, even to read`;
+  return null;
+}
+
+/** Whether `path` exists and this process may not write it. */
+function writeDenied(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
 }
 
 /** What `path` is when it exists and is not a regular file ("a directory", "a device, pipe or socket"); else null. */
