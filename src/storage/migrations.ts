@@ -14,7 +14,8 @@ export const APPLICATION_ID = 0x53694576;
  *
  * JSON columns hold `JSON.stringify` output. `rows.id` is NULL when the row had no id and `'null'` when
  * the id was JSON null. `runs.pid`/`runs.host` name the writing process, so that a run whose process
- * died without a word (SIGKILL, power cut) can be told apart from one still running.
+ * died without a word (SIGKILL, power cut) can be told apart from one still running (`host`: the host
+ * name, then the pid namespace where Linux tells it; runs of older versions hold the name alone. See `THIS_HOST`).
  */
 export const MIGRATIONS: readonly string[] = [
   `

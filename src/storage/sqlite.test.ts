@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdtempSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
@@ -10,7 +10,7 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf } from "../test-support.js";
-import { DELETE_CHUNK_ROWS, openSqliteStore, readOnlyHint, type SqliteRunStore } from "./sqlite.js";
+import { DELETE_CHUNK_ROWS, openSqliteStore, readOnlyHint, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -706,6 +706,24 @@ describe("interruption", () => {
     expect(statuses[elsewhere]).toBe("running");
     expect(statuses[earlier]).toBe("running");
     expect(statuses[`zz${earlier.slice(2)}`]).toBe("incomplete");
+  });
+
+  it.runIf(process.platform === "linux")("records the pid namespace with the host name: a dead-looking pid of another namespace on a host of the same name stays running", async () => {
+    const store = open();
+    const mine = await store.beginRun(META);
+    expect(rawRun(mine).host).toBe(`${hostname()} ${readlinkSync("/proc/self/ns/pid")}`);
+    expect(THIS_HOST).toBe(rawRun(mine).host);
+    // A container sharing the host name (Docker's --network host), whose pids are not ours to look up.
+    const container = await store.beginRun(META);
+    // Recorded by an older simeval, with the host name alone: still judged here, as it was.
+    const older = await store.beginRun(META);
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET host = ?, pid = 999999999 WHERE id = ?").run(`${hostname()} pid:[1]`, container);
+    db.prepare("UPDATE runs SET host = ?, pid = 999999999 WHERE id = ?").run(hostname(), older);
+    db.close();
+    const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, r.status]));
+    expect(statuses).toMatchObject({ [mine]: "running", [container]: "running", [older]: "incomplete" });
+    expect((await storeError(() => store.deleteRun(container))).message).toContain("is still being recorded");
   });
 });
 

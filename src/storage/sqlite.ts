@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -37,6 +37,22 @@ export const DELETE_CHUNK_ROWS = 10_000;
  * container the CLI is often pid 1 every time), so it is dead.
  */
 const RUNS_OF_THIS_PROCESS = new Set<string>();
+
+/**
+ * Where this process's pids mean something, as `runs.host` records it: the host name and, on Linux, the
+ * pid namespace (`build-7 pid:[4026531836]`). Containers may share a host name (Docker's `--network host`,
+ * Kubernetes' `hostNetwork`) while each has pids of its own: a writer's pid is looked up only where it
+ * was recorded, since in another namespace it names no process, and a live run would be taken as dead.
+ */
+export const THIS_HOST = hostIdentity();
+
+function hostIdentity(): string {
+  try {
+    return `${hostname()} ${readlinkSync("/proc/self/ns/pid")}`;
+  } catch {
+    return hostname(); // not Linux, or no /proc
+  }
+}
 
 interface RunRecord {
   id: string;
@@ -211,7 +227,7 @@ export class SqliteRunStore implements RunStore {
         meta.dataset_hash,
         JSON.stringify(meta.evaluators),
         process.pid,
-        hostname(),
+        THIS_HOST,
       );
       RUNS_OF_THIS_PROCESS.add(id);
       this.#mine.add(id);
@@ -568,11 +584,13 @@ export class SqliteRunStore implements RunStore {
 }
 
 /**
- * Whether the process that began a run may still be running. Only a process on this host can be checked;
- * a pid reused by an unrelated process makes a dead run look alive (the safe direction: it stays "running").
+ * Whether the process that began a run may still be running. Only a process on this host, in this pid
+ * namespace ({@link THIS_HOST}), can be checked; a pid reused by an unrelated process makes a dead run
+ * look alive (the safe direction: it stays "running"). A host name alone was recorded before the pid
+ * namespace was, and is still taken as this host.
  */
 function writerMayBeAlive(r: { id: string; pid: number | null; host: string | null }): boolean {
-  if (r.pid === null || r.host !== hostname()) return true;
+  if (r.pid === null || (r.host !== THIS_HOST && r.host !== hostname())) return true;
   if (r.pid === process.pid) return RUNS_OF_THIS_PROCESS.has(r.id);
   try {
     process.kill(r.pid, 0); // signal 0: checks existence and permission, sends nothing
