@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { XMLParser } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
@@ -539,6 +540,25 @@ describe("runs, show, baseline, compare and trend", () => {
     const [before, after] = [...vacuumed.out.matchAll(/([\d.]+) (kB|MB)/g)].map((m) => Number(m[1]) * (m[2] === "MB" ? 1000 : 1));
     expect(after).toBeLessThan((before as number) / 2);
     expect((await run("show", "three", "--db", db)).out).toMatch(/status\s+complete/);
+  });
+
+  it("delete --force deletes a run recorded as running by a process it cannot look up (another host), which otherwise blocks delete and --vacuum for good", async () => {
+    const db = join(dir, "db.sqlite");
+    const data = file("d.jsonl", jsonl([{ id: 1, output: "a", expected: "a" }]));
+    const recorder = openSqliteStore(db);
+    const stale = await recorder.beginRun({ name: "stale", dataset_path: data, dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
+    await recorder.addRows(stale, [{ row: 1, id: 1, results: {} }]);
+    await recorder.close(); // marks it incomplete: recorded as running again below, by a process killed on another host
+    const raw = new Database(db);
+    raw.prepare("UPDATE runs SET status = 'running', host = 'ci-runner-7', pid = 1 WHERE id = ?").run(stale);
+    raw.close();
+    const hint = "a run whose process was killed on another host or in another container stays recorded as running: `simeval delete RUN --force` deletes it";
+    expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded; stop it before deleting it (nothing was deleted); ${hint}`) });
+    expect(await run("delete", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
+    const forced = await run("delete", "stale", "--force", "--vacuum", "--db", db);
+    expect(forced).toMatchObject({ code: 0, out: expect.stringContaining(`deleted ${stale} (stale): 1 rows`) });
+    expect(forced.out).toContain("vacuumed");
+    expect((await run("runs", "--db", db)).out).toContain("No runs recorded");
   });
 
   it("compare reads results.jsonl files: types from the first row every evaluator scored, a bad line named wherever it is", async () => {

@@ -155,8 +155,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("delete recorded runs and their rows; --vacuum gives the space back to the file system")
     .argument("[runs...]", "ids, id prefixes or names")
     .option("--vacuum", "then shrink the database file (rewrites it: takes time and free disk as large as the file)")
+    .option("--force", "delete runs recorded as still running too (their process, on another host or in another container, may be gone)")
     .addOption(dbOption())
-    .action(async (refs: string[], opts: { db: string; vacuum?: boolean }) => {
+    .action(async (refs: string[], opts: { db: string; vacuum?: boolean; force?: boolean }) => {
       code = await deleteCommand(refs, opts, io);
     });
 

@@ -392,14 +392,16 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * Deletes a run and its rows, and unsets the baseline when it was this run. Refuses (`STORE_FAILED`)
-   * a run that is still being recorded by a live process. The run itself goes in one transaction, so it
+   * a run that is still being recorded by a live process, or by one that cannot be looked up (on another
+   * host or in another container), unless `force`: a writer still alive then fails at its next batch,
+   * since its run is gone. The run itself goes in one transaction, so it
    * vanishes from every listing at once; its rows follow, {@link DELETE_CHUNK_ROWS} per transaction, so
    * that a process recording another run never waits long for the write lock. Rows that an interrupted
    * deletion left behind belong to no run, are never read, and are deleted by the next `deleteRun` or
    * {@link vacuum}. The file keeps the freed pages for new rows ({@link freeBytes}) until {@link vacuum}.
    * Resolves to the number of rows deleted; `onProgress` gets (rows deleted, rows in all) per chunk.
    */
-  async deleteRun(runId: string, opts: { onProgress?: (deleted: number, total: number) => void } = {}): Promise<{ rows: number; wasBaseline: boolean }> {
+  async deleteRun(runId: string, opts: { onProgress?: (deleted: number, total: number) => void; force?: boolean } = {}): Promise<{ rows: number; wasBaseline: boolean }> {
     const doing = `delete run ${runId}`;
     const wasBaseline = this.#guard(doing, () => {
       // Foreign keys off for this transaction, so that deleting the run does not cascade to all its
@@ -408,7 +410,7 @@ export class SqliteRunStore implements RunStore {
       try {
         return this.#db.transaction(() => {
           const run = this.#run(runId);
-          if (run.status === "running" && writerMayBeAlive(run)) {
+          if (run.status === "running" && !opts.force && writerMayBeAlive(run)) {
             throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (process ${run.pid ?? "?"} on ${run.host ?? "?"}); stop it before deleting it`);
           }
           this.#q.deleteRun.run(runId);

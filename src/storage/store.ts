@@ -35,10 +35,11 @@ export interface RunStore {
   /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
   scores(runId: string): AsyncIterable<RowScores>;
   /**
-   * Deletes a run and its rows, refusing one that a live process is still recording, and unsets the
-   * baseline when it was this run. `onProgress` gets (rows deleted, rows to delete) as it goes.
+   * Deletes a run and its rows, refusing one that a live process is still recording (or may be: one on
+   * another host), unless `force`, and unsets the baseline when it was this run. `onProgress` gets
+   * (rows deleted, rows to delete) as it goes.
    */
-  deleteRun(runId: string, opts?: { onProgress?: (deleted: number, total: number) => void }): Promise<{ rows: number; wasBaseline: boolean }>;
+  deleteRun(runId: string, opts?: { onProgress?: (deleted: number, total: number) => void; force?: boolean }): Promise<{ rows: number; wasBaseline: boolean }>;
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
   /** Marks runs begun through this store and still running as incomplete, then closes. Idempotent. */

@@ -190,11 +190,17 @@ export function describeUnscored(evaluators: readonly EvaluatorSummary[]): strin
 const MIN_DELETE_PREFIX = 4;
 
 /**
- * `simeval delete RUN...`: deletes recorded runs and their rows. Every ref is resolved, and a run still
- * being recorded refused, before anything is deleted. `--vacuum` then gives the freed space back to the
- * file system (alone, it only does that).
+ * What to do about a run recorded as still running: stop it, or, when its process is gone but cannot be
+ * looked up from here (killed on another host or in another container), delete it with --force.
  */
-export async function deleteCommand(refs: readonly string[], opts: { db: string; vacuum?: boolean }, io: CliIO): Promise<number> {
+const STILL_RUNNING_HINT = "a run whose process was killed on another host or in another container stays recorded as running: `simeval delete RUN --force` deletes it";
+
+/**
+ * `simeval delete RUN...`: deletes recorded runs and their rows. Every ref is resolved, and a run still
+ * being recorded refused (unless `--force`), before anything is deleted. `--vacuum` then gives the freed
+ * space back to the file system (alone, it only does that).
+ */
+export async function deleteCommand(refs: readonly string[], opts: { db: string; vacuum?: boolean; force?: boolean }, io: CliIO): Promise<number> {
   if (refs.length === 0 && !opts.vacuum) throw new EvalError("USAGE", "name the runs to delete (ids, names or id prefixes; `simeval runs` lists them), or give --vacuum");
   const store = openRecordedRuns(opts.db);
   try {
@@ -206,23 +212,25 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       if (run.id !== ref.trim() && run.name !== ref.trim() && ref.trim().length < MIN_DELETE_PREFIX) {
         throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${runLabel(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
       }
-      if (run.status === "running") throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; stop it before deleting it (nothing was deleted)`);
+      if (run.status === "running" && !opts.force) {
+        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; stop it before deleting it (nothing was deleted); ${STILL_RUNNING_HINT}`);
+      }
       runs.set(run.id, run);
     }
     if (opts.vacuum) {
       // VACUUM rewrites the whole file under the write lock: a run recorded meanwhile would wait past its
       // lock timeout and fail. Refused before anything is deleted, as a running run is above.
-      const recording = (await store.listRuns()).filter((r) => r.status === "running");
+      const recording = (await store.listRuns()).filter((r) => r.status === "running" && !runs.has(r.id));
       if (recording.length) {
         throw new EvalError(
           "USAGE",
-          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted)`,
+          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted); ${STILL_RUNNING_HINT}`,
         );
       }
     }
     for (const run of runs.values()) {
       const progress = terminalProgress(process.stderr);
-      const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total) });
+      const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total), force: opts.force === true });
       progress.done();
       io.stdout(`deleted ${runLabel(run)}: ${rows.toLocaleString("en-US")} rows`);
       if (wasBaseline) io.stdout("it was the baseline: no baseline is set now (`simeval baseline set RUN` sets one)");
