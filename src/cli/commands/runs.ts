@@ -232,7 +232,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       const progress = terminalProgress(process.stderr);
       const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total), force: opts.force === true });
       progress.done();
-      io.stdout(`deleted ${runLabel(run)}: ${rows.toLocaleString("en-US")} rows`);
+      io.stdout(`deleted ${runLabel(run)}: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}`);
       if (wasBaseline) io.stdout("it was the baseline: no baseline is set now (`simeval baseline set RUN` sets one)");
     }
     if (opts.vacuum) {
