@@ -58,6 +58,16 @@ export function cutTextHtml(text: string, max: number): string {
   return c.cut ? `${escapeText(c.text)}<span class="muted" title="cut to its first ${formatInt(max)} characters">… (${formatInt(c.length)} characters)</span>` : escapeText(text);
 }
 
+/**
+ * A reasoning as HTML, cut as {@link cutTextHtml} cuts, with each double-quoted string in it (the tokens
+ * an evaluator quotes, JSON-escaped) set apart in `<bdi>`. Right-to-left tokens listed inside the English
+ * sentence ("שלום", "עולם") would otherwise merge, with the quotes and commas between them, into one
+ * right-to-left run and read in reverse order.
+ */
+export function reasoningHtml(text: string, max: number): string {
+  return cutTextHtml(text, max).replace(/&quot;((?:\\&quot;|(?!&quot;)[^])*?)&quot;/g, "&quot;<bdi>$1</bdi>&quot;");
+}
+
 /** A token evaluator's lists: the tokens the output misses and the ones it adds, as chips (cut to {@link MAX_TOKEN_CHARS}). */
 export function renderTokens(tokens: TokenLists): string {
   const list = (items: readonly string[], total: number, cls: "missing" | "extra"): string => {

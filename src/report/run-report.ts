@@ -6,7 +6,7 @@ import { escapeHtml, escapeText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
-import { cutTextHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
+import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
 import { MAX_SHOWN_CHARS } from "./text-diff.js";
 import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
 
@@ -148,7 +148,7 @@ function renderWorstRow(w: WorstRow, direction: Direction, highlight: HighlightO
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">score ${formatScore(w.score, direction)}</span>${verdictBadge(w.passed)}` +
     // A reasoning may quote tokens (tfidf_similarity's top terms), which may be huge: cut like the texts.
-    `${w.reasoning ? `<span class="reason">${cutTextHtml(w.reasoning, MAX_SHOWN_CHARS)}</span>` : ""}</div>` +
+    `${w.reasoning ? `<span class="reason">${reasoningHtml(w.reasoning, MAX_SHOWN_CHARS)}</span>` : ""}</div>` +
     `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`
   );
 }
