@@ -17,11 +17,20 @@ describe("terminalProgress", () => {
     expect(writes).toEqual(["simeval: waiting\n"]);
   });
 
+  it("draws no progress line on a TERM=dumb terminal, which would show its escape codes", () => {
+    const { stream, writes } = fakeStream(true);
+    const p = terminalProgress(stream, undefined, "dumb");
+    p.update(10, 100);
+    p.note("simeval: waiting");
+    p.done();
+    expect(writes).toEqual(["simeval: waiting\n"]);
+  });
+
   it("shows rows, rows/s, a bar and an ETA on a terminal, then clears the line", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     try {
       const { stream, writes } = fakeStream(true);
-      const p = terminalProgress(stream);
+      const p = terminalProgress(stream, undefined, "xterm");
       vi.advanceTimersByTime(2000);
       p.update(1000, 4000);
       expect(writes[0]).toMatch(/^\r\[######------------------\]  25%  1,000 rows  500 rows\/s  0:02  ETA 0:06/);
@@ -45,7 +54,7 @@ describe("terminalProgress", () => {
     try {
       const { stream, writes } = fakeStream(true);
       (stream as { columns: number }).columns = 40;
-      const p = terminalProgress(stream);
+      const p = terminalProgress(stream, undefined, "xterm");
       vi.advanceTimersByTime(2000);
       p.update(100_000, 200_000);
       vi.advanceTimersByTime(500);

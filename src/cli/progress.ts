@@ -8,12 +8,17 @@ export interface Progress {
 }
 
 /**
- * Writes the progress line to `stream` only when it is a terminal (quiet in CI and pipes), at most ten
- * times a second. Notes go to `print` (a line writer on the same stream, such as the command's stderr)
+ * Writes the progress line to `stream` only when it is a terminal (quiet in CI and pipes) that is not
+ * `TERM=dumb` (an editor's shell buffer, which shows the line's escape codes rather than obeying them),
+ * at most ten times a second. Notes go to `print` (a line writer on the same stream, such as the command's stderr)
  * always; on a terminal, the progress line is cleared first and drawn again after.
  */
-export function terminalProgress(stream: NodeJS.WriteStream, print: (line: string) => void = (line) => void stream.write(`${line}\n`)): Progress {
-  if (!stream.isTTY) return { update() {}, note: print, done() {} };
+export function terminalProgress(
+  stream: NodeJS.WriteStream,
+  print: (line: string) => void = (line) => void stream.write(`${line}\n`),
+  term: string | undefined = process.env["TERM"],
+): Progress {
+  if (!stream.isTTY || term === "dumb") return { update() {}, note: print, done() {} };
   const columns = () => (stream.columns && stream.columns > 1 ? stream.columns : 80);
   const start = performance.now();
   let last = 0;
