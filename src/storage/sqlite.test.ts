@@ -107,6 +107,28 @@ describe("opening", () => {
     db.close();
   });
 
+  it("cuts a WAL that grew while another connection read back to 64 MiB once a checkpoint resets it", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    // A reader's snapshot keeps checkpoints from going back to the WAL's start, so the WAL grows past the limit.
+    const reader = new Database(dbPath, { readonly: true });
+    reader.prepare("BEGIN").run();
+    reader.prepare("SELECT count(*) FROM runs").get();
+    const big = "x".repeat(8000);
+    const rowsFrom = (from: number): SerializedRow[] =>
+      Array.from({ length: 1000 }, (_, i) => ({ row: from + i, line: null, id: "null", results: JSON.stringify({ em: { reasoning: big } }), error: null }));
+    for (let batch = 0; batch < 10; batch++) await store.addRows(id, rowsFrom(batch * 1000 + 1));
+    const grown = statSync(`${dbPath}-wal`).size;
+    expect(grown).toBeGreaterThan(64 * 2 ** 20);
+    reader.prepare("COMMIT").run();
+    reader.close();
+    // The next commit checkpoints the whole WAL; the one after starts it afresh, and cuts the file.
+    await store.addRows(id, rowsFrom(20_001).slice(0, 10));
+    await store.addRows(id, rowsFrom(30_001).slice(0, 10));
+    expect(statSync(`${dbPath}-wal`).size).toBeLessThanOrEqual(64 * 2 ** 20);
+    await store.close();
+  });
+
   it("reopens an existing store without migrating it again and keeps its runs", async () => {
     const a = open();
     const id = await a.beginRun(META);
