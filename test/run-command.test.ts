@@ -860,7 +860,7 @@ describe("runs, show, baseline, compare and trend", () => {
       expect((await run("show", name, "--db", db)).out).toMatch(new RegExp(`name\\s+${name}\n`));
     }
     const before = await ids();
-    expect(await run("delete", first.slice(0, 3), "--db", db)).toMatchObject({ code: 0, out: expect.stringContaining(`(${first.slice(0, 3)}): 1 rows`) });
+    expect(await run("delete", first.slice(0, 3), "--db", db)).toMatchObject({ code: 0, out: expect.stringContaining(`(${first.slice(0, 3)}): 1 row\n`) });
     expect((await ids()).map((r) => r.name)).toEqual(before.map((r) => r.name).filter((n) => n !== first.slice(0, 3)));
     // No longer a name: the start of both remaining ids, which delete refuses like any ambiguous prefix.
     expect(await run("delete", first.slice(0, 3), "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("is the start of several run ids") });
