@@ -573,6 +573,15 @@ describe("deleting runs", () => {
     expect((await storeError(() => store.deleteRun(other))).message).toContain(`no run with id "${other}"`);
   });
 
+  it("tells a writer whose run another process deleted with --force what happened, rather than 'no run with id'", async () => {
+    const writer = open();
+    const id = await writer.beginRun(META);
+    await writer.addRows(id, numbered(1, 2));
+    await open().deleteRun(id, { force: true });
+    const error = await storeError(() => writer.addRows(id, numbered(3, 4)));
+    expect(error.message).toContain(`run ${id}, which this process was recording, was deleted by another process (simeval delete --force)`);
+  });
+
   it("a run deleted through another connection while its rows or scores are read fails the read, rather than ending it early", async () => {
     const reader = open();
     const deleter = open();

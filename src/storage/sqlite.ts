@@ -267,7 +267,8 @@ export class SqliteRunStore implements RunStore {
   #abort(runId: string, summary: RunSummary | null): void {
     this.#guard(`mark run ${runId} incomplete`, () => {
       const { changes } = this.#q.abort.run(new Date().toISOString(), summary === null ? null : JSON.stringify(summary), runId);
-      if (changes === 0) this.#run(runId);
+      // A run of this process that another deleted (delete --force) is gone: nothing left to mark.
+      if (changes === 0 && !this.#mine.has(runId)) this.#run(runId);
       this.#forget(runId);
     });
   }
@@ -541,6 +542,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   #requireRunning(runId: string, doing: string): RunRecord {
+    if (this.#mine.has(runId) && this.#q.runById.get(runId) === undefined) {
+      // Only another process can have removed it: `simeval delete --force` takes a run recorded as running.
+      throw new EvalError("STORE_FAILED", `${this.path}: run ${runId}, which this process was recording, was deleted by another process (simeval delete --force); cannot ${doing}`);
+    }
     const run = this.#run(runId);
     if (run.status !== "running") {
       throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${doing}`);
