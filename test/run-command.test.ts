@@ -475,6 +475,10 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(clash.code).toBe(2);
     expect(clash.err).toContain(`"${both}" names both a file and the recorded run `);
     expect((await run("compare", `${dir}/./a.out.jsonl`, "good", "--db", db)).code).toBe(0); // another spelling of the path
+    // So is one compared with another file: the database is read for the clash, though two files need none.
+    const twoFiles = await run("compare", both, join(dir, "b.out.jsonl"), "--db", db);
+    expect(twoFiles.code).toBe(2);
+    expect(twoFiles.err).toContain(`"${both}" names both a file and the recorded run `);
   });
 
   it("fails --baseline --fail-on-regression when an evaluator of the new run has no row scored in both runs: no verdict is not 'no regression'", async () => {

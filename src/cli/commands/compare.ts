@@ -8,6 +8,7 @@ import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
 import type { RowScores } from "../../run/row-scores.js";
 import { evaluatorSpec } from "../../run/types.js";
+import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, formatSignedFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -31,8 +32,9 @@ export interface CompareOptions {
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
   // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
   if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
-  // Two results.jsonl files need no database; a run id or name does.
-  const store = isResultsFile(refA) && isResultsFile(refB) ? undefined : openRecordedRuns(opts.db);
+  // Two results.jsonl files need no database; a run id or name does. The database is still read when there
+  // is one, so that a file named like a recorded run is refused as ambiguous (see loadRun), as it is beside a run.
+  const store = isResultsFile(refA) && isResultsFile(refB) ? optionalRecordedRuns(opts.db) : openRecordedRuns(opts.db);
   try {
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
@@ -55,6 +57,15 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     return failures.length ? EXIT.failed : EXIT.ok;
   } finally {
     await store?.close();
+  }
+}
+
+/** The run database when one can be read at `path`, else undefined: two results.jsonl files are compared without it. */
+function optionalRecordedRuns(path: string): SqliteRunStore | undefined {
+  try {
+    return openRecordedRuns(path);
+  } catch {
+    return undefined;
   }
 }
 
