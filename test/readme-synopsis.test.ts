@@ -63,7 +63,7 @@ describe("README on run's files", () => {
     const r = await run("run", data, "--config", join(dir, "evals.json"), "--no-db", "--report", join(dir, "file", "r.html"));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^simeval: --report \S+: cannot write \(.+\); give a path where a file can be written\n?$/);
-    expect(prose).toContain("simeval: --report out/r.html: cannot write (EACCES: permission denied, access 'out'); give a path where a file can be written");
+    expect(prose).toContain("simeval: --report out/r.html: cannot write (EACCES: permission denied, access '/work/out'); give a path where a file can be written");
     const folder = await run("run", data, "--config", join(dir, "evals.json"), "--no-db", "--out", dir);
     expect(folder.err).toContain(`--out ${dir} is a folder; give the path of a file to write, such as ${join(dir, "out.jsonl")}`);
     expect(prose).toContain("--out DIR is a folder; give the path of a file to write, such as DIR/out.jsonl");
