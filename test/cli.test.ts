@@ -121,6 +121,17 @@ describe("the bin, as a real process", () => {
 
 });
 
+describe("simeval help COMMAND", () => {
+  it("prints the command's help, and names an unknown command rather than printing the general help alone (exit 2)", async () => {
+    expect(await run("help", "run")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval run") });
+    expect(await run("help", "rm")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval delete|rm") });
+    expect(await run("help", "help")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval [options] [command]"), err: "" });
+    const r = await run("help", "bogus");
+    expect(r).toMatchObject({ code: 2, out: "" });
+    expect(r.err).toContain('simeval: help bogus: unknown command "bogus"; the commands are score, run, compare');
+  });
+});
+
 describe("--fail-on-regression's help", () => {
   it("says that an evaluator with no row scored in both runs fails it too, as compare and run do", async () => {
     for (const command of ["compare", "run"]) {
