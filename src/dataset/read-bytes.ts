@@ -41,10 +41,39 @@ export function checkDatasetFile(path: string): Stats {
   return stats;
 }
 
+/** How many leading bytes {@link notText} looks at. */
+const MAGIC_BYTES = 6;
+
+/** Leading bytes of files that are not text, what each is, and what to do instead. */
+const NOT_TEXT: readonly { magic: readonly number[]; what: string; fix: string }[] = [
+  { magic: [0x1f, 0x8b], what: "is gzip-compressed", fix: "decompress it first, e.g. gunzip -k FILE" },
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: "is a ZIP archive (an Excel .xlsx workbook is one)", fix: "extract it, or save the sheet as CSV UTF-8" },
+  { magic: [0xd0, 0xcf, 0x11, 0xe0], what: "is an Excel .xls (or other Office) file", fix: "save the sheet as CSV UTF-8" },
+  { magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], what: "is xz-compressed", fix: "decompress it first, e.g. xz -dk FILE" },
+  { magic: [0x28, 0xb5, 0x2f, 0xfd], what: "is zstd-compressed", fix: "decompress it first, e.g. zstd -d FILE" },
+];
+
+/**
+ * Why a file starting with `head` (up to {@link MAGIC_BYTES} bytes) cannot be a UTF-8 dataset, or undefined:
+ * UTF-16 (a byte order mark, or a NUL as one of the first two bytes, which UTF-8 text does not start with),
+ * a compressed file or an archive (by its magic number).
+ */
+export function notText(head: Uint8Array): string | undefined {
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+    return `is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`;
+  }
+  if (head.length >= 2 && (head[0] === 0) !== (head[1] === 0)) {
+    const order = head[1] === 0 ? "LE" : "BE";
+    return `looks like UTF-16${order} text without a byte order mark (its ${head[1] === 0 ? "second" : "first"} byte is NUL); expected UTF-8: convert it first, e.g. iconv -f UTF-16${order} -t UTF-8`;
+  }
+  const found = NOT_TEXT.find(({ magic }) => head.length >= magic.length && magic.every((b, i) => head[i] === b));
+  return found === undefined ? undefined : `${found.what}; expected a UTF-8 text file (JSONL, JSON or CSV): ${found.fix}`;
+}
+
 /**
  * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, a pipe, socket
  * or device (refused before it is opened: {@link checkDatasetFile}), unreadable, an empty file (`emptyHint`
- * says what a non-empty file should hold), or UTF-16 text.
+ * says what a non-empty file should hold), UTF-16 text, or a compressed or binary file ({@link notText}).
  */
 export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
   checkDatasetFile(path);
@@ -60,11 +89,11 @@ export async function openDatasetFile(path: string, emptyHint: string): Promise<
     const problem = notRegularFile(path, stat);
     if (problem !== undefined) throw problem;
     if (stat.size === 0) throw datasetInvalid(path, `the file is empty; expected ${emptyHint}`);
-    // Every row of a UTF-16 file would be an error of its own; one message for the file says why.
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    if (bytesRead === 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {
-      throw datasetInvalid(path, `is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);
-    }
+    // Every row of a UTF-16, compressed or binary file would be an error of its own (or one garbage
+    // header): one message for the file says why.
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(MAGIC_BYTES), 0, MAGIC_BYTES, 0);
+    const why = notText(buffer.subarray(0, bytesRead));
+    if (why !== undefined) throw datasetInvalid(path, why);
     return handle;
   } catch (err) {
     await handle.close();
