@@ -117,6 +117,18 @@ describe("readCsv", () => {
     expect(brief(await collect(readCsv(comma)))).toEqual([[1, 2, { id: "1", "note;x": "a;b" }]]);
   });
 
+  it("reads a tab-separated .csv with tabs (as spreadsheets save Text (Tab delimited)), tabs before semicolons", async () => {
+    const path = await file("tabs.csv", '\uFEFFid\toutput\texpected\r\n1\t"a\tb"\t3,5; 4\r\n2\tx\r\n');
+    const rows = await collect(readCsv(path));
+    expect(brief(rows.slice(0, 1))).toEqual([[1, 2, { id: "1", output: "a\tb", expected: "3,5; 4" }]]);
+    expect(rows[1]).toMatchObject({ row: 2, error: { message: 'line 3: 2 fields, but the header has 3; expected 3 fields separated by "\\t" (quote values that contain one)' } });
+    const both = await file("both.csv", "id\tnote;x\n1\ta;b\n");
+    expect(brief(await collect(readCsv(both)))).toEqual([[1, 2, { id: "1", "note;x": "a;b" }]]);
+    // A header with a comma is read with commas, whatever tabs it holds.
+    const comma = await file("comma-tab.csv", "id,note\tx\n1,a\tb\n");
+    expect(brief(await collect(readCsv(comma)))).toEqual([[1, 2, { id: "1", "note\tx": "a\tb" }]]);
+  });
+
   it("reads TSV with a tab delimiter", async () => {
     const path = await file("a.tsv", 'id\ttext\n1\t"a\tb"\n2\tc, d\n');
     expect(brief(await collect(readCsv(path, undefined, "\t")))).toEqual([

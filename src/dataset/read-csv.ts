@@ -99,8 +99,8 @@ function describeCsvError(err: CsvError): string {
 }
 
 /**
- * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of semicolon-separated
- * names makes it ";", see {@link sniffDelimiter}). Whole-file problems (missing, empty, no header,
+ * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of tab- or semicolon-separated
+ * names makes it "\t" or ";", see {@link sniffDelimiter}). Whole-file problems (missing, empty, no header,
  * a header with an empty or repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
  * throw DATASET_INVALID. A row with the wrong number
  * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
@@ -145,11 +145,13 @@ async function firstLine(handle: FileHandle): Promise<{ text: string; cut: boole
 }
 
 /**
- * "," unless the header row has no comma and a semicolon, as spreadsheets write CSV in locales where the
- * comma is the decimal mark: then ";".
+ * "," unless the header row has no comma: then "\t" if it has a tab (a tab-separated file named .csv, as
+ * spreadsheets save "Text (Tab delimited)" and many tools export), else ";" if it has a semicolon, as
+ * spreadsheets write CSV in locales where the comma is the decimal mark.
  */
-function sniffDelimiter(header: string): "," | ";" {
-  return !header.includes(",") && header.includes(";") ? ";" : ",";
+function sniffDelimiter(header: string): "," | ";" | "\t" {
+  if (header.includes(",")) return ",";
+  return header.includes("\t") ? "\t" : header.includes(";") ? ";" : ",";
 }
 
 /** A JSON object's opening up to its first key's colon: `{"output":`. */
