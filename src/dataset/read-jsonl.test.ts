@@ -29,6 +29,31 @@ describe("readJsonl", () => {
     ]);
   });
 
+  it("a JSON array or JSON objects written over several lines → DATASET_INVALID saying what the file is, not an error per line", async () => {
+    const pretty = JSON.stringify([{ output: "a", expected: "a" }], null, 2);
+    const array = await file("pretty-array.jsonl", `\uFEFF\r\n${pretty}\n`);
+    expect((await failure(readJsonl(array))).message).toBe(
+      `${array}: line 2 opens a JSON array that goes on over the next lines, so the file looks like a JSON array of row objects: name it .json; expected one JSON object per line (JSONL)`,
+    );
+    const perLine = await file("array-per-line.jsonl", '[{"output":"a"},\n{"output":"b"}]\n');
+    expect((await failure(readJsonl(perLine))).message).toMatch(/^.*: line 1 opens a JSON array that goes on/);
+    const objects = await file("pretty-objects.jsonl", `${JSON.stringify({ output: "a" }, null, 2)}\n${JSON.stringify({ output: "b" }, null, 2)}`);
+    expect((await failure(readJsonl(objects))).message).toBe(
+      `${objects}: line 1 is only "{", so the file looks like JSON objects written over several lines; expected one JSON object per line (JSONL): write each object on one line, e.g. jq -c . FILE`,
+    );
+  });
+
+  it("a first line that is a whole array, or a broken object, is that row's error, and later rows still come", async () => {
+    for (const first of ['[{"output":"a"}]', "[1, 2", '{"output": "a",']) {
+      const path = await file("first-bad.jsonl", `${first}\n{"output":"b"}\n`);
+      const items = await collect(readJsonl(path));
+      expect(items.map((i) => [i.row, "record" in i])).toEqual([
+        [1, false],
+        [2, true],
+      ]);
+    }
+  });
+
   it("a bad line is a row error naming its line, and later rows still come", async () => {
     const path = await file("bad.jsonl", ['{"id":1}', '{"id":2,}', "[1,2]", '"text"', "null", "42", '{"id":7}'].join("\n"));
     const items = await collect(readJsonl(path));

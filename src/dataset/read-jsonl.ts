@@ -20,6 +20,8 @@ export class JsonlLines {
   row = 0;
   /** Lines seen. */
   line = 0;
+  /** Set when the first row opens a JSON value that goes on over the next lines (see {@link opensMultilineJson}). */
+  multiline: { line: number; kind: "array" | "object" } | undefined;
 
   /**
    * With `unparsed`, rows are handed out as {@link UnparsedRow}s, to be parsed later by {@link parseJsonlRow}.
@@ -72,8 +74,32 @@ export class JsonlLines {
   private parseLine(text: string, out: (DatasetItem | UnparsedRow)[]): void {
     // A `{` first is nearly every line; only other lines pay for the blank test.
     if (text.charCodeAt(0) !== 123 && BLANK.test(text)) return;
+    if (this.row === 0) {
+      const kind = opensMultilineJson(text);
+      if (kind !== undefined) this.multiline = { line: this.line, kind };
+    }
     this.row++;
     out.push(this.unparsed ? { row: this.row, line: this.line, json: text } : parseJsonlRow({ row: this.row, line: this.line, json: text }));
+  }
+}
+
+/**
+ * "array" for a line that opens a JSON array and does not close it (`[`, or `[{"id": 1},` of a JSON array
+ * written one element per line), "object" for a line that is only `{` (objects written over several lines,
+ * as `jq .` or an indenting JSON writer prints them), else undefined. As a file's first row, either means that
+ * the file is not JSONL: every one of its lines would be a row error of its own.
+ */
+export function opensMultilineJson(line: string): "array" | "object" | undefined {
+  const text = line.trim();
+  if (text === "{") return "object";
+  if (!text.startsWith("[")) return undefined;
+  const rest = text.slice(1).trimStart();
+  if (rest !== "" && !rest.startsWith("{")) return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch {
+    return "array";
   }
 }
 
@@ -90,9 +116,22 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
   return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}`);
 }
 
+/** Throws DATASET_INVALID when the first row opens a JSON value that goes on over the next lines. */
+function notMultiline(path: string, lines: JsonlLines): void {
+  const found = lines.multiline;
+  if (found === undefined) return;
+  const at = `line ${found.line}`;
+  throw datasetInvalid(
+    path,
+    found.kind === "array"
+      ? `${at} opens a JSON array that goes on over the next lines, so the file looks like a JSON array of row objects: name it .json; expected ${EXPECTED}`
+      : `${at} is only "{", so the file looks like JSON objects written over several lines; expected ${EXPECTED}: write each object on one line, e.g. jq -c . FILE`,
+  );
+}
+
 /**
- * Reads a JSONL file row by row. Whole-file problems (missing, a directory, empty, no rows) throw
- * DATASET_INVALID; a bad line is yielded as a row error and reading goes on. A BOM at the start is skipped.
+ * Reads a JSONL file row by row. Whole-file problems (missing, a directory, empty, no rows, a first row that
+ * opens a JSON array or object going on over the next lines: {@link opensMultilineJson}) throw DATASET_INVALID; a bad line is yielded as a row error and reading goes on. A BOM at the start is skipped.
  * With `signal`, an abort rejects the pending `next()` with `signal.reason`.
  */
 export function readJsonl(path: string, signal?: AbortSignal): AsyncIterableIterator<DatasetItem> {
@@ -131,12 +170,14 @@ export async function* readJsonlBatches(path: string, signal?: AbortSignal, unpa
     if (last + 1 < chunk.length) carry.push(chunk.subarray(last + 1));
     const items: (DatasetItem | UnparsedRow)[] = [];
     lines.push(region, items);
+    notMultiline(path, lines);
     if (signal?.aborted === true) throw signal.reason;
     if (items.length > 0) yield items;
   }
   if (carry.length > 0) {
     const items: (DatasetItem | UnparsedRow)[] = [];
     lines.push(Buffer.concat(carry), items);
+    notMultiline(path, lines);
     if (items.length > 0) yield items;
   }
   if (lines.row === 0) throw datasetInvalid(path, `no rows (only blank lines); expected ${EXPECTED}`);
