@@ -129,6 +129,20 @@ describe("readCsv", () => {
     expect(brief(await collect(readCsv(comma)))).toEqual([[1, 2, { id: "1", "note\tx": "a\tb" }]]);
   });
 
+  it("a first line sep=X (Excel's delimiter line) sets the delimiter and is not the header; line numbers count it", async () => {
+    const path = await file("sep.csv", '\uFEFFsep=;\r\nid;output\r\n1;"a;b"\r\n2;x;y\r\n');
+    const rows = await collect(readCsv(path));
+    expect(brief(rows.slice(0, 1))).toEqual([[1, 3, { id: "1", output: "a;b" }]]);
+    expect(rows[1]).toMatchObject({ row: 2, error: { message: 'line 4: 3 fields, but the header has 2; expected 2 fields separated by ";" (quote values that contain one)' } });
+    const comma = await file("sep-comma.tsv", "sep=,\nid,output\n1,a\tb\n");
+    expect(brief(await collect(readCsv(comma, undefined, "\t")))).toEqual([[1, 3, { id: "1", output: "a\tb" }]]);
+    const tab = await file("sep-tab.csv", "sep=\t\nid\toutput\n1\ta,b\n");
+    expect(brief(await collect(readCsv(tab)))).toEqual([[1, 3, { id: "1", output: "a,b" }]]);
+    // Only a line of exactly sep= and one delimiter.
+    const column = await file("sep-column.csv", "sep=x,output\n1,a\n");
+    expect(brief(await collect(readCsv(column)))).toEqual([[1, 2, { "sep=x": "1", output: "a" }]]);
+  });
+
   it("reads TSV with a tab delimiter", async () => {
     const path = await file("a.tsv", 'id\ttext\n1\t"a\tb"\n2\tc, d\n');
     expect(brief(await collect(readCsv(path, undefined, "\t")))).toEqual([

@@ -100,7 +100,8 @@ function describeCsvError(err: CsvError): string {
 
 /**
  * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of tab- or semicolon-separated
- * names makes it "\t" or ";", see {@link sniffDelimiter}). Whole-file problems (missing, empty, no header,
+ * names makes it "\t" or ";", see {@link sniffDelimiter}; a first line `sep=;` makes it ";" whatever was given,
+ * see {@link SEP_LINE}). Whole-file problems (missing, empty, no header,
  * a header with an empty or repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
  * throw DATASET_INVALID. A row with the wrong number
  * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
@@ -154,6 +155,12 @@ function sniffDelimiter(header: string): "," | ";" | "\t" {
   return header.includes("\t") ? "\t" : header.includes(";") ? ";" : ",";
 }
 
+/**
+ * A first line `sep=;` (or `,`, tab, `|`), which Excel reads, and some tools write, to name the delimiter of
+ * the lines after it: the header is the next line.
+ */
+const SEP_LINE = /^sep=([,;\t|])$/;
+
 /** A JSON object's opening up to its first key's colon: `{"output":`. */
 const JSON_OBJECT_START = /^\{\s*"(?:[^"\\]|\\.)*"\s*:/;
 
@@ -192,7 +199,10 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     const what = json === "jsonl" ? "a JSON object, so the file looks like JSONL (one JSON object per line): name it .jsonl" : "the start of a JSON array, so the file looks like a JSON array of row objects: name it .json";
     throw datasetInvalid(path, `the header row is ${what}; expected ${EXPECTED}`);
   }
-  const delimiter = given === "," ? sniffDelimiter(header1.text) : given;
+  // Excel's `sep=;` line names the delimiter, and is not the header.
+  const sepLine = SEP_LINE.exec(header1.text)?.[1];
+  const delimiter = sepLine ?? (given === "," ? sniffDelimiter(header1.text) : given);
+  let skipSepLine = sepLine !== undefined;
   /** Broken records, with how many records csv-parse had emitted before each (to put it in its place). */
   const skips: { before: number; err: CsvError }[] = [];
   const parser = parse({
@@ -255,6 +265,10 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     // An empty line, or one of spaces, is one blank field: not a row (nor a ragged one).
     if (record.length === 1 && isBlank(record[0]!)) continue;
     if (header === undefined) {
+      if (skipSepLine) {
+        skipSepLine = false;
+        continue;
+      }
       const result = readHeader(path, record);
       if (!Array.isArray(result)) throw result;
       header = result;
