@@ -124,6 +124,30 @@ describe("runDataset before the first row", () => {
   });
 });
 
+describe("runDataset on a file refused as a whole", () => {
+  it.each([0, 1])("throws DATASET_INVALID and records no run: the file was never read (workers %i)", async (workers) => {
+    const store = openSqliteStore(join(files.dir(), `refused-${workers}.db`));
+    try {
+      const refused = [
+        await files.file("refused-empty.jsonl", ""),
+        await files.file("refused-pretty.jsonl", JSON.stringify([{ output: "a", expected: "a" }], null, 2)),
+        await files.file("refused-json-header.csv", '{"output":"a","expected":"a"}\n'),
+        await files.file("refused-utf16.csv", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("output,expected\na,a\n", "utf16le")])),
+      ];
+      for (const dataset of refused) {
+        await expect(runDataset({ dataset, evaluators: SPECS, workers, store }), dataset).rejects.toMatchObject({ code: "DATASET_INVALID" });
+      }
+      expect(await store.listRuns()).toEqual([]);
+      // A file that reads is recorded as ever.
+      const dataset = await files.file("refused-then-fine.jsonl", rows(20));
+      const result = await runDataset({ dataset, evaluators: SPECS, workers, store });
+      expect((await store.listRuns()).map((r) => [r.id, r.status])).toEqual([[result.runId, "complete"]]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("runDataset with the dataset IDF", () => {
   it.each([0, 1])("fits each idf \"dataset\" evaluator its own table (workers %i)", async (workers) => {
     const dataset = await files.file("two-idf.jsonl", rows(400));

@@ -115,7 +115,8 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
  * error; the run goes on. When `signal` aborts, the rows already scored are written and the run is
- * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`). Without `write` and `store`, nothing reads the rows' results, so they are
+ * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`). A file refused
+ * as a whole (DATASET_INVALID on its first read) is not recorded. Without `write` and `store`, nothing reads the rows' results, so they are
  * scored by verdict alone (`Evaluator.verdictNow`): the same summary, several times faster.
  */
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
@@ -144,6 +145,10 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // which only name and describe, load nothing. Then the dataset IDF's pass over the file, when an
   // evaluator wants it.
   let scan: FileScan;
+  const datasetWarnings: string[] = [];
+  const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) });
+  let firstBatch: IteratorResult<(DatasetItem | UnparsedRow)[]>;
+  let interruptedFirst = false;
   try {
     const [scanned, readied] = await Promise.allSettled([scanFile(opts.dataset), scorer.ready()]);
     if (scanned.status === "rejected") throw scanned.reason;
@@ -158,7 +163,18 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
         if (!opts.signal?.aborted) throw error;
       }
     }
+    // The first read comes before the run is recorded: a file refused as a whole (empty, UTF-16,
+    // compressed, not the format its name says) is a bad argument, as a bad config is, not a run.
+    try {
+      if (opts.signal?.aborted === true) throw opts.signal.reason;
+      firstBatch = await batches.next();
+    } catch (error) {
+      if (!opts.signal?.aborted) throw error;
+      firstBatch = { done: true, value: undefined };
+      interruptedFirst = true;
+    }
   } catch (error) {
+    await batches.return(undefined);
     await scorer.close();
     throw error;
   }
@@ -170,9 +186,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const rowErrors: RowErrorInfo[] = [];
   const evaluatorErrors: Record<string, EvaluatorErrorInfo> = {};
   let readStopped: RowErrorInfo | null = null;
-  const datasetWarnings: string[] = [];
   let rowsDone = 0;
-  let interrupted = false;
+  let interrupted = interruptedFirst;
 
   const sink = async (batch: ScoredBatch) => {
     if (store && runId) await store.addRows(runId, rowsToStore(batch));
@@ -209,7 +224,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     try {
       // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows, or of
       // BATCH_CHARS characters of JSONL lines. JSONL lines are parsed on the scoring threads.
-      for await (const items of readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) })) {
+      for await (const items of startingWith(firstBatch, batches)) {
         for (const item of items) {
           batch.push(item);
           if ("json" in item) chars += item.json.length;
@@ -246,6 +261,17 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   } finally {
     summary.close();
     await scorer.close();
+  }
+}
+
+/** The batches of a reader whose first `next()` was taken already (`first`), then the rest; ends the reader when stopped early. */
+async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    if (first.done === true) return;
+    yield first.value;
+    yield* rest;
+  } finally {
+    await rest.return(undefined);
   }
 }
 
