@@ -143,6 +143,18 @@ describe("readCsv", () => {
     expect(brief(await collect(readCsv(column)))).toEqual([[1, 2, { "sep=x": "1", output: "a" }]]);
   });
 
+  it("nameless columns at the header's end (a spreadsheet's empty columns, exported as trailing commas) are left out; a value in one is a row error", async () => {
+    const path = await file("trailing.csv", "id,output,expected,, \r\n1,a,a,,\r\n2,b,c\r\n3,x,y,note,\r\n4,p,q, ,\r\n5,only\r\n6,a,b,,,\r\n");
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", output: "a", expected: "a" }],
+      [2, 3, { id: "2", output: "b", expected: "c" }],
+      [3, 4, "line 4: column 4 holds a value, but the header gives it no name; expected a name for it in the header, or an empty cell"],
+      [4, 5, { id: "4", output: "p", expected: "q" }],
+      [5, 6, 'line 6: 2 fields, but the header has 5; expected 5 fields separated by "," (quote values that contain one)'],
+      [6, 7, 'line 7: 6 fields, but the header has 5; expected 5 fields separated by "," (quote values that contain one)'],
+    ]);
+  });
+
   it("reads TSV with a tab delimiter", async () => {
     const path = await file("a.tsv", 'id\ttext\n1\t"a\tb"\n2\tc, d\n');
     expect(brief(await collect(readCsv(path, undefined, "\t")))).toEqual([
@@ -175,6 +187,7 @@ describe("readCsv", () => {
     ["blank lines only", "\n\r\n\n", "no header row (only blank lines); expected a header row naming the columns, then one row per line"],
     ["a header only", "id,input\n", "has a header row but no data rows; expected a header row naming the columns, then one row per line"],
     ["an empty header name", "id,,expected\n1,2,3\n", "the header's column 2 has no name; expected a header row naming the columns, then one row per line"],
+    ["a header of nameless columns", ",,\n1,2,3\n", "the header's column 1 has no name; expected a header row naming the columns, then one row per line"],
     ["a duplicate header name", "id,input, id\n1,2,3\n", 'the header names column "id" twice (columns 1 and 3); expected unique column names'],
   ])("%s → DATASET_INVALID", async (_name, text, message) => {
     const path = await file("whole.csv", text);

@@ -41,13 +41,23 @@ function isBlank(field: string): boolean {
   return /^[ \t\r]*$/.test(field);
 }
 
-/** Checks the header: every column needs a name, and names must differ. Names are trimmed. */
+/**
+ * Checks the header: every column needs a name, and names must differ. Names are trimmed. Columns with no
+ * name after the last named one (a spreadsheet's empty columns, exported as trailing separators: `id,output,,`)
+ * are kept as "" names: their cells must be empty (see {@link toItem}).
+ */
 function readHeader(path: string, fields: string[]): string[] | EvalError {
   const names: string[] = [];
   const seen = new Map<string, number>();
+  let named = fields.length;
+  while (named > 0 && fields[named - 1]!.trim() === "") named--;
   for (const [i, field] of fields.entries()) {
     if (field.includes(INVALID)) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
     const name = field.trim();
+    if (name === "" && i >= named && named > 0) {
+      names.push("");
+      continue;
+    }
     if (name === "") return datasetInvalid(path, `the header's column ${i + 1} has no name; expected ${EXPECTED}`);
     const before = seen.get(name);
     if (before !== undefined) {
@@ -59,15 +69,21 @@ function readHeader(path: string, fields: string[]): string[] | EvalError {
   return names;
 }
 
-/** One data row to an item: field count, UTF-8, and the `metadata` column. */
-function toItem(header: string[], fields: string[], row: number, line: number, sep: string, checkUtf8: boolean): DatasetItem {
+/**
+ * One data row to an item: field count, UTF-8, and the `metadata` column. `named`: the header's named columns
+ * (the rest are nameless trailing columns, whose cells, if the row has them, must be empty).
+ */
+function toItem(header: string[], named: number, fields: string[], row: number, line: number, sep: string, checkUtf8: boolean): DatasetItem {
   const at = `line ${line}: `;
-  if (fields.length !== header.length) {
+  if (fields.length < named || fields.length > header.length) {
     const got = `${fields.length} field${fields.length === 1 ? "" : "s"}`;
     return rowError(row, line, `${at}${got}, but the header has ${header.length}; expected ${header.length} fields separated by "${sep === "\t" ? "\\t" : sep}" (quote values that contain one)`);
   }
   const record: Record<string, unknown> = {};
-  for (let i = 0; i < fields.length; i++) {
+  for (let i = named; i < fields.length; i++) {
+    if (!isBlank(fields[i]!)) return rowError(row, line, `${at}column ${i + 1} holds a value, but the header gives it no name; expected a name for it in the header, or an empty cell`);
+  }
+  for (let i = 0; i < named; i++) {
     const field = fields[i]!;
     const name = header[i]!;
     const text = field;
@@ -102,7 +118,7 @@ function describeCsvError(err: CsvError): string {
  * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of tab- or semicolon-separated
  * names makes it "\t" or ";", see {@link sniffDelimiter}; a first line `sep=;` makes it ";" whatever was given,
  * see {@link SEP_LINE}). Whole-file problems (missing, empty, no header,
- * a header with an empty or repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
+ * a header with an empty name before its last named column, or a repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
  * throw DATASET_INVALID. A row with the wrong number
  * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
  * a BOM is skipped. With `signal`, an abort rejects the pending `next()` with `signal.reason`.
@@ -223,6 +239,8 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
   pipeline(Readable.from(prepare(readChunks(path, handle, signal), seen)), parser, () => undefined);
 
   let header: string[] | undefined;
+  /** The header's named columns: those before its trailing nameless ones. */
+  let named = 0;
   let out: DatasetItem[] = [];
   let row = 0;
   /** The line the next record starts on, and how many records csv-parse has given us. */
@@ -272,10 +290,11 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       const result = readHeader(path, record);
       if (!Array.isArray(result)) throw result;
       header = result;
+      named = result.indexOf("") === -1 ? result.length : result.indexOf("");
       continue;
     }
     row++;
-    out.push(toItem(header, record, row, start, delimiter, seen.bad > 0));
+    out.push(toItem(header, named, record, row, start, delimiter, seen.bad > 0));
     // Everything parsed from the last read is in hand: pass it on as one batch.
     if (parser.readableLength === 0) {
       if (signal?.aborted === true) throw signal.reason;
