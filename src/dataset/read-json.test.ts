@@ -148,7 +148,7 @@ describe("readJsonArray", () => {
   });
 
   it.each([
-    ["an object", '{"rows": []}', "expected a JSON array of row objects at the top level, found an object (if the file holds one JSON object per line, name it .jsonl)"],
+    ["an object", '{"rows": []}', "expected a JSON array of row objects at the top level, found an object (if the file holds one JSON object per line, name it .jsonl; if the rows are an array under a key, take it out: jq '.KEY' FILE > rows.json)"],
     ["a string", '"hello"', "expected a JSON array of row objects at the top level, found a string"],
     ["a number", "12", "expected a JSON array of row objects at the top level, found a number"],
     ["not JSON", "id,input\n1,2\n", 'not valid JSON at line 1 (unexpected "i"); expected a JSON array of row objects'],

@@ -15,7 +15,7 @@ const EXPECTED = "a JSON array of row objects";
 function describeToken(token: TokenType): string {
   switch (token) {
     case TokenType.LEFT_BRACE:
-      return "an object (if the file holds one JSON object per line, name it .jsonl)";
+      return "an object (if the file holds one JSON object per line, name it .jsonl; if the rows are an array under a key, take it out: jq '.KEY' FILE > rows.json)";
     case TokenType.STRING:
       return "a string";
     case TokenType.NUMBER:

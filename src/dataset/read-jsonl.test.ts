@@ -29,6 +29,14 @@ describe("readJsonl", () => {
     ]);
   });
 
+  it("skips a BOM at the start of a later line, where two files were joined (cat a.jsonl b.jsonl)", async () => {
+    const path = await file("joined.jsonl", '\uFEFF{"a":"x"}\n\uFEFF{"a":"y"}\n\uFEFF\n');
+    expect(brief(await collect(readJsonl(path)))).toEqual([
+      [1, 1, { a: "x" }],
+      [2, 2, { a: "y" }],
+    ]);
+  });
+
   it("a JSON array or JSON objects written over several lines → DATASET_INVALID saying what the file is, not an error per line", async () => {
     const pretty = JSON.stringify([{ output: "a", expected: "a" }], null, 2);
     const array = await file("pretty-array.jsonl", `\uFEFF\r\n${pretty}\n`);

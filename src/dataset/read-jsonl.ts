@@ -71,9 +71,14 @@ export class JsonlLines {
     }
   }
 
-  private parseLine(text: string, out: (DatasetItem | UnparsedRow)[]): void {
-    // A `{` first is nearly every line; only other lines pay for the blank test.
-    if (text.charCodeAt(0) !== 123 && BLANK.test(text)) return;
+  private parseLine(line: string, out: (DatasetItem | UnparsedRow)[]): void {
+    let text = line;
+    // A `{` first is nearly every line; only other lines pay for the BOM and blank tests. A BOM starting a
+    // line other than the first is where files were joined (`cat a.jsonl b.jsonl`): skipped as the first is.
+    if (text.charCodeAt(0) !== 123) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (BLANK.test(text)) return;
+    }
     if (this.row === 0) {
       const kind = opensMultilineJson(text);
       if (kind !== undefined) this.multiline = { line: this.line, kind };
