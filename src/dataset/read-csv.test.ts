@@ -150,8 +150,8 @@ describe("readCsv", () => {
       [2, 3, { id: "2", output: "b", expected: "c" }],
       [3, 4, "line 4: column 4 holds a value, but the header gives it no name; expected a name for it in the header, or an empty cell"],
       [4, 5, { id: "4", output: "p", expected: "q" }],
-      [5, 6, 'line 6: 2 fields, but the header has 5; expected 5 fields separated by "," (quote values that contain one)'],
-      [6, 7, 'line 7: 6 fields, but the header has 5; expected 5 fields separated by "," (quote values that contain one)'],
+      [5, 6, 'line 6: 2 fields, but the header has 5; expected 3 to 5 (3 named, then 2 without a name) fields separated by "," (quote values that contain one)'],
+      [6, 7, 'line 7: 6 fields, but the header has 5; expected 3 to 5 (3 named, then 2 without a name) fields separated by "," (quote values that contain one)'],
     ]);
   });
 

@@ -77,7 +77,8 @@ function toItem(header: string[], named: number, fields: string[], row: number, 
   const at = `line ${line}: `;
   if (fields.length < named || fields.length > header.length) {
     const got = `${fields.length} field${fields.length === 1 ? "" : "s"}`;
-    return rowError(row, line, `${at}${got}, but the header has ${header.length}; expected ${header.length} fields separated by "${sep === "\t" ? "\\t" : sep}" (quote values that contain one)`);
+    const expected = named === header.length ? `${header.length}` : `${named} to ${header.length} (${named} named, then ${header.length - named} without a name)`;
+    return rowError(row, line, `${at}${got}, but the header has ${header.length}; expected ${expected} fields separated by "${sep === "\t" ? "\\t" : sep}" (quote values that contain one)`);
   }
   const record: Record<string, unknown> = {};
   for (let i = named; i < fields.length; i++) {
