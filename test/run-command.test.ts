@@ -282,7 +282,7 @@ describe("simeval run", () => {
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const db = join(dir, "db.sqlite");
     // Given relative, recorded absolute: `runs` and reports find it from any folder.
-    const r = await run("run", relative(process.cwd(), data), "--config", config, "--db", db, "--summary", join(dir, "s.json"), "--fail-under", "exact_match=0.5");
+    const r = await run("run", relative(process.cwd(), data), "--config", config, "--db", db, "--name", "partial", "--summary", join(dir, "s.json"), "--fail-under", "exact_match=0.5");
     expect(r.code).toBe(2);
     expect(r.out).toContain("4 rows, 1 unreadable");
     expect(r.err).toContain(`simeval: ${relative(process.cwd(), data)}: line 5: not valid JSON`);
@@ -296,7 +296,10 @@ describe("simeval run", () => {
     expect(recorded!.dataset_path).toBe(data);
     // It does not cover its dataset: incomplete, so it cannot become the baseline.
     expect(recorded!.status).toBe("incomplete");
-    expect((await run("baseline", "set", recorded!.id, "--db", db)).code).toBe(2);
+    expect(await run("baseline", "set", recorded!.id, "--db", db)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(`run ${recorded!.id} (partial) is incomplete; only a complete run can be the baseline (the baseline is unchanged)`),
+    });
     await store.close();
   });
 

@@ -144,7 +144,7 @@ export async function baselineCommand(action: string | undefined, ref: string | 
     }
     if (action !== "set" || ref === undefined) throw new EvalError("USAGE", usage);
     const run = findOrFail(await store.findRun(ref), ref);
-    if (run.status !== "complete") throw new EvalError("USAGE", `run ${run.id} is ${run.status}; only a complete run can be the baseline`);
+    if (run.status !== "complete") throw new EvalError("USAGE", `run ${runLabel(run)} is ${run.status}; only a complete run can be the baseline (the baseline is unchanged)`);
     // A comparison with it would have no pairs for these, so a regression on them would pass unseen.
     const unscored = unscoredEvaluators(run);
     if (unscored.length) {
