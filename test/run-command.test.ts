@@ -303,6 +303,20 @@ describe("simeval run", () => {
     await store.close();
   });
 
+  it("rows that are not UTF-8 (a CSV saved as Windows-1252) get one hint naming the likely encoding and how to convert, in --summary too", async () => {
+    const data = join(dir, "latin1.csv");
+    writeFileSync(data, Buffer.concat([Buffer.from("output,expected\nplain,plain\ncaf"), Buffer.from([0xe9]), Buffer.from(",cafe\nna"), Buffer.from([0xef]), Buffer.from("ve,naive\n")]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--summary", join(dir, "s.json"));
+    expect(r.out).toContain("3 rows, 2 unreadable");
+    const hint = `${data}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`;
+    expect(r.err.split("\n").filter((l) => l.includes("usually mean"))).toEqual([`simeval: ${hint}`]);
+    expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).warnings).toContain(hint);
+    // Not said when every row is UTF-8.
+    const clean = await run("run", file("clean.csv", "output,expected\ncafé,café\n"), "--config", config, "--no-db");
+    expect(clean.err).not.toContain("usually mean");
+  });
+
   it("a trailing comma after a JSON array's last element: every row is scored, no row is made up, and the comma is said once", async () => {
     const data = file("trailing.json", '[{"output":"a","expected":"a"},{"output":"b","expected":"b"},]');
     const config = file("evals.json", evals([{ type: "exact_match" }]));

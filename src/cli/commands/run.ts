@@ -131,6 +131,12 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
     // A fault in the file that lost no row (a trailing comma after a JSON array's last element): said once, with the file's name.
     const datasetWarnings = result.datasetWarnings.map((w) => `${dataset}: ${w}`);
+    // Rows that are not UTF-8 are nearly always a file saved in a legacy encoding: say which and how to convert it.
+    if (result.rowErrors.some((e) => e.message.includes("not valid UTF-8"))) {
+      datasetWarnings.push(
+        `${dataset}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`,
+      );
+    }
     for (const w of datasetWarnings) io.stderr(`simeval: ${w}`);
     const warnings = runWarnings(result);
     for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
