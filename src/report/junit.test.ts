@@ -112,6 +112,19 @@ describe("renderJUnit", () => {
     expect((tc["failure"] as Node)["#text"]).toBe(`score: 0.9\n${cleaned}\nsecond line`);
   });
 
+  it("keeps a testcase name on one line, and cuts a long message without splitting an emoji", () => {
+    const long = `${"a".repeat(298)}😀😀 tail`;
+    const out = renderJUnit({
+      name: "r",
+      evaluators: ["lev"],
+      rows: [{ row: 1, id: "a\nb\tc", results: { lev: result({ passed: false, reasoning: long }) } }],
+      gates: [],
+    });
+    const tc = ((parse(out).list[0] as Node)["testcase"] as Node[])[0] as Node;
+    expect(tc["@name"]).toBe("row 1 (id a\\nb\\tc)");
+    expect((tc["failure"] as Node)["@message"]).toBe(`${"a".repeat(298)}😀…`);
+  });
+
   it("fails the skipped rows of the evaluators counted that way by --count-skipped-as-zero, as the summary does", () => {
     const { suites: s, list: l } = parse(renderJUnit({ name: "r", evaluators: ["lev", "dist"], skippedAsFailed: ["lev"], rows, gates: [] }));
     const lev = l[0] as Node;

@@ -12,7 +12,7 @@
  */
 import { isResultError, type RowOutcome } from "../run/types.js";
 import { escapeXml, escapeXmlText } from "./escape.js";
-import { formatId } from "./format.js";
+import { capCodePoints, formatId } from "./format.js";
 import type { GateResult, JUnitInput } from "./types.js";
 
 /** simeval's own suites: no `simeval.<evaluator>` suite can have these names, whatever the evaluator is named. */
@@ -44,14 +44,17 @@ function count(c: Counts, k: Case): void {
   else if (k.outcome?.kind === "skipped") c.skipped++;
 }
 
+/** `row N (id ID)`: a line break or tab in the id is written as `\n`, `\r`, `\t`, so that the name stays one line in CI views. */
 function caseName(row: RowOutcome): string {
-  const id = formatId(row.id);
+  const id = formatId(row.id).replace(/[\r\n\t]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"));
   return id === "" ? `row ${row.row}` : `row ${row.row} (id ${id})`;
 }
 
+/** The text's first line, cut past 300 characters (code points, so that no surrogate pair is split into U+FFFD). */
 function firstLine(text: string): string {
   const line = text.split(/\r?\n/, 1)[0] ?? "";
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+  const capped = capCodePoints(line, 299);
+  return capped.length > 300 ? `${capped.text}…` : line;
 }
 
 /**
