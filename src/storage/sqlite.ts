@@ -385,10 +385,15 @@ export class SqliteRunStore implements RunStore {
 
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */
   async setBaseline(runId: string): Promise<void> {
-    this.#guard(`set the baseline to run ${runId}`, () => {
-      this.#run(runId);
-      this.#q.putSetting.run("baseline", runId);
-    });
+    // One write transaction: a run deleted by another process meanwhile cannot be left as the baseline.
+    this.#guard(`set the baseline to run ${runId}`, () =>
+      this.#db
+        .transaction(() => {
+          this.#run(runId);
+          this.#q.putSetting.run("baseline", runId);
+        })
+        .immediate(),
+    );
   }
 
   /**
