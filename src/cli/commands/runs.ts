@@ -64,7 +64,8 @@ export async function runsCommand(opts: { db: string; json?: boolean }, io: CliI
     const runs = await store.listRuns();
     const baseline = (await store.baseline())?.id;
     if (opts.json) {
-      io.stdout(JSON.stringify(await Promise.all(runs.map((r) => withRowsRecorded(r, store))), null, 2));
+      const listed = await Promise.all(runs.map((r) => withRowsRecorded(r, store)));
+      io.stdout(JSON.stringify(listed.filter((r) => r !== null), null, 2));
       return EXIT.ok;
     }
     if (!runs.length) {
@@ -74,7 +75,8 @@ export async function runsCommand(opts: { db: string; json?: boolean }, io: CliI
     const rows = [];
     for (const r of runs) {
       // A run killed outright has no summary, but its rows are stored (and compared): they are counted, for such runs only.
-      const count = r.summary?.rows ?? (await store.rowCount(r.id));
+      const count = r.summary?.rows ?? (await rowsRecorded(r, store));
+      if (count === null) continue; // deleted by another process since it was listed
       rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path, means(r)]);
     }
     io.stdout(renderTable(["id", "name", "started (UTC)", "status", "rows", "dataset", "means"], rows));
@@ -118,9 +120,28 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
   }
 }
 
-/** A run for `--json`; one without a summary (killed, or still running) also gives `rows_recorded`, as the table does. */
-async function withRowsRecorded(run: RunInfo, store: SqliteRunStore): Promise<RunInfo & { rows_recorded?: number }> {
-  return run.summary ? run : { ...run, rows_recorded: await store.rowCount(run.id) };
+/**
+ * A run for `--json`; one without a summary (killed, or still running) also gives `rows_recorded`, as the
+ * table does. Null when another process deleted the run since it was listed.
+ */
+async function withRowsRecorded(run: RunInfo, store: SqliteRunStore): Promise<(RunInfo & { rows_recorded?: number }) | null> {
+  if (run.summary) return run;
+  const rows = await rowsRecorded(run, store);
+  return rows === null ? null : { ...run, rows_recorded: rows };
+}
+
+/**
+ * The rows stored for a run without a summary, or null when the run is gone: a run still being recorded
+ * or left incomplete may be deleted (`delete --force`, or once finished) between a listing and its count,
+ * and the listing leaves it out rather than fail.
+ */
+export async function rowsRecorded(run: RunInfo, store: Pick<SqliteRunStore, "rowCount" | "findRun">): Promise<number | null> {
+  try {
+    return await store.rowCount(run.id);
+  } catch (error) {
+    if ((await store.findRun(run.id))?.id !== run.id) return null;
+    throw error;
+  }
 }
 
 /** What `show` says of a run without a summary: why it has none, and how many rows it has stored all the same. */
