@@ -75,4 +75,21 @@ describe("renderTrendReport", () => {
     expect(html).toContain("latest mean <b>0.7000</b>");
     expect(html).not.toContain("latest mean <b>0.6000</b>");
   });
+
+  it("names the run a change is measured from when it is not the run just before the latest", () => {
+    const runs = ["a", "b", "c", "d"].map((name, i) => ({ id: String(i), name, started_at: `2024-01-0${i + 1}T00:00:00Z` }));
+    const html = renderTrendReport({
+      runs,
+      series: [
+        // Removed for two runs, then back: 0.7 is measured from a's 0.5, not from the run before d.
+        { name: "em", type: "exact_match", direction: "maximize", threshold: null, means: [0.5, null, null, 0.7] },
+        // Not in the latest run: its last change is b to c.
+        { name: "jac", type: "jaccard_similarity", direction: "maximize", threshold: null, means: [null, 0.6, 0.4, null] },
+        { name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, 0.6, 0.7, 0.9] },
+      ],
+    });
+    expect(html).toContain(`since a <b class="delta better">+0.2000</b>`);
+    expect(html).toContain(`since b <b class="delta worse">\u22120.2000</b>`);
+    expect(html).toContain(`since the previous run <b class="delta better">+0.2000</b>`);
+  });
 });

@@ -39,11 +39,19 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   const present = s.means.flatMap((m) => (m === null || m === undefined ? [] : [m]));
   const latest = present[present.length - 1];
   const previous = present[present.length - 2];
+  // The runs holding those two means: the change is "since the previous run" only when the latest run has this
+  // evaluator and the run before it does too; otherwise (runs without it between, or it is not in the latest
+  // run) the change is named by the run it is measured from.
+  const at = s.means.flatMap((m, i) => (m === null || m === undefined ? [] : [i]));
+  const previousAt = at[at.length - 2] ?? -1;
+  const latestAt = at[at.length - 1] ?? -1;
   let change = "";
   if (latest !== undefined && previous !== undefined) {
     const d = latest - previous;
     const cls = d === 0 ? "" : (s.direction === "maximize") === d > 0 ? "better" : "worse";
-    change = `<span>since the previous run <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
+    const from = input.runs[previousAt];
+    const since = (latestAt === input.runs.length - 1 && previousAt === latestAt - 1) || from === undefined ? "the previous run" : escapeText(from.name ?? from.id);
+    change = `<span>since ${since} <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
   }
   const chart = present.length
     ? `<div class="chart-scroll">${renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })}</div>`
