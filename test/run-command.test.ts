@@ -850,7 +850,7 @@ describe("runs, show, baseline, compare and trend", () => {
     }
   });
 
-  it("runs and show give the rows recorded by a run that has no summary (killed outright, or still running)", async () => {
+  it("runs and show give the rows recorded by a run that has no summary (killed outright, or still running); trend names it as left out", async () => {
     const { db, recorder } = await runsWithoutSummary(1_234, { name: "killed", rows: 1_100 }, 40);
     try {
       const listed = (await run("runs", "--db", db)).out.split("\n");
@@ -858,6 +858,13 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(listed.find((l) => l.includes(" live "))).toMatch(/running\s+40\s/);
       expect(listed.find((l) => l.includes(" done "))).toMatch(/complete\s+1234\s/);
       expect((await run("show", "killed", "--db", db)).out).toContain("no summary (the run did not finish); 1,100 rows recorded");
+      // trend leaves them out, and says so.
+      const trend = await run("trend", "--db", db);
+      expect(trend.out).toMatch(/^done\s/m);
+      expect(trend.out).not.toMatch(/^(killed|live)\s/m);
+      expect(trend.out).toContain("left out: 1 incomplete run (killed) and 1 run still being recorded (live); trend shows complete runs only");
+      expect((await run("trend", "--db", db, "-n", "killed")).out).toContain("left out: 1 incomplete run (killed)");
+      expect((await run("trend", "--db", db, "-n", "done")).out).not.toContain("left out");
       expect((await run("show", "live", "--db", db)).out).toContain("no summary yet (the run is still being recorded); 40 rows recorded so far");
       // --json gives the same counts, for runs without a summary only.
       expect(JSON.parse((await run("show", "killed", "--json", "--db", db)).out)).toMatchObject({ summary: null, rows_recorded: 1_100 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
-import { datasetLabels, seriesWarnings, trendSeries } from "./trend.js";
+import { datasetLabels, leftOutNote, seriesWarnings, trendSeries } from "./trend.js";
 
 function summary(name: string, type: string, mean: number): EvaluatorSummary {
   return { name, type, direction: "maximize", threshold: null, n: 1, skipped: 0, errors: 0, mean, median: mean, p10: mean, p90: mean, min: mean, max: mean, pass_rate: null, verdicts: 0 };
@@ -70,5 +70,13 @@ describe("trend series", () => {
       ["/data/b.jsonl", "b.jsonl"],
       ["/new/a.jsonl", "/new/a.jsonl"],
     ]);
+  });
+
+  it("names the runs left out as not complete, incomplete and still running apart, up to 5 of each", () => {
+    const as = (id: string, status: RunInfo["status"]): RunInfo => ({ ...run(id, []), status, summary: null });
+    expect(leftOutNote([])).toBeNull();
+    expect(leftOutNote([as("cut", "incomplete")])).toBe("left out: 1 incomplete run (cut); trend shows complete runs only (`simeval show RUN` prints one)");
+    const many = [as("live", "running"), ...["a", "b", "c", "d", "e", "f", "g"].map((id) => as(id, "incomplete"))];
+    expect(leftOutNote(many)).toBe("left out: 7 incomplete runs (a, b, c, d, e and 2 more) and 1 run still being recorded (live); trend shows complete runs only (`simeval show RUN` prints one)");
   });
 });

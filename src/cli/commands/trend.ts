@@ -6,7 +6,7 @@ import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure } from "../format.js";
+import { formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { renderTable } from "../table.js";
@@ -34,12 +34,18 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     const dataset = opts.dataset === undefined ? undefined : resolve(opts.dataset);
     const sha256 = dataset === undefined ? undefined : await datasetContent(dataset, io);
     const byContent = (r: RunInfo) => sha256 !== undefined && r.dataset_path !== dataset && r.dataset_hash === sha256;
-    const complete = (await store.listRuns()).filter((r) => r.status === "complete" && r.summary);
-    const runs = complete.filter((r) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset || byContent(r))).reverse();
+    const isComplete = (r: RunInfo) => r.status === "complete" && r.summary !== null;
+    const recorded = await store.listRuns();
+    const complete = recorded.filter(isComplete);
+    const kept = (r: RunInfo) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset || byContent(r));
+    const runs = complete.filter(kept).reverse();
+    // The runs the filters keep that are not complete: left out, and said so, since a failed run is no point on the line.
+    const leftOut = leftOutNote(recorded.filter((r) => kept(r) && !isComplete(r)));
     if (!runs.length) {
       const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
       const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : on].filter(Boolean).join(" ");
       io.stdout(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet.");
+      if (leftOut) io.stdout(forTerminal(leftOut));
       return EXIT.ok;
     }
     const datasets = new Set(runs.map((r) => r.dataset_path));
@@ -58,6 +64,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => formatFigure(mean(s, i)))]);
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
     if (movedNote) io.stdout(movedNote);
+    if (leftOut) io.stdout(forTerminal(leftOut));
     if (opts.report) {
       const drawn = series.map((s) => {
         // The latest run's threshold: the one the next run will be held to.
@@ -65,7 +72,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
         return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
       });
       const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
-      writeOutput("--report", opts.report, renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : [])] }));
+      writeOutput("--report", opts.report, renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] }));
       io.stdout(`Report: ${opts.report}`);
     }
     return EXIT.ok;
@@ -87,6 +94,25 @@ async function datasetContent(path: string, io: CliIO): Promise<string | undefin
     io.stderr(`simeval: --dataset: ${(error as Error).message}; runs are matched by its path only, not by its content`);
     return undefined;
   }
+}
+
+/**
+ * Which of the runs a trend would show are left out as not complete (incomplete: interrupted, killed, or read
+ * only up to a fault in its file; or still running), naming them (newest first, up to 5), or null when none is.
+ */
+export function leftOutNote(runs: readonly RunInfo[]): string | null {
+  if (!runs.length) return null;
+  const names = (of: readonly RunInfo[]) => {
+    const shown = of.slice(0, 5).map((r) => r.name ?? r.id);
+    return `${shown.join(", ")}${of.length > shown.length ? ` and ${of.length - shown.length} more` : ""}`;
+  };
+  const running = runs.filter((r) => r.status === "running");
+  const incomplete = runs.filter((r) => r.status !== "running");
+  const parts = [
+    ...(incomplete.length ? [`${incomplete.length} incomplete ${incomplete.length === 1 ? "run" : "runs"} (${names(incomplete)})`] : []),
+    ...(running.length ? [`${running.length} ${running.length === 1 ? "run" : "runs"} still being recorded (${names(running)})`] : []),
+  ];
+  return `left out: ${parts.join(" and ")}; trend shows complete runs only (\`simeval show RUN\` prints one)`;
 }
 
 /**
