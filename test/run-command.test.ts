@@ -296,6 +296,7 @@ describe("simeval run", () => {
     expect(recorded!.dataset_path).toBe(data);
     // It does not cover its dataset: incomplete, so it cannot become the baseline.
     expect(recorded!.status).toBe("incomplete");
+    expect((await run("show", "partial", "--db", db)).out).toMatch(/4 rows, 1 unreadable\nincomplete: these figures cover only the rows read before it stopped/);
     expect(await run("baseline", "set", recorded!.id, "--db", db)).toMatchObject({
       code: 2,
       err: expect.stringContaining(`run ${recorded!.id} (partial) is incomplete; only a complete run can be the baseline (the baseline is unchanged)`),
@@ -436,6 +437,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(runs.out).toMatch(/worse/);
     expect(runs.out).toContain("* baseline");
     expect((await run("show", "worse", "--db", db)).out).toMatch(/status\s+complete/);
+    expect((await run("show", "worse", "--db", db)).out).not.toContain("incomplete");
 
     const cmp = await run("compare", "good", "worse", "--db", db, "--fail-on-regression", "--report", join(dir, "c.html"));
     expect(cmp.code).toBe(1);

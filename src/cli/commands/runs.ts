@@ -112,6 +112,8 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `evaluators ${JSON.stringify(run.evaluators)}`,
         "",
         run.summary ? summaryTable(run.summary) : await noSummary(run, store),
+        // An incomplete run's figures read like a whole run's: say they are not (as compare does).
+        ...(run.summary && run.status === "incomplete" ? ["incomplete: these figures cover only the rows read before it stopped (interrupted, or its file read only up to a fault)"] : []),
       ].join("\n"),
     );
     return EXIT.ok;
