@@ -649,6 +649,16 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(narrow).toMatchObject({ code: 0, err: expect.not.stringContaining("scored no row") });
   });
 
+  it("trend shows an evaluator that scored no row in a run as such, not as the dash of a run without it", async () => {
+    const db = join(dir, "db.sqlite");
+    const data = file("t.jsonl", jsonl([{ output: "abc", expected: "abd" }]));
+    await run("run", data, "--config", file("a.json", evals([{ type: "levenshtein" }, { type: "exact_match" }])), "--db", db, "--name", "a");
+    await run("run", data, "--config", file("b.json", evals([{ type: "levenshtein", inputs: { expected: "$.nope" } }])), "--db", db, "--name", "b");
+    const t = await run("trend", "--db", db, "--report", join(dir, "t.html"));
+    expect(t.out).toMatch(/^b\s.*\sno row scored\s+-$/m);
+    expect(readFileSync(join(dir, "t.html"), "utf8")).toContain("no row scored in the latest run; last mean");
+  });
+
   it("trend --report draws each evaluator's threshold as the latest run has it", async () => {
     const db = join(dir, "db.sqlite");
     const data = file("t.jsonl", jsonl([{ output: "abc", expected: "abd" }]));

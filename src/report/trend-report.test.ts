@@ -92,4 +92,18 @@ describe("renderTrendReport", () => {
     expect(html).toContain(`since b <b class="delta worse">\u22120.2000</b>`);
     expect(html).toContain(`since the previous run <b class="delta better">+0.2000</b>`);
   });
+
+  it("tells an evaluator that scored no row in the latest run from one the latest run does not have", () => {
+    const html = renderTrendReport({
+      runs: ["a", "b"].map((name, i) => ({ id: String(i), name, started_at: `2024-01-0${i + 1}T00:00:00Z` })),
+      series: [
+        { name: "jac", type: "jaccard_similarity", direction: "maximize", threshold: null, means: [0.5, null], unscored: [false, true] },
+        { name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, null] },
+      ],
+    });
+    expect(html).toContain("no row scored in the latest run; last mean <b>0.5000</b> in a");
+    expect(html).toContain("not in the latest run; last mean <b>0.5000</b> in a");
+    expect(html).toContain("<td>no row scored</td>");
+    expect(html.match(/<td>—<\/td>/g)).toHaveLength(1);
+  });
 });

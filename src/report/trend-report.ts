@@ -26,6 +26,9 @@ export function renderTrendReport(input: TrendReportInput): string {
   return renderPage(title, [header, ...charts, renderTable(input)].join("\n"), input.generated_at);
 }
 
+/** What a run in which an evaluator scored no row shows for it, apart from the dash of a run without it. */
+export const NO_ROW_SCORED = "no row scored";
+
 function runLabel(run: TrendReportInput["runs"][number]): string {
   return run.name ?? formatTime(run.started_at).slice(0, 16);
 }
@@ -60,8 +63,10 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   const lastAt = s.means.reduce<number>((at, m, i) => (m === null || m === undefined ? at : i), -1);
   const lastRun = input.runs[lastAt];
   const stale = lastRun !== undefined && lastAt < input.runs.length - 1;
+  // The latest run has the evaluator but it scored no row (a mapping that matched nothing): broken, not removed.
+  const unscoredLast = s.unscored?.[input.runs.length - 1] === true;
   const latestText = stale
-    ? `not in the latest run; last mean <b>${htmlFigure(latest ?? null)}</b> in ${escapeText(lastRun.name ?? lastRun.id)} (${escapeHtml(formatTime(lastRun.started_at))})`
+    ? `${unscoredLast ? NO_ROW_SCORED : "not"} in the latest run; last mean <b>${htmlFigure(latest ?? null)}</b> in ${escapeText(lastRun.name ?? lastRun.id)} (${escapeHtml(formatTime(lastRun.started_at))})`
     : `latest mean <b>${htmlFigure(latest ?? null)}</b>`;
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
@@ -77,7 +82,7 @@ function renderTable(input: TrendReportInput): string {
     (run, i) =>
       `<tr><td class="name">${escapeText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
       (datasets ? `<td class="name">${escapeText(run.dataset_path ?? "")}</td>` : "") +
-      input.series.map((s) => `<td>${htmlFigure(s.means[i] ?? null)}</td>`).join("") +
+      input.series.map((s) => `<td>${s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null)}</td>`).join("") +
       `</tr>`,
   );
   return `<section class="card"><h2>All runs</h2><div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`;

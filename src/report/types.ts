@@ -174,6 +174,8 @@ export interface TrendSeries {
   direction: Direction;
   threshold: number | null;
   means: (number | null)[];
+  /** Per run, whether it had this evaluator but it scored no row (every row skipped or an error), so its mean is null; default none. */
+  unscored?: boolean[];
 }
 
 /** Input of `renderTrendReport()`: runs oldest first. */

@@ -4,6 +4,7 @@ import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
 import { hashFile } from "../../dataset/hash.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
+import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal } from "../format.js";
@@ -59,9 +60,12 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     ];
     for (const w of warnings) io.stderr(`simeval: ${w}`);
     const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
+    // A run that has the evaluator but in which it scored no row (every row skipped or an error): not a removed one's dash.
+    const unscored = (s: Series, i: number) => s.summaries[i] !== null && s.summaries[i] !== undefined && mean(s, i) === null;
+    const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
     const label = datasetLabels(runs.map((r) => r.dataset_path));
     const datasetCell = (r: RunInfo) => `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`;
-    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => formatFigure(mean(s, i)))]);
+    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
     if (movedNote) io.stdout(movedNote);
     if (leftOut) io.stdout(forTerminal(leftOut));
@@ -69,7 +73,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
       const drawn = series.map((s) => {
         // The latest run's threshold: the one the next run will be held to.
         const latest = [...s.summaries].reverse().find((x) => x !== null);
-        return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)) };
+        return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
       });
       const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
       writeOutput("--report", opts.report, renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] }));
