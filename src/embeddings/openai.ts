@@ -61,6 +61,13 @@ export interface OpenAITuning {
   fetch?: typeof fetch;
 }
 
+/** The base64 of a text's UTF-8 bytes, as a Basic header carries it; `btoa`, not Node's `Buffer`, so the root export runs anywhere. */
+function base64Utf8(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 /** The provider object: an {@link EmbeddingProvider} with the batcher's hints. */
 export type OpenAIEmbeddingProvider = EmbeddingProvider & Required<BatchingHints>;
 
@@ -114,7 +121,7 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   // The key as sent, and as a server might echo it back: URL-encoded or in base64 (as in a Basic header).
   // A form under MASK_MIN_LENGTH characters (a dummy key such as "x" for a local server) is no secret, and
   // masking it would garble every message ("rate_limit_e[redacted]ceeded").
-  const forms = key === undefined ? [] : [...new Set([key, encodeURIComponent(key), Buffer.from(key).toString("base64")])].filter((f) => f.length >= MASK_MIN_LENGTH);
+  const forms = key === undefined ? [] : [...new Set([key, encodeURIComponent(key), base64Utf8(key)])].filter((f) => f.length >= MASK_MIN_LENGTH);
   const mask = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
   const fail = (message: string, status?: number) =>
     new EmbeddingRequestError(mask(`openai: POST ${shown} (model ${options.model}): ${message}`), status);
