@@ -15,7 +15,11 @@ function referenceRound2(num: number, den: number): number {
 
 describe("roundFractionHalfUp", () => {
   it("refuses what it cannot round exactly with INPUT_INVALID, naming the argument", () => {
-    expect(thrownEvalError(() => roundFractionHalfUp(1, 0)).message).toBe("roundFractionHalfUp: denominator must be a number > 0, received number 0");
+    expect(thrownEvalError(() => roundFractionHalfUp(1, 0)).message).toBe("roundFractionHalfUp: denominator must be an integer > 0, received number 0");
+    expect(thrownEvalError(() => roundFractionHalfUp(1, 2.5)).message).toBe("roundFractionHalfUp: denominator must be an integer > 0, received number 2.5");
+    expect(thrownEvalError(() => roundFractionHalfUp(-1, 2)).message).toBe("roundFractionHalfUp: numerator must be an integer >= 0, received number -1");
+    expect(thrownEvalError(() => roundFractionHalfUp(0.5, 1)).message).toBe("roundFractionHalfUp: numerator must be an integer >= 0, received number 0.5");
+    expect(thrownEvalError(() => roundFractionHalfUp(NaN, 3)).code).toBe("INPUT_INVALID");
     expect(thrownEvalError(() => roundFractionHalfUp(1, 3, -1)).message).toBe("roundFractionHalfUp: decimals must be an integer >= 0, received number -1");
     expect(thrownEvalError(() => roundFractionHalfUp(2 ** 52, 3)).message).toContain("roundFractionHalfUp: numerator must be small enough");
   });

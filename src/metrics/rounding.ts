@@ -7,11 +7,13 @@ import { badArgument } from "./arguments.js";
 /**
  * `numerator / denominator` rounded half-up to `decimals` places, computed in exact integer
  * arithmetic: `floor((2·num·10^d + den) / (2·den)) / 10^d`.
- * Both arguments must be non-negative integers with `2·num·10^d + den` below 2^53, and `den > 0`.
+ * Both arguments must be non-negative integers with `2·num·10^d + den` below 2^53, and `den > 0`;
+ * `decimals` defaults to 2. Throws EvalError (INPUT_INVALID) otherwise.
  * Example: `roundFractionHalfUp(11, 12)` = 0.92; `roundFractionHalfUp(1, 200)` = 0.01.
  */
 export function roundFractionHalfUp(numerator: number, denominator: number, decimals = 2): number {
-  if (!(denominator > 0)) throw badArgument("roundFractionHalfUp", "denominator", "a number > 0", denominator);
+  if (!Number.isInteger(numerator) || numerator < 0) throw badArgument("roundFractionHalfUp", "numerator", "an integer >= 0", numerator);
+  if (!Number.isInteger(denominator) || denominator <= 0) throw badArgument("roundFractionHalfUp", "denominator", "an integer > 0", denominator);
   if (!Number.isInteger(decimals) || decimals < 0) throw badArgument("roundFractionHalfUp", "decimals", "an integer >= 0", decimals);
   const scale = 10 ** decimals;
   const top = 2 * numerator * scale + denominator;
