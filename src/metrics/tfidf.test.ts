@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jaccardOfDistinct, jaccardSimilarity } from "./jaccard.js";
 import { referenceJaccard, referenceTfidfCosine } from "./reference/tfidf.js";
+import { thrownEvalError } from "../test-support.js";
 import { tfidfAnalysis, tfidfCosine } from "./tfidf.js";
 
 const tokens = fc.array(fc.constantFrom("a", "b", "c", "d", "e", "the", "refund", "é", "東京"), { minLength: 1, maxLength: 30 });
@@ -63,6 +64,14 @@ describe("tfidfCosine", () => {
     const s = tfidfCosine(["the", "cat"], ["the", "dog"], corpus);
     const w = 1 + Math.log(11 / 2);
     expect(s).toBeCloseTo(1 / (1 + w * w), 12);
+  });
+
+  it("refuses a malformed IDF table with INPUT_INVALID, naming the function and the field, rather than giving NaN", () => {
+    const bad = (f: () => unknown) => thrownEvalError(f);
+    expect(bad(() => tfidfCosine(["a"], ["b"], {} as never)).message).toBe("tfidfCosine: idf must be an IdfTable { n, df(token) }, received object");
+    expect(bad(() => tfidfAnalysis(["a"], ["b"], { n: -1, df: () => 0 })).message).toBe("tfidfAnalysis: idf.n must be an integer >= 0, received number -1");
+    expect(bad(() => tfidfCosine(["a"], ["b"], { n: 2, df: () => NaN })).message).toBe('tfidfCosine: idf.df("a") must be an integer in [0, idf.n = 2], received number NaN');
+    expect(bad(() => tfidfCosine(["a"], ["b"], { n: 2, df: () => 3 })).code).toBe("INPUT_INVALID");
   });
 });
 

@@ -1,4 +1,4 @@
-import { notTokens } from "./arguments.js";
+import { badArgument, notTokens } from "./arguments.js";
 import { countTokens } from "./tokens.js";
 
 /**
@@ -13,6 +13,25 @@ export interface IdfTable {
 /** Smoothed IDF: `ln((1 + n) / (1 + df)) + 1` — never 0, so shared words still count. */
 export function smoothIdf(n: number, df: number): number {
   return Math.log((1 + n) / (1 + df)) + 1;
+}
+
+/**
+ * `idf` as a public caller gave it, checked: `n` an integer >= 0 and `df` a function, each of whose
+ * answers must be an integer in [0, n]; else INPUT_INVALID naming the function. A malformed table gave NaN.
+ */
+function checkedIdf(fn: string, idf: IdfTable | undefined): IdfTable | undefined {
+  if (idf === undefined) return undefined;
+  if (typeof idf !== "object" || idf === null || typeof idf.df !== "function") throw badArgument(fn, "idf", "an IdfTable { n, df(token) }", idf);
+  const n = idf.n;
+  if (!Number.isInteger(n) || n < 0) throw badArgument(fn, "idf.n", "an integer >= 0", n);
+  return {
+    n,
+    df(token) {
+      const df = idf.df(token);
+      if (!Number.isInteger(df) || df < 0 || df > n) throw badArgument(fn, `idf.df(${JSON.stringify(token)})`, `an integer in [0, idf.n = ${n}]`, df);
+      return df;
+    },
+  };
 }
 
 /** The two IDF values of the two-text corpus: a token in both texts, and in one. */
@@ -44,12 +63,13 @@ export interface TfidfAnalysis {
  * `A·B / (‖A‖ ‖B‖)` (equivalent to L2-normalising both first). Raw counts as term frequency;
  * IDF smoothed as {@link smoothIdf}, over the two texts unless `idf` gives a corpus.
  * Result in [0, 1]; identical token multisets give exactly 1; no tokens on both sides gives 1,
- * on one side 0.
+ * on one side 0. Throws EvalError (INPUT_INVALID) when `a` or `b` is not an array of tokens, or `idf`
+ * is not `{ n, df }` with `n` an integer >= 0 and every `df(token)` an integer in [0, n].
  */
 export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: IdfTable): number {
   const bad = notTokens("tfidfCosine", "a", a) ?? notTokens("tfidfCosine", "b", b);
   if (bad) throw bad;
-  return tfidfCosineOfCounts(countTokens(a), countTokens(b), idf);
+  return tfidfCosineOfCounts(countTokens(a), countTokens(b), checkedIdf("tfidfCosine", idf));
 }
 
 /** {@link tfidfCosine} of two texts' token counts (token -> count, as {@link countTokens} gives). */
@@ -81,7 +101,7 @@ export function tfidfCosineOfCounts(countsA: ReadonlyMap<string, number>, counts
 export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: IdfTable): TfidfAnalysis {
   const bad = notTokens("tfidfAnalysis", "a", a) ?? notTokens("tfidfAnalysis", "b", b);
   if (bad) throw bad;
-  return tfidfAnalysisOfCounts(countTokens(a), countTokens(b), idf);
+  return tfidfAnalysisOfCounts(countTokens(a), countTokens(b), checkedIdf("tfidfAnalysis", idf));
 }
 
 /** {@link tfidfAnalysis} of two texts' token counts (token -> count, as {@link countTokens} gives). */
