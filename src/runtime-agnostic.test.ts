@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import * as root from "./index.js";
+import * as node from "./node.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -36,5 +38,11 @@ describe("the root and metrics exports", () => {
 
   it("follows re-exports down to the evaluators and their embedding providers", () => {
     expect([...staticGraph("index.ts").keys()]).toContain(resolve(here, "embeddings/openai.ts"));
+  });
+});
+
+describe("the root export", () => {
+  it("offers memoryEmbeddingCache for env.embeddingCache, the same function simeval/node exports", () => {
+    expect(root.memoryEmbeddingCache).toBe(node.memoryEmbeddingCache);
   });
 });
