@@ -111,7 +111,16 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
       "CONFIG_INVALID",
       `semantic_similarity (openai): the API key environment variable ${options.api_key_env} is not set; ` +
         `export ${options.api_key_env}=<your key>, or set "api_key_env" to the variable that holds it`,
-      { issues: [{ path: ["config", "api_key_env"], message: `environment variable ${options.api_key_env} is not set`, expected: "the name of a set environment variable", received: options.api_key_env }] },
+      {
+        issues: [
+          {
+            path: ["config", "api_key_env"],
+            message: `the API key environment variable ${options.api_key_env} is not set; export ${options.api_key_env}=<your key>, or set "api_key_env" to the variable that holds it`,
+            expected: "the name of a set environment variable",
+            received: options.api_key_env,
+          },
+        ],
+      },
     );
   }
   const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...tuning.backoff };

@@ -1,4 +1,4 @@
-import { describeValue, EvalError, type Issue } from "../errors.js";
+import { describeValue, EvalError, formatPath, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
@@ -52,7 +52,22 @@ export function createEvaluator(spec: unknown, env: EvaluatorEnv = {}): Evaluato
   const issues: Issue[] = [];
   const parsed = parseSpec(spec, [], issues);
   if (!parsed) throwIssues(issues);
-  return build(parsed, env);
+  try {
+    return build(parsed, env);
+  } catch (error) {
+    throwIssues(creationIssues(error, parsed, spec, []));
+  }
+}
+
+/**
+ * The issues of an error thrown while building a parsed spec (an unknown embedding provider, a missing
+ * API key), under `at` and naming the evaluator as the spec's own checks do; any other error is rethrown.
+ */
+function creationIssues(error: unknown, parsed: ParsedSpec, raw: unknown, at: (string | number)[]): Issue[] {
+  if (!(error instanceof EvalError) || error.issues.length === 0) throw error;
+  const given = (raw as Record<string, unknown>)["name"];
+  const who = `${at.length ? `${formatPath(at)}: ` : ""}evaluator ${typeof given === "string" ? `${JSON.stringify(given)} ` : ""}(${parsed.definition.type})`;
+  return error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path], message: `${who}: ${issue.message}` }));
 }
 
 /**
@@ -92,9 +107,7 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
     try {
       built.push(build(p, env));
     } catch (error) {
-      if (!(error instanceof EvalError) || error.issues.length === 0) throw error;
-      const who = `${at.join(".")}[${i}]: evaluator "${p.name}" (${p.definition.type})`;
-      for (const issue of error.issues) issues.push({ ...issue, path: [...at, i, ...issue.path], message: `${who}: ${issue.message}` });
+      issues.push(...creationIssues(error, p, specs[i], [...at, i]));
     }
   });
   if (issues.length) throwIssues(inSpecOrder(issues, at.length));

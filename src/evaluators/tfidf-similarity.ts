@@ -59,8 +59,9 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
   checkConfig: (given, config) => ngramSizeWithWords(given, config.tokenizer),
   create(config, env, name) {
     if (config.idf === "dataset" && !env.datasetIdf) {
-      throw new EvalError("CONFIG_INVALID", 'tfidf_similarity: idf "dataset" is fitted on a dataset\'s expected texts, so it works only in a dataset run (`simeval run`); use idf "pair" to score single pairs', {
-        issues: [{ path: ["config", "idf"], message: 'idf "dataset" needs a dataset run', received: "dataset" }],
+      const message = 'idf "dataset" is fitted on a dataset\'s expected texts, so it works only in a dataset run (`simeval run`); use idf "pair" to score single pairs';
+      throw new EvalError("CONFIG_INVALID", `tfidf_similarity: ${message}`, {
+        issues: [{ path: ["config", "idf"], message, received: "dataset" }],
       });
     }
     const idf = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;

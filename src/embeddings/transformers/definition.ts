@@ -33,8 +33,9 @@ const optionsSchema = z.strictObject(transformersOptions);
 export function createTransformersProvider(options: EmbeddingProviderOptions): EmbeddingProvider {
   const { model, ...rest } = options;
   if (typeof model !== "string" || model.trim() === "") {
-    throw new EvalError("CONFIG_INVALID", `transformers: "model" must be the path of a local model folder (e.g. "./models/all-MiniLM-L6-v2"), but received ${model === undefined ? "nothing" : JSON.stringify(model)}`, {
-      issues: [{ path: ["config", "model"], message: `"model" must be the path of a model folder`, expected: "path of a model folder", received: String(model) }],
+    const message = `"model" must be the path of a local model folder (e.g. "./models/all-MiniLM-L6-v2"), but received ${model === undefined ? "nothing" : JSON.stringify(model)}`;
+    throw new EvalError("CONFIG_INVALID", `transformers: ${message}`, {
+      issues: [{ path: ["config", "model"], message, expected: "path of a model folder", received: String(model) }],
     });
   }
   const { pooling, normalize, dtype, batch_size: batchSize } = parseProviderOptions("transformers", optionsSchema, rest);

@@ -99,7 +99,7 @@ describe("word_vectors through semantic_similarity", () => {
     const make = (config: Record<string, unknown>) => () => createEvaluator({ type: "semantic_similarity", config: { provider: "word_vectors", ...config } }, env);
     expect(make({ sif_a: -1 })).toThrow(/sif_a/);
     expect(make({ remove_components: 2 })).toThrow(/remove_components/);
-    expect(make({ model: "glove" })).toThrow(/"model" does not apply to this provider; give the vectors file as "path"/);
+    expect(make({ model: "glove" })).toThrow(/evaluator \(semantic_similarity\): "model" does not apply to the word_vectors provider; give the vectors file as "path"/);
   });
 
   it("does not reuse vectors cached from a vectors file since replaced under the same path", async () => {

