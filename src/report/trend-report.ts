@@ -39,15 +39,14 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     detail: `${run.name ?? run.id} · ${formatTime(run.started_at)}`,
     value: s.means[i] ?? null,
   }));
-  const present = s.means.flatMap((m) => (m === null || m === undefined ? [] : [m]));
-  const latest = present[present.length - 1];
-  const previous = present[present.length - 2];
-  // The runs holding those two means: the change is "since the previous run" only when the latest run has this
-  // evaluator and the run before it does too; otherwise (runs without it between, or it is not in the latest
-  // run) the change is named by the run it is measured from.
+  // The runs with a mean, in order; the latest two give the change. It is "since the previous run" only when
+  // the latest run has this evaluator and the run before it does too; otherwise (runs without it between, or
+  // it is not in the latest run) the change is named by the run it is measured from.
   const at = s.means.flatMap((m, i) => (m === null || m === undefined ? [] : [i]));
-  const previousAt = at[at.length - 2] ?? -1;
   const latestAt = at[at.length - 1] ?? -1;
+  const previousAt = at[at.length - 2] ?? -1;
+  const latest = s.means[latestAt] ?? undefined;
+  const previous = s.means[previousAt] ?? undefined;
   let change = "";
   if (latest !== undefined && previous !== undefined) {
     const d = latest - previous;
@@ -56,13 +55,12 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     const since = (latestAt === input.runs.length - 1 && previousAt === latestAt - 1) || from === undefined ? "the previous run" : escapeText(from.name ?? from.id);
     change = `<span>since ${since} <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
   }
-  const chart = present.length
+  const chart = at.length
     ? `<div class="chart-scroll">${renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })}</div>`
     : `<p class="empty-state">No run has a mean for this evaluator.</p>`;
   // An evaluator the latest run does not have (removed or renamed since): its last mean is not the latest run's.
-  const lastAt = s.means.reduce<number>((at, m, i) => (m === null || m === undefined ? at : i), -1);
-  const lastRun = input.runs[lastAt];
-  const stale = lastRun !== undefined && lastAt < input.runs.length - 1;
+  const lastRun = input.runs[latestAt];
+  const stale = lastRun !== undefined && latestAt < input.runs.length - 1;
   // The latest run has the evaluator but it scored no row (a mapping that matched nothing): broken, not removed.
   const unscoredLast = s.unscored?.[input.runs.length - 1] === true;
   const latestText = stale
