@@ -107,21 +107,10 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   const key = rawKey === undefined || rawKey.trim() === "" ? undefined : rawKey.trim();
   const endpoint = endpointOf(options.base_url);
   if (key === undefined && isOpenAI(endpoint)) {
-    throw new EvalError(
-      "CONFIG_INVALID",
-      `semantic_similarity (openai): the API key environment variable ${options.api_key_env} is not set; ` +
-        `export ${options.api_key_env}=<your key>, or set "api_key_env" to the variable that holds it`,
-      {
-        issues: [
-          {
-            path: ["config", "api_key_env"],
-            message: `the API key environment variable ${options.api_key_env} is not set; export ${options.api_key_env}=<your key>, or set "api_key_env" to the variable that holds it`,
-            expected: "the name of a set environment variable",
-            received: options.api_key_env,
-          },
-        ],
-      },
-    );
+    const message = `the API key environment variable ${options.api_key_env} is not set; export ${options.api_key_env}=<your key>, or set "api_key_env" to the variable that holds it`;
+    throw new EvalError("CONFIG_INVALID", `semantic_similarity (openai): ${message}`, {
+      issues: [{ path: ["config", "api_key_env"], message, expected: "the name of a set environment variable", received: options.api_key_env }],
+    });
   }
   const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...tuning.backoff };
   const retryAfterCap = tuning.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
