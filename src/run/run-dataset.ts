@@ -148,7 +148,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const datasetWarnings: string[] = [];
   const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) });
   let firstBatch: IteratorResult<(DatasetItem | UnparsedRow)[]>;
-  let interruptedFirst = false;
+  let interrupted = false;
   try {
     const [scanned, readied] = await Promise.allSettled([scanFile(opts.dataset), scorer.ready()]);
     if (scanned.status === "rejected") throw scanned.reason;
@@ -171,7 +171,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     } catch (error) {
       if (!opts.signal?.aborted) throw error;
       firstBatch = { done: true, value: undefined };
-      interruptedFirst = true;
+      interrupted = true;
     }
   } catch (error) {
     await batches.return(undefined);
@@ -187,7 +187,6 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const evaluatorErrors: Record<string, EvaluatorErrorInfo> = {};
   let readStopped: RowErrorInfo | null = null;
   let rowsDone = 0;
-  let interrupted = interruptedFirst;
 
   const sink = async (batch: ScoredBatch) => {
     if (store && runId) await store.addRows(runId, rowsToStore(batch));
