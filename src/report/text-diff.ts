@@ -8,7 +8,7 @@ import { codePointCount, graphemeSegments } from "../metrics/text-units.js";
 import { escapeText } from "./escape.js";
 import { comparedTexts } from "./compared-texts.js";
 import { capCodePoints } from "./format.js";
-import { diffPrefixes } from "./prefix-diff.js";
+import { diffPrefixes, type Change } from "./prefix-diff.js";
 import { markTokenSets, type ReportedTokens } from "./token-marks.js";
 import type { HighlightOptions } from "./types.js";
 
@@ -141,23 +141,16 @@ export function wholeClusters(tokens: readonly string[], text: string): string[]
   return out;
 }
 
-/** What {@link absorbTinyEqualities} and the mapping read of a jsdiff change. */
-interface Edit {
-  added: boolean;
-  removed: boolean;
-  count: number;
-}
-
 /**
  * A minimal character diff of two unrelated sentences keeps every shared letter ("r-e-qu-e-st" vs
  * "Re-f-u-n-ds") and reads as noise. Like diff-match-patch's semantic cleanup, a common run shorter
  * than `minTokens` between two edits is treated as an edit on both sides, so marks join into words.
  */
-export function absorbTinyEqualities<C extends Edit>(changes: readonly C[], minTokens: number): C[] {
+export function absorbTinyEqualities(changes: readonly Change[], minTokens: number): Change[] {
   return changes.flatMap((c, i) => {
     const before = changes[i - 1];
     const after = changes[i + 1];
-    const edited = (x: C | undefined): boolean => x !== undefined && (x.added || x.removed);
+    const edited = (x: Change | undefined): boolean => x !== undefined && (x.added || x.removed);
     if (c.added || c.removed || c.count >= minTokens || !edited(before) || !edited(after)) return [c];
     return [
       { ...c, removed: true, added: false },
@@ -167,7 +160,7 @@ export function absorbTinyEqualities<C extends Edit>(changes: readonly C[], minT
 }
 
 /** Walks the changes, taking each one's `count` tokens from the side(s) it belongs to. */
-function mapChanges(changes: readonly Edit[], expTokens: string[], outTokens: string[], unmarkSpace: boolean): Pick<AlignedTexts, "expected" | "output"> {
+function mapChanges(changes: readonly Change[], expTokens: string[], outTokens: string[], unmarkSpace: boolean): Pick<AlignedTexts, "expected" | "output"> {
   const expected: Segment[] = [];
   const output: Segment[] = [];
   let i = 0;
