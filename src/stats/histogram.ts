@@ -21,6 +21,20 @@ export function histogram(values: ArrayLike<number>, opts: { bins: number; min: 
 
 /** {@link histogram} over values that come in chunks (e.g. read back from a file). */
 export function histogramOf(chunks: Iterable<ArrayLike<number>>, opts: { bins: number; min: number; max: number }): Histogram {
+  const bins = binner(opts);
+  for (const values of chunks) for (let k = 0; k < values.length; k++) bins.add(values[k] as number, 1);
+  return bins.histogram;
+}
+
+/** {@link histogram} of distinct values, `values[k]` counted `counts[k]` times. */
+export function histogramOfCounts(values: ArrayLike<number>, counts: ArrayLike<number>, opts: { bins: number; min: number; max: number }): Histogram {
+  const bins = binner(opts);
+  for (let k = 0; k < values.length; k++) bins.add(values[k] as number, counts[k] as number);
+  return bins.histogram;
+}
+
+/** An empty histogram and how to count a value into it, `weight` times; validates the options. */
+function binner(opts: { bins: number; min: number; max: number }): { histogram: Histogram; add(v: number, weight: number): void } {
   const { bins, min, max } = opts;
   const issues: Issue[] = [];
   if (!Number.isSafeInteger(bins) || bins < 1) {
@@ -35,23 +49,22 @@ export function histogramOf(chunks: Iterable<ArrayLike<number>>, opts: { bins: n
   const edges: number[] = [min];
   for (let i = 1; i < bins; i++) edges.push(onDecimalGrid(min + i * width, min, max, width));
   edges.push(max);
-  const counts = new Array<number>(bins).fill(0);
-  let outside = 0;
-  for (const values of chunks) {
-    for (let k = 0; k < values.length; k++) {
-      const v = values[k] as number;
+  const histogram: Histogram = { edges, counts: new Array<number>(bins).fill(0), outside: 0 };
+  const counts = histogram.counts;
+  return {
+    histogram,
+    add(v, weight) {
       if (!(v >= min && v <= max)) {
-        outside++;
-        continue;
+        histogram.outside += weight;
+        return;
       }
       let i = Math.min(bins - 1, Math.floor((v - min) / width));
       // The division can land one bin off next to an edge; the edges themselves decide.
       if (v < (edges[i] as number)) i--;
       else if (i < bins - 1 && v >= (edges[i + 1] as number)) i++;
-      counts[i] = (counts[i] as number) + 1;
-    }
-  }
-  return { edges, counts, outside };
+      counts[i] = (counts[i] as number) + weight;
+    },
+  };
 }
 
 /**

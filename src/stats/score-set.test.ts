@@ -77,6 +77,29 @@ describe("ScoreSet", () => {
     set.close();
   });
 
+  it("bins like histogram() whether its scores take few values or many, in memory or spilled (property)", () => {
+    const few = fc.constantFrom(0, -0, 0.2, 0.25, 1 / 3, 0.5, 0.7, 1, 2, -1);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(few, fc.double({ min: -0.5, max: 1.5, noNaN: true })), { minLength: 1, maxLength: 300 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 1, max: 30 }),
+        (values, onlyFew, memoryValues, bins) => {
+          const scores = onlyFew ? values.map((v, i) => [0, 0.2, 1 / 3, 0.7, 1, -0][(i + Math.round(v * 7)) % 6]!) : values;
+          const set = filled(scores, memoryValues);
+          try {
+            const opts = { bins, min: 0, max: 1 };
+            expect(set.histogram(opts)).toEqual(histogram(scores, opts));
+          } finally {
+            set.close();
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("is empty without scores and leaves no file behind", () => {
     const empty = new ScoreSet({ dir });
     expect([empty.mean(), empty.min(), empty.max(), empty.quantile(0.5)]).toEqual([null, null, null, null]);

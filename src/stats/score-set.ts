@@ -1,16 +1,21 @@
 /**
  * The scores of one evaluator over a run, in bounded memory and with exact figures. Up to
  * `memoryValues` scores (default 65,536, i.e. 512 KiB) are kept in memory; past that they are appended
- * to a temporary file, 8 bytes a score, and the quantiles are found by radix selection over it (four
- * sequential reads of the file, whatever the number of quantiles), so that memory stays flat whatever
- * the row count while the median and percentiles stay exact.
+ * to a temporary file, 8 bytes a score, and the quantiles are found by radix selection over it (at most
+ * three sequential reads of the file, whatever the number of quantiles), so that memory stays flat
+ * whatever the row count while the median and percentiles stay exact.
+ *
+ * The first radix digit (the top 16 bits) is counted as scores go to the file, with the one score a digit
+ * holds while it holds one distinct score. Scores of a run often take few values (0 and 1, the fractions
+ * of short texts' edit distances) with a digit each: then every quantile and the histogram come from
+ * those counts, and the file is not read at all.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { endianness, tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { EvalError } from "../errors.js";
-import { histogramOf, type Histogram } from "./histogram.js";
+import { histogramOf, histogramOfCounts, type Histogram } from "./histogram.js";
 import { checkProbability, CompensatedSum, quantileSorted } from "./quantiles.js";
 
 export interface ScoreSetOptions {
@@ -28,6 +33,19 @@ const DIGIT_VALUES = 65_536;
 const HI = endianness() === "LE" ? 1 : 0;
 const LO = 1 - HI;
 
+/**
+ * The first radix digit of scores: per digit, how many scores have it and, while they are all one score,
+ * that score's key (`hi`, `lo`); `mixed` marks digits whose scores differ.
+ */
+interface Digits {
+  counts: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  mixed: Uint8Array;
+  /** Digits marked in `mixed`. */
+  mixedDigits: number;
+}
+
 interface Spill {
   fd: number;
   path: string;
@@ -35,6 +53,8 @@ interface Spill {
   count: number;
   /** False once the file was unlinked while open (POSIX), so nothing is left behind even on a crash. */
   linked: boolean;
+  /** The first digits of the scores in the file. */
+  digits: Digits;
 }
 
 export class ScoreSet {
@@ -95,7 +115,7 @@ export class ScoreSet {
     return this.quantiles([p])[0] ?? null;
   }
 
-  /** Several quantiles at once: once spilled, every order statistic they need comes from the same 4 reads. */
+  /** Several quantiles at once: once spilled, every order statistic they need comes from the same (at most 3) reads. */
   quantiles(ps: readonly number[]): (number | null)[] {
     ps.forEach(checkProbability);
     if (!this.spill) {
@@ -124,7 +144,16 @@ export class ScoreSet {
 
   /** Equal-width bins over the scores; see {@link histogramOf}. */
   histogram(opts: { bins: number; min: number; max: number }): Histogram {
-    return histogramOf(this.chunks(), opts);
+    const digits = this.spill && this.allDigits();
+    if (!digits || digits.mixedDigits > 0) return histogramOf(this.chunks(), opts);
+    const values: number[] = [];
+    const counts: number[] = [];
+    for (let d = 0; d < DIGIT_VALUES; d++) {
+      if (digits.counts[d] === 0) continue;
+      values.push(fromKey(digits.hi[d]!, digits.lo[d]!));
+      counts.push(digits.counts[d]!);
+    }
+    return histogramOfCounts(values, counts, opts);
   }
 
   /** Deletes the temporary file, if any; the set must not be used afterwards. */
@@ -152,8 +181,9 @@ export class ScoreSet {
       } catch {
         // Windows cannot unlink an open file; close() does it.
       }
-      this.spill = { fd, path, count: 0, linked };
+      this.spill = { fd, path, count: 0, linked, digits: emptyDigits() };
     }
+    countFirstDigits(this.memory.subarray(0, this.size), this.spill.digits);
     const bytes = new Uint8Array(this.memory.buffer, 0, this.size * 8);
     let written = 0;
     while (written < bytes.length) {
@@ -184,18 +214,28 @@ export class ScoreSet {
 
   /**
    * The k-th smallest scores (0-based) for each k of `ranks`, by radix selection on the scores' 64-bit
-   * order-preserving keys: pass d (0..3) counts the d-th 16 bits of the keys that share the digits
-   * chosen so far for a rank, which fixes that rank's next digit. After four passes the whole key, and
-   * so the score, is known: nothing is collected, whatever the number of equal scores.
+   * order-preserving keys. The first 16 bits come from the counts kept as scores were written (see
+   * {@link Digits}); a rank whose first digit holds one distinct score is done. For the others, pass d
+   * (1..3) over the scores counts the d-th 16 bits of the keys that share the digits chosen so far for a
+   * rank, which fixes that rank's next digit. After the third pass the whole key, and so the score, is
+   * known: nothing is collected, whatever the number of equal scores.
    */
   private select(ranks: readonly number[]): number[] {
-    const state = ranks.map((k) => ({ k, hi: 0, lo: 0 }));
+    const digits = this.allDigits();
+    const state = ranks.map((k) => {
+      let digit = 0;
+      while (k >= digits.counts[digit]!) k -= digits.counts[digit++]!;
+      // A digit that holds one distinct score gives it at once.
+      const known = digits.mixed[digit] === 0 ? fromKey(digits.hi[digit]!, digits.lo[digit]!) : null;
+      return { k, hi: (digit << 16) >>> 0, lo: 0, known };
+    });
+    const open = state.filter((s) => s.known === null);
     let keysHi = new Uint32Array(0);
     let keysLo = new Uint32Array(0);
-    for (let level = 0; level < 4; level++) {
+    for (let level = 1; level < 4 && open.length; level++) {
       // Ranks that share a prefix share a count table.
       const groups = new Map<string, { hi: number; lo: number; counts: Uint32Array }>();
-      for (const s of state) {
+      for (const s of open) {
         const id = `${s.hi}:${s.lo}`;
         if (!groups.has(id)) groups.set(id, { hi: s.hi, lo: s.lo, counts: new Uint32Array(DIGIT_VALUES) });
       }
@@ -209,17 +249,49 @@ export class ScoreSet {
         orderKeys(new Uint32Array(chunk.buffer, chunk.byteOffset, n * 2), n, keysHi, keysLo);
         for (const t of tables) countDigits(level, keysHi, keysLo, n, t.hi, t.lo, t.counts);
       }
-      for (const s of state) {
+      for (const s of open) {
         const counts = groups.get(`${s.hi}:${s.lo}`)!.counts;
         let digit = 0;
         while (s.k >= counts[digit]!) s.k -= counts[digit++]!;
-        if (level === 0) s.hi = (digit << 16) >>> 0;
-        else if (level === 1) s.hi = (s.hi | digit) >>> 0;
+        if (level === 1) s.hi = (s.hi | digit) >>> 0;
         else if (level === 2) s.lo = (digit << 16) >>> 0;
         else s.lo = (s.lo | digit) >>> 0;
       }
     }
-    return state.map((s) => fromKey(s.hi, s.lo));
+    return state.map((s) => s.known ?? fromKey(s.hi, s.lo));
+  }
+
+  /** The first digits of every score: the file's, counted as it was written, and memory's, counted now. */
+  private allDigits(): Digits {
+    const file = this.spill!.digits;
+    const digits = { counts: file.counts.slice(), hi: file.hi.slice(), lo: file.lo.slice(), mixed: file.mixed.slice(), mixedDigits: file.mixedDigits };
+    countFirstDigits(this.memory.subarray(0, this.size), digits);
+    return digits;
+  }
+}
+
+function emptyDigits(): Digits {
+  return { counts: new Uint32Array(DIGIT_VALUES), hi: new Uint32Array(DIGIT_VALUES), lo: new Uint32Array(DIGIT_VALUES), mixed: new Uint8Array(DIGIT_VALUES), mixedDigits: 0 };
+}
+
+/** Counts the first digits of `scores` into `digits` (see {@link Digits}). */
+function countFirstDigits(scores: Float64Array, digits: Digits): void {
+  const n = scores.length;
+  const keysHi = new Uint32Array(n);
+  const keysLo = new Uint32Array(n);
+  orderKeys(new Uint32Array(scores.buffer, scores.byteOffset, n * 2), n, keysHi, keysLo);
+  const { counts, hi, lo, mixed } = digits;
+  for (let i = 0; i < n; i++) {
+    const d = keysHi[i]! >>> 16;
+    const count = counts[d]!;
+    counts[d] = count + 1;
+    if (count === 0) {
+      hi[d] = keysHi[i]!;
+      lo[d] = keysLo[i]!;
+    } else if (mixed[d] === 0 && (hi[d] !== keysHi[i] || lo[d] !== keysLo[i])) {
+      mixed[d] = 1;
+      digits.mixedDigits++;
+    }
   }
 }
 
@@ -238,11 +310,12 @@ function orderKeys(words: Uint32Array, n: number, keysHi: Uint32Array, keysLo: U
   }
 }
 
-/** Counts digit `level` (16 bits each, from the top) of the keys whose higher digits equal the prefix's. */
+/**
+ * Counts digit `level` (1 to 3; 16 bits each, from the top) of the keys whose higher digits equal the
+ * prefix's. The first digit is counted as scores are written ({@link countFirstDigits}).
+ */
 function countDigits(level: number, keysHi: Uint32Array, keysLo: Uint32Array, n: number, prefixHi: number, prefixLo: number, counts: Uint32Array): void {
-  if (level === 0) {
-    for (let i = 0; i < n; i++) counts[keysHi[i]! >>> 16]!++;
-  } else if (level === 1) {
+  if (level === 1) {
     const top = prefixHi >>> 16;
     for (let i = 0; i < n; i++) if (keysHi[i]! >>> 16 === top) counts[keysHi[i]! & 0xffff]!++;
   } else if (level === 2) {
