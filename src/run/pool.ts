@@ -5,6 +5,7 @@ import { evaluatorsFor, type FittedIdfs, type ScorerInit } from "./scorer-init.j
 import type { WorstRow } from "./worst-rows.js";
 import type { WorkerError, WorkerRequest } from "./worker.js";
 import { EvalError } from "../errors.js";
+import { packItems } from "./item-batch.js";
 
 /** Scores batches somewhere — inline or on worker threads; results come back per batch. */
 export interface Scorer {
@@ -61,10 +62,10 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
     return { worker, pending };
   });
   let seq = 0;
-  const send = <T>(w: (typeof workers)[number], msg: WorkerRequest): Promise<T> =>
+  const send = <T>(w: (typeof workers)[number], msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       w.pending.set(msg.seq, { resolve: resolve as (v: unknown) => void, reject });
-      w.worker.postMessage(msg);
+      w.worker.postMessage(msg, transfer);
     });
   /** The same request to every thread; their answers in thread order. */
   const toEach = <T>(request: (seq: number) => WorkerRequest): Promise<T[]> => Promise.all(workers.map((w) => send<T>(w, request(seq++))));
@@ -73,7 +74,8 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
     setIdf: (idf) => toEach((seq) => ({ kind: "idf", seq, idf })).then(() => undefined),
     score(items) {
       const w = workers.reduce((best, x) => (x.pending.size < best.pending.size ? x : best));
-      return send<ScoredBatch>(w, { kind: "score", seq: seq++, items });
+      const batch = packItems(items);
+      return send<ScoredBatch>(w, { kind: "score", seq: seq++, batch }, [batch.lines.buffer as ArrayBuffer]);
     },
     worst: () => toEach<Record<string, WorstRow[]>>((seq) => ({ kind: "worst", seq })),
     async close() {

@@ -1,15 +1,15 @@
 /** Worker-thread entry: readies its evaluators and scores batches, as the pool in `pool.ts` asks. */
 import { parentPort, workerData } from "node:worker_threads";
-import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { EvalError, type ErrorCode } from "../errors.js";
 import { packedBuffers } from "../stats/packed-scores.js";
 import { BatchScorer } from "./batch-scorer.js";
+import { unpackItems, type ItemBatch } from "./item-batch.js";
 import { evaluatorsFor, type FittedIdfs, type ScorerInit } from "./scorer-init.js";
 
 export type WorkerRequest =
   | { kind: "ready"; seq: number }
   | { kind: "idf"; seq: number; idf: FittedIdfs }
-  | { kind: "score"; seq: number; items: (DatasetItem | UnparsedRow)[] }
+  | { kind: "score"; seq: number; batch: ItemBatch }
   | { kind: "worst"; seq: number };
 
 /** An error as it crosses back to the pool: an EvalError keeps its code. */
@@ -38,5 +38,5 @@ port.on("message", (msg: WorkerRequest) => {
   }
   if (msg.kind === "ready") return void scorer.ready().then(() => port.postMessage({ seq: msg.seq, value: null }), fail);
   // The typed arrays are moved, not copied.
-  scorer.score(msg.items).then((value) => port.postMessage({ seq: msg.seq, value }, [...packedBuffers(value.scores), value.index.buffer as ArrayBuffer, value.bytes.buffer as ArrayBuffer]), fail);
+  scorer.score(unpackItems(msg.batch)).then((value) => port.postMessage({ seq: msg.seq, value }, [...packedBuffers(value.scores), value.index.buffer as ArrayBuffer, value.bytes.buffer as ArrayBuffer]), fail);
 });
