@@ -29,6 +29,20 @@ describe("readCsv", () => {
     ]);
   });
 
+  it.each([
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+    ["CR-only (old Mac)", "\r"],
+  ])("a line break inside a quoted value counts as a line for the rows after it, in a %s file", async (_, eol) => {
+    const text = ["id,text", '1,"one', 'two"', "2,x,y", "", '3,"a""b', "c", 'd"', "4,x,y,z", ""].join(eol);
+    expect(brief(await collect(readCsv(await file("eol.csv", text))))).toEqual([
+      [1, 2, { id: "1", text: `one${eol}two` }],
+      [2, 4, 'line 4: 3 fields, but the header has 2; expected 2 fields separated by "," (quote values that contain one)'],
+      [3, 6, { id: "3", text: `a"b${eol}c${eol}d` }],
+      [4, 9, 'line 9: 4 fields, but the header has 2; expected 2 fields separated by "," (quote values that contain one)'],
+    ]);
+  });
+
   it("skips a BOM, blank lines and space-only lines; reads a last line without a newline", async () => {
     const path = await file("bom.csv", "\uFEFFid,x\n\n1,a\n   \n\n2,b");
     expect(brief(await collect(readCsv(path)))).toEqual([

@@ -8,7 +8,7 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { pipeline, Readable } from "node:stream";
-import { parse, type CsvError } from "csv-parse";
+import { parse, type CsvError, type Parser } from "csv-parse";
 import type { EvalError } from "../errors.js";
 import { datasetInvalid, fileProblem } from "./errors.js";
 import { hasBom, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
@@ -25,15 +25,29 @@ const EXPECTED = "a header row naming the columns, then one row per line";
  */
 const INVALID = "\uFFFF";
 
-/** `\n` bytes in `field`: quoted values may hold line breaks, which move the row's start line up. */
-function countNewlines(field: string): number {
+/**
+ * Line breaks in `field`: quoted values may hold them, which move the row's start line up. `lineBreak` is the
+ * character that ends the file's lines: `\n` (LF and CRLF files), or `\r` in a file whose lines end in `\r`
+ * alone (old Mac "CSV (Macintosh)"), see {@link lineBreakOf}.
+ */
+function countLineBreaks(field: string, lineBreak: "\n" | "\r"): number {
   let n = 0;
-  let i = field.indexOf("\n");
+  let i = field.indexOf(lineBreak);
   while (i !== -1) {
     n++;
-    i = field.indexOf("\n", i + 1);
+    i = field.indexOf(lineBreak, i + 1);
   }
   return n;
+}
+
+/**
+ * The character {@link countLineBreaks} counts, from the line ending csv-parse found after the first line
+ * (`\r\n`, `\n` or `\r`): `\r` where it is `\r` alone, else `\n`. Before it has found one, no record has
+ * ended at a line break, so `\n` until then.
+ */
+function lineBreakOf(parser: Parser): "\n" | "\r" {
+  const found = parser.options.record_delimiter[0];
+  return found !== undefined && found.length === 1 && found[0] === 0x0d ? "\r" : "\n";
 }
 
 /** Only spaces, tabs and `\r` (a CRLF file read with `\n` as the record delimiter leaves the `\r`). */
@@ -280,7 +294,8 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     records++;
     const start = line;
     line++;
-    for (const field of record) line += countNewlines(field);
+    const lineBreak = lineBreakOf(parser);
+    for (const field of record) line += countLineBreaks(field, lineBreak);
     // An empty line, or one of spaces, is one blank field: not a row (nor a ragged one).
     if (record.length === 1 && isBlank(record[0]!)) continue;
     if (header === undefined) {
