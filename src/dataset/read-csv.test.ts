@@ -157,6 +157,18 @@ describe("readCsv", () => {
     expect(brief(await collect(readCsv(column)))).toEqual([[1, 2, { "sep=x": "1", output: "a" }]]);
   });
 
+  it("in a CR-only file (old Mac), the header is the first line to its \\r: the delimiter, a sep= line and JSON are found in it", async () => {
+    const tabs = await file("tabs-cr.csv", "\uFEFFid\toutput\r1\ta,b\r2\tc;d\r");
+    expect(brief(await collect(readCsv(tabs)))).toEqual([
+      [1, 2, { id: "1", output: "a,b" }],
+      [2, 3, { id: "2", output: "c;d" }],
+    ]);
+    const sep = await file("sep-cr.csv", "\rsep=;\rid;output\r1;a,b\r");
+    expect(brief(await collect(readCsv(sep)))).toEqual([[1, 4, { id: "1", output: "a,b" }]]);
+    const jsonl = await file("jsonl-cr.csv", '{"output":"a"}\r{"output":"b"}\r');
+    expect((await failure(jsonl)).message).toMatch(/the header row is a JSON object, so the file looks like JSONL/);
+  });
+
   it("nameless columns at the header's end (a spreadsheet's empty columns, exported as trailing commas) are left out; a value in one is a row error", async () => {
     const path = await file("trailing.csv", "id,output,expected,, \r\n1,a,a,,\r\n2,b,c\r\n3,x,y,note,\r\n4,p,q, ,\r\n5,only\r\n6,a,b,,,\r\n");
     expect(brief(await collect(readCsv(path)))).toEqual([

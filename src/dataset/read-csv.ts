@@ -166,11 +166,14 @@ const FIRST_LINE_BYTES = 1 << 16;
 
 /**
  * The header row's text as found in the file's first 64 KiB (the first line that is not blank, without its
- * `\r`), and whether it goes on past them. Reads at position 0, which leaves the handle's own position alone.
+ * `\r`), and whether it goes on past them. Lines end as the first one does, as csv-parse finds them: at `\r`
+ * if that is `\r` alone (old Mac "CSV (Macintosh)"), else at `\n`. Reads at position 0, which leaves the
+ * handle's own position alone.
  */
 async function firstLine(handle: FileHandle): Promise<{ text: string; cut: boolean }> {
   const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(FIRST_LINE_BYTES), position: 0 });
-  const lines = buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "").split("\n");
+  const text = buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "");
+  const lines = text.split(/^[^\r\n]*\r(?!\n)/.test(text) ? "\r" : "\n");
   const at = lines.findIndex((l) => !isBlank(l));
   if (at === -1) return { text: "", cut: false };
   return { text: lines[at]!.replace(/\r$/, ""), cut: at === lines.length - 1 && bytesRead === FIRST_LINE_BYTES };
