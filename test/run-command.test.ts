@@ -694,6 +694,12 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(gone.out).toContain("before-move");
     expect(gone.out).not.toContain("after-move");
     expect(gone.out).not.toContain("matched by content");
+    // A directory is no dataset file: a wrong argument (exit 2), as for `run`, not a filter that keeps no run.
+    const folder = join(dir, "new");
+    const bad = await run("trend", "--db", db, "--dataset", folder);
+    expect(bad).toMatchObject({ code: 2, out: "" });
+    expect(bad.err).toContain(`--dataset ${folder}: is a directory; expected a dataset file (.jsonl, .json or .csv)`);
+    expect(await run("run", folder, "--config", config, "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`${folder}: is a directory; expected a dataset file (.jsonl, .json or .csv)`) });
   });
 
   it("run and compare reports mark jaccard and tfidf rows by the words each text lacks, split and cased as the evaluator does", async () => {

@@ -1,7 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
 import { hashFile } from "../../dataset/hash.js";
+import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
@@ -30,6 +31,7 @@ interface Series {
  */
 export async function trendCommand(opts: { db: string; report?: string; name?: string; dataset?: string }, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
+  if (opts.dataset !== undefined) checkDatasetOption(opts.dataset);
   const store = openRecordedRuns(opts.db);
   try {
     const dataset = opts.dataset === undefined ? undefined : resolve(opts.dataset);
@@ -83,6 +85,21 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Throws USAGE (exit 2) when `--dataset` names a directory: no run is recorded on one (`run DIR` is refused,
+ * exit 2, as no dataset file), so it is a wrong argument, not a filter that keeps no run. A path with nothing
+ * there is not one: runs recorded on a file since removed are still matched by its path.
+ */
+function checkDatasetOption(path: string): void {
+  let directory: boolean;
+  try {
+    directory = statSync(path).isDirectory();
+  } catch {
+    return; // missing or unreadable: see datasetContent
+  }
+  if (directory) throw new EvalError("USAGE", `--dataset ${path}: is a directory; expected a dataset file (.jsonl, .json or .csv), the path that runs were recorded on`);
 }
 
 /**
