@@ -893,6 +893,23 @@ describe("runs, show, baseline, compare and trend", () => {
     }
   });
 
+  it("trend names the runs it leaves out oldest first, as its table lists runs, in the text and the HTML report", async () => {
+    const { db, recorder } = await runsWithoutSummary(3, { name: "first", rows: 1 }, 1);
+    try {
+      const done = (await recorder.findRun("done"))!;
+      for (const name of ["second", "third"]) await recorder.abortRun(await recorder.beginRun({ name, dataset_path: done.dataset_path, dataset_hash: "h", evaluators: done.evaluators }), null);
+      const names = (await recorder.listRuns()).map((r) => r.name);
+      expect(names).toEqual(["third", "second", "live", "first", "done"]); // newest first, as recorded
+      const t = await run("trend", "--db", db, "--report", join(dir, "t.html"));
+      expect(t.code).toBe(0);
+      const note = "left out: 3 incomplete runs (first, second, third) and 1 run still being recorded (live)";
+      expect(t.out).toContain(note);
+      expect(readFileSync(join(dir, "t.html"), "utf8")).toContain(note);
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it("RUN is an id, then a name, then an id prefix: a name that looks like an id prefix reaches its run, also for delete", async () => {
     const db = join(dir, "db.sqlite");
     const config = file("evals.json", evals([{ type: "exact_match" }]));

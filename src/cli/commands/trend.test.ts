@@ -72,11 +72,12 @@ describe("trend series", () => {
     ]);
   });
 
-  it("names the runs left out as not complete, incomplete and still running apart, up to 5 of each", () => {
+  it("names the runs left out as not complete, incomplete and still running apart, in the order given (oldest first), the newest 5 of each", () => {
     const as = (id: string, status: RunInfo["status"]): RunInfo => ({ ...run(id, []), status, summary: null });
     expect(leftOutNote([])).toBeNull();
     expect(leftOutNote([as("cut", "incomplete")])).toBe("left out: 1 incomplete run (cut); trend shows complete runs only (`simeval show RUN` prints one)");
     const many = [as("live", "running"), ...["a", "b", "c", "d", "e", "f", "g"].map((id) => as(id, "incomplete"))];
-    expect(leftOutNote(many)).toBe("left out: 7 incomplete runs (a, b, c, d, e and 2 more) and 1 run still being recorded (live); trend shows complete runs only (`simeval show RUN` prints one)");
+    expect(leftOutNote(many)).toBe("left out: 7 incomplete runs (2 older, then c, d, e, f, g) and 1 run still being recorded (live); trend shows complete runs only (`simeval show RUN` prints one)");
+    expect(leftOutNote(["x", "y"].map((id) => as(id, "running")))).toBe("left out: 2 runs still being recorded (x, y); trend shows complete runs only (`simeval show RUN` prints one)");
   });
 });

@@ -43,7 +43,8 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     const kept = (r: RunInfo) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset || byContent(r));
     const runs = complete.filter(kept).reverse();
     // The runs the filters keep that are not complete: left out, and said so, since a failed run is no point on the line.
-    const leftOut = leftOutNote(recorded.filter((r) => kept(r) && !isComplete(r)));
+    // Oldest first, as the table lists the runs.
+    const leftOut = leftOutNote(recorded.filter((r) => kept(r) && !isComplete(r)).reverse());
     if (!runs.length) {
       const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
       const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : on].filter(Boolean).join(" ");
@@ -119,13 +120,14 @@ async function datasetContent(path: string, io: CliIO): Promise<string | undefin
 
 /**
  * Which of the runs a trend would show are left out as not complete (incomplete: interrupted, killed, or read
- * only up to a fault in its file; or still running), naming them (newest first, up to 5), or null when none is.
+ * only up to a fault in its file; or still running), or null when none is. `runs` come oldest first, as the
+ * table lists them, and are named in that order: the newest 5 of each kind, after how many older ones are not named.
  */
 export function leftOutNote(runs: readonly RunInfo[]): string | null {
   if (!runs.length) return null;
   const names = (of: readonly RunInfo[]) => {
-    const shown = of.slice(0, 5).map((r) => r.name ?? r.id);
-    return `${shown.join(", ")}${of.length > shown.length ? ` and ${of.length - shown.length} more` : ""}`;
+    const shown = of.slice(-5).map((r) => r.name ?? r.id);
+    return `${of.length > shown.length ? `${of.length - shown.length} older, then ` : ""}${shown.join(", ")}`;
   };
   const running = runs.filter((r) => r.status === "running");
   const incomplete = runs.filter((r) => r.status !== "running");
