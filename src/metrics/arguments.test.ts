@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as root from "../index.js";
 import { thrownEvalError } from "../test-support.js";
@@ -86,5 +87,81 @@ describe("public metrics given a list that is not one", () => {
     expect(metrics.tfidfCosine(["a"], ["a"])).toBe(1);
     expect(metrics.cosineSimilarity(new Float32Array([1, 0]), [1, 0])).toBe(1);
     expect(metrics.sequenceDistance(new Int32Array([1, 2]), [1, 3])).toBe(1);
+  });
+});
+
+describe("public metrics given a number that is not finite or out of range", () => {
+  /** Each public metric that takes vectors of numbers, called with `a` and `b` (of the same length). */
+  const vectorCalls: [fn: string, call: (a: number[], b: number[]) => unknown][] = [
+    ["cosineSimilarity", (a, b) => metrics.cosineSimilarity(a, b)],
+    ["cosineSimilarity", (a, b) => metrics.cosineSimilarity(Float64Array.from(a), Float32Array.from(b))],
+    ["sequenceDistance", (a, b) => metrics.sequenceDistance(a, b)],
+    ["sequenceDistance", (a, b) => metrics.sequenceDistance(a, b, 2)],
+  ];
+
+  it.each([
+    [NaN, "number NaN"],
+    [Infinity, "number Infinity"],
+    [-Infinity, "number -Infinity"],
+  ])("refuse a vector entry %s with INPUT_INVALID naming the argument and the index (cosineSimilarity gave NaN)", (bad, received) => {
+    for (const [fn, call] of vectorCalls) {
+      const error = thrownEvalError(() => call([1, 2, 3, bad], [1, 2, 3, 4]));
+      expect(error.code).toBe("INPUT_INVALID");
+      expect(error.message).toBe(`${fn}: a[3] must be a finite number, received ${received}`);
+      expect(error.issues).toEqual([{ path: ["a", 3], message: error.message, expected: "a finite number", received }]);
+      expect(thrownEvalError(() => call([1, 2], [bad, 2])).message).toBe(`${fn}: b[0] must be a finite number, received ${received}`);
+    }
+  });
+
+  it("refuse every vector with a non-finite entry, naming the first; finite vectors score as before", () => {
+    const finite = fc.double({ min: -1e30, max: 1e30, noNaN: true }); // within float32 range, for the Float32Array call
+    const vectors = fc.integer({ min: 1, max: 40 }).chain((n) => fc.tuple(fc.array(finite, { minLength: n, maxLength: n }), fc.array(finite, { minLength: n, maxLength: n })));
+    const nonFinite = fc.constantFrom(NaN, Infinity, -Infinity);
+    fc.assert(
+      fc.property(vectors, fc.nat(), nonFinite, fc.boolean(), ([a, b], at, bad, inB) => {
+        // The plain formula, as cosineSimilarity computed it before it checked its entries.
+        let [dot, na, nb] = [0, 0, 0];
+        for (let i = 0; i < a.length; i++) [dot, na, nb] = [dot + a[i]! * b[i]!, na + a[i]! * a[i]!, nb + b[i]! * b[i]!];
+        const plain = na === 0 || nb === 0 ? 0 : Math.min(1, Math.max(-1, dot / Math.sqrt(na * nb)));
+        if (Number.isFinite(na) && Number.isFinite(nb)) expect(metrics.cosineSimilarity(a, b)).toBe(plain);
+        expect(metrics.sequenceDistance(a, b)).toBeGreaterThanOrEqual(0);
+        const i = at % a.length;
+        const spoilt = (inB ? b : a).map((x, j) => (j === i ? bad : x));
+        const [x, y, arg] = inB ? [a, spoilt, "b"] : [spoilt, b, "a"];
+        for (const [fn, call] of vectorCalls) {
+          expect(thrownEvalError(() => call(x, y)).message).toBe(`${fn}: ${arg}[${i}] must be a finite number, received number ${String(bad)}`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("refuse an entry that is not a number: any in sequenceDistance, one that makes the sums NaN in cosineSimilarity", () => {
+    expect(thrownEvalError(() => metrics.cosineSimilarity([1, "x" as unknown as number], [1, 2])).message).toBe('cosineSimilarity: a[1] must be a finite number, received string "x"');
+    expect(thrownEvalError(() => metrics.sequenceDistance([1, null as unknown as number], [1, 2])).message).toBe("sequenceDistance: a[1] must be a finite number, received null");
+  });
+
+  it("refuse smoothIdf arguments that are not a document count and a frequency within it (smoothIdf(NaN, 1) was NaN)", () => {
+    const cases: [n: number, df: number, message: string][] = [
+      [NaN, 1, "smoothIdf: n must be an integer >= 0, received number NaN"],
+      [Infinity, 1, "smoothIdf: n must be an integer >= 0, received number Infinity"],
+      [-3, 1, "smoothIdf: n must be an integer >= 0, received number -3"],
+      [2.5, 1, "smoothIdf: n must be an integer >= 0, received number 2.5"],
+      [2, NaN, "smoothIdf: df must be an integer in [0, n = 2], received number NaN"],
+      [2, 5, "smoothIdf: df must be an integer in [0, n = 2], received number 5"],
+      [2, -1, "smoothIdf: df must be an integer in [0, n = 2], received number -1"],
+      [2, 0.5, "smoothIdf: df must be an integer in [0, n = 2], received number 0.5"],
+    ];
+    for (const [n, df, message] of cases) {
+      const error = thrownEvalError(() => metrics.smoothIdf(n, df));
+      expect(error.code).toBe("INPUT_INVALID");
+      expect(error.message).toBe(message);
+    }
+    fc.assert(
+      fc.property(fc.nat(1e9), fc.double({ min: 0, max: 1, noNaN: true }), (n, share) => {
+        const df = Math.floor(n * share);
+        expect(metrics.smoothIdf(n, df)).toBe(Math.log((1 + n) / (1 + df)) + 1);
+      }),
+    );
   });
 });

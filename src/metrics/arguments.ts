@@ -33,12 +33,27 @@ export function notTokens(fn: string, arg: string, value: unknown): EvalError | 
 
 /**
  * The error for an argument or option outside what the function takes (an n-gram size of 0, a negative
- * maxDistance, vectors of different lengths): INPUT_INVALID, as {@link notAString}.
+ * maxDistance, vectors of different lengths): INPUT_INVALID, as {@link notAString}. `path` locates the
+ * issue when `arg` is not a plain name (`["a", 3]` for `a[3]`).
  */
-export function badArgument(fn: string, arg: string, expected: string, value: unknown): EvalError {
+export function badArgument(fn: string, arg: string, expected: string, value: unknown, path: (string | number)[] = [arg]): EvalError {
   const received = describeValue(value);
   const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected, received }] });
+  return new EvalError("INPUT_INVALID", message, { issues: [{ path, message, expected, received }] });
+}
+
+/**
+ * The error for the first entry of `values` that is not a finite number (NaN, ±Infinity, or not a number
+ * at all), naming it by index (`cosineSimilarity: a[3] must be a finite number, received number NaN`);
+ * undefined when every entry is one. One pass: call it where a metric has no loop of its own over the
+ * entries to check in, or once its loop has shown that some entry is not finite.
+ */
+export function nonFiniteEntry(fn: string, arg: string, values: ArrayLike<unknown>): EvalError | undefined {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) return badArgument(fn, `${arg}[${i}]`, "a finite number", v, [arg, i]);
+  }
+  return undefined;
 }
 
 /** The error for an argument that should be an array of numbers (a vector, a symbol sequence) and is not: see {@link notTokens}. */

@@ -1,9 +1,9 @@
-import { badArgument, notNumbers } from "./arguments.js";
+import { badArgument, nonFiniteEntry, notNumbers } from "./arguments.js";
 
 /**
  * Cosine similarity of two dense vectors: `a·b / (‖a‖ ‖b‖)`, in [-1, 1].
- * Throws EvalError (INPUT_INVALID) when the lengths differ; returns 0 when either vector is all zeros.
- * Sums in float64 whatever the input's element type.
+ * Throws EvalError (INPUT_INVALID) when the lengths differ or an entry is not a finite number (naming
+ * it: `a[3]`); returns 0 when either vector is all zeros. Sums in float64 whatever the input's element type.
  */
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const bad = notNumbers("cosineSimilarity", "a", a) ?? notNumbers("cosineSimilarity", "b", b);
@@ -18,6 +18,12 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
     dot += x * y;
     na += x * x;
     nb += y * y;
+  }
+  // A NaN or infinite entry leaves its vector's sum of squares NaN or Infinity: the loop itself is the check,
+  // and only then are the entries scanned, for the one to name.
+  if (!Number.isFinite(na + nb)) {
+    const entry = nonFiniteEntry("cosineSimilarity", "a", a) ?? nonFiniteEntry("cosineSimilarity", "b", b);
+    if (entry) throw entry;
   }
   if (na === 0 || nb === 0) return 0;
   const c = dot / Math.sqrt(na * nb);

@@ -3,7 +3,7 @@
  * dispatches to the engines (see levenshtein-strings.ts,
  * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
  */
-import { badArgument, notAString, notNumbers } from "./arguments.js";
+import { badArgument, nonFiniteEntry, notAString, notNumbers } from "./arguments.js";
 import { bitParallelDistance } from "./levenshtein-bitparallel.js";
 import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
 import { wasmEngine } from "./levenshtein-wasm.js";
@@ -79,7 +79,7 @@ export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOpti
   const unit = opts?.unit ?? "code_point";
   if (unit === "grapheme") {
     const [ga, gb] = graphemeIds(a, b);
-    return sequenceDistance(ga, gb, k);
+    return symbolDistance(ga, gb, k);
   }
   if (unit !== "code_point") throw badArgument("levenshteinDistance", "unit", `"code_point" or "grapheme"`, unit);
   const engine: SliceEngine = (backend !== "js" && wasmEngine()) || jsSliceEngine;
@@ -93,12 +93,21 @@ export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOpti
  * WebAssembly engine, any other numbers use the TypeScript one.
  *
  * @param maxDistance integer ≥ 0 or Infinity (default).
- * @throws EvalError (INPUT_INVALID) on an invalid `maxDistance`.
+ * @throws EvalError (INPUT_INVALID) on an invalid `maxDistance`, or a symbol
+ *   that is not a finite number (named by index: `a[3]`; NaN, which `===`
+ *   never matches, was counted as matching NaN).
  */
 export function sequenceDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxDistance?: number): number {
   const bad = notNumbers("sequenceDistance", "a", a) ?? notNumbers("sequenceDistance", "b", b);
   if (bad) throw bad;
   const k = checkMaxDistance("sequenceDistance", maxDistance);
+  const entry = nonFiniteEntry("sequenceDistance", "a", a) ?? nonFiniteEntry("sequenceDistance", "b", b);
+  if (entry) throw entry;
+  return symbolDistance(a, b, k);
+}
+
+/** {@link sequenceDistance} of symbols and a bound already checked (grapheme ids come here directly). */
+function symbolDistance(a: ArrayLike<number>, b: ArrayLike<number>, k: number): number {
   if (backend !== "js" && (backend === "wasm" || Math.min(a.length, b.length) > SHORT_SEQUENCE)) {
     const engine = wasmEngine();
     const d = engine?.ints(a, b, k);

@@ -10,8 +10,19 @@ export interface IdfTable {
   df(token: string): number;
 }
 
-/** Smoothed IDF: `ln((1 + n) / (1 + df)) + 1` — never 0, so shared words still count. */
+/**
+ * Smoothed IDF: `ln((1 + n) / (1 + df)) + 1` — never 0, so shared words still count. Throws EvalError
+ * (INPUT_INVALID) unless `n` is an integer >= 0 and `df` an integer in [0, n], as an {@link IdfTable}'s
+ * must be (NaN gave NaN, and a df above n a weight below 1).
+ */
 export function smoothIdf(n: number, df: number): number {
+  if (!Number.isInteger(n) || n < 0) throw badArgument("smoothIdf", "n", "an integer >= 0", n);
+  if (!Number.isInteger(df) || df < 0 || df > n) throw badArgument("smoothIdf", "df", `an integer in [0, n = ${n}]`, df);
+  return idfOf(n, df);
+}
+
+/** {@link smoothIdf} of arguments already checked: the metrics' loops call this. */
+function idfOf(n: number, df: number): number {
   return Math.log((1 + n) / (1 + df)) + 1;
 }
 
@@ -35,8 +46,8 @@ function checkedIdf(fn: string, idf: IdfTable | undefined): IdfTable | undefined
 }
 
 /** The two IDF values of the two-text corpus: a token in both texts, and in one. */
-const PAIR_IDF_SHARED = smoothIdf(2, 2);
-const PAIR_IDF_ONE = smoothIdf(2, 1);
+const PAIR_IDF_SHARED = idfOf(2, 2);
+const PAIR_IDF_ONE = idfOf(2, 1);
 
 /** One term of the comparison, for explaining a score. */
 export interface TfidfTerm {
@@ -82,7 +93,7 @@ export function tfidfCosineOfCounts(countsA: ReadonlyMap<string, number>, counts
   let normB = 0;
   for (const [token, ca] of countsA) {
     const cb = countsB.get(token) ?? 0;
-    const weight = idf ? smoothIdf(idf.n, idf.df(token)) : cb > 0 ? PAIR_IDF_SHARED : PAIR_IDF_ONE;
+    const weight = idf ? idfOf(idf.n, idf.df(token)) : cb > 0 ? PAIR_IDF_SHARED : PAIR_IDF_ONE;
     const wa = ca * weight;
     const wb = cb * weight;
     dot += wa * wb;
@@ -91,7 +102,7 @@ export function tfidfCosineOfCounts(countsA: ReadonlyMap<string, number>, counts
   }
   for (const [token, cb] of countsB) {
     if (countsA.has(token)) continue;
-    const wb = cb * (idf ? smoothIdf(idf.n, idf.df(token)) : PAIR_IDF_ONE);
+    const wb = cb * (idf ? idfOf(idf.n, idf.df(token)) : PAIR_IDF_ONE);
     normB += wb * wb;
   }
   return Math.min(1, dot / Math.sqrt(normA * normB));
@@ -112,7 +123,7 @@ export function tfidfAnalysisOfCounts(countsA: ReadonlyMap<string, number>, coun
   let normB = 0;
   const visit = (token: string, ca: number) => {
     const cb = countsB.get(token) ?? 0;
-    const weight = idf ? smoothIdf(idf.n, idf.df(token)) : cb > 0 && ca > 0 ? PAIR_IDF_SHARED : PAIR_IDF_ONE;
+    const weight = idf ? idfOf(idf.n, idf.df(token)) : cb > 0 && ca > 0 ? PAIR_IDF_SHARED : PAIR_IDF_ONE;
     const wa = ca * weight;
     const wb = cb * weight;
     dot += wa * wb;
