@@ -123,7 +123,8 @@ describe("public metrics given a number that is not finite or out of range", () 
         let [dot, na, nb] = [0, 0, 0];
         for (let i = 0; i < a.length; i++) [dot, na, nb] = [dot + a[i]! * b[i]!, na + a[i]! * a[i]!, nb + b[i]! * b[i]!];
         const plain = na === 0 || nb === 0 ? 0 : Math.min(1, Math.max(-1, dot / Math.sqrt(na * nb)));
-        if (Number.isFinite(na) && Number.isFinite(nb)) expect(metrics.cosineSimilarity(a, b)).toBe(plain);
+        // Sums neither so small nor so large that cosineSimilarity scales the vectors first (see cosine.test.ts).
+        if (na >= 1e-100 && nb >= 1e-100) expect(metrics.cosineSimilarity(a, b)).toBe(plain);
         expect(metrics.sequenceDistance(a, b)).toBeGreaterThanOrEqual(0);
         const i = at % a.length;
         const spoilt = (inB ? b : a).map((x, j) => (j === i ? bad : x));
