@@ -151,6 +151,14 @@ describe("renderJUnit", () => {
     expect([0, 1, 2, 3].map(firstCase)).toEqual(names);
   });
 
+  it("leaves out simeval:rows when every row was read and simeval:gates when there are no gates, as README says", () => {
+    const read = rows.filter((r) => !r.error);
+    expect(parse(renderJUnit({ name: "r", evaluators: ["lev"], rows: read, gates: [] })).list.map((s) => s["@name"])).toEqual(["simeval.lev"]);
+    const gates = [{ name: "lev=0.5", passed: true, message: "passed" }];
+    expect(parse(renderJUnit({ name: "r", evaluators: ["lev"], rows: read, gates })).list.map((s) => s["@name"])).toEqual(["simeval.lev", "simeval:gates"]);
+    expect(parse(renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [] })).list.map((s) => s["@name"])).toEqual(["simeval.lev", "simeval:rows"]);
+  });
+
   it("writes an empty run as an empty, valid document", () => {
     const { suites: s, list: l } = parse(renderJUnit({ name: "empty", evaluators: [], rows: [], gates: [] }));
     expect(l).toEqual([]);
