@@ -225,6 +225,22 @@ describe("simeval run", () => {
     }
   });
 
+  (process.platform === "linux" ? it : it.skip)("a run whose --out failed on its last write, found only when the file is closed, is recorded as incomplete, as one that failed during scoring", async () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const db = join(dir, "full.db");
+    // One row: its line is the only write, accepted at once and failed later, so the failure is found when the file is closed.
+    // Many rows: it is found by a later write, while the rows are scored.
+    for (const [name, rows] of [["last", 1], ["during", 5000]] as const) {
+      const data = file(`${name}.jsonl`, jsonl(Array.from({ length: rows }, () => ({ output: "a", expected: "a" }))));
+      const r = await run("run", data, "--config", config, "--db", db, "--name", name, "--out", "/dev/full", "--workers", "0");
+      expect(r.code).toBe(3);
+      expect(r.err).toContain("--out /dev/full: cannot write (ENOSPC");
+    }
+    const store = openSqliteStore(db);
+    expect((await store.listRuns()).map((x) => [x.name, x.status])).toEqual([["during", "incomplete"], ["last", "incomplete"]]);
+    await store.close();
+  });
+
   (process.platform === "linux" ? it : it.skip)("an output whose writing failed is a failed gate in the files written after it, which are written all the same", async () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const config = file("evals.json", evals([{ type: "exact_match" }]));

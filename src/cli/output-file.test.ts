@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { EvalError } from "../errors.js";
 import { join } from "node:path";
@@ -83,6 +84,26 @@ describe("openTextFile", () => {
     await expect(file.write("x".repeat(1 << 20))).rejects.toThrow("ENOSPC");
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("hung")), 5000));
     await expect(Promise.race([file.close(), timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
+  });
+});
+
+describe("openTextFile close", () => {
+  const maybe = process.platform === "linux" ? it : it.skip;
+
+  maybe("a failure to close the file (after every write succeeded) is an error naming the flag and the path", () => {
+    // In a process of its own: the file's descriptor, found under /proc/self/fd, is closed behind the stream, whose own close then fails (EBADF).
+    const script = [
+      `import { closeSync, readdirSync, readlinkSync } from "node:fs";`,
+      `import { openTextFile } from ${JSON.stringify(new URL("./output-file.ts", import.meta.url).href)};`,
+      `const path = process.argv[1];`,
+      `const file = await openTextFile("--out", path);`,
+      `closeSync(readdirSync("/proc/self/fd").map(Number).find((fd) => { try { return readlinkSync(\`/proc/self/fd/\${fd}\`) === path; } catch { return false; } }));`,
+      `await file.close().then(() => console.log("closed"), (e) => console.log(e.message));`,
+    ].join("\n");
+    const path = join(dir, "closed-behind.jsonl");
+    const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, path], { encoding: "utf8" });
+    expect(p.stderr).toBe("");
+    expect(p.stdout).toContain(`--out ${path}: cannot write (EBADF`);
   });
 });
 

@@ -38,6 +38,10 @@ export function writeOutput(flag: string, path: string, text: string): void {
  */
 export interface TextFile {
   write(chunk: string | Uint8Array): void | Promise<void>;
+  /**
+   * Flushes the last writes and closes the file; it settles once the file is closed, rejecting when the
+   * file is not whole (a write failed, the last ones or the close itself). Called again, it gives the same outcome.
+   */
   close(): Promise<void>;
 }
 
@@ -64,15 +68,20 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
         throw fail(error);
       },
     );
+  let closed: Promise<void> | undefined;
   return {
     write(chunk) {
       if (failure) throw failure;
       if (!stream.write(chunk)) return until("drain");
     },
-    async close() {
-      if (failure) throw failure;
-      stream.end();
-      await until("finish");
+    close() {
+      // Until "close", not "finish": the descriptor is closed after "finish", and a failure to close it (as NFS
+      // reports a full disk or a lost server) leaves a file not whole, as a failed write does.
+      return (closed ??= (async () => {
+        if (failure) throw failure;
+        stream.end();
+        await until("close");
+      })());
     },
   };
 }

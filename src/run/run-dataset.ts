@@ -34,6 +34,12 @@ export interface RunDatasetOptions {
   embeddingCacheDb?: string;
   /** Receives results.jsonl in input order: UTF-8 bytes, a batch of whole lines (each ending in "\n") at a time. */
   write?: (bytes: Uint8Array) => void | Promise<void>;
+  /**
+   * Called once the last line is written, before the run is recorded: flushes and closes what `write` writes to.
+   * A failure (a disk that fills on the last write) leaves results.jsonl not whole, so the run is recorded as
+   * incomplete, as after a failed `write`, and the error is thrown.
+   */
+  end?: () => void | Promise<void>;
   countSkippedAsZero?: boolean;
   /** Worker threads; 0 scores on this thread. Default: one per core, or 0 under 1 MiB or when an evaluator is remote ({@link Evaluator.remote}). */
   workers?: number;
@@ -115,7 +121,8 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
  * error; the run goes on. When `signal` aborts, the rows already scored are written and the run is
- * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`). A file refused
+ * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`), and one whose
+ * results could not be written whole (`write` or `end` failed: the error is then thrown). A file refused
  * as a whole (DATASET_INVALID on its first read) is not recorded. Without `write` and `store`, nothing reads the rows' results, so they are
  * scored by verdict alone (`Evaluator.verdictNow`): the same summary, several times faster.
  */
@@ -242,6 +249,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     }
     // Whatever was sent is scored and written, also after an interruption: nothing scored is lost.
     while (inFlight.length) await sink(await inFlight.shift()!);
+    await opts.end?.();
     const worst = WorstRows.merge(await scorer.worst(), evaluators, init.worst);
     const final = summary.finish();
     const datasetChanged = changedSince(opts.dataset, scan.stat);

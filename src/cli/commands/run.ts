@@ -105,7 +105,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       evaluators: specs,
       name: name ?? null,
       ...(store && opts.db !== false ? { store, embeddingCacheDb: opts.db } : {}),
-      ...(results ? { write: results.write } : {}),
+      // Closed before the run is recorded: a file whose last writes failed makes it incomplete.
+      ...(results ? { write: results.write, end: results.close } : {}),
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
       signal: stop.signal,
