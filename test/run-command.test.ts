@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -266,6 +266,30 @@ describe("simeval run", () => {
     expect(summary.err).toContain("--summary /dev/full: cannot write (ENOSPC");
     expect(readFileSync(join(dir, "r.html"), "utf8")).toContain("<svg");
     expect(failedCases(join(dir, "j2.xml"))).toEqual(["--summary written"]);
+  });
+
+  // `ulimit -f 64` (32 kB) fails every write past it with EFBIG, as a disk that fills while the file is written.
+  (process.platform === "linux" ? it : it.skip)("--summary and --report that fail midway leave an earlier run's file whole, and say it is one; a new path, nothing", async () => {
+    const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const [summary, report, fresh] = [join(dir, "s.json"), join(dir, "r.html"), join(dir, "new.html")];
+    expect((await run("run", data, "--config", config, "--no-db", "--summary", summary, "--report", report)).code).toBe(0);
+    const earlier = [readFileSync(summary, "utf8"), readFileSync(report, "utf8")];
+    // A name of 40,000 characters: each file is larger than the limit, which nothing else reaches.
+    const argv = ["run", data, "--config", config, "--no-db", "--name", "n".repeat(40_000), "--summary", summary, "--report", report];
+    const limited = (...more: string[]) =>
+      spawnSync("sh", ["-c", 'ulimit -f 64 && exec "$0" --import tsx src/cli/bin.ts "$@"', process.execPath, ...argv, ...more], { cwd: root, encoding: "utf8" });
+    const r = limited();
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain(`--report ${report}: cannot write (EFBIG: file too large, write); the file at ${report} is from an earlier run, left as it was`);
+    expect(r.stderr).toContain(`--summary ${summary}: cannot write (EFBIG: file too large, write); the file at ${summary} is from an earlier run, left as it was`);
+    expect([readFileSync(summary, "utf8"), readFileSync(report, "utf8")]).toEqual(earlier);
+    expect(readdirSync(dir).sort()).toEqual(["evals.json", "r.html", "s.json", "w.jsonl"]);
+    // No earlier file: nothing is left at the path, and nothing is said of one.
+    const none = limited("--report", fresh);
+    expect(none.stderr).toContain(`--report ${fresh}: cannot write (EFBIG: file too large, write)\n`);
+    expect(existsSync(fresh)).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(["evals.json", "r.html", "s.json", "w.jsonl"]);
   });
 
   it("--db with --no-db is a usage error, whichever comes last; nothing is recorded", async () => {

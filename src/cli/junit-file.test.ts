@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -105,8 +105,37 @@ describe("writeJUnitFile", () => {
       yield* [...rows()].slice(0, 10);
       throw new Error("the database went away");
     }
-    await expect(writeJUnitFile(path, input, failing(), gates)).rejects.toThrow(/--junit .*kept\.xml: cannot write \(the database went away\)/);
+    // Read back later, by a CI system, it would pass for this run's: the message says whose it is.
+    await expect(writeJUnitFile(path, input, failing(), gates)).rejects.toThrow(`--junit ${path}: cannot write (the database went away); the file at ${path} is from an earlier run, left as it was`);
     expect(readFileSync(path, "utf8")).toBe("previous");
-    expect(readdirSync(dir).filter((f) => f.startsWith("kept"))).toEqual(["kept.xml"]);
+    expect(readdirSync(dir).filter((f) => f.includes("kept"))).toEqual(["kept.xml"]);
+    // No file there before: none after, and none is spoken of.
+    const fresh = join(dir, "fresh.xml");
+    const error = await writeJUnitFile(fresh, input, failing(), gates).catch((e: unknown) => e as Error);
+    expect(error).toMatchObject({ message: `--junit ${fresh}: cannot write (the database went away)` });
+    expect(readdirSync(dir).filter((f) => f.includes("fresh"))).toEqual([]);
+  });
+
+  (process.platform === "linux" ? it : it.skip)("keeps the previous file when the disk fills while the file is written, and says it is an earlier run's", () => {
+    const path = join(dir, "full", "junit.xml");
+    mkdirSync(join(dir, "full"));
+    writeFileSync(path, "previous");
+    // `ulimit -f 64` (32 kB) fails every write past it with EFBIG, as a disk that fills; 5,000 rows are far more.
+    const script = [
+      `import { writeJUnitFile } from ${JSON.stringify(new URL("./junit-file.ts", import.meta.url).href)};`,
+      `const rows = Array.from({ length: 5000 }, (_, i) => ({ row: i + 1, id: "q" + i, results: { lev: { type: "levenshtein", score: 0.1, passed: false, label: "fail", reasoning: "far apart", skipped: false, details: {} } } }));`,
+      `await writeJUnitFile(process.argv[1], { name: "r", evaluators: ["lev"] }, rows, []).catch((e) => console.log(e.message));`,
+    ].join("\n");
+    const p = spawnSync("sh", ["-c", 'ulimit -f 64 && exec "$0" --import tsx --input-type=module -e "$1" "$2"', process.execPath, script, path], { encoding: "utf8" });
+    expect(p.stderr).toBe("");
+    expect(p.stdout).toBe(`--junit ${path}: cannot write (EFBIG: file too large, write); the file at ${path} is from an earlier run, left as it was\n`);
+    expect(readFileSync(path, "utf8")).toBe("previous");
+    expect(readdirSync(join(dir, "full"))).toEqual(["junit.xml"]);
+  });
+
+  it("writes a file whose name is as long as the system allows (the temporary file beside it has a name of its own)", async () => {
+    const path = join(dir, `${"j".repeat(251)}.xml`);
+    await writeJUnitFile(path, input, rows(), gates);
+    expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { EvalError } from "../errors.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -41,12 +41,39 @@ describe("checkOutputPaths", () => {
       mkdirSync(locked);
       chmodSync(locked, 0o555);
       expect(() => checkOutputPaths([], [{ flag: "--junit", path: join(locked, "j.xml") }])).toThrow(`--junit ${join(locked, "j.xml")}: cannot write (EACCES`);
+      // A file that can be written, in that folder: written whole, it is replaced by a file written beside it, which
+      // the folder refuses; streamed (--out), it is written as it is.
+      chmodSync(locked, 0o755);
+      const kept = writeIn(locked, "s.json", "{}");
+      chmodSync(locked, 0o555);
+      expect(() => checkOutputPaths([], [{ flag: "--summary", path: kept }])).toThrow(
+        `--summary ${kept}: cannot write (EACCES: permission denied, access '${locked}': the file is replaced by one written beside it, in a folder that must be writable)`,
+      );
+      expect(() => checkOutputPaths([], [{ flag: "--out", path: kept, streamed: true }])).not.toThrow();
     }
   });
 
   it("refuses an output that is a folder, before the run rather than after it", () => {
     expect(() => checkOutputPaths([], [{ flag: "--junit", path: dir }])).toThrow(`--junit ${dir} is a folder; give the path of a file to write, such as ${join(dir, "junit.xml")}`);
     expect(() => checkOutputPaths([], [{ flag: "--report", path: dir }])).toThrow(`such as ${join(dir, "report.html")}`);
+  });
+});
+
+describe("writeOutput", () => {
+  it("replaces an earlier file whole, keeping its permissions, and the file a symlink names, keeping the link; nothing is left beside it", async () => {
+    const folder = join(dir, "whole");
+    mkdirSync(folder);
+    const path = writeIn(folder, "s.json", "earlier");
+    chmodSync(path, 0o600);
+    await writeOutput("--summary", path, "{}\n");
+    expect(readFileSync(path, "utf8")).toBe("{}\n");
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const link = join(folder, "link.json");
+    symlinkSync(path, link);
+    await writeOutput("--summary", link, "[]\n");
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe("[]\n");
+    expect(readdirSync(folder).sort()).toEqual(["link.json", "s.json"]);
   });
 });
 

@@ -1,5 +1,7 @@
-import { accessSync, constants, createWriteStream, statSync, writeFileSync, type WriteStream } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { accessSync, closeSync, constants, createWriteStream, fchmodSync, lstatSync, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats, type WriteStream } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { once } from "node:events";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
@@ -14,21 +16,133 @@ const PATH_ERRORS = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", 
  * A failure to write the output file `path` (given by `flag`) as an EvalError naming both: `USAGE` when
  * the path is wrong (see {@link PATH_ERRORS}), else `OUTPUT_FAILED` (exit 3): a full disk (ENOSPC), a quota
  * (EDQUOT), an I/O error (EIO) happen to a right path, and the same command may succeed once they are fixed.
+ * With `earlier`, the path still holds a file written before, which the message says, so that it is not
+ * taken for this command's (a CI system reading an earlier junit.xml).
  */
-export function writeFailure(flag: string, path: string, error: unknown): EvalError {
-  if (error instanceof EvalError) return error;
+export function writeFailure(flag: string, path: string, error: unknown, earlier = false): EvalError {
+  const note = earlier ? `; the file at ${path} is from an earlier run, left as it was` : "";
+  if (error instanceof EvalError) return earlier ? new EvalError(error.code, `${error.message}${note}`, { issues: error.issues, cause: error }) : error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  return new EvalError(code !== undefined && PATH_ERRORS.has(code) ? "USAGE" : "OUTPUT_FAILED", `${flag} ${path}: cannot write (${message})`, { cause: error });
+  return new EvalError(code !== undefined && PATH_ERRORS.has(code) ? "USAGE" : "OUTPUT_FAILED", `${flag} ${path}: cannot write (${message})${note}`, { cause: error });
 }
 
-/** Writes a whole file, creating its folder; a failure names the path and the flag it came from ({@link writeFailure}). */
-export function writeOutput(flag: string, path: string, text: string): void {
+/** Writes a whole file ({@link writeWhole}), creating its folder; a failure names the path and the flag it came from ({@link writeFailure}). */
+export function writeOutput(flag: string, path: string, text: string): Promise<void> {
+  return writeWhole(flag, path, (file) => {
+    const fd = file.open();
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  });
+}
+
+/** What {@link writeWhole} gives the function that writes the file. */
+export interface WholeFile {
+  /** Opens the file to write (once: later calls give the same descriptor), which writeWhole closes. */
+  open(): number;
+  /**
+   * A path for a scratch file of the writer's own (`name` tells them apart), on the file's disk: beside it, named after
+   * it; in the system's temporary folder when it is written in place. writeWhole removes it, if the writer has not.
+   */
+  scratch(name: string): string;
+}
+
+/**
+ * Writes the output file `path` whole or not at all, so that a failure (a disk that fills, rows that cannot be read
+ * back) leaves neither a file cut short nor, unsaid, an earlier run's file there: `write` writes a temporary file beside
+ * it, opened when `write` calls `open()` (after its slow part, so that a process killed meanwhile leaves nothing),
+ * renamed onto the path once `write` returns. A symlink's file is the one replaced (a rename onto the link would
+ * replace the link); a path that is there and is not a regular file (/dev/stdout, a FIFO, a device) is written in
+ * place: a rename would replace the pipe or device with a file. A failure is {@link writeFailure}'s, and says when
+ * the path still holds an earlier file; the temporary and scratch files are removed whatever happens.
+ */
+export async function writeWhole(flag: string, path: string, write: (file: WholeFile) => void | Promise<void>): Promise<void> {
+  const { target, inPlace } = outputTarget(path);
+  // Unique (two runs may write the same path at once), and short enough beside a name of 255 bytes.
+  const stem = join(dirname(target), `.${basename(target).slice(0, 64)}.${randomBytes(4).toString("hex")}`);
+  const temp = `${stem}.tmp`;
+  const scratches = new Set<string>();
+  let scratchFolder: string | undefined;
+  let fd: number | undefined;
+  const open = () => (fd ??= openSync(inPlace ? path : temp, inPlace ? "w" : "wx"));
   try {
-    makeFolder(dirname(path));
-    writeFileSync(path, text);
+    if (!inPlace) makeFolder(dirname(target));
+    await write({
+      open,
+      scratch(name) {
+        const file = inPlace ? join((scratchFolder ??= mkdtempSync(join(tmpdir(), "simeval-"))), name) : `${stem}.${name}`;
+        scratches.add(file);
+        return file;
+      },
+    });
+    const opened = open();
+    // The file replaced keeps its permissions (a summary.json readable by its owner only stays so).
+    const earlier = inPlace ? undefined : fileStat(target);
+    if (earlier) fchmodSync(opened, earlier.mode & 0o7777);
+    // Closed before the rename: a close that fails (NFS reports a full disk there) is a file not whole.
+    fd = undefined;
+    closeSync(opened);
+    if (!inPlace) renameSync(temp, target);
   } catch (error) {
-    throw writeFailure(flag, path, error);
+    if (fd !== undefined) closeQuietly(fd);
+    if (!inPlace) removeQuietly(temp);
+    throw writeFailure(flag, path, error, !inPlace && fileStat(target) !== undefined);
+  } finally {
+    for (const file of scratches) removeQuietly(file);
+    if (scratchFolder) removeQuietly(scratchFolder);
+  }
+}
+
+/**
+ * Where {@link writeWhole} writes `path`: `target`, the file a symlink names (or the path itself), and
+ * `inPlace` when the path is there and is not a regular file.
+ */
+function outputTarget(path: string): { target: string; inPlace: boolean } {
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {
+    // Not there yet, or a link to a file not there yet.
+    try {
+      if (lstatSync(path).isSymbolicLink()) target = resolve(dirname(path), readlinkSync(path));
+    } catch {
+      // not there
+    }
+  }
+  // Asked of `path`, not of `target`: /dev/stdout on a pipe is a link to "pipe:[N]", which realpath
+  // gives as a path that does not exist, where `path` opens the pipe itself.
+  let inPlace = false;
+  try {
+    inPlace = !statSync(path).isFile();
+  } catch {
+    // not there yet: written beside, then renamed
+  }
+  return { target, inPlace };
+}
+
+/** Cleaning up after a failure that is being reported, or after the file is in place: a failure here must not hide that. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // left behind; the outcome stands
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // the failure being reported stands
+  }
+}
+
+function fileStat(path: string): Stats | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -90,6 +204,8 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
 export interface NamedPath {
   flag: string;
   path: string;
+  /** Written as a stream into the file itself (`--out`), rather than whole ({@link writeWhole}); an output only. */
+  streamed?: boolean;
 }
 
 /**
@@ -112,7 +228,7 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
     // A folder would be found only once the run is over, when the file is written.
     if (isFolder(out.path)) throw new EvalError("USAGE", `${out.flag} ${out.path} is a folder; give the path of a file to write, such as ${join(out.path, defaultName(out.flag))}`);
     // --summary, --report and --junit are written once the run is over: a path that cannot be, found now.
-    const unwritable = cannotWrite(out.path);
+    const unwritable = cannotWrite(out.path, out.streamed !== true);
     if (unwritable !== undefined) throw new EvalError("USAGE", `${out.flag} ${out.path}: cannot write (${unwritable}); give a path where a file can be written`);
     const key = identity(out.path);
     const earlier = seen.get(key);
@@ -127,8 +243,9 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
 /**
  * Why `path` could not be written, or undefined when it seems it could: it must be a writable file, or
  * not exist under folders that do or can (the nearest one that exists writable, and no parent a file).
+ * A regular file written `whole` is replaced by one written beside it: its folder must be writable too.
  */
-function cannotWrite(path: string): string | undefined {
+function cannotWrite(path: string, whole: boolean): string | undefined {
   let at = resolve(path);
   for (;;) {
     let st;
@@ -145,6 +262,13 @@ function cannotWrite(path: string): string | undefined {
       accessSync(at, constants.W_OK);
     } catch (error) {
       return (error as Error).message;
+    }
+    if (whole && at === resolve(path) && st.isFile()) {
+      try {
+        accessSync(dirname(realpathSync(at)), constants.W_OK);
+      } catch (error) {
+        return `${(error as Error).message}: the file is replaced by one written beside it, in a folder that must be writable`;
+      }
     }
     return undefined;
   }

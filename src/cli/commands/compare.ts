@@ -47,7 +47,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
       if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
-      writeOutput("--report", opts.report, renderComparisonReport(input));
+      await writeOutput("--report", opts.report, renderComparisonReport(input));
       io.stdout(`Report: ${opts.report}`);
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);

@@ -62,7 +62,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
   // Runs are looked up by the name trimmed (`show " a "` finds "a"): recorded trimmed, so that it can be found.
   const name = opts.name?.trim();
-  const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k] }] : []));
+  const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k], streamed: k === "out" }] : []));
   checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
   const specs = await readEvalsFile(config);
   let evaluators;
@@ -195,12 +195,12 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         checks.push({ name: `${flag} written`, passed: false, message: error.message });
       }
     };
-    await attempt("--report", opts.report, (path) => {
+    await attempt("--report", opts.report, async (path) => {
       const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
-      writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: gateOutcomes }));
+      await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: gateOutcomes }));
       io.stdout(`Report: ${path}`);
     });
-    await attempt("--summary", opts.summary, (path) => {
+    await attempt("--summary", opts.summary, async (path) => {
       const json = {
         run_id: result.runId,
         name: run.name,
@@ -217,7 +217,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         evaluator_errors: result.evaluatorErrors,
         warnings: [...datasetWarnings, ...warnings.map((w) => w.message), ...fieldsLine],
       };
-      writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
+      await writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
     });
     await attempt("--junit", opts.junit, async (path) => {
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
