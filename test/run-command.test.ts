@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -290,6 +290,42 @@ describe("simeval run", () => {
     expect(none.stderr).toContain(`--report ${fresh}: cannot write (EFBIG: file too large, write)\n`);
     expect(existsSync(fresh)).toBe(false);
     expect(readdirSync(dir).sort()).toEqual(["evals.json", "r.html", "s.json", "w.jsonl"]);
+  });
+
+  // As `simeval run … --out /dev/stdout > all.txt`: standard output is a file the shell opened.
+  (process.platform === "linux" ? it : it.skip)("--out, --summary and --junit /dev/stdout on a file write after the table and are not written over by it", () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ id: `q${i}`, output: `answer ${i}`, expected: i % 2 ? `answer ${i}` : "other" }));
+    const data = file("w.jsonl", jsonl(rows));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const toFile = (name: string, ...argv: string[]) => {
+      const path = join(dir, name);
+      const fd = openSync(path, "w");
+      try {
+        const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, ...argv], { cwd: root, encoding: "utf8", stdio: ["ignore", fd, "pipe"] });
+        expect(r.stderr).toBe("");
+        expect(r.status).toBe(0);
+      } finally {
+        closeSync(fd);
+      }
+      return readFileSync(path, "utf8").split("\n");
+    };
+    const table = (lines: string[]) => lines.findIndex((l) => l.startsWith("exact_match "));
+
+    const out = toFile("out.txt", "--no-db", "--out", "/dev/stdout");
+    const results = out.filter((l) => l.startsWith("{"));
+    expect(results.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(rows.map((r) => r.id));
+    expect(table(out)).toBeGreaterThan(out.indexOf(results.at(-1)!));
+
+    const summary = toFile("summary.txt", "--no-db", "--summary", "/dev/stdout");
+    expect(table(summary)).toBeGreaterThan(0);
+    const json = summary.slice(summary.indexOf("{")).join("\n");
+    expect((JSON.parse(json) as { summary: { rows: number } }).summary.rows).toBe(50);
+
+    const junit = toFile("junit.txt", "--db", join(dir, "runs.db"), "--junit", "/dev/stdout");
+    expect(table(junit)).toBeGreaterThan(0);
+    const xml = junit.slice(junit.findIndex((l) => l.startsWith("<?xml"))).join("\n");
+    expect(new XMLParser().parse(xml)).toHaveProperty("testsuites");
+    expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
   });
 
   it("--db with --no-db is a usage error, whichever comes last; nothing is recorded", async () => {

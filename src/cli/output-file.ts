@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, createWriteStream, fchmodSync, lstatSync, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats, type WriteStream } from "node:fs";
+import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodSync, lstatSync, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats, type WriteStream } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -27,6 +27,27 @@ export function writeFailure(flag: string, path: string, error: unknown, earlier
   return new EvalError(code !== undefined && PATH_ERRORS.has(code) ? "USAGE" : "OUTPUT_FAILED", `${flag} ${path}: cannot write (${message})${note}`, { cause: error });
 }
 
+/** Paths that name a descriptor of this process: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N`, `/proc/self/fd/N`. */
+const OWN_DESCRIPTOR = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/(\d+))|proc\/self\/fd\/(\d+))$/;
+
+/**
+ * The descriptor that `path` names when it is one of this process's ({@link OWN_DESCRIPTOR}) open on a regular
+ * file, as standard output is in `simeval run … --out /dev/stdout > all.txt`; else undefined. Such a file is
+ * written through that descriptor: opened anew, it would be written from its start, over what was printed
+ * before (the summary table), and what is printed later would be written over it, from the descriptor's own
+ * place in the file. Pipes and terminals have no place: they are opened anew.
+ */
+export function sharedDescriptor(path: string): number | undefined {
+  const m = process.platform === "win32" ? null : OWN_DESCRIPTOR.exec(resolve(path));
+  if (!m) return undefined;
+  const fd = m[1] ? 1 : m[2] ? 2 : Number(m[3] ?? m[4]);
+  try {
+    return fstatSync(fd).isFile() ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Writes a whole file ({@link writeWhole}), creating its folder; a failure names the path and the flag it came from ({@link writeFailure}). */
 export function writeOutput(flag: string, path: string, text: string): Promise<void> {
   return writeWhole(flag, path, (file) => {
@@ -52,8 +73,9 @@ export interface WholeFile {
  * back) leaves neither a file cut short nor, unsaid, an earlier run's file there: `write` writes a temporary file beside
  * it, opened when `write` calls `open()` (after its slow part, so that a process killed meanwhile leaves nothing),
  * renamed onto the path once `write` returns. A symlink's file is the one replaced (a rename onto the link would
- * replace the link); a path that is there and is not a regular file (/dev/stdout, a FIFO, a device) is written in
- * place: a rename would replace the pipe or device with a file. A failure is {@link writeFailure}'s, and says when
+ * replace the link); a path that is there and is not a regular file (a FIFO, a device) is written in place: a
+ * rename would replace the pipe or device with a file; so is /dev/stdout on a file, through that descriptor
+ * ({@link sharedDescriptor}). A failure is {@link writeFailure}'s, and says when
  * the path still holds an earlier file; the temporary and scratch files are removed whatever happens.
  */
 export async function writeWhole(flag: string, path: string, write: (file: WholeFile) => void | Promise<void>): Promise<void> {
@@ -64,7 +86,8 @@ export async function writeWhole(flag: string, path: string, write: (file: Whole
   const scratches = new Set<string>();
   let scratchFolder: string | undefined;
   let fd: number | undefined;
-  const open = () => (fd ??= openSync(inPlace ? path : temp, inPlace ? "w" : "wx"));
+  const shared = sharedDescriptor(path);
+  const open = () => (fd ??= shared ?? openSync(inPlace ? path : temp, inPlace ? "w" : "wx"));
   try {
     if (!inPlace) makeFolder(dirname(target));
     await write({
@@ -81,10 +104,11 @@ export async function writeWhole(flag: string, path: string, write: (file: Whole
     if (earlier) fchmodSync(opened, earlier.mode & 0o7777);
     // Closed before the rename: a close that fails (NFS reports a full disk there) is a file not whole.
     fd = undefined;
-    closeSync(opened);
+    // A shared descriptor (standard output) stays open for what is printed after.
+    if (opened !== shared) closeSync(opened);
     if (!inPlace) renameSync(temp, target);
   } catch (error) {
-    if (fd !== undefined) closeQuietly(fd);
+    if (fd !== undefined && fd !== shared) closeQuietly(fd);
     if (!inPlace) removeQuietly(temp);
     throw writeFailure(flag, path, error, !inPlace && fileStat(target) !== undefined);
   } finally {
@@ -111,9 +135,9 @@ function outputTarget(path: string): { target: string; inPlace: boolean } {
   }
   // Asked of `path`, not of `target`: /dev/stdout on a pipe is a link to "pipe:[N]", which realpath
   // gives as a path that does not exist, where `path` opens the pipe itself.
-  let inPlace = false;
+  let inPlace = sharedDescriptor(path) !== undefined;
   try {
-    inPlace = !statSync(path).isFile();
+    inPlace ||= !statSync(path).isFile();
   } catch {
     // not there yet: written beside, then renamed
   }
@@ -161,10 +185,12 @@ export interface TextFile {
 
 export async function openTextFile(flag: string, path: string): Promise<TextFile> {
   let stream: WriteStream;
+  let shared = false;
   try {
     makeFolder(dirname(path));
-    stream = createWriteStream(path);
-    await once(stream, "open");
+    shared = sharedDescriptor(path) !== undefined;
+    stream = shared ? createWriteStream("", { fd: sharedDescriptor(path)!, autoClose: false }) : createWriteStream(path);
+    if (!shared) await once(stream, "open");
   } catch (error) {
     throw writeFailure(flag, path, error);
   }
@@ -190,11 +216,12 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
     },
     close() {
       // Until "close", not "finish": the descriptor is closed after "finish", and a failure to close it (as NFS
-      // reports a full disk or a lost server) leaves a file not whole, as a failed write does.
+      // reports a full disk or a lost server) leaves a file not whole, as a failed write does. A shared
+      // descriptor (standard output) stays open: until "finish".
       return (closed ??= (async () => {
         if (failure) throw failure;
         stream.end();
-        await until("close");
+        await until(shared ? "finish" : "close");
       })());
     },
   };
