@@ -380,6 +380,17 @@ describe("simeval run", () => {
     await store.close();
   });
 
+  it("a run not recorded (--no-db) is reported as incomplete when its file was read only up to a fault, as a recorded one is", async () => {
+    const data = file("cut.json", '[{"output":"a","expected":"a"},\n{"output":"a",, "expected":"a"}]\n');
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const report = join(dir, "r.html");
+    expect((await run("run", data, "--config", config, "--no-db", "--report", report)).code).toBe(2);
+    expect(readFileSync(report, "utf8")).toContain('<span class="badge warn">incomplete</span>');
+    const whole = file("whole.json", '[{"output":"a","expected":"a"}]\n');
+    expect((await run("run", whole, "--config", config, "--no-db", "--report", report)).code).toBe(0);
+    expect(readFileSync(report, "utf8")).toContain("✓ complete");
+  });
+
   it("rows that are not UTF-8 (a CSV saved as Windows-1252) get one hint naming the likely encoding and how to convert, in --summary too", async () => {
     const data = join(dir, "latin1.csv");
     writeFileSync(data, Buffer.concat([Buffer.from("output,expected\nplain,plain\ncaf"), Buffer.from([0xe9]), Buffer.from(",cafe\nna"), Buffer.from([0xef]), Buffer.from("ve,naive\n")]));

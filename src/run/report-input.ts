@@ -31,14 +31,17 @@ function toReportRow(w: WorstRow): ReportRow {
   return row;
 }
 
-/** The run header a report shows, for a run that was not recorded in a store. */
+/**
+ * The run header a report shows, for a run that was not recorded in a store: incomplete when a store would
+ * have recorded it so (interrupted, its file read only up to a fault or changed while it was read).
+ */
 export function unrecordedRun(result: RunDatasetResult, dataset: string, startedAt: string, name: string | null): RunInfo {
   return {
     id: result.runId ?? "(not recorded)",
     name,
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    status: result.interrupted ? "incomplete" : "complete",
+    status: result.interrupted || result.readStopped !== null || result.datasetChanged !== undefined ? "incomplete" : "complete",
     dataset_path: resolve(dataset),
     dataset_hash: result.datasetHash,
     evaluators: result.evaluators.map((e) => e.spec),
