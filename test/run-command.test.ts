@@ -8,6 +8,7 @@ import { XMLParser } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { openSqliteStore } from "../src/storage/sqlite.js";
+import { processGone } from "../src/storage/store.js";
 import { collect } from "../src/test-support.js";
 import type { FakeOpenAI } from "./openai-server.js";
 
@@ -372,7 +373,10 @@ describe("simeval run", () => {
     expect(recorded!.dataset_path).toBe(data);
     // It does not cover its dataset: incomplete, so it cannot become the baseline.
     expect(recorded!.status).toBe("incomplete");
-    expect((await run("show", "partial", "--db", db)).out).toMatch(/4 rows, 1 unreadable\nincomplete: these figures cover only the rows read before it stopped/);
+    const shown = (await run("show", "partial", "--db", db)).out;
+    expect(shown).toMatch(/4 rows, 1 unreadable\nincomplete: these figures cover only the rows read before it stopped\n/);
+    expect(shown).toContain(`status   incomplete: the dataset could not be read from row 4 on: line 5: not valid JSON`);
+    expect(recorded!.stop_reason).toMatch(/^the dataset could not be read from row 4 on: line 5: not valid JSON .*Reading stopped here/);
     expect(await run("baseline", "set", recorded!.id, "--db", db)).toMatchObject({
       code: 2,
       err: expect.stringContaining(`run ${recorded!.id} (partial) is incomplete; only a complete run can be the baseline (the baseline is unchanged)`),
@@ -491,7 +495,10 @@ async function runsWithoutSummary(rows: number, stopped: { name: string; rows: n
   const begin = (name: string) => recorder.beginRun({ name, dataset_path: data, dataset_hash: "h", evaluators: done.evaluators });
   const stoppedId = await begin(stopped.name);
   await recorder.addRows(stoppedId, doneRows.slice(0, stopped.rows));
-  await recorder.abortRun(stoppedId, null);
+  // Killed outright: its process is gone, and said nothing.
+  const raw = new Database(db);
+  raw.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(stoppedId); // no such process on this host
+  raw.close();
   const live = await begin("live");
   await recorder.addRows(live, doneRows.slice(0, liveRows));
   return { db, recorder, stopped: stoppedId, live };
@@ -955,6 +962,20 @@ describe("runs, show, baseline, compare and trend", () => {
     }
   });
 
+  it("show prints an incomplete run's stop reason with its control and bidi characters escaped; --json gives it as it was", async () => {
+    const db = join(dir, "db.sqlite");
+    const store = openSqliteStore(db);
+    const id = await store.beginRun({ name: "odd", dataset_path: "d", dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
+    const reason = "stopped by an error: row \u001b[2J\u202eevil";
+    await store.abortRun(id, null, reason);
+    await store.close();
+    const shown = (await run("show", "odd", "--db", db)).out;
+    expect(shown).toContain("status   incomplete: stopped by an error: row \\u001b[2J\\u202eevil\n");
+    expect(shown).not.toContain("\u001b");
+    expect(JSON.parse((await run("show", "odd", "--json", "--db", db)).out).stop_reason).toBe(reason);
+    expect(JSON.parse((await run("runs", "--json", "--db", db)).out)[0].stop_reason).toBe(reason);
+  });
+
   it("runs and show give the rows recorded by a run that has no summary (killed outright, or still running); trend names it as left out", async () => {
     const { db, recorder } = await runsWithoutSummary(1_234, { name: "killed", rows: 1_100 }, 40);
     try {
@@ -962,7 +983,9 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(listed.find((l) => l.includes(" killed "))).toMatch(/incomplete\s+1100\s/);
       expect(listed.find((l) => l.includes(" live "))).toMatch(/running\s+40\s/);
       expect(listed.find((l) => l.includes(" done "))).toMatch(/complete\s+1234\s/);
-      expect((await run("show", "killed", "--db", db)).out).toContain("no summary (the run did not finish); 1,100 rows recorded");
+      const shown = (await run("show", "killed", "--db", db)).out;
+      expect(shown).toContain("no summary (the run did not finish); 1,100 rows recorded");
+      expect(shown).toContain(`status   incomplete: ${processGone(999999999)}\n`);
       // trend leaves them out, and says so.
       const trend = await run("trend", "--db", db);
       expect(trend.out).toMatch(/^done\s/m);
@@ -973,8 +996,9 @@ describe("runs, show, baseline, compare and trend", () => {
       expect((await run("show", "live", "--db", db)).out).toContain("no summary yet (the run is still being recorded); 40 rows recorded so far");
       // --json gives the same counts, for runs without a summary only.
       expect(JSON.parse((await run("show", "killed", "--json", "--db", db)).out)).toMatchObject({ summary: null, rows_recorded: 1_100 });
-      const listedJson = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; rows_recorded?: number }[];
+      const listedJson = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; rows_recorded?: number; stop_reason: string | null }[];
       expect(Object.fromEntries(listedJson.map((r) => [r.name, r.rows_recorded]))).toEqual({ done: undefined, killed: 1_100, live: 40 });
+      expect(Object.fromEntries(listedJson.map((r) => [r.name, r.stop_reason]))).toEqual({ done: null, killed: processGone(999999999), live: null });
     } finally {
       await recorder.close();
     }
@@ -984,7 +1008,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const { db, recorder } = await runsWithoutSummary(3, { name: "first", rows: 1 }, 1);
     try {
       const done = (await recorder.findRun("done"))!;
-      for (const name of ["second", "third"]) await recorder.abortRun(await recorder.beginRun({ name, dataset_path: done.dataset_path, dataset_hash: "h", evaluators: done.evaluators }), null);
+      for (const name of ["second", "third"]) await recorder.abortRun(await recorder.beginRun({ name, dataset_path: done.dataset_path, dataset_hash: "h", evaluators: done.evaluators }), null, "interrupted");
       const names = (await recorder.listRuns()).map((r) => r.name);
       expect(names).toEqual(["third", "second", "live", "first", "done"]); // newest first, as recorded
       const t = await run("trend", "--db", db, "--report", join(dir, "t.html"));
@@ -1066,6 +1090,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const store = openSqliteStore(db);
     const run = await store.findRun("cut");
     expect(run?.status).toBe("incomplete");
+    expect(run?.stop_reason).toBe(`interrupted (${signal})`);
     const kept = await collect(store.rows(run!.id));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(200_000);
@@ -1113,7 +1138,8 @@ describe("a second Ctrl-C", () => {
       expect(Date.now() - second).toBeLessThan(10_000);
       expect(code === 130 || signal === "SIGINT").toBe(true);
       const store = openSqliteStore(db);
-      expect((await store.findRun("hung"))?.status).toBe("incomplete");
+      // Stopped at once, it recorded nothing more: the next reader finds its process gone, and says so.
+      expect(await store.findRun("hung")).toMatchObject({ status: "incomplete", stop_reason: signal === "SIGINT" ? processGone(child.pid!) : "interrupted (SIGINT)" });
       await store.close();
     } finally {
       await server.close();

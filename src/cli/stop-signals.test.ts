@@ -10,6 +10,7 @@ describe("watchStopSignals", () => {
     watching = watchStopSignals((m) => said.push(m));
     process.emit(name);
     expect(watching.signal.aborted).toBe(true);
+    expect(watching.signal.reason).toBe(name); // the run's stop reason names it
     expect(watching.stoppedBy).toBe(name);
     expect(said).toEqual([expect.stringContaining(`interrupted (${name}); finishing the rows in flight and recording the run as incomplete`)]);
     expect(STOPPED_EXIT[name]).toBe(name === "SIGINT" ? 130 : 143);

@@ -4,7 +4,7 @@ export type StopSignal = keyof typeof STOPPED_EXIT;
 
 /** What `simeval run` does with Ctrl-C and SIGTERM; see {@link watchStopSignals}. */
 export interface StopSignals {
-  /** Aborted by the first Ctrl-C or SIGTERM. */
+  /** Aborted by the first Ctrl-C or SIGTERM, with the signal's name as its reason (the run's stop reason is then `interrupted (SIGINT)`). */
   signal: AbortSignal;
   /** The signal that stopped the run, if one did. */
   readonly stoppedBy: StopSignal | undefined;
@@ -33,7 +33,7 @@ export function watchStopSignals(say: (message: string) => void): StopSignals {
           ? `\nsimeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
           : `\nsimeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
       );
-      controller.abort();
+      controller.abort(name);
     };
     process.once(name, listener);
     return [name, listener] as const;

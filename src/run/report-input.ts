@@ -41,10 +41,11 @@ export function unrecordedRun(result: RunDatasetResult, dataset: string, started
     name,
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    status: result.interrupted || result.readStopped !== null || result.datasetChanged !== undefined ? "incomplete" : "complete",
+    status: result.stopReason === null ? "complete" : "incomplete",
     dataset_path: resolve(dataset),
     dataset_hash: result.datasetHash,
     evaluators: result.evaluators.map((e) => e.spec),
     summary: result.summary,
+    stop_reason: result.stopReason,
   };
 }

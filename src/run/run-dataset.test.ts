@@ -117,7 +117,7 @@ describe("runDataset before the first row", () => {
       const result = await runDataset({ dataset, evaluators: [{ type: "tfidf_similarity", config: { idf: "dataset" } }], workers, store, signal: AbortSignal.abort() });
       expect(result.interrupted).toBe(true);
       expect(result.summary.rows).toBe(0);
-      expect((await store.findRun(result.runId as string))?.status).toBe("incomplete");
+      expect(await store.findRun(result.runId as string)).toMatchObject({ status: "incomplete", stop_reason: "interrupted" });
     } finally {
       await store.close();
     }
@@ -174,6 +174,7 @@ describe("runDataset when writing fails", () => {
       await expect(runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write })).rejects.toThrow("ENOSPC");
       const [run] = await store.listRuns();
       expect(run?.status).toBe("incomplete");
+      expect(run?.stop_reason).toBe("stopped by an error: ENOSPC: no space left on device");
       await new Promise((r) => setTimeout(r, 200));
       expect(unhandled).toEqual([]);
     } finally {
@@ -195,10 +196,58 @@ describe("runDataset on a file that changes while it is read", () => {
       };
       const result = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write });
       expect(result.datasetChanged).toMatch(/^the dataset file changed while it was read \(\d+ bytes when fingerprinted, \d+ now\)/);
-      expect((await store.listRuns())[0]?.status).toBe("incomplete");
+      // The store keeps the cause, without the advice.
+      const [recorded] = await store.listRuns();
+      expect(recorded?.status).toBe("incomplete");
+      expect(recorded?.stop_reason).toMatch(/^the dataset file changed while it was read \(\d+ bytes when fingerprinted, \d+ now\)$/);
+      expect(result.stopReason).toBe(recorded?.stop_reason);
       // Unchanged, nothing is said.
       const again = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16 });
       expect(again.datasetChanged).toBeUndefined();
+      expect(again.stopReason).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("runDataset's stop reason", () => {
+  it.each([
+    ["the signal's name", "SIGTERM", "interrupted (SIGTERM)"],
+    ["an Error of its own", new Error("the service's deadline passed"), "interrupted (the service's deadline passed)"],
+    ["the default reason", undefined, "interrupted"],
+  ])("an interruption after the first batch records 'interrupted', naming the abort's reason when it is %s", async (_, reason, expected) => {
+    const dataset = await files.file("interrupted.jsonl", rows(3000));
+    const store = openSqliteStore(join(files.dir(), "interrupted.db"));
+    try {
+      const controller = new AbortController();
+      const onProgress = () => controller.abort(reason);
+      const result = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, signal: controller.signal, onProgress });
+      expect(result.interrupted).toBe(true);
+      expect(result.summary.rows).toBeLessThan(3000);
+      expect(result.stopReason).toBe(expected);
+      expect(await store.findRun(result.runId as string)).toMatchObject({ status: "incomplete", stop_reason: expected, summary: { rows: result.summary.rows } });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.each([0, 1])("a JSON array that cannot be read to its end records the row and line where reading stopped, and why (workers %i)", async (workers) => {
+    const elements = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: i, output: "a", expected: "a" }));
+    elements[6] = '{"id": 6, "output": "a",, "expected": "a"}';
+    const dataset = await files.file("cut.json", `[\n${elements.join(",\n")}\n]\n`);
+    const store = openSqliteStore(join(files.dir(), `cut-${workers}.db`));
+    try {
+      const result = await runDataset({ dataset, evaluators: SPECS, workers, store });
+      expect(result.readStopped).toMatchObject({ row: 7, line: 8 });
+      const reason = `the dataset could not be read from row 7 on: ${result.readStopped?.message}`;
+      expect(reason).toContain("row 7 on: line 8: not valid JSON");
+      expect(result.stopReason).toBe(reason);
+      expect(await store.findRun(result.runId as string)).toMatchObject({ status: "incomplete", stop_reason: reason });
+      // A whole file: complete, no reason.
+      const whole = await runDataset({ dataset: await files.file("whole.json", `[${elements.slice(0, 6).join(",")}]`), evaluators: SPECS, workers, store });
+      expect(whole.stopReason).toBeNull();
+      expect(await store.findRun(whole.runId as string)).toMatchObject({ status: "complete", stop_reason: null });
     } finally {
       await store.close();
     }

@@ -96,6 +96,12 @@ export interface RunDatasetResult {
    * rewritten meanwhile): the rows scored are not those of the recorded sha256, and the run is recorded as incomplete.
    */
   datasetChanged?: string;
+  /**
+   * Why the run does not cover its whole dataset, in a sentence ("interrupted (SIGINT)", "the dataset could
+   * not be read from row 4 on: line 5: …"), as the store records it for the run (`RunInfo.stop_reason`);
+   * null when it covers the whole file, unchanged.
+   */
+  stopReason: string | null;
 }
 
 const KEEP_ROW_ERRORS = 100;
@@ -121,8 +127,11 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
  * error; the run goes on. When `signal` aborts, the rows already scored are written and the run is
- * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`), and one whose
- * results could not be written whole (`write` or `end` failed: the error is then thrown). A file refused
+ * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`) or changed
+ * while it was read (`datasetChanged`), each with its `stopReason`, and a run that an error stopped (with
+ * "stopped by an error: " and the error's message), among them one whose results could not be written whole
+ * (`write` or `end` failed: the error is then thrown). `signal.reason`, when it is a string or an Error of its
+ * own (not the default AbortError), is named in the reason: `interrupted (SIGINT)`. A file refused
  * as a whole (DATASET_INVALID on its first read) is not recorded. Without `write` and `store`, nothing reads the rows' results, so they are
  * scored by verdict alone (`Evaluator.verdictNow`): the same summary, several times faster.
  */
@@ -252,18 +261,26 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     await opts.end?.();
     const worst = WorstRows.merge(await scorer.worst(), evaluators, init.worst);
     const final = summary.finish();
-    const datasetChanged = changedSince(opts.dataset, scan.stat);
+    const changed = changedSince(opts.dataset, scan.stat);
+    // Set by `sink`, which TypeScript does not see: it would take `readStopped` for its initial null.
+    const stopped = readStopped as RowErrorInfo | null;
+    const stopReason =
+      [
+        ...(interrupted ? [interruption(opts.signal)] : []),
+        ...(stopped ? [`the dataset could not be read from row ${stopped.row} on: ${stopped.message}`] : []),
+        ...(changed ? [changed.reason] : []),
+      ].join("; ") || null;
     if (store && runId) {
       // A file read only up to a fault does not cover its dataset: not a run to set as the baseline or trend.
-      if (interrupted || readStopped || datasetChanged) await store.abortRun(runId, final);
+      if (stopReason !== null) await store.abortRun(runId, final, stopReason);
       else await store.finishRun(runId, final);
     }
     const histograms = Object.fromEntries(final.evaluators.map((e) => [e.name, histogramFor(e, summary.scores(e.name))]));
-    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped, datasetWarnings, ...(datasetChanged ? { datasetChanged } : {}) };
+    return { runId, summary: final, evaluators, worst, rowErrors, evaluatorErrors, datasetHash, histograms, interrupted, readStopped, datasetWarnings, ...(changed ? { datasetChanged: changed.message } : {}), stopReason };
   } catch (error) {
     // Batches still in flight are dropped: closing the scorer below rejects them, with no one awaiting.
     for (const batch of inFlight) batch.catch(() => undefined);
-    if (store && runId) await store.abortRun(runId, summary.finish());
+    if (store && runId) await store.abortRun(runId, summary.finish(), `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   } finally {
     summary.close();
@@ -282,18 +299,33 @@ async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncGenerator<T
   }
 }
 
-/** Why `path` is not the file that was fingerprinted (its size or modification time differ), or undefined. */
-function changedSince(path: string, before: { size: number; mtimeMs: number }): string | undefined {
+/**
+ * Why `path` is not the file that was fingerprinted (its size or modification time differ), or undefined:
+ * the cause (`reason`, the run's stop reason) and what it means for the run (`message`).
+ */
+function changedSince(path: string, before: { size: number; mtimeMs: number }): { reason: string; message: string } | undefined {
   let now: { size: number; mtimeMs: number } | undefined;
   try {
     now = statSync(path);
   } catch {
     now = undefined;
   }
-  if (now === undefined) return "the dataset file was removed while it was read";
+  if (now === undefined) return { reason: "the dataset file was removed while it was read", message: "the dataset file was removed while it was read" };
   if (now.size === before.size && now.mtimeMs === before.mtimeMs) return undefined;
   const size = now.size === before.size ? "" : ` (${before.size} bytes when fingerprinted, ${now.size} now)`;
-  return `the dataset file changed while it was read${size}: the rows scored are not all those of the sha256 recorded for the run; run it again on a file that stays put`;
+  const reason = `the dataset file changed while it was read${size}`;
+  return { reason, message: `${reason}: the rows scored are not all those of the sha256 recorded for the run; run it again on a file that stays put` };
+}
+
+/**
+ * An interruption as a stop reason: `interrupted (SIGINT)` when the signal was aborted with a reason of its
+ * own (a string, as the CLI gives the signal's name, or an Error such as AbortSignal.timeout()'s), else
+ * `interrupted` (the default reason, an AbortError, says nothing more).
+ */
+function interruption(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  const said = typeof reason === "string" ? reason : reason instanceof Error && reason.name !== "AbortError" ? reason.message : "";
+  return said.trim() === "" ? "interrupted" : `interrupted (${said})`;
 }
 
 /**

@@ -78,6 +78,12 @@ export interface RunInfo {
   dataset_hash: string;
   evaluators: EvaluatorSpec[];
   summary: RunSummary | null;
+  /**
+   * Why an incomplete run stopped, in a sentence ("interrupted (SIGINT)", "the dataset file changed while it
+   * was read", "stopped by an error: …", or that its process is gone); null for a running or complete run,
+   * and for one marked incomplete before simeval recorded why (schema version 3).
+   */
+  stop_reason: string | null;
 }
 
 /** The run's spec of the evaluator named `name` (its `name`, else its type), if it had one. */

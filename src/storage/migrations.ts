@@ -68,6 +68,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE rows ADD COLUMN scores TEXT;
   `,
+  // Why an incomplete run stopped, in a sentence ("interrupted (SIGINT)"): written when the run is marked
+  // incomplete, NULL for other runs and for runs marked incomplete before this version.
+  `
+  ALTER TABLE runs ADD COLUMN stop_reason TEXT;
+  `,
 ];
 
 /** The schema version this code writes and reads: the number of {@link MIGRATIONS}. */

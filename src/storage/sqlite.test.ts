@@ -11,6 +11,7 @@ import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf } from "../test-support.js";
 import { DELETE_CHUNK_ROWS, openSqliteStore, readOnlyHint, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
+import { CLOSED_UNFINISHED, processGone } from "./store.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -64,10 +65,10 @@ async function storeError(fn: () => unknown): Promise<EvalError> {
 }
 
 /** Reads a run's columns behind the store's back, to see what is really on disk. */
-function rawRun(id: string): { status: string; pid: number; host: string } {
+function rawRun(id: string): { status: string; pid: number; host: string; stop_reason: string | null } {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.prepare("SELECT status, pid, host FROM runs WHERE id = ?").get(id) as { status: string; pid: number; host: string };
+    return db.prepare("SELECT status, pid, host, stop_reason FROM runs WHERE id = ?").get(id) as { status: string; pid: number; host: string; stop_reason: string | null };
   } finally {
     db.close();
   }
@@ -139,6 +140,38 @@ describe("opening", () => {
     const b = open();
     expect((await b.findRun(id))?.status).toBe("complete");
     expect((await collect(b.rows(id))).map((r) => r.row)).toEqual(numbered(1, 10).map((r) => r.row));
+  });
+
+  it("upgrades a version 2 store in place: its runs and rows are kept, with no stop reason for the runs it marked incomplete", async () => {
+    const old = join(dir, "v2.db");
+    const db = new Database(old);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.exec(MIGRATIONS[0] as string);
+    db.exec(MIGRATIONS[1] as string);
+    db.pragma("user_version = 2");
+    const evaluators = JSON.stringify([{ type: "exact_match", name: "em" }]);
+    const insertRun = db.prepare(
+      `INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host) VALUES (?, '2026-01-01T00:00:00Z', ?, 'd', 'h', ?, ?, ?, ?)`,
+    );
+    insertRun.run("done", "complete", evaluators, JSON.stringify(SUMMARY), 1, THIS_HOST);
+    insertRun.run("cut", "incomplete", evaluators, JSON.stringify(SUMMARY), 1, THIS_HOST);
+    insertRun.run("dead", "running", evaluators, null, 999999999, THIS_HOST); // no such process on this host
+    db.prepare("INSERT INTO rows (run_id, row, id, results, scores) VALUES ('cut', 1, '\"a\"', ?, '[1]')").run(JSON.stringify(result(1)));
+    db.close();
+
+    const store = open(old);
+    const raw = new Database(old, { readonly: true });
+    expect(raw.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(raw.prepare("SELECT name FROM pragma_table_info('runs') WHERE name = 'stop_reason'").pluck().all()).toEqual(["stop_reason"]);
+    raw.close();
+    const runs = Object.fromEntries((await store.listRuns()).map((r) => [r.id, [r.status, r.stop_reason, r.summary]]));
+    expect(runs).toEqual({ done: ["complete", null, SUMMARY], cut: ["incomplete", null, SUMMARY], dead: ["incomplete", processGone(999999999), null] });
+    expect(await collect(store.scores("cut"))).toEqual([{ row: 1, id: "a", scores: { em: 1 } }]);
+    // New runs in it record why they stopped, and the file opens again as it is.
+    const id = await store.beginRun(META);
+    await store.abortRun(id, null, "interrupted (SIGINT)");
+    await store.close();
+    expect((await open(old).findRun(id))?.stop_reason).toBe("interrupted (SIGINT)");
   });
 
   it("rejects a file that is not a SQLite database, naming the path, as a bad argument (USAGE)", async () => {
@@ -338,18 +371,24 @@ describe("runs and rows", () => {
     expect((await storeError(() => collect(store.rows("nope")))).message).toContain('no run with id "nope"');
   });
 
-  it("abortRun keeps every row and the partial summary, and is a no-op once the run is over", async () => {
+  it("abortRun keeps every row, the partial summary and the reason, and is a no-op once the run is over", async () => {
     const store = open();
     const id = await store.beginRun(META);
+    expect((await store.findRun(id))?.stop_reason).toBeNull();
     await store.addRows(id, numbered(1, 7));
-    await store.abortRun(id, SUMMARY);
-    await store.abortRun(id, null);
+    await store.abortRun(id, SUMMARY, "interrupted (SIGTERM)");
+    await store.abortRun(id, null, "stopped by an error: a later cleanup");
     const run = await store.findRun(id);
     expect(run?.status).toBe("incomplete");
     expect(run?.summary).toEqual(SUMMARY);
+    expect(run?.stop_reason).toBe("interrupted (SIGTERM)");
     expect(run?.finished_at).not.toBeNull();
     expect(await collect(store.rows(id))).toHaveLength(7);
-    expect((await storeError(() => store.abortRun("nope", null))).message).toContain("nope");
+    expect((await storeError(() => store.abortRun("nope", null, "interrupted"))).message).toContain("nope");
+    // A finished run has no stop reason.
+    const done = await store.beginRun(META);
+    await store.finishRun(done, SUMMARY);
+    expect((await store.findRun(done))?.stop_reason).toBeNull();
   });
 
   it("close() marks the runs it began and did not finish as incomplete", async () => {
@@ -361,7 +400,7 @@ describe("runs and rows", () => {
     await a.close();
     const b = open();
     expect((await b.findRun(done))?.status).toBe("complete");
-    expect((await b.findRun(left))?.status).toBe("incomplete");
+    expect(await b.findRun(left)).toMatchObject({ status: "incomplete", stop_reason: CLOSED_UNFINISHED });
     expect(await collect(b.rows(left))).toHaveLength(3);
   });
 });
@@ -505,7 +544,7 @@ describe("rowCount", () => {
     const empty = await store.beginRun(META);
     expect(await store.rowCount(killed)).toBe(1_500);
     expect(await store.rowCount(empty)).toBe(0);
-    await store.abortRun(killed, null);
+    await store.abortRun(killed, null, "interrupted");
     expect(await store.rowCount(killed)).toBe(1_500);
     expect((await storeError(() => store.rowCount("nope"))).message).toContain('no run with id "nope"');
   });
@@ -717,11 +756,31 @@ describe("interruption", () => {
     const store = open();
     const run = await store.findRun(id);
     expect(run?.status).toBe("incomplete");
-    expect(rawRun(id).status).toBe("incomplete"); // recorded, not only reported
+    expect(run?.stop_reason).toBe(processGone(child.pid!));
+    expect(rawRun(id)).toMatchObject({ status: "incomplete", stop_reason: processGone(child.pid!) }); // recorded, not only reported
     const rows = (await collect(store.rows(id))).map((r) => r.row);
     expect(rows.length).toBeGreaterThanOrEqual(500);
     expect(rows.length % 100).toBe(0); // a batch is all there or not at all
     expect(rows).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
+  });
+
+  it("says that a dead writer's run is incomplete, and why, even when the file cannot be written to record it", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(id); // no such process on this host
+    db.close();
+    const transaction = Database.prototype.transaction;
+    const spy = vi.spyOn(Database.prototype, "transaction").mockImplementation(function (this: Database.Database, fn: (...a: never[]) => unknown) {
+      const tx = (transaction as (f: typeof fn) => Database.Transaction<typeof fn>).call(this, fn);
+      return Object.assign(tx, { immediate: () => { throw Object.assign(new Error("attempt to write a readonly database"), { code: "SQLITE_READONLY" }); } });
+    } as typeof transaction);
+    try {
+      expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: processGone(999999999) });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(rawRun(id)).toMatchObject({ status: "running", stop_reason: null }); // not saved: the next reader tries again
   });
 
   it("judges liveness only where it can: another host's run stays running; our pid from an earlier process does not", async () => {
@@ -731,12 +790,12 @@ describe("interruption", () => {
     const db = new Database(dbPath);
     db.prepare("UPDATE runs SET host = 'another-host', pid = 999999999 WHERE id = ?").run(elsewhere);
     // Same pid as this process, but a run this process never began: a previous process that had our pid.
-    db.prepare("INSERT INTO runs SELECT 'zz' || substr(id, 3), name, started_at, NULL, 'running', dataset_path, dataset_hash, evaluators, NULL, pid, host FROM runs WHERE id = ?").run(earlier);
+    db.prepare("INSERT INTO runs SELECT 'zz' || substr(id, 3), name, started_at, NULL, 'running', dataset_path, dataset_hash, evaluators, NULL, pid, host, NULL FROM runs WHERE id = ?").run(earlier);
     db.close();
-    const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, r.status]));
-    expect(statuses[elsewhere]).toBe("running");
-    expect(statuses[earlier]).toBe("running");
-    expect(statuses[`zz${earlier.slice(2)}`]).toBe("incomplete");
+    const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, [r.status, r.stop_reason]]));
+    expect(statuses[elsewhere]).toEqual(["running", null]);
+    expect(statuses[earlier]).toEqual(["running", null]);
+    expect(statuses[`zz${earlier.slice(2)}`]).toEqual(["incomplete", processGone(process.pid)]);
   });
 
   it.runIf(process.platform === "linux")("records the pid namespace with the host name: a dead-looking pid of another namespace on a host of the same name stays running", async () => {

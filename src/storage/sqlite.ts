@@ -10,7 +10,7 @@ import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "
 import { migrate } from "./migrations.js";
 import { newRunId } from "./run-id.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import type { RunStore } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type RunStore } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -66,6 +66,7 @@ interface RunRecord {
   summary: string | null;
   pid: number | null;
   host: string | null;
+  stop_reason: string | null;
 }
 
 interface RowRecord {
@@ -88,7 +89,7 @@ interface EmbeddingRecord {
   vector: Buffer;
 }
 
-const RUN_COLUMNS = "id, name, started_at, finished_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host";
+const RUN_COLUMNS = "id, name, started_at, finished_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host, stop_reason";
 const NEWEST_FIRST = "ORDER BY started_at DESC, id DESC";
 
 function prepareStatements(db: Database.Database) {
@@ -107,10 +108,10 @@ function prepareStatements(db: Database.Database) {
     finish: db.prepare<[string, string, string]>(
       `UPDATE runs SET status = 'complete', finished_at = ?, summary = ? WHERE id = ? AND status = 'running'`,
     ),
-    abort: db.prepare<[string, string | null, string]>(
-      `UPDATE runs SET status = 'incomplete', finished_at = ?, summary = coalesce(?, summary) WHERE id = ? AND status = 'running'`,
+    abort: db.prepare<[string, string | null, string, string]>(
+      `UPDATE runs SET status = 'incomplete', finished_at = ?, summary = coalesce(?, summary), stop_reason = ? WHERE id = ? AND status = 'running'`,
     ),
-    markDead: db.prepare<[string]>(`UPDATE runs SET status = 'incomplete' WHERE id = ? AND status = 'running'`),
+    markDead: db.prepare<[string, string]>(`UPDATE runs SET status = 'incomplete', stop_reason = coalesce(stop_reason, ?) WHERE id = ? AND status = 'running'`),
     insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null]>(
       `INSERT INTO rows (run_id, row, id, line, results, error, scores) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -259,21 +260,27 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** A no-op on a run that is no longer running, so that cleanup code can always call it. */
-  async abortRun(runId: string, summary: RunSummary | null): Promise<void> {
-    this.#abort(runId, summary);
+  /**
+   * A no-op on a run that is no longer running, so that cleanup code can always call it: the first reason
+   * recorded stays.
+   */
+  async abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void> {
+    this.#abort(runId, summary, reason);
   }
 
-  #abort(runId: string, summary: RunSummary | null): void {
+  #abort(runId: string, summary: RunSummary | null, reason: string): void {
     this.#guard(`mark run ${runId} incomplete`, () => {
-      const { changes } = this.#q.abort.run(new Date().toISOString(), summary === null ? null : JSON.stringify(summary), runId);
+      const { changes } = this.#q.abort.run(new Date().toISOString(), summary === null ? null : JSON.stringify(summary), reason, runId);
       // A run of this process that another deleted (delete --force) is gone: nothing left to mark.
       if (changes === 0 && !this.#mine.has(runId)) this.#run(runId);
       this.#forget(runId);
     });
   }
 
-  /** Runs, newest first. A "running" run whose process has died on this host is reported (and recorded) as incomplete. */
+  /**
+   * Runs, newest first. A "running" run whose process has died on this host is reported (and recorded) as
+   * incomplete, with a stop reason that says its process is gone.
+   */
   async listRuns(): Promise<RunInfo[]> {
     return this.#guard("list runs", () => {
       const dead = this.#reapDeadRuns();
@@ -528,7 +535,7 @@ export class SqliteRunStore implements RunStore {
   closeNow(): void {
     if (!this.#db.open) return;
     try {
-      for (const id of [...this.#mine]) this.#abort(id, null);
+      for (const id of [...this.#mine]) this.#abort(id, null, CLOSED_UNFINISHED);
       try {
         this.#db.pragma("optimize");
       } catch {
@@ -564,20 +571,20 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * Finds "running" runs whose writer is dead and records them as incomplete. Returns their ids, so the
-   * caller reports them right even when the file is read-only or locked and the update could not be saved.
+   * Finds "running" runs whose writer is dead and records them as incomplete, saying so as their stop
+   * reason. Returns their ids with that reason, so the caller reports them right even when the file is
+   * read-only or locked and the update could not be saved.
    */
-  #reapDeadRuns(): Set<string> {
-    const dead = new Set(
+  #reapDeadRuns(): Map<string, string> {
+    const dead = new Map(
       this.#q
         .runningRuns.all()
-        .filter((r) => !writerMayBeAlive(r))
-        .map((r) => r.id),
+        .flatMap((r) => (r.pid !== null && !writerMayBeAlive(r) ? [[r.id, processGone(r.pid)] as const] : [])),
     );
     if (dead.size === 0) return dead;
     try {
       this.#db.transaction(() => {
-        for (const id of dead) this.#q.markDead.run(id);
+        for (const [id, reason] of dead) this.#q.markDead.run(reason, id);
       }).immediate();
     } catch {
       // Reading must not fail because the file cannot be written now; the next reader will try again.
@@ -616,7 +623,8 @@ function isSerialized(r: RowOutcome | SerializedRow): r is SerializedRow {
   return typeof r.results === "string";
 }
 
-function toRunInfo(r: RunRecord, dead: ReadonlySet<string>): RunInfo {
+/** A run as the store gives it; `dead` holds the runs found dead just now, with their stop reasons. */
+function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunInfo {
   return {
     id: r.id,
     name: r.name,
@@ -627,6 +635,7 @@ function toRunInfo(r: RunRecord, dead: ReadonlySet<string>): RunInfo {
     dataset_hash: r.dataset_hash,
     evaluators: JSON.parse(r.evaluators) as EvaluatorSpec[],
     summary: r.summary === null ? null : (JSON.parse(r.summary) as RunSummary),
+    stop_reason: r.stop_reason ?? dead.get(r.id) ?? null,
   };
 }
 

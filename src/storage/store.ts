@@ -2,6 +2,17 @@ import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/type
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import type { RowScores } from "../run/row-scores.js";
 
+/** The stop reason of a run still running when the store that began it is closed. */
+export const CLOSED_UNFINISHED = "its run store was closed before the run finished";
+
+/**
+ * The stop reason of a run recorded as running whose process `pid` is gone: it ended without a word, so
+ * the reason is the store's guess at what does that.
+ */
+export function processGone(pid: number): string {
+  return `its process (pid ${pid}) ended without finishing it: killed outright (a second Ctrl-C, SIGKILL, out of memory) or its machine stopped`;
+}
+
 /**
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
  * behind the same interface, so nothing above this file knows which database it talks to. Every method
@@ -18,9 +29,16 @@ export interface RunStore {
   addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void>;
   /** Marks the run complete with its summary. */
   finishRun(runId: string, summary: RunSummary): Promise<void>;
-  /** Marks the run incomplete (interrupted or failed), keeping every row already written. */
-  abortRun(runId: string, summary: RunSummary | null): Promise<void>;
-  /** Runs, newest first. */
+  /**
+   * Marks the run incomplete, keeping every row already written, with why it stopped (`reason`, read back
+   * as {@link RunInfo.stop_reason}): a short sentence that names the cause, such as "interrupted (SIGINT)" or
+   * "stopped by an error: " and the error's message.
+   */
+  abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void>;
+  /**
+   * Runs, newest first. A run recorded as running whose process is gone (where that can be told) is
+   * recorded and listed as incomplete, its stop reason saying so.
+   */
   listRuns(): Promise<RunInfo[]>;
   /**
    * A run by id, else by name (the newest with that name), else by unique id prefix; an ambiguous prefix
@@ -42,6 +60,6 @@ export interface RunStore {
   deleteRun(runId: string, opts?: { onProgress?: (deleted: number, total: number) => void; force?: boolean }): Promise<{ rows: number; wasBaseline: boolean }>;
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
-  /** Marks runs begun through this store and still running as incomplete, then closes. Idempotent. */
+  /** Marks runs begun through this store and still running as incomplete (see {@link CLOSED_UNFINISHED}), then closes. Idempotent. */
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { dirname, resolve } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatBytes, formatFigure } from "../format.js";
+import { formatBytes, formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
@@ -105,7 +105,8 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
       [
         `run      ${run.id}${baseline === run.id ? " (baseline)" : ""}`,
         `name     ${run.name ?? "-"}`,
-        `status   ${run.status}`,
+        // Why an incomplete run stopped, when it was recorded; escaped, as it may quote a dataset's line.
+        `status   ${run.status}${run.status === "incomplete" && run.stop_reason !== null ? `: ${forTerminal(run.stop_reason)}` : ""}`,
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
         `dataset  ${run.dataset_path} (sha256 ${run.dataset_hash})`,
@@ -113,7 +114,9 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         "",
         run.summary ? summaryTable(run.summary) : await noSummary(run, store),
         // An incomplete run's figures read like a whole run's: say they are not (as compare does).
-        ...(run.summary && run.status === "incomplete" ? ["incomplete: these figures cover only the rows read before it stopped (interrupted, or its file read only up to a fault)"] : []),
+        ...(run.summary && run.status === "incomplete"
+          ? [`incomplete: these figures cover only the rows read before it stopped${run.stop_reason === null ? " (interrupted, or its file read only up to a fault)" : ""}`]
+          : []),
       ].join("\n"),
     );
     return EXIT.ok;
