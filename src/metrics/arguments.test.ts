@@ -47,6 +47,7 @@ describe("public metrics given a list that is not one", () => {
     ["tfidfCosine", "a", (bad) => metrics.tfidfCosine(bad as string[], ["a"])],
     ["tfidfCosine", "b", (bad) => metrics.tfidfCosine(["a"], bad as string[])],
     ["tfidfAnalysis", "a", (bad) => metrics.tfidfAnalysis(bad as string[], ["a"])],
+    ["countTokens", "tokens", (bad) => metrics.countTokens(bad as string[])],
   ];
   const numberCalls: [fn: string, arg: string, call: (bad: unknown) => unknown][] = [
     ["cosineSimilarity", "a", (bad) => metrics.cosineSimilarity(bad as number[], [1])],
@@ -76,6 +77,23 @@ describe("public metrics given a list that is not one", () => {
     expect(error.code).toBe("INPUT_INVALID");
     expect(error.message).toBe('jaccardSimilarity: argument a must be an array of tokens (split a text with wordTokens(text) or charNgrams(text, n) first), received string "the cat sat"');
     expect(thrownEvalError(() => metrics.cosineSimilarity("ab" as unknown as number[], "ab" as unknown as number[])).code).toBe("INPUT_INVALID");
+    // countTokens("abc") counted its characters.
+    expect(thrownEvalError(() => metrics.countTokens("abc" as unknown as string[])).message).toContain("countTokens: argument tokens must be an array of tokens (split a text");
+  });
+
+  it("refuse a unit that is neither code_point nor grapheme, which toUnits and unitLength read as grapheme", () => {
+    for (const unit of ["codepoint", "graphemes", undefined, null]) {
+      for (const [fn, call] of [
+        ["toUnits", () => metrics.toUnits("ab", unit as "grapheme")],
+        ["unitLength", () => metrics.unitLength("ab", unit as "grapheme")],
+      ] as const) {
+        const error = thrownEvalError(call);
+        expect(error.code).toBe("INPUT_INVALID");
+        expect(error.message).toMatch(new RegExp(`^${fn}: unit must be "code_point" or "grapheme", received `));
+      }
+    }
+    expect(metrics.unitLength("e\u0301", "grapheme")).toBe(1);
+    expect(metrics.toUnits("e\u0301", "code_point")).toEqual(["e", "\u0301"]);
   });
 
   it("refuse vectors of different lengths with INPUT_INVALID", () => {

@@ -3,7 +3,7 @@
  * cluster (what a reader sees as one character, e.g. "e\u0301" or a family
  * emoji). The one place where the grapheme segmenter is created.
  */
-import { notAString } from "./arguments.js";
+import { badArgument, notAString } from "./arguments.js";
 
 /** Counting unit for edit distances and lengths. */
 export type TextUnit = "code_point" | "grapheme";
@@ -70,14 +70,20 @@ export function* graphemeSegments(text: string, chunk = SEGMENT_CHUNK): Generato
 /**
  * Splits `text` into units: code points (`Array.from`, a lone surrogate is
  * one unit) or grapheme clusters. O(length). Throws EvalError (INPUT_INVALID)
- * when `text` is not a string.
+ * when `text` is not a string or `unit` is neither "code_point" nor "grapheme".
  */
 export function toUnits(text: string, unit: TextUnit): string[] {
   if (typeof text !== "string") throw notAString("toUnits", "text", text);
+  checkUnit("toUnits", unit);
   if (unit === "code_point") return Array.from(text);
   const out: string[] = [];
   for (const { segment } of graphemeSegments(text)) out.push(segment);
   return out;
+}
+
+/** Throws INPUT_INVALID unless `unit` is a {@link TextUnit}: any other value (a typo, none) would be read as "grapheme". */
+function checkUnit(fn: string, unit: unknown): void {
+  if (unit !== "code_point" && unit !== "grapheme") throw badArgument(fn, "unit", `"code_point" or "grapheme"`, unit);
 }
 
 /** Whether a UTF-16 unit is the first (high) half of a surrogate pair; false for NaN (past the end). */
@@ -145,10 +151,11 @@ export function unitPrefixEnd(text: string, count: number, unit: TextUnit): numb
 /**
  * Number of units in `text` (see {@link toUnits}) without building the array.
  * O(length); for code points only the surrogate pairs are inspected. Throws
- * EvalError (INPUT_INVALID) when `text` is not a string.
+ * EvalError (INPUT_INVALID) when `text` is not a string or `unit` is not a {@link TextUnit}.
  */
 export function unitLength(text: string, unit: TextUnit): number {
   if (typeof text !== "string") throw notAString("unitLength", "text", text);
+  checkUnit("unitLength", unit);
   if (unit === "code_point") return codePointCount(text);
   let count = 0;
   for (const _ of graphemeSegments(text)) count++;

@@ -2,7 +2,7 @@
  * Tokenizers shared by the token-based metrics. One definition of "word" for the whole project.
  */
 
-import { badArgument, notAString } from "./arguments.js";
+import { badArgument, notAString, notTokens } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -113,8 +113,10 @@ function ngramText(fn: string, text: string, n: number, caseSensitive: boolean):
   return collapseWhitespace(caseSensitive ? text : text.toLowerCase());
 }
 
-/** Token -> count. */
+/** Token -> count, in first-seen order. Throws EvalError (INPUT_INVALID) when `tokens` is not a list (a string would be counted by its characters). */
 export function countTokens(tokens: readonly string[]): Map<string, number> {
+  const bad = notTokens("countTokens", "tokens", tokens);
+  if (bad) throw bad;
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
