@@ -182,6 +182,34 @@ describe("runDataset when writing fails", () => {
       await store.close();
     }
   });
+
+  it("reports the error that stopped the run when recording it as stopped fails too (the store's disk full as well): not the store's", async () => {
+    const dataset = await files.file("write-and-store-fail.jsonl", rows(100));
+    const path = join(files.dir(), "write-and-store-fail.db");
+    const store = openSqliteStore(path);
+    // The real store, but for abortRun, which fails as a store on a full disk does.
+    const failing = new Proxy(store, {
+      get(target, key) {
+        if (key === "abortRun") return () => Promise.reject(new Error("SQLITE_FULL: database or disk is full"));
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    try {
+      const write = () => Promise.reject(new Error("ENOSPC: no space left on device"));
+      await expect(runDataset({ dataset, evaluators: SPECS, workers: 0, store: failing, write })).rejects.toThrow("ENOSPC");
+    } finally {
+      await store.close();
+    }
+    // Left "running", it is marked incomplete when its store closes.
+    const reopened = openSqliteStore(path);
+    try {
+      const [run] = await reopened.listRuns();
+      expect(run?.status).toBe("incomplete");
+    } finally {
+      await reopened.close();
+    }
+  });
 });
 
 describe("runDataset on a file that changes while it is read", () => {

@@ -280,7 +280,14 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   } catch (error) {
     // Batches still in flight are dropped: closing the scorer below rejects them, with no one awaiting.
     for (const batch of inFlight) batch.catch(() => undefined);
-    if (store && runId) await store.abortRun(runId, summary.finish(), `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
+    if (store && runId) {
+      try {
+        await store.abortRun(runId, summary.finish(), `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
+      } catch {
+        // The store failing too (a full disk) must not hide what stopped the run; the run, left "running", is
+        // marked incomplete when the store closes.
+      }
+    }
     throw error;
   } finally {
     summary.close();
