@@ -33,17 +33,44 @@ describe("terminalProgress", () => {
       const p = terminalProgress(stream, undefined, "xterm");
       vi.advanceTimersByTime(2000);
       p.update(1000, 4000);
-      expect(writes[0]).toMatch(/^\r\[######------------------\]  25%  1,000 rows  500 rows\/s  0:02  ETA 0:06/);
+      // No rate yet (it is measured from this update on), so no ETA.
+      expect(writes[0]).toBe("\r[######------------------]  25%  1,000 rows  0:02\x1b[K");
       p.update(1001, 4000); // within 100 ms: not redrawn
       expect(writes).toHaveLength(1);
       vi.advanceTimersByTime(500);
-      p.update(1500, null);
-      expect(writes[1]).toMatch(/^\r1,500 rows  600 rows\/s  0:03\x1b\[K$/);
+      p.update(1500, 4000);
+      expect(writes[1]).toMatch(/^\r\[#########---------------\]  38%  1,500 rows  1,000 rows\/s  0:03  ETA 0:03\x1b\[K$/);
+      vi.advanceTimersByTime(500);
+      p.update(2000, null);
+      expect(writes[2]).toMatch(/^\r2,000 rows  1,000 rows\/s  0:03\x1b\[K$/);
       // A note goes above the progress line, which is drawn again.
       p.note("simeval: waiting");
-      expect(writes.slice(2, 5)).toEqual(["\r\x1b[K", "simeval: waiting\n", expect.stringMatching(/^\r1,500 rows/)]);
+      expect(writes.slice(3, 6)).toEqual(["\r\x1b[K", "simeval: waiting\n", expect.stringMatching(/^\r2,000 rows/)]);
       p.done();
-      expect(writes[5]).toBe("\r\x1b[K");
+      expect(writes[6]).toBe("\r\x1b[K");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("measures rows/s from the first update, so that the time before it (no row scored) does not make the first ETAs minutes long", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      const p = terminalProgress(stream, undefined, "xterm");
+      vi.advanceTimersByTime(3000); // fingerprinting the file, starting the threads, the first batch
+      p.update(512, 600_512);
+      expect(writes[0]).not.toMatch(/rows\/s|ETA|NaN|Infinity/);
+      vi.advanceTimersByTime(1000);
+      p.update(100_512, 600_512);
+      expect(writes[1]).toMatch(/  100,000 rows\/s  0:04  ETA 0:05\x1b\[K$/);
+      // No row since the first update (a provider that waits): a rate of 0, and no ETA rather than an endless one.
+      const stalled = fakeStream(true);
+      const q = terminalProgress(stalled.stream, undefined, "xterm");
+      q.update(512, 1000);
+      vi.advanceTimersByTime(1000);
+      q.update(512, 1000);
+      expect(stalled.writes[1]).toMatch(/  512 rows  0 rows\/s  0:01\x1b\[K$/);
     } finally {
       vi.useRealTimers();
     }

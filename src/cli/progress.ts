@@ -1,4 +1,7 @@
-/** A one-line progress display for long runs: rows, rows/s and, when the total is known, a bar and ETA. */
+/**
+ * A one-line progress display for long runs: rows, rows/s (from the second update on) and, when the total is
+ * known, a bar and ETA (once there is a rate).
+ */
 export interface Progress {
   /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null. */
   update(rows: number, total: number | null): void;
@@ -24,16 +27,23 @@ export function terminalProgress(
   let last = 0;
   let drawn = false;
   let shown: [number, number | null] | null = null;
+  // Rows/s is measured from the first update on: the time before it (fingerprinting the file, starting the
+  // scoring threads, the first batch) scored no row, and counted in, it made the first rates a small part of
+  // the real one and the first ETAs minutes long for a run of seconds. The first line has neither.
+  let first: { time: number; rows: number } | undefined;
   const draw = (rows: number, total: number | null) => {
     shown = [rows, total];
-    const seconds = (performance.now() - start) / 1000;
-    const rate = seconds > 0 ? rows / seconds : 0;
-    let text = `${rows.toLocaleString("en-US")} rows  ${Math.round(rate).toLocaleString("en-US")} rows/s  ${clock(seconds)}`;
+    const now = performance.now();
+    const seconds = (now - start) / 1000;
+    first ??= { time: now, rows };
+    const measured = (now - first.time) / 1000;
+    const rate = measured > 0 ? Math.max(0, rows - first.rows) / measured : null;
+    let text = `${rows.toLocaleString("en-US")} rows${rate === null ? "" : `  ${Math.round(rate).toLocaleString("en-US")} rows/s`}  ${clock(seconds)}`;
     if (total && total > 0) {
       const fraction = Math.min(1, rows / total);
       const width = 24;
       const filled = Math.round(fraction * width);
-      const eta = rate > 0 ? Math.max(0, (total - rows) / rate) : null;
+      const eta = rate ? Math.max(0, (total - rows) / rate) : null;
       const rest = `${(fraction * 100).toFixed(0).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
       const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] `;
       text = bar.length + rest.length < columns() ? `${bar}${rest}` : rest.trimStart();
