@@ -76,6 +76,24 @@ describe("terminalProgress", () => {
     }
   });
 
+  it("shows no bar or ETA once the rows exceed the estimate, which then tells nothing of the rows left", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      const p = terminalProgress(stream, undefined, "xterm");
+      vi.advanceTimersByTime(1000);
+      p.update(1000, 2000);
+      vi.advanceTimersByTime(1000);
+      p.update(2000, 2000);
+      expect(writes[1]).toMatch(/^\r\[#+\] 100%  2,000 rows  1,000 rows\/s  0:02  ETA 0:00\x1b\[K$/);
+      vi.advanceTimersByTime(1000);
+      p.update(3000, 2000);
+      expect(writes[2]).toBe("\r3,000 rows  1,000 rows/s  0:03\x1b[K");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("keeps the line narrower than the terminal, so that it never wraps and leaves rows behind", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     try {

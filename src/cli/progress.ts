@@ -3,7 +3,7 @@
  * known, a bar and ETA (once there is a rate).
  */
 export interface Progress {
-  /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null. */
+  /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null; ignored once `rows` exceeds it. */
   update(rows: number, total: number | null): void;
   /** A line to show now, whether or not it is a terminal (above the progress line, which is drawn again). */
   note(line: string): void;
@@ -39,8 +39,10 @@ export function terminalProgress(
     const measured = (now - first.time) / 1000;
     const rate = measured > 0 ? Math.max(0, rows - first.rows) / measured : null;
     let text = `${rows.toLocaleString("en-US")} rows${rate === null ? "" : `  ${Math.round(rate).toLocaleString("en-US")} rows/s`}  ${clock(seconds)}`;
-    if (total && total > 0) {
-      const fraction = Math.min(1, rows / total);
+    // More rows than the estimate (a file appended to while read): it no longer tells how many are left, and a
+    // bar at 100% with "ETA 0:00" would say the run is ending while it goes on. Shown as a total not known.
+    if (total && total > 0 && rows <= total) {
+      const fraction = rows / total;
       const width = 24;
       const filled = Math.round(fraction * width);
       const eta = rate ? Math.max(0, (total - rows) / rate) : null;
