@@ -26,6 +26,19 @@ describe("terminalProgress", () => {
     expect(writes).toEqual(["simeval: waiting\n"]);
   });
 
+  it("starts a note after a key the terminal echoed (Ctrl-C's ^C) on a line of its own: erased on a terminal, below it on TERM=dumb, as it is elsewhere", () => {
+    const tty = fakeStream(true);
+    // Before the first progress line too: the ^C is where the cursor was.
+    terminalProgress(tty.stream, undefined, "xterm").note("simeval: interrupted (SIGINT)", true);
+    expect(tty.writes).toEqual(["\r\x1b[K", "simeval: interrupted (SIGINT)\n"]);
+    const dumb = fakeStream(true);
+    terminalProgress(dumb.stream, undefined, "dumb").note("simeval: interrupted (SIGINT)", true);
+    expect(dumb.writes).toEqual(["\n", "simeval: interrupted (SIGINT)\n"]);
+    const file = fakeStream(false); // the ^C is on the terminal, not in the file
+    terminalProgress(file.stream, undefined, "xterm").note("simeval: interrupted (SIGINT)", true);
+    expect(file.writes).toEqual(["simeval: interrupted (SIGINT)\n"]);
+  });
+
   it("shows rows, rows/s, a bar and an ETA on a terminal, then clears the line", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     try {

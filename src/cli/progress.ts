@@ -5,8 +5,12 @@
 export interface Progress {
   /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null; ignored once `rows` exceeds it. */
   update(rows: number, total: number | null): void;
-  /** A line to show now, whether or not it is a terminal (above the progress line, which is drawn again). */
-  note(line: string): void;
+  /**
+   * A line to show now, whether or not it is a terminal (above the progress line, which is drawn again).
+   * `typed`: a key was just pressed that the terminal echoes where the cursor is (Ctrl-C's `^C`), so the
+   * line must not start there.
+   */
+  note(line: string, typed?: boolean): void;
   done(): void;
 }
 
@@ -14,14 +18,22 @@ export interface Progress {
  * Writes the progress line to `stream` only when it is a terminal (quiet in CI and pipes) that is not
  * `TERM=dumb` (an editor's shell buffer, which shows the line's escape codes rather than obeying them),
  * at most ten times a second. Notes go to `print` (a line writer on the same stream, such as the command's stderr)
- * always; on a terminal, the progress line is cleared first and drawn again after.
+ * always; on a terminal, the line is erased first (the progress line, or a `^C` echoed before the first one)
+ * and the progress line drawn again after.
  */
 export function terminalProgress(
   stream: NodeJS.WriteStream,
   print: (line: string) => void = (line) => void stream.write(`${line}\n`),
   term: string | undefined = process.env["TERM"],
 ): Progress {
-  if (!stream.isTTY || term === "dumb") return { update() {}, note: print, done() {} };
+  if (!stream.isTTY || term === "dumb") {
+    // A terminal that cannot erase the line: a `^C` it echoed stays, and the note goes below it.
+    const note = (line: string, typed = false) => {
+      if (typed && stream.isTTY) stream.write("\n");
+      print(line);
+    };
+    return { update() {}, note, done() {} };
+  }
   const columns = () => (stream.columns && stream.columns > 1 ? stream.columns : 80);
   const start = performance.now();
   let last = 0;
@@ -64,7 +76,7 @@ export function terminalProgress(
       draw(rows, total);
     },
     note(line) {
-      if (drawn) stream.write("\r\x1b[K");
+      stream.write("\r\x1b[K");
       print(line);
       if (shown) draw(...shown);
     },

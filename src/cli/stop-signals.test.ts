@@ -6,13 +6,14 @@ describe("watchStopSignals", () => {
   afterEach(() => watching?.dispose());
 
   it.each(["SIGINT", "SIGTERM"] as const)("%s while rows are scored aborts the run and says that the rows in flight are finished", (name) => {
-    const said: string[] = [];
-    watching = watchStopSignals((m) => said.push(m));
+    const said: [string, string][] = [];
+    watching = watchStopSignals((m, signal) => said.push([m, signal]));
     process.emit(name);
     expect(watching.signal.aborted).toBe(true);
     expect(watching.signal.reason).toBe(name); // the run's stop reason names it
     expect(watching.stoppedBy).toBe(name);
-    expect(said).toEqual([expect.stringContaining(`interrupted (${name}); finishing the rows in flight and recording the run as incomplete`)]);
+    // The line itself: where it starts (after the ^C a terminal echoed) is for `say`, which is given the signal.
+    expect(said).toEqual([[expect.stringMatching(new RegExp(`^simeval: interrupted \\(${name}\\); finishing the rows in flight and recording the run as incomplete`)), name]]);
     expect(STOPPED_EXIT[name]).toBe(name === "SIGINT" ? 130 : 143);
   });
 

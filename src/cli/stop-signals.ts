@@ -17,10 +17,11 @@ export interface StopSignals {
 /**
  * Ctrl-C, or SIGTERM (`timeout`, `docker stop`, Kubernetes), while rows are scored: the rows in flight are
  * finished and the run is recorded as incomplete; once every row is scored, the run's files are finished.
- * Each is told on `say`. Once per signal: the same signal again takes Node's default action and stops the
+ * Each is told on `say`, with the signal (after Ctrl-C, the terminal has echoed `^C` where its cursor was: `say`
+ * starts the message on a line of its own, erasing the progress line if one is shown). Once per signal: the same signal again takes Node's default action and stops the
  * process at once (the run then shows as incomplete, its writer being gone), for rows that wait on a slow provider.
  */
-export function watchStopSignals(say: (message: string) => void): StopSignals {
+export function watchStopSignals(say: (message: string, signal: StopSignal) => void): StopSignals {
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   let scoring = true;
@@ -30,8 +31,9 @@ export function watchStopSignals(say: (message: string) => void): StopSignals {
       const again = name === "SIGINT" ? "Ctrl-C again" : "SIGTERM again";
       say(
         scoring
-          ? `\nsimeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
-          : `\nsimeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
+          ? `simeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
+          : `simeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
+        name,
       );
       controller.abort(name);
     };

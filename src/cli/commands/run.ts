@@ -96,7 +96,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
   const results = opts.out ? await openTextFile("--out", opts.out) : undefined;
   const progress = terminalProgress(process.stderr, io.stderr);
-  const stop = watchStopSignals(io.stderr);
+  // Above the progress line, which is erased first (with the `^C` a Ctrl-C echoed after it).
+  const stop = watchStopSignals((message, signal) => progress.note(message, signal === "SIGINT"));
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
   try {
