@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../test-support.js";
 import { hashFile, scanFile } from "./hash.js";
+import { CHUNK_BYTES } from "./read-bytes.js";
 import { makeFifo, PIPE_REFUSED } from "./test-support.js";
 
 let dir = "";
@@ -43,6 +44,33 @@ describe("hashFile", () => {
   ])("%s → DATASET_INVALID", async (_name, name, problem) => {
     const path = join(dir, name);
     await expect(hashFile(path)).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: ${problem}` });
+  });
+
+  it.each([
+    ["", 0],
+    ["\n\n \t\r\n", 0],
+    ['{"a":1}', 1],
+    ['{"a":1}\n', 1],
+    ['{"a":1}\r\n\r\n{"a":2}\n\n\n  {"a":3}   \n \n', 3],
+    ["\n\nx", 1],
+  ])("counts the lines that are not blank (JSONL's rows) in %j: %i", async (text, filled) => {
+    const path = join(dir, "lines.jsonl");
+    await writeFile(path, text);
+    expect((await scanFile(path)).filledLines).toBe(filled);
+  });
+
+  it("counts the lines that are not blank across its reads, wherever a read ends in a line", async () => {
+    const path = join(dir, "long-lines.jsonl");
+    const tails = ["\n\n{}\n", " \n{}", "{}\r\n \r\n", "\r\n\n", "x\n\n\n", "  \t \n  x"];
+    for (const tail of tails) {
+      for (let k = 0; k <= 6; k++) {
+        // The first line ends k bytes before the end of the first read, and the tail follows it.
+        const text = `${"x".repeat(CHUNK_BYTES - k)}${tail}${"\n \n{}".repeat(3)}`;
+        await writeFile(path, text);
+        const expected = text.split("\n").filter((line) => !/^[ \t\r]*$/.test(line)).length;
+        expect([tail, k, (await scanFile(path)).filledLines]).toEqual([tail, k, expected]);
+      }
+    }
   });
 
   // scanFile is the first read of a run's dataset: a pipe must be refused before it is opened.

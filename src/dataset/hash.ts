@@ -12,12 +12,15 @@ export async function hashFile(path: string): Promise<string> {
   return (await scanFile(path)).sha256;
 }
 
-/** What one read of a file tells before a run: its fingerprint and how many lines it has (for progress). */
+/** What one read of a file tells before a run: its fingerprint and how many lines it has that are not blank (for progress). */
 export interface FileScan {
   sha256: string;
   bytes: number;
-  /** Newline characters, plus one for a last line without a newline. */
-  lines: number;
+  /**
+   * Lines that hold something other than JSON's whitespace (space, tab, CR), a last line without a newline
+   * included: a JSONL file's rows, which skips blank lines.
+   */
+  filledLines: number;
   /** The file's size and modification time when the scan began: a later stat that differs means it changed since. */
   stat: { size: number; mtimeMs: number };
 }
@@ -36,8 +39,9 @@ export async function scanFile(path: string): Promise<FileScan> {
   }
   const hash = createHash("sha256");
   let bytes = 0;
-  let lines = 0;
-  let last = 10;
+  let filledLines = 0;
+  // Whether the line read so far holds a byte other than whitespace: such a line is counted at its newline.
+  let filled = false;
   let stat: FileScan["stat"];
   try {
     const st = await handle.stat();
@@ -46,13 +50,28 @@ export async function scanFile(path: string): Promise<FileScan> {
       const buf = chunk as Buffer;
       hash.update(buf);
       bytes += buf.length;
-      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
-      if (buf.length) last = buf[buf.length - 1] as number;
+      // A line's first byte (nearly always `{`) tells it is filled; only blank ones are read to their end byte by byte.
+      let i = 0;
+      while (i < buf.length) {
+        if (!filled) {
+          let b = buf[i] as number;
+          while (b === 32 || b === 9 || b === 13) b = buf[++i] ?? 10;
+          if (i >= buf.length) break;
+          i++;
+          if (b === 10) continue;
+          filled = true;
+        }
+        const newline = buf.indexOf(10, i);
+        if (newline === -1) break;
+        filledLines++;
+        filled = false;
+        i = newline + 1;
+      }
     }
   } catch (err) {
     throw fileProblem(path, err);
   } finally {
     await handle.close().catch(() => undefined); // the stream usually closed it already
   }
-  return { sha256: hash.digest("hex"), bytes, lines: last === 10 ? lines : lines + 1, stat };
+  return { sha256: hash.digest("hex"), bytes, filledLines: filled ? filledLines + 1 : filledLines, stat };
 }

@@ -78,6 +78,14 @@ describe("runDataset's batches", () => {
     await runDataset({ dataset: await files.file("short.jsonl", rows(1100)), evaluators: [{ type: "exact_match" }], workers: 0, onProgress: (done) => void short.push(done) });
     expect(short).toEqual([512, 1024, 1100]);
   });
+
+  it("tells a JSONL file's rows as the expected total, its blank lines left out", async () => {
+    const spaced = rows(1100).split("\n").join("\n\n \r\n");
+    const totals = new Set<number | null>();
+    const result = await runDataset({ dataset: await files.file("spaced.jsonl", spaced), evaluators: [{ type: "exact_match" }], workers: 0, onProgress: (_, total) => void totals.add(total) });
+    expect(result.summary.rows).toBe(1100);
+    expect([...totals]).toEqual([1100]);
+  });
 });
 
 describe("runDataset keeping only the summary (no results file, no store)", () => {

@@ -195,8 +195,9 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     throw error;
   }
   const datasetHash = scan.sha256;
-  // JSONL has a row a line (blank lines aside): its line count is a good estimate of the rows to come.
-  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.lines : null;
+  // JSONL has a row a line, blank lines aside: its lines that are not blank are the rows to come. (Counting the
+  // blank ones, a file with a blank line after each row ended its run with the bar at 50%.)
+  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.filledLines : null;
   const store = opts.store;
   const runId = (await store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) })) ?? null;
   const rowErrors: RowErrorInfo[] = [];
