@@ -89,6 +89,29 @@ describe("terminalProgress", () => {
     }
   });
 
+  it("gives times of an hour or more as h:mm:ss", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      (stream as { columns: number }).columns = 200;
+      const p = terminalProgress(stream, undefined, "xterm");
+      vi.advanceTimersByTime(1000);
+      p.update(100, 30_100);
+      vi.advanceTimersByTime(3600_000);
+      p.update(3700, 30_100); // a row a second: 26,400 s (7:20:00) to go
+      expect(writes[1]).toMatch(/  3,700 rows  1 rows\/s  1:00:01  ETA 7:20:00\x1b\[K$/);
+      vi.advanceTimersByTime(60_000);
+      p.update(3760, 30_100);
+      expect(writes[2]).toMatch(/  1:01:01  ETA 7:19:00\x1b\[K$/);
+      p.update(3760, 30_100); // and under an hour, m:ss as before
+      vi.advanceTimersByTime(100);
+      p.update(30_000, 30_100);
+      expect(writes[3]).toMatch(/  ETA 0:12\x1b\[K$/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("shows no bar or ETA once the rows exceed the estimate, which then tells nothing of the rows left", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     try {

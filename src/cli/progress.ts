@@ -88,7 +88,9 @@ export function terminalProgress(
   };
 }
 
+/** `m:ss`, or `h:mm:ss` from an hour on (a slow embedding provider's ETA read "500:00" for 8:20:00). */
 function clock(seconds: number): string {
   const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const mmss = `${String(Math.floor(s / 60) % 60).padStart(s >= 3600 ? 2 : 1, "0")}:${String(s % 60).padStart(2, "0")}`;
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss}` : mmss;
 }
