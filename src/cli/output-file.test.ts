@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { EvalError } from "../errors.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -104,6 +104,18 @@ describe("openTextFile", () => {
       await file.close();
     })();
     await expect(Promise.race([run, timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
+  });
+
+  // /dev/ptmx opens the controlling side of a new pseudo-terminal: a terminal, as --out /dev/stdout is on one.
+  it.skipIf(!existsSync("/dev/ptmx"))("tells whether the file is a terminal, whose lines show on screen (the run then draws no progress line among them)", async () => {
+    const tty = await openTextFile("--out", "/dev/ptmx");
+    expect(tty.terminal).toBe(true);
+    await tty.close();
+    for (const path of [join(dir, "results.jsonl"), "/dev/null"]) {
+      const file = await openTextFile("--out", path);
+      expect(file.terminal).toBe(false);
+      await file.close();
+    }
   });
 
   maybe("close after a failed write settles (the run's cleanup awaits it) rather than waiting for a finish that never comes", async () => {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { once } from "node:events";
+import { isatty } from "node:tty";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 
@@ -181,16 +182,19 @@ export interface TextFile {
    * file is not whole (a write failed, the last ones or the close itself). Called again, it gives the same outcome.
    */
   close(): Promise<void>;
+  /** The file is a terminal (`--out /dev/stdout` or `/dev/tty` on one): what is written shows on screen. */
+  readonly terminal: boolean;
 }
 
 export async function openTextFile(flag: string, path: string): Promise<TextFile> {
   let stream: WriteStream;
   let shared = false;
+  let terminal = false;
   try {
     makeFolder(dirname(path));
     shared = sharedDescriptor(path) !== undefined;
     stream = shared ? createWriteStream("", { fd: sharedDescriptor(path)!, autoClose: false }) : createWriteStream(path);
-    if (!shared) await once(stream, "open");
+    if (!shared) terminal = isatty(((await once(stream, "open")) as [number])[0]);
   } catch (error) {
     throw writeFailure(flag, path, error);
   }
@@ -210,6 +214,7 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
     );
   let closed: Promise<void> | undefined;
   return {
+    terminal,
     write(chunk) {
       if (failure) throw failure;
       if (!stream.write(chunk)) return until("drain");

@@ -26,6 +26,15 @@ describe("terminalProgress", () => {
     expect(writes).toEqual(["simeval: waiting\n"]);
   });
 
+  it("draws no progress line when told not to (the command prints its results on the terminal), but prints notes", () => {
+    const { stream, writes } = fakeStream(true);
+    const p = terminalProgress(stream, undefined, "xterm", false);
+    p.update(10, 100);
+    p.note("simeval: waiting");
+    p.done();
+    expect(writes).toEqual(["simeval: waiting\n"]);
+  });
+
   it("starts a note after a key the terminal echoed (Ctrl-C's ^C) on a line of its own: erased on a terminal, below it on TERM=dumb, as it is elsewhere", () => {
     const tty = fakeStream(true);
     // Before the first progress line too: the ^C is where the cursor was.

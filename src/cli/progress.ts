@@ -19,15 +19,17 @@ export interface Progress {
  * `TERM=dumb` (an editor's shell buffer, which shows the line's escape codes rather than obeying them),
  * at most ten times a second. Notes go to `print` (a line writer on the same stream, such as the command's stderr)
  * always; on a terminal, the line is erased first (the progress line, or a `^C` echoed before the first one)
- * and the progress line drawn again after.
+ * and the progress line drawn again after. `visible` false draws none on a terminal either: what the command
+ * prints meanwhile on the terminal (`run --out /dev/stdout`) would be written after the line's text.
  */
 export function terminalProgress(
   stream: NodeJS.WriteStream,
   print: (line: string) => void = (line) => void stream.write(`${line}\n`),
   term: string | undefined = process.env["TERM"],
+  visible = true,
 ): Progress {
-  if (!stream.isTTY || term === "dumb") {
-    // A terminal that cannot erase the line: a `^C` it echoed stays, and the note goes below it.
+  if (!stream.isTTY || term === "dumb" || !visible) {
+    // No line to erase (or a terminal that cannot): a `^C` the terminal echoed stays, and the note goes below it.
     const note = (line: string, typed = false) => {
       if (typed && stream.isTTY) stream.write("\n");
       print(line);

@@ -95,7 +95,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
   }
   const results = opts.out ? await openTextFile("--out", opts.out) : undefined;
-  const progress = terminalProgress(process.stderr, io.stderr);
+  // Results shown on the terminal (--out /dev/stdout) scroll by as rows are scored: a progress line would be mixed into them.
+  const progress = terminalProgress(process.stderr, io.stderr, undefined, results?.terminal !== true);
   // Above the progress line, which is erased first (with the `^C` a Ctrl-C echoed after it).
   const stop = watchStopSignals((message, signal) => progress.note(message, signal === "SIGINT"));
   const startedAt = new Date().toISOString();
