@@ -150,8 +150,26 @@ describe("terminalProgress", () => {
       vi.advanceTimersByTime(500);
       p.update(150_000, null);
       expect(writes).toHaveLength(2);
-      for (const w of writes) expect(w.replace(/^\r/, "").replace(/\x1b\[K$/, "").length).toBeLessThan(40);
+      // Room is left for the ^C that Ctrl-C echoes after the line: reaching the last column, it would wrap.
+      for (const w of writes) expect(w.replace(/^\r/, "").replace(/\x1b\[K$/, "").length).toBeLessThanOrEqual(40 - 3);
       expect(writes[0]).toMatch(/^\r50%  100,000 rows/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("leaves the last columns free for the ^C that Ctrl-C echoes after the line, which would wrap there and leave the line behind", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      (stream as { columns: number }).columns = 40;
+      const p = terminalProgress(stream, undefined, "xterm");
+      vi.advanceTimersByTime(1000);
+      p.update(0, 602_112);
+      vi.advanceTimersByTime(2000);
+      p.update(301_056, 602_112);
+      // "50%  301,056 rows  150,528 rows/s  0:03" is 39 characters: ^C would reach the 41st column.
+      expect(writes[1]).toBe("\r50%  301,056 rows  150,528 rows/s\x1b[K");
     } finally {
       vi.useRealTimers();
     }

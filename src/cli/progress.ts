@@ -36,7 +36,8 @@ export function terminalProgress(
     };
     return { update() {}, note, done() {} };
   }
-  const columns = () => (stream.columns && stream.columns > 1 ? stream.columns : 80);
+  // The line's widest: the terminal's width, less a column to keep it from wrapping and two for an echoed `^C`.
+  const room = () => Math.max(0, (stream.columns && stream.columns > 1 ? stream.columns : 80) - 3);
   const start = performance.now();
   let last = 0;
   let drawn = false;
@@ -62,12 +63,14 @@ export function terminalProgress(
       const eta = rate ? Math.max(0, (total - rows) / rate) : null;
       const rest = `${(fraction * 100).toFixed(0).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
       const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] `;
-      text = bar.length + rest.length < columns() ? `${bar}${rest}` : rest.trimStart();
+      text = bar.length + rest.length <= room() ? `${bar}${rest}` : rest.trimStart();
     }
     // A line as wide as the terminal would wrap, and "\r" returns only to the start of its last row: each
-    // redraw would leave a row behind. The bar goes first, then the last fields (ETA, time, rate).
-    while (text.length >= columns() && text.includes("  ")) text = text.slice(0, text.lastIndexOf("  "));
-    stream.write(`\r${text.slice(0, columns() - 1)}\x1b[K`);
+    // redraw would leave a row behind. So would the `^C` that Ctrl-C echoes after the line, were it to reach the
+    // last column: the line is then erased below the row it wrapped from. The bar goes first, then the last
+    // fields (ETA, time, rate).
+    while (text.length > room() && text.includes("  ")) text = text.slice(0, text.lastIndexOf("  "));
+    stream.write(`\r${text.slice(0, room())}\x1b[K`);
     drawn = true;
   };
   return {
