@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { CHUNK_BYTES } from "./read-bytes.js";
@@ -115,6 +116,30 @@ describe("readJsonArray", () => {
     expect(warnings).toEqual([]);
     const last = items.at(-1)!;
     expect("error" in last && last.error).toEqual({ code: "DATASET_READ_STOPPED", message: `${message}${STOPPED}` });
+  });
+
+  it("keeps a U+FEFF starting a string or a key, as JSON.parse (and so JSONL) does: the parser's decoder dropped it", async () => {
+    const long = "x".repeat(64 * 1024); // the parser decodes a long string 64 KiB at a time
+    const rows = [{ output: "\uFEFFa", "\uFEFFexpected": "\uFEFF" }, { output: "\n\uFEFFafter an escape", expected: `${long}\uFEFF${long}` }];
+    const items = await collect(readJsonArray(await file("bom-values.json", JSON.stringify(rows))));
+    expect(items.map((i) => ("record" in i ? i.record : i.error.message))).toEqual(rows);
+    // Escaped, too.
+    const escaped = await collect(readJsonArray(await file("bom-escaped.json", '[{"output":"\\ufeffa"}]')));
+    expect(escaped.map((i) => ("record" in i ? i.record : i.error.message))).toEqual([{ output: "\uFEFFa" }]);
+  });
+
+  it("reads every row as JSON.parse reads it, however it is written", async () => {
+    const text = fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("\uFEFF", "\uFEFFa", "e\u0301", "👨‍👩‍👧‍👦", "\u2028", "\ud800", "\u0000"));
+    const value = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 }));
+    const row = fc.dictionary(text, value, { maxKeys: 4 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 8 }), fc.boolean(), async (rows, pretty) => {
+        const json = JSON.stringify(rows, null, pretty ? 2 : undefined);
+        const items = await collect(readJsonArray(await file("property.json", json)));
+        expect(items.map((i) => ("record" in i ? i.record : i.error.message))).toEqual(JSON.parse(json));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("whitespace after the closing ] is fine", async () => {
