@@ -74,6 +74,9 @@ async function runOf(dataset: string, workers: number, batchSize: number, write 
   return { results: Buffer.concat(chunks).toString("utf8"), figures };
 }
 
+/** {@link runOf} on this thread, in one batch. */
+const runDatasetOn = (dataset: string) => runOf(dataset, 0, 512);
+
 describe("runDataset gives the same results whatever the threads and batches", () => {
   let reference: ReturnType<typeof runOf> | undefined;
   /** The dataset, and its run on this thread in one batch, made once for the tests below. */
@@ -169,5 +172,57 @@ describe('runDataset\'s idf "dataset"', () => {
       const scores = Object.fromEntries(specs.map(({ name }) => [name as string, rows.map((row) => (row.results[name as string]?.skipped ? null : row.results[name as string]?.score))]));
       expect(scores, `workers ${workers}`).toEqual(expected);
     }
+  });
+});
+
+/** A CSV cell: quoted when it holds a delimiter, quote or line break, or white space at an end (which a reader may trim). */
+const csvCell = (text: string) => (/[",\r\n]/.test(text) || text !== text.trim() || text === "" ? `"${text.replaceAll('"', '""')}"` : text);
+
+describe("runDataset on the same rows as JSONL, a JSON array and CSV", () => {
+  it("gives the same results.jsonl, summary and worst rows for rows of text", async () => {
+    const text = fc.oneof(fc.string({ unit: "binary", maxLength: 12 }), fc.array(fc.constantFrom(...WORDS, "\uFEFF", "a\r\nb", "\r", '"q"', ",", ";", "{}"), { maxLength: 5 }).map((w) => w.join(" ")));
+    // An empty cell has no value in CSV (see the next test): outputs and references here are not empty.
+    const nonEmpty = text.filter((t) => t !== "");
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ output: nonEmpty, expected: nonEmpty }), { minLength: 1, maxLength: 25 }), async (rows) => {
+        const objects = rows.map((r, i) => ({ id: `r${i}`, ...r }));
+        const paths = [
+          await files.file("same.jsonl", objects.map((o) => JSON.stringify(o)).join("\n")),
+          await files.file("same.json", JSON.stringify(objects, null, 1)),
+          await files.file("same.csv", `id,output,expected\r\n${objects.map((o) => [o.id, o.output, o.expected].map(csvCell).join(",")).join("\r\n")}\r\n`),
+        ];
+        const [jsonl, ...others] = await Promise.all(paths.map((p) => runDatasetOn(p)));
+        for (const other of others) {
+          expect(other.results === jsonl?.results, "results.jsonl").toBe(true);
+          expect(other.figures.summary).toEqual(jsonl?.figures.summary);
+          expect(other.figures.worst).toEqual(jsonl?.figures.worst);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("differs only where the README says CSV differs: a cell is text as written, and an empty cell has no value", async () => {
+    const jsonl = await files.file(
+      "types.jsonl",
+      [
+        '{"output": "1.0", "expected": 1.0}', // the number 1, compared as "1"; CSV keeps the text "1.0"
+        '{"output": "null", "expected": null}', // no expected output: skipped; CSV's cell null is the text "null"
+        '{"output": "", "expected": "x"}', // CSV's empty output cell has no value: scored as "" all the same, saying so
+        '{"output": "x", "expected": ""}', // "" is a real reference; CSV's empty expected cell skips the row
+      ].join("\n"),
+    );
+    const csv = await files.file("types.csv", 'output,expected\n1.0,1.0\nnull,null\n,x\nx,""\n');
+    const specs = [{ type: "exact_match" }];
+    const results = async (dataset: string) => {
+      const chunks: Uint8Array[] = [];
+      await runDataset({ dataset, evaluators: specs, workers: 0, write: (bytes) => void chunks.push(bytes) });
+      return Buffer.concat(chunks).toString("utf8").trim().split("\n").map((l) => (JSON.parse(l) as { results: { exact_match: { score: number; skipped: boolean; reasoning: string } } }).results.exact_match);
+    };
+    const [fromJsonl, fromCsv] = [await results(jsonl), await results(csv)];
+    expect(fromJsonl.map((r) => [r.score, r.skipped])).toEqual([[0, false], [0, true], [0, false], [0, false]]);
+    expect(fromCsv.map((r) => [r.score, r.skipped])).toEqual([[1, false], [1, false], [0, false], [0, true]]);
+    expect(fromCsv[2]?.reasoning).toMatch(/^The output was missing and is scored as the empty string\. /);
+    expect(fromJsonl[2]?.reasoning).not.toMatch(/missing/);
   });
 });
