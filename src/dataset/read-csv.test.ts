@@ -51,6 +51,26 @@ describe("readCsv", () => {
     ]);
   });
 
+  it.each([
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+  ])("in a file of one column, a quoted empty or blank value is a row, as Python's csv module writes an empty value; blank lines are not (%s)", async (_, eol) => {
+    // Dropped as blank lines, these rows moved every later row's number: row 4 became row 2.
+    const path = await file("one-column.csv", ["output", "a", '""', "", '"  "', "   ", "b", ""].join(eol));
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { output: "a" }],
+      [2, 3, { output: null }],
+      [3, 5, { output: "  " }],
+      [4, 7, { output: "b" }],
+    ]);
+    // A TSV of one column, too.
+    const tsv = await file("one-column.tsv", 'expected\n""\nx\n');
+    expect(brief(await collect(readCsv(tsv, undefined, "\t")))).toEqual([
+      [1, 2, { expected: null }],
+      [2, 3, { expected: "x" }],
+    ]);
+  });
+
   it("a ragged row is a row error with both counts, and the rows after it still come", async () => {
     const path = await file("ragged.csv", "a,b,c,d\n1,2,3,4\n1,2,3\n1\n1,2,3,4,5\n5,6,7,8\n");
     expect(brief(await collect(readCsv(path)))).toEqual([

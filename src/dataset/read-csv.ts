@@ -135,7 +135,7 @@ function describeCsvError(err: CsvError): string {
  * see {@link SEP_LINE}). Whole-file problems (missing, empty, no header,
  * a header with an empty name before its last named column, or a repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
  * throw DATASET_INVALID. A row with the wrong number
- * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped;
+ * of fields, invalid UTF-8 or a broken quote is a row error, and reading goes on. Blank lines are skipped (in a file of one column, a quoted blank value such as `""` is a row, not a blank line);
  * a BOM is skipped. With `signal`, an abort rejects the pending `next()` with `signal.reason`.
  */
 export function readCsv(path: string, signal?: AbortSignal, delimiter = ","): AsyncIterableIterator<DatasetItem> {
@@ -237,6 +237,10 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
   const sepLine = SEP_LINE.exec(header1.text)?.[1];
   const delimiter = sepLine ?? (given === "," ? sniffDelimiter(header1.text) : given);
   let skipSepLine = sepLine !== undefined;
+  // A file of one column writes an empty value as `""` alone on its line (Python's csv module and pandas do), which
+  // csv-parse gives as one empty field, as it gives a blank line: only the raw text, with its quotes, tells the row
+  // from the blank line. It costs, so it is asked for only then (a `sep=` line hides the header: not then).
+  const oneColumn = sepLine === undefined && !header1.text.includes(delimiter);
   /** Broken records, with how many records csv-parse had emitted before each (to put it in its place). */
   const skips: { before: number; err: CsvError }[] = [];
   const parser = parse({
@@ -248,6 +252,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     // count (and the `info` object behind it, a fifth of the parse time) miscounts CRLF inside quotes.
     skip_empty_lines: false,
     skip_records_with_error: true,
+    raw: oneColumn,
     on_skip: (err: CsvError | undefined): undefined => {
       if (err !== undefined) skips.push({ before: typeof err["records"] === "number" ? err["records"] : Number.MAX_SAFE_INTEGER, err });
     },
@@ -275,9 +280,11 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     }
   };
 
-  const records$ = (parser as AsyncIterable<string[]>)[Symbol.asyncIterator]();
+  /** A record's fields, with its raw text when asked for (`raw`). */
+  type Parsed = string[] | { record: string[]; raw: string };
+  const records$ = (parser as AsyncIterable<Parsed>)[Symbol.asyncIterator]();
   for (;;) {
-    let next: IteratorResult<string[]>;
+    let next: IteratorResult<Parsed>;
     try {
       next = await records$.next();
     } catch (error) {
@@ -292,15 +299,17 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       return;
     }
     if (next.done) break;
-    const record = next.value;
+    const record = Array.isArray(next.value) ? next.value : next.value.record;
+    const quoted = !Array.isArray(next.value) && next.value.raw.includes('"');
     takeSkips(records);
     records++;
     const start = line;
     line++;
     const lineBreak = lineBreakOf(parser);
     for (const field of record) line += countLineBreaks(field, lineBreak);
-    // An empty line, or one of spaces, is one blank field: not a row (nor a ragged one).
-    if (record.length === 1 && isBlank(record[0]!)) continue;
+    // An empty line, or one of spaces, is one blank field: not a row (nor a ragged one). In a file of one column, a
+    // quoted one (`""`, `"  "`) is a row.
+    if (record.length === 1 && isBlank(record[0]!) && !quoted) continue;
     if (header === undefined) {
       if (skipSepLine) {
         skipSepLine = false;
