@@ -504,6 +504,52 @@ async function runsWithoutSummary(rows: number, stopped: { name: string; rows: n
   return { db, recorder, stopped: stoppedId, live };
 }
 
+describe("simeval run on any number of threads", () => {
+  it("writes the same results.jsonl, summary, report and JUnit with --workers 0, 1, 2 and 3 (apart from run ids and times): worst rows that tie on score go to the lowest rows", async () => {
+    const words = ["the answer", "Paris", "PARIS", "café", "cafe\u0301", "👨‍👩‍👧‍👦", "🇫🇷", "שלום", "مرحبا", "東京", "", " "];
+    const rows = Array.from({ length: 1200 }, (_, i) => {
+      if (i % 97 === 3) return "{not json";
+      const w = (k: number) => words[(i * k) % words.length] as string;
+      const row: Record<string, unknown> = { id: `q${i}`, output: `${w(3)} ${w(5)}` };
+      if (i % 13 !== 0) row["expected"] = i % 4 === 0 ? row["output"] : `${w(7)} ${w(11)}`;
+      if (i % 211 === 5) [row["output"], row["expected"]] = ["long text ".repeat(1200), "long text ".repeat(1150)];
+      return JSON.stringify(row);
+    });
+    const data = file("threads.jsonl", rows.join("\n") + "\n");
+    const specs = [
+      { type: "exact_match" },
+      { type: "levenshtein", config: { unit: "grapheme" } },
+      { type: "levenshtein_distance", config: { threshold: 4 } },
+      { type: "jaccard_similarity" },
+      { type: "tfidf_similarity", config: { idf: "dataset" } },
+      { type: "tfidf_similarity", name: "chars", config: { tokenizer: "char_ngram", idf: "dataset" } },
+    ];
+    const config = file("evals.json", evals(specs));
+    const outputs = async (workers: number) => {
+      const at = (name: string) => join(dir, `${workers}-${name}`);
+      const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--name", "threads", "--workers", String(workers), "--out", at("out.jsonl"), "--summary", at("summary.json"), "--report", at("report.html"), "--junit", at("junit.xml"));
+      expect(r.code).toBe(0);
+      const { run_id: id, ...summary } = JSON.parse(readFileSync(at("summary.json"), "utf8"));
+      const times = /\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( UTC|Z)?/g;
+      const report = readFileSync(at("report.html"), "utf8").replaceAll(id, "RUN").replace(times, "TIME");
+      const junit = readFileSync(at("junit.xml"), "utf8").replaceAll(id, "RUN").replace(times, "TIME");
+      return { results: readFileSync(at("out.jsonl"), "utf8"), summary, report, junit, out: r.out.replaceAll(id, "RUN").replaceAll(at(""), "") };
+    };
+    const inline = await outputs(0);
+    // exact_match's worst rows all score 0: the ten lowest such rows, in row order.
+    const worstRows = [...inline.report.matchAll(/class="row worst-row" data-row="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(worstRows.slice(0, 10)).toEqual([...worstRows.slice(0, 10)].sort((a, b) => a - b));
+    for (const workers of [1, 2, 3].filter((n) => n <= availableParallelism())) {
+      const threaded = await outputs(workers);
+      expect(threaded.results === inline.results, `results.jsonl, --workers ${workers}`).toBe(true);
+      expect(threaded.summary).toEqual(inline.summary);
+      expect(threaded.report === inline.report, `--report, --workers ${workers}`).toBe(true);
+      expect(threaded.junit === inline.junit, `--junit, --workers ${workers}`).toBe(true);
+      expect(threaded.out).toBe(inline.out);
+    }
+  });
+});
+
 describe("runs, show, baseline, compare and trend", () => {
   it("records runs and compares two prompt variants on the same dataset", async () => {
     const db = join(dir, "db.sqlite");
@@ -592,6 +638,37 @@ describe("runs, show, baseline, compare and trend", () => {
     const twoFiles = await run("compare", both, join(dir, "b.out.jsonl"), "--db", db);
     expect(twoFiles.code).toBe(2);
     expect(twoFiles.err).toContain(`"${both}" names both a file and the recorded run `);
+  });
+
+  it("compare gives the same intervals and p-values every time, whether the runs are given by id, id prefix, name or results.jsonl file, and whatever threads recorded them", async () => {
+    const db = join(dir, "db.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }, { type: "levenshtein_distance" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity", config: { idf: "dataset" } }]));
+    const words = ["paris", "lyon", "the", "capital", "is", "of", "france", "👍🏽", "é"];
+    const text = (i: number, k: number) => Array.from({ length: 1 + (i % 5) }, (_, j) => words[(i * k + j * 7) % words.length]).join(" ");
+    // Enough rows (and non-zero differences) that the p-value comes from random sign patterns, not the exact test.
+    const base = Array.from({ length: 300 }, (_, i) => ({ id: `q${i}`, expected: i % 17 === 0 ? null : text(i, 3) }));
+    const a = file("a.jsonl", jsonl(base.map((r, i) => ({ ...r, output: i % 2 ? r.expected : text(i, 5) }))));
+    // B answers differently on every seventh row, better on some and worse on others: a p-value far from 0 and 1.
+    const b = file("b.jsonl", jsonl(base.map((r, i) => ({ ...r, output: i % 2 === 1 !== (i % 7 === 0) ? r.expected : text(i, 4) }))));
+    expect((await run("run", a, "--config", config, "--db", db, "--name", "A", "--out", join(dir, "a.out.jsonl"), "--workers", "2")).code).toBe(0);
+    expect((await run("run", b, "--config", config, "--db", db, "--name", "B", "--out", join(dir, "b.out.jsonl"), "--workers", "0")).code).toBe(0);
+    const ids = JSON.parse((await run("runs", "--db", db, "--json")).out) as { id: string; name: string }[];
+    const id = (name: string) => ids.find((r) => r.name === name)?.id as string;
+    /** The comparison table, without the two lines naming the runs. */
+    const table = async (...refs: string[]) => {
+      const r = await run("compare", ...refs, "--db", db);
+      expect(r.code, r.err).toBe(0);
+      return r.out.split("\n").slice(2).join("\n");
+    };
+    const byName = await table("A", "B");
+    expect(byName).toMatch(/levenshtein\s+282\s+[\d.]+\s+[\d.]+\s+[+-][\d.]+\s+\[-[\d.]+, [\d.]+\]\s+0\.\d{4}\s/);
+    expect(await table("A", "B")).toBe(byName);
+    expect(await table(id("A"), id("B"))).toBe(byName);
+    expect(await table(id("A").slice(0, 20), "B")).toBe(byName);
+    expect(await table(join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"))).toBe(byName);
+    expect(await table(join(dir, "a.out.jsonl"), id("B"))).toBe(byName);
+    // Another seed, other resamples: the interval moves, which shows that it comes from them.
+    expect((await run("compare", "A", "B", "--db", db, "--seed", "7")).out.split("\n").slice(2).join("\n")).not.toBe(byName);
   });
 
   it("fails --baseline --fail-on-regression when an evaluator of the new run has no row scored in both runs: no verdict is not 'no regression'", async () => {
