@@ -156,6 +156,16 @@ describe("compareRuns", () => {
     expect(same.dataset_mismatch).toBe(false);
   });
 
+  it("takes an id and its text for the same id, as the evaluators compare values: the same rows as CSV (text) and JSONL (numbers) are not a mismatch", async () => {
+    const ids = [7, true, 1.5, { b: 2, a: 1 }, -0];
+    const asText = ["7", "true", "1.5", { a: 1, b: 2 }, "0"];
+    const c = await compareRuns(run("csv", { sim: [1, 1, 1, 1, 1] }, asText), run("jsonl", { sim: [1, 1, 1, 1, 1] }, ids), { directions: { sim: "maximize" } });
+    expect(c.dataset_mismatch).toBe(false);
+    // Other text is another id.
+    const other = await compareRuns(run("csv", { sim: [1, 1, 1] }, ["7.0", "07", "True"]), run("jsonl", { sim: [1, 1, 1] }, [7, 7, true]), { directions: { sim: "maximize" } });
+    expect(other.mismatch?.rows).toBe(3);
+  });
+
   it("lists evaluators in one run only, and compares each common one", async () => {
     const c = await compareRuns(run("a", { sim: [0.1, 0.2], dist: [1, 2], old: [1, 1] }), run("b", { dist: [2, 3], sim: [0.2, 0.4], new: [0, 1] }), { ...both, resamples: 200 });
     expect(c.evaluators.map((e) => e.name)).toEqual(["sim", "dist"]);

@@ -8,6 +8,7 @@ import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { Float64Buffer } from "../stats/float64-buffer.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
+import { toText } from "../mapping/to-text.js";
 import { mean } from "../stats/quantiles.js";
 import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
@@ -247,11 +248,15 @@ function scoresOf(row: RowOutcome | RowScores): RowScores {
   return "scores" in row ? row : rowScores(row);
 }
 
+/**
+ * Whether two rows' ids are the same id, read as the evaluators read values ({@link toText}): a number or boolean
+ * and its JSON text agree (`7` and `"7"`: a CSV cell is text, so the same rows as CSV and as JSONL have the ids
+ * `"7"` and `7`), and so do objects whose keys come in another order.
+ */
 function sameId(x: unknown, y: unknown): boolean {
   if (x === y) return true;
-  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
   try {
-    return JSON.stringify(x) === JSON.stringify(y);
+    return toText(x) === toText(y);
   } catch {
     return false;
   }
