@@ -68,9 +68,9 @@ function mixedRows(n: number): string {
 }
 
 /** What a run gives that must not depend on threads or batches: results.jsonl's bytes, and everything the summary and report show. */
-async function runOf(dataset: string, workers: number, batchSize: number, write = true): Promise<{ results: string; figures: Omit<RunDatasetResult, "evaluators" | "runId"> }> {
+async function runOf(dataset: string, workers: number, batchSize: number, write = true, countSkippedAsZero = false): Promise<{ results: string; figures: Omit<RunDatasetResult, "evaluators" | "runId"> }> {
   const chunks: Uint8Array[] = [];
-  const { evaluators: _, runId: __, ...figures } = await runDataset({ dataset, evaluators: SPECS, workers, batchSize, worst: 4, ...(write ? { write: (bytes) => void chunks.push(bytes) } : {}) });
+  const { evaluators: _, runId: __, ...figures } = await runDataset({ dataset, evaluators: SPECS, workers, batchSize, worst: 4, countSkippedAsZero, ...(write ? { write: (bytes) => void chunks.push(bytes) } : {}) });
   return { results: Buffer.concat(chunks).toString("utf8"), figures };
 }
 
@@ -110,12 +110,12 @@ describe("runDataset gives the same results whatever the threads and batches", (
     expect((await runOf(dataset, 2, 7, false)).figures).toEqual(inline.figures);
   });
 
-  it("on random datasets: any threads, any batch size", async () => {
+  it("on random datasets: any threads, any batch size, skipped rows counted as zero or not", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom(1, 7, 512), async (lines, workers, batchSize) => {
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom(1, 7, 512), fc.boolean(), async (lines, workers, batchSize, asZero) => {
         const dataset = await files.file("random.jsonl", lines.join("\n"));
-        const inline = await runOf(dataset, 0, 512);
-        const threaded = await runOf(dataset, workers, batchSize);
+        const inline = await runOf(dataset, 0, 512, true, asZero);
+        const threaded = await runOf(dataset, workers, batchSize, true, asZero);
         expect(threaded.results === inline.results, `results.jsonl, workers ${workers}, batchSize ${batchSize}`).toBe(true);
         expect(threaded.figures).toEqual(inline.figures);
       }),
