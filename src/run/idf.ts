@@ -1,5 +1,9 @@
 import type { Evaluator } from "../evaluators/create.js";
 import type { DatasetItem } from "../dataset/rows.js";
+import type { Issue } from "../errors.js";
+import { compileInputs } from "../mapping/inputs.js";
+import { toText } from "../mapping/to-text.js";
+import type { EvalRecord } from "../types.js";
 import { tfidfTokenCounts, type TfidfTokenization } from "../evaluators/tfidf-similarity.js";
 import type { IdfTable } from "../metrics/tfidf.js";
 import type { FittedIdfs } from "./scorer-init.js";
@@ -25,16 +29,18 @@ export function datasetIdfEvaluators(evaluators: readonly Evaluator[]): Evaluato
 /**
  * Document frequencies over every expected text of the dataset, in one pass for all `evaluators`, by
  * name: `n` = rows with an expected output, `df(t)` = how many of those contain token t, each
- * evaluator's expected text read and tokenised the way it will score it.
+ * evaluator's expected text read and tokenised the way it will score it. Outputs are never read: a row
+ * whose output cannot be read (a JSONPath matching several values) is that row's error, but its reference
+ * counts all the same, so that two runs on the same references (two prompt variants) share one IDF.
  */
 export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluators: readonly Evaluator[]): Promise<FittedIdfs> {
-  const fits = evaluators.map((e) => ({ evaluator: e, distinctTokens: distinctTokensOf(e), df: new Map<string, number>(), n: 0 }));
+  const fits = evaluators.map((e) => ({ evaluator: e, expected: expectedTextOf(e), distinctTokens: distinctTokensOf(e), df: new Map<string, number>(), n: 0 }));
   for await (const item of items) {
     if (!("record" in item)) continue;
     for (const fit of fits) {
       let expected: string | null;
       try {
-        expected = fit.evaluator.texts(item.record).expected;
+        expected = fit.expected(item.record);
       } catch {
         continue; // the scoring pass reports this row's error
       }
@@ -44,6 +50,17 @@ export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluator
     }
   }
   return Object.fromEntries(fits.map((f) => [f.evaluator.name, { n: f.n, df: [...f.df] }]));
+}
+
+/** A record's expected text as `evaluator` reads it (null when there is none), without reading its output. */
+function expectedTextOf(evaluator: Evaluator): (record: EvalRecord) => string | null {
+  const issues: Issue[] = [];
+  // The spec was validated when the evaluator was created: it compiles without issues.
+  const inputs = compileInputs(evaluator.spec.inputs, ["inputs"], issues, evaluator.name);
+  return (record) => {
+    const expected = inputs.expected(record);
+    return expected === undefined || expected === null ? null : toText(expected, "expected");
+  };
 }
 
 /** The distinct tokens of a text as `evaluator` splits it, its Unicode normalisation first. */

@@ -169,6 +169,26 @@ describe("runDataset with the dataset IDF", () => {
   });
 });
 
+describe("runDataset with the dataset IDF, whatever the outputs", () => {
+  it.each([0, 1])("fits on every reference, also a row whose output cannot be read: two prompt variants on the same references share one IDF (workers %i)", async (workers) => {
+    const references = ["the cat sat", "the dog ran", "a bird flew", "the cat ran"];
+    // Variant B's first answer cannot be read (two values where one is expected): that row is an error, not a gap in the IDF.
+    const answers = (variant: string) => references.map((_, i) => (variant === "b" && i === 0 ? ["x", "y"] : [i === 0 ? "x" : "the cat"]));
+    const scores = async (variant: string) => {
+      const dataset = await files.file(`idf-${variant}.jsonl`, references.map((expected, i) => JSON.stringify({ expected, answers: answers(variant)[i] })).join("\n"));
+      const chunks: Uint8Array[] = [];
+      const spec = { type: "tfidf_similarity", config: { idf: "dataset" }, inputs: { output: "$.answers[*]" } };
+      await runDataset({ dataset, evaluators: [spec], workers, write: (bytes) => void chunks.push(bytes) });
+      return Buffer.concat(chunks).toString("utf8").trim().split("\n").map((l) => (JSON.parse(l) as { results: { tfidf_similarity: { score?: number; error?: unknown } } }).results.tfidf_similarity);
+    };
+    const [a, b] = [await scores("a"), await scores("b")];
+    expect(b[0]).toMatchObject({ error: { code: "INPUT_INVALID" } });
+    // The rows both variants answered alike score alike: the same IDF, over all four references.
+    expect(b.slice(1)).toEqual(a.slice(1));
+    expect(a[1]?.score).toBeGreaterThan(0);
+  });
+});
+
 describe("runDataset when writing fails", () => {
   it.each([0, 2])("a write that fails (disk full) ends the run with that error, recorded as incomplete, batches in flight or not (workers %i)", async (workers) => {
     const dataset = await files.file("write-fails.jsonl", rows(3000));
