@@ -75,6 +75,37 @@ describe("terminalProgress", () => {
     }
   });
 
+  it("shows what the run does before its first row (a step) with the time so far, until the first row count replaces it", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { stream, writes } = fakeStream(true);
+      const p = terminalProgress(stream, undefined, "xterm");
+      vi.advanceTimersByTime(1500);
+      p.step("fingerprinting the dataset: 40 of 100 MB");
+      expect(writes).toEqual(["\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
+      p.step("fingerprinting the dataset: 41 of 100 MB"); // within 100 ms: not redrawn
+      expect(writes).toHaveLength(1);
+      // A note goes above it, and the step is drawn again.
+      p.note("simeval: waiting");
+      expect(writes.slice(1)).toEqual(["\r\x1b[K", "simeval: waiting\n", "\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
+      vi.advanceTimersByTime(200);
+      p.update(512, 1000);
+      expect(writes[4]).toMatch(/^\r\[#+-+\]  51%  512 rows  0:02\x1b\[K$/);
+      // Once rows are shown, a step is not drawn over them.
+      vi.advanceTimersByTime(200);
+      p.step("fitting the dataset IDF: 1,024 rows read");
+      expect(writes).toHaveLength(5);
+      p.done();
+      expect(writes[5]).toBe("\r\x1b[K");
+    } finally {
+      vi.useRealTimers();
+    }
+    // Not on a terminal: nothing.
+    const file = fakeStream(false);
+    terminalProgress(file.stream).step("fingerprinting the dataset: 1 of 100 MB");
+    expect(file.writes).toEqual([]);
+  });
+
   it("measures rows/s from the first update, so that the time before it (no row scored) does not make the first ETAs minutes long", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     try {

@@ -11,6 +11,8 @@ export interface Progress {
    * line must not start there.
    */
   note(line: string, typed?: boolean): void;
+  /** What the run does before its first row (fingerprinting a large file), shown until the first `update`. */
+  step(text: string): void;
   done(): void;
 }
 
@@ -34,7 +36,7 @@ export function terminalProgress(
       if (typed && stream.isTTY) stream.write("\n");
       print(line);
     };
-    return { update() {}, note, done() {} };
+    return { update() {}, note, step() {}, done() {} };
   }
   // The line's widest: the terminal's width, less a column to keep it from wrapping and two for an echoed `^C`.
   const room = () => Math.max(0, (stream.columns && stream.columns > 1 ? stream.columns : 80) - 3);
@@ -73,22 +75,39 @@ export function terminalProgress(
     stream.write(`\r${text.slice(0, room())}\x1b[K`);
     drawn = true;
   };
+  let stepShown: string | null = null;
+  const drawStep = (text: string) => {
+    stepShown = text;
+    stream.write(`\r${`${text}  ${clock((performance.now() - start) / 1000)}`.slice(0, room())}\x1b[K`);
+    drawn = true;
+  };
+  // At most ten draws a second.
+  const due = () => {
+    const now = performance.now();
+    if (now - last < 100) return false;
+    last = now;
+    return true;
+  };
   return {
     update(rows, total) {
-      const now = performance.now();
-      if (now - last < 100) return;
-      last = now;
+      if (!due()) return;
+      stepShown = null;
       draw(rows, total);
     },
     note(line) {
       stream.write("\r\x1b[K");
       print(line);
       if (shown) draw(...shown);
+      else if (stepShown !== null) drawStep(stepShown);
+    },
+    step(text) {
+      if (shown === null && due()) drawStep(text);
     },
     done() {
       if (drawn) stream.write("\r\x1b[K");
       drawn = false;
       shown = null;
+      stepShown = null;
     },
   };
 }

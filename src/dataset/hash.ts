@@ -28,8 +28,9 @@ export interface FileScan {
 /**
  * Hashes a file and counts its lines in one streamed read. A missing or unreadable file, or one that is not a
  * regular file (a pipe, a device: refused before it is opened, see `checkDatasetFile`), throws DATASET_INVALID.
+ * `onRead` is told the bytes read so far after each read (for progress on a large file).
  */
-export async function scanFile(path: string): Promise<FileScan> {
+export async function scanFile(path: string, onRead?: (bytes: number) => void): Promise<FileScan> {
   checkDatasetFile(path);
   let handle: FileHandle;
   try {
@@ -50,6 +51,7 @@ export async function scanFile(path: string): Promise<FileScan> {
       const buf = chunk as Buffer;
       hash.update(buf);
       bytes += buf.length;
+      onRead?.(bytes);
       // A line's first byte (nearly always `{`) tells it is filled; only blank ones are read to their end byte by byte.
       let i = 0;
       while (i < buf.length) {

@@ -32,10 +32,13 @@ export function datasetIdfEvaluators(evaluators: readonly Evaluator[]): Evaluato
  * evaluator's expected text read and tokenised the way it will score it. Outputs are never read: a row
  * whose output cannot be read (a JSONPath matching several values) is that row's error, but its reference
  * counts all the same, so that two runs on the same references (two prompt variants) share one IDF.
+ * `onRows` is told the rows read so far, every 1,024 rows (for progress on a large file).
  */
-export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluators: readonly Evaluator[]): Promise<FittedIdfs> {
+export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluators: readonly Evaluator[], onRows?: (rows: number) => void): Promise<FittedIdfs> {
   const fits = evaluators.map((e) => ({ evaluator: e, expected: expectedTextOf(e), distinctTokens: distinctTokensOf(e), df: new Map<string, number>(), n: 0 }));
+  let rows = 0;
   for await (const item of items) {
+    if (++rows % 1024 === 0) onRows?.(rows);
     if (!("record" in item)) continue;
     for (const fit of fits) {
       let expected: string | null;

@@ -167,6 +167,31 @@ describe("runDataset with the dataset IDF", () => {
     expect(together[1]).toEqual(await alone(grams));
     expect(together[0]?.mean).not.toBe(together[1]?.mean);
   });
+
+  it("tells what it does before the first row: the bytes fingerprinted of the file's size, then the rows read to fit the IDF", async () => {
+    const text = rows(3000);
+    const dataset = await files.file("steps.jsonl", text);
+    const steps: string[] = [];
+    const rowsSeen: number[] = [];
+    await runDataset({
+      dataset,
+      evaluators: [{ type: "tfidf_similarity", config: { idf: "dataset" } }],
+      workers: 0,
+      onStep: (step) => void steps.push(step),
+      onProgress: (done) => void rowsSeen.push(done),
+    });
+    // A file of about 0.3 MB, read in several reads.
+    const mb = (Buffer.byteLength(text) / 2 ** 20).toFixed(1);
+    const fingerprint = steps.filter((step) => step.startsWith("fingerprinting"));
+    expect(fingerprint.every((step) => /^fingerprinting the dataset: \d\.\d of \d\.\d MB$/.test(step) && step.endsWith(` of ${mb} MB`))).toBe(true);
+    expect(fingerprint.at(-1)).toBe(`fingerprinting the dataset: ${mb} of ${mb} MB`);
+    expect(steps.slice(fingerprint.length)).toEqual(["fitting the dataset IDF: 1,024 rows read", "fitting the dataset IDF: 2,048 rows read"]);
+    expect(rowsSeen.at(-1)).toBe(3000);
+    // Without the dataset IDF, the fingerprint alone.
+    const plain: string[] = [];
+    await runDataset({ dataset, evaluators: [{ type: "exact_match" }], workers: 0, onStep: (step) => void plain.push(step) });
+    expect(plain).toEqual(fingerprint);
+  });
 });
 
 describe("runDataset with the dataset IDF, whatever the outputs", () => {

@@ -50,6 +50,11 @@ export interface RunDatasetOptions {
   signal?: AbortSignal;
   /** Called after each batch: rows done, and the expected total when the format tells it (JSONL). */
   onProgress?: (rows: number, estimatedTotal: number | null) => void;
+  /**
+   * Told what the run does before its first row, as it goes: fingerprinting the dataset (bytes read of its size),
+   * fitting the dataset IDF (rows read). Both read the whole file, which takes seconds on a large one.
+   */
+  onStep?: (text: string) => void;
   /** Told why scoring waits, from any thread (an embedding provider retrying after a rate limit); see `EvaluatorEnv.notice`. */
   onNotice?: (message: string) => void;
 }
@@ -166,14 +171,17 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   let firstBatch: IteratorResult<(DatasetItem | UnparsedRow)[]>;
   let interrupted = false;
   try {
-    const [scanned, readied] = await Promise.allSettled([scanFile(opts.dataset), scorer.ready()]);
+    const total = megabytes(size);
+    const fingerprinting = opts.onStep && ((bytes: number) => opts.onStep?.(`fingerprinting the dataset: ${megabytes(bytes)} of ${total} MB`));
+    const [scanned, readied] = await Promise.allSettled([scanFile(opts.dataset, fingerprinting), scorer.ready()]);
     if (scanned.status === "rejected") throw scanned.reason;
     if (readied.status === "rejected") throw readied.reason;
     scan = scanned.value;
     const idfEvaluators = datasetIdfEvaluators(evaluators);
     if (idfEvaluators.length) {
       try {
-        await scorer.setIdf(await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluators));
+        const fitting = opts.onStep && ((rows: number) => opts.onStep?.(`fitting the dataset IDF: ${rows.toLocaleString("en-US")} rows read`));
+        await scorer.setIdf(await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluators, fitting));
       } catch (error) {
         // Interrupted while fitting: reading the rows below stops at once, and the run is incomplete.
         if (!opts.signal?.aborted) throw error;
@@ -373,6 +381,12 @@ function histogramFor(summary: EvaluatorSummary, scores: ScoreSet | undefined): 
   if (!scores || scores.length === 0) return null;
   const bins = chooseBins(summary);
   return { ...scores.histogram({ bins: bins.bins, min: bins.min, max: bins.max }), integer: bins.integer };
+}
+
+/** Bytes as megabytes (MiB), for progress: `1,204`, with one decimal under 10 (`0.3`). */
+function megabytes(bytes: number): string {
+  const mb = bytes / 2 ** 20;
+  return mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString("en-US");
 }
 
 function withSignal(signal: AbortSignal | undefined): { signal?: AbortSignal } {

@@ -112,6 +112,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
       signal: stop.signal,
+      onStep: (text) => progress.step(text),
       onProgress: (rows, total) => progress.update(rows, total),
       onNotice: (message) => progress.note(`simeval: ${message}`),
     });
