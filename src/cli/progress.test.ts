@@ -61,7 +61,7 @@ describe("terminalProgress", () => {
       expect(writes).toHaveLength(1);
       vi.advanceTimersByTime(500);
       p.update(1500, 4000);
-      expect(writes[1]).toMatch(/^\r\[#########---------------\]  38%  1,500 rows  1,000 rows\/s  0:03  ETA 0:03\x1b\[K$/);
+      expect(writes[1]).toMatch(/^\r\[#########---------------\]  37%  1,500 rows  1,000 rows\/s  0:03  ETA 0:03\x1b\[K$/);
       vi.advanceTimersByTime(500);
       p.update(2000, null);
       expect(writes[2]).toMatch(/^\r2,000 rows  1,000 rows\/s  0:03\x1b\[K$/);
@@ -127,6 +127,12 @@ describe("terminalProgress", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("shows 100% only when every row is done: 99.5% is 99%", () => {
+    const { stream, writes } = fakeStream(true);
+    terminalProgress(stream, undefined, "xterm").update(995, 1000);
+    expect(writes[0]).toMatch(/^\r\[#+-*\]  99%  995 rows/);
   });
 
   it("gives times of an hour or more as h:mm:ss", () => {

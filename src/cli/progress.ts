@@ -63,7 +63,7 @@ export function terminalProgress(
       const width = 24;
       const filled = Math.round(fraction * width);
       const eta = rate ? Math.max(0, (total - rows) / rate) : null;
-      const rest = `${(fraction * 100).toFixed(0).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
+      const rest = `${String(Math.floor(fraction * 100)).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
       const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] `;
       text = bar.length + rest.length <= room() ? `${bar}${rest}` : rest.trimStart();
     }
