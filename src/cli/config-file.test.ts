@@ -72,4 +72,21 @@ describe("readEvalsFile", () => {
     expect((await errorOf(file('{"evaluators":[] "x"}'))).message).toContain("not valid JSON at line 1, column 18 (");
     expect((await errorOf(file('{"evaluators":[\n'))).message).toContain("not valid JSON at line 2, column 1 (");
   });
+
+  it("reports a key given twice in one object, which JSON.parse would drop without a word, with the specs' problems", async () => {
+    const whole = await errorOf(file('{"evaluators":[{"type":"exact_match"}],\n "evaluators":[{"type":"levenshtein"}]}'));
+    expect(whole.issues.map((i) => i.path)).toEqual([["evaluators"]]);
+    expect(whole.message).toContain('the key "evaluators" is given twice (at line 1, column 2 and at line 2, column 2); JSON keeps only the last, so the first would be ignored: keep one');
+    // Keys are compared with their escapes resolved; a key starting with U+FEFF is another key.
+    const e = await errorOf(file('{"evaluators":[{"type":"levenshtein","config":{"threshold":0.5,"threshold":2}},{"type":"exact_match","inputs":{"output":"$.a","out\\u0070ut":"$.b"},"name":"\\ufeffx","\\ufeffname":1}]}'));
+    expect(e.issues.map((i) => i.path)).toEqual([
+      ["evaluators", 0, "config", "threshold"],
+      ["evaluators", 1, "inputs", "output"],
+      ["evaluators", 0, "config", "threshold"],
+      ["evaluators", 1, "\ufeffname"],
+      ["evaluators", 1, "name"],
+    ]);
+    expect(e.message).toContain('evaluators[0].config: the key "threshold" is given twice (at line 1, column 48 and at line 1, column 64)');
+    expect(e.message).toContain('evaluators[1].inputs: the key "output" is given twice');
+  });
 });

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { EvalError, formatIssues, type Issue } from "../errors.js";
+import { Tokenizer, TokenType } from "@streamparser/json";
+import { keepByteOrderMarks } from "../dataset/read-json.js";
+import { EvalError, formatIssues, formatPath, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
 import { jsonErrorPlace } from "./json-option.js";
@@ -11,7 +13,9 @@ const TOP_LEVEL_KEYS = ["evaluators"];
  * not an object) are USAGE/CONFIG errors naming the file. A well-formed file's specs are validated by
  * the caller; but when the file has problems of its own (an unknown top-level key, `evaluators` missing
  * or not a non-empty array), the specs are validated here too, so that one CONFIG_INVALID error lists
- * every problem of the file at once in its `issues`, the file's first.
+ * every problem of the file at once in its `issues`, the file's first. A key given twice in one object
+ * is one of those problems: JSON.parse keeps the last, so the first (a whole "evaluators" list, a
+ * threshold) would be dropped without a word.
  */
 export async function readEvalsFile(path: string): Promise<unknown[]> {
   let text: string;
@@ -32,7 +36,7 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
   }
-  const issues: Issue[] = [];
+  const issues: Issue[] = duplicateKeys(text);
   for (const key of Object.keys(parsed).filter((k) => !TOP_LEVEL_KEYS.includes(k))) {
     issues.push({ path: [key], message: `unknown top-level key "${key}"; the file holds only "evaluators".${didYouMean(key, TOP_LEVEL_KEYS)}`, received: key });
   }
@@ -60,4 +64,54 @@ function specIssues(specs: unknown[]): Issue[] {
     if (!(error instanceof EvalError)) throw error;
     return error.issues.length ? error.issues : [{ path: ["evaluators"], message: error.message }];
   }
+}
+
+/**
+ * Every key of `text` (valid JSON) given a second time in the same object, as issues at the key's path:
+ * `{"type": "exact_match", "type": "levenshtein"}` reads as levenshtein alone. Keys are compared as
+ * JSON.parse compares them, after their escapes are resolved.
+ */
+export function duplicateKeys(text: string): Issue[] {
+  type Container = { keys: Map<string, number> | null; key: string | number; expectKey: boolean };
+  const stack: Container[] = [];
+  const found: { path: (string | number)[]; key: string; first: number; again: number }[] = [];
+  const tokenizer = new Tokenizer();
+  keepByteOrderMarks(tokenizer);
+  tokenizer.onToken = ({ token, value, offset }) => {
+    const top = stack[stack.length - 1];
+    if (token === TokenType.LEFT_BRACE) stack.push({ keys: new Map(), key: "", expectKey: true });
+    else if (token === TokenType.LEFT_BRACKET) stack.push({ keys: null, key: 0, expectKey: false });
+    else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) stack.pop();
+    else if (!top) return;
+    else if (token === TokenType.COLON) top.expectKey = false;
+    else if (token === TokenType.COMMA) {
+      if (top.keys) top.expectKey = true;
+      else top.key = (top.key as number) + 1;
+    } else if (token === TokenType.STRING && top.keys && top.expectKey) {
+      const key = value as string;
+      const first = top.keys.get(key);
+      if (first === undefined) top.keys.set(key, offset);
+      else found.push({ path: stack.slice(0, -1).map((c) => c.key), key, first, again: offset });
+      top.key = key;
+    }
+  };
+  tokenizer.write(text);
+  tokenizer.end();
+  if (found.length === 0) return [];
+  const place = placeOf(text);
+  return found.map(({ path, key, first, again }) => ({
+    path: [...path, key],
+    message: `${path.length ? `${formatPath(path)}: ` : ""}the key ${JSON.stringify(key)} is given twice (at ${place(first)} and at ${place(again)}); JSON keeps only the last, so the first would be ignored: keep one`,
+    expected: "each key once in an object",
+    received: `${JSON.stringify(key)} twice`,
+  }));
+}
+
+/** "line L, column C" (1-based, the column in UTF-16 units) of a UTF-8 byte offset into `text`. */
+function placeOf(text: string): (byte: number) => string {
+  const bytes = Buffer.from(text);
+  return (byte) => {
+    const before = bytes.subarray(0, byte).toString();
+    return `line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
+  };
 }

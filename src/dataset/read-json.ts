@@ -37,7 +37,7 @@ function describeToken(token: TokenType): string {
  * so the same row in JSONL, keeps it. Its string builder is not public: throws when it is not found, so that an
  * upgrade that changes it is noticed (by every test that reads a JSON array) rather than dropping the mark again.
  */
-function keepByteOrderMarks(tokenizer: Tokenizer): void {
+export function keepByteOrderMarks(tokenizer: Tokenizer): void {
   const builder = (tokenizer as unknown as { bufferedString?: { decoder?: unknown } }).bufferedString;
   if (!(builder?.decoder instanceof TextDecoder)) throw new Error("@streamparser/json: the tokenizer's string decoder was not found (keepByteOrderMarks)");
   builder.decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
