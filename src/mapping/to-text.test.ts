@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { thrownEvalError } from "../test-support.js";
 import { createEvaluator } from "../evaluators/create.js";
-import { canonicalJson, toText } from "./to-text.js";
+import { canonicalJson, MAX_DEPTH, toText } from "./to-text.js";
 
 
 describe("toText", () => {
@@ -32,6 +32,19 @@ describe("toText", () => {
     expect(thrownEvalError(() => toText(row["meta"], "output")).issues[0]?.path).toEqual(["output", "x", 0]);
     expect(thrownEvalError(() => toText(NaN, "output")).message).toContain("found the number NaN, which JSON writes as null;");
     expect(toText(1.7976931348623157e308)).toBe("1.7976931348623157e+308"); // the largest double is a number still
+  });
+
+  it("a value nested more than MAX_DEPTH levels deep is INPUT_INVALID, not a RangeError; one at MAX_DEPTH is text", () => {
+    const nested = (depth: number) => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`) as unknown;
+    expect(toText(nested(MAX_DEPTH), "output")).toBe(`${"[".repeat(MAX_DEPTH)}${"]".repeat(MAX_DEPTH)}`);
+    const e = thrownEvalError(() => toText(nested(100_000), "expected"));
+    expect(e.code).toBe("INPUT_INVALID");
+    expect(e.message).toBe(`expected: cannot turn the value into text: found arrays or objects nested more than ${MAX_DEPTH} levels deep; expected a value nested at most ${MAX_DEPTH} levels deep`);
+    expect(thrownEvalError(() => toText(nested(MAX_DEPTH + 1), "output")).issues[0]?.path).toEqual(["output"]);
+    // Given as a literal, it is a config problem found when the evaluator is created.
+    const spec = thrownEvalError(() => createEvaluator({ type: "exact_match", inputs: { expected: { literal: nested(100_000) } } }));
+    expect(spec.code).toBe("CONFIG_INVALID");
+    expect(spec.issues[0]?.path).toEqual(["inputs", "expected", "literal"]);
   });
 
   it("a circular structure is INPUT_INVALID, not a RangeError", () => {

@@ -8,7 +8,8 @@ import { EvalError, formatPath } from "../errors.js";
  * Throws an INPUT_INVALID {@link EvalError} naming `what` (the parameter, e.g. "output") for a value
  * that has no JSON text: a BigInt, a function or symbol, a circular structure, or a `toJSON` that throws;
  * and for NaN or ±Infinity anywhere in it (what JSON.parse makes of 1e400), which JSON would write as
- * null, so that it would be compared as the text "null" rather than as the number written.
+ * null, so that it would be compared as the text "null" rather than as the number written; and for a value
+ * nested more than {@link MAX_DEPTH} levels deep, which would overflow the stack.
  */
 export function toText(value: unknown, what = "value"): string {
   if (typeof value === "string") return value;
@@ -29,6 +30,12 @@ export function canonicalJson(value: unknown, what = "value"): string {
   return text ?? "";
 }
 
+/**
+ * How deep arrays and objects may nest in a value made text: JSON.parse reads `[[[…]]]` 100,000 levels deep,
+ * where turning it into text overflowed the stack (a RangeError that crashed a run given it as a literal).
+ */
+export const MAX_DEPTH = 512;
+
 function sortKeys(value: unknown, what: string, path: (string | number)[], ancestors: object[]): unknown {
   if (typeof value === "bigint") throw unreadable(what, path, `a BigInt (${value}n)`);
   if (typeof value === "number" && !Number.isFinite(value)) {
@@ -36,6 +43,8 @@ function sortKeys(value: unknown, what: string, path: (string | number)[], ances
     throw unreadable(what, path, `the number ${value}, which JSON writes as null${why}`, undefined, 'a finite number, or the number as a string ("1e400")');
   }
   if (value === null || typeof value !== "object") return value;
+  // The path to it is MAX_DEPTH steps long: too long to print.
+  if (ancestors.length >= MAX_DEPTH) throw unreadable(what, [], `arrays or objects nested more than ${MAX_DEPTH} levels deep`, undefined, `a value nested at most ${MAX_DEPTH} levels deep`);
   if (ancestors.includes(value)) throw unreadable(what, path, "a circular reference (an object that contains itself)");
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
   ancestors.push(value);
