@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { readEvalsFile } from "./config-file.js";
@@ -88,5 +89,23 @@ describe("readEvalsFile", () => {
     ]);
     expect(e.message).toContain('evaluators[0].config: the key "threshold" is given twice (at line 1, column 48 and at line 1, column 64)');
     expect(e.message).toContain('evaluators[1].inputs: the key "output" is given twice');
+  });
+
+  it("says what a file that is not JSON is: empty, a comment, YAML, UTF-16, compressed, or a path through a file", async () => {
+    expect((await errorOf(file(" \n"))).message).toMatch(/evals\.json: the file is empty; expected \{"evaluators": \[spec, \.\.\.\]\}$/);
+    expect((await errorOf(file("\uFEFF"))).message).toContain("the file is empty");
+    expect((await errorOf(file('{\n  // evals\n  "evaluators": []}'))).message).toContain("not valid JSON at line 2, column 3 (a comment: JSON allows none) (");
+    expect((await errorOf(file('{"evaluators": /* all */ []}'))).message).toContain("not valid JSON at line 1, column 16 (a comment: JSON allows none) (");
+    const yaml = await errorOf(file("# evals\nevaluators:\n  - type: levenshtein\n"));
+    expect(yaml.message).toContain('; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}');
+    expect((await errorOf(file("{evaluators"))).message).not.toContain("YAML");
+    const path = join(dir, "evals.json");
+    writeFileSync(path, Buffer.from('\uFEFF{"evaluators": []}', "utf16le"));
+    expect((await errorOf(path)).message).toBe(`${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);
+    writeFileSync(path, gzipSync('{"evaluators": []}'));
+    expect((await errorOf(path)).message).toBe(`${path}: is gzip-compressed; expected a UTF-8 text file (JSON): decompress it first, e.g. gunzip -k FILE`);
+    const through = await errorOf(join(path, "x"));
+    expect(through.code).toBe("USAGE");
+    expect(through.message).toBe(`${join(path, "x")}: no such file (a part of the path is not a directory) (the --config file holds {"evaluators": [...]})`);
   });
 });

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
+import { notText } from "../dataset/read-bytes.js";
 import { keepByteOrderMarks } from "../dataset/read-json.js";
 import { EvalError, formatIssues, formatPath, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
@@ -18,20 +19,34 @@ const TOP_LEVEL_KEYS = ["evaluators"];
  * threshold) would be dropped without a word.
  */
 export async function readEvalsFile(path: string): Promise<unknown[]> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    // A UTF-8 byte order mark (Windows editors, PowerShell 5) is not JSON: left out, as the datasets' readers do.
-    text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, expected a JSON file" : (error as Error).message;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "ENOTDIR"
+          ? "no such file (a part of the path is not a directory)"
+          : code === "EISDIR"
+            ? "is a directory, expected a JSON file"
+            : code === "EACCES" || code === "EPERM"
+              ? "cannot be read (permission denied)"
+              : `cannot be read (${(error as Error).message})`;
     throw new EvalError("USAGE", `${path}: ${why} (the --config file holds {"evaluators": [...]})`);
   }
+  // UTF-16 (what PowerShell 5's `>` writes) or a compressed file would read as garbage: say what it is.
+  const notUtf8 = notText(bytes.subarray(0, 6));
+  if (notUtf8) throw new EvalError("CONFIG_INVALID", `${path}: ${notUtf8.replace(" (JSONL, JSON or CSV)", " (JSON)")}`);
+  // A UTF-8 byte order mark (Windows editors, PowerShell 5) is not JSON: left out, as the datasets' readers do.
+  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  if (text.trim() === "") throw new EvalError("CONFIG_INVALID", `${path}: the file is empty; expected {"evaluators": [spec, ...]}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message})`);
+    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message})${looksLikeYaml(text) ? `; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}` : ""}`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
@@ -114,4 +129,10 @@ function placeOf(text: string): (byte: number) => string {
     const before = bytes.subarray(0, byte).toString();
     return `line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
   };
+}
+
+/** Whether text that is not JSON starts as YAML does: `---`, or a `key:` line (after blank and `#` lines). */
+function looksLikeYaml(text: string): boolean {
+  const first = text.split("\n").find((line) => line.trim() !== "" && !line.trimStart().startsWith("#"));
+  return first !== undefined && /^(---\s*$|[A-Za-z_][\w-]*\s*:(\s|$))/.test(first);
 }

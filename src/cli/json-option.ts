@@ -15,7 +15,8 @@ export function parseJsonOption(option: string, text: string): unknown {
  * UTF-16 units, as the parser's position does), from the position V8 puts in most messages, or the end
  * of the text when it ended too soon. V8's "Unexpected token" messages give none, and for a trailing
  * comma it points past it: so the text is also tokenized, and a character no token starts with, or a
- * trailing comma (then named), wins when it comes first. Empty when no place is found.
+ * trailing comma (then named), wins when it comes first; a comment there (`//` or `/*`) is named too.
+ * Empty when no place is found.
  */
 export function jsonErrorPlace(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : "";
@@ -23,7 +24,10 @@ export function jsonErrorPlace(text: string, error: unknown): string {
   let offset = at ? Number(at[1]) : /Unexpected end of JSON input/.test(message) ? text.length : -1;
   let note = "";
   const found = lexicalFault(text);
-  if (found && (offset < 0 || found.offset <= offset)) [offset, note] = [found.offset, found.trailingComma ? " (a trailing comma: JSON allows none before ] or })" : ""];
+  if (found && (offset < 0 || found.offset <= offset)) {
+    const comment = /^\/[/*]/.test(text.slice(found.offset, found.offset + 2));
+    [offset, note] = [found.offset, found.trailingComma ? " (a trailing comma: JSON allows none before ] or })" : comment ? " (a comment: JSON allows none)" : ""];
+  }
   if (offset < 0 || offset > text.length) return "";
   const before = text.slice(0, offset);
   const line = before.split("\n").length;
