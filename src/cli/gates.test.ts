@@ -90,7 +90,8 @@ describe("gates", () => {
       { name: "dist", direction: "minimize", threshold: null },
     ];
     const check = (kind: "fail-under" | "fail-over" | "min-pass-rate", arg: string) => () => checkGates(parseGates(kind, [arg]), evaluators);
-    expect(check("fail-under", "levenshtein=0.8")).toThrow(/no evaluator is named "levenshtein"; the evaluators are lev, dist/);
+    expect(check("fail-under", "levenshtein=0.8")).toThrow(/no evaluator is named "levenshtein"; the evaluators are lev, dist\.$/);
+    expect(check("min-pass-rate", "Lve=0.8")).toThrow(/no evaluator is named "Lve"; the evaluators are lev, dist\. Did you mean "lev"\?$/);
     expect(check("fail-under", "dist=2")).toThrow(/"dist" is a distance .*use --fail-over dist=N/);
     expect(check("fail-over", "lev=0.5")).toThrow(/"lev" is a similarity .*use --fail-under lev=N/);
     expect(check("min-pass-rate", "dist=0.5")).toThrow(/"dist" has no threshold, so it gives no pass\/fail verdicts.*--fail-over/);

@@ -1,4 +1,5 @@
 import { EvalError } from "../errors.js";
+import { didYouMean } from "../evaluators/suggest.js";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
 import { formatFigure, formatRate, printedFigure, printedRate } from "./format.js";
 
@@ -42,7 +43,7 @@ export function checkGates(gates: readonly Gate[], evaluators: readonly { name: 
   for (const g of gates) {
     const e = evaluators.find((x) => x.name === g.evaluator);
     const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
-    if (!e) throw new EvalError("USAGE", `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}`);
+    if (!e) throw new EvalError("USAGE", `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`);
     const distance = e.direction === "minimize";
     if (g.kind === "fail-under" && distance) {
       throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`);

@@ -34,7 +34,9 @@ describe("compileInputs", () => {
     expect(issues.map((i) => [i.path, i.message])).toEqual([[["inputs", "actual"], 'e: "actual" is another name for the input "output", which is also given; keep one']]);
     const unknown: Issue[] = [];
     compileInputs({ response: "$.a" }, ["inputs"], unknown, "e");
-    expect(unknown[0]?.message).toBe('e: unknown input "response"; known inputs: output, expected ("actual" for output)');
+    expect(unknown[0]?.message).toBe('e: unknown input "response"; known inputs: output, expected ("actual" for output).');
+    compileInputs({ outptu: "$.a", expcted: "$.b", acutal: "$.c" }, ["inputs"], unknown, "e");
+    expect(unknown.slice(1).map((i) => i.message.split(". ")[1])).toEqual(['Did you mean "output"?', 'Did you mean "expected"?', 'Did you mean "actual"?']);
     expect(canonicalInputs({ actual: "$.a", expected: "$.b" })).toEqual({ output: "$.a", expected: "$.b" });
   });
 

@@ -1,4 +1,5 @@
 import { EvalError, describeValue, type Issue } from "../errors.js";
+import { didYouMean } from "../evaluators/suggest.js";
 import { compilePath, type CompiledPath } from "./jsonpath.js";
 import { toText } from "./to-text.js";
 
@@ -45,7 +46,7 @@ export function compileInputs(raw: unknown, at: (string | number)[], issues: Iss
         const path = [...at, key];
         const parameter = INPUT_ALIASES[key] ?? key;
         if (!(PARAMETERS as readonly string[]).includes(parameter)) {
-          issues.push({ path, message: `${who}: unknown input "${key}"; known inputs: ${PARAMETERS.join(", ")} (${aliasList()})`, received: key });
+          issues.push({ path, message: `${who}: unknown input "${key}"; known inputs: ${PARAMETERS.join(", ")} (${aliasList()}).${didYouMean(key, [...PARAMETERS, ...Object.keys(INPUT_ALIASES)])}`, received: key });
           continue;
         }
         if (parameter !== key && parameter in raw) {
