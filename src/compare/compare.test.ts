@@ -137,6 +137,9 @@ describe("compareRuns", () => {
     expect(c.unmatched).toEqual({ a_only: 1, b_only: 1 });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 0.5, mean_b: 0.7 });
     expect(c.evaluators[0]?.diff).toBeCloseTo(0.2, 15);
+    // Rows 2–5 are in both runs but not scored in both: the output says how many, and in which run.
+    expect(c.warnings).toEqual(['sim: 4 of the 5 rows in both runs have no score in one of them (skipped or an error: 1 in "a", 3 in "b") and are left out, so its figures are over the other 1']);
+    expect((c.evaluators[0]?.rows.improved ?? 0) + (c.evaluators[0]?.rows.regressed ?? 0) + (c.evaluators[0]?.rows.unchanged ?? 0)).toBe(1);
   });
 
   it("reports different ids for the same row as a dataset mismatch", async () => {

@@ -43,7 +43,8 @@ const PROGRESS_EVERY = 10_000;
  * An evaluator without a single pair has null figures, `better: "same"`, `regressed: false`, and a
  * warning (see {@link noPairsWarning}): callers that gate must treat `n_pairs: 0` as no verdict.
  *
- * Rows in one run only are counted in `unmatched`. When a row number has different ids in the two runs
+ * Rows in one run only are counted in `unmatched`; rows in both that one run did not score for an evaluator
+ * are left out of its pairs, with a warning giving how many per run (see {@link unpairedWarning}). When a row number has different ids in the two runs
  * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
  * Rows with a bad or repeated row number are left out with a warning; a long run never fails on one row.
  * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction.
@@ -87,6 +88,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   let mismatched = 0;
   const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
   const missingDirections: string[] = [];
+  // Per evaluator of run a, the rows in both runs that one of them did not score (skipped or an error), per side.
+  const unscored = new Map<string, { a: number; b: number }>();
   const readA = position;
   position = 0;
   for await (const given of b.rows) {
@@ -104,6 +107,15 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       if (idA !== undefined && idB !== undefined && idB !== null && !sameId(idA, idB)) {
         mismatched++;
         if (examples.length < MAX_MISMATCH_EXAMPLES) examples.push({ row, id_a: idA, id_b: idB });
+      }
+      for (const [name, scores] of scoresA) {
+        const noA = Number.isNaN(scores.get(row));
+        const noB = !Number.isFinite(outcome.scores[name]);
+        if (!noA && !noB) continue;
+        let u = unscored.get(name);
+        if (!u) unscored.set(name, (u = { a: 0, b: 0 }));
+        if (noA) u.a++;
+        if (noB) u.b++;
       }
     }
     for (const name in outcome.scores) {
@@ -167,7 +179,14 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     evaluators,
     only_in_a: namesA.filter((n) => !seenB.has(n)),
     only_in_b: namesB.filter((n) => !scoresA.has(n)),
-    warnings: [...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name)), ...warnings.list()],
+    warnings: [
+      ...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name)),
+      ...evaluators.flatMap((e) => {
+        const u = unscored.get(e.name);
+        return e.n_pairs > 0 && u ? [unpairedWarning(e.name, matched, e.n_pairs, u, a.name, b.name)] : [];
+      }),
+      ...warnings.list(),
+    ],
     settings,
   };
 }
@@ -179,6 +198,17 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
  */
 export function noPairsWarning(name: string): string {
   return `${name}: no row has a score in both runs (it was skipped or failed on every row of one of them, or on every row the other scored), so there is nothing to compare and no verdict on it`;
+}
+
+/**
+ * Says that some rows in both runs were left out of an evaluator's figures because one run did not score
+ * them (skipped or an error): its figures are over fewer rows than the runs share. `unscored` counts those
+ * rows per run (a row neither scored counts in both).
+ */
+export function unpairedWarning(name: string, matched: number, pairs: number, unscored: { a: number; b: number }, runA: string, runB: string): string {
+  const left = matched - pairs;
+  const sides = [unscored.a ? `${unscored.a} in "${runA}"` : "", unscored.b ? `${unscored.b} in "${runB}"` : ""].filter(Boolean).join(", ");
+  return `${name}: ${left} of the ${matched} rows in both runs ${left === 1 ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${left === 1 ? "is" : "are"} left out, so its figures are over the other ${pairs}`;
 }
 
 /** The paired scores of one evaluator, collected as run b streams past. */

@@ -80,7 +80,10 @@ export interface Comparison {
   evaluators: EvaluatorComparison[];
   only_in_a: string[];
   only_in_b: string[];
-  /** Rows left out (bad or repeated row numbers), one sentence each (at most 20, then a count). */
+  /**
+   * One sentence each: evaluators without pairs, evaluators some of whose rows in both runs were not
+   * scored in one of them, then rows left out (bad or repeated row numbers: at most 20, then a count).
+   */
   warnings: string[];
   settings: { seed: number; resamples: number; alpha: number; worst: number };
 }
