@@ -82,6 +82,12 @@ describe("compare", () => {
     expect(regressionFailures(await compare(a, a), "base", "base")).toEqual([]);
   });
 
+  it("warns when some rows are in one run only, even when both runs have as many rows", async () => {
+    const shifted = rows(["em"], 6).map((r) => ({ ...r, row: r.row + 1, id: `q${r.row + 1}` })); // rows 2–7
+    const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 6), "complete"), loaded("new", { em: "exact_match" }, shifted, "complete"));
+    expect(c.warnings).toEqual(["A has 6 rows and B 6: only the 5 row numbers in both are compared"]);
+  });
+
   it("says nothing of status for complete runs and results.jsonl files", async () => {
     const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 5), "complete"), loaded("b.jsonl", { em: "exact_match" }, rows(["em"], 5), null));
     expect(c.warnings).toEqual([]);

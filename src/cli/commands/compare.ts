@@ -73,7 +73,7 @@ function optionalRecordedRuns(path: string): SqliteRunStore | undefined {
  * Compares two loaded runs. An evaluator name that the runs give to different types (a jaccard named
  * "levenshtein" in one) is left out: its scores do not measure the same thing. A warning says so, and
  * when a recorded run is incomplete or still being recorded (its rows are only part of its dataset),
- * and when the runs have different row counts, and when an evaluator compared has a different config or
+ * and when some row number is in one run only, and when an evaluator compared has a different config or
  * inputs in the two runs (see {@link specDifferenceWarning}). (Their dataset files may differ, and do when each prompt
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  */
@@ -99,7 +99,8 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     if (run.info?.status === "incomplete") early.push(`${sideLabel(side, run)} is incomplete: it covers only the rows recorded before it stopped`);
     if (run.info?.status === "running") early.push(`${sideLabel(side, run)} is still being recorded: it covers only the rows recorded so far`);
   }
-  if (c.rows.a !== c.rows.b) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
+  // Equal counts can still hold different row numbers (two subsets of one dataset): say so whenever some row is in one run only.
+  if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
   return { ...c, warnings: [...early, ...c.warnings] };
