@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
@@ -241,5 +242,74 @@ describe("compareRuns", () => {
     const c = await compareRuns({ name: "a", rows: rows(0) }, { name: "b", rows: rows(0.01) }, { directions: { sim: "maximize" }, resamples: 500 });
     expect(c.evaluators[0]?.n_pairs).toBe(50);
     expect(c.evaluators[0]?.better).toBe("b");
+  });
+
+  it("agrees with plain reference figures on small runs, whatever the direction (n ≤ 12)", async () => {
+    // Scores on a 1/10 grid; the reference p enumerates all 2^n sign vectors of the integer differences.
+    const scores = fc.array(fc.tuple(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 10 })), { maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(scores, fc.constantFrom("maximize", "minimize") as fc.Arbitrary<"maximize" | "minimize">, async (pairs, direction) => {
+        const c = await compareRuns(run("a", { s: pairs.map((p) => p[0] / 10) }), run("b", { s: pairs.map((p) => p[1] / 10) }), { directions: { s: direction }, resamples: 200, worst: 3 });
+        const n = pairs.length;
+        if (n === 0) {
+          expect(c.evaluators).toEqual([]); // no rows: no evaluator seen (n_pairs 0 with rows: "gives null figures" above)
+          return;
+        }
+        const e = c.evaluators[0];
+        expect(e?.n_pairs).toBe(n);
+        const ints = pairs.map(([a, b]) => b - a);
+        let extreme = 0;
+        for (let mask = 0; mask < 2 ** n; mask++) {
+          const t = ints.reduce((s, d, i) => s + (mask & (1 << i) ? -d : d), 0);
+          if (Math.abs(t) >= Math.abs(ints.reduce((s, d) => s + d, 0))) extreme++;
+        }
+        expect(e?.p_value).toBe(extreme / 2 ** n);
+        expect(e?.p_method).toBe("exact");
+        const gain = (d: number) => (direction === "maximize" ? d : -d); // > 0: b is closer to the reference
+        expect(e?.rows).toEqual({ improved: ints.filter((d) => gain(d) > 0).length, regressed: ints.filter((d) => gain(d) < 0).length, unchanged: ints.filter((d) => d === 0).length });
+        // The bootstrap means lie between the smallest and largest difference.
+        const ci = e?.ci as { low: number; high: number };
+        expect(ci.low).toBeGreaterThanOrEqual(Math.min(...ints) / 10 - 1e-12);
+        expect(ci.high).toBeLessThanOrEqual(Math.max(...ints) / 10 + 1e-12);
+        const favoured = ci.low > 0 ? (direction === "maximize" ? "b" : "a") : ci.high < 0 ? (direction === "maximize" ? "a" : "b") : "same";
+        expect(e?.better).toBe(favoured);
+        expect(e?.significant).toBe((e?.p_value as number) < 0.05);
+        expect(e?.regressed).toBe(e?.significant === true && favoured === "a");
+        // Every listed row got worse given the direction, worst first.
+        const worst = e?.worst ?? [];
+        expect(worst.length).toBe(Math.min(3, e?.rows.regressed ?? 0));
+        for (const w of worst) expect(gain(w.delta)).toBeLessThan(0);
+        for (let i = 1; i < worst.length; i++) expect(-gain((worst[i - 1] as { delta: number }).delta)).toBeGreaterThanOrEqual(-gain((worst[i] as { delta: number }).delta));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("judges a lower distance as better: B lower on a minimize evaluator is improved, never a regression", async () => {
+    const a = [5, 4, 6, 5, 7, 3, 5, 6];
+    const b = a.map((x) => x - 2);
+    const c = await compareRuns(run("a", { dist: a }), run("b", { dist: b }), { directions: { dist: "minimize" } });
+    expect(c.evaluators[0]).toMatchObject({ diff: -2, better: "b", significant: true, regressed: false, rows: { improved: 8, regressed: 0, unchanged: 0 }, worst: [] });
+    expect(c.evaluators[0]?.p_value).toBe(2 / 256);
+  });
+
+  it("is significant only below alpha: a p-value exactly at alpha is not, exact or Monte Carlo", async () => {
+    // Four differences of −1: p = 2/16 exactly.
+    const a = run("a", { s: [1, 1, 1, 1] });
+    const b = run("b", { s: [0, 0, 0, 0] });
+    expect((await compareRuns(a, b, { directions: { s: "maximize" }, alpha: 0.125 })).evaluators[0]).toMatchObject({ p_value: 0.125, better: "a", significant: false, regressed: false });
+    expect((await compareRuns(a, b, { directions: { s: "maximize" }, alpha: 0.1250001 })).evaluators[0]).toMatchObject({ significant: true, regressed: true });
+    // 30 differences of −1 and 19 random patterns, none as extreme: p = (1 + 0) / (1 + 19) = 0.05.
+    const many = await compareRuns(run("a", { s: new Array(30).fill(1) }), run("b", { s: new Array(30).fill(0) }), { directions: { s: "maximize" }, resamples: 19 });
+    expect(many.evaluators[0]).toMatchObject({ p_value: 0.05, p_method: "monte_carlo", better: "a", significant: false, regressed: false });
+  });
+
+  it("gives n = 1 and n = 2 their exact figures", async () => {
+    const one = (await compareRuns(run("a", { s: [0.5] }), run("b", { s: [0.2] }), { directions: { s: "maximize" } })).evaluators[0];
+    expect(one).toMatchObject({ n_pairs: 1, p_value: 1, ci: { low: one?.diff, high: one?.diff }, better: "a", significant: false, regressed: false, rows: { improved: 0, regressed: 1, unchanged: 0 } });
+    const two = (await compareRuns(run("a", { s: [0.5, 0.5] }), run("b", { s: [0.25, 0.75] }), { directions: { s: "maximize" } })).evaluators[0];
+    expect(two).toMatchObject({ n_pairs: 2, diff: 0, p_value: 1, better: "same", rows: { improved: 1, regressed: 1, unchanged: 0 } });
+    expect(two?.ci?.low).toBe(-0.25);
+    expect(two?.ci?.high).toBe(0.25);
   });
 });
