@@ -312,4 +312,14 @@ describe("compareRuns", () => {
     expect(two?.ci?.low).toBe(-0.25);
     expect(two?.ci?.high).toBe(0.25);
   });
+
+  it("can find p below alpha while the interval holds 0: then neither run is better and it is no regression", async () => {
+    // A distance that grew on most rows and fell by 10 on one: the sign-flip test and the bootstrap disagree.
+    const d = [2, 1, 1, 2, 0, 2, -10, 1, 0, 1, 2, 0, 2, 2, 0, 1, 2, 2, 2, 2, 2, 0, 1, 0, 2, 0, 2, 1, 0, 1, 0, 1];
+    const c = await compareRuns(run("a", { s: d.map(() => 0) }), run("b", { s: d }), { directions: { s: "minimize" }, resamples: 2000, seed: 8 });
+    const e = c.evaluators[0];
+    expect(e?.p_value).toBeLessThan(0.05);
+    expect(e?.ci?.low).toBeLessThanOrEqual(0);
+    expect(e).toMatchObject({ significant: true, better: "same", regressed: false });
+  });
 });

@@ -80,6 +80,14 @@ describe("renderComparisonReport", () => {
     expect(row).not.toContain("B better");
   });
 
+  it("does not call a significant p-value not significant when the interval holds 0: neither run is better, as the terminal says", () => {
+    // From a real comparison: 32 pairs, p = 0.04 by the sign-flip test, bootstrap interval [0, 1.34].
+    const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ diff: 0.9, ci: [0, 1.34], p_value: 0.04, significant: true, better: null })] })), "lev");
+    expect(row).toContain("<td>0.0400</td>");
+    expect(row).toContain("= neither (CI holds 0)");
+    expect(row).not.toContain("not significant");
+  });
+
   it("says an evaluator without a pair has no verdict, not that its difference is not significant", () => {
     const none = evaluator({ n_pairs: 0, mean_a: null, mean_b: null, diff: null, ci: null, p_value: null, better: null, significant: false, worst: [] });
     const row = tableRow(renderComparisonReport(input({ evaluators: [none] })), "lev");

@@ -85,6 +85,8 @@ function renderTable(input: ComparisonReportInput): string {
 
 function verdict(ev: ComparisonEvaluator): string {
   if (ev.n_pairs === 0) return `<span class="badge none" title="no row has a score in both runs">no pairs: no verdict</span>`;
+  // p < alpha while the interval holds 0: the two disagree, so no run is called better (as `simeval compare` says).
+  if (ev.significant && ev.better === null) return `<span class="badge none" title="p is below the level, but the confidence interval holds 0">= neither (CI holds 0)</span>`;
   if (!ev.significant || ev.better === null) return `<span class="badge none" title="the difference is not significant">= not significant</span>`;
   return ev.better === "b" ? `<span class="badge pass">▲ B better</span>` : `<span class="badge fail">▼ B worse</span>`;
 }
