@@ -139,7 +139,10 @@ describe("compareRuns", () => {
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 0.5, mean_b: 0.7 });
     expect(c.evaluators[0]?.diff).toBeCloseTo(0.2, 15);
     // Rows 2–5 are in both runs but not scored in both: the output says how many, and in which run.
-    expect(c.warnings).toEqual(['sim: 4 of the 5 rows in both runs have no score in one of them (skipped or an error: 1 in "a", 3 in "b") and are left out, so its figures are over the other 1']);
+    expect(c.warnings).toEqual(['sim: 4 of the 5 rows in both runs have no score in one of them (skipped or an error: 1 in A, 3 in B) and are left out, so its figures are over the other 1']);
+    // Evaluators left out on the same rows (no reference, say) share one sentence.
+    const two = await compareRuns(run("a", { sim: [1, null, 1, 1], dist: [1, null, 2, 3] }), run("b", { sim: [1, null, 1, 0], dist: [1, null, 2, 4] }), both);
+    expect(two.warnings).toEqual(["sim, dist: 1 of the 4 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 3"]);
     expect((c.evaluators[0]?.rows.improved ?? 0) + (c.evaluators[0]?.rows.regressed ?? 0) + (c.evaluators[0]?.rows.unchanged ?? 0)).toBe(1);
   });
 

@@ -44,7 +44,7 @@ const PROGRESS_EVERY = 10_000;
  * warning (see {@link noPairsWarning}): callers that gate must treat `n_pairs: 0` as no verdict.
  *
  * Rows in one run only are counted in `unmatched`; rows in both that one run did not score for an evaluator
- * are left out of its pairs, with a warning giving how many per run (see {@link unpairedWarning}). When a row number has different ids in the two runs
+ * are left out of its pairs, with a warning giving how many per run (see {@link unpairedWarnings}). When a row number has different ids in the two runs
  * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
  * Rows with a bad or repeated row number are left out with a warning; a long run never fails on one row.
  * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction.
@@ -181,10 +181,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     only_in_b: namesB.filter((n) => !scoresA.has(n)),
     warnings: [
       ...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name)),
-      ...evaluators.flatMap((e) => {
-        const u = unscored.get(e.name);
-        return e.n_pairs > 0 && u ? [unpairedWarning(e.name, matched, e.n_pairs, u, a.name, b.name)] : [];
-      }),
+      ...unpairedWarnings(evaluators, unscored, matched),
       ...warnings.list(),
     ],
     settings,
@@ -201,14 +198,27 @@ export function noPairsWarning(name: string): string {
 }
 
 /**
- * Says that some rows in both runs were left out of an evaluator's figures because one run did not score
- * them (skipped or an error): its figures are over fewer rows than the runs share. `unscored` counts those
- * rows per run (a row neither scored counts in both).
+ * Says, for evaluators with pairs, that some rows in both runs were left out of their figures because
+ * one run did not score them (skipped or an error): the figures are over fewer rows than the runs share.
+ * `unscored` counts those rows per run, A (the baseline) and B (a row neither scored counts in both).
+ * Evaluators with the same counts share one sentence: rows without a reference are skipped by all of them.
  */
-export function unpairedWarning(name: string, matched: number, pairs: number, unscored: { a: number; b: number }, runA: string, runB: string): string {
-  const left = matched - pairs;
-  const sides = [unscored.a ? `${unscored.a} in "${runA}"` : "", unscored.b ? `${unscored.b} in "${runB}"` : ""].filter(Boolean).join(", ");
-  return `${name}: ${left} of the ${matched} rows in both runs ${left === 1 ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${left === 1 ? "is" : "are"} left out, so its figures are over the other ${pairs}`;
+export function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: ReadonlyMap<string, { a: number; b: number }>, matched: number): string[] {
+  const groups = new Map<string, { names: string[]; pairs: number; a: number; b: number }>();
+  for (const e of evaluators) {
+    const u = unscored.get(e.name);
+    if (e.n_pairs === 0 || !u) continue;
+    const key = `${e.n_pairs} ${u.a} ${u.b}`;
+    const group = groups.get(key);
+    if (group) group.names.push(e.name);
+    else groups.set(key, { names: [e.name], pairs: e.n_pairs, a: u.a, b: u.b });
+  }
+  return [...groups.values()].map(({ names, pairs, a, b }) => {
+    const left = matched - pairs;
+    const sides = [a ? `${a} in A` : "", b ? `${b} in B` : ""].filter(Boolean).join(", ");
+    const one = left === 1;
+    return `${names.join(", ")}: ${left} of the ${matched} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${pairs}`;
+  });
 }
 
 /** The paired scores of one evaluator, collected as run b streams past. */
