@@ -68,6 +68,24 @@ describe("compare", () => {
     expect(printComparison(await compare(run(10, 1), run(10, 0)))).not.toContain("Fewer than");
   });
 
+  it("says when too few rows differ for any p-value below alpha: every row worse on 5 rows is not significant, and the gate cannot fire", async () => {
+    const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
+    // 5 rows, all worse: the exact p is 2 / 2^5 = 0.0625, above 0.05.
+    const [a, b] = [run(5, 1), run(5, 0)];
+    const c = await compare(a, b);
+    expect(c.evaluators[0]).toMatchObject({ p_value: 0.0625, significant: false, regressed: false, rows: { improved: 0, regressed: 5, unchanged: 0 } });
+    const note = "Too few rows differ between the runs for a p-value below 0.05 (em: 5 rows, smallest p 0.0625): no difference on these can be significant, and --fail-on-regression cannot fire on them; compare on more rows.";
+    expect(printComparison(c)).toContain(note);
+    expect((await comparisonReportInput(c, a, b)).warnings).toContain(note);
+    // 6 rows that differ can reach p = 0.03125: no such note, and the regression is found.
+    const six = await compare(run(6, 1), run(6, 0));
+    expect(six.evaluators[0]?.regressed).toBe(true);
+    expect(printComparison(six)).not.toContain("Too few rows differ");
+    // Rows that do not differ do not count: 20 pairs, 3 of them worse.
+    const mostlySame = await compare(loaded("x", { em: "exact_match" }, rows(["em"], 20, 1), "complete"), loaded("y", { em: "exact_match" }, rows(["em"], 20, 1).map((r, i) => (i < 3 ? { ...r, scores: { em: 0 } } : r)), "complete"));
+    expect(printComparison(mostlySame)).toContain("(em: 3 rows, smallest p 0.25)");
+  });
+
   it("has no verdict on an evaluator without a pair, which fails --fail-on-regression rather than passing it as no regression", async () => {
     const skipped = rows(["em", "lev"], 12, 1).map((r) => ({ ...r, scores: { ...r.scores, lev: null } }));
     const a = loaded("base", { em: "exact_match", lev: "levenshtein" }, rows(["em", "lev"], 12, 1), "complete");

@@ -1,4 +1,4 @@
-import { compareRuns, type Comparison } from "../../compare/compare.js";
+import { compareRuns, type Comparison, type EvaluatorComparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
@@ -211,11 +211,26 @@ async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScore
 /** Below this many pairs, the text says that the bootstrap interval is rough. */
 const FEW_PAIRS = 10;
 
-/** Says which evaluators have too few pairs for their bootstrap interval to mean much; null when none. */
-function fewPairsNote(c: Comparison): string | null {
+/**
+ * What the figures of evaluators with few pairs cannot tell: their bootstrap interval means little below
+ * {@link FEW_PAIRS} pairs; and with m rows that differ (improved or regressed), the smallest two-sided
+ * sign-flip p is 2 / 2^m, so below about 6 of them (at alpha 0.05) no result can be significant, and
+ * `--fail-on-regression` cannot fire, whatever the rows say.
+ */
+function fewPairsNotes(c: Comparison): string[] {
+  const notes: string[] = [];
   const few = c.evaluators.filter((e) => e.n_pairs > 0 && e.n_pairs < FEW_PAIRS);
-  if (!few.length) return null;
-  return `Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`;
+  if (few.length) {
+    notes.push(`Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
+  }
+  const alpha = c.settings.alpha;
+  const differing = (e: EvaluatorComparison) => e.rows.improved + e.rows.regressed;
+  const powerless = c.evaluators.filter((e) => differing(e) > 0 && 2 / 2 ** differing(e) >= alpha);
+  if (powerless.length) {
+    const each = powerless.map((e) => `${e.name}: ${differing(e)} rows, smallest p ${String(2 / 2 ** differing(e))}`).join("; ");
+    notes.push(`Too few rows differ between the runs for a p-value below ${alpha} (${each}): no difference on these can be significant, and --fail-on-regression cannot fire on them; compare on more rows.`);
+  }
+  return notes;
 }
 
 /**
@@ -242,8 +257,7 @@ export function printComparison(c: Comparison): string {
   ]);
   lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
   lines.push("p: paired sign-flip permutation test (two-sided); CI: paired percentile bootstrap of the mean difference.");
-  const few = fewPairsNote(c);
-  if (few) lines.push(few);
+  lines.push(...fewPairsNotes(c));
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
@@ -297,8 +311,7 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
       })),
     });
   }
-  const few = fewPairsNote(c);
-  const warnings = few ? [...comparisonWarnings(c), few] : comparisonWarnings(c);
+  const warnings = [...comparisonWarnings(c), ...fewPairsNotes(c)];
   const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings };
   // Only when some texts were asked for: a comparison without regressed rows reads no dataset.
   if (c.evaluators.some((e) => e.worst.length)) {
