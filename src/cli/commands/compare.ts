@@ -38,8 +38,9 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   try {
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
-    const seed = opts.seed === undefined ? 1 : Number(opts.seed);
-    if (!Number.isInteger(seed)) throw new EvalError("USAGE", `--seed takes an integer, received ${JSON.stringify(opts.seed)}`);
+    // Decimal digits only: Number() takes "" as 0, "0x10" as 16 and "1e3" as 1000.
+    const seed = opts.seed === undefined ? 1 : /^-?\d+$/.test(opts.seed) ? Number(opts.seed) : Number.NaN;
+    if (!Number.isSafeInteger(seed)) throw new EvalError("USAGE", `--seed takes a whole number such as 1 or 42, received ${JSON.stringify(opts.seed)}`);
     refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
     const comparison = await compare(a, b, seed, terminalProgress(process.stderr));
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
