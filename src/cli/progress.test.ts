@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { terminalProgress } from "./progress.js";
 
 function fakeStream(isTTY: boolean) {
@@ -7,6 +7,9 @@ function fakeStream(isTTY: boolean) {
 }
 
 describe("terminalProgress", () => {
+  // The tests that fake the clock (performance.now) leave it real for the next, whatever their outcome.
+  afterEach(() => void vi.useRealTimers());
+
   it("draws no progress line when not a terminal, but prints notes", () => {
     const { stream, writes } = fakeStream(false);
     const p = terminalProgress(stream);
@@ -50,56 +53,48 @@ describe("terminalProgress", () => {
 
   it("shows rows, rows/s, a bar and an ETA on a terminal, then clears the line", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(2000);
-      p.update(1000, 4000);
-      // No rate yet (it is measured from this update on), so no ETA.
-      expect(writes[0]).toBe("\r[######------------------]  25%  1,000 rows  0:02\x1b[K");
-      p.update(1001, 4000); // within 100 ms: not redrawn
-      expect(writes).toHaveLength(1);
-      vi.advanceTimersByTime(500);
-      p.update(1500, 4000);
-      expect(writes[1]).toMatch(/^\r\[#########---------------\]  37%  1,500 rows  1,000 rows\/s  0:03  ETA 0:03\x1b\[K$/);
-      vi.advanceTimersByTime(500);
-      p.update(2000, null);
-      expect(writes[2]).toMatch(/^\r2,000 rows  1,000 rows\/s  0:03\x1b\[K$/);
-      // A note goes above the progress line, which is drawn again.
-      p.note("simeval: waiting");
-      expect(writes.slice(3, 6)).toEqual(["\r\x1b[K", "simeval: waiting\n", expect.stringMatching(/^\r2,000 rows/)]);
-      p.done();
-      expect(writes[6]).toBe("\r\x1b[K");
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(2000);
+    p.update(1000, 4000);
+    // No rate yet (it is measured from this update on), so no ETA.
+    expect(writes[0]).toBe("\r[######------------------]  25%  1,000 rows  0:02\x1b[K");
+    p.update(1001, 4000); // within 100 ms: not redrawn
+    expect(writes).toHaveLength(1);
+    vi.advanceTimersByTime(500);
+    p.update(1500, 4000);
+    expect(writes[1]).toMatch(/^\r\[#########---------------\]  37%  1,500 rows  1,000 rows\/s  0:03  ETA 0:03\x1b\[K$/);
+    vi.advanceTimersByTime(500);
+    p.update(2000, null);
+    expect(writes[2]).toMatch(/^\r2,000 rows  1,000 rows\/s  0:03\x1b\[K$/);
+    // A note goes above the progress line, which is drawn again.
+    p.note("simeval: waiting");
+    expect(writes.slice(3, 6)).toEqual(["\r\x1b[K", "simeval: waiting\n", expect.stringMatching(/^\r2,000 rows/)]);
+    p.done();
+    expect(writes[6]).toBe("\r\x1b[K");
   });
 
   it("shows what the run does before its first row (a step) with the time so far, until the first row count replaces it", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(1500);
-      p.step("fingerprinting the dataset: 40 of 100 MB");
-      expect(writes).toEqual(["\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
-      p.step("fingerprinting the dataset: 41 of 100 MB"); // within 100 ms: not redrawn
-      expect(writes).toHaveLength(1);
-      // A note goes above it, and the step is drawn again.
-      p.note("simeval: waiting");
-      expect(writes.slice(1)).toEqual(["\r\x1b[K", "simeval: waiting\n", "\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
-      vi.advanceTimersByTime(200);
-      p.update(512, 1000);
-      expect(writes[4]).toMatch(/^\r\[#+-+\]  51%  512 rows  0:02\x1b\[K$/);
-      // Once rows are shown, a step is not drawn over them.
-      vi.advanceTimersByTime(200);
-      p.step("fitting the dataset IDF: 1,024 rows read");
-      expect(writes).toHaveLength(5);
-      p.done();
-      expect(writes[5]).toBe("\r\x1b[K");
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(1500);
+    p.step("fingerprinting the dataset: 40 of 100 MB");
+    expect(writes).toEqual(["\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
+    p.step("fingerprinting the dataset: 41 of 100 MB"); // within 100 ms: not redrawn
+    expect(writes).toHaveLength(1);
+    // A note goes above it, and the step is drawn again.
+    p.note("simeval: waiting");
+    expect(writes.slice(1)).toEqual(["\r\x1b[K", "simeval: waiting\n", "\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
+    vi.advanceTimersByTime(200);
+    p.update(512, 1000);
+    expect(writes[4]).toMatch(/^\r\[#+-+\]  51%  512 rows  0:02\x1b\[K$/);
+    // Once rows are shown, a step is not drawn over them.
+    vi.advanceTimersByTime(200);
+    p.step("fitting the dataset IDF: 1,024 rows read");
+    expect(writes).toHaveLength(5);
+    p.done();
+    expect(writes[5]).toBe("\r\x1b[K");
     // Not on a terminal: nothing.
     const file = fakeStream(false);
     terminalProgress(file.stream).step("fingerprinting the dataset: 1 of 100 MB");
@@ -108,25 +103,21 @@ describe("terminalProgress", () => {
 
   it("measures rows/s from the first update, so that the time before it (no row scored) does not make the first ETAs minutes long", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(3000); // fingerprinting the file, starting the threads, the first batch
-      p.update(512, 600_512);
-      expect(writes[0]).not.toMatch(/rows\/s|ETA|NaN|Infinity/);
-      vi.advanceTimersByTime(1000);
-      p.update(100_512, 600_512);
-      expect(writes[1]).toMatch(/  100,000 rows\/s  0:04  ETA 0:05\x1b\[K$/);
-      // No row since the first update (a provider that waits): a rate of 0, and no ETA rather than an endless one.
-      const stalled = fakeStream(true);
-      const q = terminalProgress(stalled.stream, undefined, "xterm");
-      q.update(512, 1000);
-      vi.advanceTimersByTime(1000);
-      q.update(512, 1000);
-      expect(stalled.writes[1]).toMatch(/  512 rows  0 rows\/s  0:01\x1b\[K$/);
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(3000); // fingerprinting the file, starting the threads, the first batch
+    p.update(512, 600_512);
+    expect(writes[0]).not.toMatch(/rows\/s|ETA|NaN|Infinity/);
+    vi.advanceTimersByTime(1000);
+    p.update(100_512, 600_512);
+    expect(writes[1]).toMatch(/  100,000 rows\/s  0:04  ETA 0:05\x1b\[K$/);
+    // No row since the first update (a provider that waits): a rate of 0, and no ETA rather than an endless one.
+    const stalled = fakeStream(true);
+    const q = terminalProgress(stalled.stream, undefined, "xterm");
+    q.update(512, 1000);
+    vi.advanceTimersByTime(1000);
+    q.update(512, 1000);
+    expect(stalled.writes[1]).toMatch(/  512 rows  0 rows\/s  0:01\x1b\[K$/);
   });
 
   it("shows 100% only when every row is done: 99.5% is 99%", () => {
@@ -137,78 +128,62 @@ describe("terminalProgress", () => {
 
   it("gives times of an hour or more as h:mm:ss", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      (stream as { columns: number }).columns = 200;
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(1000);
-      p.update(100, 30_100);
-      vi.advanceTimersByTime(3600_000);
-      p.update(3700, 30_100); // a row a second: 26,400 s (7:20:00) to go
-      expect(writes[1]).toMatch(/  3,700 rows  1 rows\/s  1:00:01  ETA 7:20:00\x1b\[K$/);
-      vi.advanceTimersByTime(60_000);
-      p.update(3760, 30_100);
-      expect(writes[2]).toMatch(/  1:01:01  ETA 7:19:00\x1b\[K$/);
-      p.update(3760, 30_100); // and under an hour, m:ss as before
-      vi.advanceTimersByTime(100);
-      p.update(30_000, 30_100);
-      expect(writes[3]).toMatch(/  ETA 0:12\x1b\[K$/);
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    (stream as { columns: number }).columns = 200;
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(1000);
+    p.update(100, 30_100);
+    vi.advanceTimersByTime(3600_000);
+    p.update(3700, 30_100); // a row a second: 26,400 s (7:20:00) to go
+    expect(writes[1]).toMatch(/  3,700 rows  1 rows\/s  1:00:01  ETA 7:20:00\x1b\[K$/);
+    vi.advanceTimersByTime(60_000);
+    p.update(3760, 30_100);
+    expect(writes[2]).toMatch(/  1:01:01  ETA 7:19:00\x1b\[K$/);
+    p.update(3760, 30_100); // and under an hour, m:ss as before
+    vi.advanceTimersByTime(100);
+    p.update(30_000, 30_100);
+    expect(writes[3]).toMatch(/  ETA 0:12\x1b\[K$/);
   });
 
   it("shows no bar or ETA once the rows exceed the estimate, which then tells nothing of the rows left", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(1000);
-      p.update(1000, 2000);
-      vi.advanceTimersByTime(1000);
-      p.update(2000, 2000);
-      expect(writes[1]).toMatch(/^\r\[#+\] 100%  2,000 rows  1,000 rows\/s  0:02  ETA 0:00\x1b\[K$/);
-      vi.advanceTimersByTime(1000);
-      p.update(3000, 2000);
-      expect(writes[2]).toBe("\r3,000 rows  1,000 rows/s  0:03\x1b[K");
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(1000);
+    p.update(1000, 2000);
+    vi.advanceTimersByTime(1000);
+    p.update(2000, 2000);
+    expect(writes[1]).toMatch(/^\r\[#+\] 100%  2,000 rows  1,000 rows\/s  0:02  ETA 0:00\x1b\[K$/);
+    vi.advanceTimersByTime(1000);
+    p.update(3000, 2000);
+    expect(writes[2]).toBe("\r3,000 rows  1,000 rows/s  0:03\x1b[K");
   });
 
   it("keeps the line narrower than the terminal, so that it never wraps and leaves rows behind", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      (stream as { columns: number }).columns = 40;
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(2000);
-      p.update(100_000, 200_000);
-      vi.advanceTimersByTime(500);
-      p.update(150_000, null);
-      expect(writes).toHaveLength(2);
-      // Room is left for the ^C that Ctrl-C echoes after the line: reaching the last column, it would wrap.
-      for (const w of writes) expect(w.replace(/^\r/, "").replace(/\x1b\[K$/, "").length).toBeLessThanOrEqual(40 - 3);
-      expect(writes[0]).toMatch(/^\r50%  100,000 rows/);
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    (stream as { columns: number }).columns = 40;
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(2000);
+    p.update(100_000, 200_000);
+    vi.advanceTimersByTime(500);
+    p.update(150_000, null);
+    expect(writes).toHaveLength(2);
+    // Room is left for the ^C that Ctrl-C echoes after the line: reaching the last column, it would wrap.
+    for (const w of writes) expect(w.replace(/^\r/, "").replace(/\x1b\[K$/, "").length).toBeLessThanOrEqual(40 - 3);
+    expect(writes[0]).toMatch(/^\r50%  100,000 rows/);
   });
 
   it("leaves the last columns free for the ^C that Ctrl-C echoes after the line, which would wrap there and leave the line behind", () => {
     vi.useFakeTimers({ toFake: ["performance"] });
-    try {
-      const { stream, writes } = fakeStream(true);
-      (stream as { columns: number }).columns = 40;
-      const p = terminalProgress(stream, undefined, "xterm");
-      vi.advanceTimersByTime(1000);
-      p.update(0, 602_112);
-      vi.advanceTimersByTime(2000);
-      p.update(301_056, 602_112);
-      // "50%  301,056 rows  150,528 rows/s  0:03" is 39 characters: ^C would reach the 41st column.
-      expect(writes[1]).toBe("\r50%  301,056 rows  150,528 rows/s\x1b[K");
-    } finally {
-      vi.useRealTimers();
-    }
+    const { stream, writes } = fakeStream(true);
+    (stream as { columns: number }).columns = 40;
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(1000);
+    p.update(0, 602_112);
+    vi.advanceTimersByTime(2000);
+    p.update(301_056, 602_112);
+    // "50%  301,056 rows  150,528 rows/s  0:03" is 39 characters: ^C would reach the 41st column.
+    expect(writes[1]).toBe("\r50%  301,056 rows  150,528 rows/s\x1b[K");
   });
 });
