@@ -80,14 +80,13 @@ export interface WholeFile {
  * the path still holds an earlier file; the temporary and scratch files are removed whatever happens.
  */
 export async function writeWhole(flag: string, path: string, write: (file: WholeFile) => void | Promise<void>): Promise<void> {
-  const { target, inPlace } = outputTarget(path);
+  const { target, inPlace, shared } = outputTarget(path);
   // Unique (two runs may write the same path at once), and short enough beside a name of 255 bytes.
   const stem = join(dirname(target), `.${basename(target).slice(0, 64)}.${randomBytes(4).toString("hex")}`);
   const temp = `${stem}.tmp`;
   const scratches = new Set<string>();
   let scratchFolder: string | undefined;
   let fd: number | undefined;
-  const shared = sharedDescriptor(path);
   const open = () => (fd ??= shared ?? openSync(inPlace ? path : temp, inPlace ? "w" : "wx"));
   try {
     if (!inPlace) makeFolder(dirname(target));
@@ -120,9 +119,10 @@ export async function writeWhole(flag: string, path: string, write: (file: Whole
 
 /**
  * Where {@link writeWhole} writes `path`: `target`, the file a symlink names (or the path itself), and
- * `inPlace` when the path is there and is not a regular file.
+ * `inPlace` when the path is there and is not a regular file, or is `shared`, a descriptor of this process
+ * open on a file ({@link sharedDescriptor}).
  */
-function outputTarget(path: string): { target: string; inPlace: boolean } {
+function outputTarget(path: string): { target: string; inPlace: boolean; shared: number | undefined } {
   let target = path;
   try {
     target = realpathSync(path);
@@ -136,13 +136,14 @@ function outputTarget(path: string): { target: string; inPlace: boolean } {
   }
   // Asked of `path`, not of `target`: /dev/stdout on a pipe is a link to "pipe:[N]", which realpath
   // gives as a path that does not exist, where `path` opens the pipe itself.
-  let inPlace = sharedDescriptor(path) !== undefined;
+  const shared = sharedDescriptor(path);
+  let inPlace = shared !== undefined;
   try {
     inPlace ||= !statSync(path).isFile();
   } catch {
     // not there yet: written beside, then renamed
   }
-  return { target, inPlace };
+  return { target, inPlace, shared };
 }
 
 /** Cleaning up after a failure that is being reported, or after the file is in place: a failure here must not hide that. */
@@ -192,8 +193,9 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
   let terminal = false;
   try {
     makeFolder(dirname(path));
-    shared = sharedDescriptor(path) !== undefined;
-    stream = shared ? createWriteStream("", { fd: sharedDescriptor(path)!, autoClose: false }) : createWriteStream(path);
+    const fd = sharedDescriptor(path);
+    shared = fd !== undefined;
+    stream = fd !== undefined ? createWriteStream("", { fd, autoClose: false }) : createWriteStream(path);
     if (!shared) terminal = isatty(((await once(stream, "open")) as [number])[0]);
   } catch (error) {
     throw writeFailure(flag, path, error);
