@@ -16,9 +16,19 @@ export interface IdfTable {
  * must be (NaN gave NaN, and a df above n a weight below 1).
  */
 export function smoothIdf(n: number, df: number): number {
-  if (!Number.isInteger(n) || n < 0) throw badArgument("smoothIdf", "n", "an integer >= 0", n);
-  if (!Number.isInteger(df) || df < 0 || df > n) throw badArgument("smoothIdf", "df", `an integer in [0, n = ${n}]`, df);
+  checkDocuments("smoothIdf", "n", n);
+  checkFrequency("smoothIdf", "df", df, "n", n);
   return idfOf(n, df);
+}
+
+/** Throws INPUT_INVALID (as `fn`'s argument `arg`) unless `n` is a document count: an integer >= 0. */
+function checkDocuments(fn: string, arg: string, n: number): void {
+  if (!Number.isInteger(n) || n < 0) throw badArgument(fn, arg, "an integer >= 0", n);
+}
+
+/** Throws INPUT_INVALID (as `fn`'s argument `arg`) unless `df` is a document frequency among `n` (named `nArg`) documents: an integer in [0, n]. */
+function checkFrequency(fn: string, arg: string, df: number, nArg: string, n: number): void {
+  if (!Number.isInteger(df) || df < 0 || df > n) throw badArgument(fn, arg, `an integer in [0, ${nArg} = ${n}]`, df);
 }
 
 /** {@link smoothIdf} of arguments already checked: the metrics' loops call this. */
@@ -34,12 +44,12 @@ function checkedIdf(fn: string, idf: IdfTable | undefined): IdfTable | undefined
   if (idf === undefined) return undefined;
   if (typeof idf !== "object" || idf === null || typeof idf.df !== "function") throw badArgument(fn, "idf", "an IdfTable { n, df(token) }", idf);
   const n = idf.n;
-  if (!Number.isInteger(n) || n < 0) throw badArgument(fn, "idf.n", "an integer >= 0", n);
+  checkDocuments(fn, "idf.n", n);
   return {
     n,
     df(token) {
       const df = idf.df(token);
-      if (!Number.isInteger(df) || df < 0 || df > n) throw badArgument(fn, `idf.df(${JSON.stringify(token)})`, `an integer in [0, idf.n = ${n}]`, df);
+      checkFrequency(fn, `idf.df(${JSON.stringify(token)})`, df, "idf.n", n);
       return df;
     },
   };
