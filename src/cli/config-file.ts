@@ -5,7 +5,7 @@ import { keepByteOrderMarks } from "../dataset/read-json.js";
 import { EvalError, formatIssues, formatPath, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
-import { jsonErrorPlace } from "./json-option.js";
+import { jsonErrorPlace, linePlace, utf16Offset } from "./json-option.js";
 
 const TOP_LEVEL_KEYS = ["evaluators"];
 
@@ -113,22 +113,13 @@ export function duplicateKeys(text: string): Issue[] {
   tokenizer.write(text);
   tokenizer.end();
   if (found.length === 0) return [];
-  const place = placeOf(text);
+  const place = (byte: number) => linePlace(text, utf16Offset(text, byte));
   return found.map(({ path, key, first, again }) => ({
     path: [...path, key],
     message: `${path.length ? `${formatPath(path)}: ` : ""}the key ${JSON.stringify(key)} is given twice (at ${place(first)} and at ${place(again)}); JSON keeps only the last, so the first would be ignored: keep one`,
     expected: "each key once in an object",
     received: `${JSON.stringify(key)} twice`,
   }));
-}
-
-/** "line L, column C" (1-based, the column in UTF-16 units) of a UTF-8 byte offset into `text`. */
-function placeOf(text: string): (byte: number) => string {
-  const bytes = Buffer.from(text);
-  return (byte) => {
-    const before = bytes.subarray(0, byte).toString();
-    return `line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
-  };
 }
 
 /** Whether text that is not JSON starts as YAML does: `---`, or a `key:` line (after blank and `#` lines). */

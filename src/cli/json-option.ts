@@ -29,9 +29,18 @@ export function jsonErrorPlace(text: string, error: unknown): string {
     [offset, note] = [found.offset, found.trailingComma ? " (a trailing comma: JSON allows none before ] or })" : comment ? " (a comment: JSON allows none)" : ""];
   }
   if (offset < 0 || offset > text.length) return "";
+  return ` at ${linePlace(text, offset)}${note}`;
+}
+
+/** "line L, column C" of a UTF-16 offset into `text` (1-based; the column counts UTF-16 units, as JSON.parse's position does). */
+export function linePlace(text: string, offset: number): string {
   const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return ` at line ${line}, column ${offset - before.lastIndexOf("\n")}${note}`;
+  return `line ${before.split("\n").length}, column ${offset - before.lastIndexOf("\n")}`;
+}
+
+/** The UTF-16 offset into `text` of a UTF-8 byte offset (which the tokenizer of @streamparser/json counts). */
+export function utf16Offset(text: string, byte: number): number {
+  return Buffer.from(text).subarray(0, byte).toString().length;
 }
 
 /** The first character no JSON token starts with, or the first comma right before a ] or }: its UTF-16 offset. */
@@ -56,5 +65,5 @@ function lexicalFault(text: string): { offset: number; trailingComma: boolean } 
   }
   // Set in the callbacks, which TypeScript does not follow. The tokenizer counts UTF-8 bytes.
   const fault = found as { byte: number; trailingComma: boolean } | null;
-  return fault && { offset: Buffer.from(text).subarray(0, fault.byte).toString().length, trailingComma: fault.trailingComma };
+  return fault && { offset: utf16Offset(text, fault.byte), trailingComma: fault.trailingComma };
 }
