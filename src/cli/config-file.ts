@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
-import { notText } from "../dataset/read-bytes.js";
+import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import { keepByteOrderMarks } from "../dataset/read-json.js";
 import { EvalError, formatIssues, formatPath, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
@@ -37,8 +37,8 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
     throw new EvalError("USAGE", `${path}: ${why} (the --config file holds {"evaluators": [...]})`);
   }
   // UTF-16 (what PowerShell 5's `>` writes) or a compressed file would read as garbage: say what it is.
-  const notUtf8 = notText(bytes.subarray(0, 6));
-  if (notUtf8) throw new EvalError("CONFIG_INVALID", `${path}: ${notUtf8.replace(" (JSONL, JSON or CSV)", " (JSON)")}`);
+  const notUtf8 = notText(bytes.subarray(0, MAGIC_BYTES), "JSON");
+  if (notUtf8) throw new EvalError("CONFIG_INVALID", `${path}: ${notUtf8}`);
   // A UTF-8 byte order mark (Windows editors, PowerShell 5) is not JSON: left out, as the datasets' readers do.
   const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   if (text.trim() === "") throw new EvalError("CONFIG_INVALID", `${path}: the file is empty; expected {"evaluators": [spec, ...]}`);

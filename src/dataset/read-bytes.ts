@@ -42,7 +42,7 @@ export function checkDatasetFile(path: string): Stats {
 }
 
 /** How many leading bytes {@link notText} looks at. */
-const MAGIC_BYTES = 6;
+export const MAGIC_BYTES = 6;
 
 /** Leading bytes of files that are not text, what each is, and what to do instead. */
 const NOT_TEXT: readonly { magic: readonly number[]; what: string; fix: string }[] = [
@@ -56,9 +56,9 @@ const NOT_TEXT: readonly { magic: readonly number[]; what: string; fix: string }
 /**
  * Why a file starting with `head` (up to {@link MAGIC_BYTES} bytes) cannot be a UTF-8 dataset, or undefined:
  * UTF-16 (a byte order mark, or a NUL as one of the first two bytes, which UTF-8 text does not start with),
- * a compressed file or an archive (by its magic number).
+ * a compressed file or an archive (by its magic number). `formats` names what the file should be.
  */
-export function notText(head: Uint8Array): string | undefined {
+export function notText(head: Uint8Array, formats = "JSONL, JSON or CSV"): string | undefined {
   if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
     return `is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`;
   }
@@ -67,7 +67,7 @@ export function notText(head: Uint8Array): string | undefined {
     return `looks like UTF-16${order} text without a byte order mark (its ${head[1] === 0 ? "second" : "first"} byte is NUL); expected UTF-8: convert it first, e.g. iconv -f UTF-16${order} -t UTF-8`;
   }
   const found = NOT_TEXT.find(({ magic }) => head.length >= magic.length && magic.every((b, i) => head[i] === b));
-  return found === undefined ? undefined : `${found.what}; expected a UTF-8 text file (JSONL, JSON or CSV): ${found.fix}`;
+  return found === undefined ? undefined : `${found.what}; expected a UTF-8 text file (${formats}): ${found.fix}`;
 }
 
 /**
