@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, forTerminal } from "./format.js";
+import { formatBytes, forTerminal, forTerminalLine } from "./format.js";
 
 describe("formatBytes", () => {
   it("uses powers of 1000 and about three significant digits", () => {
@@ -13,5 +13,11 @@ describe("forTerminal", () => {
     expect(forTerminal("abc\u202Edef \u2066x\u2069 \u200b \u2028")).toBe("abc\\u202edef \\u2066x\\u2069 \\u200b \\u2028");
     expect(forTerminal("tag\u{E0001}")).toBe("tag\\u{e0001}");
     expect(forTerminal("line one\nline two: é 中文 👩\u200D💻 \"q\"")).toBe("line one\nline two: é 中文 👩\u200D💻 \"q\"");
+  });
+});
+
+describe("forTerminalLine", () => {
+  it("escapes the line feed too, and what forTerminal escapes", () => {
+    expect(forTerminalLine("a\nb\r\nc\u001b\u202e é")).toBe("a\\u000ab\\u000d\\u000ac\\u001b\\u202e é");
   });
 });

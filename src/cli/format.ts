@@ -57,3 +57,11 @@ export function forTerminal(text: string): string {
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/**
+ * {@link forTerminal} for text that must stay on one line (a table cell, a path in a heading): the line
+ * feed is escaped too (`\u000a`), so that an id or a file name holding one cannot break a table's rows.
+ */
+export function forTerminalLine(text: string): string {
+  return forTerminal(text).replace(/\n/g, "\\u000a");
+}
