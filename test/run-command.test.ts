@@ -1060,6 +1060,32 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(JSON.parse((await run("runs", "--json", "--db", db)).out)[0].stop_reason).toBe(reason);
   });
 
+  it("prints a dataset or output path holding control, bidi or line-break characters escaped on stdout, in run, show, runs, trend and compare; --json gives it as it was", async () => {
+    const name = "d\u001b[31m\u202e\nx\u2028.jsonl";
+    const data = file(name, jsonl([{ id: 1, output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const db = join(dir, "db.sqlite");
+    const report = join(dir, "r\u001b]0;t\u0007.html");
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u2028]/;
+    const outs = [
+      await run("run", data, "--config", config, "--db", db, "--name", "n", "--report", report),
+      await run("show", "n", "--db", db),
+      await run("runs", "--db", db),
+      await run("trend", "--db", db, "--report", report),
+      await run("trend", "--db", db, "--dataset", join(dir, "other\u001b.jsonl")),
+      await run("compare", "n", "n", "--db", db, "--report", report),
+    ].map((r) => r.out);
+    for (const out of outs) {
+      expect(out).not.toMatch(raw);
+      // Each line is its own: the path's line feed is written as \u000a.
+      expect(out).not.toMatch(/^x\\u2028\.jsonl|^x\u2028/m);
+    }
+    expect(outs[0]).toContain(`${join(dir, "d")}\\u001b[31m\\u202e\\u000ax\\u2028.jsonl\n`);
+    expect(outs[0]).toContain(`Report: ${join(dir, "r")}\\u001b]0;t\\u0007.html`);
+    expect(outs[1]).toContain(`dataset  ${join(dir, "d")}\\u001b[31m\\u202e\\u000ax\\u2028.jsonl (sha256`);
+    expect(JSON.parse((await run("show", "n", "--json", "--db", db)).out).dataset_path).toBe(data);
+  });
+
   it("runs and show give the rows recorded by a run that has no summary (killed outright, or still running); trend names it as left out", async () => {
     const { db, recorder } = await runsWithoutSummary(1_234, { name: "killed", rows: 1_100 }, 40);
     try {

@@ -50,7 +50,8 @@ function filePath(flag: string, output = true): (value: string) => string {
 export async function main(argv: readonly string[], cliIO: CliIO): Promise<number> {
   // Every message on stderr may quote user data (an unreadable row, a header name, a path): none of it
   // reaches the terminal as a control or bidi character (see forTerminal). Files and stdout are untouched
-  // (stdout may be JSON), except the comparison's text, which escapes the row ids it prints (printComparison).
+  // (stdout may be JSON), except the text commands print there, which escapes the data it quotes: the comparison's
+  // row ids (printComparison), a table's cells (renderTable), a dataset or output path (forTerminalLine).
   const io: CliIO = { stdout: cliIO.stdout, stderr: (text) => cliIO.stderr(forTerminal(text)) };
   let code: number = EXIT.ok;
   const program = new Command("simeval")

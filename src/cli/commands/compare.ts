@@ -10,7 +10,7 @@ import type { RowScores } from "../../run/row-scores.js";
 import { evaluatorSpec } from "../../run/types.js";
 import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure, formatSignedFigure, forTerminal } from "../format.js";
+import { formatFigure, formatSignedFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
@@ -49,7 +49,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       const input = await comparisonReportInput(comparison, a, b);
       if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
       await writeOutput("--report", opts.report, renderComparisonReport(input));
-      io.stdout(`Report: ${opts.report}`);
+      io.stdout(`Report: ${forTerminalLine(opts.report)}`);
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);
     if (!opts.failOnRegression) return EXIT.ok;

@@ -11,6 +11,7 @@ import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
 import { checkGates, evaluateGates, parseGates, type Gate, type GateOutcome } from "../gates.js";
+import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
@@ -127,7 +128,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
   try {
     const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, name ?? null);
-    io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${resolve(dataset)}\n`);
+    io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${forTerminalLine(resolve(dataset))}\n`);
     io.stdout(summaryTable(result.summary));
     // A read that stopped is said once, below, with the file's name.
     for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
@@ -201,7 +202,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await attempt("--report", opts.report, async (path) => {
       const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
       await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: gateOutcomes }));
-      io.stdout(`Report: ${path}`);
+      io.stdout(`Report: ${forTerminalLine(path)}`);
     });
     await attempt("--summary", opts.summary, async (path) => {
       const json = {

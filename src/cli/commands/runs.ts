@@ -4,7 +4,7 @@ import { dirname, resolve } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatBytes, formatFigure, forTerminal } from "../format.js";
+import { formatBytes, formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
@@ -56,7 +56,7 @@ function isFileAt(path: string): boolean {
 export async function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
   refuseUnreachable(opts.db);
   if (!existsSync(opts.db)) {
-    io.stdout(opts.json ? "[]" : `No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
+    io.stdout(opts.json ? "[]" : `No runs recorded in ${forTerminalLine(opts.db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
     return EXIT.ok;
   }
   const store = openSqliteStore(opts.db);
@@ -69,7 +69,7 @@ export async function runsCommand(opts: { db: string; json?: boolean }, io: CliI
       return EXIT.ok;
     }
     if (!runs.length) {
-      io.stdout(`No runs recorded in ${opts.db} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
+      io.stdout(`No runs recorded in ${forTerminalLine(opts.db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
       return EXIT.ok;
     }
     const rows = [];
@@ -109,8 +109,9 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `status   ${run.status}${run.status === "incomplete" && run.stop_reason !== null ? `: ${forTerminal(run.stop_reason)}` : ""}`,
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
-        `dataset  ${run.dataset_path} (sha256 ${run.dataset_hash})`,
-        `evaluators ${JSON.stringify(run.evaluators)}`,
+        `dataset  ${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`,
+        // JSON escapes C0 controls but not a bidi override or C1 control in a JSONPath or a provider setting.
+        `evaluators ${forTerminal(JSON.stringify(run.evaluators))}`,
         "",
         run.summary ? summaryTable(run.summary) : await noSummary(run, store),
         // An incomplete run's figures read like a whole run's: say they are not (as compare does).
@@ -263,11 +264,11 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     }
     if (opts.vacuum) {
       const before = fileBytes(opts.db);
-      if (await store.vacuum()) io.stdout(`vacuumed ${opts.db}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
-      else io.stdout(`vacuumed ${opts.db}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
+      if (await store.vacuum()) io.stdout(`vacuumed ${forTerminalLine(opts.db)}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
+      else io.stdout(`vacuumed ${forTerminalLine(opts.db)}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
     } else {
       const free = store.freeBytes();
-      if (free > 0) io.stdout(`${formatBytes(free)} of ${opts.db} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
+      if (free > 0) io.stdout(`${formatBytes(free)} of ${forTerminalLine(opts.db)} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
     }
     return EXIT.ok;
   } finally {

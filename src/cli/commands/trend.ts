@@ -8,7 +8,7 @@ import { renderTrendReport } from "../../report/index.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure, forTerminal } from "../format.js";
+import { formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { renderTable } from "../table.js";
@@ -48,7 +48,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     if (!runs.length) {
       const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
       const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : on].filter(Boolean).join(" ");
-      io.stdout(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet.");
+      io.stdout(forTerminal(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet."));
       if (leftOut) io.stdout(forTerminal(leftOut));
       return EXIT.ok;
     }
@@ -70,7 +70,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     const datasetCell = (r: RunInfo) => `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`;
     const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
     io.stdout(renderTable(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows));
-    if (movedNote) io.stdout(movedNote);
+    if (movedNote) io.stdout(forTerminal(movedNote));
     if (leftOut) io.stdout(forTerminal(leftOut));
     if (opts.report) {
       const drawn = series.map((s) => {
@@ -80,7 +80,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
       });
       const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
       await writeOutput("--report", opts.report, renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] }));
-      io.stdout(`Report: ${opts.report}`);
+      io.stdout(`Report: ${forTerminalLine(opts.report)}`);
     }
     return EXIT.ok;
   } finally {
