@@ -11,4 +11,11 @@ describe("renderTable", () => {
       "c\\u000d\\u000ad  /tmp/y.jsonl",
     ]);
   });
+
+  it("aligns columns by the width a terminal gives a cell: a letter with combining marks takes one column, a CJK character or an emoji two", () => {
+    const table = renderTable(["name", "n"], [["e\u0301e\u0301", 1], ["中文", 2], ["👍🏽x", 3], ["abcd", 4]]);
+    const [, , ...lines] = table.split("\n");
+    // Each line's "n" column starts at the same terminal column: 4 columns of name, then two spaces.
+    expect(lines).toEqual(["e\u0301e\u0301    1", "中文  2", "👍🏽x   3", "abcd  4"]);
+  });
 });
