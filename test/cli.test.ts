@@ -126,6 +126,11 @@ describe("simeval help COMMAND", () => {
     expect(await run("help", "run")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval run") });
     expect(await run("help", "rm")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval delete|rm") });
     expect(await run("help", "help")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval [options] [command]"), err: "" });
+    // help's own --help: commander printed the general help on stderr and exited 1 (taken for exit 2).
+    for (const flag of ["-h", "--help"]) {
+      expect(await run("help", flag), flag).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval [options] [command]"), err: "" });
+    }
+    expect(await run("help", "--bogus")).toMatchObject({ code: 2, out: "", err: expect.stringContaining('simeval: help --bogus: help takes a command, not the option "--bogus"; the commands are score, run') });
     const r = await run("help", "bogus");
     expect(r).toMatchObject({ code: 2, out: "" });
     expect(r.err).toContain('simeval: help bogus: unknown command "bogus"; the commands are score, run, compare');

@@ -183,15 +183,18 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
 
   // `help COMMAND` for a command that does not exist: commander prints the general help on stderr and exits
   // 1, without a word on what was wrong (where `simeval COMMAND` says "unknown command").
-  // `help help` is the general help (commander gave it on stderr, with exit 1).
+  // `help help`, and help's own `help --help` / `help -h`, are the general help (commander gave it on
+  // stderr, with exit 1).
   const topic = argv[0] === "help" ? argv[1] : undefined;
-  if (topic !== undefined && !topic.startsWith("-") && topic !== "help" && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
-    io.stderr(`simeval: help ${topic}: unknown command ${JSON.stringify(topic)}; the commands are ${program.commands.map((c) => c.name()).join(", ")}`);
+  const general = topic === "help" || topic === "--help" || topic === "-h";
+  if (topic !== undefined && !general && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+    const what = topic.startsWith("-") ? `help takes a command, not the option ${JSON.stringify(topic)}` : `unknown command ${JSON.stringify(topic)}`;
+    io.stderr(`simeval: help ${topic}: ${what}; the commands are ${program.commands.map((c) => c.name()).join(", ")}`);
     return EXIT.usage;
   }
 
   try {
-    await program.parseAsync(topic === "help" ? ["--help"] : [...argv], { from: "user" });
+    await program.parseAsync(general ? ["--help"] : [...argv], { from: "user" });
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
