@@ -191,3 +191,48 @@ describe("file options", () => {
     }
   });
 });
+
+describe("option words commander let through", () => {
+  it("an option whose value is missing, followed by another of the command's options, is refused rather than given that option as its value", async () => {
+    for (const [argv, flag, next] of [
+      [["run", "rows.jsonl", "--config", "evals.json", "--name", "--no-db"], "--name", "--no-db"],
+      [["run", "rows.jsonl", "--config", "--no-db"], "--config", "--no-db"],
+      [["run", "rows.jsonl", "--config", "evals.json", "--out", "--db=x.db"], "--out", "--db=x.db"],
+      [["runs", "--db", "--json"], "--db", "--json"],
+      [["trend", "-n", "-h"], "-n", "-h"],
+      [["score", "-t", "exact_match", "-e", "--output", "x"], "-e", "--output"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r, argv.join(" ")).toMatchObject({ code: 2, out: "" });
+      expect(r.err, argv.join(" ")).toContain(`simeval: ${flag} was given no value: the word after it, ${JSON.stringify(next)}, is one of ${argv[0]}'s options; give ${flag} a value`);
+    }
+    // A value that only looks like an option of another command, or given with "=", is taken as it is.
+    expect(await run("score", "-t", "exact_match", "-e", "-V", "-o", "-V")).toMatchObject({ code: 0 });
+    expect(await run("score", "-t", "exact_match", "--expected=--output", "--output=--output")).toMatchObject({ code: 0 });
+  });
+
+  it("a switch given a value (--json=yes) says it takes none, where commander called it an unknown option", async () => {
+    for (const [argv, word] of [
+      [["runs", "--json=yes"], "--json=yes"],
+      [["run", "rows.jsonl", "--config", "evals.json", "--no-db=1"], "--no-db=1"],
+      [["delete", "--vacuum=true"], "--vacuum=true"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r, word).toMatchObject({ code: 2, out: "" });
+      expect(r.err, word).toContain(`simeval: ${word.split("=")[0]} takes no value (it is a switch: give it alone), received ${JSON.stringify(word)}`);
+    }
+  });
+
+  it("a short option joined to its value by = (-n=foo) is refused, where the value was taken as \"=foo\" (a run named \"=foo\")", async () => {
+    for (const [argv, word, long] of [
+      [["run", "rows.jsonl", "-c=evals.json"], "-c=evals.json", "--config"],
+      [["trend", "-n=prompt-a"], "-n=prompt-a", "--name"],
+      [["score", "-t=exact_match", "-e", "a", "-o", "a"], "-t=exact_match", "--type"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r, word).toMatchObject({ code: 2, out: "" });
+      const [short, value] = [word.slice(0, 2), word.slice(3)];
+      expect(r.err, word).toContain(`simeval: ${word}: ${short} would take ${JSON.stringify(`=${value}`)} as its value; write ${short} ${value} or ${long}=${value}`);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { trendCommand } from "./commands/trend.js";
 import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { forTerminal } from "./format.js";
+import { checkOptionWords } from "./option-words.js";
 import type { CliIO } from "./io.js";
 
 function packageVersion(): string {
@@ -194,6 +195,10 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   }
 
   try {
+    // The command is the first word that is not an option: the program's options come before it.
+    const at = argv.findIndex((w) => !w.startsWith("-"));
+    const command = at < 0 || argv.slice(0, at).includes("--") ? undefined : program.commands.find((c) => c.name() === argv[at] || c.aliases().includes(argv[at] as string));
+    if (command) checkOptionWords(command, argv.slice(at + 1));
     await program.parseAsync(general ? ["--help"] : [...argv], { from: "user" });
     return code;
   } catch (error) {
