@@ -236,3 +236,14 @@ describe("option words commander let through", () => {
     }
   });
 });
+
+describe("simeval baseline ACTION", () => {
+  it("names an action that is neither set nor show, suggesting the closest, before the database is opened", async () => {
+    const db = "/nonexistent-simeval-dir/simeval.db";
+    const r = await run("baseline", "sett", "a", "--db", db);
+    expect(r).toMatchObject({ code: 2, out: "" });
+    expect(r.err).toContain('simeval: baseline: unknown action "sett"; expected set RUN or show. Did you mean "set"?');
+    expect(await run("baseline", "foo", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining('baseline: unknown action "foo"; expected set RUN or show') });
+    expect(await run("baseline", "set", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("baseline set needs a RUN") });
+  });
+});

@@ -9,6 +9,7 @@ import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable } from "../table.js";
+import { didYouMean } from "../../evaluators/suggest.js";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
@@ -162,6 +163,11 @@ async function noSummary(run: RunInfo, store: SqliteRunStore): Promise<string> {
 export async function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): Promise<number> {
   const usage = "usage: simeval baseline set RUN (a run id, name or id prefix), or simeval baseline to show it";
   if ((action === undefined || action === "show") && ref !== undefined) throw new EvalError("USAGE", `baseline show takes no run, received ${JSON.stringify(ref)}; ${usage}`);
+  // Before the database is opened: a misspelt action is what to fix, whatever the database.
+  if (action !== undefined && action !== "show" && action !== "set") {
+    throw new EvalError("USAGE", `baseline: unknown action ${JSON.stringify(action)}; expected set RUN or show.${didYouMean(action, ["set", "show"])} (${usage})`);
+  }
+  if (action === "set" && ref === undefined) throw new EvalError("USAGE", `baseline set needs a RUN; ${usage}`);
   const store = openRecordedRuns(opts.db);
   try {
     if (action === undefined || action === "show") {
@@ -169,8 +175,7 @@ export async function baselineCommand(action: string | undefined, ref: string | 
       io.stdout(b ? `baseline: ${runLabel(b)}` : "no baseline set; `simeval baseline set RUN` sets one");
       return EXIT.ok;
     }
-    if (action !== "set" || ref === undefined) throw new EvalError("USAGE", usage);
-    const run = findOrFail(await store.findRun(ref), ref);
+    const run = findOrFail(await store.findRun(ref as string), ref as string);
     if (run.status !== "complete") throw new EvalError("USAGE", `run ${runLabel(run)} is ${run.status}; only a complete run can be the baseline (the baseline is unchanged)`);
     // A comparison with it would have no pairs for these, so a regression on them would pass unseen.
     const unscored = unscoredEvaluators(run);
