@@ -551,6 +551,14 @@ describe("simeval run on any number of threads", () => {
 });
 
 describe("runs, show, baseline, compare and trend", () => {
+  it("trend's note on runs its filters leave out counts one run in the singular", async () => {
+    const db = join(dir, "one.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const rows = file("one.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    expect((await run("run", rows, "--config", config, "--db", db, "--name", "only")).code).toBe(0);
+    expect((await run("trend", "--db", db, "-n", "other")).out).toContain('No complete run named "other" (1 other complete run is recorded; `simeval runs` lists it).');
+  });
+
   it("records runs and compares two prompt variants on the same dataset", async () => {
     const db = join(dir, "db.sqlite");
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "levenshtein_distance" }]));

@@ -48,7 +48,7 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     if (!runs.length) {
       const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
       const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : on].filter(Boolean).join(" ");
-      io.stdout(forTerminal(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete runs are recorded; \`simeval runs\` lists them).` : "No complete runs recorded yet."));
+      io.stdout(forTerminal(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete ${complete.length === 1 ? "run is" : "runs are"} recorded; \`simeval runs\` lists ${complete.length === 1 ? "it" : "them"}).` : "No complete runs recorded yet."));
       if (leftOut) io.stdout(forTerminal(leftOut));
       return EXIT.ok;
     }
