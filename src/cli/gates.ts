@@ -26,7 +26,9 @@ export function parseGates(kind: GateKind, args: readonly string[] | undefined):
       throw new EvalError("USAGE", `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`);
     }
     if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
-      throw new EvalError("USAGE", `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}`);
+      // 95 for 95%: say how it is written.
+      const percent = value > 1 && value <= 100 ? `: a pass rate of ${value}% is written ${m[1]}=${Number((value / 100).toPrecision(15))}` : "";
+      throw new EvalError("USAGE", `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}${percent}`);
     }
     return { kind, evaluator: m[1] as string, value };
   });
