@@ -551,6 +551,16 @@ describe("simeval run on any number of threads", () => {
 });
 
 describe("runs, show, baseline, compare and trend", () => {
+  it("compare names a RUN that is a folder as one, where it said only that it was neither a results.jsonl file nor a run", async () => {
+    const db = join(dir, "folder.sqlite");
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const rows = file("f.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    expect((await run("run", rows, "--config", config, "--db", db, "--name", "r")).code).toBe(0);
+    const r = await run("compare", dir, "r", "--db", db);
+    expect(r).toMatchObject({ code: 2, out: "" });
+    expect(r.err).toContain(`simeval: ${JSON.stringify(dir)} is a folder, and no recorded run is named so; give a results.jsonl file in it, or a recorded run (id, name or id prefix)`);
+  });
+
   it("trend's note on runs its filters leave out counts one run in the singular", async () => {
     const db = join(dir, "one.sqlite");
     const config = file("evals.json", evals([{ type: "exact_match" }]));

@@ -37,6 +37,9 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
   }
   const info = await store?.findRun(ref);
   if (!info || !store) {
+    if (existsSync(ref) && statSync(ref).isDirectory()) {
+      throw new EvalError("USAGE", `${JSON.stringify(ref)} is a folder, and no recorded run is named so; give a results.jsonl file in it, or a recorded run (id, name or id prefix)`);
+    }
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, name or id prefix); \`simeval runs\` lists the runs`);
   }
   const types = Object.fromEntries(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
