@@ -168,12 +168,19 @@ describe("file options", () => {
       ["run", "rows.jsonl", "--config", ""],
       ["compare", "a", "b", "--report", ""],
       ["trend", "--report", ""],
+      ["trend", "--dataset", ""],
     ]) {
       const flag = (argv.find((a, i) => i > 0 && argv[i + 1] === "") ?? argv.find((a) => a.endsWith("=")))!.replace(/=$/, "");
       const r = await run(...argv);
       expect(r).toMatchObject({ code: 2, out: "" });
       expect(r.err).toContain(`${flag} was given an empty path ("" names no file)`);
     }
+  });
+
+  it("refuse an empty dataset path, where run said \": no such file\"", async () => {
+    const r = await run("run", "", "--config", "evals.json");
+    expect(r).toMatchObject({ code: 2, out: "" });
+    expect(r.err).toContain('simeval: the dataset was given an empty path ("" names no file); give the path of a dataset file');
   });
 
   it("refuse an output given as \"-\" (standard output to many tools), which wrote a file named \"-\"", async () => {

@@ -168,7 +168,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("each evaluator's mean over the recorded runs; --report draws it")
     .option("--report <file>", "write an HTML chart of the means", filePath("--report"))
     .option("-n, --name <name>", "only runs with this name")
-    .option("--dataset <path>", "only runs on this dataset file")
+    .option("--dataset <path>", "only runs on this dataset file", filePath("--dataset", false))
     .addOption(dbOption())
     .action(async (opts: { db: string; report?: string; name?: string; dataset?: string }) => {
       code = await trendCommand(opts, io);

@@ -54,6 +54,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     io.stderr(`simeval: --workers ${workers} is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
     workers = availableParallelism();
   }
+  if (dataset === "") throw new EvalError("USAGE", 'the dataset was given an empty path ("" names no file); give the path of a dataset file');
   if (dataset === "-") throw new EvalError("USAGE", "a dataset cannot be read from standard input; save it to a file and give its path");
   if (opts.name !== undefined && (!/\S/u.test(opts.name) || UNPRINTABLE_IN_NAME.test(opts.name))) {
     throw new EvalError(
