@@ -52,6 +52,21 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain('input "output" must be a JSONPath string (such as "$.answer") or {"literal": value}, received an object with the keys "literal", "extra"; {"literal": value} has no other key');
   });
 
+  it("a config key given as an input (the distance document maps case_sensitive like the texts) is named as a config key", () => {
+    const e = thrownEvalError(() => createEvaluator({ type: "levenshtein_distance", name: "ld", inputs: { case_sensitive: { literal: false } } }));
+    expect(e.issues).toEqual([
+      {
+        path: ["inputs", "case_sensitive"],
+        message:
+          'evaluator "ld" (levenshtein_distance): unknown input "case_sensitive": it is a config key of levenshtein_distance; set it in "config" ' +
+          '(it applies to every row and is not read from the record); known inputs: output, expected ("actual" for output).',
+        received: "case_sensitive",
+      },
+    ]);
+    // A key that is neither is still unknown, with a suggestion.
+    expect(thrownEvalError(() => createEvaluator({ type: "levenshtein_distance", inputs: { outpt: "$.a" } })).message).toContain('unknown input "outpt"; known inputs: output, expected ("actual" for output). Did you mean "output"?');
+  });
+
   it("refuses a literal read from JSON as Infinity (1e400) when the evaluator is created", () => {
     const e = thrownEvalError(() => createEvaluator(JSON.parse('{"type": "exact_match", "inputs": {"expected": {"literal": 1e400}}}')));
     expect(e.code).toBe("CONFIG_INVALID");

@@ -92,7 +92,8 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
     // Results are keyed by name in JSON objects, where this key would set the object's prototype.
     issues.push({ path: [...at, "name"], message: `${who}: "__proto__" cannot name an evaluator (results are keyed by name); choose another name`, expected: "another name", received: '"__proto__"' });
   }
-  const inputs = compileInputs(spec["inputs"], [...at, "inputs"], issues, who);
+  const configKeys = definition ? [...Object.keys(configFields(definition.config)), ...Object.keys(definition.aliases ?? {})] : [];
+  const inputs = compileInputs(spec["inputs"], [...at, "inputs"], issues, who, definition && { type: definition.type, configKeys });
   const config = definition ? parseConfig(definition, spec["config"], [...at, "config"], issues, who) : undefined;
 
   if (issues.length > before || !definition || !config) return undefined;

@@ -34,9 +34,17 @@ export type CompiledInputs = Readonly<Record<Parameter, Resolver>>;
  * Validates an `inputs` mapping and compiles it. Problems are appended to `issues` (paths under `at`),
  * never thrown, so that every problem of a config is reported at once.
  * A parameter left unmapped uses {@link DEFAULT_INPUTS}; its fallbacks apply only then. An alias
- * ({@link INPUT_ALIASES}) maps its parameter; giving both is an issue.
+ * ({@link INPUT_ALIASES}) maps its parameter; giving both is an issue. A key of the evaluator's config
+ * given as an input (`configKeys` of `type`: the Levenshtein distance document maps `case_sensitive` as it
+ * maps the texts) is named as a config key.
  */
-export function compileInputs(raw: unknown, at: (string | number)[], issues: Issue[], who: string): CompiledInputs {
+export function compileInputs(
+  raw: unknown,
+  at: (string | number)[],
+  issues: Issue[],
+  who: string,
+  evaluator?: { type: string; configKeys: readonly string[] },
+): CompiledInputs {
   const chosen: Partial<Record<Parameter, Resolver>> = {};
   if (raw !== undefined) {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
@@ -46,7 +54,11 @@ export function compileInputs(raw: unknown, at: (string | number)[], issues: Iss
         const path = [...at, key];
         const parameter = INPUT_ALIASES[key] ?? key;
         if (!(PARAMETERS as readonly string[]).includes(parameter)) {
-          issues.push({ path, message: `${who}: unknown input "${key}"; known inputs: ${PARAMETERS.join(", ")} (${aliasList()}).${didYouMean(key, [...PARAMETERS, ...Object.keys(INPUT_ALIASES)])}`, received: key });
+          const known = `known inputs: ${PARAMETERS.join(", ")} (${aliasList()}).`;
+          const message = evaluator?.configKeys.includes(key)
+            ? `${who}: unknown input "${key}": it is a config key of ${evaluator.type}; set it in "config" (it applies to every row and is not read from the record); ${known}`
+            : `${who}: unknown input "${key}"; ${known}${didYouMean(key, [...PARAMETERS, ...Object.keys(INPUT_ALIASES)])}`;
+          issues.push({ path, message, received: key });
           continue;
         }
         if (parameter !== key && parameter in raw) {
