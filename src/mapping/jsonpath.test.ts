@@ -43,6 +43,15 @@ describe("compilePath: syntax errors people can read", () => {
     for (const bad of ["$[0]\u0000", "$['\uD800']", "$.\uD800", "$.a\u0085[", "$['x", "$[?@.a ==]", "$['\\q']"]) expect(messageOf(bad)).not.toMatch(UNREADABLE);
   });
 
+  it("suggests the path with its $ when one was written without it, as the product documents write paths", () => {
+    expect(messageOf("reference.answer")).toContain('; did you mean "$.reference.answer"?; a path looks like');
+    expect(messageOf("answer")).toContain('did you mean "$.answer"?');
+    expect(messageOf("['x y'][0]")).toContain(`did you mean "$['x y'][0]"?`);
+    expect(messageOf(".a")).toContain('did you mean "$.a"?');
+    // Nothing to suggest when adding the $ does not make a path, or the path already starts with one.
+    for (const bad of ["reference answer", "1abc", "$.[bad", "a."]) expect(messageOf(bad)).not.toContain("did you mean");
+  });
+
   it("still compiles valid paths", () => {
     expect(compilePath("$.a['b c'][0]").select({ a: { "b c": ["x"] } })).toEqual(["x"]);
     expect(compilePath("$..n").select({ a: { n: 1 } })).toEqual([1]);

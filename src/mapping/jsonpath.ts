@@ -146,7 +146,24 @@ function describeSyntaxError(expression: string, error: unknown): string {
   const words = [...new Set((error.expected ?? []).flatMap(expectationWords))];
   let expected = words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : (words[0] ?? "");
   if (offset === 0 && expected === '"$"') expected += ` (a path starts at the record, $; a fixed value is written {"literal": value})`;
-  return `${found} at character ${[...before].length + 1} (${after})${expected ? `; expected ${expected}` : ""}; ${PATH_FORMS}`;
+  const meant = offset === 0 ? rootedPath(expression) : undefined;
+  return `${found} at character ${[...before].length + 1} (${after})${expected ? `; expected ${expected}` : ""}${meant ? `; did you mean ${quote(meant)}?` : ""}; ${PATH_FORMS}`;
+}
+
+/**
+ * The path that `expression` reads as when it was written without its leading `$`, as the product
+ * documents write paths (`reference.answer` for `$.reference.answer`), or undefined when adding `$.`
+ * (`$` before a bracket or a dot) does not make a valid path.
+ */
+function rootedPath(expression: string): string | undefined {
+  if (expression === "" || expression.startsWith("$")) return undefined;
+  const rooted = expression.startsWith("[") || expression.startsWith(".") ? `$${expression}` : `$.${expression}`;
+  try {
+    parse(rooted);
+    return rooted;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
