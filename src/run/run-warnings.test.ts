@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tempFiles } from "../dataset/test-support.js";
 import { runDataset } from "./run-dataset.js";
-import { firstRowFields, runWarnings } from "./run-warnings.js";
+import { fieldHints, firstRowFields, runWarnings } from "./run-warnings.js";
 
 const files = tempFiles("simeval-run-warnings-");
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n");
@@ -21,7 +21,7 @@ describe("runWarnings", () => {
   it("names an expected path that matched nothing on any row", async () => {
     const [w, ...rest] = await warningsFor(rows, [{ type: "levenshtein", inputs: { output: "$.model_response.text", expected: "$.answr" } }]);
     expect(rest).toEqual([]);
-    expect(w).toEqual({ evaluator: "levenshtein", message: '"levenshtein": every row was skipped: no row has an expected value at $.answr', nothingScored: false, aboutFields: true });
+    expect(w).toEqual({ evaluator: "levenshtein", message: '"levenshtein": every row was skipped: no row has an expected value at $.answr', nothingScored: false, aboutFields: true, parameter: "expected" });
     // The default mapping is named as such.
     const [d] = await warningsFor([{ output: "x", reference: "x" }], [{ type: "exact_match" }]);
     expect(d?.message).toContain("at $.expected or $.metadata.expectedOutput");
@@ -48,5 +48,26 @@ describe("runWarnings", () => {
   it("reads the first readable row's fields for the hint", async () => {
     expect(await firstRowFields(await files.file("f.jsonl", `{bad\n${jsonl(rows.slice(0, 2))}`))).toEqual(["answer", "model_response", "alternatives"]);
     expect(await firstRowFields(await files.file("bad.jsonl", "{bad\n[1]"))).toBeNull();
+  });
+});
+
+describe("fieldHints", () => {
+  it("names the field of the first row that usually holds what no row held, with the mapping that reads it", async () => {
+    // The product documents call the reference expectedOutput; a row's own field of that name is not read unless mapped.
+    const rows = [{ input: "q", actual_output: "Paris", expectedOutput: "Paris" }];
+    const warnings = await warningsFor(rows, [{ type: "exact_match" }, { type: "levenshtein" }]);
+    expect(fieldHints(warnings, Object.keys(rows[0] ?? {}))).toEqual([
+      'to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}',
+    ]);
+    // Output: only the worst rows' warning says it, so every row here lacks an output.
+    const noOutput = await warningsFor([{ "model response": "Paris", expected: "Paris" }], [{ type: "exact_match" }]);
+    expect(fieldHints(noOutput, ["model response", "expected"])).toEqual(['to read "model response" as the output, map it: "inputs": {"output": "$[\\"model response\\"]"}']);
+  });
+
+  it("says nothing when no field's name suggests the parameter, or no warning is about a missing field", async () => {
+    const warnings = await warningsFor([{ output: "x", answer_key: "x" }], [{ type: "exact_match" }]);
+    expect(warnings).toHaveLength(1);
+    expect(fieldHints(warnings, ["output", "answer_key"])).toEqual([]);
+    expect(fieldHints([], ["expectedOutput"])).toEqual([]);
   });
 });

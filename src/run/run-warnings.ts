@@ -16,6 +16,8 @@ export interface RunWarning {
   nothingScored: boolean;
   /** The warning is about what the rows hold (a missing field), so the dataset's fields help. */
   aboutFields: boolean;
+  /** With `aboutFields`: the parameter that no row held. */
+  parameter?: Parameter;
 }
 
 /** The run's warnings, one or more per evaluator that needs one, in evaluator order. */
@@ -36,7 +38,7 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
       });
     }
     if (readable > 0 && s.skipped === readable) {
-      warnings.push({ evaluator: e.name, message: `"${e.name}": every row was skipped: no row has an expected value at ${where(e, "expected")}`, nothingScored: false, aboutFields: true });
+      warnings.push({ evaluator: e.name, message: `"${e.name}": every row was skipped: no row has an expected value at ${where(e, "expected")}`, nothingScored: false, aboutFields: true, parameter: "expected" });
     }
     const worst = result.worst[e.name] ?? [];
     if (worst.length > 0 && worst.every((w) => w.output === null)) {
@@ -45,6 +47,7 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
         message: `"${e.name}": ${worst.length === 1 ? "its worst row has" : `its ${worst.length} worst rows have`} no output at ${where(e, "output")}, so ${worst.length === 1 ? "it was" : "they were"} scored against the empty string`,
         nothingScored: false,
         aboutFields: true,
+        parameter: "output",
       });
     }
   }
@@ -70,4 +73,29 @@ export async function firstRowFields(dataset: string): Promise<string[] | null> 
     // The run read this file already; a second read failing only costs the hint.
   }
   return null;
+}
+
+/**
+ * Names of fields that usually hold a parameter's text, normalised as {@link fieldHints} compares them
+ * (lower case, without "_", "-" or spaces): the product documents' `expectedOutput`, and the names
+ * other tools and datasets use.
+ */
+const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
+  output: ["actual", "actualoutput", "response", "modelresponse", "modeloutput", "completion", "prediction", "generated", "generation"],
+  expected: ["expectedoutput", "expectedanswer", "reference", "referenceanswer", "referenceoutput", "groundtruth", "gold", "goldanswer", "target", "ideal", "idealresponse"],
+};
+
+/**
+ * For each parameter that a warning says no row held, the first of `fields` (the first row's) whose
+ * name usually holds it, and the mapping that reads it: `to read "expectedOutput" as the expected
+ * output, map it: "inputs": {"expected": "$.expectedOutput"}`. Empty when no field's name suggests one.
+ */
+export function fieldHints(warnings: readonly RunWarning[], fields: readonly string[]): string[] {
+  const parameters = new Set(warnings.flatMap((w) => (w.parameter ? [w.parameter] : [])));
+  return [...parameters].flatMap((p) => {
+    const field = fields.find((f) => LIKELY_FIELDS[p].includes(f.toLowerCase().replace(/[-_ ]/g, "")));
+    if (field === undefined) return [];
+    const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(field) ? `$.${field}` : `$[${JSON.stringify(field)}]`;
+    return [`to read ${JSON.stringify(field)} as the ${p === "output" ? "output" : "expected output"}, map it: "inputs": {${JSON.stringify(p)}: ${JSON.stringify(path)}}`];
+  });
 }
