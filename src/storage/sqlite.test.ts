@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -724,6 +724,30 @@ describe("several writers", () => {
       expect(run?.status).toBe("complete");
       expect(await collect(store.rows(run!.id))).toHaveLength(20_000);
     }
+  });
+});
+
+describe("the file moved away", () => {
+  it("refuses to go on recording once the database file is deleted: its rows would go to a file no longer there", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 10));
+    rmSync(dbPath);
+    const e = await storeError(() => store.addRows(id, numbered(11, 20)));
+    expect(e.message).toBe(
+      `${dbPath}: could not add rows 11..20 to run ${id}: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (the run is lost; run it again)`,
+    );
+  });
+
+  it("refuses to finish a run once another file has replaced the database (moved onto its path)", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 10));
+    const other = join(dir, "other.db");
+    await open(other).close();
+    renameSync(other, dbPath);
+    const e = await storeError(() => store.finishRun(id, SUMMARY));
+    expect(e.message).toContain(`: could not finish run ${id}: the database file was replaced by another file after this process opened it`);
   });
 });
 

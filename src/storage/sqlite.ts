@@ -174,6 +174,8 @@ export class SqliteRunStore implements RunStore {
   /** The database file, as given. */
   readonly path: string;
   readonly #db: Database.Database;
+  /** The device and inode of the file opened at {@link path} (null for `:memory:`): see {@link #requireSameFile}. */
+  readonly #file: { dev: number; ino: number } | null;
   readonly #q: ReturnType<typeof prepareStatements>;
   /** Runs begun here and still running: {@link close} marks them incomplete. */
   readonly #mine = new Set<string>();
@@ -186,6 +188,7 @@ export class SqliteRunStore implements RunStore {
   constructor(path: string) {
     this.path = path;
     this.#db = openDatabase(path);
+    this.#file = this.#guard("open the run store", () => (path === ":memory:" ? null : fileIdentity(path)));
     this.#q = prepareStatements(this.#db);
     this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
@@ -249,11 +252,15 @@ export class SqliteRunStore implements RunStore {
       hi = Math.max(hi, r.row);
     }
     const span = lo === hi ? `row ${lo}` : `rows ${lo}..${hi}`;
-    this.#guard(`add ${span} to run ${runId}`, () => this.#addRowsTx.immediate(runId, rows, span));
+    this.#guard(`add ${span} to run ${runId}`, () => {
+      this.#requireSameFile();
+      this.#addRowsTx.immediate(runId, rows, span);
+    });
   }
 
   async finishRun(runId: string, summary: RunSummary): Promise<void> {
     this.#guard(`finish run ${runId}`, () => {
+      this.#requireSameFile();
       const { changes } = this.#q.finish.run(new Date().toISOString(), JSON.stringify(summary), runId);
       if (changes === 0) this.#requireRunning(runId, "finish it");
       this.#forget(runId);
@@ -565,6 +572,28 @@ export class SqliteRunStore implements RunStore {
     return run;
   }
 
+  /**
+   * Throws when the file at {@link path} is no longer the one this store opened: deleted, or
+   * replaced by another (moved onto the path, a copy put back). SQLite goes on writing the file it opened, which
+   * no other process can open any more, so a run would end as recorded with nothing to read it back from.
+   * One `stat` per batch of rows.
+   */
+  #requireSameFile(): void {
+    if (this.#file === null) return;
+    let now: { dev: number; ino: number } | null;
+    try {
+      now = fileIdentity(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      now = null;
+    }
+    if (now !== null && now.dev === this.#file.dev && now.ino === this.#file.ino) return;
+    // A plain Error: the caller's guard makes it the STORE_FAILED that names the file and what was being done.
+    throw new Error(
+      `the database file was ${now === null ? "deleted" : "replaced by another file"} after this process opened it, so nothing it records can be read back from ${this.path} (the run is lost; run it again)`,
+    );
+  }
+
   #forget(runId: string): void {
     this.#mine.delete(runId);
     RUNS_OF_THIS_PROCESS.delete(runId);
@@ -668,6 +697,12 @@ function toRowOutcome(r: RowRecord): RowOutcome {
 const PAGE_SIZE = 16384;
 /** Bytes a reset WAL file is cut back to (`PRAGMA journal_size_limit`): 64 MiB. */
 const WAL_SIZE_LIMIT = 64 * 2 ** 20;
+
+/** The device and inode of the file at `path` (through symbolic links), which tell whether it is still the file opened. */
+function fileIdentity(path: string): { dev: number; ino: number } {
+  const { dev, ino } = statSync(path);
+  return { dev, ino };
+}
 
 /** Creates the parent directory, opens, configures and migrates; an EvalError naming the path on any failure (see {@link storeError}). */
 function openDatabase(path: string): Database.Database {
