@@ -1,6 +1,6 @@
 import { accessSync, constants, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
@@ -745,9 +745,11 @@ const HINTS: readonly [string, string][] = [
 /**
  * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
  * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
- * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`.
+ * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`. A file that
+ * SQLite cannot write or cannot open is looked for with `denied` (see {@link readOnlyHint}): a directory on
+ * a read-only mount gives SQLite no -wal file to create, which it reports only as "unable to open".
  */
-function storeError(path: string, doing: string, cause: unknown): EvalError {
+export function storeError(path: string, doing: string, cause: unknown, denied: (path: string) => boolean = writeDenied): EvalError {
   if (cause instanceof EvalError) return cause;
   const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
   // SQLite says only "unable to open database file" for a directory, and "disk I/O error" for a device
@@ -755,7 +757,7 @@ function storeError(path: string, doing: string, cause: unknown): EvalError {
   const kind = notAFile(path);
   const hint = kind
     ? `the path is ${kind}, not a database file; give the path of a file`
-    : ((code.startsWith("SQLITE_READONLY") ? readOnlyHint(path) : null) ?? HINTS.find(([prefix]) => code.startsWith(prefix))?.[1]);
+    : ((code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") ? readOnlyHint(path, denied) : null) ?? HINTS.find(([prefix]) => code.startsWith(prefix))?.[1]);
   const message = cause instanceof Error ? cause.message : String(cause);
   // Paths that cannot name a database are the caller's to fix: a directory or device, a file that is not a
   // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
@@ -768,11 +770,18 @@ function storeError(path: string, doing: string, cause: unknown): EvalError {
  * a `-wal` or `-shm` file beside it, or its directory (where SQLite creates those). SQLite makes the
  * `-wal` and `-shm` files with the database file's permissions and, when it could only read, leaves them:
  * a command that read the database while it was read-only leaves them read-only, and writing still fails
- * after the database file is made writable again. Null when none of them is refused (then the generic
- * hint applies). `denied` says whether an existing path cannot be written by this process.
+ * after the database file is made writable again. A symbolic link is followed to the file it leads to, and
+ * the hint then names both. Null when none of them is refused (then the generic hint applies). `denied` says whether an existing path cannot be written by this process.
  */
 export function readOnlyHint(path: string, denied: (path: string) => boolean = writeDenied): string | null {
   if (path === ":memory:") return null;
+  // SQLite writes beside the file a symbolic link leads to, not beside the link.
+  const file = linkTarget(path);
+  const hint = readOnlyFile(file, denied);
+  return hint === null || file === path ? hint : `${hint}; ${path} leads to ${file}`;
+}
+
+function readOnlyFile(path: string, denied: (path: string) => boolean): string | null {
   if (denied(path)) return `${path} is read-only`;
   const left = ["-wal", "-shm"].map((suffix) => `${path}${suffix}`).filter((p) => denied(p));
   if (left.length > 0) {
@@ -782,6 +791,21 @@ export function readOnlyHint(path: string, denied: (path: string) => boolean = w
   const dir = dirname(path);
   if (denied(dir)) return `its directory ${dir} is read-only, and SQLite must create ${basename(path)}-wal and ${basename(path)}-shm in it, even to read`;
   return null;
+}
+
+/** The file `path` leads to through symbolic links (one not made yet included, as a first run's); `path` itself when it is none. */
+function linkTarget(path: string): string {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = readlinkSync(at);
+    } catch {
+      return at; // not a link (or not there)
+    }
+    at = resolve(dirname(at), link);
+  }
+  return path;
 }
 
 /** Whether `path` exists and this process may not write it. */
