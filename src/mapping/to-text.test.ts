@@ -15,6 +15,15 @@ describe("toText", () => {
     expect(toText(new Date(0))).toBe('"1970-01-01T00:00:00.000Z"');
   });
 
+  it('a "__proto__" key (JSON.parse makes it an own key) is written as any other key, not dropped', async () => {
+    const value = JSON.parse('{"b":2,"__proto__":{"x":1},"c":[{"__proto__":0}]}') as unknown;
+    expect(canonicalJson(value)).toBe('{"__proto__":{"x":1},"b":2,"c":[{"__proto__":0}]}');
+    // It gave '{"b":2}', equal to an output without the key: exact_match passed.
+    const exact = createEvaluator({ type: "exact_match", inputs: { output: "$.output", expected: "$.expected" } });
+    const result = await exact.evaluate({ output: JSON.parse('{"__proto__":{"x":1},"b":2}') as unknown, expected: { b: 2 } });
+    expect(result.score).toBe(0);
+  });
+
   it("a BigInt, anywhere, is INPUT_INVALID naming the parameter and where", () => {
     const top = thrownEvalError(() => toText(1n, "output"));
     expect(top.code).toBe("INPUT_INVALID");

@@ -51,7 +51,9 @@ function sortKeys(value: unknown, what: string, path: (string | number)[], ances
   let out: unknown;
   if (Array.isArray(value)) out = value.map((v, i) => sortKeys(v, what, [...path, i], ancestors));
   else {
-    const sorted: Record<string, unknown> = {};
+    // No prototype: a "__proto__" key (an own key of what JSON.parse makes) is then a plain key, where
+    // `{}` took it for the prototype setter and the key was left out of the text.
+    const sorted = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key], what, [...path, key], ancestors);
     out = sorted;
   }
