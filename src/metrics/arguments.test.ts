@@ -81,6 +81,27 @@ describe("public metrics given a list that is not one", () => {
     expect(thrownEvalError(() => metrics.countTokens("abc" as unknown as string[])).message).toContain("countTokens: argument tokens must be an array of tokens (split a text");
   });
 
+  it("refuse a token that is not a string, naming it by index, rather than counting it (jaccardSimilarity([1, 2], [1]) was 0.5)", () => {
+    const cases: [fn: string, call: () => unknown, message: string][] = [
+      ["jaccardSimilarity", () => metrics.jaccardSimilarity(["a", 1 as unknown as string], ["a"]), "jaccardSimilarity: a[1] must be a string (a token), received number 1"],
+      ["jaccardSimilarity", () => metrics.jaccardSimilarity(new Set(["a"]), new Set([null as unknown as string])), "jaccardSimilarity: b[0] must be a string (a token), received null"],
+      // A Map iterates as [key, value] pairs, each an array where a token belongs.
+      ["jaccardSimilarity", () => metrics.jaccardSimilarity(new Map([["a", 1]]) as unknown as string[], ["a"]), "jaccardSimilarity: a[0] must be a string (a token), received array of 2"],
+      ["tfidfCosine", () => metrics.tfidfCosine(["a"], ["a", undefined as unknown as string]), "tfidfCosine: b[1] must be a string (a token), received nothing"],
+      ["tfidfAnalysis", () => metrics.tfidfAnalysis([{} as unknown as string], ["a"]), "tfidfAnalysis: a[0] must be a string (a token), received object"],
+      ["countTokens", () => metrics.countTokens(["1", 1 as unknown as string]), "countTokens: tokens[1] must be a string (a token), received number 1"],
+    ];
+    for (const [, call, message] of cases) {
+      const error = thrownEvalError(call);
+      expect(error.code).toBe("INPUT_INVALID");
+      expect(error.message).toBe(message);
+      expect(error.issues[0]?.expected).toBe("a string (a token)");
+    }
+    const frozen = Object.freeze(["a", "b"]);
+    expect(metrics.jaccardSimilarity(frozen, new Set(["a"]))).toBe(0.5);
+    expect(metrics.tfidfCosine(frozen, frozen)).toBe(1);
+  });
+
   it("refuse a unit that is neither code_point nor grapheme, which toUnits and unitLength read as grapheme", () => {
     for (const unit of ["codepoint", "graphemes", undefined, null]) {
       for (const [fn, call] of [

@@ -32,6 +32,16 @@ export function notTokens(fn: string, arg: string, value: unknown): EvalError | 
 }
 
 /**
+ * The error for the entry of a list of tokens that is not a string (a number, null, a `[key, value]` pair
+ * of a Map), naming it by index (`jaccardSimilarity: a[1] must be a string (a token), received number 1`):
+ * counted as it was, `1` and `"1"` were two tokens, and a Map's pairs were never equal. Call it from the
+ * loop that reads the tokens, once `typeof` has failed.
+ */
+export function notAToken(fn: string, arg: string, index: number, value: unknown): EvalError {
+  return badArgument(fn, `${arg}[${index}]`, "a string (a token)", value, [arg, index]);
+}
+
+/**
  * The error for an argument or option outside what the function takes (an n-gram size of 0, a negative
  * maxDistance, vectors of different lengths): INPUT_INVALID, as {@link notAString}. `path` locates the
  * issue when `arg` is not a plain name (`["a", 3]` for `a[3]`).

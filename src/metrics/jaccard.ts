@@ -1,17 +1,30 @@
-import { notTokens } from "./arguments.js";
+import { notAToken, notTokens } from "./arguments.js";
 
 /** The distinct tokens of a text: a Set of them, or the keys of a token -> count Map. */
 export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
 
 /**
- * Jaccard similarity of two token sets: `|A ∩ B| / |A ∪ B|`, in [0, 1].
+ * Jaccard similarity of two token sets: `|A ∩ B| / |A ∪ B|`, in [0, 1]. Throws EvalError (INPUT_INVALID)
+ * when `a` or `b` is not a list (an array, a Set) of strings.
  * Two empty sets give 1 by convention here; callers that need another rule for "no tokens"
  * (the `jaccard_similarity` evaluator does) decide before calling.
  */
 export function jaccardSimilarity(a: Iterable<string>, b: Iterable<string>): number {
   const bad = notTokens("jaccardSimilarity", "a", a) ?? notTokens("jaccardSimilarity", "b", b);
   if (bad) throw bad;
-  return jaccardOfDistinct(a instanceof Set ? (a as Set<string>) : new Set(a), b instanceof Set ? (b as Set<string>) : new Set(b));
+  return jaccardOfDistinct(tokenSet("jaccardSimilarity", "a", a), tokenSet("jaccardSimilarity", "b", b));
+}
+
+/** The distinct tokens of `fn`'s argument `arg` (a Set as it is): INPUT_INVALID at its first entry that is not a string. */
+function tokenSet(fn: string, arg: string, tokens: Iterable<unknown>): ReadonlySet<string> {
+  const set = tokens instanceof Set ? undefined : new Set<string>();
+  let i = 0;
+  for (const t of tokens) {
+    if (typeof t !== "string") throw notAToken(fn, arg, i, t);
+    set?.add(t);
+    i++;
+  }
+  return set ?? (tokens as Set<string>);
 }
 
 /** {@link jaccardSimilarity} of two texts' distinct tokens, given as Sets or as the keys of count Maps. */

@@ -1,5 +1,5 @@
 import { badArgument, notTokens } from "./arguments.js";
-import { countTokens } from "./tokens.js";
+import { checkedCounts } from "./tokens.js";
 
 /**
  * Document frequencies for IDF: `n` documents, `df(token)` of which contain the token.
@@ -84,13 +84,13 @@ export interface TfidfAnalysis {
  * `A·B / (‖A‖ ‖B‖)` (equivalent to L2-normalising both first). Raw counts as term frequency;
  * IDF smoothed as {@link smoothIdf}, over the two texts unless `idf` gives a corpus.
  * Result in [0, 1]; identical token multisets give exactly 1; no tokens on both sides gives 1,
- * on one side 0. Throws EvalError (INPUT_INVALID) when `a` or `b` is not an array of tokens, or `idf`
+ * on one side 0. Throws EvalError (INPUT_INVALID) when `a` or `b` is not an array of strings, or `idf`
  * is not `{ n, df }` with `n` an integer >= 0 and every `df(token)` an integer in [0, n].
  */
 export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: IdfTable): number {
   const bad = notTokens("tfidfCosine", "a", a) ?? notTokens("tfidfCosine", "b", b);
   if (bad) throw bad;
-  return tfidfCosineOfCounts(countTokens(a), countTokens(b), checkedIdf("tfidfCosine", idf));
+  return tfidfCosineOfCounts(checkedCounts("tfidfCosine", "a", a), checkedCounts("tfidfCosine", "b", b), checkedIdf("tfidfCosine", idf));
 }
 
 /** {@link tfidfCosine} of two texts' token counts (token -> count, as {@link countTokens} gives). */
@@ -122,7 +122,7 @@ export function tfidfCosineOfCounts(countsA: ReadonlyMap<string, number>, counts
 export function tfidfAnalysis(a: readonly string[], b: readonly string[], idf?: IdfTable): TfidfAnalysis {
   const bad = notTokens("tfidfAnalysis", "a", a) ?? notTokens("tfidfAnalysis", "b", b);
   if (bad) throw bad;
-  return tfidfAnalysisOfCounts(countTokens(a), countTokens(b), checkedIdf("tfidfAnalysis", idf));
+  return tfidfAnalysisOfCounts(checkedCounts("tfidfAnalysis", "a", a), checkedCounts("tfidfAnalysis", "b", b), checkedIdf("tfidfAnalysis", idf));
 }
 
 /** {@link tfidfAnalysis} of two texts' token counts (token -> count, as {@link countTokens} gives). */

@@ -2,7 +2,7 @@
  * Tokenizers shared by the token-based metrics. One definition of "word" for the whole project.
  */
 
-import { badArgument, notAString, notTokens } from "./arguments.js";
+import { badArgument, notAString, notAToken, notTokens } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -54,7 +54,7 @@ export function wordTokens(text: string, caseSensitive = false): readonly string
 /** {@link countTokens} of {@link wordTokens}, shared by the callers that count the same text's words. */
 export function wordCounts(text: string, caseSensitive = false): ReadonlyMap<string, number> {
   const s = split(text, caseSensitive ? "W" : "w");
-  return (s.counts ??= countTokens(words(s, caseSensitive)));
+  return (s.counts ??= checkedCounts("wordCounts", "tokens", words(s, caseSensitive)));
 }
 
 /** The words of a split text, made on first use (one lookup in {@link recent} per call above). */
@@ -113,12 +113,25 @@ function ngramText(fn: string, text: string, n: number, caseSensitive: boolean):
   return collapseWhitespace(caseSensitive ? text : text.toLowerCase());
 }
 
-/** Token -> count, in first-seen order. Throws EvalError (INPUT_INVALID) when `tokens` is not a list (a string would be counted by its characters). */
+/**
+ * Token -> count, in first-seen order. Throws EvalError (INPUT_INVALID) when `tokens` is not a list (a
+ * string would be counted by its characters) or one of them is not a string.
+ */
 export function countTokens(tokens: readonly string[]): Map<string, number> {
   const bad = notTokens("countTokens", "tokens", tokens);
   if (bad) throw bad;
+  return checkedCounts("countTokens", "tokens", tokens);
+}
+
+/** {@link countTokens} of a list a public caller gave as `fn`'s argument `arg`: INPUT_INVALID at its first entry that is not a string. */
+export function checkedCounts(fn: string, arg: string, tokens: Iterable<unknown>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let i = 0;
+  for (const t of tokens) {
+    if (typeof t !== "string") throw notAToken(fn, arg, i, t);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+    i++;
+  }
   return counts;
 }
 
