@@ -176,8 +176,12 @@ describe("public metrics given a number that is not finite or out of range", () 
     );
   });
 
-  it("refuse an entry that is not a number: any in sequenceDistance, one that makes the sums NaN in cosineSimilarity", () => {
+  it("refuse an entry that is not a number, in either metric (cosineSimilarity read null as 0 and \"1\" as 1)", () => {
     expect(thrownEvalError(() => metrics.cosineSimilarity([1, "x" as unknown as number], [1, 2])).message).toBe('cosineSimilarity: a[1] must be a finite number, received string "x"');
+    expect(thrownEvalError(() => metrics.cosineSimilarity([1, 2], [null as unknown as number, 2])).message).toBe("cosineSimilarity: b[0] must be a finite number, received null");
+    expect(thrownEvalError(() => metrics.cosineSimilarity(["1" as unknown as number], [1])).message).toBe('cosineSimilarity: a[0] must be a finite number, received string "1"');
+    expect(thrownEvalError(() => metrics.cosineSimilarity([true as unknown as number], [1])).message).toBe("cosineSimilarity: a[0] must be a finite number, received boolean true");
+    expect(thrownEvalError(() => metrics.cosineSimilarity(new BigInt64Array(1) as unknown as number[], [1])).message).toBe("cosineSimilarity: a[0] must be a finite number, received bigint");
     expect(thrownEvalError(() => metrics.sequenceDistance([1, null as unknown as number], [1, 2])).message).toBe("sequenceDistance: a[1] must be a finite number, received null");
   });
 

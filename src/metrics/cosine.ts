@@ -10,6 +10,12 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
   const bad = notNumbers("cosineSimilarity", "a", a) ?? notNumbers("cosineSimilarity", "b", b);
   if (bad) throw bad;
   if (a.length !== b.length) throw badArgument("cosineSimilarity", "b.length", `a.length (${a.length})`, b.length);
+  // Arithmetic reads null as 0 and "1" or true as 1: entries of a list that may hold anything are checked
+  // first (a float or integer typed array holds numbers only; NaN and ±Infinity are caught below).
+  if (!holdsNumbers(a) || !holdsNumbers(b)) {
+    const entry = nonFiniteEntry("cosineSimilarity", "a", a) ?? nonFiniteEntry("cosineSimilarity", "b", b);
+    if (entry) throw entry;
+  }
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -29,6 +35,11 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
   const p = na * nb;
   if (na > SMALL && nb > SMALL && p > SMALL && p < Infinity) return clamp(dot / Math.sqrt(p));
   return scaledCosine(a, b);
+}
+
+/** Whether every entry of `v` is a number by its type: a typed array other than a BigInt one. */
+function holdsNumbers(v: ArrayLike<number>): boolean {
+  return ArrayBuffer.isView(v) && !(v instanceof BigInt64Array || v instanceof BigUint64Array);
 }
 
 /**
