@@ -117,6 +117,17 @@ describe("public metrics given a list that is not one", () => {
     expect(metrics.toUnits("e\u0301", "code_point")).toEqual(["e", "\u0301"]);
   });
 
+  it("refuse an array-like whose length is no array's (sequenceDistance gave -0.5 for length 1.5, -3 for -3)", () => {
+    for (const length of [1.5, -3, NaN, 2 ** 53]) {
+      for (const [fn, arg, call] of numberCalls) {
+        const error = thrownEvalError(() => call({ length, 0: 1, 1: 2 }));
+        expect(error.code).toBe("INPUT_INVALID");
+        expect(error.message).toBe(`${fn}: argument ${arg} must be an array of numbers, received an object of length ${length}`);
+      }
+    }
+    expect(metrics.sequenceDistance({ length: 2, 0: 1, 1: 2 }, [1, 3])).toBe(1);
+  });
+
   it("refuse vectors of different lengths with INPUT_INVALID", () => {
     expect(thrownEvalError(() => metrics.cosineSimilarity([1, 2], [1])).message).toBe("cosineSimilarity: b.length must be a.length (2), received number 1");
   });

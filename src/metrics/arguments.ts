@@ -66,10 +66,15 @@ export function nonFiniteEntry(fn: string, arg: string, values: ArrayLike<unknow
   return undefined;
 }
 
-/** The error for an argument that should be an array of numbers (a vector, a symbol sequence) and is not: see {@link notTokens}. */
+/**
+ * The error for an argument that should be an array of numbers (a vector, a symbol sequence) and is not
+ * (see {@link notTokens}), or an array-like whose `length` is not an integer >= 0: read as given, a length
+ * of 1.5 or -3 gave sequenceDistance -0.5 or -3.
+ */
 export function notNumbers(fn: string, arg: string, value: unknown): EvalError | undefined {
-  if (typeof value === "object" && value !== null && typeof (value as { length?: unknown }).length === "number") return undefined;
-  const received = describeValue(value);
+  const length = typeof value === "object" && value !== null ? (value as { length?: unknown }).length : undefined;
+  if (typeof length === "number" && Number.isSafeInteger(length) && length >= 0) return undefined;
+  const received = typeof length === "number" ? `an object of length ${length}` : describeValue(value);
   const message = `${fn}: argument ${arg} must be an array of numbers, received ${received}`;
   return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected: "array of numbers", received }] });
 }
