@@ -59,6 +59,18 @@ describe("levenshteinDistance: known pairs", () => {
       expect(thrownEvalError(() => sequenceDistance([1], [2], bad)).message).toContain("sequenceDistance: maxDistance must be");
     }
     expect(thrownEvalError(() => levenshteinDistance("a", "b", { unit: "word" as "grapheme" })).message).toBe('levenshteinDistance: unit must be "code_point" or "grapheme", received string "word"');
+    // null is no default, for unit as for maxDistance; undefined is.
+    expect(thrownEvalError(() => levenshteinDistance("a", "b", { unit: null as unknown as "grapheme" })).message).toBe('levenshteinDistance: unit must be "code_point" or "grapheme", received null');
+    expect(thrownEvalError(() => levenshteinDistance("a", "b", { maxDistance: null as unknown as number })).message).toContain("levenshteinDistance: maxDistance must be a non-negative integer or Infinity, received null");
+    expect(levenshteinDistance("ab", "b", { unit: undefined, maxDistance: undefined } as never)).toBe(1);
+  });
+
+  it("rejects options that are not an object, which were read as no options", () => {
+    for (const [bad, received] of [[5, "number 5"], ["grapheme", 'string "grapheme"'], [[], "array of 0"], [() => 1, "function"], [null, "null"], [true, "boolean true"]] as const) {
+      const e = thrownEvalError(() => levenshteinDistance("a", "b", bad as never));
+      expect(e).toMatchObject({ code: "INPUT_INVALID", issues: [{ path: ["opts"] }] });
+      expect(e.message).toBe(`levenshteinDistance: opts must be an object ({ maxDistance?, unit? }) or nothing, received ${received}`);
+    }
   });
 });
 

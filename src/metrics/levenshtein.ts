@@ -69,14 +69,18 @@ export function levenshteinBackend(): "wasm" | "js" {
  * ⌈(2d+1)/w⌉·n when the distance d is below n/16, else ⌈m/w⌉·n.
  * Memory O(m + n).
  *
- * @throws EvalError (INPUT_INVALID) when `a` or `b` is not a string, `maxDistance` is not a
- *   non-negative integer or Infinity, or `unit` is not "code_point" / "grapheme".
+ * @throws EvalError (INPUT_INVALID) when `a` or `b` is not a string, `opts` is given and not a
+ *   plain object, `maxDistance` is not a non-negative integer or Infinity, or `unit` is not
+ *   "code_point" / "grapheme" (an option left out, or undefined, takes its default; null is refused).
  */
 export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOptions): number {
   if (typeof a !== "string") throw notAString("levenshteinDistance", "a", a);
   if (typeof b !== "string") throw notAString("levenshteinDistance", "b", b);
+  if (opts !== undefined && (typeof opts !== "object" || opts === null || Array.isArray(opts))) {
+    throw badArgument("levenshteinDistance", "opts", "an object ({ maxDistance?, unit? }) or nothing", opts);
+  }
   const k = checkMaxDistance("levenshteinDistance", opts?.maxDistance);
-  const unit = opts?.unit ?? "code_point";
+  const unit = opts?.unit === undefined ? "code_point" : opts.unit;
   if (unit === "grapheme") {
     const [ga, gb] = graphemeIds(a, b);
     return symbolDistance(ga, gb, k);
