@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tfidfAnalysisOfCounts, tfidfCosineOfCounts } from "../metrics/tfidf.js";
-import { charNgramCounts, equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
+import { ngramCounts, equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
 import { describeValue, EvalError, type Issue } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 import { explainTokenSets } from "./explain-tokens.js";
@@ -26,7 +26,7 @@ export interface TfidfTokenization {
 export function tfidfTokenCounts(config: TfidfTokenization): (text: string) => ReadonlyMap<string, number> {
   return config.tokenizer === "word"
     ? (t) => wordCounts(t, config.case_sensitive)
-    : (t) => charNgramCounts(t, config.ngram_size, config.case_sensitive);
+    : (t) => ngramCounts(t, config.ngram_size, config.case_sensitive);
 }
 
 /**

@@ -72,6 +72,28 @@ describe("charNgrams", () => {
     expect(thrownEvalError(() => charNgramCounts("abc", 1.5))).toMatchObject({ code: "INPUT_INVALID", message: "charNgramCounts: n must be an integer >= 1, received number 1.5" });
     expect(thrownEvalError(() => charNgramSpans("abc", -1)).message).toContain("charNgramSpans: n must be");
   });
+
+  it("refuses an n that is not a number (a Symbol) with INPUT_INVALID, not a TypeError from the cache key", () => {
+    expect(thrownEvalError(() => charNgramCounts("abc", Symbol() as unknown as number))).toMatchObject({ code: "INPUT_INVALID", message: "charNgramCounts: n must be an integer >= 1, received symbol" });
+    expect(thrownEvalError(() => charNgramCounts("abc", "2" as unknown as number)).message).toBe('charNgramCounts: n must be an integer >= 1, received string "2"');
+  });
+
+  it("refuses a caseSensitive flag that is not a boolean, which was read as true or false", () => {
+    const calls: [string, (flag: boolean) => unknown][] = [
+      ["wordTokens", (flag) => wordTokens("Abc", flag)],
+      ["charNgrams", (flag) => charNgrams("Abc", 2, flag)],
+      ["charNgramCounts", (flag) => charNgramCounts("Abc", 2, flag)],
+    ];
+    for (const [fn, call] of calls) {
+      for (const [bad, received] of [["no", 'string "no"'], [0, "number 0"], [1, "number 1"], [null, "null"], [{}, "object"]] as const) {
+        const e = thrownEvalError(() => call(bad as unknown as boolean));
+        expect(e).toMatchObject({ code: "INPUT_INVALID", issues: [{ path: ["caseSensitive"] }] });
+        expect(e.message).toBe(`${fn}: caseSensitive must be a boolean (true or false), received ${received}`);
+      }
+      expect(call(undefined as unknown as boolean)).toEqual(call(false));
+    }
+    expect(wordTokens("Abc", true)).toEqual(["Abc"]);
+  });
 });
 
 describe("charNgramCounts", () => {

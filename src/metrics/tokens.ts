@@ -2,6 +2,7 @@
  * Tokenizers shared by the token-based metrics. One definition of "word" for the whole project.
  */
 
+import type { EvalError } from "../errors.js";
 import { badArgument, notAString, notAToken, notTokens } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
 
@@ -44,10 +45,11 @@ function split(text: string, rule: string): Split {
  * Punctuation, apostrophes, underscores, hyphens and periods split words and never stick to them;
  * CJK text yields tokens. Lower-cased with `toLowerCase` (locale-independent) unless `caseSensitive`.
  * The array is frozen: callers that split the same text share it. Throws EvalError (INPUT_INVALID)
- * when `text` is not a string.
+ * when `text` is not a string or `caseSensitive` is given and not a boolean.
  */
 export function wordTokens(text: string, caseSensitive = false): readonly string[] {
   if (typeof text !== "string") throw notAString("wordTokens", "text", text);
+  if (typeof caseSensitive !== "boolean") throw notABoolean("wordTokens", caseSensitive);
   return words(split(text, caseSensitive ? "W" : "w"), caseSensitive);
 }
 
@@ -81,11 +83,12 @@ export function collapseWhitespace(text: string): string {
 /**
  * Overlapping character n-grams over code points, after collapsing white space runs to one space and
  * trimming (and lower-casing unless `caseSensitive`). A non-empty text shorter than `n` is one token;
- * an empty one yields none. Throws EvalError (INPUT_INVALID) when `text` is not a string or `n` is not
- * an integer >= 1.
+ * an empty one yields none. Throws EvalError (INPUT_INVALID) when `text` is not a string, `n` is not
+ * an integer >= 1 or `caseSensitive` is given and not a boolean.
  */
 export function charNgrams(text: string, n: number, caseSensitive = false): string[] {
   if (typeof text !== "string") throw notAString("charNgrams", "text", text);
+  if (typeof caseSensitive !== "boolean") throw notABoolean("charNgrams", caseSensitive);
   const prepared = ngramText("charNgrams", text, n, caseSensitive);
   const points = Array.from(prepared);
   if (points.length === 0) return [];
@@ -99,12 +102,25 @@ export function charNgrams(text: string, n: number, caseSensitive = false): stri
  * {@link countTokens} of {@link charNgrams} — the same tokens, counts and first-seen order — without
  * an array of every n-gram (see {@link countCharNgrams}), so that a 50 MB text takes seconds.
  * Shared by the callers that count the same text's n-grams; the Map must not be changed. Throws
- * EvalError (INPUT_INVALID) when `text` is not a string.
+ * EvalError (INPUT_INVALID) when `text` is not a string, `n` is not an integer >= 1 or `caseSensitive`
+ * is given and not a boolean.
  */
 export function charNgramCounts(text: string, n: number, caseSensitive = false): ReadonlyMap<string, number> {
   if (typeof text !== "string") throw notAString("charNgramCounts", "text", text);
+  if (!Number.isInteger(n) || n < 1) throw badArgument("charNgramCounts", "n", "an integer >= 1", n);
+  if (typeof caseSensitive !== "boolean") throw notABoolean("charNgramCounts", caseSensitive);
+  return ngramCounts(text, n, caseSensitive);
+}
+
+/** {@link charNgramCounts} for the evaluators and reports, whose text, `n` and case rule were checked once, with their config. */
+export function ngramCounts(text: string, n: number, caseSensitive: boolean): ReadonlyMap<string, number> {
   const s = split(text, `${n}${caseSensitive ? "C" : "c"}`);
   return (s.counts ??= countCharNgrams(ngramText("charNgramCounts", text, n, caseSensitive), n));
+}
+
+/** The error for a `caseSensitive` flag that is not a boolean: "no", 0 or 1 were read as true or false. */
+function notABoolean(fn: string, value: unknown): EvalError {
+  return badArgument(fn, "caseSensitive", "a boolean (true or false)", value);
 }
 
 /** The text that n-grams are taken of: case rule applied, white space collapsed; checks `n`. */

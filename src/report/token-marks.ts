@@ -4,7 +4,7 @@
  * texts are split by the evaluator's own tokenizer (src/metrics/tokens.ts) under its case rule.
  */
 import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
-import { charNgramCounts, charNgramSpans, wordCounts, wordTokenSpans, type TokenSpan } from "../metrics/tokens.js";
+import { ngramCounts, charNgramSpans, wordCounts, wordTokenSpans, type TokenSpan } from "../metrics/tokens.js";
 import { graphemeSegments } from "../metrics/text-units.js";
 import { comparedTexts } from "./compared-texts.js";
 import type { AlignedTexts, Segment } from "./text-diff.js";
@@ -33,7 +33,7 @@ function tokenizerFor(opts: HighlightOptions): Tokenizer {
   const caseSensitive = !opts.ignore_case;
   if (opts.unit === "char_ngrams") {
     const n = opts.ngram_size ?? DEFAULT_NGRAM_SIZE;
-    return { tokens: (t) => charNgramCounts(t, n, caseSensitive), spans: (t, limit) => charNgramSpans(t, n, caseSensitive, limit) };
+    return { tokens: (t) => ngramCounts(t, n, caseSensitive), spans: (t, limit) => charNgramSpans(t, n, caseSensitive, limit) };
   }
   return { tokens: (t) => wordCounts(t, caseSensitive), spans: (t, limit) => wordTokenSpans(t, caseSensitive, limit) };
 }
