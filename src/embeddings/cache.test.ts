@@ -11,6 +11,16 @@ describe("memoryEmbeddingCache", () => {
     for (const bad of [-1, "x", Number.NaN]) {
       expect(thrownEvalError(() => memoryEmbeddingCache({ maxBytes: bad as number }))).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("memoryEmbeddingCache: maxBytes must be a number >= 0") });
     }
+    expect(thrownEvalError(() => memoryEmbeddingCache({ maxBytes: null as unknown as number })).message).toBe("memoryEmbeddingCache: maxBytes must be a number >= 0, received null");
+  });
+
+  it("refuses options that are not an object with CONFIG_INVALID (null threw a TypeError, 5 was read as no options)", () => {
+    for (const [bad, received] of [[null, "null"], [5, "number 5"], ["64MB", 'string "64MB"'], [[], "array of 0"]] as const) {
+      const e = thrownEvalError(() => memoryEmbeddingCache(bad as never));
+      expect(e).toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["opts"] }] });
+      expect(e.message).toBe(`memoryEmbeddingCache: opts must be an object ({ maxBytes? }) or nothing, received ${received}`);
+    }
+    expect(memoryEmbeddingCache(undefined).size).toBe(0);
   });
 
   it("keys by the text and namespaces by provider and model", () => {

@@ -33,13 +33,16 @@ export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
  * vector's bytes plus two bytes per key character. Reading an entry makes it the most recent; the least
  * recently used entries are evicted once the total exceeds `maxBytes` (default
  * {@link DEFAULT_MEMORY_CACHE_BYTES}). A single entry larger than the budget is not kept.
+ *
+ * @throws EvalError (CONFIG_INVALID) when `opts` is given and not an object (`memoryEmbeddingCache(5)`
+ *   is not a budget of 5 bytes), or `maxBytes` is given (null included) and not a number >= 0.
  */
 export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): SyncEmbeddingCache & { readonly size: number; readonly bytes: number } {
-  const maxBytes = opts.maxBytes ?? DEFAULT_MEMORY_CACHE_BYTES;
-  if (!(typeof maxBytes === "number" && maxBytes >= 0)) {
-    const message = `memoryEmbeddingCache: maxBytes must be a number >= 0, received ${describeValue(maxBytes)}`;
-    throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["maxBytes"], message, expected: "a number >= 0", received: describeValue(maxBytes) }] });
+  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) {
+    throw configInvalid("opts", "an object ({ maxBytes? }) or nothing", opts);
   }
+  const maxBytes = opts.maxBytes === undefined ? DEFAULT_MEMORY_CACHE_BYTES : opts.maxBytes;
+  if (!(typeof maxBytes === "number" && maxBytes >= 0)) throw configInvalid("maxBytes", "a number >= 0", maxBytes);
   // A Map iterates in insertion order, so deleting and re-inserting on access keeps LRU order for free.
   const entries = new Map<string, Float32Array>();
   let bytes = 0;
@@ -86,4 +89,11 @@ export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): SyncEmbe
       return bytes;
     },
   };
+}
+
+/** CONFIG_INVALID for an option of {@link memoryEmbeddingCache}, naming it, what it must be and what it was. */
+function configInvalid(arg: string, expected: string, value: unknown): EvalError {
+  const received = describeValue(value);
+  const message = `memoryEmbeddingCache: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError("CONFIG_INVALID", message, { issues: [{ path: [arg], message, expected, received }] });
 }
