@@ -48,9 +48,29 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out === "" ? "(root)" : out;
 }
 
-/** One line per issue: `✖ <message>\n  → at <path>`. */
+/**
+ * One line per issue: `✖ <message>\n  → at <path>`. Throws EvalError (INPUT_INVALID) when `issues` is not
+ * an array of {@link Issue}s (each an object with a string `message` and a `path` of strings and numbers),
+ * naming the first entry that is not one: `formatIssues(null)` or `formatIssues([{}])` threw a TypeError.
+ */
 export function formatIssues(issues: readonly Issue[]): string {
+  if (!Array.isArray(issues)) throw issuesInvalid("issues", "an array of issues ({ path, message })", issues);
+  issues.forEach((issue: unknown, i) => {
+    if (typeof issue !== "object" || issue === null) throw issuesInvalid(`issues[${i}]`, "an issue ({ path, message })", issue);
+    const { message, path } = issue as Record<string, unknown>;
+    if (typeof message !== "string") throw issuesInvalid(`issues[${i}].message`, "a string", message);
+    if (!Array.isArray(path)) throw issuesInvalid(`issues[${i}].path`, "an array of strings and numbers", path);
+    const part = path.findIndex((p) => typeof p !== "string" && typeof p !== "number");
+    if (part >= 0) throw issuesInvalid(`issues[${i}].path[${part}]`, "a string or a number", path[part]);
+  });
   return issues.map((i) => `✖ ${i.message}\n  → at ${formatPath(i.path)}`).join("\n");
+}
+
+/** INPUT_INVALID for what {@link formatIssues} was given: `arg` is where (`issues[0].message`). */
+function issuesInvalid(arg: string, expected: string, value: unknown): EvalError {
+  const received = describeValue(value);
+  const message = `formatIssues: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected, received }] });
 }
 
 /** A short, single-line description of a received value for error messages. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { formatIssues } from "./errors.js";
+import { thrownEvalError } from "./test-support.js";
+
+describe("formatIssues", () => {
+  it("writes one line per issue with its path", () => {
+    expect(formatIssues([{ path: ["evaluators", 2, "config", "threshold"], message: "bad" }])).toBe("✖ bad\n  → at evaluators[2].config.threshold");
+    expect(formatIssues([])).toBe("");
+  });
+
+  it("refuses what is not a list of issues with INPUT_INVALID naming the entry, not a TypeError", () => {
+    const cases: [unknown, string][] = [
+      [null, "formatIssues: issues must be an array of issues ({ path, message }), received null"],
+      ["oops", 'formatIssues: issues must be an array of issues ({ path, message }), received string "oops"'],
+      [[null], "formatIssues: issues[0] must be an issue ({ path, message }), received null"],
+      [[{}], "formatIssues: issues[0].message must be a string, received nothing"],
+      [[{ message: "m" }], "formatIssues: issues[0].path must be an array of strings and numbers, received nothing"],
+      [[{ message: "m", path: [] }, { message: "n", path: ["a", {}] }], "formatIssues: issues[1].path[1] must be a string or a number, received object"],
+    ];
+    for (const [bad, message] of cases) {
+      expect(thrownEvalError(() => formatIssues(bad as never))).toMatchObject({ code: "INPUT_INVALID", message });
+    }
+  });
+});
