@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Issue } from "../errors.js";
+import { describeValue, EvalError, formatPath, type Issue } from "../errors.js";
 import type { Direction } from "../types.js";
 import type { EmbeddingCache } from "../embeddings/cache.js";
 import type { EmbeddingProviderFactory } from "../embeddings/provider.js";
@@ -98,7 +98,12 @@ export interface EvaluatorDefinition<Config extends Record<string, unknown> = Re
   passThreshold?(config: Config): number | null;
 }
 
-/** Declares an evaluator; adds {@link commonConfig} to its schema. */
+/**
+ * Declares an evaluator; adds {@link commonConfig} to its schema. Throws EvalError (CONFIG_INVALID) naming
+ * the first field of `def` that is not what it must be (`def` itself not an object, a `type` that is no
+ * string, a `config` entry that is not a Zod schema, a `create` that is not a function): read as given,
+ * they threw a TypeError here or at the first `createEvaluator`.
+ */
 export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
   type: string;
   title: string;
@@ -110,6 +115,35 @@ export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
   create(config: z.output<z.ZodObject<Shape & typeof commonConfig>>, env: EvaluatorEnv, name: string): Scorer;
   passThreshold?(config: z.output<z.ZodObject<Shape & typeof commonConfig>>): number | null;
 }): EvaluatorDefinition {
+  checkDefinition(def);
   const schema = z.strictObject({ ...def.config, ...commonConfig });
   return { ...def, config: schema } as unknown as EvaluatorDefinition;
+}
+
+/** The checks of {@link defineEvaluator}: the first problem, as CONFIG_INVALID at its field. */
+function checkDefinition(def: unknown): void {
+  const bad = (field: string | string[], expected: string, value: unknown) => {
+    const path = typeof field === "string" ? (field === "" ? [] : [field]) : field;
+    const received = describeValue(value);
+    const message = `defineEvaluator: ${formatPath(["def", ...path])} must be ${expected}, received ${received}`;
+    return new EvalError("CONFIG_INVALID", message, { issues: [{ path, message, expected, received }] });
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(def)) throw bad("", "an evaluator definition ({ type, title, description, direction, config, create })", def);
+  for (const field of ["type", "title", "description"]) {
+    if (typeof def[field] !== "string" || (field === "type" && def[field] === "")) throw bad(field, field === "type" ? "a non-empty string" : "a string", def[field]);
+  }
+  if (def.direction !== "maximize" && def.direction !== "minimize") throw bad("direction", `"maximize" or "minimize"`, def.direction);
+  if (!isObject(def.config)) throw bad("config", "an object of Zod schemas by config key", def.config);
+  for (const [key, value] of Object.entries(def.config)) {
+    if (!(value instanceof z.ZodType)) throw bad(["config", key], "a Zod schema", value);
+  }
+  if (def.aliases !== undefined) {
+    if (!isObject(def.aliases)) throw bad("aliases", "an object of config key names", def.aliases);
+    for (const [key, value] of Object.entries(def.aliases)) if (typeof value !== "string") throw bad(["aliases", key], "a string (a config key)", value);
+  }
+  if (typeof def.create !== "function") throw bad("create", "a function (config, env, name) => scorer", def.create);
+  for (const field of ["checkConfig", "passThreshold"]) {
+    if (def[field] !== undefined && typeof def[field] !== "function") throw bad(field, "a function or nothing", def[field]);
+  }
 }
