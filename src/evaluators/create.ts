@@ -47,8 +47,11 @@ export interface Evaluator {
 /**
  * Creates an evaluator from a JSON spec `{ type, name?, config?, inputs? }`, validating it completely
  * first: every problem is reported at once in one EvalError (CONFIG_INVALID or UNKNOWN_EVALUATOR).
+ * An `env` that is not an {@link EvaluatorEnv} (null, a number, a field of the wrong kind) is refused
+ * first, with CONFIG_INVALID naming it.
  */
 export function createEvaluator(spec: unknown, env: EvaluatorEnv = {}): Evaluator {
+  checkEnv("createEvaluator", env);
   const issues: Issue[] = [];
   const parsed = parseSpec(spec, [], issues);
   if (!parsed) throwIssues(issues);
@@ -76,6 +79,7 @@ function creationIssues(error: unknown, parsed: ParsedSpec, raw: unknown, at: (s
  * name (results are keyed by name).
  */
 export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (string | number)[] = ["evaluators"]): Evaluator[] {
+  checkEnv("createEvaluators", env);
   const issues: Issue[] = [];
   if (!Array.isArray(specs) || specs.length === 0) {
     issues.push({ path: at, message: `${at.join(".")} must be a non-empty array of evaluator specs` });
@@ -112,6 +116,39 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   });
   if (issues.length) throwIssues(inSpecOrder(issues, at.length));
   return built;
+}
+
+/** The fields of an {@link EvaluatorEnv}, and what each must be. */
+const ENV_FIELDS: Record<keyof EvaluatorEnv, string> = {
+  embeddingProviders: "an object of embedding provider factories by name",
+  embeddingCache: "an embedding cache ({ key, get, put })",
+  datasetIdf: "a function (evaluatorName) => IdfTable",
+  notice: "a function (message) => void",
+};
+
+/**
+ * Throws CONFIG_INVALID, naming `fn` and the field, unless `env` is an object whose known fields are what
+ * they must be: `createEvaluator(spec, null)` was accepted, to throw a TypeError when an evaluator read it.
+ */
+function checkEnv(fn: string, env: unknown): void {
+  const bad = (path: string[], expected: string, value: unknown): EvalError => {
+    const received = describeValue(value);
+    const message = `${fn}: ${formatPath(["env", ...path])} must be ${expected}, received ${received}`;
+    return new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["env", ...path], message, expected, received }] });
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(env)) throw bad([], `an object ({ ${Object.keys(ENV_FIELDS).map((k) => `${k}?`).join(", ")} }) or nothing`, env);
+  const { embeddingProviders, embeddingCache, datasetIdf, notice } = env;
+  if (embeddingProviders !== undefined) {
+    if (!isObject(embeddingProviders)) throw bad(["embeddingProviders"], ENV_FIELDS.embeddingProviders, embeddingProviders);
+    for (const [name, factory] of Object.entries(embeddingProviders)) if (typeof factory !== "function") throw bad(["embeddingProviders", name], "a function (an embedding provider factory)", factory);
+  }
+  if (embeddingCache !== undefined) {
+    if (!isObject(embeddingCache)) throw bad(["embeddingCache"], ENV_FIELDS.embeddingCache, embeddingCache);
+    for (const method of ["key", "get", "put"]) if (typeof embeddingCache[method] !== "function") throw bad(["embeddingCache", method], "a function", embeddingCache[method]);
+  }
+  if (datasetIdf !== undefined && typeof datasetIdf !== "function") throw bad(["datasetIdf"], ENV_FIELDS.datasetIdf, datasetIdf);
+  if (notice !== undefined && typeof notice !== "function") throw bad(["notice"], ENV_FIELDS.notice, notice);
 }
 
 /**

@@ -290,6 +290,24 @@ describe("spec validation at creation", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity" }, { embeddingProviders: {} }));
     expect(e.message).toContain('embedding provider "openai" is not available; no embedding provider is registered');
   });
+
+  it("refuses an env that is not an EvaluatorEnv with CONFIG_INVALID naming it; null and 5 were accepted", () => {
+    const spec = { type: "exact_match" };
+    const cases: [unknown, string][] = [
+      [null, "env must be an object ({ embeddingProviders?, embeddingCache?, datasetIdf?, notice? }) or nothing, received null"],
+      [5, "env must be an object ({ embeddingProviders?, embeddingCache?, datasetIdf?, notice? }) or nothing, received number 5"],
+      [{ embeddingProviders: [] }, "env.embeddingProviders must be an object of embedding provider factories by name, received array of 0"],
+      [{ embeddingProviders: { mine: "x" } }, 'env.embeddingProviders.mine must be a function (an embedding provider factory), received string "x"'],
+      [{ embeddingCache: { key: (t: string) => t, get: () => new Map() } }, "env.embeddingCache.put must be a function, received nothing"],
+      [{ datasetIdf: {} }, "env.datasetIdf must be a function (evaluatorName) => IdfTable, received object"],
+      [{ notice: true }, "env.notice must be a function (message) => void, received boolean true"],
+    ];
+    for (const [env, message] of cases) {
+      expect(thrownEvalError(() => createEvaluator(spec, env as never))).toMatchObject({ code: "CONFIG_INVALID", message: `createEvaluator: ${message}` });
+      expect(thrownEvalError(() => createEvaluators([spec], env as never))).toMatchObject({ code: "CONFIG_INVALID", message: `createEvaluators: ${message}` });
+    }
+    expect(createEvaluator(spec, undefined).name).toBe("exact_match");
+  });
 });
 
 describe("describing accepted values", () => {
