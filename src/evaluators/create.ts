@@ -76,10 +76,17 @@ function creationIssues(error: unknown, parsed: ParsedSpec, raw: unknown, at: (s
 /**
  * Creates several evaluators at once, as a run does: every problem of every spec is reported together,
  * in the order of the specs (a spec's problems in the order found), and two evaluators may not share a
- * name (results are keyed by name).
+ * name (results are keyed by name). `at` is where the specs are (default `["evaluators"]`), the start of
+ * every issue's path; one that is not an array of strings and numbers is refused with CONFIG_INVALID.
  */
 export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (string | number)[] = ["evaluators"]): Evaluator[] {
   checkEnv("createEvaluators", env);
+  if (!Array.isArray(at) || at.some((part) => typeof part !== "string" && typeof part !== "number")) {
+    const expected = "a path (an array of strings and numbers, such as [\"evaluators\"]) or nothing";
+    const received = describeValue(at);
+    const message = `createEvaluators: at must be ${expected}, received ${received}`;
+    throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["at"], message, expected, received }] });
+  }
   const issues: Issue[] = [];
   if (!Array.isArray(specs) || specs.length === 0) {
     issues.push({ path: at, message: `${at.join(".")} must be a non-empty array of evaluator specs` });

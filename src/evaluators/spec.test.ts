@@ -308,6 +308,16 @@ describe("spec validation at creation", () => {
     }
     expect(createEvaluator(spec, undefined).name).toBe("exact_match");
   });
+
+  it("createEvaluators refuses an at that is not a path with CONFIG_INVALID, not a TypeError", () => {
+    for (const [at, received] of [[5, "number 5"], [null, "null"], ["evaluators", 'string "evaluators"'], [["a", {}], "array of 2"]] as const) {
+      expect(thrownEvalError(() => createEvaluators([{ type: "exact_match" }], {}, at as never))).toMatchObject({
+        code: "CONFIG_INVALID",
+        message: `createEvaluators: at must be a path (an array of strings and numbers, such as ["evaluators"]) or nothing, received ${received}`,
+      });
+    }
+    expect(thrownEvalError(() => createEvaluators([{ type: "nope" }], {}, ["suite", 0, "evaluators"])).issues[0]?.path).toEqual(["suite", 0, "evaluators", 0, "type"]);
+  });
 });
 
 describe("describing accepted values", () => {
