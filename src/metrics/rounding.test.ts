@@ -22,6 +22,10 @@ describe("roundFractionHalfUp", () => {
     expect(thrownEvalError(() => roundFractionHalfUp(NaN, 3)).code).toBe("INPUT_INVALID");
     expect(thrownEvalError(() => roundFractionHalfUp(1, 3, -1)).message).toBe("roundFractionHalfUp: decimals must be an integer >= 0, received number -1");
     expect(thrownEvalError(() => roundFractionHalfUp(2 ** 52, 3)).message).toContain("roundFractionHalfUp: numerator must be small enough");
+    // Too many places for any numerator: decimals is the cause, not the numerator 1.
+    expect(thrownEvalError(() => roundFractionHalfUp(1, 3, 20))).toMatchObject({ code: "INPUT_INVALID", issues: [{ path: ["decimals"] }], message: "roundFractionHalfUp: decimals must be small enough that 2·numerator·10^decimals + denominator is below 2^53, received number 20" });
+    expect(thrownEvalError(() => roundFractionHalfUp(0, 2 ** 53)).message).toBe("roundFractionHalfUp: denominator must be small enough that 2·denominator is below 2^53, received number 9007199254740992");
+    expect(roundFractionHalfUp(0, 3, 20)).toBe(0);
   });
 
   it("rounds .xx5 up, where floating point would not", () => {

@@ -18,7 +18,12 @@ export function roundFractionHalfUp(numerator: number, denominator: number, deci
   const scale = 10 ** decimals;
   const top = 2 * numerator * scale + denominator;
   const bottom = 2 * denominator;
-  if (!Number.isSafeInteger(top) || !Number.isSafeInteger(bottom)) throw badArgument("roundFractionHalfUp", "numerator", `small enough that 2·numerator·10^decimals + denominator is below 2^53`, numerator);
+  if (!Number.isSafeInteger(bottom)) throw badArgument("roundFractionHalfUp", "denominator", "small enough that 2·denominator is below 2^53", denominator);
+  if (!Number.isSafeInteger(top)) {
+    // Blame decimals when no numerator above 0 could be rounded to so many places, else the numerator.
+    const cause = Number.isSafeInteger(2 * scale + denominator) ? "numerator" : "decimals";
+    throw badArgument("roundFractionHalfUp", cause, `small enough that 2·numerator·10^decimals + denominator is below 2^53`, cause === "numerator" ? numerator : decimals);
+  }
   let units = Math.floor(top / bottom);
   // The float quotient may be off by one next to an integer; correct it with exact products.
   if (units * bottom > top) units -= 1;
