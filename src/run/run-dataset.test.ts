@@ -42,6 +42,29 @@ async function linesOf(dataset: string, workers: number) {
 }
 
 describe("runDataset on worker threads", () => {
+  it("refuses options of the wrong kind with CONFIG_INVALID naming the option, before reading anything", async () => {
+    const dataset = await files.file("options.jsonl", '{"output":"a","expected":"a"}\n');
+    const base = { dataset, evaluators: [{ type: "exact_match" }] };
+    const cases: [unknown, string][] = [
+      [undefined, "opts must be an object ({ dataset, evaluators, ... }), received nothing"],
+      [null, "opts must be an object ({ dataset, evaluators, ... }), received null"],
+      [{ ...base, dataset: 5 }, "opts.dataset must be the path of a dataset file (a non-empty string), received number 5"],
+      [{ ...base, name: 5 }, "opts.name must be a string, null or nothing, received number 5"],
+      [{ ...base, countSkippedAsZero: "yes" }, 'opts.countSkippedAsZero must be a boolean or nothing, received string "yes"'],
+      [{ ...base, embeddingCacheDb: 5 }, "opts.embeddingCacheDb must be the path of a SQLite database (a non-empty string) or nothing, received number 5"],
+      [{ ...base, signal: 5 }, "opts.signal must be an AbortSignal or nothing, received number 5"],
+      [{ ...base, write: 5 }, "opts.write must be a function or nothing, received number 5"],
+      [{ ...base, onProgress: "x" }, 'opts.onProgress must be a function or nothing, received string "x"'],
+      [{ ...base, onNotice: "x" }, 'opts.onNotice must be a function or nothing, received string "x"'],
+      [{ ...base, store: 5 }, "opts.store must be a RunStore (such as openSqliteStore(path)) or nothing, received number 5"],
+      [{ ...base, store: {} }, "opts.store.beginRun must be a function (the store is no RunStore), received nothing"],
+    ];
+    for (const [opts, message] of cases) {
+      await expect(runDataset(opts as never)).rejects.toMatchObject({ name: "EvalError", code: "CONFIG_INVALID", message: `runDataset: ${message}` });
+    }
+    expect((await runDataset({ ...base, name: null })).summary.rows).toBe(1);
+  });
+
   it("writes and records exactly what scoring on one thread does, in input order", async () => {
     const dataset = await files.file("rows.jsonl", rows(3000));
     const inline = await linesOf(dataset, 0);

@@ -141,6 +141,7 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * scored by verdict alone (`Evaluator.verdictNow`): the same summary, several times faster.
  */
 export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetResult> {
+  checkRunOptions(opts);
   checkCount(opts.workers, "workers", 0);
   checkCount(opts.batchSize, "batchSize", 1);
   checkCount(opts.worst, "worst", 0);
@@ -348,6 +349,42 @@ function interruption(signal: AbortSignal | undefined): string {
  * Refuses a count option that is not a whole number >= `min` (CONFIG_INVALID, as compareRuns does): a
  * batchSize of 0, say, would otherwise regroup the rows into empty batches forever.
  */
+/** The methods of a {@link RunStore} that a run calls. */
+const RUN_STORE_METHODS = ["beginRun", "addRows", "finishRun", "abortRun"] as const;
+
+/**
+ * Throws CONFIG_INVALID, naming the option, unless `opts` is an object whose options are of their kinds:
+ * read as given, a missing `opts` or a `write` of 5 threw a TypeError, a `store` of `{}` one after the
+ * evaluators were built, and a `name` of 5 or a `countSkippedAsZero` of "yes" were taken for none and true.
+ * The counts (`workers`, `batchSize`, `worst`) have their own check.
+ */
+function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
+  const bad = (option: string, expected: string, value: unknown): EvalError => {
+    const received = describeValue(value);
+    const message = `runDataset: ${option === "" ? "opts" : `opts.${option}`} must be ${expected}, received ${received}`;
+    return new EvalError("CONFIG_INVALID", message, { issues: [{ path: option === "" ? [] : option.split("."), message, expected, received }] });
+  };
+  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw bad("", "an object ({ dataset, evaluators, ... })", opts);
+  const o = opts as Record<string, unknown>;
+  if (typeof o["dataset"] !== "string" || o["dataset"] === "") throw bad("dataset", "the path of a dataset file (a non-empty string)", o["dataset"]);
+  const optional = (option: string, expected: string, ok: (v: unknown) => boolean) => {
+    if (o[option] !== undefined && !ok(o[option])) throw bad(option, `${expected} or nothing`, o[option]);
+  };
+  optional("name", "a string, null", (v) => v === null || typeof v === "string");
+  optional("embeddingCacheDb", "the path of a SQLite database (a non-empty string)", (v) => typeof v === "string" && v !== "");
+  optional("countSkippedAsZero", "a boolean", (v) => typeof v === "boolean");
+  optional("signal", "an AbortSignal", (v) => v instanceof AbortSignal);
+  for (const fn of ["write", "end", "onProgress", "onStep", "onNotice"]) optional(fn, "a function", (v) => typeof v === "function");
+  const store = o["store"];
+  if (store !== undefined) {
+    if (typeof store !== "object" || store === null) throw bad("store", "a RunStore (such as openSqliteStore(path)) or nothing", store);
+    for (const method of RUN_STORE_METHODS) {
+      const m = (store as Record<string, unknown>)[method];
+      if (typeof m !== "function") throw bad(`store.${method}`, "a function (the store is no RunStore)", m);
+    }
+  }
+}
+
 function checkCount(value: unknown, name: string, min: number): void {
   if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) return;
   const received = describeValue(value);
