@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
+import { describeValue, EvalError } from "../errors.js";
 import { fileProblem } from "./errors.js";
 import { checkDatasetFile, hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
@@ -27,6 +28,27 @@ const BY_EXTENSION: Readonly<Record<string, DatasetFormat>> = {
 /** The format an extension names (case-insensitive), or undefined for any other extension. */
 export function formatFromExtension(path: string): DatasetFormat | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];
+}
+
+/** An EvalError for an argument of a public reader (`detectFormat: path must be …, received …`). */
+function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", fn: string, arg: string, expected: string, value: unknown): EvalError {
+  const received = describeValue(value);
+  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError(code, message, { issues: [{ path: arg.split("."), message, expected, received }] });
+}
+
+/** INPUT_INVALID unless `path` is a non-empty string: node:fs threw a TypeError for 5 or null. */
+function checkPath(fn: string, path: unknown): void {
+  if (typeof path !== "string" || path === "") throw argumentInvalid("INPUT_INVALID", fn, "path", "the path of a dataset file (a non-empty string)", path);
+}
+
+/** CONFIG_INVALID unless {@link readDataset}'s options are an object of the right kinds: 5 was read as none. */
+function checkReadOptions(opts: unknown): void {
+  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts", "an object ({ format?, signal?, onWarning? }) or nothing", opts);
+  const { format, signal, onWarning } = opts as Record<string, unknown>;
+  if (format !== undefined && format !== "jsonl" && format !== "json" && format !== "csv") throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.format", `"jsonl", "json", "csv" or nothing`, format);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.signal", "an AbortSignal or nothing", signal);
+  if (onWarning !== undefined && typeof onWarning !== "function") throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.onWarning", "a function or nothing", onWarning);
 }
 
 /** The first byte after a BOM and JSON whitespace, or undefined if there is none. */
@@ -58,9 +80,12 @@ function readFirstBytesSync(path: string): Uint8Array {
  * extension is decided by the first character after a BOM and whitespace: `[` → json, `{` → jsonl, anything
  * else → csv. Without `firstBytes` it reads the first {@link SNIFF_BYTES} bytes itself (synchronously) when
  * the extension does not decide; a missing or unreadable file, or one that is not a regular file (a pipe),
- * then throws DATASET_INVALID.
+ * then throws DATASET_INVALID. A `path` that is not a non-empty string, or `firstBytes` given and not a
+ * Uint8Array, throws INPUT_INVALID.
  */
 export function detectFormat(path: string, firstBytes?: Uint8Array): DatasetFormat {
+  checkPath("detectFormat", path);
+  if (firstBytes !== undefined && !(firstBytes instanceof Uint8Array)) throw argumentInvalid("INPUT_INVALID", "detectFormat", "firstBytes", "a Uint8Array or nothing", firstBytes);
   const byExtension = formatFromExtension(path);
   if (byExtension !== undefined) return byExtension;
   const first = firstSignificantByte(firstBytes ?? readFirstBytesSync(path));
@@ -109,9 +134,13 @@ export interface ReadDatasetOptions {
  *   `opts.onWarning`, and reading goes on.
  * - An abort of `opts.signal` rejects the pending `next()` with `signal.reason`.
  *
- * The iterator is single-use and safe for several workers calling `next()` at once.
+ * The iterator is single-use and safe for several workers calling `next()` at once. A `path` that is not a
+ * non-empty string (INPUT_INVALID) or options of the wrong kind (CONFIG_INVALID: a `format` that is none of
+ * the three, a `signal` that is no AbortSignal) throw an EvalError at once, naming the argument.
  */
 export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unparsedJsonl"> = {}): AsyncIterableIterator<DatasetItem> {
+  checkPath("readDataset", path);
+  checkReadOptions(opts);
   return itemsOf(readDatasetBatches(path, opts), opts.signal);
 }
 
