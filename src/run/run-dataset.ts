@@ -345,10 +345,6 @@ function interruption(signal: AbortSignal | undefined): string {
   return said.trim() === "" ? "interrupted" : `interrupted (${said})`;
 }
 
-/**
- * Refuses a count option that is not a whole number >= `min` (CONFIG_INVALID, as compareRuns does): a
- * batchSize of 0, say, would otherwise regroup the rows into empty batches forever.
- */
 /** The methods of a {@link RunStore} that a run calls. */
 const RUN_STORE_METHODS = ["beginRun", "addRows", "finishRun", "abortRun"] as const;
 
@@ -385,6 +381,10 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
   }
 }
 
+/**
+ * Refuses a count option that is not a whole number >= `min` (CONFIG_INVALID, as compareRuns does): a
+ * batchSize of 0, say, would otherwise regroup the rows into empty batches forever.
+ */
 function checkCount(value: unknown, name: string, min: number): void {
   if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) return;
   const received = describeValue(value);
