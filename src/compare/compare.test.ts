@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
+import { evalErrorOf } from "../test-support.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { Xoshiro128 } from "../stats/prng.js";
 import { rowScores } from "../run/row-scores.js";
@@ -220,6 +221,26 @@ describe("compareRuns", () => {
       expect((e as EvalError).message).toMatch(/Invalid resamples: expected an integer from 1 to 10,000,000 but received number 0/);
     }
     await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
+  });
+
+  it("refuses runs and options of the wrong kind, naming the argument (compareRuns() threw a TypeError reading seed)", async () => {
+    const good = run("a", { sim: [1] });
+    const opts = { directions: { sim: "maximize" } } as const;
+    const cases: [unknown[], string, string][] = [
+      [[], "INPUT_INVALID", "compareRuns: a must be a run ({ name, rows }), received nothing"],
+      [[null, null], "INPUT_INVALID", "compareRuns: a must be a run ({ name, rows }), received null"],
+      [[good, 5, opts], "INPUT_INVALID", "compareRuns: b must be a run ({ name, rows }), received number 5"],
+      [[{}, {}], "INPUT_INVALID", "compareRuns: a.name must be a string, received nothing"],
+      [[{ name: "a" }, good, opts], "INPUT_INVALID", "compareRuns: a.rows must be an iterable or async iterable of rows, received nothing"],
+      [[good, { name: "b", rows: 5 }, opts], "INPUT_INVALID", "compareRuns: b.rows must be an iterable or async iterable of rows, received number 5"],
+      [[good, good], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? }), received nothing"],
+      [[good, good, null], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? }), received null"],
+      [[good, good, { ...opts, onProgress: 5 }], "CONFIG_INVALID", "compareRuns: opts.onProgress must be a function or nothing, received number 5"],
+    ];
+    for (const [args, code, message] of cases) {
+      const e = await evalErrorOf((compareRuns as (...a: unknown[]) => Promise<unknown>)(...args));
+      expect(e).toMatchObject({ code, message });
+    }
   });
 
   it("gives the same figures from rows' scores as from their outcomes", async () => {

@@ -47,12 +47,20 @@ const PROGRESS_EVERY = 10_000;
  * are left out of its pairs, with a warning giving how many per run (see {@link unpairedWarnings}). When a row number has different ids in the two runs
  * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
  * Rows with a bad or repeated row number are left out with a warning; a long run never fails on one row.
- * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction.
+ * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction, and
+ * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
+ * TypeError reading `seed`); the rows themselves are read as given.
  *
  * Memory: run a's scores are kept in one Float64Array per evaluator indexed by row number, and the
  * pairs in two per evaluator; run b is streamed.
  */
 export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
+  checkRun("a", a);
+  checkRun("b", b);
+  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) {
+    throw argumentInvalid("CONFIG_INVALID", "opts", "an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? })", opts);
+  }
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") throw argumentInvalid("CONFIG_INVALID", "opts.onProgress", "a function or nothing", opts.onProgress);
   const settings = checkOptions(opts);
   const warnings = new Warnings();
 
@@ -300,6 +308,22 @@ function sameId(x: unknown, y: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** An EvalError for an argument of {@link compareRuns} (`compareRuns: a.rows must be …, received …`). */
+function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown): EvalError {
+  const received = describeValue(value);
+  const message = `compareRuns: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError(code, message, { issues: [{ path: arg.split("."), message, expected, received }] });
+}
+
+/** INPUT_INVALID unless `run` is a {@link ComparisonInput}: an object with a string name and (async) iterable rows. */
+function checkRun(arg: "a" | "b", run: unknown): void {
+  if (typeof run !== "object" || run === null || Array.isArray(run)) throw argumentInvalid("INPUT_INVALID", arg, "a run ({ name, rows })", run);
+  const { name, rows } = run as Record<string, unknown>;
+  if (typeof name !== "string") throw argumentInvalid("INPUT_INVALID", `${arg}.name`, "a string", name);
+  const iterable = typeof rows === "object" && rows !== null && (Symbol.iterator in rows || Symbol.asyncIterator in rows);
+  if (!iterable) throw argumentInvalid("INPUT_INVALID", `${arg}.rows`, "an iterable or async iterable of rows", rows);
 }
 
 /** The row number, or null (with a warning) when it is not a usable row number or was seen before. */
