@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { EvalError } from "../errors.js";
 import { findEvaluator } from "../evaluators/registry.js";
 import { readResultsFile } from "../run/results-file.js";
-import { rowScores, type RowScores } from "../run/row-scores.js";
+import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import { isResultError, type RowOutcome, type RunInfo } from "../run/types.js";
 import type { Direction } from "../types.js";
 import type { RunStore } from "../storage/store.js";
@@ -78,5 +78,5 @@ function directionsOf(types: Record<string, string>): Record<string, Direction> 
 }
 
 function* eachRowScores(outcomes: Iterable<RowOutcome>): Generator<RowScores> {
-  for (const o of outcomes) yield rowScores(o);
+  for (const o of outcomes) yield scoresOfOutcome(o);
 }

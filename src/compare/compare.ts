@@ -3,7 +3,7 @@
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
 import { EvalError, describeValue, type Issue } from "../errors.js";
-import { rowScores, type RowScores } from "../run/row-scores.js";
+import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { Float64Buffer } from "../stats/float64-buffer.js";
@@ -293,7 +293,7 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
 
 /** A row's scores: given as such, or taken from its outcome. */
 function scoresOf(row: RowOutcome | RowScores): RowScores {
-  return "scores" in row ? row : rowScores(row);
+  return "scores" in row ? row : scoresOfOutcome(row);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RowResult } from "./types.js";
+import { thrownEvalError } from "../test-support.js";
 import { pairableScore, rowScores } from "./row-scores.js";
 
 const stored = (score: number | null, skipped = false): RowResult => ({ type: "t", score, passed: null, label: null, reasoning: "", skipped, details: {} });
@@ -30,5 +31,30 @@ describe("rowScores of an unreadable row", () => {
     const unreadable = { row: 2, id: null, line: 2, error: { code: "DATASET_ROW_INVALID", message: "line 2: not valid JSON" } };
     expect(rowScores(unreadable as unknown as Parameters<typeof rowScores>[0])).toEqual({ row: 2, id: null, scores: {} });
     expect(rowScores({ ...unreadable, results: {} })).toEqual({ row: 2, id: null, scores: {} });
+  });
+});
+
+describe("arguments of the wrong kind", () => {
+  it("rowScores refuses what is not an outcome with INPUT_INVALID naming it (nothing or null threw a TypeError, 5 gave an empty row)", () => {
+    const cases: [unknown, string][] = [
+      [undefined, "rowScores: outcome must be a row outcome ({ row, id, results }), received nothing"],
+      [null, "rowScores: outcome must be a row outcome ({ row, id, results }), received null"],
+      [5, "rowScores: outcome must be a row outcome ({ row, id, results }), received number 5"],
+      [[], "rowScores: outcome must be a row outcome ({ row, id, results }), received array of 0"],
+      [{}, "rowScores: outcome.row must be a number (the row number), received nothing"],
+      [{ row: 1, results: 5 }, "rowScores: outcome.results must be an object of results by evaluator name or nothing, received number 5"],
+    ];
+    for (const [outcome, message] of cases) {
+      expect(thrownEvalError(() => rowScores(outcome as never))).toMatchObject({ code: "INPUT_INVALID", message });
+    }
+  });
+
+  it("pairableScore refuses what is not a result or nothing with INPUT_INVALID (null and 5 threw a TypeError from an in check)", () => {
+    for (const [result, received] of [[null, "null"], [5, "number 5"], ["x", 'string "x"'], [[], "array of 0"]] as const) {
+      expect(thrownEvalError(() => pairableScore(result as never))).toMatchObject({
+        code: "INPUT_INVALID",
+        message: `pairableScore: result must be an evaluator's result ({ score, skipped, … } or { error }) or nothing, received ${received}`,
+      });
+    }
   });
 });

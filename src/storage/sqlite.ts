@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
-import { pairableScore, rowScores, type RowScores } from "../run/row-scores.js";
+import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { migrate } from "./migrations.js";
 import { newRunId } from "./run-id.js";
@@ -346,7 +346,7 @@ export class SqliteRunStore implements RunStore {
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0])) {
       for (const [row, id, text, results] of page) {
         if (text === null) {
-          yield rowScores(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null }));
+          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null }));
           continue;
         }
         const scores = decodeScores(text, names);
@@ -680,7 +680,7 @@ function evaluatorNames(run: RunRecord): string[] {
 function outcomeScores(r: RowOutcome, names: readonly string[]): string | null {
   const keys = Object.keys(r.results);
   if (r.error !== undefined || keys.length !== names.length || !names.every((n) => n in r.results)) return null;
-  return encodeScores(names.map((n) => pairableScore(r.results[n])));
+  return encodeScores(names.map((n) => scoreOf(r.results[n])));
 }
 
 function toRowOutcome(r: RowRecord): RowOutcome {
