@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
+import { thrownEvalError } from "../test-support.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { packScores } from "./packed-scores.js";
 import { SummaryBuilder, type SummaryEvaluator } from "./summarize.js";
@@ -166,5 +167,29 @@ describe("SummaryBuilder", () => {
   it("rejects two evaluators with the same name", () => {
     expect(() => new SummaryBuilder([sim, { ...dist, name: "sim" }], { countSkippedAsZero: false })).toThrow(EvalError);
     expect(() => new SummaryBuilder([sim, { ...dist, name: "sim" }], { countSkippedAsZero: false })).toThrow(/"sim" is used twice/);
+  });
+});
+
+describe("SummaryBuilder's arguments", () => {
+  it("refuses evaluators and options of the wrong kind with CONFIG_INVALID naming them (none or 5 threw a TypeError from forEach)", () => {
+    const opts = { countSkippedAsZero: false };
+    const list = "an array of evaluators ({ name, type, direction, threshold })";
+    const cases: [unknown[], string][] = [
+      [[], `evaluators must be ${list}, received nothing`],
+      [[5, opts], `evaluators must be ${list}, received number 5`],
+      [[[sim, null], opts], "evaluators[1] must be an evaluator ({ name, type, direction, threshold }), received null"],
+      [[[{ ...sim, name: 5 }], opts], "evaluators[0].name must be a string, received number 5"],
+      [[[{ ...sim, type: undefined }], opts], "evaluators[0].type must be a string, received nothing"],
+      [[[{ ...sim, direction: "up" }], opts], 'evaluators[0].direction must be "maximize" or "minimize", received string "up"'],
+      [[[{ ...sim, threshold: "0.5" }], opts], 'evaluators[0].threshold must be a number or null, received string "0.5"'],
+      [[[sim]], "opts must be an object ({ countSkippedAsZero, scoreSet? }), received nothing"],
+      [[[sim], 5], "opts must be an object ({ countSkippedAsZero, scoreSet? }), received number 5"],
+      [[[sim], {}], "opts.countSkippedAsZero must be a boolean, received nothing"],
+      [[[sim], { countSkippedAsZero: false, scoreSet: 5 }], "opts.scoreSet must be an object ({ memoryValues?, dir? }) or nothing, received number 5"],
+    ];
+    for (const [args, message] of cases) {
+      const e = thrownEvalError(() => new (SummaryBuilder as new (...a: unknown[]) => SummaryBuilder)(...args));
+      expect(e).toMatchObject({ code: "CONFIG_INVALID", message: `SummaryBuilder: ${message}` });
+    }
   });
 });

@@ -4,7 +4,7 @@
  * and percentiles are exact while memory stays flat.
  */
 import type { Direction } from "../types.js";
-import { EvalError, type Issue } from "../errors.js";
+import { describeValue, EvalError, type Issue } from "../errors.js";
 import type { EvaluatorSummary, RowOutcome, RunSummary } from "../run/types.js";
 import { CELL, packScores, type PackedScores } from "./packed-scores.js";
 import { ScoreSet, type ScoreSetOptions } from "./score-set.js";
@@ -60,8 +60,13 @@ export class SummaryBuilder {
   private rows = 0;
   private rowErrors = 0;
 
-  /** Throws CONFIG_INVALID when two evaluators share a name (results are keyed by name). */
+  /**
+   * Throws CONFIG_INVALID when two evaluators share a name (results are keyed by name), or, naming the
+   * argument, when `evaluators` is not an array of {@link SummaryEvaluator}s or `opts` not
+   * {@link SummaryOptions} (`new SummaryBuilder(5)` threw a TypeError from forEach).
+   */
   constructor(evaluators: readonly SummaryEvaluator[], opts: SummaryOptions) {
+    checkArguments(evaluators, opts);
     const issues: Issue[] = [];
     const seen = new Set<string>();
     evaluators.forEach((e, i) => {
@@ -129,6 +134,34 @@ export class SummaryBuilder {
   /** Deletes the scores' temporary files; the builder must not be used afterwards. */
   close(): void {
     for (const t of this.tallies) t.scores.close();
+  }
+}
+
+/** CONFIG_INVALID for an argument of the {@link SummaryBuilder} constructor, naming it (`evaluators[0].direction`). */
+function argumentInvalid(arg: string, expected: string, value: unknown, path: (string | number)[]): EvalError {
+  const received = describeValue(value);
+  const message = `SummaryBuilder: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError("CONFIG_INVALID", message, { issues: [{ path, message, expected, received }] });
+}
+
+/** Throws unless the constructor's arguments are of their kinds: each evaluator's fields, and the options' (shallow). */
+function checkArguments(evaluators: unknown, opts: unknown): void {
+  const shape = "{ name, type, direction, threshold }";
+  if (!Array.isArray(evaluators)) throw argumentInvalid("evaluators", `an array of evaluators (${shape})`, evaluators, ["evaluators"]);
+  evaluators.forEach((e: unknown, i) => {
+    if (typeof e !== "object" || e === null || Array.isArray(e)) throw argumentInvalid(`evaluators[${i}]`, `an evaluator (${shape})`, e, ["evaluators", i]);
+    const { name, type, direction, threshold } = e as Record<string, unknown>;
+    const field = (key: string, expected: string, value: unknown) => argumentInvalid(`evaluators[${i}].${key}`, expected, value, ["evaluators", i, key]);
+    if (typeof name !== "string") throw field("name", "a string", name);
+    if (typeof type !== "string") throw field("type", "a string", type);
+    if (direction !== "maximize" && direction !== "minimize") throw field("direction", '"maximize" or "minimize"', direction);
+    if (threshold !== null && typeof threshold !== "number") throw field("threshold", "a number or null", threshold);
+  });
+  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw argumentInvalid("opts", "an object ({ countSkippedAsZero, scoreSet? })", opts, ["opts"]);
+  const { countSkippedAsZero, scoreSet } = opts as Record<string, unknown>;
+  if (typeof countSkippedAsZero !== "boolean") throw argumentInvalid("opts.countSkippedAsZero", "a boolean", countSkippedAsZero, ["opts", "countSkippedAsZero"]);
+  if (scoreSet !== undefined && (typeof scoreSet !== "object" || scoreSet === null || Array.isArray(scoreSet))) {
+    throw argumentInvalid("opts.scoreSet", "an object ({ memoryValues?, dir? }) or nothing", scoreSet, ["opts", "scoreSet"]);
   }
 }
 
