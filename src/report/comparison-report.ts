@@ -1,6 +1,7 @@
 /** The HTML report comparing two runs: per evaluator both means, the difference with its CI, and the rows that regressed most. */
 import type { Direction } from "../types.js";
 import { highlightFor } from "./choose.js";
+import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { diffLegend, renderPage, slug } from "./html-page.js";
@@ -11,9 +12,13 @@ import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, Highlig
 
 /**
  * Renders two runs side by side as one self-contained HTML file. Run A is the baseline and B the
- * candidate: "improved" and "regressed" are B relative to A, in each evaluator's direction.
+ * candidate: "improved" and "regressed" are B relative to A, in each evaluator's direction. An input
+ * that is not a {@link ComparisonReportInput} (nothing, `{}`) throws INPUT_INVALID naming the field.
  */
 export function renderComparisonReport(input: ComparisonReportInput): string {
+  checkReportInput("renderComparisonReport", "a comparison report's input ({ a, b, evaluators })", input,
+    { a: "object", b: "object", evaluators: "array" },
+    { confidence: "number", warnings: "array", texts_unavailable: "array", generated_at: "string" });
   const title = `${label(input.a)} → ${label(input.b)}`;
   const body = [
     renderHeader(input),

@@ -12,6 +12,7 @@
  */
 import { isResultError, type RowOutcome } from "../run/types.js";
 import { escapeXml, escapeXmlText } from "./escape.js";
+import { checkReportInput } from "./check-input.js";
 import { capCodePoints, formatId } from "./format.js";
 import type { GateResult, JUnitInput } from "./types.js";
 
@@ -174,9 +175,13 @@ function attrs(c: Counts): string {
 
 /**
  * Renders the run as a JUnit XML document (XML 1.0, UTF-8) in memory; see {@link JUnitBuilder}.
- * Totals on `<testsuites>` add up the suites.
+ * Totals on `<testsuites>` add up the suites. An input that is not a {@link JUnitInput} (nothing, `{}`,
+ * `rows: 5`) throws INPUT_INVALID naming the field.
  */
 export function renderJUnit(input: JUnitInput): string {
+  checkReportInput("renderJUnit", "a JUnit report's input ({ name, evaluators, rows, gates })", input,
+    { name: "string", evaluators: "array", rows: "iterable", gates: "array" },
+    { timestamp: "string", skippedAsFailed: "array" });
   const lines: string[][] = [];
   const builder = new JUnitBuilder(input, (suite, line) => (lines[suite] ??= []).push(line));
   for (const row of input.rows) builder.add(row);

@@ -2,6 +2,7 @@
 import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
+import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
@@ -12,9 +13,13 @@ import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } f
 
 /**
  * Renders a run as one self-contained HTML file (inline CSS and SVG, no script, no network).
- * Every string from the run (names, paths, ids, outputs) is HTML-escaped.
+ * Every string from the run (names, paths, ids, outputs) is HTML-escaped. An input that is not a
+ * {@link RunReportInput} (nothing, `{}`, `evaluators: 5`) throws INPUT_INVALID naming the field.
  */
 export function renderRunReport(input: RunReportInput): string {
+  checkReportInput("renderRunReport", "a run report's input ({ run, summary, evaluators })", input,
+    { run: "object", summary: "object", evaluators: "array" },
+    { row_errors: "array", warnings: "array", gates: "array", generated_at: "string" });
   const { run } = input;
   const sections = input.evaluators.map((ev, i) => renderEvaluator(ev, slug(ev.summary.name, i)));
   const body = [renderHeader(input), renderSummaryTable(input), ...sections].join("\n");

@@ -1,5 +1,6 @@
 /** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
 import { escapeHtml, escapeText } from "./escape.js";
+import { checkReportInput } from "./check-input.js";
 import { MISSING, formatScore, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { renderPage, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
@@ -9,9 +10,13 @@ import type { TrendReportInput, TrendSeries } from "./types.js";
 /**
  * Renders each evaluator's mean over the runs (oldest first) as its own line chart, since the
  * evaluators' scales differ (similarities in [0, 1], edit counts unbounded), followed by a table
- * of every value. A run where an evaluator is missing leaves a gap in its line.
+ * of every value. A run where an evaluator is missing leaves a gap in its line. An input that is not a
+ * {@link TrendReportInput} (nothing, `{}`) throws INPUT_INVALID naming the field.
  */
 export function renderTrendReport(input: TrendReportInput): string {
+  checkReportInput("renderTrendReport", "a trend report's input ({ runs, series })", input,
+    { runs: "array", series: "array" },
+    { warnings: "array", title: "string", generated_at: "string" });
   const title = input.title ?? "simeval trend";
   const runs = input.runs;
   const first = runs[0];
