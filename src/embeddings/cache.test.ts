@@ -57,6 +57,25 @@ describe("memoryEmbeddingCache", () => {
 });
 
 describe("sqliteEmbeddingCache", () => {
+  it("refuses a store that is not an EmbeddingStore with CONFIG_INVALID (none or 5 gave a cache that threw a TypeError at its first lookup)", () => {
+    const store = "an embedding store ({ getEmbeddings, putEmbeddings }, such as openSqliteStore(path))";
+    const cases: [unknown, string][] = [
+      [undefined, `store must be ${store}, received nothing`],
+      [5, `store must be ${store}, received number 5`],
+      [null, `store must be ${store}, received null`],
+      [{ getEmbeddings: () => new Map() }, "store.putEmbeddings must be a function (the store is no EmbeddingStore), received nothing"],
+    ];
+    for (const [given, message] of cases) {
+      expect(thrownEvalError(() => sqliteEmbeddingCache(given as never))).toMatchObject({ code: "CONFIG_INVALID", message: `sqliteEmbeddingCache: ${message}` });
+    }
+  });
+
+  it("textHash refuses a text that is not a string with INPUT_INVALID (node:crypto threw a TypeError)", () => {
+    for (const [text, received] of [[5, "number 5"], [undefined, "nothing"], [null, "null"], [new Uint8Array(1), "object"]] as const) {
+      expect(thrownEvalError(() => textHash(text as never))).toMatchObject({ code: "INPUT_INVALID", message: `textHash: text must be a string, received ${received}` });
+    }
+  });
+
   it("textHash is SHA-256 of the UTF-8 bytes", () => {
     expect(textHash("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     expect(textHash("é")).toBe(textHash("\u00e9"));
