@@ -9,7 +9,7 @@ import { EvalError } from "../errors.js";
 import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
-import { collect, evalErrorOf } from "../test-support.js";
+import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
 import { DELETE_CHUNK_ROWS, openSqliteStore, readOnlyHint, storeError as toStoreError, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
 import { CLOSED_UNFINISHED, processGone } from "./store.js";
 
@@ -97,6 +97,21 @@ function startChild(source: string, args: string[]) {
 }
 
 describe("opening", () => {
+  it("refuses a path that is not a non-empty string, and a second argument, naming them (5 was STORE_FAILED with node's message, a second argument was ignored)", () => {
+    for (const [path, received] of [[5, "number 5"], [null, "null"], [undefined, "nothing"], ["", 'string ""']] as const) {
+      expect(thrownEvalError(() => openSqliteStore(path as never))).toMatchObject({
+        code: "INPUT_INVALID",
+        message: `openSqliteStore: path must be the path of a SQLite database file (a non-empty string) or ":memory:", received ${received}`,
+      });
+    }
+    const call = openSqliteStore as (...args: unknown[]) => SqliteRunStore;
+    expect(thrownEvalError(() => call(":memory:", 5))).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: "openSqliteStore: a second argument must be nothing (it takes only a path), received number 5",
+    });
+    expect(thrownEvalError(() => call(":memory:", { readonly: true })).message).toBe("openSqliteStore: a second argument must be nothing (it takes only a path), received object");
+  });
+
   it("creates the parent directories and a WAL database with 16 KiB pages at the current schema version", async () => {
     await open().close();
     expect(existsSync(dbPath)).toBe(true);

@@ -2,7 +2,7 @@ import { accessSync, constants, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { EvalError } from "../errors.js";
+import { describeValue, EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
@@ -159,9 +159,24 @@ function prepareStatements(db: Database.Database) {
  * Throws `EvalError("USAGE")` naming `path` when it is a directory, a file that is not a SQLite
  * database, another program's database, or one written by a newer simeval (a path this build cannot use:
  * a bad argument, not a runtime failure), and `EvalError("STORE_FAILED")` when the file cannot be created.
+ * A `path` that is not a non-empty string throws INPUT_INVALID, and a second argument (there are no
+ * options) CONFIG_INVALID, naming them: 5 was STORE_FAILED with node's message, and a second argument ignored.
  */
 export function openSqliteStore(path: string): SqliteRunStore {
+  if (typeof path !== "string" || path === "") {
+    throw argumentInvalid("INPUT_INVALID", "path", 'the path of a SQLite database file (a non-empty string) or ":memory:"', path);
+  }
+  // Not a parameter, so that TypeScript callers see none: a JavaScript caller may pass options that do not exist.
+  const extra: unknown = arguments[1];
+  if (extra !== undefined) throw argumentInvalid("CONFIG_INVALID", "a second argument", "nothing (it takes only a path)", extra);
   return new SqliteRunStore(path);
+}
+
+/** An EvalError for an argument of {@link openSqliteStore} (`openSqliteStore: path must be …, received …`). */
+function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown): EvalError {
+  const received = describeValue(value);
+  const message = `openSqliteStore: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError(code, message, { issues: [{ path: arg === "path" ? ["path"] : [1], message, expected, received }] });
 }
 
 /**
