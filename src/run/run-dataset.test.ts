@@ -366,12 +366,13 @@ describe("runDataset's count options", () => {
     ["workers", -1, "number -1"],
     ["workers", "2", 'string "2"'],
     ["worst", 1.5, "number 1.5"],
-  ])("refuse %s %j with CONFIG_INVALID instead of running (batchSize 0 looped forever)", async (name, value, received) => {
+  ])("refuse %s %j with CONFIG_INVALID naming runDataset and the option, as its other options, instead of running (batchSize 0 looped forever)", async (name, value, received) => {
     const dataset = await files.file("counts.jsonl", rows(5));
     const min = name === "batchSize" ? 1 : 0;
     await expect(runDataset({ dataset, evaluators: SPECS, workers: 0, [name]: value })).rejects.toMatchObject({
       code: "CONFIG_INVALID",
-      message: `Invalid ${name}: expected an integer >= ${min} but received ${received}`,
+      message: `runDataset: opts.${name} must be an integer >= ${min} or nothing, received ${received}`,
+      issues: [{ path: [name], expected: `an integer >= ${min} or nothing`, received }],
     });
   });
 });

@@ -382,14 +382,16 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
 }
 
 /**
- * Refuses a count option that is not a whole number >= `min` (CONFIG_INVALID, as compareRuns does): a
- * batchSize of 0, say, would otherwise regroup the rows into empty batches forever.
+ * Refuses a count option that is not a whole number >= `min` with CONFIG_INVALID, worded as
+ * {@link checkRunOptions} words the others (`runDataset: opts.workers must be …`): a batchSize of 0, say,
+ * would otherwise regroup the rows into empty batches forever.
  */
 function checkCount(value: unknown, name: string, min: number): void {
   if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) return;
   const received = describeValue(value);
-  const message = `Invalid ${name}: expected an integer >= ${min} but received ${received}`;
-  throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: [name], message, expected: `an integer >= ${min}`, received }] });
+  const expected = `an integer >= ${min} or nothing`;
+  const message = `runDataset: opts.${name} must be ${expected}, received ${received}`;
+  throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: [name], message, expected, received }] });
 }
 
 /** Adds to `found` each evaluator's first error in the batch, unless it has one already. */
