@@ -51,3 +51,40 @@ export function watchStopSignals(say: (message: string, signal: StopSignal) => v
     },
   };
 }
+
+/** Ctrl-C and SIGTERM for a command that stops between steps; see {@link watchInterrupts}. */
+export interface Interrupts {
+  /** Aborted by the first Ctrl-C or SIGTERM, with the signal's name as its reason. */
+  signal: AbortSignal;
+  /** The signal that stopped the command, if one did. */
+  readonly stoppedBy: StopSignal | undefined;
+  /** Gives the signals back to Node; idempotent. */
+  dispose(): void;
+}
+
+/**
+ * Ctrl-C or SIGTERM while a command works through steps it can stop between (`delete`, run after run, chunk
+ * after chunk): the first aborts `signal`, and the command stops at the next step and says what was done
+ * (exit {@link STOPPED_EXIT}). The same signal again takes Node's default action and stops the process at once.
+ */
+export function watchInterrupts(): Interrupts {
+  const controller = new AbortController();
+  let stoppedBy: StopSignal | undefined;
+  const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
+    const listener = () => {
+      stoppedBy ??= name;
+      controller.abort(name);
+    };
+    process.once(name, listener);
+    return [name, listener] as const;
+  });
+  return {
+    signal: controller.signal,
+    get stoppedBy() {
+      return stoppedBy;
+    },
+    dispose: () => {
+      for (const [name, listener] of listeners) process.removeListener(name, listener);
+    },
+  };
+}

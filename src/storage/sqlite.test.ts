@@ -630,7 +630,7 @@ describe("deleting runs", () => {
     const other = await finishedRun(store, 10);
     await store.setBaseline(big);
     const progress: [number, number][] = [];
-    expect(await store.deleteRun(big, { onProgress: (done, total) => progress.push([done, total]) })).toEqual({ rows: 2 * DELETE_CHUNK_ROWS + 5, wasBaseline: true });
+    expect(await store.deleteRun(big, { onProgress: (done, total) => progress.push([done, total]) })).toEqual({ rows: 2 * DELETE_CHUNK_ROWS + 5, wasBaseline: true, left: 0 });
     expect(progress).toEqual([DELETE_CHUNK_ROWS, 2 * DELETE_CHUNK_ROWS, 2 * DELETE_CHUNK_ROWS + 5].map((done) => [done, 2 * DELETE_CHUNK_ROWS + 5]));
     expect(await store.findRun(big)).toBeUndefined();
     expect(await store.baseline()).toBeUndefined();
@@ -638,8 +638,20 @@ describe("deleting runs", () => {
     expect((await store.listRuns()).map((r) => r.id)).toEqual([other]);
     expect(await collect(store.rows(other))).toEqual(numbered(1, 10));
     expect(store.freeBytes()).toBeGreaterThan(0);
-    expect(await store.deleteRun(other)).toEqual({ rows: 10, wasBaseline: false });
+    expect(await store.deleteRun(other)).toEqual({ rows: 10, wasBaseline: false, left: 0 });
     expect((await storeError(() => store.deleteRun(other))).message).toContain(`no run with id "${other}"`);
+  });
+
+  it("stops between chunks once its signal is aborted, the run gone, saying how many rows are left; the next deletion deletes them", async () => {
+    const store = open();
+    const big = await finishedRun(store, DELETE_CHUNK_ROWS + 5);
+    const other = await finishedRun(store, 10);
+    const controller = new AbortController();
+    expect(await store.deleteRun(big, { signal: controller.signal, onProgress: () => controller.abort() })).toEqual({ rows: DELETE_CHUNK_ROWS + 5, wasBaseline: false, left: 5 });
+    expect(await store.findRun(big)).toBeUndefined();
+    expect(rawRowCount(big)).toBe(5);
+    expect(await store.deleteRun(other)).toEqual({ rows: 10, wasBaseline: false, left: 0 });
+    expect(rawRowCount(big)).toBe(0);
   });
 
   it("tells a writer whose run another process deleted with --force what happened, rather than 'no run with id'", async () => {
@@ -675,7 +687,7 @@ describe("deleting runs", () => {
     const db = new Database(dbPath);
     db.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(live); // no such process on this host
     db.close();
-    expect(await store.deleteRun(live)).toEqual({ rows: 3, wasBaseline: false });
+    expect(await store.deleteRun(live)).toEqual({ rows: 3, wasBaseline: false, left: 0 });
     expect(rawRowCount(live)).toBe(0);
   });
 
@@ -685,7 +697,7 @@ describe("deleting runs", () => {
     const next = await finishedRun(store, 200);
     deleteRunRecordOnly(left);
     const totals = new Set<number>();
-    expect(await store.deleteRun(next, { onProgress: (_, total) => totals.add(total) })).toEqual({ rows: 200, wasBaseline: false });
+    expect(await store.deleteRun(next, { onProgress: (_, total) => totals.add(total) })).toEqual({ rows: 200, wasBaseline: false, left: 0 });
     expect([...totals]).toEqual([500]);
     expect(rawRowCount(left)).toBe(0);
 

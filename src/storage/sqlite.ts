@@ -434,9 +434,14 @@ export class SqliteRunStore implements RunStore {
    * that a process recording another run never waits long for the write lock. Rows that an interrupted
    * deletion left behind belong to no run, are never read, and are deleted by the next `deleteRun` or
    * {@link vacuum}. The file keeps the freed pages for new rows ({@link freeBytes}) until {@link vacuum}.
-   * Resolves to the number of rows deleted; `onProgress` gets (rows deleted, rows in all) per chunk.
+   * Resolves to the number of rows of the run, and `left`: the rows of deleted runs still in the file, which
+   * is 0 unless `signal` was aborted (Ctrl-C), which stops the deletion after the chunk in hand, the run gone;
+   * `onProgress` gets (rows deleted, rows in all) per chunk.
    */
-  async deleteRun(runId: string, opts: { onProgress?: (deleted: number, total: number) => void; force?: boolean } = {}): Promise<{ rows: number; wasBaseline: boolean }> {
+  async deleteRun(
+    runId: string,
+    opts: { onProgress?: (deleted: number, total: number) => void; force?: boolean; signal?: AbortSignal } = {},
+  ): Promise<{ rows: number; wasBaseline: boolean; left: number }> {
     const doing = `delete run ${runId}`;
     const wasBaseline = this.#guard(doing, () => {
       // Foreign keys off for this transaction, so that deleting the run does not cascade to all its
@@ -461,8 +466,8 @@ export class SqliteRunStore implements RunStore {
     const counts = this.#guard(doing, () => new Map(this.#orphanRunIds().map((id) => [id, this.#q.rowCount.get(id) ?? 0])));
     let all = 0;
     for (const n of counts.values()) all += n;
-    await this.#deleteRowsOf([...counts.keys()], (deleted) => opts.onProgress?.(deleted, all));
-    return { rows: counts.get(runId) ?? 0, wasBaseline };
+    const deleted = await this.#deleteRowsOf([...counts.keys()], (deleted) => opts.onProgress?.(deleted, all), opts.signal);
+    return { rows: counts.get(runId) ?? 0, wasBaseline, left: all - deleted };
   }
 
   /**
@@ -486,11 +491,14 @@ export class SqliteRunStore implements RunStore {
     return this.#guard("measure free space", () => (this.#q.freePages.get() ?? 0) * (this.#q.pageSize.get() ?? 0));
   }
 
-  /** Deletes the rows of the runs `ids`, {@link DELETE_CHUNK_ROWS} per transaction; `onProgress` gets the count so far. */
-  async #deleteRowsOf(ids: readonly string[], onProgress?: (deleted: number) => void): Promise<void> {
+  /**
+   * Deletes the rows of the runs `ids`, {@link DELETE_CHUNK_ROWS} per transaction; `onProgress` gets the count so
+   * far. Stops between chunks once `signal` is aborted. Resolves to the number of rows deleted.
+   */
+  async #deleteRowsOf(ids: readonly string[], onProgress?: (deleted: number) => void, signal?: AbortSignal): Promise<number> {
     let deleted = 0;
     for (const id of ids) {
-      for (;;) {
+      while (!signal?.aborted) {
         const { changes } = this.#guard(`delete the rows of run ${id}`, () =>
           this.#db.transaction(() => this.#q.deleteRowChunk.run(id, DELETE_CHUNK_ROWS)).immediate(),
         );
@@ -501,6 +509,7 @@ export class SqliteRunStore implements RunStore {
         await new Promise(setImmediate);
       }
     }
+    return deleted;
   }
 
   /** Ids that rows carry but no run has: deleted runs whose rows are not all deleted yet. */

@@ -55,9 +55,13 @@ export interface RunStore {
   /**
    * Deletes a run and its rows, refusing one that a live process is still recording (or may be: one on
    * another host), unless `force`, and unsets the baseline when it was this run. `onProgress` gets
-   * (rows deleted, rows to delete) as it goes.
+   * (rows deleted, rows to delete) as it goes. An aborted `signal` may stop it once the run is gone and
+   * before all its rows are: `left` is then how many rows are still stored (never read; a later deletion removes them).
    */
-  deleteRun(runId: string, opts?: { onProgress?: (deleted: number, total: number) => void; force?: boolean }): Promise<{ rows: number; wasBaseline: boolean }>;
+  deleteRun(
+    runId: string,
+    opts?: { onProgress?: (deleted: number, total: number) => void; force?: boolean; signal?: AbortSignal },
+  ): Promise<{ rows: number; wasBaseline: boolean; left?: number }>;
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
   /** Marks runs begun through this store and still running as incomplete (see {@link CLOSED_UNFINISHED}), then closes. Idempotent. */

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
-import { rowsRecorded } from "./runs.js";
+import type { CliIO } from "../io.js";
+import { deleteCommand, rowsRecorded } from "./runs.js";
 
 let dir: string;
 const opened: SqliteRunStore[] = [];
@@ -43,5 +44,37 @@ describe("rowsRecorded", () => {
     const run = await runningRun(store);
     const failing = { rowCount: async () => Promise.reject(new EvalError("STORE_FAILED", "disk I/O error")), findRun: (ref: string) => store.findRun(ref) };
     await expect(rowsRecorded(run, failing)).rejects.toThrow("disk I/O error");
+  });
+});
+
+describe("deleteCommand interrupted", () => {
+  async function finished(store: SqliteRunStore, name: string, rows: number) {
+    const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    for (let from = 1; from <= rows; from += 5_000) {
+      await store.addRows(id, Array.from({ length: Math.min(5_000, rows - from + 1) }, (_, i) => ({ row: from + i, id: from + i, results: {} })));
+    }
+    await store.finishRun(id, { rows, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+    return id;
+  }
+
+  it("stops between runs on Ctrl-C, names what is not deleted, and exits 130", async () => {
+    const store = open();
+    await finished(store, "first", 3);
+    await finished(store, "second", 3);
+    await store.close();
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = {
+      stdout: (line: string) => {
+        out.push(line);
+        if (line.startsWith("deleted")) process.emit("SIGINT");
+      },
+      stderr: (line: string) => void err.push(line),
+    } as unknown as CliIO;
+    expect(await deleteCommand(["first", "second"], { db: join(dir, "simeval.db"), vacuum: true }, io)).toBe(130);
+    expect(out.filter((l) => l.startsWith("deleted"))).toEqual([expect.stringContaining("(first): 3 rows")]);
+    expect(err).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\); \S+ \(second\) not deleted, the file not vacuumed$/)]);
+    expect((await open().listRuns()).map((r) => r.name)).toEqual(["second"]);
+    expect(process.listenerCount("SIGINT")).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
+import { STOPPED_EXIT, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable } from "../table.js";
 import { didYouMean } from "../../evaluators/suggest.js";
@@ -235,6 +236,7 @@ const STILL_RUNNING_HINT = "a run whose process was killed on another host or in
 export async function deleteCommand(refs: readonly string[], opts: { db: string; vacuum?: boolean; force?: boolean }, io: CliIO): Promise<number> {
   if (refs.length === 0 && !opts.vacuum) throw new EvalError("USAGE", "name the runs to delete (ids, names or id prefixes; `simeval runs` lists them), or give --vacuum");
   const store = openRecordedRuns(opts.db);
+  const stop = watchInterrupts();
   try {
     const runs = new Map<string, RunInfo>();
     for (const ref of refs) {
@@ -260,13 +262,33 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         );
       }
     }
-    for (const run of runs.values()) {
-      const progress = terminalProgress(process.stderr);
-      const { rows, wasBaseline } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total), force: opts.force === true });
+    const progress = terminalProgress(process.stderr, io.stderr);
+    // Ctrl-C stops between chunks of rows and between runs, saying what is deleted and what is not (exit 130).
+    const interrupted = (done: string) => {
+      const signal = stop.stoppedBy ?? "SIGINT";
+      progress.done();
+      progress.note(`simeval: interrupted (${signal}); ${done}`, signal === "SIGINT");
+      return STOPPED_EXIT[signal];
+    };
+    const pending = [...runs.values()];
+    const notDone = () => [...(pending.length ? [`${pending.map(runLabel).join(", ")} not deleted`] : []), ...(opts.vacuum ? ["the file not vacuumed"] : [])];
+    for (let run = pending.shift(); run; run = pending.shift()) {
+      if (stop.signal.aborted) {
+        pending.unshift(run);
+        return interrupted(notDone().join(", "));
+      }
+      const { rows, wasBaseline, left = 0 } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total), force: opts.force === true, signal: stop.signal });
       progress.done();
       io.stdout(`deleted ${runLabel(run)}: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}`);
       if (wasBaseline) io.stdout("it was the baseline: no baseline is set now (`simeval baseline set RUN` sets one)");
+      if (left > 0) {
+        const them = `${left.toLocaleString("en-US")} of the rows of deleted runs are still in the file (never read): \`simeval delete --vacuum\` or the next \`simeval delete\` deletes them`;
+        return interrupted([them, ...notDone()].join("; "));
+      }
     }
+    if (stop.signal.aborted && opts.vacuum) return interrupted(notDone().join(", "));
+    // VACUUM runs to its end once begun (no signal handler runs meanwhile): Ctrl-C then stops the process at once, which leaves the file as it was.
+    stop.dispose();
     if (opts.vacuum) {
       const before = fileBytes(opts.db);
       if (await store.vacuum()) io.stdout(`vacuumed ${forTerminalLine(opts.db)}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
@@ -277,6 +299,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     }
     return EXIT.ok;
   } finally {
+    stop.dispose();
     await store.close();
   }
 }
