@@ -2,16 +2,13 @@
 export const STOPPED_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 export type StopSignal = keyof typeof STOPPED_EXIT;
 
-/** What `simeval run` does with Ctrl-C and SIGTERM; see {@link watchStopSignals}. */
-export interface StopSignals {
-  /** Aborted by the first Ctrl-C or SIGTERM, with the signal's name as its reason (the run's stop reason is then `interrupted (SIGINT)`). */
-  signal: AbortSignal;
-  /** The signal that stopped the run, if one did. */
-  readonly stoppedBy: StopSignal | undefined;
+/**
+ * What `simeval run` does with Ctrl-C and SIGTERM; see {@link watchStopSignals}. Its `signal`'s reason
+ * is the signal's name: the run's stop reason is then `interrupted (SIGINT)`.
+ */
+export interface StopSignals extends Interrupts {
   /** Every row is scored: a signal from now on lets the run's files be finished. */
   scored(): void;
-  /** Gives the signals back to Node; idempotent. */
-  dispose(): void;
 }
 
 /**
@@ -22,33 +19,23 @@ export interface StopSignals {
  * process at once (the run then shows as incomplete, its writer being gone), for rows that wait on a slow provider.
  */
 export function watchStopSignals(say: (message: string, signal: StopSignal) => void): StopSignals {
-  const controller = new AbortController();
-  let stoppedBy: StopSignal | undefined;
   let scoring = true;
-  const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
-    const listener = () => {
-      stoppedBy ??= name;
-      const again = name === "SIGINT" ? "Ctrl-C again" : "SIGTERM again";
-      say(
-        scoring
-          ? `simeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
-          : `simeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
-        name,
-      );
-      controller.abort(name);
-    };
-    process.once(name, listener);
-    return [name, listener] as const;
+  const interrupts = watchInterrupts((name) => {
+    const again = name === "SIGINT" ? "Ctrl-C again" : "SIGTERM again";
+    say(
+      scoring
+        ? `simeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
+        : `simeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
+      name,
+    );
   });
   return {
-    signal: controller.signal,
+    signal: interrupts.signal,
     get stoppedBy() {
-      return stoppedBy;
+      return interrupts.stoppedBy;
     },
     scored: () => void (scoring = false),
-    dispose: () => {
-      for (const [name, listener] of listeners) process.removeListener(name, listener);
-    },
+    dispose: interrupts.dispose,
   };
 }
 
@@ -66,13 +53,15 @@ export interface Interrupts {
  * Ctrl-C or SIGTERM while a command works through steps it can stop between (`delete`, run after run, chunk
  * after chunk): the first aborts `signal`, and the command stops at the next step and says what was done
  * (exit {@link STOPPED_EXIT}). The same signal again takes Node's default action and stops the process at once.
+ * `onSignal` hears the first of each signal, before `signal` is aborted.
  */
-export function watchInterrupts(): Interrupts {
+export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrupts {
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
     const listener = () => {
       stoppedBy ??= name;
+      onSignal?.(name);
       controller.abort(name);
     };
     process.once(name, listener);
