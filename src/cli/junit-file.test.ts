@@ -32,6 +32,18 @@ describe("writeJUnitFile", () => {
   const input = { name: "run <1>", timestamp: "2026-11-21T10:00:00Z", evaluators: ["lev", "jac"] };
   const gates = [{ name: "lev=0.8", passed: false, message: "mean 0.6 is below 0.8" }];
 
+  it("tells a progress display of the rows read back, of the total given, then is done with it", async () => {
+    const updates: [number, number | null][] = [];
+    let done = 0;
+    const to = { update: (n: number, total: number | null) => void updates.push([n, total]), note: () => undefined, step: () => undefined, done: () => void done++ };
+    await writeJUnitFile(join(dir, "progress.xml"), input, rows(), gates, { to, total: 5000 });
+    expect(updates.length).toBeGreaterThan(1);
+    expect(updates.every(([, total]) => total === 5000)).toBe(true);
+    expect(updates.map(([n]) => n)).toEqual([...updates.map(([n]) => n)].sort((x, y) => x - y));
+    expect(updates.at(-1)).toEqual([5000, 5000]);
+    expect(done).toBe(1);
+  });
+
   it("writes the file a symlink names, keeping the link, and writes into a FIFO rather than replacing it", async () => {
     const real = join(dir, "linked-real.xml");
     const link = join(dir, "linked.xml");

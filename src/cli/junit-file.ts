@@ -1,11 +1,14 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { writeWhole } from "./output-file.js";
+import type { Progress } from "./progress.js";
 import { JUnitBuilder } from "../report/junit.js";
 import type { GateResult, JUnitInput } from "../report/types.js";
 import type { RowOutcome } from "../run/types.js";
 
 /** Bytes of testcase lines a suite buffers before appending them to its part file. */
 const FLUSH_BYTES = 1 << 16;
+/** Rows between progress updates (the display itself draws at most ten times a second). */
+const PROGRESS_ROWS = 1024;
 
 /**
  * Writes the JUnit XML of a run to `path` without holding its rows: each suite's testcase lines go to a
@@ -14,8 +17,15 @@ const FLUSH_BYTES = 1 << 16;
  * it was, and says when it holds an earlier run's file). The part files are removed whatever happens: at once
  * where the system allows an open file to be removed. A write failure is an error naming `--junit` and the
  * path: `USAGE` for a wrong path, `OUTPUT_FAILED` for a full disk or an I/O error (see writeFailure in output-file.ts).
+ * `progress` is told of the rows read back, of `total` (a million rows take about 20 s), and is done once they are.
  */
-export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows" | "gates">, rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>, gates: readonly GateResult[]): Promise<void> {
+export async function writeJUnitFile(
+  path: string,
+  input: Omit<JUnitInput, "rows" | "gates">,
+  rows: Iterable<RowOutcome> | AsyncIterable<RowOutcome>,
+  gates: readonly GateResult[],
+  progress?: { to: Progress; total: number },
+): Promise<void> {
   await writeWhole("--junit", path, async (file) => {
     const parts = new Map<number, { fd: number; buffer: string[]; bytes: number }>();
     const flush = (part: { fd: number; buffer: string[]; bytes: number }) => {
@@ -42,7 +52,13 @@ export async function writeJUnitFile(path: string, input: Omit<JUnitInput, "rows
         part.bytes += line.length + 1;
         if (part.bytes >= FLUSH_BYTES) flush(part);
       });
-      for await (const row of rows) builder.add(row);
+      let read = 0;
+      for await (const row of rows) {
+        builder.add(row);
+        if (++read % PROGRESS_ROWS === 0) progress?.to.update(read, progress.total);
+      }
+      progress?.to.update(read, progress.total);
+      progress?.to.done();
       const { head, suites, tail } = builder.finish(gates);
       const out = file.open();
       writeSync(out, `${head}\n`);

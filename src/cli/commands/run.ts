@@ -229,7 +229,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       // Skipped rows fail where the summary counted them as failed verdicts (an evaluator that gives verdicts).
       const skippedAsFailed = result.summary.skipped_as_zero ? result.summary.evaluators.filter((e) => e.verdicts > 0).map((e) => e.name) : [];
       const input = { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), skippedAsFailed };
-      await writeJUnitFile(path, input, store.rows(result.runId), checks);
+      // A million rows take about 20 s to read back.
+      const reading = terminalProgress(process.stderr, io.stderr, undefined, results?.terminal !== true);
+      reading.step(`writing ${forTerminalLine(path)}: reading the rows back`);
+      await writeJUnitFile(path, input, store.rows(result.runId), checks, { to: reading, total: result.summary.rows });
     });
     // Every failure is said; the first (a write's, else the comparison's) gives the exit code.
     const thrown = [...writeFailures, ...(noVerdict ? [noVerdict] : [])];
