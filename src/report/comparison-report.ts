@@ -2,7 +2,7 @@
 import type { Direction } from "../types.js";
 import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
-import { escapeHtml, escapeText, userText } from "./escape.js";
+import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { diffLegend, renderPage, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
@@ -71,7 +71,7 @@ function renderTable(input: ComparisonReportInput): string {
     const cls = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, d) ? "better" : "worse";
     const ci = ev.ci ? `<span class="ci">${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}</span>` : `<span class="ci">no CI</span>`;
     return (
-      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${escapeText(ev.name)}<span class="type" title="${directionText(d)}">${escapeText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
+      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${nameText(ev.name)}<span class="type" title="${directionText(d)}">${nameText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
       `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b></td>` +
       // The chart and the figures side by side in a flex box: a floated chart left the table unaware of
       // its width, and a long interval ("−25.5069 … −21.0476") ran out of the cell into the p-value.
@@ -117,7 +117,7 @@ function ciSvg(ev: ComparisonEvaluator): string {
 function renderWorst(ev: ComparisonEvaluator, id: string): string {
   const highlight = ev.highlight ?? highlightFor(ev.type);
   return (
-    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${userText(ev.name)}: rows that regressed most</h2>` +
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2><bdi>${nameText(ev.name)}</bdi>: rows that regressed most</h2>` +
     `<span class="muted mono">${escapeText(ev.type)} · ${directionText(ev.direction)}</span></div>${diffLegend(highlight)}` +
     ev.worst.map((row) => renderRow(row, ev.direction, highlight)).join("") +
     `</section>`

@@ -70,3 +70,14 @@ describe("escapeXml / escapeXmlText", () => {
     );
   });
 });
+
+describe("nameText", () => {
+  it("escapes a name and lets it wrap only after _ - . / :", async () => {
+    const { nameText } = await import("./escape.js");
+    expect(nameText("a_b-c.d/e:f")).toBe("a_<wbr>b-<wbr>c.<wbr>d/<wbr>e:<wbr>f");
+    expect(nameText("<x>_\u202Ey_")).toBe(`&lt;x&gt;_<wbr><span class="ctl" title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨U+202E⟩</span>y_`);
+    expect(nameText("plain")).toBe("plain");
+    const { escapeText } = await import("./escape.js");
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => nameText(s).replaceAll("<wbr>", "") === escapeText(s)));
+  });
+});

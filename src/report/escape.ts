@@ -85,6 +85,19 @@ export function escapeText(text: string): string {
 }
 
 /**
+ * A name (an evaluator, a run, a path) as element HTML: {@link escapeText}, with a `<wbr>` after each
+ * `_`, `-`, `.`, `/` and `:` so a narrow column wraps it between its parts ("jaccard_<wbr>similarity")
+ * instead of mid-word ("jaccard_simil|arity"). The parts themselves are only broken when one alone is
+ * wider than the line.
+ */
+export function nameText(text: string): string {
+  return text
+    .split(/(?<=[_\-./:])(?=.)/su)
+    .map(escapeText)
+    .join("<wbr>");
+}
+
+/**
  * User text set inside other text (a name in a heading, an id after "id"): {@link escapeText} in a
  * `<bdi>`, so a right-to-left run in it cannot reorder what surrounds it.
  */

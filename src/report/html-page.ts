@@ -20,6 +20,10 @@ export const NARROW_CHART_WIDTH = 900;
  * with its final "?" or emoji at its left end, as its readers write it, rather than at the right end of
  * an English page's left-to-right line.
  *
+ * Names in table cells (`td.name`, `th.name`) wrap at the `<wbr>` that `nameText` (escape.ts) puts between
+ * their parts and break inside a part only when it alone overflows (`break-word`): `anywhere` let the
+ * table shrink the column to a few letters and cut "levenshtein_distance" as "levenshtein_dis|tance".
+ *
  * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
  * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).
  */
@@ -50,8 +54,8 @@ th{white-space:normal}
 th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;background:#fafbfc}
 th:first-child,td:first-child{text-align:left}
 tbody tr:last-child td{border-bottom:0}
-td.name{font-weight:600;white-space:normal;overflow-wrap:anywhere;min-width:9em}
-th.name{overflow-wrap:anywhere}
+td.name{font-weight:600;white-space:normal;overflow-wrap:break-word;min-width:9em}
+th.name{overflow-wrap:break-word}
 td:not(.name){font-size:14px;padding:8px 7px}
 td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;font-family:var(--mono)}
 .scroll{overflow-x:auto}

@@ -329,3 +329,28 @@ describe("charts on a narrow screen", () => {
     }
   });
 });
+
+/** The body of the CSS rule for `selector` in a report's inline style sheet. */
+function cssRule(html: string, selector: string): string {
+  const at = html.indexOf(`\n${selector}{`);
+  expect(at).toBeGreaterThan(-1);
+  return html.slice(at + selector.length + 2, html.indexOf("}", at));
+}
+
+describe("long evaluator names", () => {
+  const name = "levenshtein_similarity_against_the_customer_support_reference";
+
+  it("wrap between their parts in the summary table, never shrinking the column to break a part", () => {
+    const html = renderRunReport(input({ evaluators: [{ summary: summary({ name }), histogram: null, worst: [] }] }));
+    const cell = html.match(/<tr><td class="name"><a [^>]*>(.*?)<\/a><span class="type">(.*?)<\/span><\/td>/);
+    expect(cell?.[1]).toBe("levenshtein_<wbr>similarity_<wbr>against_<wbr>the_<wbr>customer_<wbr>support_<wbr>reference");
+    expect(cell?.[1]?.replaceAll("<wbr>", "")).toBe(name);
+    expect(cell?.[2]).toBe("levenshtein · ↑ higher is better");
+    // `anywhere` lets the table's auto layout narrow the column to a few letters and cut mid-part.
+    for (const sel of ["td.name", "th.name"]) {
+      expect(cssRule(html, sel)).toContain("overflow-wrap:break-word");
+      expect(cssRule(html, sel)).not.toContain("anywhere");
+    }
+  });
+
+});

@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
-import { escapeHtml, escapeText } from "./escape.js";
+import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
@@ -85,7 +85,7 @@ function renderSummaryTable(input: RunReportInput): string {
     const s = ev.summary;
     // Summary figures as the command line prints them (htmlFigure), so that the report and the gates agree.
     return (
-      `<tr><td class="name"><a href="#${slug(s.name, i)}">${escapeText(s.name)}</a><span class="type">${escapeText(s.type)} · ${directionText(s.direction)}</span></td>` +
+      `<tr><td class="name"><a href="#${slug(s.name, i)}">${nameText(s.name)}</a><span class="type">${nameText(s.type)} · ${directionText(s.direction)}</span></td>` +
       `<td>${formatInt(s.n)}</td><td>${formatInt(s.skipped)}</td><td>${s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0"}</td>` +
       `<td><b>${htmlFigure(s.mean)}</b></td><td>${htmlFigure(s.median)}</td><td>${htmlFigure(s.p10)}</td><td>${htmlFigure(s.p90)}</td><td>${htmlFigure(s.min)}</td><td>${htmlFigure(s.max)}</td>` +
       `<td>${passRate(s)}</td></tr>`
@@ -136,7 +136,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
     ? `<h3>Worst rows</h3>${diffLegend(highlight)}${ev.worst.map((w) => renderWorstRow(w, s.direction, highlight)).join("")}`
     : "";
   return (
-    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
     `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", htmlFigure(s.mean))}${stat("median", htmlFigure(s.median))}` +
     `${stat("p10", htmlFigure(s.p10))}${stat("p90", htmlFigure(s.p90))}${stat("pass rate", formatPassRate(s))}` +

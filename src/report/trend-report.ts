@@ -1,5 +1,5 @@
 /** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
-import { escapeHtml, escapeText } from "./escape.js";
+import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
 import { MISSING, formatScore, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { renderPage, slug } from "./html-page.js";
@@ -72,7 +72,7 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     ? `${unscoredLast ? NO_ROW_SCORED : "not"} in the latest run; last mean <b>${htmlFigure(latest ?? null)}</b> in ${escapeText(lastRun.name ?? lastRun.id)} (${escapeHtml(formatTime(lastRun.started_at))})`
     : `latest mean <b>${htmlFigure(latest ?? null)}</b>`;
   return (
-    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${escapeText(s.name)}</h2>` +
+    `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
     `<div class="stats"><span>${latestText}</span>${change}</div>${chart}</section>`
   );
@@ -80,11 +80,11 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
 
 function renderTable(input: TrendReportInput): string {
   const datasets = input.runs.some((r) => r.dataset_path !== undefined);
-  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${escapeText(s.name)}</th>`)].join("");
+  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr><td class="name">${escapeText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
-      (datasets ? `<td class="name">${escapeText(run.dataset_path ?? "")}</td>` : "") +
+      `<tr><td class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
+      (datasets ? `<td class="name">${nameText(run.dataset_path ?? "")}</td>` : "") +
       input.series.map((s) => `<td>${s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null)}</td>`).join("") +
       `</tr>`,
   );
