@@ -353,4 +353,12 @@ describe("long evaluator names", () => {
     }
   });
 
+  it("keep the links under the header one line high, cut with an ellipsis and whole in the title", () => {
+    const html = renderRunReport(input({ evaluators: [{ summary: summary({ name: `${name}<&>` }), histogram: null, worst: [] }] }));
+    const link = html.match(/<nav class="toc"[^>]*>(<a [^>]*>.*?<\/a>)<\/nav>/)?.[1];
+    expect(link).toBe(`<a href="#ev-0-${name.replaceAll("_", "-")}" title="${name}&lt;&amp;&gt;">${name}&lt;&amp;&gt;</a>`);
+    const rule = cssRule(html, "nav.toc a");
+    for (const decl of ["white-space:nowrap", "overflow:hidden", "text-overflow:ellipsis", "display:inline-block"]) expect(rule).toContain(decl);
+    expect(rule).not.toContain("overflow-wrap");
+  });
 });

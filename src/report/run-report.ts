@@ -32,7 +32,7 @@ function renderHeader(input: RunReportInput): string {
   const status =
     run.status === "complete" ? `<span class="badge pass">✓ complete</span>` : `<span class="badge warn">${escapeHtml(run.status)}</span>`;
   const toc = input.evaluators
-    .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}">${escapeText(ev.summary.name)}</a>`)
+    .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}" title="${escapeHtml(ev.summary.name)}">${escapeText(ev.summary.name)}</a>`)
     .join("");
   const errors = input.row_errors?.length
     ? `<h3>Rows that could not be read</h3><ul class="sub">${input.row_errors
