@@ -87,3 +87,19 @@ describe("renderLineChartSvg threshold label", () => {
     }
   });
 });
+
+describe("renderLineChartSvg, means at the ends of the range", () => {
+  it("keeps a mean of 0 clear of the axis and a mean of 1 clear of the top", () => {
+    for (const values of [[0, 1], [0, 0], [1, 1], [0]]) {
+      const svg = parse(renderLineChartSvg(pts(values), { direction: "maximize", threshold: 0.5, title: "t", yLabel: "mean" }));
+      const axisY = Number(((svg.line ?? []).find((l) => l["class"] === "axis") as Attrs)["y1"]);
+      for (const c of (svg.g ?? []).map((g) => g.circle[0] as Attrs)) {
+        const cy = Number(c["cy"]);
+        const r = Number(c["r"]);
+        // The whole circle, stroke (2) included, is above the axis line and below the top of the drawing.
+        expect(cy + r + 2, `mean ${c["data-value"]} of ${JSON.stringify(values)}`).toBeLessThan(axisY);
+        expect(cy - r - 2).toBeGreaterThan(0);
+      }
+    }
+  });
+});

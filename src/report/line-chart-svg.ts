@@ -30,6 +30,12 @@ export interface LineChartOptions {
 const M = { top: 20, right: 110, bottom: 40, left: 56 };
 /** Points sit this far inside the plot so the first and last labels are not cut. */
 const INSET = 40;
+/**
+ * The y scale's ends sit this far inside the plot, so a point at the bottom of the range (a mean of 0,
+ * which the range never goes below for a similarity) stands clear of the axis instead of on it, and
+ * one at the top (1) clear of the top edge.
+ */
+const INSET_Y = 10;
 /** At most this many x labels; the others are left to hover so labels never overlap. */
 const MAX_X_LABELS = 8;
 
@@ -68,7 +74,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   [lo, hi] = nice(lo, hi, 5);
   const yTicks = ticks(lo, hi, 5);
   const x = (i: number): number => M.left + INSET + (points.length <= 1 ? plotW / 2 - INSET : (i / (points.length - 1)) * (plotW - 2 * INSET));
-  const y = (v: number): number => M.top + plotH - ((v - lo) / (hi - lo || 1)) * plotH;
+  const y = (v: number): number => M.top + plotH - INSET_Y - ((v - lo) / (hi - lo || 1)) * (plotH - 2 * INSET_Y);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="chart line-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(opts.title)}">`,
   ];
