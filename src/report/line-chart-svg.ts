@@ -86,11 +86,15 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   }
   out.push(`<text class="axis-label" x="14" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${M.top + plotH / 2})">${escapeHtml(opts.yLabel)}</text>`);
   const every = Math.max(1, Math.ceil(points.length / MAX_X_LABELS));
-  points.forEach((p, i) => {
+  const labelled = points.flatMap((_, i) => {
     // Always label the last run: it is the one people look for.
-    if (i % every !== 0 && i !== points.length - 1) return;
-    if (i !== points.length - 1 && points.length - 1 - i < every) return;
-    out.push(`<text class="tick x-label" x="${r(x(i))}" y="${height - M.bottom + 18}" text-anchor="middle">${escapeHtml(shorten(p.label, 16))}</text>`);
+    if (i % every !== 0 && i !== points.length - 1) return [];
+    if (i !== points.length - 1 && points.length - 1 - i < every) return [];
+    return [i];
+  });
+  const xLabels = xAxisLabels(points, labelled);
+  labelled.forEach((i, k) => {
+    out.push(`<text class="tick x-label" x="${r(x(i))}" y="${height - M.bottom + 18}" text-anchor="middle">${escapeHtml(xLabels[k] ?? "")}</text>`);
   });
   if (opts.threshold !== null) {
     const ty = y(opts.threshold);
@@ -122,6 +126,20 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   });
   out.push(`<line class="axis" x1="${M.left}" x2="${width - M.right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`, "</svg>");
   return out.join("");
+}
+
+/** An x label holds at most this many code points. */
+const MAX_LABEL_CHARS = 16;
+
+/**
+ * The labels of the points at `indices`, each cut to {@link MAX_LABEL_CHARS}. When two would read the
+ * same (runs with one name, or long names that differ only past the cut), each is led by the point's
+ * 1-based position, "#3 nightly-regre…", which the trend report's table of runs also shows.
+ */
+export function xAxisLabels(points: readonly LinePoint[], indices: readonly number[]): string[] {
+  const plain = indices.map((i) => shorten(points[i]?.label ?? "", MAX_LABEL_CHARS));
+  if (new Set(plain).size === plain.length) return plain;
+  return indices.map((i) => shorten(`#${i + 1} ${points[i]?.label ?? ""}`, MAX_LABEL_CHARS));
 }
 
 function shorten(text: string, max: number): string {

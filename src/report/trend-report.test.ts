@@ -108,3 +108,22 @@ describe("renderTrendReport", () => {
     expect(html.match(/<td>—<\/td>/g)).toHaveLength(1);
   });
 });
+
+describe("renderTrendReport, runs that share a name", () => {
+  it("labels each run under the chart apart, by the number the table of runs shows", () => {
+    const name = "nightly-regression-suite-for-the-support-bot";
+    const runs = [1, 2, 3].map((d) => ({ id: `r${d}`, name, started_at: `2024-01-0${d}T00:00:00Z` }));
+    const html = renderTrendReport({ runs, series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.1, 0.2, 0.3] }] });
+    const labels = [...html.matchAll(/<text class="tick x-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toHaveLength(3);
+    expect(new Set(labels).size).toBe(3);
+    labels.forEach((l, i) => expect(l).toMatch(new RegExp(`^#${i + 1} nightly`)));
+    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td>#${n}</td><td class="name">`));
+  });
+
+  it("keeps the plain names when they already read apart", () => {
+    const runs = ["a", "b"].map((name, i) => ({ id: name, name, started_at: `2024-01-0${i + 1}T00:00:00Z` }));
+    const html = renderTrendReport({ runs, series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.1, 0.2] }] });
+    expect([...html.matchAll(/<text class="tick x-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])).toEqual(["a", "b"]);
+  });
+});

@@ -41,7 +41,7 @@ function runLabel(run: TrendReportInput["runs"][number]): string {
 function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): string {
   const points: LinePoint[] = input.runs.map((run, i) => ({
     label: runLabel(run),
-    detail: `${run.name ?? run.id} · ${formatTime(run.started_at)}`,
+    detail: `#${i + 1} ${run.name ?? run.id} · ${formatTime(run.started_at)}`,
     value: s.means[i] ?? null,
   }));
   // The runs with a mean, in order; the latest two give the change. It is "since the previous run" only when
@@ -80,10 +80,10 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
 
 function renderTable(input: TrendReportInput): string {
   const datasets = input.runs.some((r) => r.dataset_path !== undefined);
-  const head = [`<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
+  const head = [`<th scope="col">#</th>`, `<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr><td class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
+      `<tr><td>#${i + 1}</td><td class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
       (datasets ? `<td class="name">${nameText(run.dataset_path ?? "")}</td>` : "") +
       input.series.map((s) => `<td>${s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null)}</td>`).join("") +
       `</tr>`,
