@@ -9,10 +9,17 @@ import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import type { HighlightOptions } from "./types.js";
 
 /**
- * The width a 1080-unit-wide chart keeps on a narrow screen, where it scrolls sideways: scaled down to
- * a phone's 300 px, its 11-unit labels were 3 px high; at this width they are 9 px.
+ * The width of a chart's second drawing, shown on a narrow screen (up to 760 px) in place of the
+ * 1080-unit one. Scaled down to a phone's 340 px, the wide one's 11-unit labels were 3.5 px high, and
+ * held at 900 px in a box that scrolled sideways it showed a third of its axis (a histogram's bars at 1,
+ * a trend's only point, were off screen); this one is drawn for the width, its labels about 10 px high.
  */
-export const NARROW_CHART_WIDTH = 900;
+export const NARROW_CHART_WIDTH = 360;
+
+/** A chart drawn twice, for a wide and for a narrow screen (see {@link NARROW_CHART_WIDTH}): CSS shows one. */
+export function responsiveChart(wide: string, narrow: string): string {
+  return `<div class="chart-wide">${wide}</div><div class="chart-narrow">${narrow}</div>`;
+}
 
 /**
  * A row's texts (`.text`) take each paragraph's direction from its first strong character
@@ -71,7 +78,7 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .badge.warn{color:#7a5a00;background:#fff4cc;border-color:#f0dc8c}
 .muted{color:var(--muted)}
 .chart{display:block;width:100%;height:auto;font-family:var(--sans)}
-.chart-scroll{overflow-x:auto}
+.chart-narrow{display:none}
 .chart .grid{stroke:#edf0f4}
 .chart .axis{stroke:#9aa4b2}
 .chart .tick{font-size:11px;fill:var(--muted)}
@@ -137,7 +144,7 @@ td.moves span{display:inline-block;min-width:2.9em}
 .warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px;overflow-wrap:anywhere}
 .empty-state{color:var(--muted);font-style:italic;margin:8px 0}
 footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
-@media (max-width:760px){.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-scroll .chart{min-width:${NARROW_CHART_WIDTH}px}}
+@media (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}}
 @media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
 `;
 

@@ -103,3 +103,19 @@ describe("renderLineChartSvg, means at the ends of the range", () => {
     }
   });
 });
+
+describe("renderLineChartSvg at a phone's width", () => {
+  it("spaces its x labels so they cannot overlap and gives the plot the width the threshold label does not need", () => {
+    for (const n of [1, 2, 5, 30]) {
+      const points = Array.from({ length: n }, (_, i) => ({ label: `nightly-run-${i}-of-the-suite`, detail: "", value: i / 40 }));
+      const svg = parse(renderLineChartSvg(points, { direction: "maximize", threshold: 0.5, title: "t", yLabel: "mean", width: 360, height: 200 }));
+      const xs = (svg.text ?? []).filter((t) => t["class"] === "tick x-label").map((t) => Number(t["x"]));
+      expect(xs.length).toBeGreaterThan(0);
+      // A 16-character label of 11-unit text is under 100 units wide: centres 100 apart, each whole inside the drawing.
+      xs.slice(1).forEach((x, i) => expect(x - (xs[i] ?? 0)).toBeGreaterThanOrEqual(100));
+      for (const x of xs) expect(x - 50 >= 0 && x + 50 <= 360, `label at ${x} of ${n}`).toBe(true);
+      const threshold = (svg.line ?? []).find((l) => l["class"] === "threshold") as Attrs;
+      expect(Number(threshold["x2"]) - Number(threshold["x1"])).toBeGreaterThan(250);
+    }
+  });
+});

@@ -28,6 +28,13 @@ export interface LineChartOptions {
 }
 
 const M = { top: 20, right: 110, bottom: 40, left: 56 };
+/**
+ * Narrower than this, the chart keeps no room at its right for the threshold's label, which is drawn
+ * above the line at the right edge either way: 110 units of a phone's 360 left a plot of 190.
+ */
+const NARROW = 600;
+/** Each x label gets at least this much of the plot's width (16 characters of 11-unit text). */
+const X_LABEL_ROOM = 110;
 /** Points sit this far inside the plot so the first and last labels are not cut. */
 const INSET = 40;
 /**
@@ -36,7 +43,7 @@ const INSET = 40;
  * one at the top (1) clear of the top edge.
  */
 const INSET_Y = 10;
-/** At most this many x labels; the others are left to hover so labels never overlap. */
+/** At most this many x labels (fewer on a narrow chart, see {@link X_LABEL_ROOM}); the others are left to hover so labels never overlap. */
 const MAX_X_LABELS = 8;
 
 /**
@@ -48,7 +55,8 @@ const MAX_X_LABELS = 8;
 export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChartOptions): string {
   const width = opts.width ?? 1080;
   const height = opts.height ?? 210;
-  const plotW = width - M.left - M.right;
+  const right = width < NARROW ? 16 : M.right;
+  const plotW = width - M.left - right;
   const plotH = height - M.top - M.bottom;
   const values = points.flatMap((p) => (p.value !== null && Number.isFinite(p.value) ? [p.value] : []));
   if (opts.threshold !== null) values.push(opts.threshold);
@@ -80,12 +88,13 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   ];
   for (const t of yTicks) {
     out.push(
-      `<line class="grid" x1="${M.left}" x2="${width - M.right}" y1="${r(y(t))}" y2="${r(y(t))}"/>`,
+      `<line class="grid" x1="${M.left}" x2="${width - right}" y1="${r(y(t))}" y2="${r(y(t))}"/>`,
       `<text class="tick" x="${M.left - 6}" y="${r(y(t) + 4)}" text-anchor="end">${escapeHtml(String(t))}</text>`,
     );
   }
   out.push(`<text class="axis-label" x="14" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${M.top + plotH / 2})">${escapeHtml(opts.yLabel)}</text>`);
-  const every = Math.max(1, Math.ceil(points.length / MAX_X_LABELS));
+  const maxLabels = Math.max(2, Math.min(MAX_X_LABELS, Math.floor(plotW / X_LABEL_ROOM)));
+  const every = Math.max(1, Math.ceil(points.length / maxLabels));
   const labelled = points.flatMap((_, i) => {
     // Always label the last run: it is the one people look for.
     if (i % every !== 0 && i !== points.length - 1) return [];
@@ -99,7 +108,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   if (opts.threshold !== null) {
     const ty = y(opts.threshold);
     out.push(
-      `<line class="threshold" data-value="${opts.threshold}" x1="${M.left}" x2="${width - M.right}" y1="${r(ty)}" y2="${r(ty)}"/>`,
+      `<line class="threshold" data-value="${opts.threshold}" x1="${M.left}" x2="${width - right}" y1="${r(ty)}" y2="${r(ty)}"/>`,
       // Right-aligned to the viewBox edge, just above the line: however wide the font draws it, the label
       // cannot run past the chart (starting it at the plot's end clipped "threshold 1.000").
       `<text class="threshold-label" x="${width - 4}" y="${r(Math.max(ty - 6, 14))}" text-anchor="end">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`,
@@ -124,7 +133,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
         `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${state === "fail" ? 4.5 : 4}"/></g>`,
     );
   });
-  out.push(`<line class="axis" x1="${M.left}" x2="${width - M.right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`, "</svg>");
+  out.push(`<line class="axis" x1="${M.left}" x2="${width - right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`, "</svg>");
   return out.join("");
 }
 

@@ -164,18 +164,20 @@ describe("renderRunReport", () => {
   it("draws each evaluator's histogram with its counts and its threshold", () => {
     const sample = sampleRunReportInput();
     const charts = svgs(renderRunReport(sample), "chart histogram");
-    expect(charts).toHaveLength(sample.evaluators.length);
+    // Each drawn twice, for a wide and for a narrow screen, with the same bars.
+    expect(charts).toHaveLength(2 * sample.evaluators.length);
     sample.evaluators.forEach((ev, i) => {
-      const chart = charts[i];
-      if (!chart) throw new Error("missing chart");
-      expect(barCounts(chart)).toEqual(ev.histogram?.counts);
-      expect(chart.line?.find((l) => l["class"] === "threshold")?.["data-value"]).toBe(String(ev.summary.threshold));
+      for (const chart of [charts[2 * i], charts[2 * i + 1]]) {
+        if (!chart) throw new Error("missing chart");
+        expect(barCounts(chart)).toEqual(ev.histogram?.counts);
+        expect(chart.line?.find((l) => l["class"] === "threshold")?.["data-value"]).toBe(String(ev.summary.threshold));
+      }
     });
     // The sample's edit distances use integer bins from 0 to their max.
     const dist = sample.evaluators[1]?.histogram;
     expect(dist?.integer).toBe(true);
     expect(dist?.edges[0]).toBe(-0.5);
-    expect(barCounts(charts[1] ?? {}).reduce((a, b) => a + b, 0)).toBe(sample.evaluators[1]?.summary.n);
+    expect(barCounts(charts[2] ?? {}).reduce((a, b) => a + b, 0)).toBe(sample.evaluators[1]?.summary.n);
   });
 
   it("says so instead of drawing when nothing was scored", () => {
@@ -317,18 +319,27 @@ describe("renderRunReport", () => {
 });
 
 describe("charts on a narrow screen", () => {
-  it("keep a readable width in a sideways-scrolling box instead of shrinking to the screen", async () => {
+  it("are drawn a second time for its width, shown in place of the wide drawing, never scrolled sideways", async () => {
     const { renderTrendReport } = await import("./trend-report.js");
     const { sampleTrendInput } = await import("./sample.js");
     for (const html of [renderRunReport(sampleRunReportInput()), renderTrendReport(sampleTrendInput())]) {
-      const charts = [...html.matchAll(/<svg[^>]*class="chart[^"]*"/g)].length;
-      expect(charts).toBeGreaterThan(0);
-      expect([...html.matchAll(/<div class="chart-scroll"><svg[^>]*class="chart /g)].length).toBe(charts);
-      expect(html).toMatch(/@media \(max-width:760px\)\{[^}]*\}?[^@]*\.chart-scroll \.chart\{min-width:900px\}/);
-      expect(html).toContain(".chart-scroll{overflow-x:auto}");
+      const wide = [...html.matchAll(/<div class="chart-wide"><svg[^>]*viewBox="0 0 (\d+) \d+"/g)].map((m) => Number(m[1]));
+      const narrow = [...html.matchAll(/<\/div><div class="chart-narrow"><svg[^>]*viewBox="0 0 (\d+) \d+"/g)].map((m) => Number(m[1]));
+      expect(wide.length).toBeGreaterThan(0);
+      expect(narrow).toHaveLength(wide.length);
+      expect([...html.matchAll(/<svg[^>]*class="chart /g)]).toHaveLength(2 * wide.length);
+      // A phone's card is about 340 px wide: the narrow drawing is drawn near that width, so its 11-unit text stays about 10 px.
+      for (const w of narrow) expect(w).toBeLessThanOrEqual(400);
+      expect(html).toContain(".chart-narrow{display:none}");
+      expect(html).toMatch(/@media \(max-width:760px\)\{[^@]*\.chart-wide\{display:none\}\.chart-narrow\{display:block\}/);
+      expect(html).not.toMatch(/min-width:\d{3,}px/);
+      // SVG ids are document-global: the two drawings' hatch patterns must not share one.
+      const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+      expect(new Set(ids).size).toBe(ids.length);
     }
   });
 });
+
 
 /** The body of the CSS rule for `selector` in a report's inline style sheet. */
 function cssRule(html: string, selector: string): string {

@@ -6,7 +6,7 @@ import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
-import { chartLegend, diffLegend, renderPage, slug, verdictBadge } from "./html-page.js";
+import { NARROW_CHART_WIDTH, chartLegend, diffLegend, renderPage, responsiveChart, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
 import { MAX_SHOWN_CHARS } from "./text-diff.js";
 import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
@@ -120,16 +120,21 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
   const s = ev.summary;
   const threshold = s.threshold === null ? "no threshold" : `threshold ${formatScore(s.threshold, s.direction)}`;
   const stat = (label: string, v: string): string => `<span>${label} <b>${v}</b></span>`;
+  const histogram = ev.histogram;
+  const options = {
+    id,
+    direction: s.direction,
+    threshold: s.threshold,
+    mean: s.mean,
+    xLabel: s.direction === "minimize" ? "edit distance (lower is better)" : "score",
+    title: `${s.name} scores`,
+  };
   const chart =
-    ev.histogram && ev.histogram.counts.length > 0
-      ? `<figure style="margin:0"><div class="chart-scroll">${renderHistogramSvg(ev.histogram, {
-          id,
-          direction: s.direction,
-          threshold: s.threshold,
-          mean: s.mean,
-          xLabel: s.direction === "minimize" ? "edit distance (lower is better)" : "score",
-          title: `${s.name} scores`,
-        })}</div>${chartLegend(s.threshold !== null, s.mean !== null)}</figure>`
+    histogram && histogram.counts.length > 0
+      ? `<figure style="margin:0">${responsiveChart(
+          renderHistogramSvg(histogram, options),
+          renderHistogramSvg(histogram, { ...options, id: `${id}-narrow`, width: NARROW_CHART_WIDTH, height: 220 }),
+        )}${chartLegend(s.threshold !== null, s.mean !== null)}</figure>`
       : `<p class="empty-state">No row was scored, so there is nothing to chart.</p>`;
   const highlight = ev.highlight ?? highlightFor(s.type);
   const worst = ev.worst.length

@@ -7,11 +7,14 @@ describe("renderTrendReport", () => {
     const input = sampleTrendInput();
     const html = renderTrendReport(input);
     const charts = [...html.matchAll(/<svg[^>]*class="chart line-chart"[\s\S]*?<\/svg>/g)].map((m) => m[0]);
-    expect(charts).toHaveLength(input.series.length);
+    // Each drawn twice, for a wide and for a narrow screen, with the same points.
+    expect(charts).toHaveLength(2 * input.series.length);
     input.series.forEach((s, i) => {
-      const values = [...(charts[i] ?? "").matchAll(/<circle class="point [a-z]+" data-value="([^"]+)"/g)].map((m) => Number(m[1]));
-      expect(values).toEqual(s.means.filter((m) => m !== null));
-      expect(charts[i]).toContain(`class="threshold" data-value="${s.threshold}"`);
+      for (const chart of [charts[2 * i] ?? "", charts[2 * i + 1] ?? ""]) {
+        const values = [...chart.matchAll(/<circle class="point [a-z]+" data-value="([^"]+)"/g)].map((m) => Number(m[1]));
+        expect(values).toEqual(s.means.filter((m) => m !== null));
+        expect(chart).toContain(`class="threshold" data-value="${s.threshold}"`);
+      }
     });
   });
 
@@ -109,12 +112,18 @@ describe("renderTrendReport", () => {
   });
 });
 
+/** The x labels of the first chart as drawn for a wide screen. */
+function xLabels(html: string): (string | undefined)[] {
+  const wide = html.match(/<div class="chart-wide">([\s\S]*?)<\/div>/)?.[1] ?? "";
+  return [...wide.matchAll(/<text class="tick x-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+}
+
 describe("renderTrendReport, runs that share a name", () => {
   it("labels each run under the chart apart, by the number the table of runs shows", () => {
     const name = "nightly-regression-suite-for-the-support-bot";
     const runs = [1, 2, 3].map((d) => ({ id: `r${d}`, name, started_at: `2024-01-0${d}T00:00:00Z` }));
     const html = renderTrendReport({ runs, series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.1, 0.2, 0.3] }] });
-    const labels = [...html.matchAll(/<text class="tick x-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    const labels = xLabels(html);
     expect(labels).toHaveLength(3);
     expect(new Set(labels).size).toBe(3);
     labels.forEach((l, i) => expect(l).toMatch(new RegExp(`^#${i + 1} nightly`)));
@@ -124,6 +133,6 @@ describe("renderTrendReport, runs that share a name", () => {
   it("keeps the plain names when they already read apart", () => {
     const runs = ["a", "b"].map((name, i) => ({ id: name, name, started_at: `2024-01-0${i + 1}T00:00:00Z` }));
     const html = renderTrendReport({ runs, series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.1, 0.2] }] });
-    expect([...html.matchAll(/<text class="tick x-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])).toEqual(["a", "b"]);
+    expect(xLabels(html)).toEqual(["a", "b"]);
   });
 });

@@ -2,7 +2,7 @@
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
 import { MISSING, formatScore, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { renderPage, slug } from "./html-page.js";
+import { NARROW_CHART_WIDTH, renderPage, responsiveChart, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
 import type { TrendReportInput, TrendSeries } from "./types.js";
@@ -60,8 +60,9 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     const since = (latestAt === input.runs.length - 1 && previousAt === latestAt - 1) || from === undefined ? "the previous run" : escapeText(from.name ?? from.id);
     change = `<span>since ${since} <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
   }
+  const options = { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" };
   const chart = at.length
-    ? `<div class="chart-scroll">${renderLineChartSvg(points, { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" })}</div>`
+    ? responsiveChart(renderLineChartSvg(points, options), renderLineChartSvg(points, { ...options, width: NARROW_CHART_WIDTH, height: 200 }))
     : `<p class="empty-state">No run has a mean for this evaluator.</p>`;
   // An evaluator the latest run does not have (removed or renamed since): its last mean is not the latest run's.
   const lastRun = input.runs[latestAt];
