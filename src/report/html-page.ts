@@ -92,7 +92,7 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .chart .hatch-bg{fill:#f7d2ba}
 .chart .hatch-fg{stroke:var(--fail);stroke-width:2.5}
 .chart .threshold{stroke:var(--ink);stroke-width:1.5;stroke-dasharray:5 4}
-.chart .threshold-label{font-size:12px;font-weight:650;fill:var(--ink)}
+.chart .threshold-label{font-size:12px;font-weight:650;fill:var(--ink);stroke:var(--card);stroke-width:4px;stroke-linejoin:round;paint-order:stroke}
 .chart .mean path{fill:var(--ink)}
 .chart .series{fill:none;stroke:var(--accent);stroke-width:2}
 .chart .point{stroke-width:2}

@@ -119,3 +119,16 @@ describe("renderLineChartSvg at a phone's width", () => {
     }
   });
 });
+
+describe("renderLineChartSvg, the threshold's label", () => {
+  it("is drawn after the points, so none can cover it, with a halo that keeps it legible over them", async () => {
+    const svg = renderLineChartSvg(pts([0.79, 0.81, 0.8]), { direction: "maximize", threshold: 0.8, title: "t", yLabel: "mean", width: 360 });
+    const label = svg.indexOf(`<text class="threshold-label"`);
+    expect(label).toBeGreaterThan(svg.lastIndexOf("<circle"));
+    expect(label).toBeGreaterThan(svg.lastIndexOf(`<path class="series"`));
+    const { renderTrendReport } = await import("./trend-report.js");
+    const html = renderTrendReport({ runs: [{ id: "1", name: null, started_at: "2024-01-01T00:00:00Z" }], series: [] });
+    const rule = html.match(/\.chart \.threshold-label\{([^}]*)\}/)?.[1] ?? "";
+    for (const decl of ["stroke:var(--card)", "paint-order:stroke"]) expect(rule).toContain(decl);
+  });
+});

@@ -105,15 +105,8 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   labelled.forEach((i, k) => {
     out.push(`<text class="tick x-label" x="${r(x(i))}" y="${height - M.bottom + 18}" text-anchor="middle">${escapeHtml(xLabels[k] ?? "")}</text>`);
   });
-  if (opts.threshold !== null) {
-    const ty = y(opts.threshold);
-    out.push(
-      `<line class="threshold" data-value="${opts.threshold}" x1="${M.left}" x2="${width - right}" y1="${r(ty)}" y2="${r(ty)}"/>`,
-      // Right-aligned to the viewBox edge, just above the line: however wide the font draws it, the label
-      // cannot run past the chart (starting it at the plot's end clipped "threshold 1.000").
-      `<text class="threshold-label" x="${width - 4}" y="${r(Math.max(ty - 6, 14))}" text-anchor="end">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`,
-    );
-  }
+  const ty = opts.threshold === null ? 0 : y(opts.threshold);
+  if (opts.threshold !== null) out.push(`<line class="threshold" data-value="${opts.threshold}" x1="${M.left}" x2="${width - right}" y1="${r(ty)}" y2="${r(ty)}"/>`);
   let d = "";
   let pen = false;
   points.forEach((p, i) => {
@@ -133,7 +126,15 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
         `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${state === "fail" ? 4.5 : 4}"/></g>`,
     );
   });
-  out.push(`<line class="axis" x1="${M.left}" x2="${width - right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`, "</svg>");
+  out.push(`<line class="axis" x1="${M.left}" x2="${width - right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`);
+  if (opts.threshold !== null) {
+    // Right-aligned to the viewBox edge, just above the line: however wide the font draws it, the label
+    // cannot run past the chart (starting it at the plot's end clipped "threshold 1.000"). Drawn last, over
+    // the points, with a halo in the card's colour (.threshold-label's stroke): on a narrow chart the
+    // plot runs under it, and the last points crossed out its letters.
+    out.push(`<text class="threshold-label" x="${width - 4}" y="${r(Math.max(ty - 6, 14))}" text-anchor="end">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`);
+  }
+  out.push("</svg>");
   return out.join("");
 }
 
