@@ -123,3 +123,22 @@ describe("thresholdPosition", () => {
     expect(thresholdPosition(t, d, i)).toBe(out);
   });
 });
+
+describe("renderHistogramSvg, a mean on a tick", () => {
+  it("draws the mean's marker clear of the tick's label (all scores 0, all scores 1)", () => {
+    for (const mean of [0, 1, 0.4]) {
+      const svg = parse(
+        renderHistogramSvg({ edges: [0, 0.25, 0.5, 0.75, 1], counts: [mean === 0 ? 5 : 0, 0, 0, mean === 1 ? 5 : 0] }, { id: "h", direction: "maximize", threshold: 0.5, mean, xLabel: "score", title: "t" }),
+      );
+      const marker = (svg.g ?? []).find((g) => (g as unknown as { path?: Attrs }).path) as unknown as { path: Attrs };
+      const [mx, my] = (marker.path["d"] ?? "").slice(1).split(/[ l]/).map(Number) as [number, number];
+      // The marker: a triangle from (mx, my) down 9 and 5 either side.
+      const label = (svg.text ?? []).find((t) => t["class"] === "tick" && t["text-anchor"] === "middle" && Math.abs(Number(t["x"]) - mx) < 1);
+      expect(label?.["#text"], `the tick under mean ${mean}`).toBe(String(mean));
+      // 11-unit text: its glyphs rise about 8 above the baseline.
+      expect(Number(label?.["y"]) - 8, `mean ${mean}`).toBeGreaterThan(my + 9);
+      const axisLabel = (svg.text ?? []).find((t) => t["class"] === "axis-label" && t["#text"] === "score");
+      expect(Number(axisLabel?.["y"]) - 8).toBeGreaterThan(Number(label?.["y"]) + 2);
+    }
+  });
+});

@@ -28,7 +28,13 @@ export interface HistogramSvgOptions {
   height?: number;
 }
 
-const M = { top: 30, right: 16, bottom: 40, left: 48 };
+const M = { top: 30, right: 16, bottom: 46, left: 48 };
+/**
+ * The x tick labels' baseline, this far below the axis: under the mean's marker (1 to 10 below it),
+ * not beside it. At 16 a mean on a tick (0 when every score is 0, 1 when every one is) sat on the
+ * tick's label and hid it.
+ */
+const X_TICK_BASELINE = 23;
 
 /** Whether a value passes `threshold` in `direction` (maximize: >=, minimize: <=). */
 export function passes(value: number, threshold: number, direction: Direction): boolean {
@@ -106,7 +112,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   for (const t of xTicks) {
     out.push(
       `<line class="axis" x1="${r(x(t))}" x2="${r(x(t))}" y1="${r(y(0))}" y2="${r(y(0) + 4)}"/>`,
-      `<text class="tick" x="${r(x(t))}" y="${r(y(0) + 16)}" text-anchor="middle">${escapeHtml(integer ? formatInt(t) : String(t))}</text>`,
+      `<text class="tick" x="${r(x(t))}" y="${r(y(0) + X_TICK_BASELINE)}" text-anchor="middle">${escapeHtml(integer ? formatInt(t) : String(t))}</text>`,
     );
   }
   out.push(`<text class="axis-label" x="${M.left + plotW / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(opts.xLabel)}</text>`);
