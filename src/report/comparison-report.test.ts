@@ -42,7 +42,7 @@ describe("renderComparisonReport", () => {
     expect(row).toContain(`<span class="mean-a">0.8000</span> → <b class="mean-b">0.7000</b>`);
     expect(row).toContain(`<span class="delta worse">\u22120.1000</span>`);
     expect(row).toContain(`<span class="ci">\u22120.1500 … \u22120.0500</span>`);
-    expect(row).toContain("<td>0.0004</td>");
+    expect(row).toContain(`<td data-label="p-value">0.0004</td>`);
     expect(row).toContain(`<span class="badge fail">▼ B worse</span>`);
     expect(row).toContain(`data-improved="1"`);
     expect(row).toContain(`data-regressed="6"`);
@@ -83,7 +83,7 @@ describe("renderComparisonReport", () => {
   it("does not call a significant p-value not significant when the interval holds 0: neither run is better, as the terminal says", () => {
     // From a real comparison: 32 pairs, p = 0.04 by the sign-flip test, bootstrap interval [0, 1.34].
     const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ diff: 0.9, ci: [0, 1.34], p_value: 0.04, significant: true, better: null })] })), "lev");
-    expect(row).toContain("<td>0.0400</td>");
+    expect(row).toContain(`<td data-label="p-value">0.0400</td>`);
     expect(row).toContain("= neither (CI holds 0)");
     expect(row).not.toContain("not significant");
   });
@@ -153,7 +153,7 @@ describe("renderComparisonReport", () => {
 
   it("puts the interval chart beside the figures in a flex box, not floated, so a long interval widens its cell", () => {
     const html = renderComparisonReport(sampleComparisonInput());
-    const cells = [...html.matchAll(/<td class="diff">([\s\S]*?)<\/td>/g)].map((m) => m[1] as string);
+    const cells = [...html.matchAll(/<td class="diff" data-label="[^"]*">([\s\S]*?)<\/td>/g)].map((m) => m[1] as string);
     expect(cells.length).toBeGreaterThan(0);
     for (const c of cells) expect(c).toMatch(/^<div class="diff-cell"><svg[\s\S]*<\/svg><div><span class="delta[^"]*">[^<]*<\/span><span class="ci">/);
     expect(html).not.toMatch(/\.ci-chart\{[^}]*float/);

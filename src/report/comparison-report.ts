@@ -4,7 +4,7 @@ import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { diffLegend, renderPage, slug } from "./html-page.js";
+import { cell, diffLegend, renderPage, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
@@ -63,28 +63,35 @@ function isBetter(delta: number, direction: Direction): boolean {
 
 function renderTable(input: ComparisonReportInput): string {
   const level = `${Math.round((input.confidence ?? 0.95) * 100)}%`;
-  const head = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p-value", "verdict", "rows ▲ ▼ ="]
-    .map((h) => `<th scope="col">${escapeHtml(h)}</th>`)
-    .join("");
+  const columns = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p-value", "verdict", "rows ▲ ▼ ="];
+  const head = columns.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
+  const [, pairs = "", means = "", diff = "", p = "", verdictLabel = "", moves = ""] = columns;
   const rows = input.evaluators.map((ev) => {
     const d = ev.direction;
     const cls = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, d) ? "better" : "worse";
     const ci = ev.ci ? `<span class="ci">${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}</span>` : `<span class="ci">no CI</span>`;
     return (
       `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${nameText(ev.name)}<span class="type" title="${directionText(d)}">${nameText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
-      `<td>${formatInt(ev.n_pairs)}</td><td><span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b></td>` +
+      cell(pairs, formatInt(ev.n_pairs)) +
+      cell(means, `<span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b>`) +
       // The chart and the figures side by side in a flex box: a floated chart left the table unaware of
       // its width, and a long interval ("−25.5069 … −21.0476") ran out of the cell into the p-value.
-      `<td class="diff"><div class="diff-cell">${ciSvg(ev)}<div><span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</div></div></td>` +
-      `<td>${escapeHtml(formatP(ev.p_value))}</td><td>${verdict(ev)}</td>` +
-      `<td class="moves"><span data-improved="${ev.improved}" title="improved">▲ ${formatInt(ev.improved)}</span> ` +
-      `<span data-regressed="${ev.regressed}" title="regressed">▼ ${formatInt(ev.regressed)}</span> ` +
-      `<span data-unchanged="${ev.unchanged}" title="unchanged">= ${formatInt(ev.unchanged)}</span></td></tr>`
+      cell(diff, `<div class="diff-cell">${ciSvg(ev)}<div><span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</div></div>`, "diff") +
+      cell(p, escapeHtml(formatP(ev.p_value))) +
+      cell(verdictLabel, verdict(ev)) +
+      cell(
+        moves,
+        `<span data-improved="${ev.improved}" title="improved">▲ ${formatInt(ev.improved)}</span> ` +
+          `<span data-regressed="${ev.regressed}" title="regressed">▼ ${formatInt(ev.regressed)}</span> ` +
+          `<span data-unchanged="${ev.unchanged}" title="unchanged">= ${formatInt(ev.unchanged)}</span>`,
+        "moves",
+      ) +
+      `</tr>`
     );
   });
   return (
     `<section class="card"><h2>Summary</h2><p class="sub">B − A over the rows scored in both runs; improved and regressed count rows that moved in the evaluator's direction.</p>` +
-    `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
+    `<div class="scroll"><table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
   );
 }
 

@@ -144,7 +144,10 @@ td.moves span{display:inline-block;min-width:2.9em}
 .warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px;overflow-wrap:anywhere}
 .empty-state{color:var(--muted);font-style:italic;margin:8px 0}
 footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
-@media (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}}
+@media (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}
+table.stack thead{display:none}table.stack tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:8px 14px;padding:10px 2px;border-bottom:1px solid var(--line)}table.stack tbody tr:last-child{border-bottom:0}
+table.stack td{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}table.stack td.name,table.stack td.diff,table.stack td.moves{grid-column:1/-1}
+table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}}
 @media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
 `;
 
@@ -161,6 +164,15 @@ export function renderPage(title: string, body: string, generatedAt?: string): s
     `<title>${escapeHtml(title)}</title><style>${CSS}</style></head>\n` +
     `<body><main>\n${body}\n<footer>${footer}</footer></main></body></html>\n`
   );
+}
+
+/**
+ * A table cell that names its column in `data-label`: on a narrow screen a `table.stack` drops its head
+ * and lays each row out as its name over a grid of labelled figures (see the CSS), since its dozen
+ * columns would not fit and the ones that matter, the mean and the pass rate, scrolled out of sight.
+ */
+export function cell(label: string, html: string, cls = ""): string {
+  return `<td${cls ? ` class="${cls}"` : ""} data-label="${escapeHtml(label)}">${html}</td>`;
 }
 
 /** `<span class="badge pass">✓ pass</span>` and friends: the mark and the word, never colour alone. */

@@ -154,9 +154,10 @@ describe("renderRunReport", () => {
 
   it("has one summary row per evaluator with its figures", () => {
     const html = renderRunReport(input());
-    const table = html.slice(html.indexOf("<table>"), html.indexOf("</table>"));
+    const table = html.slice(html.indexOf(`<table class="stack">`), html.indexOf("</table>"));
     expect(table.match(/<tr><td class="name">/g)).toHaveLength(1);
-    expect(table).toContain("<td>3</td><td>1</td><td>0</td><td><b>0.5000</b></td><td>0.5000</td><td>0.1000</td><td>0.9000</td><td>0.1000</td><td>0.9000</td>");
+    const cells = [...table.matchAll(/<td data-label="([^"]*)">(.*?)<\/td>/g)].map((m) => `${m[1]}=${m[2]}`);
+    expect(cells.slice(0, 9)).toEqual(["n=3", "skipped=1", "errors=0", "mean=<b>0.5000</b>", "median=0.5000", "p10=0.1000", "p90=0.9000", "min=0.1000", "max=0.9000"]);
     expect(table).toContain("33.3%");
     expect(table).toContain(`style="width:33.3%"`);
   });
@@ -371,5 +372,32 @@ describe("long evaluator names", () => {
     const rule = cssRule(html, "nav.toc a");
     for (const decl of ["white-space:nowrap", "overflow:hidden", "text-overflow:ellipsis", "display:inline-block"]) expect(rule).toContain(decl);
     expect(rule).not.toContain("overflow-wrap");
+  });
+});
+
+describe("summary tables on a narrow screen", () => {
+  it("label every figure with its column, for the rows laid out as labelled grids there", async () => {
+    const { renderTrendReport } = await import("./trend-report.js");
+    const { renderComparisonReport } = await import("./comparison-report.js");
+    const { sampleTrendInput, sampleComparisonInput } = await import("./sample.js");
+    const pages = [renderRunReport(sampleRunReportInput()), renderComparisonReport(sampleComparisonInput()), renderTrendReport(sampleTrendInput())];
+    for (const html of pages) {
+      const tables = [...html.matchAll(/<table class="stack"><thead><tr>(.*?)<\/tr><\/thead><tbody>(.*?)<\/tbody><\/table>/g)];
+      expect(tables).toHaveLength(1);
+      const [, head = "", body = ""] = tables[0] ?? [];
+      const columns = [...head.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((m) => (m[1] ?? "").replaceAll("<wbr>", ""));
+      for (const [, row = ""] of body.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)) {
+        const cells = [...row.matchAll(/<td( class="([^"]*)")?( data-label="([^"]*)")?>/g)];
+        expect(cells).toHaveLength(columns.length);
+        cells.forEach((c, i) => {
+          // The name cell heads the row; every other cell says which column it is.
+          if (c[2] === "name" && c[4] === undefined) return;
+          expect(c[4]).toBe(columns[i]);
+        });
+      }
+    }
+    const css = pages[0] ?? "";
+    expect(css).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack thead\{display:none\}/);
+    expect(css).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack td\[data-label\]::before\{content:attr\(data-label\)/);
   });
 });

@@ -6,7 +6,7 @@ import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
-import { NARROW_CHART_WIDTH, chartLegend, diffLegend, renderPage, responsiveChart, slug, verdictBadge } from "./html-page.js";
+import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, renderPage, responsiveChart, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
 import { MAX_SHOWN_CHARS } from "./text-diff.js";
 import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
@@ -78,22 +78,29 @@ export function directionText(direction: Direction): string {
 }
 
 function renderSummaryTable(input: RunReportInput): string {
-  const head = ["Evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"]
-    .map((h) => `<th scope="col">${h}</th>`)
-    .join("");
+  const columns = ["Evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"];
+  const head = columns.map((h) => `<th scope="col">${h}</th>`).join("");
   const rows = input.evaluators.map((ev, i) => {
     const s = ev.summary;
     // Summary figures as the command line prints them (htmlFigure), so that the report and the gates agree.
     return (
       `<tr><td class="name"><a href="#${slug(s.name, i)}">${nameText(s.name)}</a><span class="type">${nameText(s.type)} · ${directionText(s.direction)}</span></td>` +
-      `<td>${formatInt(s.n)}</td><td>${formatInt(s.skipped)}</td><td>${s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0"}</td>` +
-      `<td><b>${htmlFigure(s.mean)}</b></td><td>${htmlFigure(s.median)}</td><td>${htmlFigure(s.p10)}</td><td>${htmlFigure(s.p90)}</td><td>${htmlFigure(s.min)}</td><td>${htmlFigure(s.max)}</td>` +
-      `<td>${passRate(s)}</td></tr>`
+      [
+        formatInt(s.n),
+        formatInt(s.skipped),
+        s.errors ? `<span class="badge warn">${formatInt(s.errors)}</span>` : "0",
+        `<b>${htmlFigure(s.mean)}</b>`,
+        ...[s.median, s.p10, s.p90, s.min, s.max].map(htmlFigure),
+        passRate(s),
+      ]
+        .map((html, c) => cell(columns[c + 1] ?? "", html))
+        .join("") +
+      `</tr>`
     );
   });
   return (
     `<section class="card"><h2>Summary</h2><p class="sub">${skippedNote(input.summary.skipped_as_zero)}</p>` +
-    `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
+    `<div class="scroll"><table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
   );
 }
 

@@ -37,8 +37,8 @@ describe("renderTrendReport", () => {
     });
     expect(html).not.toMatch(/<script|<b>t/);
     expect(html).toContain("&lt;script&gt;x&lt;/script&gt;");
-    expect(html).toContain("<td>0.5000</td>");
-    expect(html).toContain("<td>—</td>");
+    expect(html).toContain(`<td data-label="lev">0.5000</td>`);
+    expect(html).toContain(`<td data-label="lev">—</td>`);
   });
 
   it("says so when no run has a mean", () => {
@@ -107,8 +107,8 @@ describe("renderTrendReport", () => {
     });
     expect(html).toContain("no row scored in the latest run; last mean <b>0.5000</b> in a");
     expect(html).toContain("not in the latest run; last mean <b>0.5000</b> in a");
-    expect(html).toContain("<td>no row scored</td>");
-    expect(html.match(/<td>—<\/td>/g)).toHaveLength(1);
+    expect(html).toMatch(/<td data-label="[^"]*">no row scored<\/td>/);
+    expect(html.match(/<td data-label="[^"]*">—<\/td>/g)).toHaveLength(1);
   });
 });
 
@@ -127,7 +127,7 @@ describe("renderTrendReport, runs that share a name", () => {
     expect(labels).toHaveLength(3);
     expect(new Set(labels).size).toBe(3);
     labels.forEach((l, i) => expect(l).toMatch(new RegExp(`^#${i + 1} nightly`)));
-    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td>#${n}</td><td class="name">`));
+    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td data-label="#">#${n}</td><td class="name">`));
   });
 
   it("keeps the plain names when they already read apart", () => {

@@ -2,7 +2,7 @@
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
 import { MISSING, formatScore, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { NARROW_CHART_WIDTH, renderPage, responsiveChart, slug } from "./html-page.js";
+import { NARROW_CHART_WIDTH, cell, renderPage, responsiveChart, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
 import type { TrendReportInput, TrendSeries } from "./types.js";
@@ -84,10 +84,10 @@ function renderTable(input: TrendReportInput): string {
   const head = [`<th scope="col">#</th>`, `<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr><td>#${i + 1}</td><td class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td><td>${escapeHtml(formatTime(run.started_at))}</td>` +
-      (datasets ? `<td class="name">${nameText(run.dataset_path ?? "")}</td>` : "") +
-      input.series.map((s) => `<td>${s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null)}</td>`).join("") +
+      `<tr>${cell("#", `#${i + 1}`)}<td class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td>${cell("Started", escapeHtml(formatTime(run.started_at)))}` +
+      (datasets ? cell("Dataset", nameText(run.dataset_path ?? ""), "name") : "") +
+      input.series.map((s) => cell(s.name, s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null))).join("") +
       `</tr>`,
   );
-  return `<section class="card"><h2>All runs</h2><div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`;
+  return `<section class="card"><h2>All runs</h2><div class="scroll"><table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`;
 }
