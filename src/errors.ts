@@ -68,9 +68,18 @@ export function formatIssues(issues: readonly Issue[]): string {
 
 /** INPUT_INVALID for what {@link formatIssues} was given: `arg` is where (`issues[0].message`). */
 function issuesInvalid(arg: string, expected: string, value: unknown): EvalError {
+  return argumentError("INPUT_INVALID", "formatIssues", arg, expected, value, [arg]);
+}
+
+/**
+ * The error for an argument of a public function that is not what it must be, naming the function, the
+ * argument, what it must be and what it was: `${fn}: ${arg} must be ${expected}, received ${received}`,
+ * with one issue at `path` (by default `arg` split at its dots: `outcome.row` is ["outcome", "row"]).
+ */
+export function argumentError(code: ErrorCode, fn: string, arg: string, expected: string, value: unknown, path: readonly (string | number)[] = arg.split(".")): EvalError {
   const received = describeValue(value);
-  const message = `formatIssues: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("INPUT_INVALID", message, { issues: [{ path: [arg], message, expected, received }] });
+  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
+  return new EvalError(code, message, { issues: [{ path: [...path], message, expected, received }] });
 }
 
 /** A short, single-line description of a received value for error messages. */

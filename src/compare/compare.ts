@@ -2,7 +2,7 @@
  * Compares two runs on the same dataset, evaluator by evaluator, on the rows both runs scored: mean
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
-import { EvalError, describeValue, type Issue } from "../errors.js";
+import { argumentError, describeValue, EvalError, type Issue } from "../errors.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
@@ -312,9 +312,7 @@ function sameId(x: unknown, y: unknown): boolean {
 
 /** An EvalError for an argument of {@link compareRuns} (`compareRuns: a.rows must be …, received …`). */
 function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `compareRuns: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError(code, message, { issues: [{ path: arg.split("."), message, expected, received }] });
+  return argumentError(code, "compareRuns", arg, expected, value);
 }
 
 /** INPUT_INVALID unless `run` is a {@link ComparisonInput}: an object with a string name and (async) iterable rows. */

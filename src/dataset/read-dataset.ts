@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 import { fileProblem } from "./errors.js";
 import { checkDatasetFile, hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
@@ -32,9 +32,7 @@ export function formatFromExtension(path: string): DatasetFormat | undefined {
 
 /** An EvalError for an argument of a public reader (`detectFormat: path must be …, received …`). */
 function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", fn: string, arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError(code, message, { issues: [{ path: arg.split("."), message, expected, received }] });
+  return argumentError(code, fn, arg, expected, value);
 }
 
 /** INPUT_INVALID unless `path` is a non-empty string: node:fs threw a TypeError for 5 or null. */

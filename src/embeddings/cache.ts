@@ -4,7 +4,7 @@
  * one, keeps a {@link memoryEmbeddingCache} of its own. This file stays runtime-agnostic (no `node:`
  * imports), so the root export may use it.
  */
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 
 /**
  * A store of embeddings. `key(text)` turns a text into the cache's key (a SHA-256 hex digest for the
@@ -93,7 +93,5 @@ export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): SyncEmbe
 
 /** CONFIG_INVALID for an option of {@link memoryEmbeddingCache}, naming it, what it must be and what it was. */
 function configInvalid(arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `memoryEmbeddingCache: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("CONFIG_INVALID", message, { issues: [{ path: [arg], message, expected, received }] });
+  return argumentError("CONFIG_INVALID", "memoryEmbeddingCache", arg, expected, value, [arg]);
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 import type { SyncEmbeddingCache } from "./cache.js";
 
 /**
@@ -23,9 +23,7 @@ function hashText(text: string): string {
 
 /** An EvalError for an argument of this file's exports, naming it (`sqliteEmbeddingCache: store.getEmbeddings`). */
 function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", fn: string, arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError(code, message, { issues: [{ path: arg.split("."), message, expected, received }] });
+  return argumentError(code, fn, arg, expected, value);
 }
 
 /** The part of `SqliteRunStore` the cache uses (structural, so tests and other stores can stand in). */

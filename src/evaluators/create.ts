@@ -1,4 +1,4 @@
-import { describeValue, EvalError, formatPath, type Issue } from "../errors.js";
+import { argumentError, describeValue, EvalError, formatPath, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
@@ -82,10 +82,7 @@ function creationIssues(error: unknown, parsed: ParsedSpec, raw: unknown, at: (s
 export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (string | number)[] = ["evaluators"]): Evaluator[] {
   checkEnv("createEvaluators", env);
   if (!Array.isArray(at) || at.some((part) => typeof part !== "string" && typeof part !== "number")) {
-    const expected = "a path (an array of strings and numbers, such as [\"evaluators\"]) or nothing";
-    const received = describeValue(at);
-    const message = `createEvaluators: at must be ${expected}, received ${received}`;
-    throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["at"], message, expected, received }] });
+    throw argumentError("CONFIG_INVALID", "createEvaluators", "at", 'a path (an array of strings and numbers, such as ["evaluators"]) or nothing', at);
   }
   const issues: Issue[] = [];
   if (!Array.isArray(specs) || specs.length === 0) {
@@ -138,11 +135,7 @@ const ENV_FIELDS: Record<keyof EvaluatorEnv, string> = {
  * they must be: `createEvaluator(spec, null)` was accepted, to throw a TypeError when an evaluator read it.
  */
 function checkEnv(fn: string, env: unknown): void {
-  const bad = (path: string[], expected: string, value: unknown): EvalError => {
-    const received = describeValue(value);
-    const message = `${fn}: ${formatPath(["env", ...path])} must be ${expected}, received ${received}`;
-    return new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["env", ...path], message, expected, received }] });
-  };
+  const bad = (path: string[], expected: string, value: unknown) => argumentError("CONFIG_INVALID", fn, formatPath(["env", ...path]), expected, value, ["env", ...path]);
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
   if (!isObject(env)) throw bad([], `an object ({ ${Object.keys(ENV_FIELDS).map((k) => `${k}?`).join(", ")} }) or nothing`, env);
   const { embeddingProviders, embeddingCache, datasetIdf, notice } = env;

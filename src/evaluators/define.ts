@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeValue, EvalError, formatPath, type Issue } from "../errors.js";
+import { argumentError, formatPath, type Issue } from "../errors.js";
 import type { Direction } from "../types.js";
 import type { EmbeddingCache } from "../embeddings/cache.js";
 import type { EmbeddingProviderFactory } from "../embeddings/provider.js";
@@ -124,9 +124,7 @@ export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
 function checkDefinition(def: unknown): void {
   const bad = (field: string | string[], expected: string, value: unknown) => {
     const path = typeof field === "string" ? (field === "" ? [] : [field]) : field;
-    const received = describeValue(value);
-    const message = `defineEvaluator: ${formatPath(["def", ...path])} must be ${expected}, received ${received}`;
-    return new EvalError("CONFIG_INVALID", message, { issues: [{ path, message, expected, received }] });
+    return argumentError("CONFIG_INVALID", "defineEvaluator", formatPath(["def", ...path]), expected, value, path);
   };
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
   if (!isObject(def)) throw bad("", "an evaluator definition ({ type, title, description, direction, config, create })", def);

@@ -4,7 +4,7 @@
  * inside an engine or, worse, give a plausible number. Each public function checks its texts once per
  * call (`typeof`), never inside its loops; the engines behind it trust their arguments.
  */
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, describeValue, EvalError } from "../errors.js";
 
 /**
  * The error for an argument that should be a string and is not: INPUT_INVALID, naming the function, the
@@ -47,9 +47,7 @@ export function notAToken(fn: string, arg: string, index: number, value: unknown
  * issue when `arg` is not a plain name (`["a", 3]` for `a[3]`).
  */
 export function badArgument(fn: string, arg: string, expected: string, value: unknown, path: (string | number)[] = [arg]): EvalError {
-  const received = describeValue(value);
-  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("INPUT_INVALID", message, { issues: [{ path, message, expected, received }] });
+  return argumentError("INPUT_INVALID", fn, arg, expected, value, path);
 }
 
 /**

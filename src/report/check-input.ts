@@ -3,7 +3,7 @@
  * field is of its kind (an array is not looked into). Called with nothing, null or `{}`, a renderer threw
  * a TypeError from deep inside; the CLI builds its inputs typed, so this is for JavaScript callers.
  */
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 
 /** What a field must be: "object", "array", "string", "number", or "iterable" (of rows). */
 type Kind = "object" | "array" | "string" | "number" | "iterable";
@@ -49,7 +49,5 @@ export function checkReportInput(fn: string, what: string, input: unknown, requi
 }
 
 function inputInvalid(fn: string, arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("INPUT_INVALID", message, { issues: [{ path: arg.split("."), message, expected, received }] });
+  return argumentError("INPUT_INVALID", fn, arg, expected, value);
 }

@@ -1,4 +1,4 @@
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 import { isResultError, type RowOutcome, type RowResult } from "./types.js";
 
 /**
@@ -56,7 +56,5 @@ export function scoreOf(result: RowResult | undefined): number | null {
 
 /** INPUT_INVALID for an argument of {@link rowScores} or {@link pairableScore}, naming it (`outcome.row`). */
 function argumentInvalid(fn: string, arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `${fn}: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("INPUT_INVALID", message, { issues: [{ path: arg.split("."), message, expected, received }] });
+  return argumentError("INPUT_INVALID", fn, arg, expected, value);
 }

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError } from "../errors.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile, type FileScan } from "../dataset/hash.js";
 import { checkDatasetFile } from "../dataset/read-bytes.js";
@@ -355,11 +355,8 @@ const RUN_STORE_METHODS = ["beginRun", "addRows", "finishRun", "abortRun"] as co
  * The counts (`workers`, `batchSize`, `worst`) have their own check.
  */
 function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
-  const bad = (option: string, expected: string, value: unknown): EvalError => {
-    const received = describeValue(value);
-    const message = `runDataset: ${option === "" ? "opts" : `opts.${option}`} must be ${expected}, received ${received}`;
-    return new EvalError("CONFIG_INVALID", message, { issues: [{ path: option === "" ? [] : option.split("."), message, expected, received }] });
-  };
+  const bad = (option: string, expected: string, value: unknown) =>
+    argumentError("CONFIG_INVALID", "runDataset", option === "" ? "opts" : `opts.${option}`, expected, value, option === "" ? [] : option.split("."));
   if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw bad("", "an object ({ dataset, evaluators, ... })", opts);
   const o = opts as Record<string, unknown>;
   if (typeof o["dataset"] !== "string" || o["dataset"] === "") throw bad("dataset", "the path of a dataset file (a non-empty string)", o["dataset"]);
@@ -388,10 +385,7 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
  */
 function checkCount(value: unknown, name: string, min: number): void {
   if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) return;
-  const received = describeValue(value);
-  const expected = `an integer >= ${min} or nothing`;
-  const message = `runDataset: opts.${name} must be ${expected}, received ${received}`;
-  throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: [name], message, expected, received }] });
+  throw argumentError("CONFIG_INVALID", "runDataset", `opts.${name}`, `an integer >= ${min} or nothing`, value, [name]);
 }
 
 /** Adds to `found` each evaluator's first error in the batch, unless it has one already. */

@@ -4,7 +4,7 @@
  * and percentiles are exact while memory stays flat.
  */
 import type { Direction } from "../types.js";
-import { describeValue, EvalError, type Issue } from "../errors.js";
+import { argumentError, EvalError, type Issue } from "../errors.js";
 import type { EvaluatorSummary, RowOutcome, RunSummary } from "../run/types.js";
 import { CELL, packScores, type PackedScores } from "./packed-scores.js";
 import { ScoreSet, type ScoreSetOptions } from "./score-set.js";
@@ -139,9 +139,7 @@ export class SummaryBuilder {
 
 /** CONFIG_INVALID for an argument of the {@link SummaryBuilder} constructor, naming it (`evaluators[0].direction`). */
 function argumentInvalid(arg: string, expected: string, value: unknown, path: (string | number)[]): EvalError {
-  const received = describeValue(value);
-  const message = `SummaryBuilder: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError("CONFIG_INVALID", message, { issues: [{ path, message, expected, received }] });
+  return argumentError("CONFIG_INVALID", "SummaryBuilder", arg, expected, value, path);
 }
 
 /** Throws unless the constructor's arguments are of their kinds: each evaluator's fields, and the options' (shallow). */

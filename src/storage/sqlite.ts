@@ -2,7 +2,7 @@ import { accessSync, constants, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { describeValue, EvalError } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
@@ -174,9 +174,7 @@ export function openSqliteStore(path: string): SqliteRunStore {
 
 /** An EvalError for an argument of {@link openSqliteStore} (`openSqliteStore: path must be …, received …`). */
 function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown): EvalError {
-  const received = describeValue(value);
-  const message = `openSqliteStore: ${arg} must be ${expected}, received ${received}`;
-  return new EvalError(code, message, { issues: [{ path: arg === "path" ? ["path"] : [1], message, expected, received }] });
+  return argumentError(code, "openSqliteStore", arg, expected, value, arg === "path" ? ["path"] : [1]);
 }
 
 /**
