@@ -6,6 +6,14 @@ function fakeStream(isTTY: boolean) {
   return { stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream, writes };
 }
 
+/** A progress line on a fake `xterm` (of `columns` when given) with a faked clock (performance.now). */
+function fakeTerminal(columns?: number) {
+  vi.useFakeTimers({ toFake: ["performance"] });
+  const { stream, writes } = fakeStream(true);
+  if (columns !== undefined) (stream as { columns: number }).columns = columns;
+  return { p: terminalProgress(stream, undefined, "xterm"), writes };
+}
+
 describe("terminalProgress", () => {
   // The tests that fake the clock (performance.now) leave it real for the next, whatever their outcome.
   afterEach(() => void vi.useRealTimers());
@@ -52,9 +60,7 @@ describe("terminalProgress", () => {
   });
 
   it("shows rows, rows/s, a bar and an ETA on a terminal, then clears the line", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal();
     vi.advanceTimersByTime(2000);
     p.update(1000, 4000);
     // No rate yet (it is measured from this update on), so no ETA.
@@ -75,9 +81,7 @@ describe("terminalProgress", () => {
   });
 
   it("shows what the run does before its first row (a step) with the time so far, until the first row count replaces it", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal();
     vi.advanceTimersByTime(1500);
     p.step("fingerprinting the dataset: 40 of 100 MB");
     expect(writes).toEqual(["\rfingerprinting the dataset: 40 of 100 MB  0:02\x1b[K"]);
@@ -102,9 +106,7 @@ describe("terminalProgress", () => {
   });
 
   it("measures rows/s from the first update, so that the time before it (no row scored) does not make the first ETAs minutes long", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal();
     vi.advanceTimersByTime(3000); // fingerprinting the file, starting the threads, the first batch
     p.update(512, 600_512);
     expect(writes[0]).not.toMatch(/rows\/s|ETA|NaN|Infinity/);
@@ -127,10 +129,7 @@ describe("terminalProgress", () => {
   });
 
   it("gives times of an hour or more as h:mm:ss", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    (stream as { columns: number }).columns = 200;
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal(200);
     vi.advanceTimersByTime(1000);
     p.update(100, 30_100);
     vi.advanceTimersByTime(3600_000);
@@ -146,9 +145,7 @@ describe("terminalProgress", () => {
   });
 
   it("shows no bar or ETA once the rows exceed the estimate, which then tells nothing of the rows left", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal();
     vi.advanceTimersByTime(1000);
     p.update(1000, 2000);
     vi.advanceTimersByTime(1000);
@@ -160,10 +157,7 @@ describe("terminalProgress", () => {
   });
 
   it("keeps the line narrower than the terminal, so that it never wraps and leaves rows behind", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    (stream as { columns: number }).columns = 40;
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal(40);
     vi.advanceTimersByTime(2000);
     p.update(100_000, 200_000);
     vi.advanceTimersByTime(500);
@@ -175,10 +169,7 @@ describe("terminalProgress", () => {
   });
 
   it("leaves the last columns free for the ^C that Ctrl-C echoes after the line, which would wrap there and leave the line behind", () => {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const { stream, writes } = fakeStream(true);
-    (stream as { columns: number }).columns = 40;
-    const p = terminalProgress(stream, undefined, "xterm");
+    const { p, writes } = fakeTerminal(40);
     vi.advanceTimersByTime(1000);
     p.update(0, 602_112);
     vi.advanceTimersByTime(2000);

@@ -4,29 +4,21 @@ import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { detectFormat, readDataset } from "./read-dataset.js";
 import { collect, makeFifo, PIPE_REFUSED, tempFiles } from "./test-support.js";
+import { thrownEvalError } from "../test-support.js";
 
 const { file, dir } = tempFiles("simeval-dataset-");
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe("arguments of the wrong kind", () => {
-  const thrown = (fn: () => unknown) => {
-    try {
-      fn();
-    } catch (e) {
-      expect(e).toBeInstanceOf(EvalError);
-      return e as EvalError;
-    }
-    throw new Error("expected an EvalError");
-  };
 
   it("a path that is not a non-empty string is INPUT_INVALID naming the function, not a TypeError from node:fs", () => {
     for (const [path, received] of [[undefined, "nothing"], [null, "null"], [5, "number 5"], ["", 'string ""']] as const) {
       for (const [fn, call] of [["readDataset", () => readDataset(path as never)], ["detectFormat", () => detectFormat(path as never)]] as const) {
-        expect(thrown(call)).toMatchObject({ code: "INPUT_INVALID", message: `${fn}: path must be the path of a dataset file (a non-empty string), received ${received}` });
+        expect(thrownEvalError(call)).toMatchObject({ code: "INPUT_INVALID", message: `${fn}: path must be the path of a dataset file (a non-empty string), received ${received}` });
       }
     }
-    expect(thrown(() => detectFormat("data.txt", "[" as never))).toMatchObject({ code: "INPUT_INVALID", message: 'detectFormat: firstBytes must be a Uint8Array or nothing, received string "["' });
+    expect(thrownEvalError(() => detectFormat("data.txt", "[" as never))).toMatchObject({ code: "INPUT_INVALID", message: 'detectFormat: firstBytes must be a Uint8Array or nothing, received string "["' });
   });
 
   it("options of the wrong kind are CONFIG_INVALID naming the option; 5 was read as none, an unknown format threw a TypeError", () => {
@@ -38,7 +30,7 @@ describe("arguments of the wrong kind", () => {
       [{ onWarning: true }, "opts.onWarning must be a function or nothing, received boolean true"],
     ];
     for (const [opts, message] of cases) {
-      expect(thrown(() => readDataset("qa.jsonl", opts as never))).toMatchObject({ code: "CONFIG_INVALID", message: `readDataset: ${message}` });
+      expect(thrownEvalError(() => readDataset("qa.jsonl", opts as never))).toMatchObject({ code: "CONFIG_INVALID", message: `readDataset: ${message}` });
     }
   });
 });
