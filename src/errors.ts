@@ -71,6 +71,11 @@ function issuesInvalid(arg: string, expected: string, value: unknown): EvalError
   return argumentError("INPUT_INVALID", "formatIssues", arg, expected, value, [arg]);
 }
 
+/** True for a plain object: not null, not an array (what an options or record argument must be). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
  * The error for an argument of a public function that is not what it must be, naming the function, the
  * argument, what it must be and what it was: `${fn}: ${arg} must be ${expected}, received ${received}`,

@@ -2,7 +2,7 @@
  * Compares two runs on the same dataset, evaluator by evaluator, on the rows both runs scored: mean
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
-import { argumentError, describeValue, EvalError, type Issue } from "../errors.js";
+import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
@@ -57,7 +57,7 @@ const PROGRESS_EVERY = 10_000;
 export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
   checkRun("a", a);
   checkRun("b", b);
-  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) {
+  if (!isPlainObject(opts)) {
     throw argumentInvalid("CONFIG_INVALID", "opts", "an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? })", opts);
   }
   if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") throw argumentInvalid("CONFIG_INVALID", "opts.onProgress", "a function or nothing", opts.onProgress);
@@ -317,7 +317,7 @@ function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, 
 
 /** INPUT_INVALID unless `run` is a {@link ComparisonInput}: an object with a string name and (async) iterable rows. */
 function checkRun(arg: "a" | "b", run: unknown): void {
-  if (typeof run !== "object" || run === null || Array.isArray(run)) throw argumentInvalid("INPUT_INVALID", arg, "a run ({ name, rows })", run);
+  if (!isPlainObject(run)) throw argumentInvalid("INPUT_INVALID", arg, "a run ({ name, rows })", run);
   const { name, rows } = run as Record<string, unknown>;
   if (typeof name !== "string") throw argumentInvalid("INPUT_INVALID", `${arg}.name`, "a string", name);
   const iterable = typeof rows === "object" && rows !== null && (Symbol.iterator in rows || Symbol.asyncIterator in rows);

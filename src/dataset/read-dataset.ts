@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
-import { argumentError, EvalError } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import { fileProblem } from "./errors.js";
 import { checkDatasetFile, hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
@@ -42,7 +42,7 @@ function checkPath(fn: string, path: unknown): void {
 
 /** CONFIG_INVALID unless {@link readDataset}'s options are an object of the right kinds: 5 was read as none. */
 function checkReadOptions(opts: unknown): void {
-  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts", "an object ({ format?, signal?, onWarning? }) or nothing", opts);
+  if (!isPlainObject(opts)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts", "an object ({ format?, signal?, onWarning? }) or nothing", opts);
   const { format, signal, onWarning } = opts as Record<string, unknown>;
   if (format !== undefined && format !== "jsonl" && format !== "json" && format !== "csv") throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.format", `"jsonl", "json", "csv" or nothing`, format);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.signal", "an AbortSignal or nothing", signal);

@@ -2,6 +2,7 @@
  * What the dataset readers yield: one {@link DatasetItem} per row, either the row's record or why it could
  * not be read. Row problems are data, so a run over a million rows never stops on one bad line.
  */
+import { isPlainObject } from "../errors.js";
 
 /** One dataset row, or the reason it could not be read. `row` is 1-based; `line` is where it starts in the file. */
 export type DatasetItem =
@@ -35,7 +36,7 @@ export function rowError(row: number, line: number, message: string, code: RowEr
 
 /** True for a plain JSON object (not null, not an array): the only shape a row may have. */
 export function isRowObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 /** `an array`, `a string`, `null`...: how a JSON value that is not a row object is named in messages. */

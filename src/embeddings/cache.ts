@@ -4,7 +4,7 @@
  * one, keeps a {@link memoryEmbeddingCache} of its own. This file stays runtime-agnostic (no `node:`
  * imports), so the root export may use it.
  */
-import { argumentError, EvalError } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 
 /**
  * A store of embeddings. `key(text)` turns a text into the cache's key (a SHA-256 hex digest for the
@@ -38,7 +38,7 @@ export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
  *   is not a budget of 5 bytes), or `maxBytes` is given (null included) and not a number >= 0.
  */
 export function memoryEmbeddingCache(opts: { maxBytes?: number } = {}): SyncEmbeddingCache & { readonly size: number; readonly bytes: number } {
-  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) {
+  if (!isPlainObject(opts)) {
     throw configInvalid("opts", "an object ({ maxBytes? }) or nothing", opts);
   }
   const maxBytes = opts.maxBytes === undefined ? DEFAULT_MEMORY_CACHE_BYTES : opts.maxBytes;

@@ -1,4 +1,4 @@
-import { argumentError, describeValue, EvalError, formatPath, type Issue } from "../errors.js";
+import { argumentError, describeValue, EvalError, formatPath, isPlainObject, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
@@ -136,15 +136,14 @@ const ENV_FIELDS: Record<keyof EvaluatorEnv, string> = {
  */
 function checkEnv(fn: string, env: unknown): void {
   const bad = (path: string[], expected: string, value: unknown) => argumentError("CONFIG_INVALID", fn, formatPath(["env", ...path]), expected, value, ["env", ...path]);
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-  if (!isObject(env)) throw bad([], `an object ({ ${Object.keys(ENV_FIELDS).map((k) => `${k}?`).join(", ")} }) or nothing`, env);
+  if (!isPlainObject(env)) throw bad([], `an object ({ ${Object.keys(ENV_FIELDS).map((k) => `${k}?`).join(", ")} }) or nothing`, env);
   const { embeddingProviders, embeddingCache, datasetIdf, notice } = env;
   if (embeddingProviders !== undefined) {
-    if (!isObject(embeddingProviders)) throw bad(["embeddingProviders"], ENV_FIELDS.embeddingProviders, embeddingProviders);
+    if (!isPlainObject(embeddingProviders)) throw bad(["embeddingProviders"], ENV_FIELDS.embeddingProviders, embeddingProviders);
     for (const [name, factory] of Object.entries(embeddingProviders)) if (typeof factory !== "function") throw bad(["embeddingProviders", name], "a function (an embedding provider factory)", factory);
   }
   if (embeddingCache !== undefined) {
-    if (!isObject(embeddingCache)) throw bad(["embeddingCache"], ENV_FIELDS.embeddingCache, embeddingCache);
+    if (!isPlainObject(embeddingCache)) throw bad(["embeddingCache"], ENV_FIELDS.embeddingCache, embeddingCache);
     for (const method of ["key", "get", "put"]) if (typeof embeddingCache[method] !== "function") throw bad(["embeddingCache", method], "a function", embeddingCache[method]);
   }
   if (datasetIdf !== undefined && typeof datasetIdf !== "function") throw bad(["datasetIdf"], ENV_FIELDS.datasetIdf, datasetIdf);
@@ -177,7 +176,7 @@ function nameOf(raw: unknown): string | undefined {
  * has no output or expected to read, and is a caller's mistake rather than a row without a reference.
  */
 function checkRecord(record: unknown): asserts record is EvalRecord {
-  if (typeof record === "object" && record !== null && !Array.isArray(record)) return;
+  if (isPlainObject(record)) return;
   const received = describeValue(record);
   const message = `the record to evaluate must be an object such as {"output": "...", "expected": "..."}, received ${received}`;
   throw new EvalError("INPUT_INVALID", message, { issues: [{ path: [], message, expected: "an object", received }] });

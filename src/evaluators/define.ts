@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { argumentError, formatPath, type Issue } from "../errors.js";
+import { argumentError, formatPath, isPlainObject, type Issue } from "../errors.js";
 import type { Direction } from "../types.js";
 import type { EmbeddingCache } from "../embeddings/cache.js";
 import type { EmbeddingProviderFactory } from "../embeddings/provider.js";
@@ -126,18 +126,17 @@ function checkDefinition(def: unknown): void {
     const path = typeof field === "string" ? (field === "" ? [] : [field]) : field;
     return argumentError("CONFIG_INVALID", "defineEvaluator", formatPath(["def", ...path]), expected, value, path);
   };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-  if (!isObject(def)) throw bad("", "an evaluator definition ({ type, title, description, direction, config, create })", def);
+  if (!isPlainObject(def)) throw bad("", "an evaluator definition ({ type, title, description, direction, config, create })", def);
   for (const field of ["type", "title", "description"]) {
     if (typeof def[field] !== "string" || (field === "type" && def[field] === "")) throw bad(field, field === "type" ? "a non-empty string" : "a string", def[field]);
   }
   if (def.direction !== "maximize" && def.direction !== "minimize") throw bad("direction", `"maximize" or "minimize"`, def.direction);
-  if (!isObject(def.config)) throw bad("config", "an object of Zod schemas by config key", def.config);
+  if (!isPlainObject(def.config)) throw bad("config", "an object of Zod schemas by config key", def.config);
   for (const [key, value] of Object.entries(def.config)) {
     if (!(value instanceof z.ZodType)) throw bad(["config", key], "a Zod schema", value);
   }
   if (def.aliases !== undefined) {
-    if (!isObject(def.aliases)) throw bad("aliases", "an object of config key names", def.aliases);
+    if (!isPlainObject(def.aliases)) throw bad("aliases", "an object of config key names", def.aliases);
     for (const [key, value] of Object.entries(def.aliases)) if (typeof value !== "string") throw bad(["aliases", key], "a string (a config key)", value);
   }
   if (typeof def.create !== "function") throw bad("create", "a function (config, env, name) => scorer", def.create);

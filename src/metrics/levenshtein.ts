@@ -3,6 +3,7 @@
  * dispatches to the engines (see levenshtein-strings.ts,
  * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
  */
+import { isPlainObject } from "../errors.js";
 import { badArgument, nonFiniteEntry, notAString, notNumbers } from "./arguments.js";
 import { bitParallelDistance } from "./levenshtein-bitparallel.js";
 import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
@@ -76,7 +77,7 @@ export function levenshteinBackend(): "wasm" | "js" {
 export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOptions): number {
   if (typeof a !== "string") throw notAString("levenshteinDistance", "a", a);
   if (typeof b !== "string") throw notAString("levenshteinDistance", "b", b);
-  if (opts !== undefined && (typeof opts !== "object" || opts === null || Array.isArray(opts))) {
+  if (opts !== undefined && !isPlainObject(opts as unknown)) {
     throw badArgument("levenshteinDistance", "opts", "an object ({ maxDistance?, unit? }) or nothing", opts);
   }
   const k = checkMaxDistance("levenshteinDistance", opts?.maxDistance);

@@ -3,7 +3,7 @@
  * field is of its kind (an array is not looked into). Called with nothing, null or `{}`, a renderer threw
  * a TypeError from deep inside; the CLI builds its inputs typed, so this is for JavaScript callers.
  */
-import { argumentError, EvalError } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 
 /** What a field must be: "object", "array", "string", "number", or "iterable" (of rows). */
 type Kind = "object" | "array" | "string" | "number" | "iterable";
@@ -19,7 +19,7 @@ const EXPECTED: Record<Kind, string> = {
 function isKind(value: unknown, kind: Kind): boolean {
   switch (kind) {
     case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value);
+      return isPlainObject(value);
     case "array":
       return Array.isArray(value);
     case "string":

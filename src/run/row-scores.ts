@@ -1,4 +1,4 @@
-import { argumentError, EvalError } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import { isResultError, type RowOutcome, type RowResult } from "./types.js";
 
 /**
@@ -17,7 +17,7 @@ export interface RowScores {
  * Throws INPUT_INVALID when `result` is neither an object nor undefined: `null` or 5 threw a TypeError.
  */
 export function pairableScore(result: RowResult | undefined): number | null {
-  if (result !== undefined && (typeof result !== "object" || result === null || Array.isArray(result))) {
+  if (result !== undefined && !isPlainObject(result)) {
     throw argumentInvalid("pairableScore", "result", "an evaluator's result ({ score, skipped, … } or { error }) or nothing", result);
   }
   return scoreOf(result);
@@ -30,7 +30,7 @@ export function pairableScore(result: RowResult | undefined): number | null {
  */
 export function rowScores(o: RowOutcome): RowScores {
   const expected = "a row outcome ({ row, id, results })";
-  if (typeof o !== "object" || o === null || Array.isArray(o)) throw argumentInvalid("rowScores", "outcome", expected, o);
+  if (!isPlainObject(o)) throw argumentInvalid("rowScores", "outcome", expected, o);
   if (typeof o.row !== "number") throw argumentInvalid("rowScores", "outcome.row", "a number (the row number)", o.row);
   const results: unknown = o.results;
   if (results !== undefined && results !== null && (typeof results !== "object" || Array.isArray(results))) {

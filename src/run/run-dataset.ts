@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
-import { argumentError } from "../errors.js";
+import { argumentError, isPlainObject } from "../errors.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile, type FileScan } from "../dataset/hash.js";
 import { checkDatasetFile } from "../dataset/read-bytes.js";
@@ -357,7 +357,7 @@ const RUN_STORE_METHODS = ["beginRun", "addRows", "finishRun", "abortRun"] as co
 function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
   const bad = (option: string, expected: string, value: unknown) =>
     argumentError("CONFIG_INVALID", "runDataset", option === "" ? "opts" : `opts.${option}`, expected, value, option === "" ? [] : option.split("."));
-  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw bad("", "an object ({ dataset, evaluators, ... })", opts);
+  if (!isPlainObject(opts)) throw bad("", "an object ({ dataset, evaluators, ... })", opts);
   const o = opts as Record<string, unknown>;
   if (typeof o["dataset"] !== "string" || o["dataset"] === "") throw bad("dataset", "the path of a dataset file (a non-empty string)", o["dataset"]);
   const optional = (option: string, expected: string, ok: (v: unknown) => boolean) => {

@@ -4,7 +4,7 @@
  * and percentiles are exact while memory stays flat.
  */
 import type { Direction } from "../types.js";
-import { argumentError, EvalError, type Issue } from "../errors.js";
+import { argumentError, EvalError, isPlainObject, type Issue } from "../errors.js";
 import type { EvaluatorSummary, RowOutcome, RunSummary } from "../run/types.js";
 import { CELL, packScores, type PackedScores } from "./packed-scores.js";
 import { ScoreSet, type ScoreSetOptions } from "./score-set.js";
@@ -147,7 +147,7 @@ function checkArguments(evaluators: unknown, opts: unknown): void {
   const shape = "{ name, type, direction, threshold }";
   if (!Array.isArray(evaluators)) throw argumentInvalid("evaluators", `an array of evaluators (${shape})`, evaluators, ["evaluators"]);
   evaluators.forEach((e: unknown, i) => {
-    if (typeof e !== "object" || e === null || Array.isArray(e)) throw argumentInvalid(`evaluators[${i}]`, `an evaluator (${shape})`, e, ["evaluators", i]);
+    if (!isPlainObject(e)) throw argumentInvalid(`evaluators[${i}]`, `an evaluator (${shape})`, e, ["evaluators", i]);
     const { name, type, direction, threshold } = e as Record<string, unknown>;
     const field = (key: string, expected: string, value: unknown) => argumentInvalid(`evaluators[${i}].${key}`, expected, value, ["evaluators", i, key]);
     if (typeof name !== "string") throw field("name", "a string", name);
@@ -155,10 +155,10 @@ function checkArguments(evaluators: unknown, opts: unknown): void {
     if (direction !== "maximize" && direction !== "minimize") throw field("direction", '"maximize" or "minimize"', direction);
     if (threshold !== null && typeof threshold !== "number") throw field("threshold", "a number or null", threshold);
   });
-  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) throw argumentInvalid("opts", "an object ({ countSkippedAsZero, scoreSet? })", opts, ["opts"]);
+  if (!isPlainObject(opts)) throw argumentInvalid("opts", "an object ({ countSkippedAsZero, scoreSet? })", opts, ["opts"]);
   const { countSkippedAsZero, scoreSet } = opts as Record<string, unknown>;
   if (typeof countSkippedAsZero !== "boolean") throw argumentInvalid("opts.countSkippedAsZero", "a boolean", countSkippedAsZero, ["opts", "countSkippedAsZero"]);
-  if (scoreSet !== undefined && (typeof scoreSet !== "object" || scoreSet === null || Array.isArray(scoreSet))) {
+  if (scoreSet !== undefined && !isPlainObject(scoreSet)) {
     throw argumentInvalid("opts.scoreSet", "an object ({ memoryValues?, dir? }) or nothing", scoreSet, ["opts", "scoreSet"]);
   }
 }
