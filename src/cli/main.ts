@@ -101,7 +101,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--no-db", "do not record the run")
     .option("--baseline", "compare with the baseline run in the same step")
     .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse, or when an evaluator has no row scored in both runs (no verdict)")
-    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core")
+    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core, one fewer when the run is recorded")
     .action(async (dataset: string, opts: RunOptions) => {
       // --db and --no-db set the same option, the last one winning; given both, the user meant one of them.
       const args = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;

@@ -5,7 +5,7 @@ import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { collect } from "../test-support.js";
 import { rowScores } from "./row-scores.js";
-import { runDataset } from "./run-dataset.js";
+import { defaultWorkers, runDataset } from "./run-dataset.js";
 
 const files = tempFiles("simeval-run-dataset-");
 
@@ -85,6 +85,21 @@ describe("runDataset on worker threads", () => {
     expect(threaded.result.evaluatorErrors).toEqual({ alternative: { row: 3, code: "INPUT_INVALID", message: expect.stringContaining("matched 2 values") } });
     expect(inline.result.evaluatorErrors).toEqual(threaded.result.evaluatorErrors);
     expect(threaded.result.histograms).toEqual(inline.result.histograms);
+  });
+});
+
+describe("defaultWorkers", () => {
+  const large = { bytes: 100 << 20, remote: false, recorded: false, cores: 4 };
+  it("starts one scoring thread per core, one fewer (at least one) when the store's inserts keep this thread busy", () => {
+    expect(defaultWorkers(large)).toBe(4);
+    expect(defaultWorkers({ ...large, recorded: true })).toBe(3);
+    expect(defaultWorkers({ ...large, recorded: true, cores: 2 })).toBe(1);
+    expect(defaultWorkers({ ...large, recorded: true, cores: 1 })).toBe(1);
+  });
+  it("scores on this thread a file under 1 MiB, and a run with an evaluator that calls a service", () => {
+    expect(defaultWorkers({ ...large, bytes: (1 << 20) - 1 })).toBe(0);
+    expect(defaultWorkers({ ...large, bytes: 1 << 20 })).toBe(4);
+    expect(defaultWorkers({ ...large, remote: true, recorded: true })).toBe(0);
   });
 });
 
