@@ -189,7 +189,7 @@ describe("compareRuns", () => {
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 0, mean_a: null, mean_b: null, diff: null, ci: null, p_value: null, p_method: null, better: "same", significant: false, regressed: false });
   });
 
-  it("leaves out bad and repeated row numbers with a warning", async () => {
+  it("leaves out rows that are not objects (null threw a TypeError) and bad and repeated row numbers with a warning", async () => {
     const b: ComparisonInput = {
       name: "b",
       rows: [
@@ -197,6 +197,7 @@ describe("compareRuns", () => {
         { row: 1, id: "q1", results: { sim: result(0.9) } },
         { row: 0, id: "q0", results: { sim: result(0.9) } },
         { row: 2.5, id: "q?", results: { sim: result(0.9) } },
+        null as unknown as RowOutcome,
       ],
     };
     const c = await compareRuns(run("a", { sim: [0.5] }), b, { directions: { sim: "maximize" } });
@@ -204,6 +205,7 @@ describe("compareRuns", () => {
       'Run "b", outcome #2: row 1 appears more than once; the first was kept and this one left out.',
       'Run "b", outcome #3: the row number must be an integer from 1 to 268435456 but is number 0; this outcome was left out.',
       'Run "b", outcome #4: the row number must be an integer from 1 to 268435456 but is number 2.5; this outcome was left out.',
+      'Run "b", outcome #5: expected a row outcome ({ row, id, results } or { row, id, scores }) but received null; this outcome was left out.',
     ]);
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, diff: 0 });
   });

@@ -46,7 +46,7 @@ const PROGRESS_EVERY = 10_000;
  * Rows in one run only are counted in `unmatched`; rows in both that one run did not score for an evaluator
  * are left out of its pairs, with a warning giving how many per run (see {@link unpairedWarnings}). When a row number has different ids in the two runs
  * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
- * Rows with a bad or repeated row number are left out with a warning; a long run never fails on one row.
+ * Rows that are not objects, or have a bad or repeated row number, are left out with a warning; a long run never fails on one row.
  * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction, and
  * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
  * TypeError reading `seed`); the rows themselves are read as given.
@@ -71,10 +71,10 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   let rowsA = 0;
   let position = 0;
   for await (const given of a.rows) {
-    const outcome = scoresOf(given);
     if (++position % PROGRESS_EVERY === 0) opts.onProgress?.(position);
-    const row = checkRow(outcome, a.name, position, presentA, warnings);
-    if (row === null) continue;
+    const outcome = scoresOf(given, a.name, position, warnings);
+    const row = outcome && checkRow(outcome, a.name, position, presentA, warnings);
+    if (!outcome || row === null) continue;
     rowsA++;
     presentA.set(row);
     if (outcome.id !== undefined && outcome.id !== null) idsA[row] = outcome.id;
@@ -101,10 +101,10 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const readA = position;
   position = 0;
   for await (const given of b.rows) {
-    const outcome = scoresOf(given);
     if (++position % PROGRESS_EVERY === 0) opts.onProgress?.(readA + position);
-    const row = checkRow(outcome, b.name, position, presentB, warnings);
-    if (row === null) continue;
+    const outcome = scoresOf(given, b.name, position, warnings);
+    const row = outcome && checkRow(outcome, b.name, position, presentB, warnings);
+    if (!outcome || row === null) continue;
     rowsB++;
     presentB.set(row);
     const inA = presentA.has(row);
@@ -292,7 +292,12 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
 }
 
 /** A row's scores: given as such, or taken from its outcome. */
-function scoresOf(row: RowOutcome | RowScores): RowScores {
+/** A row's scores, or null, with a warning, when it is not an object (a `null` in the rows threw a TypeError). */
+function scoresOf(row: RowOutcome | RowScores, run: string, position: number, warnings: Warnings): RowScores | null {
+  if (typeof row !== "object" || row === null) {
+    warnings.add(`Run "${run}", outcome #${position}: expected a row outcome ({ row, id, results } or { row, id, scores }) but received ${describeValue(row)}; this outcome was left out.`);
+    return null;
+  }
   return "scores" in row ? row : scoresOfOutcome(row);
 }
 

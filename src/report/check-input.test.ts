@@ -31,6 +31,7 @@ describe("the report renderers' input", () => {
       ["renderJUnit", {}, "input.name must be a string, received nothing"],
       ["renderJUnit", { name: "n", evaluators: [], rows: 5, gates: [] }, "input.rows must be an iterable of row outcomes, received number 5"],
       ["renderJUnit", { name: "n", evaluators: [], rows: [], gates: null }, "input.gates must be an array, received null"],
+      ["renderJUnit", { name: "n", evaluators: [], rows: [{ row: 1, results: {} }, null], gates: [] }, "input.rows[1] must be a row outcome ({ row, id, results } or { row, error }), received null"],
     ];
     for (const [fn, input, message] of cases) {
       const e = thrownEvalError(() => (renderers[fn] as (input: unknown) => string)(input));

@@ -10,6 +10,7 @@
  * model outputs do contain; see escape.ts. {@link JUnitBuilder} takes the rows one at a time and hands
  * each testcase's XML to a sink, so that a file writer can keep a million rows out of memory.
  */
+import { argumentError, isPlainObject } from "../errors.js";
 import { isResultError, type RowOutcome } from "../run/types.js";
 import { escapeXml, escapeXmlText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
@@ -176,7 +177,7 @@ function attrs(c: Counts): string {
 /**
  * Renders the run as a JUnit XML document (XML 1.0, UTF-8) in memory; see {@link JUnitBuilder}.
  * Totals on `<testsuites>` add up the suites. An input that is not a {@link JUnitInput} (nothing, `{}`,
- * `rows: 5`) throws INPUT_INVALID naming the field.
+ * `rows: 5`, a row that is not an object) throws INPUT_INVALID naming the field.
  */
 export function renderJUnit(input: JUnitInput): string {
   checkReportInput("renderJUnit", "a JUnit report's input ({ name, evaluators, rows, gates })", input,
@@ -184,7 +185,13 @@ export function renderJUnit(input: JUnitInput): string {
     { timestamp: "string", skippedAsFailed: "array" });
   const lines: string[][] = [];
   const builder = new JUnitBuilder(input, (suite, line) => (lines[suite] ??= []).push(line));
-  for (const row of input.rows) builder.add(row);
+  let position = 0;
+  for (const row of input.rows) {
+    // The builder reads rows unchecked (a file writer feeds it a run's rows); a `null` threw a TypeError.
+    if (!isPlainObject(row)) throw argumentError("INPUT_INVALID", "renderJUnit", `input.rows[${position}]`, "a row outcome ({ row, id, results } or { row, error })", row);
+    builder.add(row);
+    position++;
+  }
   const { head, suites, tail } = builder.finish(input.gates);
   return [head, ...suites.flatMap((s) => [s.open, ...(s.index >= 0 ? (lines[s.index] ?? []) : s.lines), s.close]), tail].join("\n");
 }

@@ -192,4 +192,19 @@ describe("SummaryBuilder's arguments", () => {
       expect(e).toMatchObject({ code: "CONFIG_INVALID", message: `SummaryBuilder: ${message}` });
     }
   });
+
+  it("add refuses a row it cannot read with INPUT_INVALID naming the field (null threw a TypeError), and the summary is unchanged", () => {
+    const b = new SummaryBuilder([sim], { countSkippedAsZero: false });
+    const result = "an evaluator's result ({ score, passed, skipped, … } or { error }) or nothing";
+    const cases: [unknown, string][] = [
+      [null, "outcome must be a row outcome ({ row, id, results } or { row, error }), received null"],
+      [{ row: 1 }, "outcome.results must be an object of results by evaluator name, received nothing"],
+      [{ row: 1, results: { [sim.name]: null } }, `outcome.results["${sim.name}"] must be ${result}, received null`],
+    ];
+    for (const [outcome, message] of cases) {
+      expect(thrownEvalError(() => b.add(outcome as RowOutcome))).toMatchObject({ code: "INPUT_INVALID", message: `SummaryBuilder.add: ${message}` });
+    }
+    b.add({ row: 1, error: { code: "INPUT_INVALID", message: "bad row" } } as RowOutcome);
+    expect(b.finish()).toMatchObject({ rows: 1, row_errors: 1 });
+  });
 });

@@ -79,8 +79,12 @@ export class SummaryBuilder {
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
 
-  /** Adds one row. */
+  /**
+   * Adds one row. Throws INPUT_INVALID, naming the field, when `outcome` is not a {@link RowOutcome} as far as the
+   * summary reads it: `null`, or `results` or one of this summary's results not an object, threw a TypeError.
+   */
   add(outcome: RowOutcome): void {
+    checkOutcome(outcome, this.names);
     this.addPacked(packScores([outcome], this.names));
   }
 
@@ -160,6 +164,19 @@ function checkArguments(evaluators: unknown, opts: unknown): void {
   if (typeof countSkippedAsZero !== "boolean") throw argumentInvalid("opts.countSkippedAsZero", "a boolean", countSkippedAsZero, ["opts", "countSkippedAsZero"]);
   if (scoreSet !== undefined && !isPlainObject(scoreSet)) {
     throw argumentInvalid("opts.scoreSet", "an object ({ memoryValues?, dir? }) or nothing", scoreSet, ["opts", "scoreSet"]);
+  }
+}
+
+/** Throws unless `o` is an object with an `error`, or with `results` holding an object or nothing for each of `names`. */
+function checkOutcome(o: unknown, names: readonly string[]): void {
+  const bad = (arg: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "SummaryBuilder.add", arg, expected, value);
+  if (!isPlainObject(o)) throw bad("outcome", "a row outcome ({ row, id, results } or { row, error })", o);
+  if (o.error !== undefined) return;
+  const results = o.results;
+  if (!isPlainObject(results)) throw bad("outcome.results", "an object of results by evaluator name", results);
+  for (const name of names) {
+    const r = results[name];
+    if (r !== undefined && !isPlainObject(r)) throw bad(`outcome.results[${JSON.stringify(name)}]`, "an evaluator's result ({ score, passed, skipped, … } or { error }) or nothing", r);
   }
 }
 
