@@ -1,3 +1,5 @@
+import { stopRequested } from "./stop-signals.js";
+
 /**
  * A one-line progress display for long runs: rows, rows/s (from the second update on) and, when the total is
  * known, a bar and ETA (once there is a rate).
@@ -21,7 +23,10 @@ export interface Progress {
  * `TERM=dumb` (an editor's shell buffer, which shows the line's escape codes rather than obeying them),
  * at most ten times a second. Notes go to `print` (a line writer on the same stream, such as the command's stderr)
  * always; on a terminal, the line is erased first (the progress line, or a `^C` echoed before the first one)
- * and the progress line drawn again after. `visible` false draws none on a terminal either: what the command
+ * and the progress line drawn again after. Once a stop is asked (see {@link stopRequested}), the line is drawn
+ * with a line break after it, the cursor resting below: the same signal again kills the process at once, and
+ * leaves the line whole, with what comes next (the `^C` echoed, the shell's prompt) on a line of its own.
+ * `visible` false draws none on a terminal either: what the command
  * prints meanwhile on the terminal (`run --out /dev/stdout`) would be written after the line's text.
  */
 export function terminalProgress(
@@ -43,6 +48,18 @@ export function terminalProgress(
   const start = performance.now();
   let last = 0;
   let drawn = false;
+  // The cursor rests on the line below the progress line (drawn once a stop was asked).
+  let below = false;
+  const put = (text: string) => {
+    const stopping = stopRequested();
+    stream.write(`${below ? "\x1b[1A" : ""}\r${text}\x1b[K${stopping ? "\n" : ""}`);
+    below = stopping;
+    drawn = true;
+  };
+  const erase = () => {
+    stream.write(below ? "\x1b[1A\r\x1b[K" : "\r\x1b[K");
+    below = false;
+  };
   let shown: [number, number | null] | null = null;
   // Rows/s is measured from the first update on: the time before it (fingerprinting the file, starting the
   // scoring threads, the first batch) scored no row, and counted in, it made the first rates a small part of
@@ -72,14 +89,12 @@ export function terminalProgress(
     // last column: the line is then erased below the row it wrapped from. The bar goes first, then the last
     // fields (ETA, time, rate).
     while (text.length > room() && text.includes("  ")) text = text.slice(0, text.lastIndexOf("  "));
-    stream.write(`\r${text.slice(0, room())}\x1b[K`);
-    drawn = true;
+    put(text.slice(0, room()));
   };
   let stepShown: string | null = null;
   const drawStep = (text: string) => {
     stepShown = text;
-    stream.write(`\r${`${text}  ${clock((performance.now() - start) / 1000)}`.slice(0, room())}\x1b[K`);
-    drawn = true;
+    put(`${text}  ${clock((performance.now() - start) / 1000)}`.slice(0, room()));
   };
   // At most ten draws a second.
   const due = () => {
@@ -95,7 +110,7 @@ export function terminalProgress(
       draw(rows, total);
     },
     note(line) {
-      stream.write("\r\x1b[K");
+      erase();
       print(line);
       if (shown) draw(...shown);
       else if (stepShown !== null) drawStep(stepShown);
@@ -104,7 +119,7 @@ export function terminalProgress(
       if (shown === null && due()) drawStep(text);
     },
     done() {
-      if (drawn) stream.write("\r\x1b[K");
+      if (drawn) erase();
       drawn = false;
       shown = null;
       stepShown = null;

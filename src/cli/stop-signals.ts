@@ -39,6 +39,16 @@ export function watchStopSignals(say: (message: string, signal: StopSignal) => v
   };
 }
 
+let stopAsked = false;
+
+/**
+ * Whether a Ctrl-C or SIGTERM has asked this process to stop: the same signal again then stops it at once,
+ * with no time to erase a progress line (see terminalProgress).
+ */
+export function stopRequested(): boolean {
+  return stopAsked;
+}
+
 /** Ctrl-C and SIGTERM for a command that stops between steps; see {@link watchInterrupts}. */
 export interface Interrupts {
   /** Aborted by the first Ctrl-C or SIGTERM, with the signal's name as its reason. */
@@ -60,6 +70,7 @@ export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrup
   let stoppedBy: StopSignal | undefined;
   const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
     const listener = () => {
+      stopAsked = true;
       stoppedBy ??= name;
       onSignal?.(name);
       controller.abort(name);
