@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { openSqliteStore, SqliteRunStore } from "../../storage/sqlite.js";
 import type { RowScores } from "../../run/row-scores.js";
 import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
-import { compare, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
+import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
 
 /** Rows 1..n, each scoring `score` on every named evaluator. */
 function rows(names: readonly string[], n: number, score = 1): RowScores[] {
@@ -216,5 +217,46 @@ describe("printComparison", () => {
     expect(text).toMatch(/^ *1 +\\u001b\[31mred\\u202e +1 +0 +-1$/m);
     expect(text).toMatch(/^ *2 +\{"k":1\} +1 +0 +-1$/m);
     expect(text).toMatch(/^ *3 +7 +1 +0 +-1$/m);
+  });
+});
+
+describe("compareCommand interrupted", () => {
+  it.each([
+    ["SIGINT", 130, undefined],
+    ["SIGTERM", 143, "report.html"],
+  ] as const)("%s while the runs are read stops the comparison, says that nothing was compared or written, and exits %i", async (name, exit, report) => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-stop-"));
+    const db = join(dir, "simeval.db");
+    try {
+      const store = openSqliteStore(db);
+      for (const run of ["a", "b"]) {
+        const id = await store.beginRun({ name: run, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+        await store.addRows(id, Array.from({ length: 25_000 }, (_, i) => ({ row: i + 1, id: i + 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, reasoning: null, details: null, skipped: false, label: null } } }) as never));
+        await store.finishRun(id, { rows: 25_000, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+      }
+      await store.close();
+      // The signal comes with the first row read: the rest of the rows are not.
+      const scores = SqliteRunStore.prototype.scores;
+      let read = 0;
+      vi.spyOn(SqliteRunStore.prototype, "scores").mockImplementation(async function* (this: SqliteRunStore, runId: string) {
+        for await (const row of scores.call(this, runId)) {
+          if (++read === 1) process.emit(name);
+          yield row;
+        }
+      });
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) };
+      const at = report && join(dir, report);
+      expect(await compareCommand("a", "b", { db, ...(at ? { report: at } : {}) }, io)).toBe(exit);
+      expect(out).toEqual([]);
+      expect(err).toEqual([`simeval: interrupted (${name}); the runs were not compared${at ? `, ${at} not written` : ""}`]);
+      expect(read).toBeLessThan(25_000);
+      if (at) expect(existsSync(at)).toBe(false);
+      expect(process.listenerCount(name)).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,6 +15,7 @@ import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
+import { STOPPED_EXIT, watchInterrupts } from "../stop-signals.js";
 import { renderTable } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
@@ -28,6 +29,8 @@ export interface CompareOptions {
 /**
  * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. Runs
  * without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
+ * Ctrl-C or SIGTERM stops it (exit {@link STOPPED_EXIT}) while the runs are read, and before the report is
+ * written, saying so: it changes nothing, and writes no part of a report.
  */
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
   // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
@@ -35,6 +38,15 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   // Two results.jsonl files need no database; a run id or name does. The database is still read when there
   // is one, so that a file named like a recorded run is refused as ambiguous (see loadRun), as it is beside a run.
   const store = isResultsFile(refA) && isResultsFile(refB) ? optionalRecordedRuns(opts.db) : openRecordedRuns(opts.db);
+  const stop = watchInterrupts();
+  const progress = terminalProgress(process.stderr, io.stderr);
+  const interrupted = (notDone: string) => {
+    const signal = stop.stoppedBy ?? "SIGINT";
+    progress.done();
+    progress.note(`simeval: interrupted (${signal}); ${notDone}`, signal === "SIGINT");
+    return STOPPED_EXIT[signal];
+  };
+  const report = opts.report === undefined ? "" : `, ${forTerminalLine(opts.report)} not written`;
   try {
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
@@ -42,11 +54,19 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     const seed = opts.seed === undefined ? 1 : /^-?\d+$/.test(opts.seed) ? Number(opts.seed) : Number.NaN;
     if (!Number.isSafeInteger(seed)) throw new EvalError("USAGE", `--seed takes a whole number such as 1 or 42, received ${JSON.stringify(opts.seed)}`);
     refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
-    const comparison = await compare(a, b, seed, terminalProgress(process.stderr));
+    let comparison: Comparison;
+    try {
+      comparison = await compare(a, b, seed, progress, stop.signal);
+    } catch (error) {
+      if (stop.signal.aborted) return interrupted(`the runs were not compared${report}`);
+      throw error;
+    }
+    if (stop.signal.aborted) return interrupted(`the runs were not compared${report}`);
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
     io.stdout(printComparison(comparison));
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
+      if (stop.signal.aborted) return interrupted(report.slice(2));
       if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
       await writeOutput("--report", opts.report, renderComparisonReport(input));
       io.stdout(`Report: ${forTerminalLine(opts.report)}`);
@@ -57,6 +77,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     for (const f of failures) io.stderr(`simeval: ${f}`);
     return failures.length ? EXIT.failed : EXIT.ok;
   } finally {
+    stop.dispose();
     await store?.close();
   }
 }
@@ -77,10 +98,12 @@ function optionalRecordedRuns(path: string): SqliteRunStore | undefined {
  * and when some row number is in one run only, and when an evaluator compared has a different config or
  * inputs in the two runs (see {@link specDifferenceWarning}). (Their dataset files may differ, and do when each prompt
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
+ * Once `signal` is aborted, the rows stop being read, and it rejects with the signal's reason.
  */
-export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress): Promise<Comparison> {
+export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress, signal?: AbortSignal): Promise<Comparison> {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
-  const rows = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
+  const read = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
+  const rows = (run: LoadedRun) => (signal ? stoppable(read(run), signal) : read(run));
   // Recorded runs tell their row counts; results files do not.
   const total = a.info?.summary && b.info?.summary ? a.info.summary.rows + b.info.summary.rows : null;
   let c: Comparison;
@@ -91,6 +114,9 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
       seed,
       onProgress: (read) => progress?.update(read, total),
     });
+    // A signal that came while the figures were computed (the loop did not turn meanwhile) is heard here.
+    if (signal) await new Promise(setImmediate);
+    signal?.throwIfAborted();
   } finally {
     progress?.done();
   }
@@ -199,6 +225,25 @@ export function regressionFailures(c: Comparison, labelB: string, labelA: string
 /** Everything the comparison warns about, ids that disagree first: the text and the HTML report show the same list. */
 function comparisonWarnings(c: Comparison): string[] {
   return [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
+}
+
+/** Rows between two turns of the event loop while a comparison reads, so that a signal's listener runs. */
+const ROWS_BETWEEN_TURNS = 10_000;
+
+/**
+ * The rows, stopping once `signal` is aborted (rejecting with its reason). A store's rows come without the
+ * event loop turning: it is let turn every {@link ROWS_BETWEEN_TURNS} rows, so that Ctrl-C is heard.
+ */
+async function* stoppable(rows: Iterable<RowScores> | AsyncIterable<RowScores>, signal: AbortSignal): AsyncGenerator<RowScores> {
+  let read = 0;
+  signal.throwIfAborted();
+  for await (const row of rows) {
+    if (++read % ROWS_BETWEEN_TURNS === 0) {
+      await new Promise(setImmediate);
+      signal.throwIfAborted();
+    }
+    yield row;
+  }
 }
 
 async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScores>, names: readonly string[]): AsyncGenerator<RowScores> {
