@@ -77,4 +77,18 @@ describe("deleteCommand interrupted", () => {
     expect((await open().listRuns()).map((r) => r.name)).toEqual(["second"]);
     expect(process.listenerCount("SIGINT")).toBe(0);
   });
+
+  it("stopped among a run's rows, does not say that they were all deleted", async () => {
+    const store = open();
+    await finished(store, "big", 25_000);
+    await store.close();
+    const out: string[] = [];
+    const err: string[] = [];
+    const emit = setImmediate(() => process.emit("SIGINT")); // heard at the first chunk's end
+    const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
+    expect(await deleteCommand(["big"], { db: join(dir, "simeval.db") }, io)).toBe(130);
+    clearImmediate(emit);
+    expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(big\), but not all of its 25,000 rows \(interrupted\)$/)]);
+    expect(err).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\); 15,000 of the rows of deleted runs are still in the file/)]);
+  });
 });
