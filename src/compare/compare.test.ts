@@ -235,9 +235,10 @@ describe("compareRuns", () => {
       [[{}, {}], "INPUT_INVALID", "compareRuns: a.name must be a string, received nothing"],
       [[{ name: "a" }, good, opts], "INPUT_INVALID", "compareRuns: a.rows must be an iterable or async iterable of rows, received nothing"],
       [[good, { name: "b", rows: 5 }, opts], "INPUT_INVALID", "compareRuns: b.rows must be an iterable or async iterable of rows, received number 5"],
-      [[good, good], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? }), received nothing"],
-      [[good, good, null], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? }), received null"],
+      [[good, good], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress?, signal? }), received nothing"],
+      [[good, good, null], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress?, signal? }), received null"],
       [[good, good, { ...opts, onProgress: 5 }], "CONFIG_INVALID", "compareRuns: opts.onProgress must be a function or nothing, received number 5"],
+      [[good, good, { ...opts, signal: true }], "CONFIG_INVALID", "compareRuns: opts.signal must be an AbortSignal or nothing, received boolean true"],
     ];
     for (const [args, code, message] of cases) {
       const e = await evalErrorOf((compareRuns as (...a: unknown[]) => Promise<unknown>)(...args));
@@ -259,6 +260,22 @@ describe("compareRuns", () => {
     const calls: number[] = [];
     await compareRuns(many(25_000), many(25_000), { directions: { sim: "maximize" }, resamples: 10, onProgress: (rows) => calls.push(rows) });
     expect(calls).toEqual([10_000, 20_000, 35_000, 45_000]);
+  });
+
+  it("stops once its signal is aborted, even by a listener that only a turn of the event loop lets run (rows from a synchronous source)", async () => {
+    const controller = new AbortController();
+    let read = 0;
+    function* rows(): Generator<RowOutcome> {
+      for (let i = 1; i <= 100_000; i++) {
+        // Without a turn of the event loop between rows, this abort would run only after the last one.
+        if (++read === 5_000) setImmediate(() => controller.abort("stop"));
+        yield { row: i, id: i, results: { sim: result(0.5) } };
+      }
+    }
+    const opts = { directions: { sim: "maximize" }, resamples: 10, signal: controller.signal } as const;
+    await expect(compareRuns({ name: "a", rows: rows() }, run("b", { sim: [1] }), opts)).rejects.toBe("stop");
+    expect(read).toBe(10_000);
+    await expect(compareRuns(run("a", { sim: [1] }), run("b", { sim: [1] }), opts)).rejects.toBe("stop");
   });
 
   it("accepts rows from a generator, read once", async () => {

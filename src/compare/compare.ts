@@ -58,9 +58,11 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   checkRun("a", a);
   checkRun("b", b);
   if (!isPlainObject(opts)) {
-    throw argumentInvalid("CONFIG_INVALID", "opts", "an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress? })", opts);
+    throw argumentInvalid("CONFIG_INVALID", "opts", "an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress?, signal? })", opts);
   }
   if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") throw argumentInvalid("CONFIG_INVALID", "opts.onProgress", "a function or nothing", opts.onProgress);
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentInvalid("CONFIG_INVALID", "opts.signal", "an AbortSignal or nothing", opts.signal);
+  opts.signal?.throwIfAborted();
   const settings = checkOptions(opts);
   const warnings = new Warnings();
 
@@ -71,7 +73,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   let rowsA = 0;
   let position = 0;
   for await (const given of a.rows) {
-    if (++position % PROGRESS_EVERY === 0) opts.onProgress?.(position);
+    if (++position % PROGRESS_EVERY === 0) await progressed(opts, position);
     const outcome = scoresOf(given, a.name, position, warnings);
     const row = outcome && checkRow(outcome, a.name, position, presentA, warnings);
     if (!outcome || row === null) continue;
@@ -101,7 +103,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const readA = position;
   position = 0;
   for await (const given of b.rows) {
-    if (++position % PROGRESS_EVERY === 0) opts.onProgress?.(readA + position);
+    if (++position % PROGRESS_EVERY === 0) await progressed(opts, readA + position);
     const outcome = scoresOf(given, b.name, position, warnings);
     const row = outcome && checkRow(outcome, b.name, position, presentB, warnings);
     if (!outcome || row === null) continue;
@@ -292,6 +294,20 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
 }
 
 /** A row's scores: given as such, or taken from its outcome. */
+/**
+ * Tells {@link CompareOptions.onProgress} the rows read; with a signal, lets the event loop turn (rows read
+ * from a synchronous source never do) so that a listener can abort it, and throws once it is aborted.
+ */
+async function progressed(opts: CompareOptions, rows: number): Promise<void> {
+  opts.onProgress?.(rows);
+  if (!opts.signal) return;
+  await new Promise<void>((resolve) => nextTurn(resolve));
+  opts.signal.throwIfAborted();
+}
+
+/** Runs `f` on a later turn of the event loop (setImmediate where there is one: setTimeout waits a millisecond in Node). */
+const nextTurn: (f: () => void) => unknown = typeof setImmediate === "function" ? setImmediate : (f) => setTimeout(f, 0);
+
 /** A row's scores, or null, with a warning, when it is not an object (a `null` in the rows threw a TypeError). */
 function scoresOf(row: RowOutcome | RowScores, run: string, position: number, warnings: Warnings): RowScores | null {
   if (typeof row !== "object" || row === null) {

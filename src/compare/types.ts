@@ -27,6 +27,12 @@ export interface CompareOptions {
   worst?: number | undefined;
   /** Called with the rows read so far (both runs together), every 10,000 rows. */
   onProgress?: ((rows: number) => void) | undefined;
+  /**
+   * Stops the comparison once aborted: it rejects with the signal's reason. Every 10,000 rows (and before the
+   * figures) the event loop is let turn, so that a listener that aborts it (a Ctrl-C handler) runs even when
+   * the rows come from a synchronous source such as the SQLite store.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** A row that got worse from run a to run b. */

@@ -102,8 +102,7 @@ function optionalRecordedRuns(path: string): SqliteRunStore | undefined {
  */
 export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress, signal?: AbortSignal): Promise<Comparison> {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
-  const read = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
-  const rows = (run: LoadedRun) => (signal ? stoppable(read(run), signal) : read(run));
+  const rows = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
   // Recorded runs tell their row counts; results files do not.
   const total = a.info?.summary && b.info?.summary ? a.info.summary.rows + b.info.summary.rows : null;
   let c: Comparison;
@@ -113,6 +112,7 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
       directions: { ...b.directions, ...a.directions, ...typedDirections(b), ...typedDirections(a) },
       seed,
       onProgress: (read) => progress?.update(read, total),
+      signal,
     });
     // A signal that came while the figures were computed (the loop did not turn meanwhile) is heard here.
     if (signal) await new Promise(setImmediate);
@@ -225,25 +225,6 @@ export function regressionFailures(c: Comparison, labelB: string, labelA: string
 /** Everything the comparison warns about, ids that disagree first: the text and the HTML report show the same list. */
 function comparisonWarnings(c: Comparison): string[] {
   return [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
-}
-
-/** Rows between two turns of the event loop while a comparison reads, so that a signal's listener runs. */
-const ROWS_BETWEEN_TURNS = 10_000;
-
-/**
- * The rows, stopping once `signal` is aborted (rejecting with its reason). A store's rows come without the
- * event loop turning: it is let turn every {@link ROWS_BETWEEN_TURNS} rows, so that Ctrl-C is heard.
- */
-async function* stoppable(rows: Iterable<RowScores> | AsyncIterable<RowScores>, signal: AbortSignal): AsyncGenerator<RowScores> {
-  let read = 0;
-  signal.throwIfAborted();
-  for await (const row of rows) {
-    if (++read % ROWS_BETWEEN_TURNS === 0) {
-      await new Promise(setImmediate);
-      signal.throwIfAborted();
-    }
-    yield row;
-  }
 }
 
 async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScores>, names: readonly string[]): AsyncGenerator<RowScores> {
