@@ -1237,6 +1237,56 @@ describe("runs, show, baseline, compare and trend", () => {
   });
 });
 
+describe("delete --vacuum, interrupted as a real process", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("%s while the file is vacuumed abandons the vacuuming, says so, and leaves the file as it was", async (signal, exitCode) => {
+    const db = join(dir, "db.sqlite");
+    const store = openSqliteStore(db);
+    for (const name of ["kept", "gone"]) {
+      const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      await store.addRows(id, Array.from({ length: 5_000 }, (_, i) => ({ row: i + 1, id: i, results: {} })));
+      await store.finishRun(id, { rows: 5_000, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+    }
+    await store.deleteRun((await store.findRun("gone"))!.id);
+    await store.close();
+    const size = statSync(db).size;
+    // Another process's write: the vacuum waits for it (up to its lock timeout), so the signal finds it still running.
+    const writer = new Database(db);
+    writer.exec("BEGIN IMMEDIATE");
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "delete", "--vacuum", "--db", db], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      const said = new Promise<void>((resolve) =>
+        child.stderr.on("data", (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes("vacuuming")) resolve();
+        }),
+      );
+      await Promise.race([said, exited]);
+      child.kill(signal);
+      expect(await exited).toBe(exitCode);
+      expect(stdout).toBe("");
+      expect(stderr).toBe(
+        `vacuuming ${db} (${(size / 1e6).toFixed(2)} MB): the whole file is rewritten; Ctrl-C abandons it, leaving the file as it was\n` +
+          `simeval: interrupted (${signal}); vacuuming abandoned: ${db} is as it was before vacuuming\n`,
+      );
+    } finally {
+      writer.exec("ROLLBACK");
+      writer.close();
+    }
+    expect(statSync(db).size).toBe(size);
+    const reopened = openSqliteStore(db);
+    expect((await reopened.listRuns()).map((r) => r.name)).toEqual(["kept"]);
+    expect(reopened.freeBytes()).toBeGreaterThan(0);
+    await reopened.close();
+  });
+});
+
 describe("a second Ctrl-C", () => {
   it("stops at once while embedding requests hang, and the run still shows as incomplete", async () => {
     const { startFakeOpenAI } = await import("./openai-server.js");

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -90,5 +90,49 @@ describe("deleteCommand interrupted", () => {
     clearImmediate(emit);
     expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(big\), but not all of its 25,000 rows \(interrupted\)$/)]);
     expect(err).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\); 15,000 of the rows of deleted runs are still in the file/)]);
+  });
+
+  it("--vacuum says on stderr that it vacuums the file, with its size, before it does, and the sizes before and after on stdout", async () => {
+    const store = open();
+    await finished(store, "first", 12_000);
+    await store.close();
+    const db = join(dir, "simeval.db");
+    const said: string[] = [];
+    const io = { stdout: (line: string) => void said.push(`out: ${line}`), stderr: (line: string) => void said.push(`err: ${line}`) } as unknown as CliIO;
+    expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(0);
+    expect(said).toEqual([
+      expect.stringMatching(/^out: deleted \S+ \(first\): 12,000 rows$/),
+      expect.stringMatching(new RegExp(`^err: vacuuming ${db} \\([\\d.]+ [kM]B\\): the whole file is rewritten; Ctrl-C abandons it, leaving the file as it was$`)),
+      expect.stringMatching(new RegExp(`^out: vacuumed ${db}: [\\d.]+ [kM]B -> [\\d.]+ kB$`)),
+    ]);
+    expect(process.listenerCount("SIGINT")).toBe(0);
+  });
+
+  it("Ctrl-C once vacuuming is said abandons it: the file is as it was, the deletion done, exit 130", async () => {
+    const store = open();
+    await finished(store, "first", 12_000);
+    await store.close();
+    const db = join(dir, "simeval.db");
+    const out: string[] = [];
+    const err: string[] = [];
+    let size = 0;
+    const io = {
+      stdout: (line: string) => void out.push(line),
+      stderr: (line: string) => {
+        err.push(line);
+        if (line.startsWith("vacuuming")) {
+          size = statSync(db).size;
+          process.emit("SIGINT");
+        }
+      },
+    } as unknown as CliIO;
+    expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(130);
+    expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(first\): 12,000 rows$/)]);
+    expect(err[1]).toBe(`simeval: interrupted (SIGINT); vacuuming abandoned: ${db} is as it was before vacuuming (the runs above are deleted)`);
+    expect(statSync(db).size).toBe(size);
+    const reopened = open();
+    expect(await reopened.listRuns()).toEqual([]);
+    expect(reopened.freeBytes()).toBeGreaterThan(0); // the deleted run's pages, not given back
+    expect(process.listenerCount("SIGINT")).toBe(0);
   });
 });

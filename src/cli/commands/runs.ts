@@ -9,6 +9,7 @@ import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { STOPPED_EXIT, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
+import { vacuumInChild } from "../vacuum.js";
 import { renderTable } from "../table.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 
@@ -231,7 +232,8 @@ const STILL_RUNNING_HINT = "a run whose process was killed on another host or in
 /**
  * `simeval delete RUN...`: deletes recorded runs and their rows. Every ref is resolved, and a run still
  * being recorded refused (unless `--force`), before anything is deleted. `--vacuum` then gives the freed
- * space back to the file system (alone, it only does that).
+ * space back to the file system (alone, it only does that), in another process ({@link vacuumInChild}), which
+ * Ctrl-C stops, leaving the file as it was.
  */
 export async function deleteCommand(refs: readonly string[], opts: { db: string; vacuum?: boolean; force?: boolean }, io: CliIO): Promise<number> {
   if (refs.length === 0 && !opts.vacuum) throw new EvalError("USAGE", "name the runs to delete (ids, names or id prefixes; `simeval runs` lists them), or give --vacuum");
@@ -263,7 +265,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       }
     }
     const progress = terminalProgress(process.stderr, io.stderr);
-    // Ctrl-C stops between chunks of rows and between runs, saying what is deleted and what is not (exit 130).
+    // Ctrl-C stops between chunks of rows and between runs, and abandons vacuuming, saying what is done and what is not (exit 130).
     const interrupted = (done: string) => {
       const signal = stop.stoppedBy ?? "SIGINT";
       progress.done();
@@ -289,12 +291,29 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       }
     }
     if (stop.signal.aborted && opts.vacuum) return interrupted(notDone().join(", "));
-    // VACUUM runs to its end once begun (no signal handler runs meanwhile): Ctrl-C then stops the process at once, which leaves the file as it was.
-    stop.dispose();
     if (opts.vacuum) {
+      // Closed first: the child is then the only connection (with this one open, vacuuming a 500 MB file took about 0.3 s longer).
+      await store.close();
       const before = fileBytes(opts.db);
-      if (await store.vacuum()) io.stdout(`vacuumed ${forTerminalLine(opts.db)}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
-      else io.stdout(`vacuumed ${forTerminalLine(opts.db)}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
+      const file = forTerminalLine(opts.db);
+      io.stderr(`vacuuming ${file} (${formatBytes(before)}): the whole file is rewritten; Ctrl-C abandons it, leaving the file as it was`);
+      // On a terminal, the time it has taken, so that a long rewrite does not look like a hang.
+      const ticking = terminalProgress(process.stderr, io.stderr);
+      const tick = () => ticking.step("vacuuming…");
+      tick();
+      const timer = setInterval(tick, 250);
+      let vacuumed: Awaited<ReturnType<typeof vacuumInChild>>;
+      try {
+        vacuumed = await vacuumInChild(opts.db, stop.signal);
+      } finally {
+        clearInterval(timer);
+        ticking.done();
+      }
+      if (vacuumed === "abandoned") {
+        return interrupted(`vacuuming abandoned: ${file} is as it was before vacuuming${runs.size ? " (the runs above are deleted)" : ""}`);
+      }
+      if (vacuumed.shrunk) io.stdout(`vacuumed ${file}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
+      else io.stdout(`vacuumed ${file}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
     } else {
       const free = store.freeBytes();
       if (free > 0) io.stdout(`${formatBytes(free)} of ${forTerminalLine(opts.db)} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
