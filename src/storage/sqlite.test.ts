@@ -123,6 +123,28 @@ describe("opening", () => {
     db.close();
   });
 
+  it("closes without waiting for another connection's write lock: its optimisation is skipped rather than wait the lock timeout", async () => {
+    const store = open();
+    await store.listRuns();
+    const holder = new Database(dbPath);
+    holder.prepare("BEGIN IMMEDIATE").run();
+    const pragma = Database.prototype.pragma;
+    const timeoutsAtOptimize: unknown[] = [];
+    const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+      if (source === "optimize") timeoutsAtOptimize.push(pragma.call(this, "busy_timeout", { simple: true }));
+      return pragma.call(this, source, options);
+    });
+    try {
+      await store.close();
+    } finally {
+      spy.mockRestore();
+      holder.prepare("ROLLBACK").run();
+      holder.close();
+    }
+    // With the store's 5 s lock timeout, the optimisation waited for the holder's lock to the end.
+    expect(timeoutsAtOptimize).toEqual([0]);
+  });
+
   it("cuts a WAL that grew while another connection read back to 64 MiB once a checkpoint resets it", async () => {
     const store = open();
     const id = await store.beginRun(META);

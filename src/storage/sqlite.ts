@@ -566,9 +566,12 @@ export class SqliteRunStore implements RunStore {
     try {
       for (const id of [...this.#mine]) this.#abort(id, null, CLOSED_UNFINISHED);
       try {
+        // Only an optimisation: not worth waiting for another process's write lock (a `delete --vacuum` holds
+        // it for minutes), which made `simeval runs` take the whole lock timeout to close.
+        this.#db.pragma("busy_timeout = 0");
         this.#db.pragma("optimize");
       } catch {
-        // Only an optimisation: a database that can be read but not written (a read-only file) refuses it.
+        // Skipped: the write lock is held, or the database can be read but not written (a read-only file).
       }
     } finally {
       this.#db.close();
