@@ -61,7 +61,6 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       if (stop.signal.aborted) return interrupted(`the runs were not compared${report}`);
       throw error;
     }
-    if (stop.signal.aborted) return interrupted(`the runs were not compared${report}`);
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
     io.stdout(printComparison(comparison));
     if (opts.report) {
