@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
+import { openSqliteStore } from "../storage/sqlite.js";
 import { vacuumInChild } from "./vacuum.js";
 
 let dir: string;
@@ -25,5 +27,19 @@ describe("vacuumInChild", () => {
     controller.abort("SIGINT");
     expect(await vacuumInChild(join(dir, "missing", "x.db"), controller.signal)).toBe("abandoned");
     expect(existsSync(join(dir, "missing"))).toBe(false); // a child would have made the database there
+  });
+
+  it("abandoned, leaves no write-ahead log behind (a killed child's was as large as what it had rewritten)", async () => {
+    const db = join(dir, "simeval.db");
+    await openSqliteStore(db).close();
+    // A process killed while it wrote, as the vacuuming child is: its write-ahead log stays beside the file.
+    const killed = spawnSync(process.execPath, ["-e", `const d = new (require("better-sqlite3"))(${JSON.stringify(db)}); d.exec("CREATE TABLE t(a); INSERT INTO t VALUES (1)"); process.kill(process.pid, "SIGKILL");`]);
+    expect(killed.signal).toBe("SIGKILL");
+    expect(existsSync(`${db}-wal`)).toBe(true);
+    const controller = new AbortController();
+    const vacuumed = vacuumInChild(db, controller.signal); // the child is started at once
+    controller.abort("SIGINT");
+    expect(await vacuumed).toBe("abandoned");
+    expect(existsSync(`${db}-wal`)).toBe(false);
   });
 });

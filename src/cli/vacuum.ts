@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { EvalError, type ErrorCode } from "../errors.js";
+import { openSqliteStore } from "../storage/sqlite.js";
 
 /**
  * {@link SqliteRunStore.vacuum} on the database at `path`, in a child process: VACUUM rewrites the whole
@@ -9,6 +11,10 @@ import { EvalError, type ErrorCode } from "../errors.js";
  * and `signal` (Ctrl-C) kills the child: its VACUUM is one transaction, never committed, so the file is as
  * it was. Resolves to `shrunk` (false when another process was reading: see {@link SqliteRunStore.vacuum}),
  * or `abandoned` once the child is gone after `signal` (unless it had finished: then what it did). The child's failure is thrown as the EvalError it was.
+ * Abandoned, the database is opened and closed once more: the killed child left its write-ahead log
+ * (`PATH-wal`, as large as the part of the file it had rewritten, up to the whole file), which closing the
+ * last connection removes (checkpointing it first when the child was killed after its VACUUM committed: the
+ * file is then vacuumed after all).
  */
 export async function vacuumInChild(path: string, signal: AbortSignal): Promise<{ shrunk: boolean } | "abandoned"> {
   if (signal.aborted) return "abandoned";
@@ -30,7 +36,10 @@ export async function vacuumInChild(path: string, signal: AbortSignal): Promise<
     // The child's answer first: a signal that came as it finished found the file vacuumed.
     const answer = lastJsonLine(out);
     if (answer && typeof answer.shrunk === "boolean") return { shrunk: answer.shrunk };
-    if (signal.aborted) return "abandoned";
+    if (signal.aborted) {
+      dropLeftLog(path);
+      return "abandoned";
+    }
     if (answer?.error) throw new EvalError(answer.error.code, answer.error.message);
     const how = ended.killedBy ? `was killed (${ended.killedBy})` : `exited with code ${ended.code}`;
     throw new EvalError("STORE_FAILED", `${path}: could not vacuum the database: the process vacuuming it ${how} before it finished (the file is as it was)${err.trim() ? `: ${err.trim().split("\n").slice(-3).join(" ")}` : ""}`);
@@ -39,6 +48,20 @@ export async function vacuumInChild(path: string, signal: AbortSignal): Promise<
     throw new EvalError("STORE_FAILED", `${path}: could not vacuum the database: could not start a process for it (${(error as Error).message})`, { cause: error });
   } finally {
     signal.removeEventListener("abort", kill);
+  }
+}
+
+/**
+ * Opens and closes the database at `path`, so that SQLite removes the write-ahead log a killed process left
+ * (not while another process has the file open). Best effort: Ctrl-C was pressed, and the next command to
+ * open the file would do it too.
+ */
+function dropLeftLog(path: string): void {
+  if (!existsSync(path)) return; // opening would make a database there
+  try {
+    openSqliteStore(path).closeNow();
+  } catch {
+    // Left for the next command that opens the file.
   }
 }
 

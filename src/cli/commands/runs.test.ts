@@ -1,11 +1,27 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EvalError } from "../../errors.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { CliIO } from "../io.js";
 import { deleteCommand, rowsRecorded } from "./runs.js";
+
+// `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
+const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false }));
+vi.mock("../vacuum.js", async (original) => {
+  const real = await original<typeof import("../vacuum.js")>();
+  return {
+    vacuumInChild: async (path: string, signal: AbortSignal) => {
+      if (!vacuuming.killedAfterCommit) return real.vacuumInChild(path, signal);
+      const store = openSqliteStore(path);
+      await store.vacuum();
+      await store.close();
+      process.emit("SIGINT");
+      return "abandoned" as const;
+    },
+  };
+});
 
 let dir: string;
 const opened: SqliteRunStore[] = [];
@@ -19,6 +35,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "simeval-runs-"));
 });
 afterEach(async () => {
+  vacuuming.killedAfterCommit = false;
   for (const s of opened.splice(0)) await s.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -133,6 +150,21 @@ describe("deleteCommand interrupted", () => {
     const reopened = open();
     expect(await reopened.listRuns()).toEqual([]);
     expect(reopened.freeBytes()).toBeGreaterThan(0); // the deleted run's pages, not given back
+    expect(process.listenerCount("SIGINT")).toBe(0);
+  });
+
+  it("Ctrl-C as vacuuming ended does not say that the file is as it was: it says that it was vacuumed", async () => {
+    const store = open();
+    await finished(store, "first", 12_000);
+    await store.close();
+    const db = join(dir, "simeval.db");
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
+    vacuuming.killedAfterCommit = true;
+    expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(130);
+    expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(first\): 12,000 rows$/), expect.stringMatching(new RegExp(`^vacuumed ${db}: [\\d.]+ [kM]B -> [\\d.]+ kB$`))]);
+    expect(err[1]).toBe("simeval: interrupted (SIGINT); vacuuming had finished when it was stopped");
     expect(process.listenerCount("SIGINT")).toBe(0);
   });
 });

@@ -310,6 +310,12 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         ticking.done();
       }
       if (vacuumed === "abandoned") {
+        // The child killed after its VACUUM committed: the log it left, checkpointed as it was dropped, vacuumed the file after all.
+        const after = fileBytes(opts.db);
+        if (after < before) {
+          io.stdout(`vacuumed ${file}: ${formatBytes(before)} -> ${formatBytes(after)}`);
+          return interrupted("vacuuming had finished when it was stopped");
+        }
         return interrupted(`vacuuming abandoned: ${file} is as it was before vacuuming${runs.size ? " (the runs above are deleted)" : ""}`);
       }
       if (vacuumed.shrunk) io.stdout(`vacuumed ${file}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
