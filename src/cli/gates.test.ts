@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
-import { checkGates, evaluateGates, parseGates } from "./gates.js";
+import { checkGates, evaluateGates, isGate, parseGates, readGates } from "./gates.js";
 
 const evaluator = (name: string, mean: number | null, pass_rate: number | null, direction: "maximize" | "minimize" = "maximize"): EvaluatorSummary => ({
   name,
@@ -38,6 +38,17 @@ describe("gates", () => {
     // Only decimal numbers: Number() would also read hex, binary and blanks.
     for (const odd of ["x=0x1", "x=0b1", "x= ", "x=1_0", "x=Infinity"]) expect(() => parseGates("fail-under", [odd])).toThrow(/takes EVALUATOR=NUMBER/);
     expect(parseGates("fail-over", ["x=-1", "y=.5", "z=2e-1"]).map((g) => g.value)).toEqual([-1, 0.5, 0.2]);
+  });
+
+  it("name every malformed argument at once, not the first only", () => {
+    expect(() => parseGates("fail-under", ["a", "b=0.5", "c=x"])).toThrow('2 problems with the gate options:\n✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "a"\n✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "c=x"');
+    const parsed = readGates({ "min-pass-rate": ["m=2"], "fail-under": ["u=0.5", "v"] });
+    expect(parsed.map((p) => (isGate(p) ? p.evaluator : p.path))).toEqual(["u", ["--fail-under"], ["--min-pass-rate"]]);
+  });
+
+  it("checked against the evaluators, every gate that does not suit its evaluator is named at once", () => {
+    const evaluators = [{ name: "lev", direction: "maximize", threshold: null }];
+    expect(() => checkGates(parseGates("fail-under", ["x=0.5", "lev=0.5", "lev=2"]), evaluators)).toThrow(/^2 problems with the gate options:\n✖ --fail-under x=0\.5: no evaluator is named "x".*\n✖ --fail-under lev=2: "lev" scores at most 1/);
   });
 
   it("compare the value exactly as printed (4 decimals for means, 0.1% for rates)", () => {

@@ -1,4 +1,4 @@
-import { EvalError } from "../errors.js";
+import { EvalError, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
 import { formatFigure, formatRate, printedFigure, printedRate } from "./format.js";
@@ -17,48 +17,102 @@ export interface GateOutcome {
   message: string;
 }
 
-/** Parses `NAME=VALUE` gate arguments; a malformed one is a USAGE error naming the flag and the argument. */
+/**
+ * Parses `NAME=VALUE` gate arguments; the malformed ones are one USAGE error naming each, with its flag and
+ * the argument (see {@link gatesError}).
+ */
 export function parseGates(kind: GateKind, args: readonly string[] | undefined): Gate[] {
-  return (args ?? []).map((arg) => {
-    const m = /^(.+)=([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/.exec(arg);
-    const value = m ? Number(m[2]) : Number.NaN;
-    if (!m || !Number.isFinite(value)) {
-      throw new EvalError("USAGE", `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`);
-    }
-    if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
-      // 95 for 95%: say how it is written.
-      const percent = value > 1 && value <= 100 ? `: a pass rate of ${value}% is written ${m[1]}=${Number((value / 100).toPrecision(15))}` : "";
-      throw new EvalError("USAGE", `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}${percent}`);
-    }
-    return { kind, evaluator: m[1] as string, value };
-  });
+  const parsed = readGates({ [kind]: args });
+  const issues = parsed.filter((p): p is Issue => !isGate(p));
+  if (issues.length) throw gatesError(issues);
+  return parsed.filter(isGate);
+}
+
+/**
+ * The gates of every flag, in the order fail-under, fail-over, min-pass-rate (each's in the order given),
+ * with an issue (at the flag) in the place of every argument that is malformed: all of them, so that one
+ * run names every one.
+ */
+export function readGates(flags: Partial<Record<GateKind, readonly string[] | undefined>>): (Gate | Issue)[] {
+  return (["fail-under", "fail-over", "min-pass-rate"] as const).flatMap((kind) =>
+    (flags[kind] ?? []).map((arg) => {
+      const gate = parseGate(kind, arg);
+      return typeof gate === "string" ? { path: [`--${kind}`], message: gate, received: JSON.stringify(arg) } : gate;
+    }),
+  );
+}
+
+/** Whether an entry of {@link readGates} is a gate (not the issue of a malformed argument). */
+export function isGate(entry: Gate | Issue): entry is Gate {
+  return "kind" in entry;
+}
+
+/** One `NAME=VALUE` gate argument as a gate, or what is wrong with it. */
+function parseGate(kind: GateKind, arg: string): Gate | string {
+  const m = /^(.+)=([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/.exec(arg);
+  const value = m ? Number(m[2]) : Number.NaN;
+  if (!m || !Number.isFinite(value)) return `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`;
+  if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
+    // 95 for 95%: say how it is written.
+    const percent = value > 1 && value <= 100 ? `: a pass rate of ${value}% is written ${m[1]}=${Number((value / 100).toPrecision(15))}` : "";
+    return `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}${percent}`;
+  }
+  return { kind, evaluator: m[1] as string, value };
+}
+
+/**
+ * One USAGE error for the problems of the gate options: a single problem is its message, several are
+ * listed one a line under their count (as {@link gatesMessage} says them).
+ */
+export function gatesError(issues: Issue[]): EvalError {
+  return new EvalError("USAGE", gatesMessage(issues, issues.length > 1), { issues });
+}
+
+/** The problems of the gate options, as a list under their count when `listed`, else the first's message. */
+export function gatesMessage(issues: readonly Issue[], listed: boolean): string {
+  if (!listed) return issues[0]?.message ?? "";
+  const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+  return `${count} with the gate options:\n${issues.map((i) => `✖ ${i.message}`).join("\n")}`;
 }
 
 /**
  * Checks gates against the run's evaluators before anything runs: the name exists, the gate suits the
  * evaluator's direction (`--fail-under` a similarity, `--fail-over` a distance), `--min-pass-rate`
  * names an evaluator with a threshold (the others give no verdicts), and the value can be reached
- * (similarities are at most 1, distances at least 0).
+ * (similarities are at most 1, distances at least 0). One USAGE error names every gate that does not.
  */
 export function checkGates(gates: readonly Gate[], evaluators: readonly { name: string; direction: string; threshold: number | null }[]): void {
+  const issues = gateIssues(gates, evaluators);
+  if (issues.length) throw gatesError(issues);
+}
+
+/** Every problem {@link checkGates} finds, one issue (at the gate's flag) per gate, in the gates' order. */
+export function gateIssues(gates: readonly Gate[], evaluators: readonly { name: string; direction: string; threshold: number | null }[]): Issue[] {
   const names = evaluators.map((e) => e.name);
-  for (const g of gates) {
-    const e = evaluators.find((x) => x.name === g.evaluator);
-    const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
-    if (!e) throw new EvalError("USAGE", `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`);
-    const distance = e.direction === "minimize";
-    if (g.kind === "fail-under" && distance) {
-      throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`);
-    }
-    if (g.kind === "fail-over" && !distance) {
-      throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is a similarity (higher is better); use --fail-under ${g.evaluator}=N to fail when its mean is below N`);
-    }
-    if (g.kind === "min-pass-rate" && e.threshold === null) {
-      throw new EvalError("USAGE", `${gate}: "${g.evaluator}" has no threshold, so it gives no pass/fail verdicts; set "threshold" in its config, or gate its mean with --${distance ? "fail-over" : "fail-under"}`);
-    }
-    if (g.kind === "fail-under" && g.value > 1) throw new EvalError("USAGE", `${gate}: "${g.evaluator}" scores at most 1, so this gate could never pass`);
-    if (g.kind === "fail-over" && g.value < 0) throw new EvalError("USAGE", `${gate}: "${g.evaluator}" is never negative, so this gate could never pass`);
+  return gates.flatMap((g) => {
+    const problem = gateProblem(g, evaluators, names);
+    return problem === undefined ? [] : [{ path: [`--${g.kind}`], message: problem, received: `${g.evaluator}=${g.value}` }];
+  });
+}
+
+/** What is wrong with one gate, or undefined. */
+function gateProblem(g: Gate, evaluators: readonly { name: string; direction: string; threshold: number | null }[], names: string[]): string | undefined {
+  const e = evaluators.find((x) => x.name === g.evaluator);
+  const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
+  if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`;
+  const distance = e.direction === "minimize";
+  if (g.kind === "fail-under" && distance) {
+    return `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`;
   }
+  if (g.kind === "fail-over" && !distance) {
+    return `${gate}: "${g.evaluator}" is a similarity (higher is better); use --fail-under ${g.evaluator}=N to fail when its mean is below N`;
+  }
+  if (g.kind === "min-pass-rate" && e.threshold === null) {
+    return `${gate}: "${g.evaluator}" has no threshold, so it gives no pass/fail verdicts; set "threshold" in its config, or gate its mean with --${distance ? "fail-over" : "fail-under"}`;
+  }
+  if (g.kind === "fail-under" && g.value > 1) return `${gate}: "${g.evaluator}" scores at most 1, so this gate could never pass`;
+  if (g.kind === "fail-over" && g.value < 0) return `${gate}: "${g.evaluator}" is never negative, so this gate could never pass`;
+  return undefined;
 }
 
 /**

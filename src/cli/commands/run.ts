@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { EvalError } from "../../errors.js";
+import { EvalError, type Issue } from "../../errors.js";
 import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
@@ -10,7 +10,7 @@ import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
-import { checkGates, evaluateGates, parseGates, type Gate, type GateOutcome } from "../gates.js";
+import { evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates, type GateOutcome } from "../gates.js";
 import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
@@ -46,7 +46,10 @@ export interface RunOptions {
 export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): Promise<number> {
   const config = opts.config;
   if (config === undefined) throw new EvalError("USAGE", `run needs --config EVALS.json, a file holding {"evaluators": [spec, …]}`);
-  const gates: Gate[] = [...parseGates("fail-under", opts.failUnder), ...parseGates("fail-over", opts.failOver), ...parseGates("min-pass-rate", opts.minPassRate)];
+  // Malformed gates are reported with the config's problems, or with the gates' others once the evaluators are known: one run names them all.
+  const parsedGates = readGates({ "fail-under": opts.failUnder, "fail-over": opts.failOver, "min-pass-rate": opts.minPassRate });
+  const gates = parsedGates.filter(isGate);
+  const malformedGates = parsedGates.filter((g): g is Issue => !isGate(g));
   let workers = opts.workers === undefined ? undefined : Number(opts.workers);
   if (workers !== undefined && !(/^\d+$/.test(opts.workers ?? "") && Number.isSafeInteger(workers))) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
   // Scoring threads beyond the cores only cost memory (each holds its own evaluators).
@@ -66,15 +69,23 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const name = opts.name?.trim();
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k], streamed: k === "out" }] : []));
   checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
-  const specs = await readEvalsFile(config);
+  let specs: unknown[];
   let evaluators;
   try {
-    evaluators = createRunEvaluators(specs);
+    specs = await readEvalsFile(config);
+    try {
+      evaluators = createRunEvaluators(specs);
+    } catch (error) {
+      if (error instanceof EvalError) throw new EvalError(error.code, `${config}: ${error.message}`, { issues: error.issues });
+      throw error;
+    }
   } catch (error) {
-    if (error instanceof EvalError) throw new EvalError(error.code, `${config}: ${error.message}`, { issues: error.issues });
-    throw error;
+    // A bad config and a malformed gate in one message (exit 2 either way), the config's problems first.
+    if (!(error instanceof EvalError) || malformedGates.length === 0) throw error;
+    throw new EvalError(error.code, `${error.message}\n${gatesMessage(malformedGates, true)}`, { issues: [...error.issues, ...malformedGates] });
   }
-  checkGates(gates, evaluators);
+  const gateProblems = parsedGates.flatMap((g) => (isGate(g) ? gateIssues([g], evaluators) : [g]));
+  if (gateProblems.length) throw gatesError(gateProblems);
   if (opts.failOnRegression && !opts.baseline) throw new EvalError("USAGE", "--fail-on-regression gates the comparison with the baseline; add --baseline");
   if (opts.db === false) {
     // Before the first row, not after a long run.
