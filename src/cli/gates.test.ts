@@ -22,10 +22,14 @@ const evaluator = (name: string, mean: number | null, pass_rate: number | null, 
 const summary = (...evaluators: EvaluatorSummary[]): RunSummary => ({ rows: 10, row_errors: 0, skipped_as_zero: false, evaluators });
 
 describe("gates", () => {
-  it("--min-pass-rate given as a percentage says how to write it as a fraction", () => {
+  it("--min-pass-rate given as a percentage (95, 80%) says how to write it as a fraction", () => {
     expect(() => parseGates("min-pass-rate", ["exact_match=95"])).toThrow('--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "exact_match=95": a pass rate of 95% is written exact_match=0.95');
     expect(() => parseGates("min-pass-rate", ["exact_match=99.9"])).toThrow(/written exact_match=0.999$/);
     expect(() => parseGates("min-pass-rate", ["exact_match=-1"])).toThrow(/received "exact_match=-1"$/);
+    // Written with a percent sign, the same hint.
+    expect(() => parseGates("min-pass-rate", ["exact_match=80%"])).toThrow('--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "exact_match=80%": a pass rate of 80% is written exact_match=0.8');
+    expect(() => parseGates("min-pass-rate", ["x=99.5 %"])).toThrow(/a pass rate of 99.5% is written x=0.995$/);
+    expect(() => parseGates("min-pass-rate", ["x=150%"])).toThrow(/--min-pass-rate takes EVALUATOR=NUMBER .*received "x=150%"$/);
   });
 
   it("parse NAME=VALUE and reject anything else, naming the flag", () => {
