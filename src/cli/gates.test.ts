@@ -118,6 +118,20 @@ describe("gates", () => {
     expect(check("min-pass-rate", "dist=0.5")).toThrow(/"dist" has no threshold, so it gives no pass\/fail verdicts.*--fail-over/);
     expect(check("fail-under", "lev=1.5")).toThrow(/scores at most 1/);
     expect(check("fail-over", "dist=-1")).toThrow(/never negative/);
-    for (const [kind, arg] of [["fail-under", "lev=1"], ["fail-over", "dist=0"], ["min-pass-rate", "lev=1"]] as const) expect(check(kind, arg)).not.toThrow();
+    for (const [kind, arg] of [["fail-under", "lev=1"], ["fail-over", "dist=0"], ["min-pass-rate", "lev=1"], ["fail-under", "lev=0"], ["fail-over", "dist=1000"]] as const) expect(check(kind, arg)).not.toThrow();
+  });
+
+  it("a --fail-under below the evaluator's lowest score, which no mean could fail, is refused", () => {
+    const evaluators = [
+      { name: "lev", direction: "maximize", threshold: null, type: "levenshtein", config: {} },
+      { name: "cos", direction: "maximize", threshold: null, type: "semantic_similarity", config: { provider: "openai" } },
+      { name: "scaled", direction: "maximize", threshold: null, type: "semantic_similarity", config: { rescale: { from: 0.7 } } },
+    ];
+    const check = (arg: string) => () => checkGates(parseGates("fail-under", [arg]), evaluators);
+    expect(check("lev=-1")).toThrow('--fail-under lev=-1: "lev" scores at least 0, so its mean is never below -1 and this gate could never fail; give the lowest mean that should pass, from 0 to 1');
+    expect(check("scaled=-0.1")).toThrow(/"scaled" scores at least 0,/);
+    // A raw cosine may be negative: a gate below 0 can fail, one below -1 cannot.
+    expect(check("cos=-0.5")).not.toThrow();
+    expect(check("cos=-1.5")).toThrow(/"cos" scores at least -1, so its mean is never below -1.5 and this gate could never fail; give the lowest mean that should pass, from -1 to 1$/);
   });
 });

@@ -11,6 +11,15 @@ export interface Gate {
   value: number;
 }
 
+/** What the checks of a gate need of its evaluator (the config and type tell its lowest score). */
+export interface GatedEvaluator {
+  name: string;
+  direction: string;
+  threshold: number | null;
+  type?: string;
+  config?: Readonly<Record<string, unknown>>;
+}
+
 export interface GateOutcome {
   name: string;
   passed: boolean;
@@ -84,15 +93,16 @@ export function gatesMessage(issues: readonly Issue[], listed: boolean): string 
  * Checks gates against the run's evaluators before anything runs: the name exists, the gate suits the
  * evaluator's direction (`--fail-under` a similarity, `--fail-over` a distance), `--min-pass-rate`
  * names an evaluator with a threshold (the others give no verdicts), and the value can be reached
- * (similarities are at most 1, distances at least 0). One USAGE error names every gate that does not.
+ * (similarities are at most 1, distances at least 0) and missed (a similarity's mean is at least its
+ * lowest score: 0, or -1 for a cosine). One USAGE error names every gate that does not.
  */
-export function checkGates(gates: readonly Gate[], evaluators: readonly { name: string; direction: string; threshold: number | null }[]): void {
+export function checkGates(gates: readonly Gate[], evaluators: readonly GatedEvaluator[]): void {
   const issues = gateIssues(gates, evaluators);
   if (issues.length) throw gatesError(issues);
 }
 
 /** Every problem {@link checkGates} finds, one issue (at the gate's flag) per gate, in the gates' order. */
-export function gateIssues(gates: readonly Gate[], evaluators: readonly { name: string; direction: string; threshold: number | null }[]): Issue[] {
+export function gateIssues(gates: readonly Gate[], evaluators: readonly GatedEvaluator[]): Issue[] {
   const names = evaluators.map((e) => e.name);
   return gates.flatMap((g) => {
     const problem = gateProblem(g, evaluators, names);
@@ -101,7 +111,7 @@ export function gateIssues(gates: readonly Gate[], evaluators: readonly { name: 
 }
 
 /** What is wrong with one gate, or undefined. */
-function gateProblem(g: Gate, evaluators: readonly { name: string; direction: string; threshold: number | null }[], names: string[]): string | undefined {
+function gateProblem(g: Gate, evaluators: readonly GatedEvaluator[], names: string[]): string | undefined {
   const e = evaluators.find((x) => x.name === g.evaluator);
   const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
   if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`;
@@ -117,7 +127,21 @@ function gateProblem(g: Gate, evaluators: readonly { name: string; direction: st
   }
   if (g.kind === "fail-under" && g.value > 1) return `${gate}: "${g.evaluator}" scores at most 1, so this gate could never pass`;
   if (g.kind === "fail-over" && g.value < 0) return `${gate}: "${g.evaluator}" is never negative, so this gate could never pass`;
+  // A mean that cannot be below the value never fails the gate: a gate that gates nothing is a typo, not a choice.
+  // (A gate at the lowest score is one: it fails only when the evaluator fails on rows or scores none.)
+  const lowest = lowestScore(e);
+  if (g.kind === "fail-under" && g.value < lowest) {
+    return `${gate}: "${g.evaluator}" scores at least ${lowest}, so its mean is never below ${g.value} and this gate could never fail; give the lowest mean that should pass, from ${lowest} to 1`;
+  }
   return undefined;
+}
+
+/**
+ * The lowest score of a similarity: 0, but -1 for semantic_similarity's cosine when it is not rescaled
+ * (rescaled, it is clamped to [0, 1]). A distance's is 0 too; it has no highest.
+ */
+function lowestScore(e: GatedEvaluator): number {
+  return e.type === "semantic_similarity" && e.config?.["rescale"] === undefined ? -1 : 0;
 }
 
 /**
