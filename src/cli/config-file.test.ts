@@ -59,6 +59,14 @@ describe("readEvalsFile", () => {
   it("rejects an empty or non-array evaluators, and files that are not a JSON object", async () => {
     expect((await errorOf(file('{"evaluators":[]}'))).message).toContain('"evaluators" must be a non-empty array of evaluator specs');
     expect((await errorOf(file('{"evaluators":{"type":"exact_match"}}'))).issues).toHaveLength(1);
+    // An object for the list: say to wrap it in [ ].
+    expect((await errorOf(file('{"evaluators":{"type":"exact_match"}}'))).message).toContain('"evaluators" must be a non-empty array of evaluator specs, received an object: it is one spec; wrap it in [ ], {"evaluators": [{"type": "exact_match"}]}');
+    expect((await errorOf(file('{"evaluators":{"lev":{"type":"levenshtein"},"em":{"type":"exact_match"}}}'))).message).toContain(
+      'received an object: list the specs in [ ], each with its "name", {"evaluators": [{"name": "lev", "type": "levenshtein"}, …]}',
+    );
+    expect((await errorOf(file('{"evaluators":{}}'))).message).toContain('received an object: the specs go in [ ], {"evaluators": [{"type": "levenshtein"}, …]}');
+    expect((await errorOf(file('{"evaluators":[]}'))).message).toContain("received an empty array");
+    expect((await errorOf(file('{"evaluators":"levenshtein"}'))).message).toMatch(/received string "levenshtein"\n/);
     expect((await errorOf(file("[]"))).message).toContain('expected an object {"evaluators": [spec, ...]}, found an array');
     expect((await errorOf(file("{evaluators"))).message).toContain("not valid JSON");
     expect((await errorOf(join(dir, "missing.json"))).code).toBe("USAGE");

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import { keepByteOrderMarks } from "../dataset/read-json.js";
-import { EvalError, formatIssues, formatPath, type Issue } from "../errors.js";
+import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
 import { jsonErrorPlace, linePlace, utf16Offset } from "./json-option.js";
@@ -59,7 +59,7 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   if (!("evaluators" in parsed)) {
     issues.push({ path: ["evaluators"], message: `"evaluators" is missing: the file holds {"evaluators": [spec, ...]}`, expected: "non-empty array" });
   } else if (!Array.isArray(evaluators) || evaluators.length === 0) {
-    issues.push({ path: ["evaluators"], message: `"evaluators" must be a non-empty array of evaluator specs`, expected: "non-empty array" });
+    issues.push({ path: ["evaluators"], message: `"evaluators" must be a non-empty array of evaluator specs, received ${Array.isArray(evaluators) ? "an empty array" : isPlainObject(evaluators) ? "an object" : describeValue(evaluators)}${wrapHint(evaluators)}`, expected: "non-empty array", received: describeValue(evaluators) });
   } else if (issues.length) {
     issues.push(...specIssues(evaluators));
   }
@@ -68,6 +68,27 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
     throw new EvalError("CONFIG_INVALID", `${path}: Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
   }
   return evaluators as unknown[];
+}
+
+/**
+ * How to make a list of an "evaluators" given as an object: one spec (it has a "type") goes in [ ]; specs
+ * keyed by their name become a list of specs, each with its "name".
+ */
+function wrapHint(evaluators: unknown): string {
+  if (!isPlainObject(evaluators)) return "";
+  if ("type" in evaluators) return `: it is one spec; wrap it in [ ], {"evaluators": [${compact(evaluators)}]}`;
+  const entries = Object.entries(evaluators);
+  const [key, first] = entries[0] ?? [];
+  if (key !== undefined && entries.every(([, v]) => isPlainObject(v))) {
+    return `: list the specs in [ ], each with its "name", {"evaluators": [${compact({ name: key, ...(first as object) })}${entries.length > 1 ? ", …" : ""}]}`;
+  }
+  return `: the specs go in [ ], {"evaluators": [{"type": "levenshtein"}, …]}`;
+}
+
+/** A value as compact JSON, cut at 80 characters. */
+function compact(value: unknown): string {
+  const json = JSON.stringify(value).replace(/,"/g, ', "').replace(/":/g, '": ');
+  return json.length > 80 ? `${json.slice(0, 79)}…` : json;
 }
 
 /** Every problem `createRunEvaluators` (what `simeval run` then does with the specs) finds in them, or none. */
