@@ -6,6 +6,12 @@ describe("formatIssues", () => {
   it("writes one line per issue with its path", () => {
     expect(formatIssues([{ path: ["evaluators", 2, "config", "threshold"], message: "bad" }])).toBe("✖ bad\n  → at evaluators[2].config.threshold");
     expect(formatIssues([])).toBe("");
+    // A long list is cut after the first 20, counting the rest.
+    const many = Array.from({ length: 20_021 }, (_, i) => ({ path: ["evaluators", i], message: `bad ${i}` }));
+    const lines = formatIssues(many).split("\n");
+    expect(lines).toHaveLength(41);
+    expect(lines.slice(38)).toEqual(["✖ bad 19", "  → at evaluators[19]", "…and 20,001 more such problems."]);
+    expect(formatIssues(many.slice(0, 20)).split("\n")).toHaveLength(40);
   });
 
   it("refuses what is not a list of issues with INPUT_INVALID naming the entry, not a TypeError", () => {

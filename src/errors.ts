@@ -48,8 +48,13 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out === "" ? "(root)" : out;
 }
 
+/** How many issues {@link formatIssues} lists; the rest are counted. */
+export const MAX_LISTED_ISSUES = 20;
+
 /**
- * One line per issue: `✖ <message>\n  → at <path>`. Throws EvalError (INPUT_INVALID) when `issues` is not
+ * One line per issue: `✖ <message>\n  → at <path>`, the first {@link MAX_LISTED_ISSUES} of them, then
+ * `…and N more such problems.` (a config of 20,000 bad specs is not 40,000 lines; the error's `issues`
+ * keep every one). Throws EvalError (INPUT_INVALID) when `issues` is not
  * an array of {@link Issue}s (each an object with a string `message` and a `path` of strings and numbers),
  * naming the first entry that is not one: `formatIssues(null)` or `formatIssues([{}])` threw a TypeError.
  */
@@ -63,7 +68,9 @@ export function formatIssues(issues: readonly Issue[]): string {
     const part = path.findIndex((p) => typeof p !== "string" && typeof p !== "number");
     if (part >= 0) throw issuesInvalid(`issues[${i}].path[${part}]`, "a string or a number", path[part]);
   });
-  return issues.map((i) => `✖ ${i.message}\n  → at ${formatPath(i.path)}`).join("\n");
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((i) => `✖ ${i.message}\n  → at ${formatPath(i.path)}`);
+  const more = issues.length - MAX_LISTED_ISSUES;
+  return (more > 0 ? [...listed, `…and ${more.toLocaleString("en-US")} more such problems.`] : listed).join("\n");
 }
 
 /** INPUT_INVALID for what {@link formatIssues} was given: `arg` is where (`issues[0].message`). */

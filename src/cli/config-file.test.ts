@@ -56,6 +56,14 @@ describe("readEvalsFile", () => {
     expect(typo.message).toContain('"evaluators" is missing');
   });
 
+  it("lists the first 20 problems of a config with thousands, and counts the rest", async () => {
+    const e = await errorOf(file(JSON.stringify({ evaluators: Array.from({ length: 2000 }, (_, i) => ({ type: "levenshtein", name: `l${i}`, config: { threshold: 2 } })), extra: 1 })));
+    expect(e.issues).toHaveLength(2001);
+    expect(e.message).toContain("Invalid evaluator configuration (2,001 problems):");
+    expect(e.message.split("\n")).toHaveLength(1 + 40 + 1);
+    expect(e.message).toMatch(/→ at evaluators\[18\]\.config\.threshold\n…and 1,981 more such problems\.$/);
+  });
+
   it("rejects an empty or non-array evaluators, and files that are not a JSON object", async () => {
     expect((await errorOf(file('{"evaluators":[]}'))).message).toContain('"evaluators" must be a non-empty array of evaluator specs');
     expect((await errorOf(file('{"evaluators":{"type":"exact_match"}}'))).issues).toHaveLength(1);

@@ -64,7 +64,7 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
     issues.push(...specIssues(evaluators));
   }
   if (issues.length) {
-    const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+    const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
     throw new EvalError("CONFIG_INVALID", `${path}: Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
   }
   return evaluators as unknown[];

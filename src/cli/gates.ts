@@ -85,7 +85,7 @@ export function gatesError(issues: Issue[]): EvalError {
 /** The problems of the gate options, as a list under their count when `listed`, else the first's message. */
 export function gatesMessage(issues: readonly Issue[], listed: boolean): string {
   if (!listed) return issues[0]?.message ?? "";
-  const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+  const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
   return `${count} with the gate options:\n${issues.map((i) => `✖ ${i.message}`).join("\n")}`;
 }
 

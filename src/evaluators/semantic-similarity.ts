@@ -79,7 +79,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       }
     }
     if (issues.length || !factory) {
-      const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+      const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
       throw new EvalError("CONFIG_INVALID", `semantic_similarity: invalid configuration (${count}):\n${formatIssues(issues)}`, { issues });
     }
     const provider = createProvider(config.provider, factory, options, env.notice ? { notice: env.notice } : {});
