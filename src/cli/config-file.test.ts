@@ -64,6 +64,18 @@ describe("readEvalsFile", () => {
     expect(e.message).toMatch(/→ at evaluators\[18\]\.config\.threshold\n…and 1,981 more such problems\.$/);
   });
 
+  it("says that a dataset given as --config looks like one (the arguments swapped)", async () => {
+    const swapped = "--config takes the EVALS.json file, {\"evaluators\": [spec, ...]}, and the dataset comes before it: simeval run DATASET --config EVALS.json";
+    const jsonl = await errorOf(file('{"output": "a", "expected": "b"}\n\n{"output": "c", "expected": "c"}\n'));
+    expect(jsonl.message).toMatch(/: not valid JSON at line 3, column 1 \(.*\); it looks like a JSONL dataset \(a JSON value a line\): /);
+    expect(jsonl.message.endsWith(swapped)).toBe(true);
+    const array = await errorOf(file('[{"output": "a", "expected": "b"}]'));
+    expect(array.message).toContain(`found an array; it looks like a dataset (an array of rows): ${swapped}`);
+    // Not JSON lines, not rows: no such hint.
+    expect((await errorOf(file('{"evaluators": []}\nnot json'))).message).not.toContain("dataset");
+    expect((await errorOf(file('[{"type": "levenshtein"}]'))).message).not.toContain("dataset");
+  });
+
   it("rejects an empty or non-array evaluators, and files that are not a JSON object", async () => {
     expect((await errorOf(file('{"evaluators":[]}'))).message).toContain('"evaluators" must be a non-empty array of evaluator specs');
     expect((await errorOf(file('{"evaluators":{"type":"exact_match"}}'))).issues).toHaveLength(1);

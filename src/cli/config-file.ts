@@ -9,6 +9,9 @@ import { jsonErrorPlace, linePlace, utf16Offset } from "./json-option.js";
 
 const TOP_LEVEL_KEYS = ["evaluators"];
 
+/** What to say of a dataset given as the config: the arguments swapped. */
+const SWAPPED = `--config takes the EVALS.json file, {"evaluators": [spec, ...]}, and the dataset comes before it: simeval run DATASET --config EVALS.json`;
+
 /**
  * Reads EVALS.json: `{ "evaluators": [spec, ...] }`. Problems with the file itself (missing, not JSON,
  * not an object) are USAGE/CONFIG errors naming the file. A well-formed file's specs are validated by
@@ -46,10 +49,11 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message})${looksLikeYaml(text) ? `; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}` : ""}`);
+    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message})${looksLikeYaml(text) ? `; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}` : looksLikeJsonLines(text) ? `; it looks like a JSONL dataset (a JSON value a line): ${SWAPPED}` : ""}`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
+    const dataset = Array.isArray(parsed) && parsed.length > 0 && parsed.every((row) => isPlainObject(row) && !("type" in row)) ? `; it looks like a dataset (an array of rows): ${SWAPPED}` : "";
+    throw new EvalError("CONFIG_INVALID", `${path}: expected an object {"evaluators": [spec, ...]}, found ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}${dataset}`);
   }
   const issues: Issue[] = duplicateKeys(text);
   for (const key of Object.keys(parsed).filter((k) => !TOP_LEVEL_KEYS.includes(k))) {
@@ -141,6 +145,22 @@ export function duplicateKeys(text: string): Issue[] {
     expected: "each key once in an object",
     received: `${JSON.stringify(key)} twice`,
   }));
+}
+
+/** Whether text that is not JSON is JSON lines: its first two non-blank lines are each a JSON value. */
+function looksLikeJsonLines(text: string): boolean {
+  const lines = text.split("\n").filter((line) => line.trim() !== "").slice(0, 2);
+  return (
+    lines.length === 2 &&
+    lines.every((line) => {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+  );
 }
 
 /** Whether text that is not JSON starts as YAML does: `---`, or a `key:` line (after blank and `#` lines). */
