@@ -48,6 +48,11 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out === "" ? "(root)" : out;
 }
 
+/** "1 problem", "2 problems", "20,000 problems": the count heading a list of issues. */
+export function problemCount(n: number): string {
+  return n === 1 ? "1 problem" : `${n.toLocaleString("en-US")} problems`;
+}
+
 /** How many issues {@link formatIssues} lists; the rest are counted. */
 export const MAX_LISTED_ISSUES = 20;
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import { keepByteOrderMarks } from "../dataset/read-json.js";
-import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, type Issue } from "../errors.js";
+import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
 import { jsonErrorPlace, linePlace, utf16Offset } from "./json-option.js";
@@ -68,7 +68,7 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
     issues.push(...specIssues(evaluators));
   }
   if (issues.length) {
-    const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
+    const count = problemCount(issues.length);
     throw new EvalError("CONFIG_INVALID", `${path}: Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
   }
   return evaluators as unknown[];

@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
+import type { Issue } from "../errors.js";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
-import { checkGates, evaluateGates, isGate, parseGates, readGates } from "./gates.js";
+import { evaluateGates, gateIssues, gatesError, isGate, readGates, type Gate, type GatedEvaluator, type GateKind } from "./gates.js";
+
+/** One flag's arguments as gates, throwing the USAGE error of the malformed ones, as `simeval run` does. */
+function parseGates(kind: GateKind, args: readonly string[]): Gate[] {
+  const entries = readGates({ [kind]: args });
+  const malformed = entries.filter((e): e is Issue => !isGate(e));
+  if (malformed.length) throw gatesError(malformed);
+  return entries.filter(isGate);
+}
+
+/** Throws the USAGE error of the gates that do not suit the evaluators, as `simeval run` does. */
+function checkGates(gates: readonly Gate[], evaluators: readonly GatedEvaluator[]): void {
+  const issues = gateIssues(gates, evaluators);
+  if (issues.length) throw gatesError(issues);
+}
 
 const evaluator = (name: string, mean: number | null, pass_rate: number | null, direction: "maximize" | "minimize" = "maximize"): EvaluatorSummary => ({
   name,

@@ -1,4 +1,4 @@
-import { EvalError, type Issue } from "../errors.js";
+import { EvalError, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
 import { formatFigure, formatRate, printedFigure, printedRate } from "./format.js";
@@ -24,17 +24,6 @@ export interface GateOutcome {
   name: string;
   passed: boolean;
   message: string;
-}
-
-/**
- * Parses `NAME=VALUE` gate arguments; the malformed ones are one USAGE error naming each, with its flag and
- * the argument (see {@link gatesError}).
- */
-export function parseGates(kind: GateKind, args: readonly string[] | undefined): Gate[] {
-  const parsed = readGates({ [kind]: args });
-  const issues = parsed.filter((p): p is Issue => !isGate(p));
-  if (issues.length) throw gatesError(issues);
-  return parsed.filter(isGate);
 }
 
 /**
@@ -85,26 +74,22 @@ export function gatesError(issues: Issue[]): EvalError {
 /** The problems of the gate options, as a list under their count when `listed`, else the first's message. */
 export function gatesMessage(issues: readonly Issue[], listed: boolean): string {
   if (!listed) return issues[0]?.message ?? "";
-  const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
+  const count = problemCount(issues.length);
   return `${count} with the gate options:\n${issues.map((i) => `✖ ${i.message}`).join("\n")}`;
 }
 
 /**
- * Checks gates against the run's evaluators before anything runs: the name exists, the gate suits the
- * evaluator's direction (`--fail-under` a similarity, `--fail-over` a distance), `--min-pass-rate`
- * names an evaluator with a threshold (the others give no verdicts), and the value can be reached
- * (similarities are at most 1, distances at least 0) and missed (a similarity's mean is at least its
- * lowest score: 0, or -1 for a cosine). One USAGE error names every gate that does not.
+ * Every problem of the gate options, in the order given: each malformed argument's issue from
+ * {@link readGates}, and each gate that does not suit the run's evaluators. A gate must name one of them,
+ * suit its direction (`--fail-under` a similarity, `--fail-over` a distance); `--min-pass-rate` must name
+ * an evaluator with a threshold (the others give no verdicts); and the value must be reachable
+ * (similarities are at most 1, distances at least 0) and missable (a similarity's mean is at least its
+ * lowest score: 0, or -1 for a cosine). {@link gatesError} makes them one USAGE error.
  */
-export function checkGates(gates: readonly Gate[], evaluators: readonly GatedEvaluator[]): void {
-  const issues = gateIssues(gates, evaluators);
-  if (issues.length) throw gatesError(issues);
-}
-
-/** Every problem {@link checkGates} finds, one issue (at the gate's flag) per gate, in the gates' order. */
-export function gateIssues(gates: readonly Gate[], evaluators: readonly GatedEvaluator[]): Issue[] {
+export function gateIssues(entries: readonly (Gate | Issue)[], evaluators: readonly GatedEvaluator[]): Issue[] {
   const names = evaluators.map((e) => e.name);
-  return gates.flatMap((g) => {
+  return entries.flatMap((g) => {
+    if (!isGate(g)) return [g];
     const problem = gateProblem(g, evaluators, names);
     return problem === undefined ? [] : [{ path: [`--${g.kind}`], message: problem, received: `${g.evaluator}=${g.value}` }];
   });

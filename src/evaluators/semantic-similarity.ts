@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EvalError, formatIssues, type Issue } from "../errors.js";
+import { EvalError, formatIssues, problemCount, type Issue } from "../errors.js";
 import { cosineSimilarity } from "../metrics/cosine.js";
 import { EmbeddingBatcher, type EmbeddedText } from "../embeddings/batcher.js";
 import { memoryEmbeddingCache } from "../embeddings/cache.js";
@@ -79,7 +79,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       }
     }
     if (issues.length || !factory) {
-      const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
+      const count = problemCount(issues.length);
       throw new EvalError("CONFIG_INVALID", `semantic_similarity: invalid configuration (${count}):\n${formatIssues(issues)}`, { issues });
     }
     const provider = createProvider(config.provider, factory, options, env.notice ? { notice: env.notice } : {});

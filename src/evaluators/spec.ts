@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { EvalError, describeValue, formatIssues, formatPath, type Issue } from "../errors.js";
+import { EvalError, describeValue, formatIssues, formatPath, problemCount, type Issue } from "../errors.js";
 import { canonicalInputs, compileInputs, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
 import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField } from "./describe-schema.js";
@@ -161,6 +161,6 @@ function parseConfig(
 /** Throws one CONFIG_INVALID error listing every issue, or UNKNOWN_EVALUATOR when that is the only problem. */
 export function throwIssues(issues: Issue[]): never {
   const onlyUnknownType = issues.every((i) => i.path[i.path.length - 1] === "type" && i.message.includes("unknown type"));
-  const count = issues.length === 1 ? "1 problem" : `${issues.length.toLocaleString("en-US")} problems`;
+  const count = problemCount(issues.length);
   throw new EvalError(onlyUnknownType ? "UNKNOWN_EVALUATOR" : "CONFIG_INVALID", `Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
 }

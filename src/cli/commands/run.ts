@@ -84,7 +84,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (!(error instanceof EvalError) || malformedGates.length === 0) throw error;
     throw new EvalError(error.code, `${error.message}\n${gatesMessage(malformedGates, true)}`, { issues: [...error.issues, ...malformedGates] });
   }
-  const gateProblems = parsedGates.flatMap((g) => (isGate(g) ? gateIssues([g], evaluators) : [g]));
+  const gateProblems = gateIssues(parsedGates, evaluators);
   if (gateProblems.length) throw gatesError(gateProblems);
   if (opts.failOnRegression && !opts.baseline) throw new EvalError("USAGE", "--fail-on-regression gates the comparison with the baseline; add --baseline");
   if (opts.db === false) {
