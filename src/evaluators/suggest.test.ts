@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { evaluatorTypes } from "./registry.js";
+import { didYouMean } from "./suggest.js";
+
+describe("didYouMean", () => {
+  it("suggests the closest known name within a third of its length in edits, case aside", () => {
+    expect(didYouMean("levenstein", evaluatorTypes)).toBe(' Did you mean "levenshtein"?');
+    expect(didYouMean("Exact_Match", evaluatorTypes)).toBe(' Did you mean "exact_match"?');
+    expect(didYouMean("bleu", evaluatorTypes)).toBe("");
+  });
+
+  it("suggests the one known name that the given name is a part of (jaccard got nothing: 11 edits from jaccard_similarity)", () => {
+    expect(didYouMean("jaccard", evaluatorTypes)).toBe(' Did you mean "jaccard_similarity"?');
+    expect(didYouMean("TFIDF", evaluatorTypes)).toBe(' Did you mean "tfidf_similarity"?');
+    expect(didYouMean("semantic", evaluatorTypes)).toBe(' Did you mean "semantic_similarity"?');
+    // A part of several names, or only part of a part, names none of them.
+    expect(didYouMean("similarity", evaluatorTypes)).toBe("");
+    expect(didYouMean("jac", evaluatorTypes)).toBe("");
+  });
+});
