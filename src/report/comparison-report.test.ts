@@ -38,11 +38,13 @@ function tableRow(html: string, name: string): string {
 
 describe("renderComparisonReport", () => {
   it("shows both means, the difference with its CI, the p-value, the verdict and the row counts", () => {
-    const row = tableRow(renderComparisonReport(input()), "lev");
+    const html = renderComparisonReport(input());
+    const row = tableRow(html, "lev");
     expect(row).toContain(`<span class="mean-a">0.8000</span> → <b class="mean-b">0.7000</b>`);
     expect(row).toContain(`<span class="delta worse">\u22120.1000</span>`);
     expect(row).toContain(`<span class="ci">\u22120.1500 … \u22120.0500</span>`);
-    expect(row).toContain(`<td data-label="p-value">0.0004</td>`);
+    expect(row).toContain(`<td data-label="p\u2011value">0.0004</td>`); // a non-breaking hyphen: the header broke in two
+    expect(html).toContain(`<th scope="col">p\u2011value</th>`);
     expect(row).toContain(`<span class="badge fail">▼ B worse</span>`);
     expect(row).toContain(`data-improved="1"`);
     expect(row).toContain(`data-regressed="6"`);
@@ -83,7 +85,7 @@ describe("renderComparisonReport", () => {
   it("does not call a significant p-value not significant when the interval holds 0: neither run is better, as the terminal says", () => {
     // From a real comparison: 32 pairs, p = 0.04 by the sign-flip test, bootstrap interval [0, 1.34].
     const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ diff: 0.9, ci: [0, 1.34], p_value: 0.04, significant: true, better: null })] })), "lev");
-    expect(row).toContain(`<td data-label="p-value">0.0400</td>`);
+    expect(row).toContain(`<td data-label="p\u2011value">0.0400</td>`);
     expect(row).toContain("= neither (CI holds 0)");
     expect(row).not.toContain("not significant");
   });

@@ -63,7 +63,8 @@ function isBetter(delta: number, direction: Direction): boolean {
 
 function renderTable(input: ComparisonReportInput): string {
   const level = `${Math.round((input.confidence ?? 0.95) * 100)}%`;
-  const columns = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p-value", "verdict", "rows ▲ ▼ ="];
+  // A non-breaking hyphen (U+2011): the narrow column broke its header in two, "P-" over "VALUE".
+  const columns = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p\u2011value", "verdict", "rows ▲ ▼ ="];
   const head = columns.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
   const [, pairs = "", means = "", diff = "", p = "", verdictLabel = "", moves = ""] = columns;
   const rows = input.evaluators.map((ev) => {
