@@ -48,7 +48,7 @@ h3{font-size:15px;margin:22px 0 10px;font-weight:650}
 a{color:var(--pass)}
 .eyebrow{text-transform:uppercase;letter-spacing:.08em;font-size:12px;font-weight:600;color:var(--muted)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px 22px;margin:18px 0;box-shadow:0 1px 2px rgba(20,30,50,.04)}
-.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:10px 24px;margin:0}
+.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:10px 24px;margin:0}
 .meta div{min-width:0}
 .meta dt{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.05em}
 .meta dd{margin:2px 0 0;font-weight:550;overflow-wrap:anywhere}
@@ -130,7 +130,7 @@ mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .chip.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
 .chip.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .note{font-size:12.5px;color:var(--muted);padding:6px 12px;border-top:1px dashed var(--line)}
-td.moves span{display:inline-block;min-width:2.9em}
+td.moves{white-space:normal}td.moves span{display:inline-block;min-width:2.9em;white-space:nowrap}
 .delta.better{color:var(--pass);font-weight:650}
 .delta.worse{color:var(--fail);font-weight:650}
 .ci{display:block;font-size:12px;color:var(--muted)}
