@@ -45,6 +45,9 @@ describe("gates", () => {
     expect(() => parseGates("min-pass-rate", ["exact_match=80%"])).toThrow('--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "exact_match=80%": a pass rate of 80% is written exact_match=0.8');
     expect(() => parseGates("min-pass-rate", ["x=99.5 %"])).toThrow(/a pass rate of 99.5% is written x=0.995$/);
     expect(() => parseGates("min-pass-rate", ["x=150%"])).toThrow(/--min-pass-rate takes EVALUATOR=NUMBER .*received "x=150%"$/);
+    // A similarity's mean too; a distance's is a count of edits, which a percentage is not.
+    expect(() => parseGates("fail-under", ["lev=80%"])).toThrow('--fail-under takes EVALUATOR=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received "lev=80%": a mean of 80% is written lev=0.8');
+    expect(() => parseGates("fail-over", ["dist=80%"])).toThrow(/^--fail-over takes EVALUATOR=NUMBER .*received "dist=80%"$/);
   });
 
   it("parse NAME=VALUE and reject anything else, naming the flag", () => {

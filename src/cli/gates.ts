@@ -49,10 +49,13 @@ export function isGate(entry: Gate | Issue): entry is Gate {
 function parseGate(kind: GateKind, arg: string): Gate | string {
   const m = /^(.+)=([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/.exec(arg);
   const value = m ? Number(m[2]) : Number.NaN;
-  // 80% for a pass rate: say how it is written, as for 95 below.
-  const percent = kind === "min-pass-rate" ? /^(.+)=(\d+\.?\d*|\.\d+)\s*%$/.exec(arg) : null;
+  // 80% for a pass rate or a similarity's mean: say how it is written, as for a pass rate of 95 below.
+  const percent = kind === "fail-over" ? null : /^(.+)=(\d+\.?\d*|\.\d+)\s*%$/.exec(arg);
   if (percent && Number(percent[2]) <= 100) {
-    return `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}: a pass rate of ${Number(percent[2])}% is written ${percent[1]}=${Number((Number(percent[2]) / 100).toPrecision(15))}`;
+    const written = `${percent[1]}=${Number((Number(percent[2]) / 100).toPrecision(15))}`;
+    return kind === "min-pass-rate"
+      ? `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}: a pass rate of ${Number(percent[2])}% is written ${written}`
+      : `--fail-under takes EVALUATOR=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received ${JSON.stringify(arg)}: a mean of ${Number(percent[2])}% is written ${written}`;
   }
   if (!m || !Number.isFinite(value)) return `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`;
   if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
