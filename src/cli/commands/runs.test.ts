@@ -74,21 +74,29 @@ describe("deleteCommand interrupted", () => {
     return id;
   }
 
-  it("stops between runs on Ctrl-C, names what is not deleted, and exits 130", async () => {
+  /** The database, holding finished runs of these names and row counts. */
+  async function recorded(runs: Record<string, number>): Promise<string> {
     const store = open();
-    await finished(store, "first", 3);
-    await finished(store, "second", 3);
+    for (const [name, rows] of Object.entries(runs)) await finished(store, name, rows);
     await store.close();
+    return join(dir, "simeval.db");
+  }
+
+  /** An io whose lines are kept in `out` and `err`; `onOut` and `onErr` see each line as it comes. */
+  function captured(on: { onOut?: (line: string) => void; onErr?: (line: string) => void } = {}) {
     const out: string[] = [];
     const err: string[] = [];
     const io = {
-      stdout: (line: string) => {
-        out.push(line);
-        if (line.startsWith("deleted")) process.emit("SIGINT");
-      },
-      stderr: (line: string) => void err.push(line),
+      stdout: (line: string) => (out.push(line), on.onOut?.(line)),
+      stderr: (line: string) => (err.push(line), on.onErr?.(line)),
     } as unknown as CliIO;
-    expect(await deleteCommand(["first", "second"], { db: join(dir, "simeval.db"), vacuum: true }, io)).toBe(130);
+    return { out, err, io };
+  }
+
+  it("stops between runs on Ctrl-C, names what is not deleted, and exits 130", async () => {
+    const db = await recorded({ first: 3, second: 3 });
+    const { out, err, io } = captured({ onOut: (line) => void (line.startsWith("deleted") && process.emit("SIGINT")) });
+    expect(await deleteCommand(["first", "second"], { db, vacuum: true }, io)).toBe(130);
     expect(out.filter((l) => l.startsWith("deleted"))).toEqual([expect.stringContaining("(first): 3 rows")]);
     expect(err).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\); \S+ \(second\) not deleted, the file not vacuumed$/)]);
     expect((await open().listRuns()).map((r) => r.name)).toEqual(["second"]);
@@ -96,24 +104,17 @@ describe("deleteCommand interrupted", () => {
   });
 
   it("stopped among a run's rows, does not say that they were all deleted", async () => {
-    const store = open();
-    await finished(store, "big", 25_000);
-    await store.close();
-    const out: string[] = [];
-    const err: string[] = [];
+    const db = await recorded({ big: 25_000 });
+    const { out, err, io } = captured();
     const emit = setImmediate(() => process.emit("SIGINT")); // heard at the first chunk's end
-    const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
-    expect(await deleteCommand(["big"], { db: join(dir, "simeval.db") }, io)).toBe(130);
+    expect(await deleteCommand(["big"], { db }, io)).toBe(130);
     clearImmediate(emit);
     expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(big\), but not all of its 25,000 rows \(interrupted\)$/)]);
     expect(err).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\); 15,000 of the rows of deleted runs are still in the file/)]);
   });
 
   it("--vacuum says on stderr that it vacuums the file, with its size, before it does, and the sizes before and after on stdout", async () => {
-    const store = open();
-    await finished(store, "first", 12_000);
-    await store.close();
-    const db = join(dir, "simeval.db");
+    const db = await recorded({ first: 12_000 });
     const said: string[] = [];
     const io = { stdout: (line: string) => void said.push(`out: ${line}`), stderr: (line: string) => void said.push(`err: ${line}`) } as unknown as CliIO;
     expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(0);
@@ -126,23 +127,15 @@ describe("deleteCommand interrupted", () => {
   });
 
   it("Ctrl-C once vacuuming is said abandons it: the file is as it was, the deletion done, exit 130", async () => {
-    const store = open();
-    await finished(store, "first", 12_000);
-    await store.close();
-    const db = join(dir, "simeval.db");
-    const out: string[] = [];
-    const err: string[] = [];
+    const db = await recorded({ first: 12_000 });
     let size = 0;
-    const io = {
-      stdout: (line: string) => void out.push(line),
-      stderr: (line: string) => {
-        err.push(line);
-        if (line.startsWith("vacuuming")) {
-          size = statSync(db).size;
-          process.emit("SIGINT");
-        }
+    const { out, err, io } = captured({
+      onErr: (line) => {
+        if (!line.startsWith("vacuuming")) return;
+        size = statSync(db).size;
+        process.emit("SIGINT");
       },
-    } as unknown as CliIO;
+    });
     expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(130);
     expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(first\): 12,000 rows$/)]);
     expect(err[1]).toBe(`simeval: interrupted (SIGINT); vacuuming abandoned: ${db} is as it was before vacuuming (the runs above are deleted)`);
@@ -154,13 +147,8 @@ describe("deleteCommand interrupted", () => {
   });
 
   it("Ctrl-C as vacuuming ended does not say that the file is as it was: it says that it was vacuumed", async () => {
-    const store = open();
-    await finished(store, "first", 12_000);
-    await store.close();
-    const db = join(dir, "simeval.db");
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
+    const db = await recorded({ first: 12_000 });
+    const { out, err, io } = captured();
     vacuuming.killedAfterCommit = true;
     expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(130);
     expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(first\): 12,000 rows$/), expect.stringMatching(new RegExp(`^vacuumed ${db}: [\\d.]+ [kM]B -> [\\d.]+ kB$`))]);
