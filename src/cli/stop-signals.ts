@@ -1,3 +1,5 @@
+import type { Progress } from "./progress.js";
+
 /** Exit code of a run stopped by a signal: the shell's convention, 128 + the signal's number. */
 export const STOPPED_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 export type StopSignal = keyof typeof STOPPED_EXIT;
@@ -87,4 +89,15 @@ export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrup
       for (const [name, listener] of listeners) process.removeListener(name, listener);
     },
   };
+}
+
+/**
+ * Says that a command stopped by `stop` did not get to `notDone`, and gives its exit code ({@link STOPPED_EXIT}):
+ * the progress line is erased first, and the line does not start where Ctrl-C echoed its `^C`.
+ */
+export function sayInterrupted(stop: Interrupts, progress: Progress, notDone: string): number {
+  const signal = stop.stoppedBy ?? "SIGINT";
+  progress.done();
+  progress.note(`simeval: interrupted (${signal}); ${notDone}`, signal === "SIGINT");
+  return STOPPED_EXIT[signal];
 }

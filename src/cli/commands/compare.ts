@@ -15,7 +15,7 @@ import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
-import { STOPPED_EXIT, watchInterrupts } from "../stop-signals.js";
+import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { renderTable } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
@@ -29,7 +29,7 @@ export interface CompareOptions {
 /**
  * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. Runs
  * without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
- * Ctrl-C or SIGTERM stops it (exit {@link STOPPED_EXIT}) while the runs are read, and before the report is
+ * Ctrl-C or SIGTERM stops it (exit 130, or 143 for SIGTERM) while the runs are read, and before the report is
  * written, saying so: it changes nothing, and writes no part of a report.
  */
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
@@ -40,12 +40,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   const store = isResultsFile(refA) && isResultsFile(refB) ? optionalRecordedRuns(opts.db) : openRecordedRuns(opts.db);
   const stop = watchInterrupts();
   const progress = terminalProgress(process.stderr, io.stderr);
-  const interrupted = (notDone: string) => {
-    const signal = stop.stoppedBy ?? "SIGINT";
-    progress.done();
-    progress.note(`simeval: interrupted (${signal}); ${notDone}`, signal === "SIGINT");
-    return STOPPED_EXIT[signal];
-  };
+  const interrupted = (notDone: string) => sayInterrupted(stop, progress, notDone);
   const report = opts.report === undefined ? "" : `, ${forTerminalLine(opts.report)} not written`;
   try {
     const a = await loadRun(refA, store);

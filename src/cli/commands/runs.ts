@@ -7,7 +7,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
-import { STOPPED_EXIT, watchInterrupts } from "../stop-signals.js";
+import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { vacuumInChild } from "../vacuum.js";
 import { renderTable } from "../table.js";
@@ -266,12 +266,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     }
     const progress = terminalProgress(process.stderr, io.stderr);
     // Ctrl-C stops between chunks of rows and between runs, and abandons vacuuming, saying what is done and what is not (exit 130).
-    const interrupted = (done: string) => {
-      const signal = stop.stoppedBy ?? "SIGINT";
-      progress.done();
-      progress.note(`simeval: interrupted (${signal}); ${done}`, signal === "SIGINT");
-      return STOPPED_EXIT[signal];
-    };
+    const interrupted = (notDone: string) => sayInterrupted(stop, progress, notDone);
     const pending = [...runs.values()];
     const notDone = () => [...(pending.length ? [`${pending.map(runLabel).join(", ")} not deleted`] : []), ...(opts.vacuum ? ["the file not vacuumed"] : [])];
     for (let run = pending.shift(); run; run = pending.shift()) {
