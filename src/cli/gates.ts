@@ -49,20 +49,20 @@ export function isGate(entry: Gate | Issue): entry is Gate {
 function parseGate(kind: GateKind, arg: string): Gate | string {
   const m = /^(.+)=([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/.exec(arg);
   const value = m ? Number(m[2]) : Number.NaN;
-  // 80% for a pass rate or a similarity's mean: say how it is written, as for a pass rate of 95 below.
+  const received = JSON.stringify(arg);
+  const rate = `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${received}`;
+  // 80% (or 80 for a pass rate, below): say how it is written.
+  const written = (what: string, name: string, pct: number) => `: ${what} of ${pct}% is written ${name}=${Number((pct / 100).toPrecision(15))}`;
+  // A pass rate or a similarity's mean; a distance's is a count of edits, which a percentage is not.
   const percent = kind === "fail-over" ? null : /^(.+)=(\d+\.?\d*|\.\d+)\s*%$/.exec(arg);
   if (percent && Number(percent[2]) <= 100) {
-    const written = `${percent[1]}=${Number((Number(percent[2]) / 100).toPrecision(15))}`;
+    const [, name = "", pct] = percent;
     return kind === "min-pass-rate"
-      ? `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}: a pass rate of ${Number(percent[2])}% is written ${written}`
-      : `--fail-under takes EVALUATOR=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received ${JSON.stringify(arg)}: a mean of ${Number(percent[2])}% is written ${written}`;
+      ? rate + written("a pass rate", name, Number(pct))
+      : `--fail-under takes EVALUATOR=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received ${received}` + written("a mean", name, Number(pct));
   }
-  if (!m || !Number.isFinite(value)) return `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${JSON.stringify(arg)}`;
-  if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
-    // 95 for 95%: say how it is written.
-    const percent = value > 1 && value <= 100 ? `: a pass rate of ${value}% is written ${m[1]}=${Number((value / 100).toPrecision(15))}` : "";
-    return `--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received ${JSON.stringify(arg)}${percent}`;
-  }
+  if (!m || !Number.isFinite(value)) return `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${received}`;
+  if (kind === "min-pass-rate" && (value < 0 || value > 1)) return rate + (value > 1 && value <= 100 ? written("a pass rate", m[1] as string, value) : "");
   return { kind, evaluator: m[1] as string, value };
 }
 
