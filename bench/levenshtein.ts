@@ -101,7 +101,7 @@ function caseVariant(random: () => number, text: string): string {
  * Pairs of texts with lengths in [minLength, maxLength]: 40% near-duplicates
  * (1..maxEdits random edits), 20% case variants, 40% unrelated texts.
  */
-export function makeCorpus(seed: number, count: number, minLength: number, maxLength: number, maxEdits: number): Pair[] {
+function makeCorpus(seed: number, count: number, minLength: number, maxLength: number, maxEdits: number): Pair[] {
   const random = seededRandom(seed);
   const length = (): number => minLength + Math.floor(random() * (maxLength - minLength + 1));
   const pairs: Pair[] = [];

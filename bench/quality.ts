@@ -53,7 +53,7 @@ const ROWS: Row[] = [
 ];
 
 /** Where the STS-B files are: `$SIMEVAL_STSB_DIR`, else `<project>/../shared/data/stsb`. */
-export function stsbDir(): string {
+function stsbDir(): string {
   return process.env["SIMEVAL_STSB_DIR"] ?? fileURLToPath(new URL("../../shared/data/stsb/", import.meta.url));
 }
 
@@ -61,7 +61,7 @@ export function stsbDir(): string {
  * Reads an STS-B `.tsv` (no header; tab-separated, no CSV quoting: column 5 the score, 6 and 7 the
  * sentences). A malformed line is reported with its `file:line` and left out, not fatal.
  */
-export async function readStsb(file: string): Promise<{ pairs: Pair[]; problems: string[] }> {
+async function readStsb(file: string): Promise<{ pairs: Pair[]; problems: string[] }> {
   const pairs: Pair[] = [];
   const problems: string[] = [];
   const lines = (await readFile(file, "utf8")).split("\n");

@@ -54,7 +54,7 @@ export function problemCount(n: number): string {
 }
 
 /** How many issues {@link formatIssues} lists; the rest are counted. */
-export const MAX_LISTED_ISSUES = 20;
+const MAX_LISTED_ISSUES = 20;
 
 /**
  * One line per issue: `✖ <message>\n  → at <path>`, the first {@link MAX_LISTED_ISSUES} of them, then

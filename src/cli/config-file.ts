@@ -111,7 +111,7 @@ function specIssues(specs: unknown[]): Issue[] {
  * `{"type": "exact_match", "type": "levenshtein"}` reads as levenshtein alone. Keys are compared as
  * JSON.parse compares them, after their escapes are resolved.
  */
-export function duplicateKeys(text: string): Issue[] {
+function duplicateKeys(text: string): Issue[] {
   type Container = { keys: Map<string, number> | null; key: string | number; expectKey: boolean };
   const stack: Container[] = [];
   const found: { path: (string | number)[]; key: string; first: number; again: number }[] = [];

@@ -13,12 +13,12 @@ import { mean } from "../stats/quantiles.js";
 import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
-import { WorstRows } from "./worst-rows.js";
+import { MostRegressed } from "./most-regressed.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
 
 /** Row numbers above this are refused: per-row arrays are indexed by row number (2^28 rows = 2 GiB). */
-export const MAX_ROW = 2 ** 28;
+const MAX_ROW = 2 ** 28;
 const MAX_WARNINGS = 20;
 const MAX_MISMATCH_EXAMPLES = 5;
 /** How often {@link CompareOptions.onProgress} is called, in rows read. */
@@ -203,7 +203,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
  * run, or on every row the other scored): its figures are empty and there is no verdict on it, which
  * `--fail-on-regression` counts as a failure rather than as "no regression".
  */
-export function noPairsWarning(name: string): string {
+function noPairsWarning(name: string): string {
   return `${name}: no row has a score in both runs (it was skipped or failed on every row of one of them, or on every row the other scored), so there is nothing to compare and no verdict on it`;
 }
 
@@ -213,7 +213,7 @@ export function noPairsWarning(name: string): string {
  * `unscored` counts those rows per run, A (the baseline) and B (a row neither scored counts in both).
  * Evaluators with the same counts share one sentence: rows without a reference are skipped by all of them.
  */
-export function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: ReadonlyMap<string, { a: number; b: number }>, matched: number): string[] {
+function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: ReadonlyMap<string, { a: number; b: number }>, matched: number): string[] {
   const groups = new Map<string, { names: string[]; pairs: number; a: number; b: number }>();
   for (const e of evaluators) {
     const u = unscored.get(e.name);
@@ -238,13 +238,13 @@ class Pairs {
   improved = 0;
   regressed = 0;
   unchanged = 0;
-  readonly worst: WorstRows;
+  readonly worst: MostRegressed;
 
   constructor(
     readonly direction: Direction,
     worst: number,
   ) {
-    this.worst = new WorstRows(direction, worst);
+    this.worst = new MostRegressed(direction, worst);
   }
 
   add(row: number, id: unknown, a: number, b: number): void {

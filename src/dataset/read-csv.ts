@@ -15,7 +15,7 @@ import { hasBom, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes
 import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 /** The column whose JSON-object text becomes an object. */
-export const CSV_JSON_COLUMN = "metadata";
+const CSV_JSON_COLUMN = "metadata";
 
 const EXPECTED = "a header row naming the columns, then one row per line";
 

@@ -15,7 +15,7 @@ import { itemsOf, type DatasetFormat, type DatasetItem, type UnparsedRow } from 
 export type { DatasetFormat, DatasetItem, UnparsedRow } from "./rows.js";
 
 /** How many leading bytes {@link detectFormat} looks at when the extension does not decide. */
-export const SNIFF_BYTES = 4096;
+const SNIFF_BYTES = 4096;
 
 const BY_EXTENSION: Readonly<Record<string, DatasetFormat>> = {
   ".jsonl": "jsonl",

@@ -94,7 +94,7 @@ export class JsonlLines {
  * as `jq .` or an indenting JSON writer prints them), else undefined. As a file's first row, either means that
  * the file is not JSONL: every one of its lines would be a row error of its own.
  */
-export function opensMultilineJson(line: string): "array" | "object" | undefined {
+function opensMultilineJson(line: string): "array" | "object" | undefined {
   const text = line.trim();
   if (text === "{") return "object";
   if (!text.startsWith("[")) return undefined;

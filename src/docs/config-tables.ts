@@ -1,7 +1,7 @@
 import { describeEvaluators } from "../evaluators/describe.js";
 
 /** The markdown config table of one evaluator, derived from its schema. */
-export function configTable(type: string): string {
+function configTable(type: string): string {
   const e = describeEvaluators().find((d) => d.type === type);
   if (!e) throw new Error(`no evaluator ${type}`);
   const rows = e.config.map((f) => `| \`${f.key}\` | ${f.accepts} | ${f.default === undefined ? "unset" : `\`${JSON.stringify(f.default)}\``} | ${f.description} |`);

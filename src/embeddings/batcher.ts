@@ -3,9 +3,9 @@ import type { EmbeddingCache } from "./cache.js";
 import type { EmbeddingProvider, EmbeddingUsage } from "./provider.js";
 
 /** Texts per provider request when not configured: OpenAI's client default. */
-export const DEFAULT_BATCH_SIZE = 64;
+const DEFAULT_BATCH_SIZE = 64;
 /** Provider requests in flight at once when not configured. */
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 
 /**
  * Optional properties a provider object may carry besides {@link EmbeddingProvider}'s, read by the

@@ -26,7 +26,7 @@ export interface SyncEmbeddingCache extends EmbeddingCache {
 }
 
 /** Default byte budget of {@link memoryEmbeddingCache}: 64 MiB, about 10,000 vectors of 1536 floats. */
-export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * An in-memory LRU embedding cache keyed by the text itself, bounded by bytes: each entry counts its

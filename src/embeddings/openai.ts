@@ -6,16 +6,16 @@ import type { BatchingHints } from "./batcher.js";
 import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type BackoffOptions } from "./retry.js";
 
 /** OpenAI's API root, the default `base_url`; only against it is an API key required. */
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** A wait before a retry at least this long (ms) is told to `notice`: a person watching sees why nothing moves. */
-export const NOTICE_WAIT_MS = 5_000;
+const NOTICE_WAIT_MS = 5_000;
 /** The default embedding model. */
-export const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
+const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
 /**
  * The longest `Retry-After` waited for, ms. A server that asks for longer (a quota reset in an hour) fails
  * the request at once, naming the wait: a run would otherwise sit silent for minutes per retry.
  */
-export const RETRY_AFTER_CAP_MS = 60_000;
+const RETRY_AFTER_CAP_MS = 60_000;
 /** The API key is masked in messages ("[redacted]") when it has at least this many characters. */
 const MASK_MIN_LENGTH = 8;
 
@@ -23,7 +23,7 @@ const MASK_MIN_LENGTH = 8;
  * The openai provider's config keys, as given in a `semantic_similarity` spec. The key itself is never
  * a config value: only the name of the environment variable that holds it.
  */
-export const openaiOptions = {
+const openaiOptions = {
   base_url: z
     .url({ protocol: /^https?$/ })
     .meta({ expected: "an http:// or https:// URL" })

@@ -1,7 +1,7 @@
 import type { DistinctTokens } from "../metrics/jaccard.js";
 
 /** At most this many tokens are listed in each of `details.shared/missing/extra`; counts are always exact. */
-export const LISTED_TOKENS = 50;
+const LISTED_TOKENS = 50;
 
 /** A type, not an interface, so that it stays assignable to `details` (`Record<string, unknown>`). */
 export type TokenExplanation = {

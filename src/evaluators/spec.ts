@@ -43,7 +43,7 @@ export const BIDI_IN_NAME = "U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U
 export const INVISIBLE_IN_NAME = "U+00AD, U+200B, U+2060–U+2064, U+FEFF";
 
 /** Where a name first holds a character of {@link UNPRINTABLE_IN_NAME}: "U+200E at character 4" (in code points). */
-export function unprintableInName(name: string): string {
+function unprintableInName(name: string): string {
   const chars = [...name];
   const at = chars.findIndex((c) => UNPRINTABLE_IN_NAME.test(c));
   const code = (chars[at] ?? "").codePointAt(0) ?? 0;

@@ -17,7 +17,7 @@ export const DEFAULT_INPUTS: Readonly<Record<Parameter, readonly string[]>> = {
 };
 
 /** Other names of a parameter: the Levenshtein distance document calls the text to evaluate `actual`. */
-export const INPUT_ALIASES: Readonly<Record<string, Parameter>> = { actual: "output" };
+const INPUT_ALIASES: Readonly<Record<string, Parameter>> = { actual: "output" };
 
 /** A mapping with every alias replaced by its parameter's own name (`actual` → `output`), for specs as recorded and compared. */
 export function canonicalInputs<T>(inputs: Readonly<Record<string, T>>): Record<string, T> {

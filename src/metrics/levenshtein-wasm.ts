@@ -66,7 +66,7 @@ try {
  * straight into the module's memory (UTF-16 units as u16, integer symbols as
  * i32); the module decodes code points itself. Buffers only grow.
  */
-export class WasmEngine {
+class WasmEngine {
   readonly #exports: LevenshteinExports;
   #buffer: ArrayBuffer;
   #u16: Uint16Array;

@@ -37,7 +37,7 @@ const M = { top: 30, right: 16, bottom: 46, left: 48 };
 const X_TICK_BASELINE = 23;
 
 /** Whether a value passes `threshold` in `direction` (maximize: >=, minimize: <=). */
-export function passes(value: number, threshold: number, direction: Direction): boolean {
+function passes(value: number, threshold: number, direction: Direction): boolean {
   return direction === "maximize" ? value >= threshold : value <= threshold;
 }
 

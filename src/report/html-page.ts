@@ -152,7 +152,7 @@ table.stack td[data-label]::before{content:attr(data-label);display:block;font-s
 `;
 
 /** Forbids every script and every network load; inline styles and data: images only. */
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /** Wraps `body` (already HTML) in a complete document; `title` is plain text. */
 export function renderPage(title: string, body: string, generatedAt?: string): string {

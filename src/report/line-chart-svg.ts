@@ -146,7 +146,7 @@ const MAX_LABEL_CHARS = 16;
  * same (runs with one name, or long names that differ only past the cut), each is led by the point's
  * 1-based position, "#3 nightly-regre…", which the trend report's table of runs also shows.
  */
-export function xAxisLabels(points: readonly LinePoint[], indices: readonly number[]): string[] {
+function xAxisLabels(points: readonly LinePoint[], indices: readonly number[]): string[] {
   const plain = indices.map((i) => shorten(points[i]?.label ?? "", MAX_LABEL_CHARS));
   if (new Set(plain).size === plain.length) return plain;
   return indices.map((i) => shorten(`#${i + 1} ${points[i]?.label ?? ""}`, MAX_LABEL_CHARS));

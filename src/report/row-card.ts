@@ -47,7 +47,7 @@ export function renderNotes(notes: readonly string[]): string {
 }
 
 /** Each token chip shows at most this many code points: one huge "word" must not swell a report. */
-export const MAX_TOKEN_CHARS = 80;
+const MAX_TOKEN_CHARS = 80;
 
 /**
  * `text` as element HTML, cut to its first `max` code points (as the row texts are cut) with a visible

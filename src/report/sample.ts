@@ -12,7 +12,7 @@ import type { HistogramData, RunReportInput, TrendReportInput, ComparisonReportI
 
 
 /** Bins sample scores the way the CLI does (the stats module's histogram). */
-export function binSample(values: readonly number[], bins: number, min: number, max: number, integer = false): HistogramData {
+function binSample(values: readonly number[], bins: number, min: number, max: number, integer = false): HistogramData {
   const { edges, counts } = histogram(values, { bins, min, max });
   return integer ? { edges, counts, integer } : { edges, counts };
 }

@@ -20,14 +20,14 @@ export const MAX_SHOWN_CHARS = 2000;
  * just past its cut is not marked missing). When those windows differ by more than the edit limits
  * allow, the shown parts alone are diffed.
  */
-export const DIFF_WINDOW_FACTOR = 3;
+const DIFF_WINDOW_FACTOR = 3;
 /**
  * Give up highlighting past this many edits beyond the length difference (which any diff needs):
  * the diff is O((N + M)·D), and two unrelated texts of a few thousand characters would take long; such
  * texts are shown unmarked with a note. An output that is a prefix of a long expected text is still
  * marked.
  */
-export const MAX_EDIT_LENGTH = 600;
+const MAX_EDIT_LENGTH = 600;
 /** Above this min(N, M)·D bound the extra allowance for the length difference is dropped (jsdiff, used before, took ~1 s at 1000·1600). */
 const WORK_BUDGET = 1_500_000;
 
@@ -127,7 +127,7 @@ function clusters(text: string): string[] {
  * one before it: jsdiff's word tokens split a combining mark from its letter ("nai", "\u0308", "ve") and
  * an emoji sequence at its joiners and modifiers.
  */
-export function wholeClusters(tokens: readonly string[], text: string): string[] {
+function wholeClusters(tokens: readonly string[], text: string): string[] {
   const starts = new Set<number>();
   for (const g of graphemeSegments(text)) starts.add(g.index);
   const out: string[] = [];
@@ -146,7 +146,7 @@ export function wholeClusters(tokens: readonly string[], text: string): string[]
  * "Re-f-u-n-ds") and reads as noise. Like diff-match-patch's semantic cleanup, a common run shorter
  * than `minTokens` between two edits is treated as an edit on both sides, so marks join into words.
  */
-export function absorbTinyEqualities(changes: readonly Change[], minTokens: number): Change[] {
+function absorbTinyEqualities(changes: readonly Change[], minTokens: number): Change[] {
   return changes.flatMap((c, i) => {
     const before = changes[i - 1];
     const after = changes[i + 1];

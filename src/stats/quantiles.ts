@@ -56,7 +56,7 @@ export function quantileSorted(sorted: Numbers, p: number): number | null {
 }
 
 /** A sorted copy (ascending, numeric) as a Float64Array; the input is left as it is. */
-export function sortedCopy(values: Numbers): Float64Array {
+function sortedCopy(values: Numbers): Float64Array {
   return Float64Array.from(values).sort();
 }
 

@@ -14,7 +14,7 @@ export interface SignFlipResult {
 }
 
 /** Up to this many non-zero differences, every sign pattern is enumerated (2^20 ≈ 10^6 patterns). */
-export const EXACT_MAX = 20;
+const EXACT_MAX = 20;
 
 /** Above this many distinct |d| per difference, flip signs through tables of signed sums (see below). */
 const MAX_DISTINCT_FRACTION = 1 / 16;

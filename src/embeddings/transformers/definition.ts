@@ -6,7 +6,7 @@ import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderO
 import { ONNX_FILES, TRANSFORMERS_PACKAGE, type OnnxDtype } from "./defaults.js";
 
 /** The `transformers` provider's config keys (besides `provider` and `model`), each defaulted. */
-export const transformersOptions = {
+const transformersOptions = {
   pooling: z.enum(["mean", "cls"]).default("mean").describe("transformers: how token vectors become one text vector, as the model card says: mean (sentence-transformers) or cls"),
   normalize: z.boolean().default(true).describe("transformers: L2-normalise the pooled vector (cosine is the same either way)"),
   dtype: z.enum(Object.keys(ONNX_FILES) as [OnnxDtype, ...OnnxDtype[]]).default("fp32").describe("transformers: which ONNX weights of the model folder to run (fp32: onnx/model.onnx, q8: onnx/model_quantized.onnx, …)"),

@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"] as const;
+const SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"] as const;
 
 export interface TinyModel {
   dir: string;

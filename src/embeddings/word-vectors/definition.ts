@@ -11,7 +11,7 @@ import { commonComponent, DEFAULT_SIF_A, removeComponents, sifWeights, weightedA
 import { tokenRows } from "./table.js";
 
 /** The `word_vectors` provider's config keys (besides `provider`), each optional or defaulted. */
-export const wordVectorsOptions = {
+const wordVectorsOptions = {
   path: z.string().min(1).optional().describe(`word_vectors: GloVe or fastText text file of word vectors (default: the ${WINK_PACKAGE} package)`),
   cache_dir: z.string().min(1).default(DEFAULT_CACHE_DIR).describe("word_vectors: folder of the binary vectors cache"),
   sif_a: z.number().positive().finite().default(DEFAULT_SIF_A).describe("word_vectors: SIF parameter a of the word weight a / (a + p(w)) (the paper's value)"),

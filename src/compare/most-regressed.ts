@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import type { WorstRow } from "./types.js";
 
 /** How much worse b is than a: positive for a regression, whatever the direction. */
-export function regression(direction: Direction, a: number, b: number): number {
+function regression(direction: Direction, a: number, b: number): number {
   return direction === "maximize" ? a - b : b - a;
 }
 
@@ -11,7 +11,7 @@ export function regression(direction: Direction, a: number, b: number): number {
  * The `limit` rows with the largest {@link regression} (> 0 only), worst first; ties go to the lower
  * row number, so the list does not depend on the order in which rows arrive.
  */
-export class WorstRows {
+export class MostRegressed {
   private readonly rows: (WorstRow & { badness: number })[] = [];
 
   constructor(
