@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,7 +10,7 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
-import { DELETE_CHUNK_ROWS, openSqliteStore, readOnlyHint, storeError as toStoreError, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
+import { DELETE_CHUNK_ROWS, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
 import { CLOSED_UNFINISHED, processGone } from "./store.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
@@ -272,32 +272,6 @@ describe("opening", () => {
     } finally {
       spy.mockRestore();
     }
-  });
-
-  it("names the file that keeps a write from happening: the database, a -wal or -shm file left read-only, or the directory", () => {
-    const db = join(dir, "runs.db");
-    const hint = (...readOnly: string[]) => readOnlyHint(db, (p) => readOnly.includes(p));
-    expect(hint(db)).toBe(`${db} is read-only`);
-    expect(hint(`${db}-shm`)).toBe(`${db}-shm is read-only, as SQLite leaves it after reading the database while that was read-only; make it writable too: chmod u+w ${db}-shm`);
-    expect(hint(`${db}-wal`, `${db}-shm`)).toContain(`${db}-wal and ${db}-shm are read-only, as SQLite leaves them`);
-    expect(hint(dir)).toBe(`its directory ${dir} is read-only, and SQLite must create runs.db-wal and runs.db-shm in it, even to read`);
-    expect(hint()).toBeNull();
-    expect(readOnlyHint(":memory:", () => true)).toBeNull();
-  });
-
-  it("names the read-only directory a symbolic link leads to, and says so where SQLite cannot open the file (a read-only mount)", () => {
-    const sub = join(dir, "ro");
-    mkdirSync(sub);
-    const link = join(dir, "link.db");
-    symlinkSync(join("ro", "runs.db"), link); // to a file not made yet, as a first run's
-    expect(readOnlyHint(link, (p) => p === sub)).toBe(
-      `its directory ${sub} is read-only, and SQLite must create runs.db-wal and runs.db-shm in it, even to read; ${link} leads to ${join(sub, "runs.db")}`,
-    );
-    const cantOpen = Object.assign(new Error("unable to open database file"), { code: "SQLITE_CANTOPEN" });
-    expect(toStoreError(link, "open the run store", cantOpen, (p) => p === sub).message).toBe(
-      `${link}: could not open the run store: unable to open database file (${readOnlyHint(link, (p) => p === sub)})`,
-    );
-    expect(toStoreError(link, "open the run store", cantOpen, () => false).message).toContain("(check that the path names a file in a directory you can write to)");
   });
 
   it.skipIf(process.getuid?.() === 0)("says that a -shm file left read-only by a read of the read-only database keeps it from being written once writable (skipped as root, who can write anything)", async () => {

@@ -1,0 +1,150 @@
+/**
+ * Opening the SQLite file of a run store (its pragmas and migrations) and turning SQLite's and the file
+ * system's failures into EvalErrors that name the path and say what to do.
+ */
+import { accessSync, constants, readlinkSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { EvalError } from "../errors.js";
+import { makeFolder } from "../make-folder.js";
+import { migrate } from "./migrations.js";
+
+/**
+ * How long a write waits for another process's write lock before failing with `STORE_FAILED`. Writers
+ * hold the lock for one batch (about a millisecond per 1,000 rows), so 5 s means something is stuck.
+ */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+const PAGE_SIZE = 16384;
+/** Bytes a reset WAL file is cut back to (`PRAGMA journal_size_limit`): 64 MiB. */
+const WAL_SIZE_LIMIT = 64 * 2 ** 20;
+
+/** The device and inode of the file at `path` (through symbolic links), which tell whether it is still the file opened. */
+export function fileIdentity(path: string): { dev: number; ino: number } {
+  const { dev, ino } = statSync(path);
+  return { dev, ino };
+}
+
+/** Creates the parent directory, opens, configures and migrates; an EvalError naming the path on any failure (see {@link storeError}). */
+export function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ":memory:") makeFolder(dirname(path));
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    // Rows hold about 2 KB of results each: on 16 KiB pages (a new file's; an existing one keeps its
+    // own) recording them costs about 30% less than on the default 4 KiB (measured, 100k rows).
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    db.pragma("journal_mode = WAL"); // the first statement that reads the file: a non-database fails here
+    db.pragma("synchronous = NORMAL");
+    // While other processes read, a checkpoint cannot go back to the WAL's start, and the WAL grows (248 MB
+    // with three runs writing at once). SQLite keeps a WAL file at its largest size for as long as a
+    // connection stays open; this cuts it back once a checkpoint has reset it.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+    db.pragma("foreign_keys = ON");
+    migrate(db, path);
+    return db;
+  } catch (cause) {
+    db?.close();
+    throw storeError(path, "open the run store", cause);
+  }
+}
+
+/** What to do about the common SQLite failures, by (extended) result code prefix. */
+const HINTS: readonly [string, string][] = [
+  ["SQLITE_NOTADB", "the file is not a SQLite database (or is encrypted); move it away or choose another path"],
+  ["SQLITE_CORRUPT", "the database file is damaged; restore it from a copy or move it away to start afresh"],
+  ["SQLITE_BUSY", `another process held the database lock for more than ${BUSY_TIMEOUT_MS} ms`],
+  ["SQLITE_READONLY", "the file or its directory is read-only"],
+  ["SQLITE_CANTOPEN", "check that the path names a file in a directory you can write to"],
+  ["SQLITE_FULL", "the disk is full"],
+  ["SQLITE_CONSTRAINT_PRIMARYKEY", "a row number was written twice to the same run"],
+  ["EACCES", "permission denied"],
+  ["ENOTDIR", "a parent of the path is a file, not a directory"],
+  ["EEXIST", "a parent of the path is a file, not a directory"],
+];
+
+/**
+ * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
+ * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
+ * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`. A file that
+ * SQLite cannot write or cannot open is looked for with `denied` (see {@link readOnlyHint}): a directory on
+ * a read-only mount gives SQLite no -wal file to create, which it reports only as "unable to open".
+ */
+export function storeError(path: string, doing: string, cause: unknown, denied: (path: string) => boolean = writeDenied): EvalError {
+  if (cause instanceof EvalError) return cause;
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
+  // SQLite says only "unable to open database file" for a directory, and "disk I/O error" for a device
+  // such as /dev/null, as for a real failure: the path's kind tells them apart.
+  const kind = notAFile(path);
+  const hint = kind
+    ? `the path is ${kind}, not a database file; give the path of a file`
+    : ((code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") ? readOnlyHint(path, denied) : null) ?? HINTS.find(([prefix]) => code.startsWith(prefix))?.[1]);
+  const message = cause instanceof Error ? cause.message : String(cause);
+  // Paths that cannot name a database are the caller's to fix: a directory or device, a file that is not a
+  // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
+  const usage = kind !== null || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
+  return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
+}
+
+/**
+ * Which file keeps SQLite from writing the database at `path`, for `SQLITE_READONLY`: the database file,
+ * a `-wal` or `-shm` file beside it, or its directory (where SQLite creates those). SQLite makes the
+ * `-wal` and `-shm` files with the database file's permissions and, when it could only read, leaves them:
+ * a command that read the database while it was read-only leaves them read-only, and writing still fails
+ * after the database file is made writable again. A symbolic link is followed to the file it leads to, and
+ * the hint then names both. Null when none of them is refused (then the generic hint applies). `denied` says whether an existing path cannot be written by this process.
+ */
+export function readOnlyHint(path: string, denied: (path: string) => boolean = writeDenied): string | null {
+  if (path === ":memory:") return null;
+  // SQLite writes beside the file a symbolic link leads to, not beside the link.
+  const file = linkTarget(path);
+  const hint = readOnlyFile(file, denied);
+  return hint === null || file === path ? hint : `${hint}; ${path} leads to ${file}`;
+}
+
+function readOnlyFile(path: string, denied: (path: string) => boolean): string | null {
+  if (denied(path)) return `${path} is read-only`;
+  const left = ["-wal", "-shm"].map((suffix) => `${path}${suffix}`).filter((p) => denied(p));
+  if (left.length > 0) {
+    const [are, them] = left.length > 1 ? ["are", "them"] : ["is", "it"];
+    return `${left.join(" and ")} ${are} read-only, as SQLite leaves ${them} after reading the database while that was read-only; make ${them} writable too: chmod u+w ${left.join(" ")}`;
+  }
+  const dir = dirname(path);
+  if (denied(dir)) return `its directory ${dir} is read-only, and SQLite must create ${basename(path)}-wal and ${basename(path)}-shm in it, even to read`;
+  return null;
+}
+
+/** The file `path` leads to through symbolic links (one not made yet included, as a first run's); `path` itself when it is none. */
+function linkTarget(path: string): string {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = readlinkSync(at);
+    } catch {
+      return at; // not a link (or not there)
+    }
+    at = resolve(dirname(at), link);
+  }
+  return path;
+}
+
+/** Whether `path` exists and this process may not write it. */
+function writeDenied(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
+}
+
+/** What `path` is when it exists and is not a regular file ("a directory", "a device, pipe or socket"); else null. */
+function notAFile(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? null : st.isDirectory() ? "a directory" : "a device, pipe or socket";
+  } catch {
+    return null;
+  }
+}
