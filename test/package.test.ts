@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -31,5 +33,23 @@ describe("the package's exports", () => {
     expect(files).toContain("README.md");
     expect(files.filter((f) => f.endsWith(".map") || /\.test\.|test-support/.test(f))).toEqual([]);
     expect(files.every((f) => /^(dist\/|asm\/|README\.md$|package\.json$|LICENSE)/.test(f))).toBe(true);
+  });
+
+  it("ships no module that nothing loads (dev-only code such as the README's table generator)", () => {
+    const p = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+    const shipped = (JSON.parse(p.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).filter((f) => f.endsWith(".js"));
+    // What the entry points load, statically or dynamically, and the files they start (workers, child processes).
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file) || !existsSync(join(root, file))) return;
+      loaded.add(file);
+      const text = readFileSync(join(root, file), "utf8");
+      for (const m of text.matchAll(/(?:\bfrom|\bimport\s*\(?|new URL\()\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) visit(posix.join(posix.dirname(file), m[1]!));
+      for (const m of text.matchAll(/["'](\.{1,2}\/[^"']+\.js)["']/g)) visit(posix.join(posix.dirname(file), m[1]!));
+    };
+    for (const entry of ["dist/index.js", "dist/node.js", "dist/metrics/index.js", "dist/cli/bin.js"]) visit(entry);
+    // Modules of types alone compile to an empty module, which is harmless.
+    const unused = shipped.filter((f) => !loaded.has(f) && readFileSync(join(root, f), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").trim() !== "export {};");
+    expect(unused).toEqual([]);
   });
 });
