@@ -10,7 +10,7 @@ export { describeEvaluators, type EvaluatorDescription, type ConfigFieldDescript
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
 export type { EvalRecord, EvalResult, Direction } from "./types.js";
 export type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHooks, EmbeddingProviderOptions, EmbeddingBatch, EmbeddingUsage } from "./embeddings/provider.js";
-export { memoryEmbeddingCache, type EmbeddingCache } from "./embeddings/cache.js";
+export { memoryEmbeddingCache, type EmbeddingCache, type SyncEmbeddingCache } from "./embeddings/cache.js";
 export type { InputSource } from "./mapping/inputs.js";
 export { toText, canonicalJson } from "./mapping/to-text.js";
 export * from "./metrics/index.js";

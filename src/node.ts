@@ -5,8 +5,9 @@
 export { runDataset, type RunDatasetOptions, type RunDatasetResult, type RowErrorInfo, type EvaluatorErrorInfo } from "./run/run-dataset.js";
 export type { WorstRow } from "./run/worst-rows.js";
 export type { HistogramData } from "./report/types.js";
-export type { RowOutcome, RowResult, RunInfo, RunSummary, EvaluatorSummary, SerializedRow } from "./run/types.js";
-export { readDataset, detectFormat, type DatasetFormat, type DatasetItem } from "./dataset/read-dataset.js";
+export type { RowOutcome, RowResult, StoredResult, ResultError, RunInfo, RunSummary, EvaluatorSummary, SerializedRow } from "./run/types.js";
+export { readDataset, detectFormat, type DatasetFormat, type DatasetItem, type ReadDatasetOptions } from "./dataset/read-dataset.js";
+export type { RowErrorCode } from "./dataset/rows.js";
 export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore } from "./storage/sqlite.js";
 export type { RunStore } from "./storage/store.js";
 export {
@@ -18,7 +19,8 @@ export {
   type WorstRow as ComparisonWorstRow,
 } from "./compare/compare.js";
 export { rowScores, pairableScore, type RowScores } from "./run/row-scores.js";
-export { SummaryBuilder } from "./stats/summarize.js";
+export { SummaryBuilder, type SummaryEvaluator, type SummaryOptions } from "./stats/summarize.js";
+export type { ScoreSetOptions } from "./stats/score-set.js";
 export {
   renderRunReport,
   renderComparisonReport,
@@ -29,5 +31,17 @@ export {
   type TrendReportInput,
   type JUnitInput,
 } from "./report/index.js";
-export { sqliteEmbeddingCache, textHash } from "./embeddings/sqlite-cache.js";
-export { memoryEmbeddingCache, type EmbeddingCache } from "./embeddings/cache.js";
+export type {
+  RunReportEvaluator,
+  WorstRow as ReportWorstRow,
+  RowErrorEntry,
+  HighlightOptions,
+  HighlightUnit,
+  RunLabel,
+  ComparisonEvaluator,
+  ComparisonRow,
+  TrendSeries,
+  GateResult,
+} from "./report/types.js";
+export { sqliteEmbeddingCache, textHash, type EmbeddingStore } from "./embeddings/sqlite-cache.js";
+export { memoryEmbeddingCache, type EmbeddingCache, type SyncEmbeddingCache } from "./embeddings/cache.js";

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -32,5 +33,51 @@ export const renderers: [(i: RunReportInput) => string, (i: ComparisonReportInpu
     const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
     expect(p.stdout + p.stderr).toBe("");
     expect(p.status).toBe(0);
+  }, 60_000);
+
+  it("export every type that an exported signature names, so that a caller can write its arguments down", () => {
+    writeFileSync(join(dir, "all.ts"), `export * as root from "simeval";\nexport * as metrics from "simeval/metrics";\nexport * as node from "simeval/node";\n`);
+    const program = ts.createProgram([join(dir, "all.ts")], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, types: ["node"], noEmit: true });
+    const checker = program.getTypeChecker();
+    const entries = ["simeval", "simeval/metrics", "simeval/node"].map((name) => {
+      const resolved = ts.resolveModuleName(name, join(dir, "all.ts"), program.getCompilerOptions(), ts.sys).resolvedModule;
+      const module = checker.getSymbolAtLocation(program.getSourceFile(resolved!.resolvedFileName)!)!;
+      return { name, symbols: checker.getExportsOfModule(module).map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s)) };
+    });
+    const exported = new Set(entries.flatMap((e) => e.symbols.flatMap((s) => s.declarations ?? [])));
+    // The runner's own plumbing on SummaryBuilder (addPacked, scores()), not for callers.
+    const internal = new Set(["PackedScores", "ScoreSet", "Histogram"]);
+    const missing = new Set<string>();
+    const seen = new Set<ts.Type>();
+    const visit = (type: ts.Type, from: string, depth: number): void => {
+      if (seen.has(type) || depth > 6) return;
+      seen.add(type);
+      const symbol = type.aliasSymbol ?? type.getSymbol();
+      for (const d of symbol?.declarations ?? []) {
+        const named = ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isClassDeclaration(d);
+        if (named && d.getSourceFile().fileName.startsWith(join(root, "dist")) && !exported.has(d) && !internal.has(symbol!.name)) missing.add(`${symbol!.name} (${from})`);
+      }
+      for (const t of type.aliasTypeArguments ?? []) visit(t, from, depth + 1);
+      if (type.isUnionOrIntersection()) for (const t of type.types) visit(t, from, depth + 1);
+      if (type.flags & ts.TypeFlags.Object && (type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) for (const t of checker.getTypeArguments(type as ts.TypeReference)) visit(t, from, depth + 1);
+      for (const signature of [...type.getCallSignatures(), ...type.getConstructSignatures()]) {
+        for (const parameter of signature.getParameters()) visit(checker.getTypeOfSymbol(parameter), from, depth + 1);
+        visit(signature.getReturnType(), from, depth + 1);
+      }
+      if (type.flags & ts.TypeFlags.Object) {
+        for (const property of type.getProperties()) {
+          const d = property.valueDeclaration;
+          if (d && ts.getCombinedModifierFlags(d) & ts.ModifierFlags.Private) continue;
+          visit(checker.getTypeOfSymbol(property), from, depth + 1);
+        }
+      }
+    };
+    for (const { name, symbols } of entries) {
+      for (const s of symbols) {
+        if (s.flags & ts.SymbolFlags.Value) visit(checker.getTypeOfSymbol(s), `${name}: ${s.name}`, 0);
+        if (s.flags & ts.SymbolFlags.Type) visit(checker.getDeclaredTypeOfSymbol(s), `${name}: ${s.name}`, 0);
+      }
+    }
+    expect([...missing]).toEqual([]);
   }, 60_000);
 });
