@@ -22,6 +22,9 @@ describe("the package's types", () => {
       `import type { EvalVerdict, EmbeddingCache, EmbeddingProviderHooks, EvaluatorEnv, Evaluator } from "simeval";
 import type { RunReportInput, ComparisonReportInput, TrendReportInput, JUnitInput } from "simeval/node";
 import { renderRunReport, renderComparisonReport, renderTrendReport, renderJUnit } from "simeval/node";
+import { levenshteinDistance } from "simeval/metrics";
+// "an option left out or \`undefined\` takes its default", with exactOptionalPropertyTypes too.
+export const distance = levenshteinDistance("kitten", "sitting", { maxDistance: undefined, unit: undefined });
 export const verdict = (e: Evaluator): EvalVerdict | undefined => e.verdictNow?.({ output: "a", expected: "a" });
 export const cache: EvaluatorEnv["embeddingCache"] = undefined as EmbeddingCache | undefined;
 export const hooks: EmbeddingProviderHooks = { notice: () => {} };
@@ -29,7 +32,7 @@ export const renderers: [(i: RunReportInput) => string, (i: ComparisonReportInpu
   [renderRunReport, renderComparisonReport, renderTrendReport, renderJUnit];
 `,
     );
-    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "consumer.ts")];
+    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "consumer.ts")];
     const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
     expect(p.stdout + p.stderr).toBe("");
     expect(p.status).toBe(0);

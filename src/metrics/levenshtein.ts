@@ -16,11 +16,11 @@ export { toUnits, unitLength, type TextUnit } from "./text-units.js";
 export interface LevenshteinOptions {
   /**
    * Known bound k (integer ≥ 0 or Infinity; default Infinity): results ≤ k are
-   * exact, larger distances come back as some value > k, computed faster.
+   * exact, larger distances come back as some value > k, computed faster. `undefined` is the default.
    */
-  maxDistance?: number;
-  /** What one edit acts on (default "code_point"). */
-  unit?: TextUnit;
+  maxDistance?: number | undefined;
+  /** What one edit acts on (default "code_point"; `undefined` too). */
+  unit?: TextUnit | undefined;
 }
 
 /** Which engine runs: "auto" picks per input, the others force one (tests, benchmarks). */
