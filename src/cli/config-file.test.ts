@@ -71,6 +71,12 @@ describe("readEvalsFile", () => {
     expect(jsonl.message.endsWith(swapped)).toBe(true);
     const array = await errorOf(file('[{"output": "a", "expected": "b"}]'));
     expect(array.message).toContain(`found an array; it looks like a dataset (an array of rows): ${swapped}`);
+    // A CSV dataset (the arguments swapped, `simeval run evals.json --config data.csv`) is not JSON at its first character.
+    const csv = join(dir, "data.csv");
+    writeFileSync(csv, "output,expected\na,a\n");
+    const asCsv = (await errorOf(csv)).message;
+    expect(asCsv).toMatch(/: not valid JSON at line 1, column 1 \([^]*\); it is named as a CSV dataset: /);
+    expect(asCsv.endsWith(swapped)).toBe(true);
     // Not JSON lines, not rows: no such hint.
     expect((await errorOf(file('{"evaluators": []}\nnot json'))).message).not.toContain("dataset");
     expect((await errorOf(file('[{"type": "levenshtein"}]'))).message).not.toContain("dataset");
