@@ -146,7 +146,7 @@ describe("simeval run", () => {
     expect(ok.code).toBe(0);
     const failed = await run("run", data, "--config", config, "--no-db", "--fail-under", "levenshtein=0.9", "--min-pass-rate", "exact_match=0.6");
     expect(failed.code).toBe(1);
-    expect(failed.err).toContain("2 gate(s) failed: --fail-under levenshtein=0.9, --min-pass-rate exact_match=0.6");
+    expect(failed.err).toContain("2 gates not met: --fail-under levenshtein=0.9, --min-pass-rate exact_match=0.6");
     const unknown = await run("run", data, "--config", config, "--no-db", "--fail-under", "lev=0.9");
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('no evaluator is named "lev"');
@@ -613,7 +613,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(second.out).toContain("Against the baseline:");
     const regression = "this run is significantly worse than the baseline good";
     expect(second.err).toMatch(/this run is significantly worse than the baseline good \(\w+\) on levenshtein, levenshtein_distance \(--fail-on-regression\)/);
-    expect(second.err).toContain("1 gate(s) failed: no regression against the baseline");
+    expect(second.err).toContain("1 gate not met: no regression against the baseline");
     // CI sees why: the regression is a failed gate in --summary and in --junit.
     const summary = JSON.parse(readFileSync(join(dir, "b.summary.json"), "utf8"));
     expect(summary.gates).toEqual([{ name: "no regression against the baseline", passed: false, message: expect.stringContaining(regression) }]);

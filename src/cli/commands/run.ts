@@ -253,8 +253,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (result.interrupted) return STOPPED_EXIT[stop.stoppedBy ?? "SIGINT"];
     if (result.readStopped || unreadable || result.datasetChanged) return EXIT.usage;
     if (failedEvaluators.length > 0) return EXIT.runtime;
-    if (gateOutcomes.some((g) => !g.passed)) {
-      io.stderr(`simeval: ${gateOutcomes.filter((g) => !g.passed).length} gate(s) failed: ${gateOutcomes.filter((g) => !g.passed).map((g) => g.name).join(", ")}`);
+    // Named by what each gate holds to ("no regression against the baseline"): "not met", where "failed: no regression" read as its opposite.
+    const unmet = gateOutcomes.filter((g) => !g.passed);
+    if (unmet.length > 0) {
+      io.stderr(`simeval: ${unmet.length === 1 ? "1 gate" : `${unmet.length} gates`} not met: ${unmet.map((g) => g.name).join(", ")}`);
       return EXIT.failed;
     }
     return EXIT.ok;
