@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,13 @@ describe("the package's exports", () => {
     const out = JSON.parse(p.stdout) as { score: number; passed: boolean; d: number; run: string; from: string };
     expect(out).toMatchObject({ score: 0.92, passed: true, d: 3, run: "function" });
     expect(out.from).toMatch(/\/dist\/index\.js$/);
+  });
+
+  it("builds the command executable, so that `npx simeval` runs it after `npm run build` too (tsc writes it without the x bit)", () => {
+    expect(statSync(join(root, "dist/cli/bin.js")).mode & 0o111).toBe(0o111);
+    const p = spawnSync("npx", ["--no-install", "simeval", "--version"], { cwd: root, encoding: "utf8" });
+    expect(p.stderr).toBe("");
+    expect(p.status).toBe(0);
   });
 
   it("ships the build, the README and the WebAssembly source, without tests or source maps", () => {
