@@ -131,6 +131,9 @@ describe("simeval help COMMAND", () => {
       expect(await run("help", flag), flag).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval [options] [command]"), err: "" });
     }
     expect(await run("help", "--bogus")).toMatchObject({ code: 2, out: "", err: expect.stringContaining('simeval: help --bogus: help takes a command, not the option "--bogus"; the commands are score, run') });
+    // As the README says: compare takes two prompt variants' files of the same questions (the example's), and trend leaves incomplete runs out.
+    expect((await run("help", "compare")).out.replace(/\s+/g, " ")).toContain("compare two runs of the same questions and references (each may be a file of its own)");
+    expect((await run("help", "trend")).out.replace(/\s+/g, " ")).toContain("each evaluator's mean over the recorded complete runs");
     const r = await run("help", "bogus");
     expect(r).toMatchObject({ code: 2, out: "" });
     expect(r.err).toContain('simeval: help bogus: unknown command "bogus"; the commands are score, run, compare');

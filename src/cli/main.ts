@@ -111,7 +111,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
 
   program
     .command("compare")
-    .description("compare two runs on the same dataset: means, paired difference with 95% CI and p-value")
+    .description("compare two runs of the same questions and references (each may be a file of its own): means, paired difference with 95% CI and p-value")
     .argument("<a>", "the reference run: an id, id prefix, name, or a results.jsonl file")
     .argument("<b>", "the candidate run")
     .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict)")
@@ -165,7 +165,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
 
   program
     .command("trend")
-    .description("each evaluator's mean over the recorded runs; --report draws it")
+    .description("each evaluator's mean over the recorded complete runs; --report draws it")
     .option("--report <file>", "write an HTML chart of the means", filePath("--report"))
     .option("-n, --name <name>", "only runs with this name")
     .option("--dataset <path>", "only runs on this dataset file", filePath("--dataset", false))
