@@ -17,4 +17,13 @@ describe("didYouMean", () => {
     expect(didYouMean("similarity", evaluatorTypes)).toBe("");
     expect(didYouMean("jac", evaluatorTypes)).toBe("");
   });
+
+  it("suggests the one known name with a part of 5 or more characters a few edits from the given name (jacard got nothing)", () => {
+    expect(didYouMean("jacard", evaluatorTypes)).toBe(' Did you mean "jaccard_similarity"?');
+    expect(didYouMean("semantik", evaluatorTypes)).toBe(' Did you mean "semantic_similarity"?');
+    // Near a part of several names, or near only a short part, names none of them.
+    expect(didYouMean("similarty", evaluatorTypes)).toBe("");
+    expect(didYouMean("exakt", ["exact_match", "tf_idf"])).toBe(' Did you mean "exact_match"?');
+    expect(didYouMean("idx", ["exact_match", "tf_idf"])).toBe("");
+  });
 });
