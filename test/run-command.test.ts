@@ -1065,7 +1065,7 @@ describe("runs, show, baseline, compare and trend", () => {
     for (const gate of [[], ["--fail-on-regression"]]) {
       const r = await run("compare", "A", "B", "--db", db, ...gate);
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/no evaluator in common: A \(\w+\) has levenshtein, B \(\w+\) has exact_match, jaccard_similarity; there is nothing to compare/);
+      expect(r.err).toMatch(/no evaluator in common: A \(\w+\) has levenshtein; B \(\w+\) has exact_match, jaccard_similarity; there is nothing to compare/);
       expect(r.out).not.toContain("only in A");
     }
     const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--fail-on-regression");
@@ -1084,8 +1084,8 @@ describe("runs, show, baseline, compare and trend", () => {
     try {
       const r = await run("compare", "cut", "live", "--db", db, "--report", join(dir, "c.html"));
       expect(r.code).toBe(0);
-      expect(r.out).toContain(`warning: A (cut (${cut})) is incomplete: it covers only the rows recorded before it stopped`);
-      expect(r.out).toContain(`warning: B (live (${live})) is still being recorded: it covers only the rows recorded so far`);
+      expect(r.out).toContain(`warning: A (cut, ${cut}) is incomplete: it covers only the rows recorded before it stopped`);
+      expect(r.out).toContain(`warning: B (live, ${live}) is still being recorded: it covers only the rows recorded so far`);
       const html = readFileSync(join(dir, "c.html"), "utf8");
       expect(html).toContain(`is incomplete: it covers only the rows recorded before it stopped`);
       expect(html).toContain(`is still being recorded: it covers only the rows recorded so far`);

@@ -44,12 +44,12 @@ describe("compare", () => {
     const b = loaded("new", { em: "exact_match" }, rows(["em"], 8), "running");
     const c = await compare(a, b);
     expect(c.warnings.slice(0, 2)).toEqual([
-      "A (base (id-base)) is incomplete: it covers only the rows recorded before it stopped",
-      "B (new (id-new)) is still being recorded: it covers only the rows recorded so far",
+      "A (base, id-base) is incomplete: it covers only the rows recorded before it stopped",
+      "B (new, id-new) is still being recorded: it covers only the rows recorded so far",
     ]);
     expect(c.warnings[2]).toContain("A has 10 rows and B 8");
-    expect(printComparison(c)).toContain("warning: A (base (id-base)) is incomplete: it covers only the rows recorded before it stopped");
-    expect((await comparisonReportInput(c, a, b)).warnings).toContain("B (new (id-new)) is still being recorded: it covers only the rows recorded so far");
+    expect(printComparison(c)).toContain("warning: A (base, id-base) is incomplete: it covers only the rows recorded before it stopped");
+    expect((await comparisonReportInput(c, a, b)).warnings).toContain("B (new, id-new) is still being recorded: it covers only the rows recorded so far");
   });
 
   it("does not nest a run named after its side: a run named A is \"A (id-A)\", not \"A (A (id-A))\"", async () => {
@@ -119,14 +119,14 @@ describe("refuseNoCommonEvaluator", () => {
     const b = loaded("b", { jac: "jaccard_similarity" }, [], "complete");
     const e = await evalErrorOf(Promise.resolve().then(() => refuseNoCommonEvaluator(a, b)));
     expect(e.code).toBe("USAGE");
-    expect(e.message).toBe("no evaluator in common: A (a (id-a)) has lev, em, B (b (id-b)) has jac; there is nothing to compare");
+    expect(e.message).toBe("no evaluator in common: A (a, id-a) has lev, em; B (b, id-b) has jac; there is nothing to compare");
   });
 
   it("counts a name given to different types as no evaluator in common, and says so", async () => {
     const a = loaded("a", { sim: "levenshtein" }, [], "complete");
     const b = loaded("b", { sim: "jaccard_similarity" }, [], "complete");
     const e = await evalErrorOf(Promise.resolve().then(() => refuseNoCommonEvaluator(a, b)));
-    expect(e.message).toContain("A (a (id-a)) has sim, B (b (id-b)) has sim; sim is levenshtein in A but jaccard_similarity in B");
+    expect(e.message).toContain("A (a, id-a) has sim; B (b, id-b) has sim; sim is levenshtein in A but jaccard_similarity in B");
   });
 
   it("lets runs with one evaluator in common through, and recorded runs that have no rows yet", async () => {
@@ -141,7 +141,7 @@ describe("refuseNoCommonEvaluator", () => {
     refuseNoCommonEvaluator(a, b); // before the comparison, a file's evaluators are not known for sure
     const e = await evalErrorOf(compare(a, b).then((c) => refuseNoCommonEvaluator(a, b, c)));
     expect(e.code).toBe("USAGE");
-    expect(e.message).toContain("no evaluator in common: A (a.jsonl) has em, B (b.jsonl) has lev");
+    expect(e.message).toContain("no evaluator in common: A (a.jsonl) has em; B (b.jsonl) has lev");
     // A file's evaluator that gave no result on its first rows (not in its types) still counts once its rows show it.
     const late = loaded("c.jsonl", {}, rows(["em"], 4), null);
     refuseNoCommonEvaluator(a, late, await compare(a, late));

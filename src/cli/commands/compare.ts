@@ -132,9 +132,14 @@ function typedDirections(run: LoadedRun): LoadedRun["directions"] {
   return Object.fromEntries(Object.entries(run.directions).filter(([name]) => run.types[name] !== undefined));
 }
 
-/** "A (label)", or the label alone when it already begins with the side: a run named "A" is "A (01m…)", not "A (A (01m…))". */
+/**
+ * "A (name, id)" for a named run, "A (id)" or "A (file)" otherwise: one pair of brackets, where the label
+ * "name (id)" inside them read "A (name (id))". A run named "A" is "A (01m…)".
+ */
 function sideLabel(side: "A" | "B", run: LoadedRun): string {
-  return run.label === side || run.label.startsWith(`${side} (`) ? run.label : `${side} (${run.label})`;
+  const { info } = run;
+  if (!info) return `${side} (${run.label})`;
+  return info.name && info.name !== side ? `${side} (${info.name}, ${info.id})` : `${side} (${info.id})`;
 }
 
 /**
@@ -176,7 +181,7 @@ export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparis
   const clashNote = clashes.map((n) => `; ${n} is ${a.types[n]} in A but ${b.types[n]} in B`).join("");
   throw new EvalError(
     "USAGE",
-    `no evaluator in common: ${sideLabel("A", a)} has ${list(namesA)}, ${sideLabel("B", b)} has ${list(namesB)}${clashNote}; there is nothing to compare`,
+    `no evaluator in common: ${sideLabel("A", a)} has ${list(namesA)}; ${sideLabel("B", b)} has ${list(namesB)}${clashNote}; there is nothing to compare`,
   );
 }
 
