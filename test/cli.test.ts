@@ -221,6 +221,18 @@ describe("option words commander let through", () => {
     expect(await run("score", "-t", "exact_match", "--expected=--output", "--output=--output")).toMatchObject({ code: 0 });
   });
 
+  it("commander's own messages begin \"simeval:\" as every other one does, where they began \"error:\"", async () => {
+    for (const [argv, message] of [
+      [["frob"], "simeval: unknown command 'frob'"],
+      [["score", "-e", "a", "-o", "b"], "simeval: required option '-t, --type <type>' not specified"],
+      [["compare", "a", "b", "--seed"], "simeval: option '--seed <n>' argument missing"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r, message).toMatchObject({ code: 2, out: "" });
+      expect(r.err.split("\n")[0], message).toBe(message);
+    }
+  });
+
   it("a switch given a value (--json=yes) says it takes none, where commander called it an unknown option", async () => {
     for (const [argv, word] of [
       [["runs", "--json=yes"], "--json=yes"],

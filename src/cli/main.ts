@@ -58,7 +58,8 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   const program = new Command("simeval")
     .description("Score LLM and agent outputs against reference answers.")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    // commander's own messages ("error: unknown command 'x'") begin "simeval:", as every other message does.
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: (s, write) => write(s.replace(/^error: /, "simeval: ")) })
     .showHelpAfterError("(run with --help for usage)")
     // The program's own options (-V, --version) only before the command: otherwise a text given to a
     // command's option ("score -e -V", "run … --name --version") printed the version and exited 0.
