@@ -98,6 +98,12 @@ describe("readEvalsFile", () => {
     expect((await errorOf(join(dir, "missing.json"))).code).toBe("USAGE");
   });
 
+  it("keeps the message on one line where V8 quotes a short file whole, line breaks and all", async () => {
+    const message = (await errorOf(file("hello\nworld\n"))).message;
+    expect(message).toContain('"hello\\nworld\\n" is not valid JSON');
+    expect(message).not.toContain("\n");
+  });
+
   it("says on which line and column a file stops being JSON", async () => {
     expect((await errorOf(file('{"evaluators":[\n  {"type":"levenshtein",}\n]}'))).message).toContain("not valid JSON at line 2, column 24 (a trailing comma: JSON allows none before ] or }) (");
     expect((await errorOf(file('{"evaluators":[\n  {"type":"exact_match"},\n]}'))).message).toContain("not valid JSON at line 2, column 25 (a trailing comma");

@@ -5,7 +5,7 @@ import { keepByteOrderMarks } from "../dataset/read-json.js";
 import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
-import { jsonErrorPlace, linePlace, utf16Offset } from "./json-option.js";
+import { jsonErrorPlace, jsonParseMessage, linePlace, utf16Offset } from "./json-option.js";
 
 const TOP_LEVEL_KEYS = ["evaluators"];
 
@@ -49,7 +49,7 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message})${looksLikeYaml(text) ? `; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}` : looksLikeJsonLines(text) ? `; it looks like a JSONL dataset (a JSON value a line): ${SWAPPED}` : /\.(csv|tsv)$/i.test(path) ? `; it is named as a CSV dataset: ${SWAPPED}` : ""}`);
+    throw new EvalError("CONFIG_INVALID", `${path}: not valid JSON${jsonErrorPlace(text, error)} (${jsonParseMessage(error)})${looksLikeYaml(text) ? `; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}` : looksLikeJsonLines(text) ? `; it looks like a JSONL dataset (a JSON value a line): ${SWAPPED}` : /\.(csv|tsv)$/i.test(path) ? `; it is named as a CSV dataset: ${SWAPPED}` : ""}`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     const dataset = Array.isArray(parsed) && parsed.length > 0 && parsed.every((row) => isPlainObject(row) && !("type" in row)) ? `; it looks like a dataset (an array of rows): ${SWAPPED}` : "";

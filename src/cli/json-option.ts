@@ -6,8 +6,14 @@ export function parseJsonOption(option: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new EvalError("USAGE", `${option} is not valid JSON${jsonErrorPlace(text, error)} (${(error as Error).message}); received ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
+    throw new EvalError("USAGE", `${option} is not valid JSON${jsonErrorPlace(text, error)} (${jsonParseMessage(error)}); received ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
   }
+}
+
+/** JSON.parse's complaint on one line: V8 quotes a short text whole, line breaks and tabs written here as JSON escapes. */
+export function jsonParseMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/[\r\n\t]/g, (c) => JSON.stringify(c).slice(1, -1));
 }
 
 /**
