@@ -149,6 +149,12 @@ describe("--fail-on-regression's help", () => {
   });
 });
 
+describe("--seed's help", () => {
+  it("shows its default as the number the README gives, where it showed the string \"1\"", async () => {
+    expect((await run("compare", "--help")).out.replace(/\s+/g, " ")).toContain("seed of the bootstrap and permutation test (default: 1)");
+  });
+});
+
 describe("--db", () => {
   it("refuses \"\" and \":memory:\", where SQLite would keep the runs only until simeval exits", async () => {
     for (const db of ["", ":memory:"]) {

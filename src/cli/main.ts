@@ -117,7 +117,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .argument("<b>", "the candidate run")
     .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict)")
     .option("--report <file>", "write an HTML comparison", filePath("--report"))
-    .option("--seed <n>", "seed of the bootstrap and permutation test", "1")
+    .addOption(new Option("--seed <n>", "seed of the bootstrap and permutation test").default("1", "1"))
     .addOption(dbOption())
     .action(async (a: string, b: string, opts: CompareOptions) => {
       code = await compareCommand(a, b, opts, io);
