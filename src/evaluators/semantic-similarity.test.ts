@@ -147,6 +147,15 @@ describe("semantic_similarity: provider config", () => {
     expect(e.message).toContain('"timeout_ms" is an option of the "openai" provider');
   });
 
+  it("a provider named as a method of every object (constructor, toString, __proto__) is not available, where it made a provider that threw a TypeError", () => {
+    for (const provider of ["constructor", "toString", "hasOwnProperty", "__proto__"]) {
+      const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider } }, env));
+      expect(e.code).toBe("CONFIG_INVALID");
+      expect(e.issues.map((i) => i.path)).toEqual([["config", "provider"]]);
+      expect(e.message).toContain(`embedding provider "${provider}" is not available; available: letters, openai`);
+    }
+  });
+
   it("a bad value of a provider key is reported by the spec validation, with its expected type", () => {
     const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", batch_size: 0 } }, env));
     expect(e.message).toContain("invalid config.batch_size: expected an integer in [1, 2048], received number 0");

@@ -52,7 +52,8 @@ export const semanticSimilarityEvaluator = defineEvaluator({
   create(config, env) {
     // The built-in providers unless the caller gives its own table (their modules load nothing until used).
     const factories = env.embeddingProviders ?? builtinEmbeddingProviders;
-    const factory = factories[config.provider];
+    // An own entry only: "constructor" or "toString" would find Object's methods, and make a provider that throws a TypeError on every row.
+    const factory = Object.hasOwn(factories, config.provider) ? factories[config.provider] : undefined;
     const issues: Issue[] = [];
     if (!factory) {
       const known = Object.keys(factories);
