@@ -7,7 +7,7 @@ import { EvalError } from "../errors.js";
 import { cosineSimilarity } from "../metrics/cosine.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { createEvaluator } from "./create.js";
-import { evalErrorOf } from "../test-support.js";
+import { evalErrorOf, thrownEvalError } from "../test-support.js";
 
 function issuesOf(f: () => unknown): EvalError {
   try {
@@ -116,6 +116,20 @@ describe("semantic_similarity: rescale and threshold", () => {
     for (const rescale of [{ from: 1 }, { from: -1.5 }, { from: 0.5, to: 1 }, {}]) {
       expect(() => createEvaluator({ type: "semantic_similarity", config: { provider: "letters", rescale } }, env)).toThrow(/rescale/);
     }
+  });
+
+  it("names a problem inside rescale at its place, with what that place takes: from's range, rescale's own keys", () => {
+    const problem = (rescale: unknown) => {
+      const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "letters", rescale } }, env));
+      expect(e.issues).toHaveLength(1);
+      return e.issues[0];
+    };
+    expect(problem({ from: 1 })).toMatchObject({ path: ["config", "rescale", "from"], expected: "a number in [-1, 1)", received: "number 1" });
+    expect(problem({ from: 1 })?.message).toContain("invalid config.rescale.from: expected a number in [-1, 1), received number 1");
+    expect(problem({})).toMatchObject({ path: ["config", "rescale", "from"], expected: "a number in [-1, 1)", received: "nothing" });
+    // It was "unknown config key "to"" at config.to, listing the config's keys (threshold, provider, …).
+    expect(problem({ from: 0.5, to: 1 })).toMatchObject({ path: ["config", "rescale", "to"], received: "to" });
+    expect(problem({ from: 0.5, to: 1 })?.message).toContain('unknown key "to" in config.rescale; known keys: from.');
   });
 });
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { EvalError, describeValue, formatIssues, formatPath, problemCount, type Issue } from "../errors.js";
 import { canonicalInputs, compileInputs, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
 import type { EvaluatorDefinition } from "./define.js";
-import { configFields, describeField } from "./describe-schema.js";
+import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
 import { didYouMean } from "./suggest.js";
 
@@ -134,28 +134,41 @@ function parseConfig(
   const fields = configFields(definition.config);
   const known = [...Object.keys(fields), ...Object.keys(definition.aliases ?? {})];
   for (const issue of result.error.issues) {
+    const inner = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
     if (issue.code === "unrecognized_keys") {
+      // An unknown key of an object-valued field (rescale) is named under that field, with its own keys.
+      const knownHere = inner.length === 0 ? known : Object.keys(fieldAt(fields, inner)?.properties ?? {});
+      const where = (key: string) => (inner.length === 0 ? `config key "${key}"` : `key "${key}" in ${formatPath(["config", ...inner])}`);
       for (const key of issue.keys) {
         issues.push({
-          path: [...at, key],
-          message: `${who}: unknown config key "${key}"; known keys: ${known.join(", ")}.${didYouMean(key, known)}`,
+          path: [...at, ...inner, key],
+          message: `${who}: unknown ${where(key)}; known keys: ${knownHere.join(", ")}.${didYouMean(key, knownHere)}`,
           received: key,
         });
       }
       continue;
     }
-    const key = issue.path[0];
-    const field = typeof key === "string" ? fields[key] : undefined;
-    const expected = describeField(field);
+    const expected = describeField(fieldAt(fields, inner));
     const received = describeValue((issue as { input?: unknown }).input);
     issues.push({
-      path: [...at, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
-      message: `${who}: invalid ${formatPath(["config", ...issue.path.map(String)])}: expected ${expected}, received ${received}`,
+      path: [...at, ...inner],
+      message: `${who}: invalid ${formatPath(["config", ...inner.map(String)])}: expected ${expected}, received ${received}`,
       expected,
       received,
     });
   }
   return undefined;
+}
+
+/**
+ * The field at `path` in a config's fields: `["rescale", "from"]` is rescale's own field `from`, whose
+ * description ("a number in [-1, 1)") is what the value there must be, not rescale's ("an object {…}").
+ */
+function fieldAt(fields: Record<string, FieldSchema>, path: readonly (string | number)[]): FieldSchema | undefined {
+  const [first, ...rest] = path;
+  let field = typeof first === "string" && Object.hasOwn(fields, first) ? fields[first] : undefined;
+  for (const key of rest) field = typeof key === "string" && field?.properties && Object.hasOwn(field.properties, key) ? field.properties[key] : undefined;
+  return field;
 }
 
 /** Throws one CONFIG_INVALID error listing every issue, or UNKNOWN_EVALUATOR when that is the only problem. */
