@@ -121,6 +121,14 @@ describe("spec validation at creation", () => {
     expect(thrownEvalError(() => createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: 0.2, threshold: 0.3 } })).message).toContain("not both");
   });
 
+  it("a bad value given under the alias is named by the alias, as the config writes it, not by threshold", () => {
+    const e = thrownEvalError(() => createEvaluator({ type: "jaccard_similarity", config: { similarity_threshold: "x" } }));
+    expect(e.issues).toEqual([
+      expect.objectContaining({ path: ["config", "similarity_threshold"], expected: "a number in [0, 1]", received: 'string "x"' }),
+    ]);
+    expect(e.message).toContain('invalid config.similarity_threshold: expected a number in [0, 1], received string "x"');
+  });
+
   it("several specs: every issue of every spec, and unique names", () => {
     const e = thrownEvalError(() =>
       createEvaluators([{ type: "exact_match" }, { type: "exact_match" }, { type: "nope" }, { type: "levenshtein", config: { threshold: -1 } }]),

@@ -115,14 +115,17 @@ function parseConfig(
     return undefined;
   }
   const given: Record<string, unknown> = { ...((raw as Record<string, unknown> | undefined) ?? {}) };
+  // Canonical key -> the alias it was given as: a problem with its value is named as the user wrote it.
+  const written = new Map<string, string>();
   for (const [alias, canonical] of Object.entries(definition.aliases ?? {})) {
-    if (!(alias in given)) continue;
+    if (!Object.hasOwn(given, alias)) continue;
     if (canonical in given) {
       issues.push({ path: [...at, alias], message: `${who}: give either "${canonical}" or its alias "${alias}", not both` });
       return undefined;
     }
     given[canonical] = given[alias];
     delete given[alias];
+    written.set(canonical, alias);
   }
   const result = (definition.config as z.ZodType).safeParse(given, { reportInput: true });
   if (result.success) {
@@ -135,6 +138,8 @@ function parseConfig(
   const known = [...Object.keys(fields), ...Object.keys(definition.aliases ?? {})];
   for (const issue of result.error.issues) {
     const inner = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+    const first = inner[0];
+    const asWritten = typeof first === "string" && written.has(first) ? [written.get(first) as string, ...inner.slice(1)] : inner;
     if (issue.code === "unrecognized_keys") {
       // An unknown key of an object-valued field (rescale) is named under that field, with its own keys.
       const knownHere = inner.length === 0 ? known : Object.keys(fieldAt(fields, inner)?.properties ?? {});
@@ -151,8 +156,8 @@ function parseConfig(
     const expected = describeField(fieldAt(fields, inner));
     const received = describeValue((issue as { input?: unknown }).input);
     issues.push({
-      path: [...at, ...inner],
-      message: `${who}: invalid ${formatPath(["config", ...inner.map(String)])}: expected ${expected}, received ${received}`,
+      path: [...at, ...asWritten],
+      message: `${who}: invalid ${formatPath(["config", ...asWritten.map(String)])}: expected ${expected}, received ${received}`,
       expected,
       received,
     });
