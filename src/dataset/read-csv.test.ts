@@ -114,6 +114,23 @@ describe("readCsv", () => {
     ]);
   });
 
+  it("a real U+FFFF in the text is text, also in a file with invalid bytes, beside them, and across a read", async () => {
+    // Found by fuzzing: U+FFFF, which stood in for an invalid byte, made a valid row after one with invalid bytes an error.
+    const bytes = Buffer.concat([Buffer.from("id,text\n1,caf"), Buffer.from([0xe9]), Buffer.from("\n2,\uFFFF\n3,\uFFFF"), Buffer.from([0xc0, 0x80]), Buffer.from("\uFFFF\n4,\uFFFF\uFFFE\n")]);
+    expect(brief(await collect(readCsv(await file("ffff.csv", bytes))))).toEqual([
+      [1, 2, 'line 2: column "text" is not valid UTF-8 (at character 4 of the value); expected UTF-8 text'],
+      [2, 3, { id: "2", text: "\uFFFF" }],
+      [3, 4, 'line 4: column "text" is not valid UTF-8 (at character 2 of the value); expected UTF-8 text'],
+      [4, 5, { id: "4", text: "\uFFFF\uFFFE" }],
+    ]);
+    const head = "id,text\n1,";
+    for (const cut of [1, 2]) {
+      const padding = "a".repeat(CHUNK_BYTES - head.length - cut);
+      const split = Buffer.concat([Buffer.from(`${head}${padding}\uFFFF\n2,`), Buffer.from([0xff]), Buffer.from("\n")]);
+      expect(brief(await collect(readCsv(await file("ffff-split.csv", split))))[0]).toEqual([1, 2, { id: "1", text: `${padding}\uFFFF` }]);
+    }
+  });
+
   it("invalid UTF-8 in the header → DATASET_INVALID", async () => {
     const path = await file("badhead.csv", Buffer.concat([Buffer.from("id,te"), Buffer.from([0xc3]), Buffer.from("\n1,2\n")]));
     expect((await failure(path)).message).toBe(`${path}: the header's column 2 is not valid UTF-8; expected UTF-8 text`);

@@ -20,10 +20,48 @@ const CSV_JSON_COLUMN = "metadata";
 const EXPECTED = "a header row naming the columns, then one row per line";
 
 /**
- * Stands in for an invalid UTF-8 byte: U+FFFF, a noncharacter that real text does not hold, so that a value
- * containing it had invalid bytes. (csv-parse would decode them to U+FFFD, which text may hold.)
+ * Marks what csv-parse must not decode as it is: U+FFFF, a noncharacter. (csv-parse would decode an invalid
+ * byte to U+FFFD, which text may hold.) A U+FFFF of the file is doubled ({@link doubleMarks}), and an invalid
+ * byte becomes {@link INVALID}, so that a value tells the two apart ({@link unmark}): a valid U+FFFF in one row
+ * was read as an invalid byte once another row had one.
  */
-const INVALID = "\uFFFF";
+const MARK = "\uFFFF";
+const MARK_BYTES = Buffer.from(MARK);
+/** Stands in for an invalid UTF-8 byte: {@link MARK}, then anything but a second one. */
+const INVALID = "\uFFFF\uFFFE";
+
+/** `bytes` with each U+FFFF doubled (see {@link MARK}). */
+function doubleMarks(bytes: Buffer): Buffer {
+  let i = bytes.indexOf(MARK_BYTES);
+  if (i === -1) return bytes;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (i !== -1) {
+    parts.push(bytes.subarray(from, i + MARK_BYTES.length), MARK_BYTES);
+    from = i + MARK_BYTES.length;
+    i = bytes.indexOf(MARK_BYTES, from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/**
+ * A field as the file holds it: `text` with each doubled {@link MARK} made one again, and `bad`, the index in
+ * `text` of its first invalid byte, or -1 when it has none (`text` is then the value).
+ */
+function unmark(field: string): { text: string; bad: number } {
+  let i = field.indexOf(MARK);
+  if (i === -1) return { text: field, bad: -1 };
+  let text = "";
+  let from = 0;
+  while (i !== -1) {
+    if (field.charCodeAt(i + 1) !== 0xffff) return { text: text + field.slice(from), bad: text.length + i - from };
+    text += field.slice(from, i + 1);
+    from = i + 2;
+    i = field.indexOf(MARK, from);
+  }
+  return { text: text + field.slice(from), bad: -1 };
+}
 
 /**
  * Line breaks in `field`: quoted values may hold them, which move the row's start line up. `lineBreak` is the
@@ -65,8 +103,9 @@ function readHeader(path: string, fields: string[]): string[] | EvalError {
   const seen = new Map<string, number>();
   let named = fields.length;
   while (named > 0 && fields[named - 1]!.trim() === "") named--;
-  for (const [i, field] of fields.entries()) {
-    if (field.includes(INVALID)) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
+  for (const [i, marked] of fields.entries()) {
+    const { text: field, bad } = unmark(marked);
+    if (bad !== -1) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
     const name = field.trim();
     if (name === "" && i >= named && named > 0) {
       names.push("");
@@ -85,9 +124,10 @@ function readHeader(path: string, fields: string[]): string[] | EvalError {
 
 /**
  * One data row to an item: field count, UTF-8, and the `metadata` column. `named`: the header's named columns
- * (the rest are nameless trailing columns, whose cells, if the row has them, must be empty).
+ * (the rest are nameless trailing columns, whose cells, if the row has them, must be empty). `marked`: whether
+ * the file has held a {@link MARK} so far (an invalid byte or a U+FFFF), so that fields need {@link unmark}.
  */
-function toItem(header: string[], named: number, fields: string[], row: number, line: number, sep: string, checkUtf8: boolean): DatasetItem {
+function toItem(header: string[], named: number, fields: string[], row: number, line: number, sep: string, marked: boolean): DatasetItem {
   const at = `line ${line}: `;
   if (fields.length < named || fields.length > header.length) {
     const got = `${fields.length} field${fields.length === 1 ? "" : "s"}`;
@@ -101,8 +141,7 @@ function toItem(header: string[], named: number, fields: string[], row: number, 
   for (let i = 0; i < named; i++) {
     const field = fields[i]!;
     const name = header[i]!;
-    const text = field;
-    const bad = checkUtf8 ? text.indexOf(INVALID) : -1;
+    const { text, bad } = marked ? unmark(field) : { text: field, bad: -1 };
     if (bad !== -1) {
       return rowError(row, line, `${at}column "${name}" is not valid UTF-8 (at character ${bad + 1} of the value); expected UTF-8 text`);
     }
@@ -142,22 +181,37 @@ export function readCsv(path: string, signal?: AbortSignal, delimiter = ","): As
   return itemsOf(readCsvBatches(path, signal, delimiter), signal);
 }
 
-/** The file's chunks with a leading BOM cut off and invalid UTF-8 bytes marked; `seen.bad` counts them. */
-async function* prepare(chunks: AsyncIterable<Buffer>, seen: { bad: number }): AsyncGenerator<Buffer> {
+/**
+ * The file's chunks with a leading BOM cut off, each U+FFFF doubled and each invalid UTF-8 byte marked (see
+ * {@link MARK}); `seen.marks` counts both. U+FFFF is doubled before the bytes are checked, so that the marks of
+ * invalid bytes are not: its bytes (EF BF BF) are that character wherever they are, as EF is never a
+ * continuation byte; a read that ends in its first one or two bytes holds them for the next.
+ */
+async function* prepare(chunks: AsyncIterable<Buffer>, seen: { marks: number }): AsyncGenerator<Buffer> {
   const utf8 = new Utf8Sanitizer(Buffer.from(INVALID));
   let first = true;
+  let held: Buffer | undefined;
+  const check = ({ bytes, bad }: { bytes: Buffer; bad: number[] }): Buffer => {
+    seen.marks += bad.length;
+    return bytes;
+  };
   for await (const read of chunks) {
     let chunk = read;
     if (first) {
       first = false;
       if (hasBom(chunk)) chunk = chunk.subarray(3);
     }
-    const { bytes, bad } = utf8.push(chunk);
-    seen.bad += bad.length;
+    const data = held === undefined ? chunk : Buffer.concat([held, chunk]);
+    const n = data.length;
+    const keep = n >= 2 && data[n - 2] === 0xef && data[n - 1] === 0xbf ? 2 : data[n - 1] === 0xef ? 1 : 0;
+    held = keep === 0 ? undefined : Buffer.from(data.subarray(n - keep));
+    const doubled = doubleMarks(data.subarray(0, n - keep));
+    seen.marks += (doubled.length - (n - keep)) / MARK_BYTES.length;
+    const bytes = check(utf8.push(doubled));
     if (bytes.length > 0) yield bytes;
   }
-  const { bytes, bad } = utf8.end();
-  seen.bad += bad.length;
+  const rest = held === undefined ? [] : [check(utf8.push(held))];
+  const bytes = Buffer.concat([...rest, check(utf8.end())]);
   if (bytes.length > 0) yield bytes;
 }
 
@@ -258,7 +312,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     },
   });
   // The pipeline's own callback sees the same error that the loop below rethrows.
-  const seen = { bad: 0 };
+  const seen = { marks: 0 };
   pipeline(Readable.from(prepare(readChunks(path, handle, signal), seen)), parser, () => undefined);
 
   let header: string[] | undefined;
@@ -322,7 +376,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       continue;
     }
     row++;
-    out.push(toItem(header, named, record, row, start, delimiter, seen.bad > 0));
+    out.push(toItem(header, named, record, row, start, delimiter, seen.marks > 0));
     // Everything parsed from the last read is in hand: pass it on as one batch.
     if (parser.readableLength === 0) {
       if (signal?.aborted === true) throw signal.reason;
