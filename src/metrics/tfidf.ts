@@ -85,7 +85,8 @@ export interface TfidfAnalysis {
  * IDF smoothed as {@link smoothIdf}, over the two texts unless `idf` gives a corpus.
  * Result in [0, 1]; identical token multisets give exactly 1; no tokens on both sides gives 1,
  * on one side 0. Throws EvalError (INPUT_INVALID) when `a` or `b` is not an array of strings, or `idf`
- * is not `{ n, df }` with `n` an integer >= 0 and every `df(token)` an integer in [0, n].
+ * is not `{ n, df }` with `n` an integer >= 0 and every `df(token)` it asks for an integer in [0, n]
+ * (identical token multisets score 1 without asking).
  */
 export function tfidfCosine(a: readonly string[], b: readonly string[], idf?: IdfTable): number {
   const bad = notTokens("tfidfCosine", "a", a) ?? notTokens("tfidfCosine", "b", b);
