@@ -317,6 +317,17 @@ describe("spec validation at creation", () => {
     expect(createEvaluator(spec, undefined).name).toBe("exact_match");
   });
 
+  it("refuses an env.datasetIdf that gives no IdfTable when a tfidf_similarity with idf \"dataset\" is created, where every row threw a TypeError", () => {
+    const spec = { type: "tfidf_similarity", name: "tf", config: { idf: "dataset" } };
+    for (const [table, received] of [[undefined, "nothing"], [{ n: 3 }, "object"], [{ n: -1, df: () => 0 }, "object"], [{ n: 1.5, df: () => 0 }, "object"]] as const) {
+      const e = thrownEvalError(() => createEvaluator(spec, { datasetIdf: () => table as never }));
+      expect(e.code).toBe("CONFIG_INVALID");
+      expect(e.message).toContain(`evaluator "tf" (tfidf_similarity): env.datasetIdf("tf") must be an IdfTable { n: an integer >= 0, df(token) }, received ${received}`);
+    }
+    const fitted = createEvaluator(spec, { datasetIdf: () => ({ n: 2, df: (token) => (token === "a" ? 2 : 1) }) });
+    expect(fitted.evaluateNow({ output: "a b", expected: "a c" })).toMatchObject({ passed: expect.any(Boolean) });
+  });
+
   it("createEvaluators refuses an at that is not a path with CONFIG_INVALID, not a TypeError", () => {
     for (const [at, received] of [[5, "number 5"], [null, "null"], ["evaluators", 'string "evaluators"'], [["a", {}], "array of 2"]] as const) {
       expect(thrownEvalError(() => createEvaluators([{ type: "exact_match" }], {}, at as never))).toMatchObject({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tfidfAnalysisOfCounts, tfidfCosineOfCounts } from "../metrics/tfidf.js";
+import { tfidfAnalysisOfCounts, tfidfCosineOfCounts, type IdfTable } from "../metrics/tfidf.js";
 import { ngramCounts, equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
 import { describeValue, EvalError, type Issue } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
@@ -65,6 +65,11 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       });
     }
     const idf = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;
+    // The runner's tables are right; a library caller's own env.datasetIdf is checked here, once, where a bad one threw a TypeError on every row.
+    if (config.idf === "dataset" && !isIdfTable(idf)) {
+      const message = `env.datasetIdf(${JSON.stringify(name)}) must be an IdfTable { n: an integer >= 0, df(token) }, received ${describeValue(idf)}`;
+      throw new EvalError("CONFIG_INVALID", `tfidf_similarity: ${message}`, { issues: [{ path: ["config", "idf"], message, received: describeValue(idf) }] });
+    }
     const count = tfidfTokenCounts(config);
     const tokenName = config.tokenizer === "word" ? "word" : `${config.ngram_size}-gram`;
     // Neither text has a token: 1.0 when the texts are the same (see equalWithoutTokens), else 0.0.
@@ -135,4 +140,11 @@ function ngramSizeWithWords(given: Readonly<Record<string, unknown>>, tokenizer:
       received: describeValue(size),
     },
   ];
+}
+
+/** Whether `value` is shaped as an IdfTable: `n` an integer >= 0 and `df` a function. */
+function isIdfTable(value: unknown): value is IdfTable {
+  if (typeof value !== "object" || value === null) return false;
+  const { n, df } = value as Partial<IdfTable>;
+  return Number.isInteger(n) && (n as number) >= 0 && typeof df === "function";
 }
