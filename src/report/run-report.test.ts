@@ -152,6 +152,17 @@ describe("renderRunReport", () => {
     expect(renderRunReport(sampleRunReportInput())).not.toContain(`class="warnbox"`);
   });
 
+  it("counts as scored only the rows an evaluator scored, not the zeros --count-skipped-as-zero gave its skipped rows", () => {
+    const stats = (html: string) => [...(html.match(/<div class="stats">([\s\S]*?)<\/div>/)?.[1] ?? "").matchAll(/<span>([^<]*) <b>([^<]*)<\/b><\/span>/g)].map((m) => `${m[1]}=${m[2]}`);
+    // 3 rows scored and 2 skipped, counted as 0: the figures are over 5 values.
+    const zero = input({ summary: { rows: 5, row_errors: 0, skipped_as_zero: true }, evaluators: [{ summary: summary({ n: 5, skipped: 2 }), histogram: null, worst: [] }] });
+    expect(stats(renderRunReport(zero))).toEqual(expect.arrayContaining(["scored=3", "skipped, counted as 0=2"]));
+    // Lower is better: a skipped row has no score, so none was added.
+    const distance = input({ summary: { rows: 5, row_errors: 0, skipped_as_zero: true }, evaluators: [{ summary: summary({ n: 3, skipped: 2, type: "levenshtein_distance", direction: "minimize", threshold: 5 }), histogram: null, worst: [] }] });
+    expect(stats(renderRunReport(distance))).toEqual(expect.arrayContaining(["scored=3", "skipped=2"]));
+    expect(stats(renderRunReport(input()))).toEqual(expect.arrayContaining(["scored=3", "skipped=1"]));
+  });
+
   it("has one summary row per evaluator with its figures", () => {
     const html = renderRunReport(input());
     const table = html.slice(html.indexOf(`<table class="stack">`), html.indexOf("</table>"));

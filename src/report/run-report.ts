@@ -21,7 +21,7 @@ export function renderRunReport(input: RunReportInput): string {
     { run: "object", summary: "object", evaluators: "array" },
     { row_errors: "array", warnings: "array", gates: "array", generated_at: "string" });
   const { run } = input;
-  const sections = input.evaluators.map((ev, i) => renderEvaluator(ev, slug(ev.summary.name, i)));
+  const sections = input.evaluators.map((ev, i) => renderEvaluator(ev, slug(ev.summary.name, i), input.summary.skipped_as_zero));
   const body = [renderHeader(input), renderSummaryTable(input), ...sections].join("\n");
   return renderPage(`${runTitle(run)} · simeval run report`, body, input.generated_at);
 }
@@ -123,8 +123,18 @@ function passRate(s: EvaluatorSummary): string {
   );
 }
 
-function renderEvaluator(ev: RunReportEvaluator, id: string): string {
+/**
+ * How many of an evaluator's figures are zeros given to skipped rows: with `--count-skipped-as-zero`, each
+ * skipped row of an evaluator where higher is better (its skipped result scores 0); none otherwise.
+ */
+function skippedZeros(s: EvaluatorSummary, skippedAsZero: boolean): number {
+  return skippedAsZero && s.direction === "maximize" ? s.skipped : 0;
+}
+
+function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: boolean): string {
   const s = ev.summary;
+  // `n` counts the zeros given to skipped rows: the rows scored are the others, and the skipped ones say how they counted.
+  const zeros = skippedZeros(s, skippedAsZero);
   const threshold = s.threshold === null ? "no threshold" : `threshold ${formatScore(s.threshold, s.direction)}`;
   const stat = (label: string, v: string): string => `<span>${label} <b>${v}</b></span>`;
   const histogram = ev.histogram;
@@ -150,9 +160,9 @@ function renderEvaluator(ev: RunReportEvaluator, id: string): string {
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
-    `<div class="stats">${stat("scored", formatInt(s.n))}${stat("mean", htmlFigure(s.mean))}${stat("median", htmlFigure(s.median))}` +
+    `<div class="stats">${stat("scored", formatInt(s.n - zeros))}${stat("mean", htmlFigure(s.mean))}${stat("median", htmlFigure(s.median))}` +
     `${stat("p10", htmlFigure(s.p10))}${stat("p90", htmlFigure(s.p90))}${stat("pass rate", formatPassRate(s))}` +
-    `${s.skipped ? stat("skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
+    `${s.skipped ? stat(zeros ? "skipped, counted as 0" : "skipped", formatInt(s.skipped)) : ""}${s.errors ? stat("errors", formatInt(s.errors)) : ""}</div>` +
     `${chart}${worst}</section>`
   );
 }
