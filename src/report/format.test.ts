@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSignedFigure, formatTime } from "./format.js";
+import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSignedFigure, formatThreshold, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -13,6 +13,25 @@ describe("format", () => {
     [Number.NaN, "minimize", "—"],
   ] as const)("formatScore(%s, %s) = %s", (v, d, out) => {
     expect(formatScore(v, d)).toBe(out);
+  });
+
+  it("never prints a similarity on the other side of its threshold, or a fraction as a whole score", () => {
+    expect(formatScore(0.69996, "maximize", 0.7)).toBe("0.69996");
+    expect(formatScore(0.7, "maximize", 0.7)).toBe("0.700");
+    expect(formatScore(0.33333, "maximize", 0.3334)).toBe("0.333");
+    expect(formatScore(0.99996, "maximize")).toBe("0.99996");
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (v, t) => {
+        const shown = Number(formatScore(v, "maximize", t));
+        expect(shown >= t).toBe(v >= t);
+        expect(Number.isInteger(shown)).toBe(Number.isInteger(v));
+      }),
+    );
+  });
+
+  it("prints a threshold as the evaluator holds it: 3 decimals, or all it has", () => {
+    expect([0.7, 0.3334, 1, 0, 0.123456].map((t) => formatThreshold(t, "maximize"))).toEqual(["0.700", "0.3334", "1.000", "0.000", "0.123456"]);
+    expect(formatThreshold(8, "minimize")).toBe("8");
   });
 
   it("prints summary figures to 4 decimals, never rounding a fraction to a whole number", () => {

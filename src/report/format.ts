@@ -16,11 +16,32 @@ export const MISSING = "—";
 /**
  * A score as text: maximizing evaluators score in [0, 1] and get 3 decimals ("0.742", "1.000");
  * minimizing ones count edits, so integers stay integers and other values get 2 decimals.
+ * A similarity gets more decimals when 3 would put it on the other side of `threshold` (0.69996 under a
+ * threshold of 0.7 reads "0.69996", not a failing "0.700") or make a fraction whole (0.99996 is not "1.000").
  */
-export function formatScore(value: number | null | undefined, direction: Direction): string {
+export function formatScore(value: number | null | undefined, direction: Direction, threshold?: number | null): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
   if (direction === "minimize") return Number.isInteger(value) ? formatInt(value) : value.toFixed(2);
-  return value.toFixed(3);
+  for (let decimals = 3; decimals < 20; decimals++) {
+    const text = value.toFixed(decimals);
+    const shown = Number(text);
+    const side = threshold === null || threshold === undefined || shown >= threshold === value >= threshold;
+    if (side && Number.isInteger(shown) === Number.isInteger(value)) return text;
+  }
+  return String(value);
+}
+
+/**
+ * A threshold as the evaluator holds it: a similarity to 3 decimals, or as many as it has (0.3334 reads
+ * "0.3334", not "0.333", which a score of 0.3333 would seem to meet); a distance as {@link formatScore} does.
+ */
+export function formatThreshold(threshold: number, direction: Direction): string {
+  if (direction === "minimize" || !Number.isFinite(threshold)) return formatScore(threshold, direction);
+  for (let decimals = 3; decimals < 20; decimals++) {
+    const text = threshold.toFixed(decimals);
+    if (Number(text) === threshold) return text;
+  }
+  return String(threshold);
 }
 
 /**

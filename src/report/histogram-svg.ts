@@ -10,7 +10,7 @@
 import { ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatInt, formatScore } from "./format.js";
+import { formatInt, formatScore, formatThreshold } from "./format.js";
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
@@ -129,7 +129,8 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   if (opts.threshold !== null) {
     const tx = x(clamp(thresholdPosition(opts.threshold, opts.direction, integer), lo, hi));
     const op = opts.direction === "maximize" ? "≥" : "≤";
-    const label = opts.direction === "maximize" ? `threshold ${fmt(opts.threshold)} · pass ${op} →` : `← pass ${op} ${fmt(opts.threshold)} · threshold`;
+    const t = integer ? formatInt(opts.threshold) : formatThreshold(opts.threshold, opts.direction);
+    const label = opts.direction === "maximize" ? `threshold ${t} · pass ${op} →` : `← pass ${op} ${t} · threshold`;
     // Keep the label inside the chart: it reads away from the line, towards the side with room.
     const anchor = tx > M.left + plotW * 0.7 ? "end" : tx < M.left + plotW * 0.3 ? "start" : "middle";
     out.push(

@@ -6,7 +6,7 @@
 import { nice, ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatScore } from "./format.js";
+import { formatScore, formatThreshold } from "./format.js";
 
 /** One run on a trend line. */
 export interface LinePoint {
@@ -132,7 +132,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
     // cannot run past the chart (starting it at the plot's end clipped "threshold 1.000"). Drawn last, over
     // the points, with a halo in the card's colour (.threshold-label's stroke): on a narrow chart the
     // plot runs under it, and the last points crossed out its letters.
-    out.push(`<text class="threshold-label" x="${width - 4}" y="${r(Math.max(ty - 6, 14))}" text-anchor="end">${escapeHtml(`threshold ${formatScore(opts.threshold, opts.direction)}`)}</text>`);
+    out.push(`<text class="threshold-label" x="${width - 4}" y="${r(Math.max(ty - 6, 14))}" text-anchor="end">${escapeHtml(`threshold ${formatThreshold(opts.threshold, opts.direction)}`)}</text>`);
   }
   out.push("</svg>");
   return out.join("");

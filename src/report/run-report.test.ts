@@ -163,6 +163,30 @@ describe("renderRunReport", () => {
     expect(stats(renderRunReport(input()))).toEqual(expect.arrayContaining(["scored=3", "skipped=1"]));
   });
 
+  it("prints the threshold as the evaluator holds it, and no worst row's score on the wrong side of it", () => {
+    const html = renderRunReport(
+      input({
+        evaluators: [
+          {
+            summary: summary({ threshold: 0.3334 }),
+            histogram: { edges: [0, 0.3334, 1], counts: [1, 2] },
+            worst: [{ row: 2, id: "q2", score: 1 / 3, passed: false, reasoning: "", expected: "a", output: "b" }],
+          },
+          {
+            summary: summary({ name: "tfidf", type: "tfidf_similarity", threshold: 0.7 }),
+            histogram: null,
+            worst: [{ row: 3, id: "q3", score: 0.69996, passed: false, reasoning: "", expected: "a b", output: "a c" }],
+          },
+        ],
+      }),
+    );
+    // 0.3334 printed "0.333" read as met by the row's 0.333; 0.69996 printed "0.700" read as meeting 0.7, badged failed.
+    expect(html).toContain("levenshtein · ↑ higher is better · threshold 0.3334<");
+    expect(html).toContain(">threshold 0.3334 · pass ≥ →</text>");
+    expect(html).toContain(`<span class="score">score 0.333</span><span class="badge fail">`);
+    expect(html).toContain(`<span class="score">score 0.69996</span><span class="badge fail">`);
+  });
+
   it("has one summary row per evaluator with its figures", () => {
     const html = renderRunReport(input());
     const table = html.slice(html.indexOf(`<table class="stack">`), html.indexOf("</table>"));

@@ -4,7 +4,7 @@ import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
-import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatTime, htmlFigure, passRatePercent } from "./format.js";
+import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, renderPage, responsiveChart, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -135,7 +135,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
   const s = ev.summary;
   // `n` counts the zeros given to skipped rows: the rows scored are the others, and the skipped ones say how they counted.
   const zeros = skippedZeros(s, skippedAsZero);
-  const threshold = s.threshold === null ? "no threshold" : `threshold ${formatScore(s.threshold, s.direction)}`;
+  const threshold = s.threshold === null ? "no threshold" : `threshold ${formatThreshold(s.threshold, s.direction)}`;
   const stat = (label: string, v: string): string => `<span>${label} <b>${v}</b></span>`;
   const histogram = ev.histogram;
   const options = {
@@ -155,7 +155,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
       : `<p class="empty-state">No row was scored, so there is nothing to chart.</p>`;
   const highlight = ev.highlight ?? highlightFor(s.type);
   const worst = ev.worst.length
-    ? `<h3>Worst rows</h3>${diffLegend(highlight)}${ev.worst.map((w) => renderWorstRow(w, s.direction, highlight)).join("")}`
+    ? `<h3>Worst rows</h3>${diffLegend(highlight)}${ev.worst.map((w) => renderWorstRow(w, s.direction, s.threshold, highlight)).join("")}`
     : "";
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
@@ -167,13 +167,13 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
   );
 }
 
-function renderWorstRow(w: WorstRow, direction: Direction, highlight: HighlightOptions): string {
+function renderWorstRow(w: WorstRow, direction: Direction, threshold: number | null, highlight: HighlightOptions): string {
   const id = formatId(w.id);
   const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight, "Output", w.tokens);
   return (
     `<div class="row worst-row" data-row="${w.row}"><div class="row-head"><b>Row ${w.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
-    `<span class="score">score ${formatScore(w.score, direction)}</span>${verdictBadge(w.passed)}` +
+    `<span class="score">score ${formatScore(w.score, direction, threshold)}</span>${verdictBadge(w.passed)}` +
     // A reasoning may quote tokens (tfidf_similarity's top terms), which may be huge: cut like the texts.
     `${w.reasoning ? `<span class="reason">${reasoningHtml(w.reasoning, MAX_SHOWN_CHARS)}</span>` : ""}</div>` +
     `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`

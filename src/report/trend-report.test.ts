@@ -18,6 +18,13 @@ describe("renderTrendReport", () => {
     });
   });
 
+  it("prints a threshold as the evaluator holds it, in the heading and on the chart", () => {
+    const input = sampleTrendInput();
+    const html = renderTrendReport({ ...input, series: [{ ...(input.series[0] as (typeof input.series)[number]), threshold: 0.3334 }] });
+    expect(html).toContain("· threshold 0.3334</span>");
+    expect(html).toContain(">threshold 0.3334</text>");
+  });
+
   it("shows the latest mean and its change as the terminal prints them (4 decimals), coloured by direction", () => {
     const html = renderTrendReport(sampleTrendInput());
     expect(html).toContain(`latest mean <b>0.6880</b>`);

@@ -1,7 +1,7 @@
 /** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
-import { MISSING, formatScore, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
+import { MISSING, formatThreshold, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { NARROW_CHART_WIDTH, cell, renderPage, responsiveChart, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
@@ -74,7 +74,7 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     : `latest mean <b>${htmlFigure(latest ?? null)}</b>`;
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
-    `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatScore(s.threshold, s.direction)}`}</span></div>` +
+    `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)}${s.threshold === null ? "" : ` · threshold ${formatThreshold(s.threshold, s.direction)}`}</span></div>` +
     `<div class="stats"><span>${latestText}</span>${change}</div>${chart}</section>`
   );
 }
