@@ -90,7 +90,7 @@ describe("renderHistogramSvg", () => {
     const ticks = (svg.text ?? []).filter((t) => t["class"] === "tick" && t["text-anchor"] === "middle").map((t) => t["#text"]);
     expect(ticks.length).toBeGreaterThan(0);
     for (const t of ticks) expect(t).toMatch(/^\d+$/);
-    expect(svg.g?.some((g) => g.title === "mean 1.90")).toBe(true);
+    expect(svg.g?.some((g) => g.title === "mean 1.9000")).toBe(true);
   });
 
   it("labels wide integer bins with their range", () => {
@@ -121,6 +121,15 @@ describe("thresholdPosition", () => {
     [2.4, "minimize", true, 2.5],
   ] as const)("%s %s integer=%s → %s", (t, d, i, out) => {
     expect(thresholdPosition(t, d, i)).toBe(out);
+  });
+});
+
+describe("renderHistogramSvg, the mean's marker", () => {
+  it("prints the mean on hover as the summary table does (4 decimals, a whole number as it is)", () => {
+    for (const [direction, mean, title] of [["maximize", 0.62594, "mean 0.6259"], ["minimize", 11.61362, "mean 11.6136"], ["minimize", 3, "mean 3"]] as const) {
+      const svg = renderHistogramSvg({ edges: [0, 10, 20], counts: [1, 1] }, { id: "h", direction, threshold: null, mean, xLabel: "x", title: "t" });
+      expect(svg).toContain(`<g class="mean"><title>${title}</title>`);
+    }
   });
 });
 

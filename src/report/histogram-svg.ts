@@ -10,7 +10,7 @@
 import { ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatInt, formatScore, formatThreshold } from "./format.js";
+import { formatInt, formatScore, formatThreshold, htmlFigure } from "./format.js";
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
@@ -53,7 +53,8 @@ export function thresholdPosition(threshold: number, direction: Direction, integ
 /**
  * Renders the bins as bars (one `<g class="bin">` per bin with a `<title>` for hover and
  * `data-count`, `data-lo`, `data-hi` on its bar), the threshold as a labelled dashed
- * `<line class="threshold" data-value>`, and the mean as a small marker under the axis.
+ * `<line class="threshold" data-value>`, and the mean as a small marker under the axis (its title printing
+ * the mean as the summary does).
  * Bars on the passing side of the threshold (judged at the bin's middle) are solid blue, bars on
  * the failing side hatched vermillion, so the split reads without colour vision too.
  */
@@ -122,7 +123,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
     const mx = x(clamp(opts.mean, lo, hi));
     const my = y(0) + 6;
     out.push(
-      `<g class="mean"><title>${escapeHtml(`mean ${formatScore(opts.mean, opts.direction)}`)}</title>` +
+      `<g class="mean"><title>${escapeHtml(`mean ${htmlFigure(opts.mean)}`)}</title>` +
         `<path d="M${r(mx)} ${r(my - 5)} l5 9 h-10 z" data-value="${opts.mean}"/></g>`,
     );
   }

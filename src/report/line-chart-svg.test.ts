@@ -40,13 +40,23 @@ describe("renderLineChartSvg", () => {
     expect(cy[2]).toBeLessThan(cy[0] ?? 0);
     const cx = circles.map((c) => Number(c["cx"]));
     expect(cx[0]).toBeLessThan(cx[1] ?? 0);
-    expect(svg.g?.[1]?.title).toBe("run 1: mean 0.700");
+    expect(svg.g?.[1]?.title).toBe("run 1: mean 0.7000");
     expect(circles.map((c) => c["class"])).toEqual(["point fail", "point pass", "point fail"]);
     const threshold = svg.line?.find((l) => l["class"] === "threshold");
     expect(threshold?.["data-value"]).toBe("0.65");
     // The threshold sits between the 0.6 and 0.7 points.
     expect(Number(threshold?.["y1"])).toBeGreaterThan(cy[1] ?? 0);
     expect(Number(threshold?.["y1"])).toBeLessThan(cy[2] ?? 0);
+  });
+
+  it("prints each mean on hover as the trend's table and the terminal do (4 decimals, a whole number as it is)", () => {
+    for (const [direction, values, titles] of [
+      ["maximize", [0.62594, 1], ["mean 0.6259", "mean 1"]],
+      ["minimize", [11.61362, 3], ["mean 11.6136", "mean 3"]],
+    ] as const) {
+      const svg = parse(renderLineChartSvg(pts([...values]), { direction, threshold: null, title: "t", yLabel: "mean" }));
+      expect((svg.g ?? []).map((g) => String(g.title).split(": ")[1])).toEqual(titles);
+    }
   });
 
   it("breaks the line where a run has no value", () => {

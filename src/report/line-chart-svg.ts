@@ -6,7 +6,7 @@
 import { nice, ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatScore, formatThreshold } from "./format.js";
+import { formatThreshold, htmlFigure } from "./format.js";
 
 /** One run on a trend line. */
 export interface LinePoint {
@@ -48,7 +48,8 @@ const MAX_X_LABELS = 8;
 
 /**
  * Points are evenly spaced in run order (runs are events, not a time series with meaningful gaps).
- * A null value breaks the line. Each point is a `<circle class="point" data-value>` with a `<title>`;
+ * A null value breaks the line. Each point is a `<circle class="point" data-value>` with a `<title>`
+ * (the mean as the trend's table and the terminal print it);
  * the threshold, when given, is a dashed `<line class="threshold" data-value>` with a label.
  * The y range is the data's (and threshold's), rounded out to nice ticks, so small moves show.
  */
@@ -122,7 +123,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
     if (p.value === null || !Number.isFinite(p.value)) return;
     const state = opts.threshold === null ? "neutral" : (opts.direction === "maximize" ? p.value >= opts.threshold : p.value <= opts.threshold) ? "pass" : "fail";
     out.push(
-      `<g class="pt"><title>${escapeHtml(`${p.detail}: mean ${formatScore(p.value, opts.direction)}`)}</title>` +
+      `<g class="pt"><title>${escapeHtml(`${p.detail}: mean ${htmlFigure(p.value)}`)}</title>` +
         `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${state === "fail" ? 4.5 : 4}"/></g>`,
     );
   });
