@@ -75,6 +75,34 @@ describe("writeOutput", () => {
     expect(readFileSync(path, "utf8")).toBe("[]\n");
     expect(readdirSync(folder).sort()).toEqual(["link.json", "s.json"]);
   });
+
+  it.each(["SIGINT", "SIGTERM"] as const)("a second %s while a file is written stops the process at once, leaving the earlier file and nothing beside it", (signal) => {
+    const folder = join(dir, `stopped-${signal}`);
+    mkdirSync(folder);
+    const path = writeIn(folder, "junit.xml", "earlier");
+    // A real process and real signals: the first is heard (a run's files are then finished), the second stops it
+    // at once, as Node's default action does, half-way through the temporary file and with a scratch file open.
+    const script = [
+      `import { writeSync, openSync } from "node:fs";`,
+      `import { writeWhole } from ${JSON.stringify(new URL("./output-file.ts", import.meta.url).href)};`,
+      `import { watchInterrupts } from ${JSON.stringify(new URL("./stop-signals.ts", import.meta.url).href)};`,
+      `const stop = watchInterrupts();`,
+      `setInterval(() => {}, 1000);`,
+      `await writeWhole("--junit", process.argv[1], async (file) => {`,
+      `  writeSync(openSync(file.scratch("part0"), "w"), "rows");`,
+      `  writeSync(file.open(), "<testsuites>");`,
+      `  process.kill(process.pid, "${signal}");`,
+      `  while (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 1));`,
+      `  process.kill(process.pid, "${signal}");`,
+      `  await new Promise(() => {});`,
+      `});`,
+    ].join("\n");
+    const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, path], { encoding: "utf8" });
+    expect(p.stderr).toBe("");
+    expect(p.signal).toBe(signal);
+    expect(readdirSync(folder)).toEqual(["junit.xml"]);
+    expect(readFileSync(path, "utf8")).toBe("earlier");
+  });
 });
 
 describe("openTextFile", () => {

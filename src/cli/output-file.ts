@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { isatty } from "node:tty";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
+import { removedIfStoppedAtOnce } from "./stop-signals.js";
 
 /**
  * Error codes that say the path itself cannot be written (missing or file parent, a folder, no permission, a
@@ -73,7 +74,8 @@ export interface WholeFile {
  * Writes the output file `path` whole or not at all, so that a failure (a disk that fills, rows that cannot be read
  * back) leaves neither a file cut short nor, unsaid, an earlier run's file there: `write` writes a temporary file beside
  * it, opened when `write` calls `open()` (after its slow part, so that a process killed meanwhile leaves nothing),
- * renamed onto the path once `write` returns. A symlink's file is the one replaced (a rename onto the link would
+ * renamed onto the path once `write` returns; a second Ctrl-C, which stops the process at once, removes the temporary and
+ * scratch files first ({@link removedIfStoppedAtOnce}), where a process killed outright (SIGKILL) while `write` writes leaves them. A symlink's file is the one replaced (a rename onto the link would
  * replace the link); a path that is there and is not a regular file (a FIFO, a device) is written in place: a
  * rename would replace the pipe or device with a file; so is /dev/stdout on a file, through that descriptor
  * ({@link sharedDescriptor}). A failure is {@link writeFailure}'s, and says when
@@ -87,13 +89,17 @@ export async function writeWhole(flag: string, path: string, write: (file: Whole
   const scratches = new Set<string>();
   let scratchFolder: string | undefined;
   let fd: number | undefined;
+  // A second Ctrl-C stops the process at once: the files not finished are removed first.
+  const unregister = inPlace ? [] : [removedIfStoppedAtOnce(temp)];
   const open = () => (fd ??= shared ?? openSync(inPlace ? path : temp, inPlace ? "w" : "wx"));
   try {
     if (!inPlace) makeFolder(dirname(target));
     await write({
       open,
       scratch(name) {
-        const file = inPlace ? join((scratchFolder ??= mkdtempSync(join(tmpdir(), "simeval-"))), name) : `${stem}.${name}`;
+        if (inPlace && scratchFolder === undefined) unregister.push(removedIfStoppedAtOnce((scratchFolder = mkdtempSync(join(tmpdir(), "simeval-")))));
+        const file = inPlace ? join(scratchFolder as string, name) : `${stem}.${name}`;
+        if (!inPlace) unregister.push(removedIfStoppedAtOnce(file));
         scratches.add(file);
         return file;
       },
@@ -114,6 +120,7 @@ export async function writeWhole(flag: string, path: string, write: (file: Whole
   } finally {
     for (const file of scratches) removeQuietly(file);
     if (scratchFolder) removeQuietly(scratchFolder);
+    for (const done of unregister) done();
   }
 }
 

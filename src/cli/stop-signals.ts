@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import type { Progress } from "./progress.js";
 
 /** Exit code of a run stopped by a signal: the shell's convention, 128 + the signal's number. */
@@ -64,21 +65,28 @@ export interface Interrupts {
 /**
  * Ctrl-C or SIGTERM while a command works through steps it can stop between (`delete`, run after run, chunk
  * after chunk): the first aborts `signal`, and the command stops at the next step and says what was done
- * (exit {@link STOPPED_EXIT}). The same signal again takes Node's default action and stops the process at once.
+ * (exit {@link STOPPED_EXIT}). The same signal again stops the process at once, by Node's default action,
+ * once the files that would be left unfinished are removed ({@link removedIfStoppedAtOnce}).
  * `onSignal` hears the first of each signal, before `signal` is aborted.
  */
 export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrupts {
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
+    // Raised again with no listener left: the default action, as the exit status tells a shell (killed by the signal).
+    const again = () => {
+      removeUnfinished();
+      process.kill(process.pid, name);
+    };
     const listener = () => {
       stopAsked = true;
       stoppedBy ??= name;
+      process.once(name, again);
       onSignal?.(name);
       controller.abort(name);
     };
     process.once(name, listener);
-    return [name, listener] as const;
+    return [name, listener, again] as const;
   });
   return {
     signal: controller.signal,
@@ -86,9 +94,37 @@ export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrup
       return stoppedBy;
     },
     dispose: () => {
-      for (const [name, listener] of listeners) process.removeListener(name, listener);
+      for (const [name, listener, again] of listeners) {
+        process.removeListener(name, listener);
+        process.removeListener(name, again);
+      }
     },
   };
+}
+
+/** Files and folders being written that are of no use unfinished: see {@link removedIfStoppedAtOnce}. */
+const unfinished = new Set<string>();
+
+/**
+ * Registers `path`, a file (or folder) being written that is of no use unless finished, such as the temporary
+ * file that writeWhole renames into place once it is whole: a second Ctrl-C or SIGTERM, which stops the process
+ * at once ({@link watchInterrupts}), removes it first, where a process killed outright (SIGKILL) leaves it.
+ * Returns the function that unregisters it, to call once it is finished or removed.
+ */
+export function removedIfStoppedAtOnce(path: string): () => void {
+  unfinished.add(path);
+  return () => void unfinished.delete(path);
+}
+
+function removeUnfinished(): void {
+  for (const path of unfinished) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Left behind: the process stops all the same.
+    }
+  }
+  unfinished.clear();
 }
 
 /**
