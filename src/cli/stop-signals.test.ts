@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { STOPPED_EXIT, watchStopSignals, type StopSignals } from "./stop-signals.js";
 
@@ -30,12 +31,26 @@ describe("watchStopSignals", () => {
     watching = watchStopSignals(() => {});
     expect(process.listenerCount("SIGINT")).toBe(before.SIGINT + 1);
     process.emit("SIGTERM");
-    // A second SIGTERM stops the process at once: the listener left for it only removes unfinished files first.
+    // A second SIGTERM stops the process at once: the listener kept for it only removes unfinished files first.
     expect(process.listenerCount("SIGTERM")).toBe(before.SIGTERM + 1);
     process.emit("SIGINT");
     expect(watching.stoppedBy).toBe("SIGTERM");
     watching.dispose();
     expect(process.listenerCount("SIGINT")).toBe(before.SIGINT);
     expect(process.listenerCount("SIGTERM")).toBe(before.SIGTERM);
+  });
+
+  it.each(["SIGINT", "SIGTERM"] as const)("a second %s that comes before the first is heard (the main thread busy) still stops the process at once", (signal) => {
+    // A real process: both signals are sent before its loop turns, as when it is busy writing a run's files.
+    const script = [
+      `import { watchStopSignals } from ${JSON.stringify(new URL("./stop-signals.ts", import.meta.url).href)};`,
+      `watchStopSignals((m) => console.log(m));`,
+      `process.kill(process.pid, "${signal}");`,
+      `process.kill(process.pid, "${signal}");`,
+      `setTimeout(() => console.log("still running"), 2000);`,
+    ].join("\n");
+    const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(p.stdout).not.toContain("still running");
+    expect(p.signal).toBe(signal);
   });
 });

@@ -72,21 +72,27 @@ export interface Interrupts {
 export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrupts {
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
+  // One listener per signal, kept after the first: removed and added again in between, Node closed the signal's
+  // handle and opened another, and a second signal that came before the first was heard (the main thread busy
+  // writing a file) was addressed to the closed one, and lost: the process did not stop.
   const listeners = (Object.keys(STOPPED_EXIT) as StopSignal[]).map((name) => {
-    // Raised again with no listener left: the default action, as the exit status tells a shell (killed by the signal).
-    const again = () => {
-      removeUnfinished();
-      process.kill(process.pid, name);
-    };
+    let heard = false;
     const listener = () => {
+      if (heard) {
+        // With no listener left, raised again: the default action, as the exit status tells a shell (killed by the signal).
+        process.removeListener(name, listener);
+        removeUnfinished();
+        process.kill(process.pid, name);
+        return;
+      }
+      heard = true;
       stopAsked = true;
       stoppedBy ??= name;
-      process.once(name, again);
       onSignal?.(name);
       controller.abort(name);
     };
-    process.once(name, listener);
-    return [name, listener, again] as const;
+    process.on(name, listener);
+    return [name, listener] as const;
   });
   return {
     signal: controller.signal,
@@ -94,10 +100,7 @@ export function watchInterrupts(onSignal?: (name: StopSignal) => void): Interrup
       return stoppedBy;
     },
     dispose: () => {
-      for (const [name, listener, again] of listeners) {
-        process.removeListener(name, listener);
-        process.removeListener(name, again);
-      }
+      for (const [name, listener] of listeners) process.removeListener(name, listener);
     },
   };
 }
