@@ -1,4 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { datasetLabels, leftOutNote, seriesWarnings, trendSeries } from "./trend.js";
@@ -80,5 +85,48 @@ describe("trend series", () => {
     const many = [as("live", "running"), ...["a", "b", "c", "d", "e", "f", "g"].map((id) => as(id, "incomplete"))];
     expect(leftOutNote(many)).toBe("left out: 7 incomplete runs (2 older, then c, d, e, f, g) and 1 run still being recorded (live); trend shows complete runs only (`simeval show RUN` prints one)");
     expect(leftOutNote(["x", "y"].map((id) => as(id, "running")))).toBe("left out: 2 runs still being recorded (x, y); trend shows complete runs only (`simeval show RUN` prints one)");
+  });
+});
+
+describe("trend --report interrupted", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("%s while the report is written lets it be finished, leaves no temporary file beside it, says so, and exits %i", async (signal, exit) => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-trend-stop-"));
+    const db = join(dir, "simeval.db");
+    const report = join(dir, "trend.html");
+    try {
+      const store = openSqliteStore(db);
+      for (const mean of [0.5, 0.75]) {
+        const id = await store.beginRun({ name: "r", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+        await store.finishRun(id, run(id, [[{ type: "exact_match" }, mean]]).summary!);
+      }
+      await store.close();
+      // A real process and a real signal, sent by the first write of the report's file (a descriptor past
+      // stderr): with no listener, Node's default action stopped the process there, the temporary file half written.
+      const script = [
+        `import fs from "node:fs";`,
+        `import { syncBuiltinESMExports } from "node:module";`,
+        `const writeSync = fs.writeSync;`,
+        `let sent = false;`,
+        `fs.writeSync = function (fd, ...rest) {`,
+        `  if (!sent && fd > 2) { sent = true; process.kill(process.pid, "${signal}"); }`,
+        `  return writeSync.call(this, fd, ...rest);`,
+        `};`,
+        `syncBuiltinESMExports();`,
+        `const { trendCommand } = await import(${JSON.stringify(new URL("./trend.ts", import.meta.url).href)});`,
+        `process.exitCode = await trendCommand({ db: process.argv[1], report: process.argv[2] }, { stdout: (l) => console.log(l), stderr: (l) => console.error(l) });`,
+        `if (!sent) console.error("no signal sent");`,
+      ].join("\n");
+      const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, db, report], { encoding: "utf8" });
+      expect(p.signal).toBe(null);
+      expect(p.stderr).toBe(`simeval: interrupted (${signal}); ${report} was written whole all the same (the signal came while it was written)\n`);
+      expect(p.status).toBe(exit);
+      expect(readdirSync(dir).filter((f) => !f.startsWith("simeval.db"))).toEqual(["trend.html"]);
+      expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

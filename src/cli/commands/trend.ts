@@ -11,6 +11,8 @@ import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeOutput } from "../output-file.js";
+import { terminalProgress } from "../progress.js";
+import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { renderTable } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
@@ -28,6 +30,9 @@ interface Series {
  * `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it.
  * `--dataset PATH` keeps the runs recorded on PATH, and those whose dataset's sha256 is that of the file at
  * PATH (the same data in a moved or copied folder), marked as matched by content.
+ * Ctrl-C or SIGTERM while the report is drawn or written stops it (exit 130, or 143 for SIGTERM), saying so: one
+ * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
+ * lets the file be finished, so that no temporary file is left beside it.
  */
 export async function trendCommand(opts: { db: string; report?: string; name?: string; dataset?: string }, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
@@ -79,8 +84,21 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
         return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
       });
       const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
-      await writeOutput("--report", opts.report, renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] }));
-      io.stdout(`Report: ${forTerminalLine(opts.report)}`);
+      const stop = watchInterrupts();
+      const progress = terminalProgress(process.stderr, io.stderr);
+      try {
+        const html = renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] });
+        // A signal that came while the report was drawn (the loop did not turn meanwhile) is heard here.
+        await new Promise(setImmediate);
+        if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(opts.report)} not written`);
+        await writeOutput("--report", opts.report, html);
+        io.stdout(`Report: ${forTerminalLine(opts.report)}`);
+        // One that came while it was written is heard once it is whole and in place.
+        await new Promise(setImmediate);
+        if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(opts.report)} was written whole all the same (the signal came while it was written)`);
+      } finally {
+        stop.dispose();
+      }
     }
     return EXIT.ok;
   } finally {
