@@ -5,9 +5,9 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { XMLParser } from "fast-xml-parser";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli/main.js";
-import { openSqliteStore } from "../src/storage/sqlite.js";
+import { openSqliteStore, SqliteRunStore } from "../src/storage/sqlite.js";
 import { processGone } from "../src/storage/store.js";
 import { collect } from "../src/test-support.js";
 import type { FakeOpenAI } from "./openai-server.js";
@@ -1264,6 +1264,34 @@ describe("runs, show, baseline, compare and trend", () => {
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, "cut.xml"), "utf8"));
     const gates = [junit.testsuites.testsuite].flat().find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");
     expect([gates.testcase].flat()[0]).toMatchObject({ "@_name": "run completed", failure: expect.anything() });
+  });
+});
+
+describe("run interrupted once every row is read", () => {
+  it.each([
+    ["SIGINT", "Ctrl-C"],
+    ["SIGTERM", "SIGTERM"],
+  ] as const)("%s before the run is recorded says that it is recorded complete, as it is, and exits 0", async (signal, again) => {
+    const data = file("data.jsonl", jsonl(Array.from({ length: 40 }, (_, i) => ({ id: i, output: "a", expected: "a" }))));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const db = join(dir, "db.sqlite");
+    // The signal comes as the run is about to be recorded: every row is read and scored.
+    const finishRun = SqliteRunStore.prototype.finishRun;
+    vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementation(function (this: SqliteRunStore, ...args) {
+      process.emit(signal);
+      return finishRun.apply(this, args);
+    });
+    try {
+      const r = await run("run", data, "--config", config, "--db", db, "--name", "late", "--workers", "0");
+      expect(r.err).toContain(`simeval: interrupted (${signal}) once every row was read; finishing the rows in flight and recording the run as complete… (${again} again to stop at once)`);
+      expect(r.err).not.toContain("incomplete");
+      expect(r.code).toBe(0);
+      const store = openSqliteStore(db);
+      expect(await store.findRun("late")).toMatchObject({ status: "complete", stop_reason: null, summary: { rows: 40 } });
+      await store.close();
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
 

@@ -18,6 +18,14 @@ describe("watchStopSignals", () => {
     expect(STOPPED_EXIT[name]).toBe(name === "SIGINT" ? 130 : 143);
   });
 
+  it("once every row is read, says that the run is recorded complete, as it is", () => {
+    const said: string[] = [];
+    watching = watchStopSignals((m) => said.push(m));
+    watching.read();
+    process.emit("SIGINT");
+    expect(said).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\) once every row was read; finishing the rows in flight and recording the run as complete… \(Ctrl-C again to stop at once\)$/)]);
+  });
+
   it("once every row is scored, says that the files are finished", () => {
     const said: string[] = [];
     watching = watchStopSignals((m) => said.push(m));

@@ -10,34 +10,38 @@ export type StopSignal = keyof typeof STOPPED_EXIT;
  * is the signal's name: the run's stop reason is then `interrupted (SIGINT)`.
  */
 export interface StopSignals extends Interrupts {
+  /** Every row is read: a signal from now on lets the rows in flight be scored and the run be recorded complete. */
+  read(): void;
   /** Every row is scored: a signal from now on lets the run's files be finished. */
   scored(): void;
 }
 
 /**
- * Ctrl-C, or SIGTERM (`timeout`, `docker stop`, Kubernetes), while rows are scored: the rows in flight are
- * finished and the run is recorded as incomplete; once every row is scored, the run's files are finished.
+ * Ctrl-C, or SIGTERM (`timeout`, `docker stop`, Kubernetes), while rows are read: the rows in flight are
+ * finished and the run is recorded as incomplete; once every row is read, they are finished and the run is
+ * recorded complete all the same; once every row is scored, the run's files are finished.
  * Each is told on `say`, with the signal (after Ctrl-C, the terminal has echoed `^C` where its cursor was: `say`
  * starts the message on a line of its own, erasing the progress line if one is shown). Once per signal: the same signal again takes Node's default action and stops the
  * process at once (the run then shows as incomplete, its writer being gone), for rows that wait on a slow provider.
  */
 export function watchStopSignals(say: (message: string, signal: StopSignal) => void): StopSignals {
-  let scoring = true;
+  let stage: "reading" | "read" | "scored" = "reading";
   const interrupts = watchInterrupts((name) => {
     const again = name === "SIGINT" ? "Ctrl-C again" : "SIGTERM again";
-    say(
-      scoring
-        ? `simeval: interrupted (${name}); finishing the rows in flight and recording the run as incomplete… (${again} to stop at once)`
-        : `simeval: interrupted (${name}) once every row was scored; finishing the run's files… (${again} to stop at once)`,
-      name,
-    );
+    const doing = {
+      reading: `; finishing the rows in flight and recording the run as incomplete…`,
+      read: ` once every row was read; finishing the rows in flight and recording the run as complete…`,
+      scored: ` once every row was scored; finishing the run's files…`,
+    }[stage];
+    say(`simeval: interrupted (${name})${doing} (${again} to stop at once)`, name);
   });
   return {
     signal: interrupts.signal,
     get stoppedBy() {
       return interrupts.stoppedBy;
     },
-    scored: () => void (scoring = false),
+    read: () => void (stage = stage === "reading" ? "read" : stage),
+    scored: () => void (stage = "scored"),
     dispose: interrupts.dispose,
   };
 }

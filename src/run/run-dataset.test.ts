@@ -351,6 +351,38 @@ describe("runDataset's stop reason", () => {
     }
   });
 
+  it("an abort once every row is read (onRead) stops nothing: the rows in flight are scored and the run is recorded complete", async () => {
+    const dataset = await files.file("read.jsonl", rows(100));
+    const store = openSqliteStore(join(files.dir(), "read.db"));
+    try {
+      const controller = new AbortController();
+      const heard: string[] = [];
+      const onProgress = (done: number) => void heard.push(`progress ${done}`);
+      const onRead = () => {
+        heard.push("read");
+        controller.abort("SIGINT");
+      };
+      const result = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, signal: controller.signal, onRead, onProgress });
+      expect(result.interrupted).toBe(false);
+      expect(result.stopReason).toBeNull();
+      expect(result.summary.rows).toBe(100);
+      expect(await store.findRun(result.runId as string)).toMatchObject({ status: "complete", stop_reason: null, summary: { rows: 100 } });
+      // Told once, while rows were still in flight: the last batches were scored after it.
+      expect(heard.filter((h) => h === "read")).toHaveLength(1);
+      expect(heard.at(-1)).toBe("progress 100");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("is not told that every row is read after an abort before: the run is incomplete, as the CLI said when the signal came", async () => {
+    const dataset = await files.file("read-aborted.jsonl", rows(3000));
+    let read = 0;
+    const result = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, signal: AbortSignal.abort("SIGINT"), onRead: () => void read++ });
+    expect(result.interrupted).toBe(true);
+    expect(read).toBe(0);
+  });
+
   it.each([0, 1])("a JSON array that cannot be read to its end records the row and line where reading stopped, and why (workers %i)", async (workers) => {
     const elements = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: i, output: "a", expected: "a" }));
     elements[6] = '{"id": 6, "output": "a",, "expected": "a"}';

@@ -48,6 +48,11 @@ export interface RunDatasetOptions {
   /** Worst rows to keep per evaluator, for reports. Default 10. */
   worst?: number;
   signal?: AbortSignal;
+  /**
+   * Called once every row is read (and sent to be scored), unless `signal` was aborted before: an abort from
+   * then on stops nothing, the rows in flight are scored and the run is recorded complete.
+   */
+  onRead?: () => void;
   /** Called after each batch: rows done, and the expected total when the format tells it (JSONL). */
   onProgress?: (rows: number, estimatedTotal: number | null) => void;
   /**
@@ -146,8 +151,8 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * Scores every row of a dataset with every evaluator: reads the file as a stream, scores batches on
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
- * error; the run goes on. When `signal` aborts, the rows already scored are written and the run is
- * recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`) or changed
+ * error; the run goes on. When `signal` aborts before every row is read (`onRead`), the rows already scored are
+ * written and the run is recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`) or changed
  * while it was read (`datasetChanged`), each with its `stopReason`, and a run that an error stopped (with
  * "stopped by an error: " and the error's message), among them one whose results could not be written whole
  * (`write` or `end` failed: the error is then thrown). `signal.reason`, when it is a string or an Error of its
@@ -274,6 +279,10 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
         }
       }
       if (batch.length) inFlight.push(scorer.score(batch));
+      // Every row is read. An abort heard before now makes the run incomplete, also one the reader did not stop
+      // for (its last bytes read already): the CLI said so when it came. From now on, one does not.
+      if (opts.signal?.aborted) interrupted = true;
+      else opts.onRead?.();
     } catch (error) {
       if (!opts.signal?.aborted) throw error;
       interrupted = true;
@@ -379,7 +388,7 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
   optional("embeddingCacheDb", "the path of a SQLite database (a non-empty string)", (v) => typeof v === "string" && v !== "");
   optional("countSkippedAsZero", "a boolean", (v) => typeof v === "boolean");
   optional("signal", "an AbortSignal", (v) => v instanceof AbortSignal);
-  for (const fn of ["write", "end", "onProgress", "onStep", "onNotice"]) optional(fn, "a function", (v) => typeof v === "function");
+  for (const fn of ["write", "end", "onRead", "onProgress", "onStep", "onNotice"]) optional(fn, "a function", (v) => typeof v === "function");
   const store = o["store"];
   if (store !== undefined) {
     if (typeof store !== "object" || store === null) throw bad("store", "a RunStore (such as openSqliteStore(path)) or nothing", store);

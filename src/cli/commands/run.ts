@@ -125,6 +125,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
       signal: stop.signal,
+      onRead: () => stop.read(),
       onStep: (text) => progress.step(text),
       onProgress: (rows, total) => progress.update(rows, total),
       onNotice: (message) => progress.note(`simeval: ${message}`),
