@@ -44,8 +44,7 @@ export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" |
       width++;
     }
   }
-  const min = Math.min(0, summary.min ?? 0);
-  const max = Math.max(1, summary.max ?? 1);
+  const [min, max] = scoreRange(summary);
   // A threshold at the top (exact_match passes only at 1.0) needs the top value in a bar of its own:
   // one more bin above, so that [1, 1.05] holds the passes and [0.95, 1) the near misses.
   if (t === max) return { bins: UNIT_BINS + 1, min, max: max + (max - min) / UNIT_BINS, integer: false };
@@ -54,6 +53,16 @@ export function chooseBins(summary: Pick<EvaluatorSummary, "direction" | "min" |
   const start = alignedStart(t, min, width);
   if (start === min) return { bins: UNIT_BINS, min, max, integer: false };
   return { bins: UNIT_BINS + 1, min: start, max: start + (UNIT_BINS + 1) * width, integer: false };
+}
+
+/**
+ * The values an evaluator's scores fall in, which {@link chooseBins} lays its bins over before it shifts them to put
+ * the threshold on an edge: a similarity's [0, 1], widened to the lowest and highest score when some fall outside it
+ * (a cosine below 0); a distance's [0, ∞).
+ */
+export function scoreRange(summary: Pick<EvaluatorSummary, "direction" | "min" | "max">): [number, number] {
+  if (summary.direction === "minimize") return [0, Number.POSITIVE_INFINITY];
+  return [Math.min(0, summary.min ?? 0), Math.max(1, summary.max ?? 1)];
 }
 
 /**

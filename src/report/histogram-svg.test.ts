@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
+import { chooseBins, scoreRange } from "./choose.js";
 import { renderHistogramSvg, thresholdPosition } from "./histogram-svg.js";
 
 interface Attrs {
@@ -49,8 +50,8 @@ describe("renderHistogramSvg", () => {
     const b = bars(svg);
     expect(b.map((x) => x.count)).toEqual([1, 0, 3, 5]);
     expect(b.map((x) => x.cls)).toEqual(["bar fail", "bar fail", "bar pass", "bar pass"]);
-    expect(b[0]?.title).toBe("0.000–0.250: 1 row (fail)");
-    expect(b[3]?.title).toBe("0.750–1.000: 5 rows (pass)");
+    expect(b[0]?.title).toBe("0–0.2500: 1 row (fail)");
+    expect(b[3]?.title).toBe("0.7500–1: 5 rows (pass)");
     const line = thresholdLine(svg);
     expect(line?.["data-value"]).toBe("0.5");
     const tx = Number(line?.["x1"]);
@@ -103,6 +104,30 @@ describe("renderHistogramSvg", () => {
   it("draws no threshold line without a threshold", () => {
     const svg = parse(renderHistogramSvg(hist, { id: "n", direction: "maximize", threshold: null, xLabel: "score", title: "x" }));
     expect(thresholdLine(svg)).toBeUndefined();
+  });
+
+  it("labels a bin shifted past the range scores fall in (a threshold of 0.733) by the part within it, its edges as the summary table prints scores", () => {
+    const summary = { direction: "maximize" as const, threshold: 0.733, min: 0.1, max: 0.9 };
+    const bins = chooseBins(summary);
+    expect(bins.min).toBeCloseTo(-0.017, 12);
+    const width = (bins.max - bins.min) / bins.bins;
+    const edges = Array.from({ length: bins.bins + 1 }, (_, i) => bins.min + i * width);
+    const counts = edges.slice(1).map(() => 1);
+    const titles = bars(parse(renderHistogramSvg({ edges, counts }, { id: "s", direction: "maximize", threshold: 0.733, xLabel: "score", title: "lev", range: scoreRange(summary) }))).map((b) => b.title);
+    expect(titles[0]).toBe("0–0.0330: 1 row (fail)");
+    expect(titles[1]).toBe("0.0330–0.0830: 1 row (fail)");
+    expect(titles[14]).toBe("0.6830–0.7330: 1 row (fail)");
+    expect(titles[15]).toBe("0.7330–0.7830: 1 row (pass)");
+    expect(titles.at(-1)).toBe("0.9830–1: 1 row (pass)");
+    // The bins' own edges are kept on the bars.
+    expect(parse(renderHistogramSvg({ edges, counts }, { id: "s", direction: "maximize", threshold: 0.733, xLabel: "score", title: "lev", range: scoreRange(summary) })).g?.[0]?.rect?.[1]?.["data-lo"]).toBe(String(edges[0]));
+  });
+
+  it("labels the bar of the top value (a threshold of 1, its bin [1, 1.05]) as that value, and a cosine's bins within its lowest score", () => {
+    const top = bars(parse(renderHistogramSvg({ edges: [0.9, 0.95, 1, 1.05], counts: [1, 2, 3] }, { id: "t", direction: "maximize", threshold: 1, xLabel: "score", title: "em", range: [0, 1] })));
+    expect(top.map((b) => b.title)).toEqual(["0.9000–0.9500: 1 row (fail)", "0.9500–1: 2 rows (fail)", "1: 3 rows (pass)"]);
+    const cosine = bars(parse(renderHistogramSvg({ edges: [-0.25, 0.25, 0.75, 1.25], counts: [1, 1, 1] }, { id: "c", direction: "maximize", threshold: 0.75, xLabel: "score", title: "cos", range: scoreRange({ direction: "maximize", min: -0.2, max: 0.95 }) })));
+    expect(cosine.map((b) => b.title)).toEqual(["-0.2000–0.2500: 1 row (fail)", "0.2500–0.7500: 1 row (fail)", "0.7500–1: 1 row (pass)"]);
   });
 
   it("escapes the title", () => {

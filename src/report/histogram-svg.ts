@@ -10,7 +10,7 @@
 import { ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatInt, formatScore, formatThreshold, htmlFigure } from "./format.js";
+import { formatInt, formatThreshold, htmlFigure } from "./format.js";
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
@@ -24,6 +24,11 @@ export interface HistogramSvgOptions {
   xLabel: string;
   /** For the accessible name, e.g. the evaluator's name. */
   title: string;
+  /**
+   * The values scores fall in (choose.ts's `scoreRange`): a bin may reach past it, shifted to put the threshold on an
+   * edge (see chooseBins), and its hover label shows only the part within it. Default: the bins' own edges.
+   */
+  range?: readonly [number, number];
   width?: number;
   height?: number;
 }
@@ -72,7 +77,6 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   const yTicks = ticks(0, maxCount, 4).filter(Number.isInteger);
   const yTop = Math.max(maxCount, yTicks[yTicks.length - 1] ?? maxCount);
   const y = (c: number): number => M.top + plotH - (c / yTop) * plotH;
-  const fmt = (v: number): string => (integer ? formatInt(v) : formatScore(v, opts.direction));
   const hatch = `hatch-${opts.id}`;
   const out: string[] = [];
 
@@ -99,7 +103,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
     const w = Math.max(1, x(b) - x(a) - 2);
     // Integer bins count edits, never below 0 (the first bin may start below it, see chooseBins).
     const first = Math.max(0, Math.ceil(a));
-    const range = integer ? (first >= Math.floor(b) ? formatInt(Math.floor(b)) : `${formatInt(first)}–${formatInt(Math.floor(b))}`) : `${fmt(a)}–${fmt(b)}`;
+    const range = integer ? (first >= Math.floor(b) ? formatInt(Math.floor(b)) : `${formatInt(first)}–${formatInt(Math.floor(b))}`) : binRange(a, b, opts.range);
     const verdict = state === "neutral" ? "" : state === "pass" ? " (pass)" : " (fail)";
     out.push(
       `<g class="bin"><title>${escapeHtml(`${range}: ${formatInt(count)} row${count === 1 ? "" : "s"}${verdict}`)}</title>` +
@@ -141,6 +145,19 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   }
   out.push("</svg>");
   return out.join("");
+}
+
+/**
+ * A continuous bin's edges as its hover label gives them: clamped to `range`, the values scores fall in (a bin
+ * shifted to the threshold may start below 0 or end above 1), and printed as the summary table prints scores
+ * ({@link htmlFigure}: "0.6700–0.7200", "0–0.0200"); a bin of one value within the range ([1, 1.05] past a top
+ * of 1) reads as that value. The edges are rounded to 12 decimals first: 0.05 · 3 is 0.15000000000000002.
+ */
+export function binRange(a: number, b: number, range?: readonly [number, number]): string {
+  const [lo, hi] = range ?? [a, b];
+  const from = Number(clamp(a, lo, hi).toFixed(12));
+  const to = Number(clamp(b, lo, hi).toFixed(12));
+  return from === to ? htmlFigure(from) : `${htmlFigure(from)}–${htmlFigure(to)}`;
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -67,6 +67,13 @@ function input(over: Partial<RunReportInput> = {}): RunReportInput {
 }
 
 describe("renderRunReport", () => {
+  it("labels a histogram bin that starts below 0 (shifted to the threshold) by the scores it can hold", () => {
+    const html = renderRunReport(input({ evaluators: [{ summary: summary({ threshold: 0.75 }), histogram: { edges: [-0.25, 0.25, 0.75, 1.25], counts: [1, 0, 2] }, worst: [] }] }));
+    expect(html).toContain("<title>0–0.2500: 1 row (fail)</title>");
+    expect(html).toContain("<title>0.7500–1: 2 rows (pass)</title>");
+    expect(html).not.toMatch(/<title>[^<]*(-0\.2|1\.25)/);
+  });
+
   it("is one complete HTML document that loads nothing and runs no script", () => {
     const html = renderRunReport(sampleRunReportInput());
     expect(html.startsWith("<!doctype html>")).toBe(true);

@@ -1,7 +1,7 @@
 /** The HTML report of one run: header, summary table, and per evaluator a histogram and its worst rows. */
 import type { Direction } from "../types.js";
 import type { EvaluatorSummary } from "../run/types.js";
-import { highlightFor } from "./choose.js";
+import { highlightFor, scoreRange } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
@@ -145,6 +145,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
     mean: s.mean,
     xLabel: s.direction === "minimize" ? "edit distance (lower is better)" : "score",
     title: `${s.name} scores`,
+    range: scoreRange(s),
   };
   const chart =
     histogram && histogram.counts.length > 0
