@@ -96,7 +96,10 @@ export interface RunReportInput {
   run: Pick<RunInfo, "id" | "name" | "started_at" | "finished_at" | "status" | "dataset_path" | "dataset_hash">;
   summary: Pick<RunSummary, "rows" | "row_errors" | "skipped_as_zero">;
   evaluators: RunReportEvaluator[];
-  /** The first few unreadable rows, to list under the header; optional. */
+  /**
+   * Unreadable rows to list under the header, after which the report says how many more `summary.row_errors`
+   * counts; optional. A run's report lists its first 100: `runDataset` keeps no more (`rowErrors`).
+   */
   row_errors?: RowErrorEntry[];
   /** What the run said besides its figures (an evaluator that failed on rows, a read that stopped), shown at the top. */
   warnings?: string[];

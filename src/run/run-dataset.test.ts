@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { collect } from "../test-support.js";
+import { renderRunReport } from "../report/run-report.js";
+import { runReportInput } from "./report-input.js";
 import { rowScores } from "./row-scores.js";
 import { defaultWorkers, runDataset } from "./run-dataset.js";
 
@@ -327,6 +329,21 @@ describe("runDataset on a file that changes while it is read", () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("runDataset's unreadable rows", () => {
+  it("keeps the first 100, which the run report lists before saying how many more there are", async () => {
+    const lines = Array.from({ length: 130 }, (_, i) => (i % 13 === 0 ? JSON.stringify({ id: i, output: "a", expected: "a" }) : `{not json ${i}`));
+    const dataset = await files.file("unreadable.jsonl", `${lines.join("\n")}\n`);
+    const result = await runDataset({ dataset, evaluators: SPECS, workers: 0 });
+    expect(result.summary.row_errors).toBe(120);
+    expect(result.rowErrors).toHaveLength(100);
+    expect(result.rowErrors[0]?.row).toBe(2);
+    const run = { id: "r", name: null, started_at: "2026-01-01T00:00:00Z", finished_at: null, status: "complete" as const, dataset_path: dataset, dataset_hash: result.datasetHash };
+    const html = renderRunReport(runReportInput(result, run));
+    expect(html.match(/<li>row \d+ \(line \d+\): /g)).toHaveLength(100);
+    expect(html).toContain(`<p class="sub">and 20 more</p>`);
   });
 });
 
