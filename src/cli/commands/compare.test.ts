@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -256,6 +257,49 @@ describe("compareCommand interrupted", () => {
       expect(process.listenerCount(name)).toBe(0);
     } finally {
       vi.restoreAllMocks();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("compareCommand interrupted while the report is written", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("%s lets the report be finished, says so, and exits %i, where it exited 0 unsaid", async (signal, exit) => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-write-stop-"));
+    const db = join(dir, "simeval.db");
+    const report = join(dir, "compare.html");
+    try {
+      const store = openSqliteStore(db);
+      for (const run of ["a", "b"]) {
+        const id = await store.beginRun({ name: run, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+        await store.addRows(id, Array.from({ length: 20 }, (_, i) => ({ row: i + 1, id: i + 1, results: { exact_match: { type: "exact_match", score: run === "a" ? 1 : i % 2, passed: true, reasoning: null, details: null, skipped: false, label: null } } }) as never));
+        await store.finishRun(id, { rows: 20, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+      }
+      await store.close();
+      // A real process and a real signal, sent by the first write of the report's file (a descriptor past stderr).
+      const script = [
+        `import fs from "node:fs";`,
+        `import { syncBuiltinESMExports } from "node:module";`,
+        `const writeSync = fs.writeSync;`,
+        `let sent = false;`,
+        `fs.writeSync = function (fd, ...rest) {`,
+        `  if (!sent && fd > 2) { sent = true; process.kill(process.pid, "${signal}"); }`,
+        `  return writeSync.call(this, fd, ...rest);`,
+        `};`,
+        `syncBuiltinESMExports();`,
+        `const { compareCommand } = await import(${JSON.stringify(new URL("./compare.ts", import.meta.url).href)});`,
+        `process.exitCode = await compareCommand("a", "b", { db: process.argv[1], report: process.argv[2] }, { stdout: () => {}, stderr: (l) => console.error(l) });`,
+        `if (!sent) console.error("no signal sent");`,
+      ].join("\n");
+      const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, db, report], { encoding: "utf8" });
+      expect(p.signal).toBe(null);
+      expect(p.stderr.split("\n").filter((l) => !l.includes("texts unavailable"))).toEqual([`simeval: interrupted (${signal}); ${report} was written whole all the same (the signal came while it was written)`, ""]);
+      expect(p.status).toBe(exit);
+      expect(readdirSync(dir).filter((f) => !f.startsWith("simeval.db"))).toEqual(["compare.html"]);
+      expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -30,7 +30,8 @@ export interface CompareOptions {
  * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. Runs
  * without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
  * Ctrl-C or SIGTERM stops it (exit 130, or 143 for SIGTERM) while the runs are read, and before the report is
- * written, saying so: it changes nothing, and writes no part of a report.
+ * written, saying so: it changes nothing, and writes no part of a report. One while the report is written (heard
+ * once the write is done, its main thread busy) lets the file be finished, and is said too.
  */
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
   // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
@@ -62,8 +63,15 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
       if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
-      await writeOutput("--report", opts.report, renderComparisonReport(input));
+      const html = renderComparisonReport(input);
+      // A signal that came while the report was drawn (the loop did not turn meanwhile) is heard here.
+      await new Promise(setImmediate);
+      if (stop.signal.aborted) return interrupted(report.slice(2));
+      await writeOutput("--report", opts.report, html);
       io.stdout(`Report: ${forTerminalLine(opts.report)}`);
+      // One that came while it was written is heard once it is whole and in place: said, where it exited 0 unsaid.
+      await new Promise(setImmediate);
+      if (stop.signal.aborted) return interrupted(`${forTerminalLine(opts.report)} was written whole all the same (the signal came while it was written)`);
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);
     if (!opts.failOnRegression) return EXIT.ok;
