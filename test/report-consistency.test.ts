@@ -15,6 +15,7 @@ import { compare } from "../src/cli/commands/compare.js";
 import { loadRun } from "../src/cli/run-ref.js";
 import { openRecordedRuns } from "../src/cli/commands/runs.js";
 import type { Comparison } from "../src/compare/compare.js";
+import type { EvaluatorSummary, RunSummary } from "../src/run/types.js";
 import { seededRandom } from "../src/stats/prng.js";
 import { quantileSorted } from "../src/stats/quantiles.js";
 
@@ -30,23 +31,6 @@ interface Line {
   id?: unknown;
   results?: Record<string, Result | { error: unknown }>;
   error?: unknown;
-}
-interface Summary {
-  name: string;
-  type: string;
-  direction: "maximize" | "minimize";
-  threshold: number | null;
-  n: number;
-  skipped: number;
-  errors: number;
-  mean: number | null;
-  median: number | null;
-  p10: number | null;
-  p90: number | null;
-  min: number | null;
-  max: number | null;
-  pass_rate: number | null;
-  verdicts: number;
 }
 
 /** A generated dataset and how it is run. */
@@ -106,8 +90,6 @@ const CASES: Case[] = [
     ],
   },
 ];
-
-
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
@@ -233,7 +215,6 @@ function panes(card: string): string[] {
   return [...card.matchAll(/<pre class="text[^"]*"[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => (m[0].includes('class="text empty"') ? "" : (m[1] as string)));
 }
 
-
 const graphemes = (t: string): string[] => Array.from(new Intl.Segmenter("en", { granularity: "grapheme" }).segment(t), (g) => g.segment);
 
 /**
@@ -355,7 +336,7 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
   const names = c.specs.map(name);
   let rowsA: (Row | null)[];
   let lines: Line[];
-  let summaryJson: { summary: { rows: number; row_errors: number; skipped_as_zero: boolean; evaluators: Summary[] } };
+  let summaryJson: { summary: RunSummary };
   let runHtml: string;
   let runOut: string;
 
@@ -376,7 +357,7 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The scores behind an evaluator's figures: its scored rows', and with --count-skipped-as-zero a 0 per skipped row where higher is better. */
-  const figureScores = (s: Summary): number[] => [
+  const figureScores = (s: EvaluatorSummary): number[] => [
     ...scored(lines, s.name).map((x) => x.r.score as number),
     ...(c.skippedAsZero && s.direction === "maximize" ? Array<number>(s.skipped).fill(0) : []),
   ];
