@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect } from "vitest";
+import type { EmbeddingProvider } from "./embeddings/provider.js";
 import { EvalError } from "./errors.js";
 
 /** A temp folder for the calling test file: made at once, removed after its tests. */
@@ -46,3 +47,22 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) out.push(item);
   return out;
 }
+
+/** A hashing bag-of-words embedding provider ("hashing", 64 dimensions): deterministic, needs no network. */
+export const hashingProvider: EmbeddingProvider = {
+  name: "hashing",
+  model: "hash-64",
+  async embed(texts) {
+    return {
+      vectors: texts.map((t) => {
+        const v = new Float64Array(64);
+        for (const w of t.toLowerCase().split(/\s+/u)) {
+          let h = 0;
+          for (const c of w) h = (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0;
+          v[h % 64] = (v[h % 64] ?? 0) + 1;
+        }
+        return v;
+      }),
+    };
+  },
+};

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { EmbeddingProvider } from "../embeddings/provider.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { EvalError, formatPath, isPlainObject } from "../errors.js";
+import { hashingProvider } from "../test-support.js";
 import { createEvaluator, createEvaluators, type Evaluator } from "./create.js";
 import { describeEvaluators } from "./describe.js";
 import { evaluatorTypes } from "./registry.js";
@@ -16,21 +17,7 @@ import { evaluatorTypes } from "./registry.js";
 const SEED = 20240611;
 const runs = (numRuns: number) => ({ seed: SEED, numRuns });
 
-/** Hashing bag-of-words provider: deterministic, needs no network. */
-const hashing: EmbeddingProvider = {
-  name: "hashing",
-  model: "hash-16",
-  async embed(texts) {
-    return {
-      vectors: texts.map((t) => {
-        const v = new Float64Array(16);
-        for (const c of t) v[(c.codePointAt(0) ?? 0) % 16] = (v[(c.codePointAt(0) ?? 0) % 16] ?? 0) + 1;
-        return v;
-      }),
-    };
-  },
-};
-const env = { embeddingProviders: { hashing: () => hashing }, datasetIdf: () => ({ n: 3, df: (token: string) => (token.length % 4) }) };
+const env = { embeddingProviders: { hashing: () => hashingProvider }, datasetIdf: () => ({ n: 3, df: (token: string) => (token.length % 4) }) };
 
 const descriptions = describeEvaluators();
 const configKeys = [...new Set(descriptions.flatMap((d) => [...d.config.map((c) => c.key), ...Object.keys(d.aliases)]))];

@@ -1,31 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { EmbeddingProvider } from "../embeddings/provider.js";
-import { evalErrorOf, thrownEvalError } from "../test-support.js";
+import { evalErrorOf, hashingProvider, thrownEvalError } from "../test-support.js";
 import type { EvalRecord } from "../types.js";
 import { createEvaluator } from "./create.js";
 import { describeEvaluators } from "./describe.js";
 import { evaluators } from "./registry.js";
 
-/** Hashing bag-of-words provider: deterministic, so the contract holds for semantic_similarity too. */
-const hashing: EmbeddingProvider = {
-  name: "hashing",
-  model: "hash-64",
-  async embed(texts) {
-    return {
-      vectors: texts.map((t) => {
-        const v = new Float64Array(64);
-        for (const w of t.toLowerCase().split(/\s+/u)) {
-          let h = 0;
-          for (const c of w) h = (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0;
-          v[h % 64] = (v[h % 64] ?? 0) + 1;
-        }
-        return v;
-      }),
-    };
-  },
-};
-const env = { embeddingProviders: { hashing: () => hashing } };
+const env = { embeddingProviders: { hashing: () => hashingProvider } };
 const specFor = (type: string) => (type === "semantic_similarity" ? { type, config: { provider: "hashing" } } : { type });
 
 describe.each(evaluators.map((e) => [e.type, e] as const))("contract: %s", (type, definition) => {
