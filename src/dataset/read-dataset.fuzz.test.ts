@@ -8,23 +8,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { notText } from "./read-bytes.js";
-import { readDataset, type DatasetItem } from "./read-dataset.js";
-import { fuzzCsv, fuzzJsonArray, fuzzJsonl, jsonlOracle, tempFiles, type FuzzedFile } from "./test-support.js";
+import type { DatasetItem } from "./read-dataset.js";
+import { fuzzCsv, fuzzJsonArray, fuzzJsonl, jsonlOracle, readAll, tempFiles, type FuzzedFile } from "./test-support.js";
 
 const files = tempFiles("simeval-fuzz-read-");
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20240611);
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 150);
-
-/** Every item `path` gives, and what it threw (after how many items), if anything. */
-async function readAll(path: string, onWarning?: (message: string) => void): Promise<{ items: DatasetItem[]; thrown?: unknown }> {
-  const items: DatasetItem[] = [];
-  try {
-    for await (const item of readDataset(path, onWarning ? { onWarning } : {})) items.push(item);
-  } catch (thrown) {
-    return { items, thrown };
-  }
-  return { items };
-}
 
 /** Throws unless `thrown` is DATASET_INVALID before the first row. */
 function expectRefusedAsWhole(read: { items: DatasetItem[]; thrown?: unknown }): void {

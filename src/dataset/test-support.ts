@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, expect } from "vitest";
 import { collect, evalErrorOf, tempDir, writeIn } from "../test-support.js";
 import type { EvalError } from "../errors.js";
+import { readDataset } from "./read-dataset.js";
 import type { DatasetItem } from "./rows.js";
 
 /** A temp folder for the calling test file (removed after its tests), with a file writer. */
@@ -17,6 +18,17 @@ export { collect };
 
 /** `[row, line, record or error message]` per item: compact to compare. */
 export const brief = (items: DatasetItem[]): [number, number, unknown][] => items.map((i) => [i.row, i.line, "record" in i ? i.record : i.error.message]);
+
+/** Every item readDataset gives for `path`, and what it threw (after those items), if anything. */
+export async function readAll(path: string, onWarning?: (message: string) => void): Promise<{ items: DatasetItem[]; thrown?: unknown }> {
+  const items: DatasetItem[] = [];
+  try {
+    for await (const item of readDataset(path, onWarning ? { onWarning } : {})) items.push(item);
+  } catch (thrown) {
+    return { items, thrown };
+  }
+  return { items };
+}
 
 /** Reads `items` to the end and returns the DATASET_INVALID error it must fail with. */
 export async function datasetFailure(items: AsyncIterable<DatasetItem>): Promise<EvalError> {

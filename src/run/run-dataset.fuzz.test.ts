@@ -7,8 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
-import { readDataset, type DatasetItem } from "../dataset/read-dataset.js";
-import { fuzzCsv, fuzzJsonArray, fuzzJsonl, tempFiles } from "../dataset/test-support.js";
+import { fuzzCsv, fuzzJsonArray, fuzzJsonl, readAll, tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { runDataset } from "./run-dataset.js";
 
@@ -30,16 +29,6 @@ async function run(dataset: string, workers: number, recorded: boolean) {
   } finally {
     await store?.close();
   }
-}
-
-async function readAll(path: string): Promise<{ items: DatasetItem[]; thrown?: unknown }> {
-  const items: DatasetItem[] = [];
-  try {
-    for await (const item of readDataset(path)) items.push(item);
-  } catch (thrown) {
-    return { items, thrown };
-  }
-  return { items };
 }
 
 const anyFile = fc.oneof(
