@@ -22,11 +22,18 @@ export const MISSING = "—";
 export function formatScore(value: number | null | undefined, direction: Direction, threshold?: number | null): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
   if (direction === "minimize") return Number.isInteger(value) ? formatInt(value) : value.toFixed(2);
-  for (let decimals = 3; decimals < 20; decimals++) {
-    const text = value.toFixed(decimals);
-    const shown = Number(text);
-    const side = threshold === null || threshold === undefined || shown >= threshold === value >= threshold;
-    if (side && Number.isInteger(shown) === Number.isInteger(value)) return text;
+  const side = (shown: number) => threshold === null || threshold === undefined || shown >= threshold === value >= threshold;
+  return fixedUntil(value, 3, (shown) => side(shown) && Number.isInteger(shown) === Number.isInteger(value));
+}
+
+/**
+ * `value` to `decimals` decimals, or to the fewest more (up to 19) whose number, as printed, `keeps` accepts;
+ * `String(value)` when none does. The figures here print so that rounding never changes what they say.
+ */
+function fixedUntil(value: number, decimals: number, keeps: (shown: number) => boolean): string {
+  for (let d = decimals; d < 20; d++) {
+    const text = value.toFixed(d);
+    if (keeps(Number(text))) return text;
   }
   return String(value);
 }
@@ -37,11 +44,7 @@ export function formatScore(value: number | null | undefined, direction: Directi
  */
 export function formatThreshold(threshold: number, direction: Direction): string {
   if (direction === "minimize" || !Number.isFinite(threshold)) return formatScore(threshold, direction);
-  for (let decimals = 3; decimals < 20; decimals++) {
-    const text = threshold.toFixed(decimals);
-    if (Number(text) === threshold) return text;
-  }
-  return String(threshold);
+  return fixedUntil(threshold, 3, (shown) => shown === threshold);
 }
 
 /**
@@ -81,11 +84,7 @@ export function formatPassRate(s: PassRateCounts): string {
 export function formatFigure(value: number | null, missing = "-"): string {
   if (value === null) return missing;
   if (Number.isInteger(value)) return String(value);
-  for (let decimals = 4; decimals < 20; decimals++) {
-    const text = value.toFixed(decimals);
-    if (!Number.isInteger(Number(text))) return text;
-  }
-  return String(value);
+  return fixedUntil(value, 4, (shown) => !Number.isInteger(shown));
 }
 
 /**
@@ -120,11 +119,7 @@ export function formatP(p: number | null | undefined, alpha = 0.05): string {
  * reads "0.049995", not "0.0500".
  */
 export function pDigits(p: number, alpha = 0.05): string {
-  for (let decimals = 4; decimals < 20; decimals++) {
-    const text = p.toFixed(decimals);
-    if (Number(text) < alpha === p < alpha) return text;
-  }
-  return String(p);
+  return fixedUntil(p, 4, (shown) => shown < alpha === p < alpha);
 }
 
 /** An integer with thousands separators: 12345 → "12,345". */
