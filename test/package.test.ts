@@ -6,6 +6,17 @@ import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+let packed: string[] | undefined;
+/** The files `npm pack` would ship (asked once: npm takes most of a second). */
+function packedFiles(): string[] {
+  if (packed === undefined) {
+    const p = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+    expect(p.status).toBe(0);
+    packed = (JSON.parse(p.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  }
+  return packed;
+}
+
 /** The built package, as a user imports it (`npm ci` builds dist/ through `prepare`). */
 describe("the package's exports", () => {
   it("import('simeval'), 'simeval/metrics' and 'simeval/node' resolve to built JavaScript", () => {
@@ -32,9 +43,7 @@ describe("the package's exports", () => {
   });
 
   it("ships the build, the README and the WebAssembly source, without tests or source maps", () => {
-    const p = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
-    expect(p.status).toBe(0);
-    const files = (JSON.parse(p.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    const files = packedFiles();
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/cli/bin.js");
     expect(files).toContain("README.md");
@@ -43,15 +52,14 @@ describe("the package's exports", () => {
   });
 
   it("ships no module that nothing loads (dev-only code such as the README's table generator)", () => {
-    const p = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
-    const shipped = (JSON.parse(p.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).filter((f) => f.endsWith(".js"));
+    const shipped = packedFiles().filter((f) => f.endsWith(".js"));
     // What the entry points load, statically or dynamically, and the files they start (workers, child processes).
     const loaded = new Set<string>();
     const visit = (file: string) => {
       if (loaded.has(file) || !existsSync(join(root, file))) return;
       loaded.add(file);
       const text = readFileSync(join(root, file), "utf8");
-      for (const m of text.matchAll(/(?:\bfrom|\bimport\s*\(?|new URL\()\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) visit(posix.join(posix.dirname(file), m[1]!));
+      // Any quoted relative path to a .js file: an import, an import(), a new URL() of a worker or child process.
       for (const m of text.matchAll(/["'](\.{1,2}\/[^"']+\.js)["']/g)) visit(posix.join(posix.dirname(file), m[1]!));
     };
     for (const entry of ["dist/index.js", "dist/node.js", "dist/metrics/index.js", "dist/cli/bin.js"]) visit(entry);
