@@ -1,5 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -8,6 +7,7 @@ import type { RowScores } from "../../run/row-scores.js";
 import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
+import { expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
 
 /** Rows 1..n, each scoring `score` on every named evaluator. */
@@ -278,27 +278,16 @@ describe("compareCommand interrupted while the report is written", () => {
         await store.finishRun(id, { rows: 20, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
       }
       await store.close();
-      // A real process and a real signal, sent by the first write of the report's file (a descriptor past stderr).
-      const script = [
-        `import fs from "node:fs";`,
-        `import { syncBuiltinESMExports } from "node:module";`,
-        `const writeSync = fs.writeSync;`,
-        `let sent = false;`,
-        `fs.writeSync = function (fd, ...rest) {`,
-        `  if (!sent && fd > 2) { sent = true; process.kill(process.pid, "${signal}"); }`,
-        `  return writeSync.call(this, fd, ...rest);`,
-        `};`,
-        `syncBuiltinESMExports();`,
-        `const { compareCommand } = await import(${JSON.stringify(new URL("./compare.ts", import.meta.url).href)});`,
-        `process.exitCode = await compareCommand("a", "b", { db: process.argv[1], report: process.argv[2] }, { stdout: () => {}, stderr: (l) => console.error(l) });`,
-        `if (!sent) console.error("no signal sent");`,
-      ].join("\n");
-      const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, db, report], { encoding: "utf8" });
-      expect(p.signal).toBe(null);
-      expect(p.stderr.split("\n").filter((l) => !l.includes("texts unavailable"))).toEqual([`simeval: interrupted (${signal}); ${report} was written whole all the same (the signal came while it was written)`, ""]);
-      expect(p.status).toBe(exit);
-      expect(readdirSync(dir).filter((f) => !f.startsWith("simeval.db"))).toEqual(["compare.html"]);
-      expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+      expectReportWrittenWholeOnSignal({
+        signal,
+        exit,
+        moduleUrl: new URL("./compare.ts", import.meta.url),
+        command: "compareCommand",
+        call: `compareCommand("a", "b", { db: process.argv[1], report: process.argv[2] }, io)`,
+        db,
+        report,
+        ignored: "texts unavailable",
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { datasetLabels, leftOutNote, seriesWarnings, trendSeries } from "./trend.js";
 
 function summary(name: string, type: string, mean: number): EvaluatorSummary {
@@ -103,28 +103,16 @@ describe("trend --report interrupted", () => {
         await store.finishRun(id, run(id, [[{ type: "exact_match" }, mean]]).summary!);
       }
       await store.close();
-      // A real process and a real signal, sent by the first write of the report's file (a descriptor past
-      // stderr): with no listener, Node's default action stopped the process there, the temporary file half written.
-      const script = [
-        `import fs from "node:fs";`,
-        `import { syncBuiltinESMExports } from "node:module";`,
-        `const writeSync = fs.writeSync;`,
-        `let sent = false;`,
-        `fs.writeSync = function (fd, ...rest) {`,
-        `  if (!sent && fd > 2) { sent = true; process.kill(process.pid, "${signal}"); }`,
-        `  return writeSync.call(this, fd, ...rest);`,
-        `};`,
-        `syncBuiltinESMExports();`,
-        `const { trendCommand } = await import(${JSON.stringify(new URL("./trend.ts", import.meta.url).href)});`,
-        `process.exitCode = await trendCommand({ db: process.argv[1], report: process.argv[2] }, { stdout: (l) => console.log(l), stderr: (l) => console.error(l) });`,
-        `if (!sent) console.error("no signal sent");`,
-      ].join("\n");
-      const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, db, report], { encoding: "utf8" });
-      expect(p.signal).toBe(null);
-      expect(p.stderr).toBe(`simeval: interrupted (${signal}); ${report} was written whole all the same (the signal came while it was written)\n`);
-      expect(p.status).toBe(exit);
-      expect(readdirSync(dir).filter((f) => !f.startsWith("simeval.db"))).toEqual(["trend.html"]);
-      expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+      // With no listener, Node's default action stopped the process mid-write, the temporary file half written.
+      expectReportWrittenWholeOnSignal({
+        signal,
+        exit,
+        moduleUrl: new URL("./trend.ts", import.meta.url),
+        command: "trendCommand",
+        call: `trendCommand({ db: process.argv[1], report: process.argv[2] }, io)`,
+        db,
+        report,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,47 @@
+/** Helpers shared by the command tests (not shipped: excluded from the build). */
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { expect } from "vitest";
+
+/**
+ * Runs `call` in a real child process that sends itself `signal` at its first write to a descriptor past stderr
+ * (the report's file): a real signal while a report is written. `call` awaits `command`, exported by the module at
+ * `moduleUrl`, with `db` and `report` as `process.argv[1]` and `[2]` and `io` (stdout dropped, stderr printed).
+ * Then checks that the command let the report be finished and said so, exited `exit`, and left no temporary file
+ * beside it: only the report and the database's files are in its folder. `ignored` drops stderr lines that hold it.
+ */
+export function expectReportWrittenWholeOnSignal(opts: {
+  signal: "SIGINT" | "SIGTERM";
+  exit: number;
+  moduleUrl: URL;
+  command: string;
+  call: string;
+  db: string;
+  report: string;
+  ignored?: string;
+}): void {
+  const { signal, db, report } = opts;
+  const script = [
+    `import fs from "node:fs";`,
+    `import { syncBuiltinESMExports } from "node:module";`,
+    `const writeSync = fs.writeSync;`,
+    `let sent = false;`,
+    `fs.writeSync = function (fd, ...rest) {`,
+    `  if (!sent && fd > 2) { sent = true; process.kill(process.pid, "${signal}"); }`,
+    `  return writeSync.call(this, fd, ...rest);`,
+    `};`,
+    `syncBuiltinESMExports();`,
+    `const { ${opts.command} } = await import(${JSON.stringify(opts.moduleUrl.href)});`,
+    `const io = { stdout: () => {}, stderr: (l) => console.error(l) };`,
+    `process.exitCode = await ${opts.call};`,
+    `if (!sent) console.error("no signal sent");`,
+  ].join("\n");
+  const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, db, report], { encoding: "utf8" });
+  expect(p.signal).toBe(null);
+  const stderr = p.stderr.split("\n").filter((line) => opts.ignored === undefined || !line.includes(opts.ignored));
+  expect(stderr).toEqual([`simeval: interrupted (${signal}); ${report} was written whole all the same (the signal came while it was written)`, ""]);
+  expect(p.status).toBe(opts.exit);
+  expect(readdirSync(dirname(report)).filter((f) => !f.startsWith(basename(db)))).toEqual([basename(report)]);
+  expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+}
