@@ -6,7 +6,10 @@ import { once } from "node:events";
 import { isatty } from "node:tty";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
-import { removedIfStoppedAtOnce } from "./stop-signals.js";
+import { forTerminalLine } from "./format.js";
+import type { CliIO } from "./io.js";
+import type { Progress } from "./progress.js";
+import { removedIfStoppedAtOnce, sayInterrupted, type Interrupts } from "./stop-signals.js";
 
 /**
  * Error codes that say the path itself cannot be written (missing or file parent, a folder, no permission, a
@@ -57,6 +60,23 @@ export function writeOutput(flag: string, path: string, text: string): Promise<v
     const bytes = Buffer.from(text);
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
   });
+}
+
+/**
+ * Writes a command's `--report` (`html`, drawn already) to `path` and says "Report: PATH", while `stop` hears
+ * Ctrl-C and SIGTERM: a signal that came while the report was drawn (the loop did not turn meanwhile) leaves the
+ * path as it was; one that came while it was written is heard once the file is whole and in place, so that no
+ * temporary file is left beside it. Either is said ({@link sayInterrupted}) and its exit code returned; undefined
+ * when no signal came.
+ */
+export async function writeReportHearingStops(path: string, html: string, stop: Interrupts, progress: Progress, io: CliIO): Promise<number | undefined> {
+  await new Promise(setImmediate);
+  if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(path)} not written`);
+  await writeOutput("--report", path, html);
+  io.stdout(`Report: ${forTerminalLine(path)}`);
+  await new Promise(setImmediate);
+  if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(path)} was written whole all the same (the signal came while it was written)`);
+  return undefined;
 }
 
 /** What {@link writeWhole} gives the function that writes the file. */

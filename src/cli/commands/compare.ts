@@ -12,7 +12,7 @@ import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, formatSignedFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
-import { checkOutputPaths, writeOutput } from "../output-file.js";
+import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
@@ -63,15 +63,8 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
       if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
-      const html = renderComparisonReport(input);
-      // A signal that came while the report was drawn (the loop did not turn meanwhile) is heard here.
-      await new Promise(setImmediate);
-      if (stop.signal.aborted) return interrupted(report.slice(2));
-      await writeOutput("--report", opts.report, html);
-      io.stdout(`Report: ${forTerminalLine(opts.report)}`);
-      // One that came while it was written is heard once it is whole and in place: said, where it exited 0 unsaid.
-      await new Promise(setImmediate);
-      if (stop.signal.aborted) return interrupted(`${forTerminalLine(opts.report)} was written whole all the same (the signal came while it was written)`);
+      const stopped = await writeReportHearingStops(opts.report, renderComparisonReport(input), stop, progress, io);
+      if (stopped !== undefined) return stopped;
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);
     if (!opts.failOnRegression) return EXIT.ok;

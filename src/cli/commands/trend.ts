@@ -8,11 +8,11 @@ import { renderTrendReport } from "../../report/index.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
-import { formatFigure, forTerminal, forTerminalLine } from "../format.js";
+import { formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
-import { checkOutputPaths, writeOutput } from "../output-file.js";
+import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
-import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
+import { watchInterrupts } from "../stop-signals.js";
 import { renderTable } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
@@ -88,14 +88,8 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
       const progress = terminalProgress(process.stderr, io.stderr);
       try {
         const html = renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] });
-        // A signal that came while the report was drawn (the loop did not turn meanwhile) is heard here.
-        await new Promise(setImmediate);
-        if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(opts.report)} not written`);
-        await writeOutput("--report", opts.report, html);
-        io.stdout(`Report: ${forTerminalLine(opts.report)}`);
-        // One that came while it was written is heard once it is whole and in place.
-        await new Promise(setImmediate);
-        if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(opts.report)} was written whole all the same (the signal came while it was written)`);
+        const stopped = await writeReportHearingStops(opts.report, html, stop, progress, io);
+        if (stopped !== undefined) return stopped;
       } finally {
         stop.dispose();
       }
