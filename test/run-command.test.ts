@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { XMLParser } from "fast-xml-parser";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli/main.js";
 import { openSqliteStore, SqliteRunStore } from "../src/storage/sqlite.js";
 import { processGone } from "../src/storage/store.js";
@@ -34,6 +34,7 @@ const evals = (specs: unknown[]) => JSON.stringify({ evaluators: specs });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "simeval-run-"));
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("simeval run", () => {
   it("scores every row in input order on worker threads, and writes results, summary, report and JUnit", async () => {

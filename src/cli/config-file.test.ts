@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { readEvalsFile } from "./config-file.js";
 
@@ -10,6 +10,7 @@ let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "simeval-config-"));
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(text: string): string {
   const path = join(dir, "evals.json");
