@@ -32,9 +32,14 @@ export function datasetIdfEvaluators(evaluators: readonly Evaluator[]): Evaluato
  * evaluator's expected text read and tokenised the way it will score it. Outputs are never read: a row
  * whose output cannot be read (a JSONPath matching several values) is that row's error, but its reference
  * counts all the same, so that two runs on the same references (two prompt variants) share one IDF.
- * `onRows` is told the rows read so far, every 1,024 rows (for progress on a large file).
+ * `onRows` is told the rows read so far, every 1,024 rows (for progress on a large file); `rows`, the
+ * rows read in all: the scoring pass's total, which a JSON array or CSV file does not tell before it is read.
  */
-export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluators: readonly Evaluator[], onRows?: (rows: number) => void): Promise<FittedIdfs> {
+export async function fitDatasetIdf(
+  items: AsyncIterable<DatasetItem>,
+  evaluators: readonly Evaluator[],
+  onRows?: (rows: number) => void,
+): Promise<{ idfs: FittedIdfs; rows: number }> {
   const fits = evaluators.map((e) => ({ evaluator: e, expected: expectedTextOf(e), distinctTokens: distinctTokensOf(e), df: new Map<string, number>(), n: 0 }));
   let rows = 0;
   for await (const item of items) {
@@ -52,7 +57,7 @@ export async function fitDatasetIdf(items: AsyncIterable<DatasetItem>, evaluator
       for (const t of fit.distinctTokens(expected)) fit.df.set(t, (fit.df.get(t) ?? 0) + 1);
     }
   }
-  return Object.fromEntries(fits.map((f) => [f.evaluator.name, { n: f.n, df: [...f.df] }]));
+  return { idfs: Object.fromEntries(fits.map((f) => [f.evaluator.name, { n: f.n, df: [...f.df] }])), rows };
 }
 
 /** A record's expected text as `evaluator` reads it (null when there is none), without reading its output. */

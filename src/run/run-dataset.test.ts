@@ -232,6 +232,19 @@ describe("runDataset with the dataset IDF", () => {
     await runDataset({ dataset, evaluators: [{ type: "exact_match" }], workers: 0, onStep: (step) => void plain.push(step) });
     expect(plain).toEqual(fingerprint);
   });
+
+  it.each(["json", "csv"])("tells a %s file's rows as the expected total once the IDF's pass has read them (without it, none)", async (format) => {
+    const records = Array.from({ length: 1100 }, (_, i) => ({ id: `r${i}`, output: `answer ${i % 17}`, expected: `answer ${i % 13}` }));
+    const text = format === "json" ? JSON.stringify(records) : ["id,output,expected", ...records.map((r) => `${r.id},${r.output},${r.expected}`)].join("\n");
+    const dataset = await files.file(`totals.${format}`, text);
+    const totals = async (spec: object) => {
+      const seen = new Set<number | null>();
+      await runDataset({ dataset, evaluators: [spec], workers: 0, onProgress: (_, total) => void seen.add(total) });
+      return [...seen];
+    };
+    expect(await totals({ type: "tfidf_similarity", config: { idf: "dataset" } })).toEqual([1100]);
+    expect(await totals({ type: "tfidf_similarity" })).toEqual([null]);
+  });
 });
 
 describe("runDataset with the dataset IDF, whatever the outputs", () => {

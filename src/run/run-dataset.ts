@@ -53,7 +53,7 @@ export interface RunDatasetOptions {
    * then on stops nothing, the rows in flight are scored and the run is recorded complete.
    */
   onRead?: () => void;
-  /** Called after each batch: rows done, and the expected total when the format tells it (JSONL). */
+  /** Called after each batch: rows done, and the expected total when known (JSONL; JSON array and CSV with the dataset IDF's pass). */
   onProgress?: (rows: number, estimatedTotal: number | null) => void;
   /**
    * Told what the run does before its first row, as it goes: fingerprinting the dataset (bytes read of its size),
@@ -188,6 +188,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) });
   let firstBatch: IteratorResult<(DatasetItem | UnparsedRow)[]>;
   let interrupted = false;
+  // The rows the dataset IDF's pass read, when it read them all.
+  let idfRows: number | null = null;
   try {
     const total = megabytes(size);
     const fingerprinting = opts.onStep && ((bytes: number) => opts.onStep?.(`fingerprinting the dataset: ${megabytes(bytes)} of ${total} MB`));
@@ -199,7 +201,9 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     if (idfEvaluators.length) {
       try {
         const fitting = opts.onStep && ((rows: number) => opts.onStep?.(`fitting the dataset IDF: ${rows.toLocaleString("en-US")} rows read`));
-        await scorer.setIdf(await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluators, fitting));
+        const fitted = await fitDatasetIdf(readDataset(opts.dataset, withSignal(opts.signal)), idfEvaluators, fitting);
+        await scorer.setIdf(fitted.idfs);
+        idfRows = fitted.rows;
       } catch (error) {
         // Interrupted while fitting: reading the rows below stops at once, and the run is incomplete.
         if (!opts.signal?.aborted) throw error;
@@ -222,8 +226,9 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   }
   const datasetHash = scan.sha256;
   // JSONL has a row a line, blank lines aside: its lines that are not blank are the rows to come. (Counting the
-  // blank ones, a file with a blank line after each row ended its run with the bar at 50%.)
-  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.filledLines : null;
+  // blank ones, a file with a blank line after each row ended its run with the bar at 50%.) A JSON array or CSV
+  // file tells its rows only once read: by the dataset IDF's pass when there is one, which read them all.
+  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.filledLines : idfRows;
   const store = opts.store;
   const runId = (await store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) })) ?? null;
   const rowErrors: RowErrorInfo[] = [];
