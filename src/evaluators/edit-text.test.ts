@@ -61,6 +61,16 @@ describe("reasonings count their units right", () => {
   });
 });
 
+describe("levenshtein_distance names its case rule", () => {
+  it('"PARIS" and "paris", case-insensitive, are identical only under that rule, which the reasoning says', () => {
+    const r = createEvaluator({ type: "levenshtein_distance", config: { case_sensitive: false, threshold: 0 } }).evaluateNow({ output: "PARIS", expected: "paris" }) as { reasoning: string };
+    expect(r.reasoning).toBe("Identical: 0 edits needed to turn the output into the expected output; within the maximum of 0 (case-insensitive).");
+    // Case-sensitive, the default: as before.
+    const s = createEvaluator({ type: "levenshtein_distance" }).evaluateNow({ output: "PARIS", expected: "paris" }) as { reasoning: string };
+    expect(s.reasoning).toBe("5 edits (code points) needed to turn the output into the expected output; no threshold is set, so there is no verdict.");
+  });
+});
+
 describe("levenshtein_distance's work budget", () => {
   const measure = (output: string, expected: string, u: TextUnit, budget?: number) =>
     measureEdits(output, expected, { caseSensitive: true, maxChars: undefined, unit: u, ...(budget === undefined ? {} : { budget }) });

@@ -300,9 +300,11 @@ const checkLevenshteinDistance: Check = (r, config, rec) => {
   expect(r.score).toBe(d);
   expect(r.details).toMatchObject({ distance: d, direction: "minimize", output_length: a.length, expected_length: b.length, unit, threshold: threshold ?? null });
   expect(r.passed).toBe(threshold === undefined ? null : d <= threshold);
-  const m = /^(?:Identical: 0 edits|(\d+) edits? \((code points|graphemes)\)) needed to turn the output into the expected output; (?:no threshold is set, so there is no verdict|(within|above) the maximum of (\d+))\.$/u.exec(rest);
+  const m = /^(?:Identical: 0 edits|(\d+) edits? \((code points|graphemes)\)) needed to turn the output into the expected output; (?:no threshold is set, so there is no verdict|(within|above) the maximum of (\d+))( \(case-insensitive\))?\.$/u.exec(rest);
   expect(m, rest).not.toBeNull();
-  const [whole, n, unitWord, verb, max] = m as RegExpExecArray;
+  const [whole, n, unitWord, verb, max, ci] = m as RegExpExecArray;
+  // "Identical" of texts that differ in case only under the case rule it names.
+  expect(ci !== undefined).toBe(!cs);
   if (d === 0) expect(n).toBeUndefined();
   else {
     expect(Number(n)).toBe(d);

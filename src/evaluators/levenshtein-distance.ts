@@ -41,7 +41,8 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
         passed,
         reasoning:
           `${distance === 0 ? "Identical: 0 edits" : `${distance} edit${distance === 1 ? "" : "s"} (${unitName(config.unit)})`} ` +
-          `needed to turn the output into the expected output; ${verdict}.` +
+          // As levenshtein does: "Identical" of "PARIS" and "paris" holds only under the case rule.
+          `needed to turn the output into the expected output; ${verdict}${config.case_sensitive ? "" : " (case-insensitive)"}.` +
           truncationNote(truncated, config.max_chars, config.unit),
         details: {
           distance,
