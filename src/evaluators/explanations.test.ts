@@ -265,17 +265,19 @@ const checkLevenshtein: Check = (r, config, rec) => {
   expect(r.score).toBe(score);
   expect(r.passed).toBe(score >= threshold);
   const m =
-    /^Edit distance (\d+) over at most (\d+) (code points?|graphemes?): (?:both texts are empty, so the similarity is 1\.0|1 - (\d+)\/(\d+) = (\S+)), (meets|is below) the threshold (\S+?)( \(case-insensitive\))?\.$/u.exec(
+    /^Edit distance (\d+) over at most (\d+) (code points?|graphemes?): (?:both texts are empty, so the similarity is 1\.0|1 - (\d+)\/(\d+) ([=≈]) (\S+)), (meets|is below) the threshold (\S+?)( \(case-insensitive\))?\.$/u.exec(
       rest,
     );
   expect(m, rest).not.toBeNull();
-  const [, distance, maxLength, unitWord, fd, fm, shown, verb, quotedThreshold, ci] = m as RegExpExecArray;
+  const [, distance, maxLength, unitWord, fd, fm, sign, shown, verb, quotedThreshold, ci] = m as RegExpExecArray;
   expect(Number(distance)).toBe(d);
   expect(Number(maxLength)).toBe(max);
   expect(unitWord).toBe(`${unit === "grapheme" ? "grapheme" : "code point"}${max === 1 ? "" : "s"}`);
   if (max === 0) expect(fd).toBeUndefined();
   else {
     expect([Number(fd), Number(fm)]).toEqual([d, max]);
+    // "=" only where 1 - d/m has at most 2 decimals, so that the equation written is true.
+    expect(sign).toBe(((max - d) * 100) % max === 0 ? "=" : "≈");
     // Two decimals, the score itself: 1 - d/m rounded half-up as documented.
     expect(shown).toMatch(/^\d\.\d\d$/);
     expect(Number(shown)).toBe(score);

@@ -8,7 +8,8 @@ import { scoreText } from "./score-text.js";
  * Normalised Levenshtein similarity (the "Levenshtein" document).
  *
  * score = 1 - distance / max(len(output), len(expected)), rounded half-up to 2 decimals from the
- * exact fraction; both empty = 1.0. Passes iff the rounded score >= threshold.
+ * exact fraction; both empty = 1.0. Passes iff the rounded score >= threshold. The reasoning writes the
+ * fraction with "≈" when rounding changed it ("1 - 1/12 ≈ 0.92"), "=" when it is exact ("1 - 8/10 = 0.20").
  * Defaults: threshold 0.7, case-insensitive, max_chars 10000 (0 = no cap), unit code points.
  */
 export const levenshteinEvaluator = defineEvaluator({
@@ -32,7 +33,10 @@ export const levenshteinEvaluator = defineEvaluator({
     return withVerdict((args) => {
       const { edits, maxLength, score, passed } = measure(args);
       const { distance, outputLength, expectedLength, truncated } = edits;
-      const formula = maxLength === 0 ? "both texts are empty, so the similarity is 1.0" : `1 - ${distance}/${maxLength} = ${scoreText(score, 2, config.threshold, passed)}`;
+      // "≈" where rounding to 2 decimals changed the fraction ("1 - 1/200 ≈ 1.00"), "=" where it is exact.
+      const exact = ((maxLength - distance) * 100) % maxLength === 0;
+      const formula =
+        maxLength === 0 ? "both texts are empty, so the similarity is 1.0" : `1 - ${distance}/${maxLength} ${exact ? "=" : "≈"} ${scoreText(score, 2, config.threshold, passed)}`;
       return {
         score,
         passed,

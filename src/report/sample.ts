@@ -1,7 +1,6 @@
 /**
- * Small, realistic, deterministic report inputs: used by the report tests and to render
- * docs/report.png (write `renderRunReport(sampleRunReportInput())` to a file and screenshot it with
- * headless Chromium). Not part of the public API.
+ * Small, realistic, deterministic report inputs for the report tests (docs/report.png is a screenshot of
+ * the bundled example's report, `npm run example`, in headless Chromium). Not part of the public API.
  */
 import type { EvaluatorSummary } from "../run/types.js";
 import { histogram } from "../stats/histogram.js";
@@ -80,7 +79,7 @@ export function sampleRunReportInput(): RunReportInput {
             id: "refund-window-uk",
             score: 0.31,
             passed: false,
-            reasoning: "Edit distance 61 over at most 89 code points: 1 - 61/89 = 0.31, is below the threshold 0.7 (case-insensitive).",
+            reasoning: "Edit distance 61 over at most 89 code points: 1 - 61/89 ≈ 0.31, is below the threshold 0.7 (case-insensitive).",
             expected: "You can request a refund within 30 days of delivery from the Orders page.",
             output: "Refunds are possible for 14 days after delivery; open Orders and choose “Return”.",
           },
@@ -98,7 +97,7 @@ export function sampleRunReportInput(): RunReportInput {
             id: "reset-password",
             score: 0.64,
             passed: false,
-            reasoning: "Edit distance 26 over at most 72 code points: 1 - 26/72 = 0.64, is below the threshold 0.7 (case-insensitive).",
+            reasoning: "Edit distance 26 over at most 72 code points: 1 - 26/72 ≈ 0.64, is below the threshold 0.7 (case-insensitive).",
             expected: "Go to Settings → Security and click “Reset password”.",
             output: "Open settings → security, then click “Reset my password”.",
           },
