@@ -71,6 +71,15 @@ describe("levenshtein_distance names its case rule", () => {
   });
 });
 
+describe("levenshtein_distance says 'Identical' of whole texts only", () => {
+  it("texts that differ past the max_chars cut read '0 edits', with the cut named, not 'Identical'", () => {
+    const r = createEvaluator({ type: "levenshtein_distance", config: { max_chars: 5, threshold: 0 } }).evaluateNow({ output: "Paris!", expected: "Paris?" }) as { reasoning: string };
+    expect(r.reasoning).toBe(
+      "0 edits (code points) needed to turn the output into the expected output; within the maximum of 0. Compared only the first 5 code points of output (6) and expected (6) (max_chars).",
+    );
+  });
+});
+
 describe("levenshtein_distance's work budget", () => {
   const measure = (output: string, expected: string, u: TextUnit, budget?: number) =>
     measureEdits(output, expected, { caseSensitive: true, maxChars: undefined, unit: u, ...(budget === undefined ? {} : { budget }) });

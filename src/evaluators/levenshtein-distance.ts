@@ -40,7 +40,8 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
         score: distance,
         passed,
         reasoning:
-          `${distance === 0 ? "Identical: 0 edits" : `${distance} edit${distance === 1 ? "" : "s"} (${unitName(config.unit)})`} ` +
+          // "Identical" only of whole texts: when max_chars cut them, a difference may lie past the cut.
+          `${distance === 0 && !truncated ? "Identical: 0 edits" : `${distance} edit${distance === 1 ? "" : "s"} (${unitName(config.unit)})`} ` +
           // As levenshtein does: "Identical" of "PARIS" and "paris" holds only under the case rule.
           `needed to turn the output into the expected output; ${verdict}${config.case_sensitive ? "" : " (case-insensitive)"}.` +
           truncationNote(truncated, config.max_chars, config.unit),
