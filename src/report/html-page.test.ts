@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { renderPage } from "./html-page.js";
+
+const css = /<style>([\s\S]*?)<\/style>/.exec(renderPage("t", ""))?.[1] ?? "";
+
+/** The value of `property` in the rule whose selector list is exactly `selector`, custom properties resolved. */
+function declared(selector: string, property: string): string {
+  const rule = css.split("}").map((r) => r.split("{")).find(([sel]) => sel?.trim() === selector);
+  const decl = rule?.[1]?.split(";").map((d) => d.split(":")).find(([p]) => p?.trim() === property);
+  if (!decl) throw new Error(`no ${property} in ${selector}`);
+  return resolve(decl.slice(1).join(":").trim());
+}
+
+function resolve(value: string): string {
+  return value.replace(/var\((--[\w-]+)\)/g, (_, name: string) => resolve(declared(":root", name)));
+}
+
+/** WCAG 2 relative luminance of a #rgb or #rrggbb colour. */
+function luminance(colour: string): number {
+  expect(colour).toMatch(/^#([0-9a-f]{3}){1,2}$/i);
+  const hex = colour.length === 4 ? colour.replace(/[0-9a-f]/gi, "$&$&") : colour;
+  const [r = 0, g = 0, b = 0] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe("report CSS contrast", () => {
+  const card = resolve("var(--card)");
+  const rowHead = declared(".row-head", "background");
+  // Every text set in a pass/fail colour, on every background it is drawn on: 12–15 px text needs 4.5:1 (WCAG AA).
+  const pairs: [string, string, string][] = [
+    [".badge.pass", declared(".badge.pass", "color"), declared(".badge.pass", "background")],
+    [".badge.fail", declared(".badge.fail", "color"), declared(".badge.fail", "background")],
+    [".badge.none", declared(".badge.none", "color"), declared(".badge.none", "background")],
+    [".badge.warn", declared(".badge.warn", "color"), declared(".badge.warn", "background")],
+    [".delta.better on a card", declared(".delta.better", "color"), card],
+    [".delta.worse on a card", declared(".delta.worse", "color"), card],
+    [".delta.better in a row head", declared(".delta.better", "color"), rowHead],
+    [".delta.worse in a row head", declared(".delta.worse", "color"), rowHead],
+    ["a link in a row head", declared("a", "color"), rowHead],
+    ["text in mark.missing", resolve("var(--ink)"), declared("mark.missing", "background")],
+    ["text in mark.extra", resolve("var(--ink)"), declared("mark.extra", "background")],
+    ["muted text in mark.missing", resolve("var(--muted)"), declared("mark.missing", "background")],
+    ["muted text in mark.extra", resolve("var(--muted)"), declared("mark.extra", "background")],
+  ];
+  it.each(pairs)("%s reads at 4.5:1 or more", (_, fg, bg) => {
+    expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
+  });
+});
