@@ -101,7 +101,7 @@ describe("renderComparisonReport", () => {
     const html = renderComparisonReport(input());
     const row = html.slice(html.indexOf(`data-row="4"`));
     expect(row).toContain(`A 0.9000 → B 0.2000</span><span class="delta worse">\u22120.7000</span>`);
-    expect(row).toContain(`<h4>Output A · baseline</h4><pre class="text">Paris is the capital</pre>`);
+    expect(row).toContain(`<h3>Output A · baseline</h3><pre class="text">Paris is the capital</pre>`);
     expect(row).toContain(`<mark class="extra" title="not in the expected text">Lyon</mark> is the capital`);
     expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);
   });
@@ -114,7 +114,7 @@ describe("renderComparisonReport", () => {
     const row = html.slice(html.indexOf(`data-row="7"`));
     // Marked against B: "sat" and "down" are not in B; A has every word, in another order: nothing marked.
     expect(row).toContain(`<pre class="text">the cat <mark class="missing" title="missing from the output">sat</mark> &lt;<mark class="missing" title="missing from the output">down</mark>&gt;</pre>`);
-    expect(row).toContain(`<h4>Output A · baseline</h4><pre class="text">down sat cat the</pre>`);
+    expect(row).toContain(`<h3>Output A · baseline</h3><pre class="text">down sat cat the</pre>`);
     expect(row).toContain(`<pre class="text">the the cat &lt;<mark class="extra" title="not in the expected text">ran</mark>&gt;</pre>`);
   });
 
@@ -159,5 +159,13 @@ describe("renderComparisonReport", () => {
     expect(cells.length).toBeGreaterThan(0);
     for (const c of cells) expect(c).toMatch(/^<div class="diff-cell"><svg[\s\S]*<\/svg><div><span class="delta[^"]*">[^<]*<\/span><span class="ci">/);
     expect(html).not.toMatch(/\.ci-chart\{[^}]*float/);
+  });
+});
+
+describe("headings", () => {
+  it("never skip a level: the row panes' headings sit one below the section's h2", () => {
+    const levels = [...renderComparisonReport(sampleComparisonInput()).matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
+    expect(levels).toContain(3);
+    levels.forEach((level, i) => expect(level - (levels[i - 1] ?? 0), `heading ${i + 1} is an h${level} after an h${levels[i - 1]}`).toBeLessThanOrEqual(1));
   });
 });

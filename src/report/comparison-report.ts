@@ -149,6 +149,6 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
     `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">A ${htmlFigure(row.score_a)} → B ${htmlFigure(row.score_b)}</span>` +
-    `<span class="delta ${cls}">${htmlSignedFigure(row.delta)}</span></div>${renderPanes(panes)}${renderNotes(notes)}</div>`
+    `<span class="delta ${cls}">${htmlSignedFigure(row.delta)}</span></div>${renderPanes(panes, 3)}${renderNotes(notes)}</div>`
   );
 }

@@ -46,7 +46,7 @@ body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 var(--sans);-w
 main{max-width:1180px;margin:0 auto;padding:32px 28px 48px}
 h1{font-size:26px;line-height:1.25;margin:2px 0 14px;font-weight:650;letter-spacing:-.01em;overflow-wrap:anywhere}
 h2{font-size:19px;margin:0 0 4px;font-weight:650;letter-spacing:-.005em;overflow-wrap:anywhere;min-width:0}
-h3{font-size:15px;margin:22px 0 10px;font-weight:650}
+h3,header h2{font-size:15px;margin:22px 0 10px;font-weight:650;letter-spacing:0}
 a{color:var(--pass)}
 .eyebrow{text-transform:uppercase;letter-spacing:.08em;font-size:12px;font-weight:600;color:var(--muted)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px 22px;margin:18px 0;box-shadow:0 1px 2px rgba(20,30,50,.04)}
@@ -119,7 +119,7 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .panes{display:grid;grid-template-columns:repeat(var(--cols,2),minmax(0,1fr))}
 .pane{padding:10px 12px;min-width:0}
 .pane+.pane{border-left:1px solid var(--line)}
-.pane h4{margin:0 0 4px;font-size:11.5px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);font-weight:600}
+.pane h3,.pane h4{margin:0 0 4px;font-size:11.5px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);font-weight:600}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;font-size:14px;line-height:1.55;margin:0;max-height:22em;overflow-y:auto;unicode-bidi:plaintext}
 .text.empty{color:var(--muted);font-style:italic}
 mark{color:inherit;border-radius:2px;padding:0 1px}

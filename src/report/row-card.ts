@@ -14,9 +14,13 @@ export interface Pane {
   unavailable?: boolean;
 }
 
-/** `<div class="panes">` with one `<pre class="text">` per pane. */
-export function renderPanes(panes: readonly Pane[]): string {
-  const cols = panes.map((p) => `<div class="pane"><h4>${escapeHtml(p.title)}</h4>${paneText(p)}</div>`).join("");
+/**
+ * `<div class="panes">` with one `<pre class="text">` per pane, each under a heading of `level`: one below
+ * the section's, so headings never skip a level (the run report's panes sit under an h3, the comparison's
+ * under an h2, where their h4 skipped one).
+ */
+export function renderPanes(panes: readonly Pane[], level: 3 | 4 = 4): string {
+  const cols = panes.map((p) => `<div class="pane"><h${level}>${escapeHtml(p.title)}</h${level}>${paneText(p)}</div>`).join("");
   return `<div class="panes" style="--cols:${panes.length}">${cols}</div>`;
 }
 

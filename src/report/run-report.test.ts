@@ -146,7 +146,7 @@ describe("renderRunReport", () => {
     ];
     const html = renderRunReport({ ...sampleRunReportInput(), gates });
     expect(html).toContain(`<dt>Gates</dt><dd><span class="badge fail">✗ 1 of 2 failed</span></dd>`);
-    const list = html.slice(html.indexOf("<h3>Gates</h3>"));
+    const list = html.slice(html.indexOf("<h2>Gates</h2>"));
     expect(list.indexOf("71.3% &lt;b&gt;")).toBeGreaterThan(-1);
     expect(list.indexOf("✗ failed")).toBeLessThan(list.indexOf("✓ passed"));
     expect(renderRunReport({ ...sampleRunReportInput(), gates: [gates[0]!] })).toContain(`<span class="badge pass">✓ passed</span></dd>`);
@@ -441,5 +441,16 @@ describe("summary tables on a narrow screen", () => {
     const css = pages[0] ?? "";
     expect(css).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack thead\{display:none\}/);
     expect(css).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack td\[data-label\]::before\{content:attr\(data-label\)/);
+  });
+});
+
+describe("headings", () => {
+  it("never skip a level, with gates and unreadable rows under the h1 and worst rows' panes under their h3", () => {
+    const gates = [{ name: "lev", passed: false, message: "--fail-under lev=0.9: failed, mean 0.8" }];
+    const html = renderRunReport({ ...sampleRunReportInput(), gates });
+    expect(html).toContain("Rows that could not be read");
+    const levels = [...html.matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
+    expect(levels).toContain(4);
+    levels.forEach((level, i) => expect(level - (levels[i - 1] ?? 0), `heading ${i + 1} is an h${level} after an h${levels[i - 1]}`).toBeLessThanOrEqual(1));
   });
 });

@@ -35,7 +35,7 @@ function renderHeader(input: RunReportInput): string {
     .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}" title="${escapeHtml(ev.summary.name)}">${escapeText(ev.summary.name)}</a>`)
     .join("");
   const errors = input.row_errors?.length
-    ? `<h3>Rows that could not be read</h3><ul class="sub">${input.row_errors
+    ? `<h2>Rows that could not be read</h2><ul class="sub">${input.row_errors
         .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeText(e.message)}</li>`)
         .join("")}</ul>${input.row_errors.length < summary.row_errors ? `<p class="sub">and ${formatInt(summary.row_errors - input.row_errors.length)} more</p>` : ""}`
     : "";
@@ -44,7 +44,7 @@ function renderHeader(input: RunReportInput): string {
   const gates = [...(input.gates ?? [])].sort((a, b) => Number(a.passed) - Number(b.passed));
   const failed = gates.filter((g) => !g.passed).length;
   const gateList = gates.length
-    ? `<h3>Gates</h3><ul class="sub gates">${gates
+    ? `<h2>Gates</h2><ul class="sub gates">${gates
         .map((g) => `<li>${g.passed ? `<span class="badge pass">✓ passed</span>` : `<span class="badge fail">✗ failed</span>`} ${escapeText(g.message)}</li>`)
         .join("")}</ul>`
     : "";
