@@ -4,7 +4,7 @@ import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { cell, diffLegend, renderPage, slug } from "./html-page.js";
+import { cell, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
@@ -92,7 +92,7 @@ function renderTable(input: ComparisonReportInput): string {
   });
   return (
     `<section class="card"><h2>Summary</h2><p class="sub">B − A over the rows scored in both runs; improved and regressed count rows that moved in the evaluator's direction.</p>` +
-    `<div class="scroll"><table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
+    `${scrollBox("Summary", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`
   );
 }
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { renderComparisonReport } from "./comparison-report.js";
 import { renderPage } from "./html-page.js";
+import { renderRunReport } from "./run-report.js";
+import { sampleComparisonInput, sampleRunReportInput, sampleTrendInput } from "./sample.js";
+import { renderTrendReport } from "./trend-report.js";
 
 const css = /<style>([\s\S]*?)<\/style>/.exec(renderPage("t", ""))?.[1] ?? "";
 
@@ -49,5 +53,22 @@ describe("report CSS contrast", () => {
   ];
   it.each(pairs)("%s reads at 4.5:1 or more", (_, fg, bg) => {
     expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe("tables that scroll sideways", () => {
+  const reports: [string, string][] = [
+    ["run report", renderRunReport(sampleRunReportInput())],
+    ["comparison", renderComparisonReport(sampleComparisonInput())],
+    ["trend", renderTrendReport(sampleTrendInput())],
+  ];
+  it.each(reports)("the %s's scrolling boxes are tab stops named for their table", (_, html) => {
+    const boxes = [...html.matchAll(/<div class="scroll"([^>]*)>/g)].map((m) => m[1] ?? "");
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const attrs of boxes) {
+      expect(attrs).toContain(`tabindex="0"`);
+      expect(attrs).toContain(`role="region"`);
+      expect(attrs).toMatch(/aria-label="[^"]+"/);
+    }
   });
 });

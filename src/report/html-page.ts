@@ -169,6 +169,15 @@ export function renderPage(title: string, body: string, generatedAt?: string): s
 }
 
 /**
+ * A wide table in a box that scrolls sideways when the page is too narrow for it, named `label` (the
+ * section's heading). The box is a tab stop and a named region: keyboard users scroll it with the arrow
+ * keys, where a box they could not focus hid its right-hand columns from them (axe's scrollable-region-focusable).
+ */
+export function scrollBox(label: string, table: string): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(label)}">${table}</div>`;
+}
+
+/**
  * A table cell that names its column in `data-label`: on a narrow screen a `table.stack` drops its head
  * and lays each row out as its name over a grid of labelled figures (see the CSS), since its dozen
  * columns would not fit and the ones that matter, the mean and the pass rate, scrolled out of sight.

@@ -6,7 +6,7 @@ import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
-import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, renderPage, responsiveChart, slug, verdictBadge } from "./html-page.js";
+import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, renderPage, responsiveChart, scrollBox, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
 import { MAX_SHOWN_CHARS } from "./text-diff.js";
 import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
@@ -100,7 +100,7 @@ function renderSummaryTable(input: RunReportInput): string {
   });
   return (
     `<section class="card"><h2>Summary</h2><p class="sub">${skippedNote(input.summary.skipped_as_zero)}</p>` +
-    `<div class="scroll"><table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
+    `${scrollBox("Summary", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`
   );
 }
 

@@ -2,7 +2,7 @@
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
 import { MISSING, formatThreshold, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { NARROW_CHART_WIDTH, cell, renderPage, responsiveChart, slug } from "./html-page.js";
+import { NARROW_CHART_WIDTH, cell, renderPage, responsiveChart, scrollBox, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
 import type { TrendReportInput, TrendSeries } from "./types.js";
@@ -89,5 +89,5 @@ function renderTable(input: TrendReportInput): string {
       input.series.map((s) => cell(s.name, s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null))).join("") +
       `</tr>`,
   );
-  return `<section class="card"><h2>All runs</h2><div class="scroll"><table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`;
+  return `<section class="card"><h2>All runs</h2>${scrollBox("All runs", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`;
 }
