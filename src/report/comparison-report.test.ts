@@ -169,3 +169,10 @@ describe("headings", () => {
     levels.forEach((level, i) => expect(level - (levels[i - 1] ?? 0), `heading ${i + 1} is an h${level} after an h${levels[i - 1]}`).toBeLessThanOrEqual(1));
   });
 });
+
+describe("the CI chart's text alternative", () => {
+  it("gives the difference, its verdict and the interval the chart draws, not just what kind of chart it is", () => {
+    const html = renderComparisonReport(input());
+    expect(tableRow(html, "lev")).toContain(`aria-label="B − A \u22120.1000, worse, 95% CI \u22120.1500 … \u22120.0500"`);
+  });
+});

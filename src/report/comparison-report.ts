@@ -77,7 +77,7 @@ function renderTable(input: ComparisonReportInput): string {
       cell(means, `<span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b>`) +
       // The chart and the figures side by side in a flex box: a floated chart left the table unaware of
       // its width, and a long interval ("−25.5069 … −21.0476") ran out of the cell into the p-value.
-      cell(diff, `<div class="diff-cell">${ciSvg(ev)}<div><span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</div></div>`, "diff") +
+      cell(diff, `<div class="diff-cell">${ciSvg(ev, level)}<div><span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</div></div>`, "diff") +
       cell(p, escapeHtml(formatP(ev.p_value))) +
       cell(verdictLabel, verdict(ev)) +
       cell(
@@ -108,7 +108,7 @@ function verdict(ev: ComparisonEvaluator): string {
  * The difference and its CI on a small axis centred on zero, so "does the interval cross 0" reads at a
  * glance; each evaluator gets its own scale (the units differ).
  */
-function ciSvg(ev: ComparisonEvaluator): string {
+function ciSvg(ev: ComparisonEvaluator, level: string): string {
   if (ev.diff === null) return "";
   const w = 100;
   const h = 22;
@@ -117,9 +117,16 @@ function ciSvg(ev: ComparisonEvaluator): string {
   const cls = ev.diff === 0 ? "" : isBetter(ev.diff, ev.direction) ? "better" : "worse";
   const interval = ev.ci ? `<line class="ci-bar" x1="${x(ev.ci[0])}" x2="${x(ev.ci[1])}" y1="11" y2="11"/>` : "";
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="ci-chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="difference and confidence interval">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" class="ci-chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${escapeHtml(ciLabel(ev, level))}">` +
     `<line class="zero" x1="${w / 2}" x2="${w / 2}" y1="2" y2="20"/>${interval}<circle class="ci-dot ${cls}" cx="${x(ev.diff)}" cy="11" r="4"/></svg>`
   );
+}
+
+/** The CI chart's text: "B − A −0.1000, 95% CI −0.1500 … −0.0500, worse", as the cell beside it prints them. */
+function ciLabel(ev: ComparisonEvaluator, level: string): string {
+  const ci = ev.ci ? `${level} CI ${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}` : "no CI";
+  const way = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, ev.direction) ? ", better" : ", worse";
+  return `B − A ${htmlSignedFigure(ev.diff)}${way}, ${ci}`;
 }
 
 function renderWorst(ev: ComparisonEvaluator, id: string): string {

@@ -176,3 +176,17 @@ describe("renderHistogramSvg, a mean on a tick", () => {
     }
   });
 });
+
+describe("the histogram's text alternative", () => {
+  it("names the chart and says in a <desc> each non-empty bin's count and verdict, the threshold and the mean", () => {
+    const hist = { edges: [0, 0.25, 0.5, 0.75, 1], counts: [3, 0, 1, 6] };
+    const svg = parse(renderHistogramSvg(hist, { id: "h", direction: "maximize", threshold: 0.5, mean: 0.71, xLabel: "score", title: "lev scores" }));
+    expect(svg["aria-label"]).toBe("Histogram of lev scores");
+    const desc = (svg as unknown as { desc: string }).desc;
+    expect(desc).toContain("10 rows by score");
+    expect(desc).toContain("0–0.2500: 3 rows (fail); 0.5000–0.7500: 1 row (pass); 0.7500–1: 6 rows (pass).");
+    expect(desc).not.toContain("0.2500–0.5000");
+    expect(desc).toContain("pass ≥ 0.500");
+    expect(desc).toContain("Mean 0.7100");
+  });
+});

@@ -61,7 +61,9 @@ export function thresholdPosition(threshold: number, direction: Direction, integ
  * `<line class="threshold" data-value>`, and the mean as a small marker under the axis (its title printing
  * the mean as the summary does).
  * Bars on the passing side of the threshold (judged at the bin's middle) are solid blue, bars on
- * the failing side hatched vermillion, so the split reads without colour vision too.
+ * the failing side hatched vermillion, so the split reads without colour vision too. A `<desc>` says
+ * in words what the picture shows (each bin that is not empty with its count and verdict, the threshold, the mean): a chart with
+ * `role="img"` hides its parts, so the bins' hover titles alone left a screen reader only its name.
  */
 export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOptions): string {
   const width = opts.width ?? 1080;
@@ -80,8 +82,10 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   const hatch = `hatch-${opts.id}`;
   const out: string[] = [];
 
+  const binTitles: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" class="chart histogram" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(`Histogram of ${opts.title}`)}">`,
+    "", // the <desc>, filled in once the bins are drawn
     `<defs><pattern id="${escapeHtml(hatch)}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">` +
       `<rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-fg"/></pattern></defs>`,
   );
@@ -105,8 +109,10 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
     const first = Math.max(0, Math.ceil(a));
     const range = integer ? (first >= Math.floor(b) ? formatInt(Math.floor(b)) : `${formatInt(first)}–${formatInt(Math.floor(b))}`) : binRange(a, b, opts.range);
     const verdict = state === "neutral" ? "" : state === "pass" ? " (pass)" : " (fail)";
+    const binTitle = `${range}: ${formatInt(count)} row${count === 1 ? "" : "s"}${verdict}`;
+    if (count > 0) binTitles.push(binTitle);
     out.push(
-      `<g class="bin"><title>${escapeHtml(`${range}: ${formatInt(count)} row${count === 1 ? "" : "s"}${verdict}`)}</title>` +
+      `<g class="bin"><title>${escapeHtml(binTitle)}</title>` +
         `<rect class="hit" x="${r(x(a))}" y="${M.top}" width="${r(x(b) - x(a))}" height="${plotH}"/>` +
         `<rect class="bar ${state}" data-count="${count}" data-lo="${a}" data-hi="${b}" x="${r(x0)}" y="${r(y(count))}" width="${r(w)}" height="${r(y(0) - y(count))}"${state === "fail" ? ` fill="url(#${escapeHtml(hatch)})"` : ""}/></g>`,
     );
@@ -123,7 +129,14 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   out.push(`<text class="axis-label" x="${M.left + plotW / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(opts.xLabel)}</text>`);
   out.push(`<text class="axis-label" x="12" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 12 ${M.top + plotH / 2})">rows</text>`);
 
-  if (opts.mean !== null && opts.mean !== undefined && Number.isFinite(opts.mean)) {
+  const hasMean = opts.mean !== null && opts.mean !== undefined && Number.isFinite(opts.mean);
+  const total = hist.counts.reduce((a, b) => a + b, 0);
+  const shown = (t: number): string => (integer ? formatInt(t) : formatThreshold(t, opts.direction));
+  const thresholdText = opts.threshold === null ? "" : ` Threshold ${shown(opts.threshold)}: pass ${opts.direction === "maximize" ? "≥" : "≤"} ${shown(opts.threshold)}.`;
+  out[1] = `<desc>${escapeHtml(
+    `${formatInt(total)} row${total === 1 ? "" : "s"} by ${opts.xLabel}${total ? `, in the bins not empty: ${binTitles.join("; ")}` : ""}.${thresholdText}${hasMean ? ` Mean ${htmlFigure(opts.mean ?? null)}.` : ""}`,
+  )}</desc>`;
+  if (opts.mean !== null && opts.mean !== undefined && hasMean) {
     const mx = x(clamp(opts.mean, lo, hi));
     const my = y(0) + 6;
     out.push(

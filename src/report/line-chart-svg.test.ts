@@ -142,3 +142,11 @@ describe("renderLineChartSvg, the threshold's label", () => {
     for (const decl of ["stroke:var(--card)", "paint-order:stroke"]) expect(rule).toContain(decl);
   });
 });
+
+describe("the line chart's text alternative", () => {
+  it("says in a <desc> every run's mean (or that it has none) with its verdict, and the threshold", () => {
+    const svg = parse(renderLineChartSvg(pts([0.9, null, 0.4]), { direction: "maximize", threshold: 0.5, title: "Mean lev per run", yLabel: "mean" }));
+    expect((svg as { "aria-label"?: string })["aria-label"]).toBe("Mean lev per run");
+    expect((svg as { desc?: string }).desc).toBe("run 0: mean 0.9000 (pass); run 1: no mean; run 2: mean 0.4000 (fail). Threshold 0.500: pass ≥ 0.500.");
+  });
+});

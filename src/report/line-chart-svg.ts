@@ -52,6 +52,7 @@ const MAX_X_LABELS = 8;
  * (the mean as the trend's table and the terminal print it);
  * the threshold, when given, is a dashed `<line class="threshold" data-value>` with a label.
  * The y range is the data's (and threshold's), rounded out to nice ticks, so small moves show.
+ * A `<desc>` gives every point in words ({@link describe}): with `role="img"` the points' titles are hidden.
  */
 export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChartOptions): string {
   const width = opts.width ?? 1080;
@@ -86,6 +87,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   const y = (v: number): number => M.top + plotH - INSET_Y - ((v - lo) / (hi - lo || 1)) * (plotH - 2 * INSET_Y);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="chart line-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(opts.title)}">`,
+    `<desc>${escapeHtml(describe(points, opts))}</desc>`,
   ];
   for (const t of yTicks) {
     out.push(
@@ -137,6 +139,20 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   }
   out.push("</svg>");
   return out.join("");
+}
+
+/**
+ * What the chart shows, in words: each point's detail and value (or that it has none) with its verdict,
+ * then the threshold, e.g. "#1 prompt-a · 2025-01-02 10:00: mean 0.6413 (fail); … Threshold 0.800: pass ≥ 0.800."
+ */
+function describe(points: readonly LinePoint[], opts: LineChartOptions): string {
+  const each = points.map((p) => {
+    if (p.value === null || !Number.isFinite(p.value)) return `${p.detail}: no mean`;
+    const verdict = opts.threshold === null ? "" : (opts.direction === "maximize" ? p.value >= opts.threshold : p.value <= opts.threshold) ? " (pass)" : " (fail)";
+    return `${p.detail}: mean ${htmlFigure(p.value)}${verdict}`;
+  });
+  const t = opts.threshold === null ? "" : ` Threshold ${formatThreshold(opts.threshold, opts.direction)}: pass ${opts.direction === "maximize" ? "≥" : "≤"} ${formatThreshold(opts.threshold, opts.direction)}.`;
+  return `${each.join("; ")}.${t}`;
 }
 
 /** An x label holds at most this many code points. */
