@@ -174,6 +174,10 @@ const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">
 /** Element HTML as the text a reader sees: tags dropped, entities decoded. */
 const text = (html: string): string => html.replace(/<[^>]*>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
 
+/** A change as the reports show it: its figure with a ▲/▼ mark and the word, better or worse in `direction` (so not by colour alone); the bare figure for none. */
+const moved = (figure: string, delta: number, direction: string): string =>
+  delta === 0 ? figure : (direction === "maximize") === delta > 0 ? `▲${figure} (better)` : `▼${figure} (worse)`;
+
 /** The evaluator sections of a report, in order, by their `id`. */
 function sections(html: string): string[] {
   return [...html.matchAll(/<section class="card evaluator" id="[^"]*">([\s\S]*?)<\/section>/g)].map((m) => m[1] as string);
@@ -590,7 +594,7 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
         const minus = (x: string) => x.replace(/^-/, "\u2212");
         const [lo, hi] = (t[5] as string).slice(1, -1).split(", ") as [string, string];
         const sign = (x: string) => (x.startsWith("-") ? minus(x) : `+${x}`);
-        expect(cell("B − A · 95% CI")).toBe(`${minus(t[4] as string)}${sign(lo)} … ${sign(hi)}`);
+        expect(cell("B − A · 95% CI")).toBe(`${moved(minus(t[4] as string), e.diff as number, e.direction)}${sign(lo)} … ${sign(hi)}`);
         expect(cell("p\u2011value")).toBe((t[6] as string).replace("<0.0001", "< 0.0001"));
         expect(row).toContain(`data-improved="${e.rows.improved}"`);
         expect(row).toContain(`data-regressed="${e.rows.regressed}"`);
@@ -663,8 +667,9 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
         const signed = (v: number) => (v < 0 ? `\u2212${fig(-v)}` : `+${fig(v)}`);
         const [previous, last] = has.slice(-2).map((e) => e.mean as number) as [number, number];
         const stats = text((secs[i] as string).match(/<div class="stats">([\s\S]*?)<\/div>/)?.[1] ?? "");
-        if (means[means.length - 1] !== null) expect(stats).toBe(`latest mean ${fig(last)}since the previous run ${signed(last - previous)}`);
-        else expect(stats).toBe(`not in the latest run; last mean ${fig(last)} in B (${stats.match(/\(([^)]*)\)/)?.[1]})since A ${signed(last - previous)}`);
+        const change = moved(signed(last - previous), last - previous, latest?.direction as string);
+        if (means[means.length - 1] !== null) expect(stats).toBe(`latest mean ${fig(last)}since the previous run ${change}`);
+        else expect(stats).toBe(`not in the latest run; last mean ${fig(last)} in B (${stats.match(/\(([^)]*)\)/)?.[1]})since A ${change}`);
       });
       // The table of runs: one row per run, a cell per evaluator, as the terminal's table.
       const table = html.slice(html.lastIndexOf('<table class="stack">'));

@@ -41,7 +41,7 @@ describe("renderComparisonReport", () => {
     const html = renderComparisonReport(input());
     const row = tableRow(html, "lev");
     expect(row).toContain(`<span class="mean-a">0.8000</span> → <b class="mean-b">0.7000</b>`);
-    expect(row).toContain(`<span class="delta worse">\u22120.1000</span>`);
+    expect(row).toContain(`<span class="delta worse"><span class="mark" aria-hidden="true">▼</span>\u22120.1000<span class="sr"> (worse)</span></span>`);
     expect(row).toContain(`<span class="ci">\u22120.1500 … \u22120.0500</span>`);
     expect(row).toContain(`<td data-label="p\u2011value">0.0004</td>`); // a non-breaking hyphen: the header broke in two
     expect(html).toContain(`<th scope="col">p\u2011value</th>`);
@@ -56,7 +56,7 @@ describe("renderComparisonReport", () => {
       input({ evaluators: [evaluator({ name: "dist", type: "levenshtein_distance", direction: "minimize", mean_a: 8, mean_b: 6, diff: -2, ci: [-3, -1], better: "b" })] }),
     );
     const row = tableRow(html, "dist");
-    expect(row).toContain(`<span class="delta better">\u22122</span>`);
+    expect(row).toContain(`<span class="delta better"><span class="mark" aria-hidden="true">▲</span>\u22122<span class="sr"> (better)</span></span>`);
     expect(row).toContain(`<span class="badge pass">▲ B better</span>`);
     expect(row).toContain(`class="ci-dot better"`);
   });
@@ -66,12 +66,12 @@ describe("renderComparisonReport", () => {
     const row = tableRow(renderComparisonReport(input({ evaluators: [tiny] })), "lev");
     // The terminal: 0.5000  0.5002  +0.0002  [0.0002, 0.0002]  <0.0001  B
     expect(row).toContain(`<span class="mean-a">0.5000</span> → <b class="mean-b">0.5002</b>`);
-    expect(row).toContain(`<span class="delta better">+0.0002</span><span class="ci">+0.0002 … +0.0002</span>`);
+    expect(row).toContain(`<span class="delta better"><span class="mark" aria-hidden="true">▲</span>+0.0002<span class="sr"> (better)</span></span><span class="ci">+0.0002 … +0.0002</span>`);
     expect(row).toContain("▲ B better");
     expect(row).not.toMatch(/±|0\.000(?!\d)/);
     // Smaller still: more decimals rather than zero; distances get 4 decimals too.
     const tinier = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ mean_a: 0.5, mean_b: 0.50002, diff: 0.00002, ci: [0.00001, 0.00003] })] })), "lev");
-    expect(tinier).toContain(`<span class="delta better">+0.00002</span><span class="ci">+0.00001 … +0.00003</span>`);
+    expect(tinier).toContain(`<span class="delta better"><span class="mark" aria-hidden="true">▲</span>+0.00002<span class="sr"> (better)</span></span><span class="ci">+0.00001 … +0.00003</span>`);
     const dist = evaluator({ name: "dist", direction: "minimize", mean_a: 26.25171, mean_b: 2.95918, diff: -23.29253, ci: [-25.50689, -21.04762] });
     expect(tableRow(renderComparisonReport(input({ evaluators: [dist] })), "dist")).toContain(`26.2517</span> → <b class="mean-b">2.9592</b>`);
   });
@@ -100,7 +100,7 @@ describe("renderComparisonReport", () => {
   it("lists the rows that regressed most with the expected text and both outputs, marked", () => {
     const html = renderComparisonReport(input());
     const row = html.slice(html.indexOf(`data-row="4"`));
-    expect(row).toContain(`A 0.9000 → B 0.2000</span><span class="delta worse">\u22120.7000</span>`);
+    expect(row).toContain(`A 0.9000 → B 0.2000</span><span class="delta worse"><span class="mark" aria-hidden="true">▼</span>\u22120.7000<span class="sr"> (worse)</span></span>`);
     expect(row).toContain(`<h3>Output A · baseline</h3><pre class="text">Paris is the capital</pre>`);
     expect(row).toContain(`<mark class="extra" title="not in the expected text">Lyon</mark> is the capital`);
     expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);
@@ -157,7 +157,7 @@ describe("renderComparisonReport", () => {
     const html = renderComparisonReport(sampleComparisonInput());
     const cells = [...html.matchAll(/<td class="diff" data-label="[^"]*">([\s\S]*?)<\/td>/g)].map((m) => m[1] as string);
     expect(cells.length).toBeGreaterThan(0);
-    for (const c of cells) expect(c).toMatch(/^<div class="diff-cell"><svg[\s\S]*<\/svg><div><span class="delta[^"]*">[^<]*<\/span><span class="ci">/);
+    for (const c of cells) expect(c).toMatch(/^<div class="diff-cell"><svg[\s\S]*<\/svg><div><span class="delta[^"]*">(?:<span class="mark"[^>]*>[▲▼]<\/span>)?[^<]*(?:<span class="sr">[^<]*<\/span>)?<\/span><span class="ci">/);
     expect(html).not.toMatch(/\.ci-chart\{[^}]*float/);
   });
 });

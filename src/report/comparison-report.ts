@@ -4,7 +4,7 @@ import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { cell, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
+import { cell, deltaHtml, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
@@ -69,7 +69,6 @@ function renderTable(input: ComparisonReportInput): string {
   const [, pairs = "", means = "", diff = "", p = "", verdictLabel = "", moves = ""] = columns;
   const rows = input.evaluators.map((ev) => {
     const d = ev.direction;
-    const cls = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, d) ? "better" : "worse";
     const ci = ev.ci ? `<span class="ci">${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}</span>` : `<span class="ci">no CI</span>`;
     return (
       `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${nameText(ev.name)}<span class="type" title="${directionText(d)}">${nameText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
@@ -77,7 +76,7 @@ function renderTable(input: ComparisonReportInput): string {
       cell(means, `<span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b>`) +
       // The chart and the figures side by side in a flex box: a floated chart left the table unaware of
       // its width, and a long interval ("−25.5069 … −21.0476") ran out of the cell into the p-value.
-      cell(diff, `<div class="diff-cell">${ciSvg(ev, level)}<div><span class="delta ${cls}">${htmlSignedFigure(ev.diff)}</span>${ci}</div></div>`, "diff") +
+      cell(diff, `<div class="diff-cell">${ciSvg(ev, level)}<div>${deltaHtml(ev.diff, d)}${ci}</div></div>`, "diff") +
       cell(p, escapeHtml(formatP(ev.p_value))) +
       cell(verdictLabel, verdict(ev)) +
       cell(
@@ -151,11 +150,10 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
     pane("Output B · candidate", row.output_b, segmentsToHtml(vsB.output, "extra")),
   ];
   const notes = [...new Set([...vsB.notes, ...vsA.notes.filter((n) => !n.startsWith("Expected"))])];
-  const cls = row.delta === 0 ? "" : isBetter(row.delta, direction) ? "better" : "worse";
   return (
     `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">A ${htmlFigure(row.score_a)} → B ${htmlFigure(row.score_b)}</span>` +
-    `<span class="delta ${cls}">${htmlSignedFigure(row.delta)}</span></div>${renderPanes(panes, 3)}${renderNotes(notes)}</div>`
+    `${deltaHtml(row.delta, direction)}</div>${renderPanes(panes, 3)}${renderNotes(notes)}</div>`
   );
 }

@@ -4,8 +4,9 @@
  * escaping could not run or phone home, and the file opens the same offline.
  */
 import { escapeHtml } from "./escape.js";
-import { formatTime } from "./format.js";
+import { formatTime, htmlSignedFigure } from "./format.js";
 import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
+import type { Direction } from "../types.js";
 import type { HighlightOptions } from "./types.js";
 
 /**
@@ -135,6 +136,8 @@ mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 td.moves{white-space:normal}td.moves span{display:inline-block;min-width:2.9em;white-space:nowrap}
 .delta.better{color:var(--pass-text);font-weight:650}
 .delta.worse{color:var(--fail-text);font-weight:650}
+.delta .mark{font-size:.8em;margin-right:.25em}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .ci{display:block;font-size:12px;color:var(--muted)}
 .diff-cell{display:flex;align-items:center;justify-content:space-between;gap:14px}
 .ci-chart{flex:none}
@@ -175,6 +178,19 @@ export function renderPage(title: string, body: string, generatedAt?: string): s
  */
 export function scrollBox(label: string, table: string): string {
   return `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(label)}">${table}</div>`;
+}
+
+/**
+ * A change (B − A, or the latest mean − the previous) in an element of class `delta`, said better or worse
+ * in `direction` by a mark as well as by its colour: `▲ +0.0123` better, `▼ −2` worse (the ▲/▼ of rows
+ * improved and regressed), with the word for screen readers; a bare figure for no change or none. The
+ * sign alone cannot say it, since a lower distance is better.
+ */
+export function deltaHtml(delta: number | null, direction: Direction, tag: "span" | "b" = "span"): string {
+  const kind = delta === null || delta === 0 || !Number.isFinite(delta) ? "" : (direction === "maximize") === delta > 0 ? "better" : "worse";
+  const mark = kind === "" ? "" : `<span class="mark" aria-hidden="true">${kind === "better" ? "▲" : "▼"}</span>`;
+  const word = kind === "" ? "" : `<span class="sr"> (${kind})</span>`;
+  return `<${tag} class="delta${kind ? ` ${kind}` : ""}">${mark}${htmlSignedFigure(delta)}${word}</${tag}>`;
 }
 
 /**

@@ -28,9 +28,9 @@ describe("renderTrendReport", () => {
   it("shows the latest mean and its change as the terminal prints them (4 decimals), coloured by direction", () => {
     const html = renderTrendReport(sampleTrendInput());
     expect(html).toContain(`latest mean <b>0.6880</b>`);
-    expect(html).toContain(`<b class="delta worse">\u22120.0240</b>`);
+    expect(html).toContain(`<b class="delta worse"><span class="mark" aria-hidden="true">▼</span>\u22120.0240<span class="sr"> (worse)</span></b>`);
     // edit distance fell from 7.9 to 6.4: better, since lower is better.
-    expect(html).toContain(`<b class="delta better">\u22121.5000</b>`);
+    expect(html).toContain(`<b class="delta better"><span class="mark" aria-hidden="true">▲</span>\u22121.5000<span class="sr"> (better)</span></b>`);
   });
 
   it("lists every run in a table and escapes run names", () => {
@@ -99,9 +99,9 @@ describe("renderTrendReport", () => {
         { name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, 0.6, 0.7, 0.9] },
       ],
     });
-    expect(html).toContain(`since a <b class="delta better">+0.2000</b>`);
-    expect(html).toContain(`since b <b class="delta worse">\u22120.2000</b>`);
-    expect(html).toContain(`since the previous run <b class="delta better">+0.2000</b>`);
+    expect(html).toContain(`since a <b class="delta better"><span class="mark" aria-hidden="true">▲</span>+0.2000<span class="sr"> (better)</span></b>`);
+    expect(html).toContain(`since b <b class="delta worse"><span class="mark" aria-hidden="true">▼</span>\u22120.2000<span class="sr"> (worse)</span></b>`);
+    expect(html).toContain(`since the previous run <b class="delta better"><span class="mark" aria-hidden="true">▲</span>+0.2000<span class="sr"> (better)</span></b>`);
   });
 
   it("tells an evaluator that scored no row in the latest run from one the latest run does not have", () => {

@@ -1,8 +1,8 @@
 /** The HTML report of evaluator means across recorded runs: one line chart per evaluator and a table. */
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
-import { MISSING, formatThreshold, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { NARROW_CHART_WIDTH, cell, renderPage, responsiveChart, scrollBox, slug } from "./html-page.js";
+import { MISSING, formatThreshold, formatTime, htmlFigure } from "./format.js";
+import { NARROW_CHART_WIDTH, cell, deltaHtml, renderPage, responsiveChart, scrollBox, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
 import type { TrendReportInput, TrendSeries } from "./types.js";
@@ -55,10 +55,9 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   let change = "";
   if (latest !== undefined && previous !== undefined) {
     const d = latest - previous;
-    const cls = d === 0 ? "" : (s.direction === "maximize") === d > 0 ? "better" : "worse";
     const from = input.runs[previousAt];
     const since = (latestAt === input.runs.length - 1 && previousAt === latestAt - 1) || from === undefined ? "the previous run" : escapeText(from.name ?? from.id);
-    change = `<span>since ${since} <b class="delta ${cls}">${htmlSignedFigure(d)}</b></span>`;
+    change = `<span>since ${since} ${deltaHtml(d, s.direction, "b")}</span>`;
   }
   const options = { direction: s.direction, threshold: s.threshold, title: `Mean ${s.name} per run`, yLabel: "mean" };
   const chart = at.length
