@@ -4,7 +4,7 @@ import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { cell, deltaHtml, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
+import { cell, deltaHtml, diffLegend, isBetter, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
@@ -54,11 +54,6 @@ function renderHeader(input: ComparisonReportInput): string {
     `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${userText(label(input.a))} → ${userText(label(input.b))}</h1>` +
     `<dl class="meta">${side("A · baseline", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`
   );
-}
-
-/** Whether a change of `delta` (B − A) is an improvement in `direction`. */
-function isBetter(delta: number, direction: Direction): boolean {
-  return direction === "maximize" ? delta > 0 : delta < 0;
 }
 
 function renderTable(input: ComparisonReportInput): string {

@@ -180,6 +180,11 @@ export function scrollBox(label: string, table: string): string {
   return `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(label)}">${table}</div>`;
 }
 
+/** Whether a change of `delta` (B − A, or the latest mean − the previous) is an improvement in `direction`. */
+export function isBetter(delta: number, direction: Direction): boolean {
+  return direction === "maximize" ? delta > 0 : delta < 0;
+}
+
 /**
  * A change (B − A, or the latest mean − the previous) in an element of class `delta`, said better or worse
  * in `direction` by a mark as well as by its colour: `▲ +0.0123` better, `▼ −2` worse (the ▲/▼ of rows
@@ -187,7 +192,7 @@ export function scrollBox(label: string, table: string): string {
  * sign alone cannot say it, since a lower distance is better.
  */
 export function deltaHtml(delta: number | null, direction: Direction, tag: "span" | "b" = "span"): string {
-  const kind = delta === null || delta === 0 || !Number.isFinite(delta) ? "" : (direction === "maximize") === delta > 0 ? "better" : "worse";
+  const kind = delta === null || delta === 0 || !Number.isFinite(delta) ? "" : isBetter(delta, direction) ? "better" : "worse";
   const mark = kind === "" ? "" : `<span class="mark" aria-hidden="true">${kind === "better" ? "▲" : "▼"}</span>`;
   const word = kind === "" ? "" : `<span class="sr"> (${kind})</span>`;
   return `<${tag} class="delta${kind ? ` ${kind}` : ""}">${mark}${htmlSignedFigure(delta)}${word}</${tag}>`;
