@@ -82,6 +82,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
 
   const collect = (value: string, previous: string[]) => [...previous, value];
   const dbOption = () => new Option("--db <path>", "the run database").default(DEFAULT_STORE_PATH).argParser(dbPath);
+  // The filters `runs` and `trend` share (see run-filter.ts), with one meaning and one text.
+  const nameFilter = () => new Option("-n, --name <name>", "only runs with this name");
+  const datasetFilter = () => new Option("--dataset <path>", "only runs on this dataset file, or on its content at another path").argParser(filePath("--dataset", false));
 
   program
     .command("run")
@@ -126,9 +129,11 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   program
     .command("runs")
     .description("list the recorded runs, newest first")
+    .addOption(nameFilter())
+    .addOption(datasetFilter())
     .option("--json", "print as JSON")
     .addOption(dbOption())
-    .action(async (opts: { db: string; json?: boolean }) => {
+    .action(async (opts: { db: string; json?: boolean; name?: string; dataset?: string }) => {
       code = await runsCommand(opts, io);
     });
 
@@ -168,8 +173,8 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .command("trend")
     .description("each evaluator's mean over the recorded complete runs; --report draws it")
     .option("--report <file>", "write an HTML chart of the means", filePath("--report"))
-    .option("-n, --name <name>", "only runs with this name")
-    .option("--dataset <path>", "only runs on this dataset file", filePath("--dataset", false))
+    .addOption(nameFilter())
+    .addOption(datasetFilter())
     .addOption(dbOption())
     .action(async (opts: { db: string; report?: string; name?: string; dataset?: string }) => {
       code = await trendCommand(opts, io);

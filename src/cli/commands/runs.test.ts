@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EvalError } from "../../errors.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
+import type { RunInfo } from "../../run/types.js";
 import type { CliIO } from "../io.js";
+import { main } from "../main.js";
 import { deleteCommand, rowsRecorded } from "./runs.js";
 
 // `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
@@ -154,5 +157,84 @@ describe("deleteCommand interrupted", () => {
     expect(out).toEqual([expect.stringMatching(/^deleted \S+ \(first\): 12,000 rows$/), expect.stringMatching(new RegExp(`^vacuumed ${db}: [\\d.]+ [kM]B -> [\\d.]+ kB$`))]);
     expect(err[1]).toBe("simeval: interrupted (SIGINT); vacuuming had finished when it was stopped");
     expect(process.listenerCount("SIGINT")).toBe(0);
+  });
+});
+
+describe("runs -n and --dataset", () => {
+  /** A database of complete runs, oldest first, each of a name on a dataset file whose sha256 it records. */
+  async function recordedOn(runs: [name: string, dataset: string][]): Promise<string> {
+    const store = open();
+    for (const [name, dataset] of runs) {
+      const id = await store.beginRun({ name, dataset_path: dataset, dataset_hash: createHash("sha256").update(readFileSync(dataset)).digest("hex"), evaluators: [{ type: "exact_match" }] });
+      await store.finishRun(id, { rows: 0, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+    }
+    return join(dir, "simeval.db");
+  }
+
+  async function cli(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s) });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  }
+
+  /** The names of the runs a table lists, newest first. */
+  const names = (table: string) => table.split("\n").slice(2).map((line) => line.split(/\s+/)[1]);
+
+  let a: string;
+  let b: string;
+  let copy: string;
+  beforeEach(() => {
+    a = join(dir, "a.jsonl");
+    b = join(dir, "b.jsonl");
+    copy = join(dir, "copy", "a.jsonl");
+    writeFileSync(a, '{"output":"x","expected":"x"}\n');
+    writeFileSync(b, '{"output":"y","expected":"x"}\n');
+    mkdirSync(join(dir, "copy"));
+    writeFileSync(copy, readFileSync(a));
+  });
+
+  it("keep the runs of that name, and those on that file or its content at another path, in the table and in --json", async () => {
+    const db = await recordedOn([["nightly", a], ["adhoc", a], ["nightly", b], ["nightly", copy]]);
+    expect(names((await cli("runs", "--db", db, "-n", "nightly")).out)).toEqual(["nightly", "nightly", "nightly"]);
+    // A relative path is the file's, as in trend; the copy is kept by its content.
+    const onA = await cli("runs", "--db", db, "--dataset", relative(process.cwd(), a));
+    expect(onA).toMatchObject({ code: 0, err: "" });
+    expect(names(onA.out)).toEqual(["nightly", "adhoc", "nightly"]);
+    expect(onA.out).not.toContain(b);
+    const both = JSON.parse((await cli("runs", "--db", db, "--json", "--name=nightly", "--dataset", a)).out) as RunInfo[];
+    expect(both.map((r) => [r.name, r.dataset_path])).toEqual([
+      ["nightly", copy],
+      ["nightly", a],
+    ]);
+  });
+
+  it("say so when they keep no run, naming the filters, and exit 0; --json gives []", async () => {
+    const db = await recordedOn([["nightly", a], ["adhoc", b]]);
+    expect(await cli("runs", "--db", db, "-n", "weekly")).toEqual({ code: 0, out: 'No run named "weekly" (2 other runs are recorded; `simeval runs` without -n lists them).', err: "" });
+    const gone = join(dir, "gone.jsonl");
+    expect((await cli("runs", "--db", db, "-n", "adhoc", "--dataset", gone)).out).toBe(`No run named "adhoc" on ${gone} (2 other runs are recorded; \`simeval runs\` without -n and --dataset lists them).`);
+    expect((await cli("runs", "--db", db, "-n", "adhoc", "--dataset", a)).out).toBe(`No run named "adhoc" on ${a} or on a file with its content (2 other runs are recorded; \`simeval runs\` without -n and --dataset lists them).`);
+    expect(await cli("runs", "--db", db, "-n", "weekly", "--json")).toEqual({ code: 0, out: "[]", err: "" });
+  });
+
+  it("refuse a directory as --dataset, as trend does (exit 2)", async () => {
+    const db = await recordedOn([["nightly", a]]);
+    const folder = join(dir, "copy");
+    for (const command of ["runs", "trend"]) {
+      expect(await cli(command, "--db", db, "--dataset", folder)).toEqual({
+        code: 2,
+        out: "",
+        err: `simeval: --dataset ${folder}: is a directory; expected a dataset file (.jsonl, .json or .csv), the path that runs were recorded on`,
+      });
+    }
+  });
+
+  it("mark the baseline under the table only when the table lists it", async () => {
+    const db = await recordedOn([["nightly", a], ["adhoc", b]]);
+    await open().setBaseline((await open().findRun("nightly"))!.id);
+    expect((await cli("runs", "--db", db)).out).toMatch(/\n\* baseline$/);
+    expect((await cli("runs", "--db", db, "-n", "nightly")).out).toMatch(/\n\* baseline$/);
+    expect((await cli("runs", "--db", db, "-n", "adhoc")).out).not.toContain("baseline");
   });
 });

@@ -11,6 +11,7 @@ import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { vacuumInChild } from "../vacuum.js";
 import { renderTable } from "../table.js";
+import { checkRunFilter, matchRuns, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 
 /**
@@ -53,37 +54,49 @@ function isFileAt(path: string): boolean {
 }
 
 /**
- * `simeval runs`: the recorded runs, newest first. A database file that does not exist yet has none
+ * `simeval runs`: the recorded runs, newest first; `-n NAME` and `--dataset PATH` keep some, as for `trend`
+ * (see {@link matchRuns}), in the table and in `--json`. A database file that does not exist yet has none
  * (a project's default database is made by its first run); a path where none can be is refused.
  */
-export async function runsCommand(opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
+export async function runsCommand(opts: { db: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
+  const checked = checkRunFilter(opts);
   refuseUnreachable(opts.db);
+  const noneYet = `No runs recorded in ${forTerminalLine(opts.db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
   if (!existsSync(opts.db)) {
-    io.stdout(opts.json ? "[]" : `No runs recorded in ${forTerminalLine(opts.db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
+    io.stdout(opts.json ? "[]" : noneYet);
     return EXIT.ok;
   }
   const store = openSqliteStore(opts.db);
   try {
-    const runs = await store.listRuns();
+    const filter = await matchRuns(checked, io);
+    const recorded = await store.listRuns();
+    const runs = recorded.filter(filter.keeps);
     const baseline = (await store.baseline())?.id;
     if (opts.json) {
       const listed = await Promise.all(runs.map((r) => withRowsRecorded(r, store)));
       io.stdout(JSON.stringify(listed.filter((r) => r !== null), null, 2));
       return EXIT.ok;
     }
+    if (!recorded.length) {
+      io.stdout(noneYet);
+      return EXIT.ok;
+    }
     if (!runs.length) {
-      io.stdout(`No runs recorded in ${forTerminalLine(opts.db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`);
+      io.stdout(forTerminal(noRunKept("run", filter, recorded.length, `\`simeval runs\` without ${filter.flags.join(" and ")} lists`)));
       return EXIT.ok;
     }
     const rows = [];
+    let baselineListed = false;
     for (const r of runs) {
       // A run killed outright has no summary, but its rows are stored (and compared): they are counted, for such runs only.
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
+      baselineListed ||= r.id === baseline;
       rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path, means(r)]);
     }
     io.stdout(renderTable(["id", "name", "started (UTC)", "status", "rows", "dataset", "means"], rows));
-    if (baseline) io.stdout("* baseline");
+    // Only under a table that marks it: a filter may leave the baseline out.
+    if (baselineListed) io.stdout("* baseline");
     return EXIT.ok;
   } finally {
     await store.close();

@@ -1,8 +1,5 @@
-import { existsSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename } from "node:path";
 import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
-import { hashFile } from "../../dataset/hash.js";
-import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
@@ -11,6 +8,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
+import { checkRunFilter, matchRuns, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTable } from "../table.js";
@@ -34,26 +32,22 @@ interface Series {
  * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
  * lets the file be finished, so that no temporary file is left beside it.
  */
-export async function trendCommand(opts: { db: string; report?: string; name?: string; dataset?: string }, io: CliIO): Promise<number> {
+export async function trendCommand(opts: { db: string; report?: string } & RunFilterOptions, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
-  if (opts.dataset !== undefined) checkDatasetOption(opts.dataset);
+  const checked = checkRunFilter(opts);
   const store = openRecordedRuns(opts.db);
   try {
-    const dataset = opts.dataset === undefined ? undefined : resolve(opts.dataset);
-    const sha256 = dataset === undefined ? undefined : await datasetContent(dataset, io);
-    const byContent = (r: RunInfo) => sha256 !== undefined && r.dataset_path !== dataset && r.dataset_hash === sha256;
+    const filter = await matchRuns(checked, io);
+    const { dataset, byContent, keeps: kept } = filter;
     const isComplete = (r: RunInfo) => r.status === "complete" && r.summary !== null;
     const recorded = await store.listRuns();
     const complete = recorded.filter(isComplete);
-    const kept = (r: RunInfo) => (opts.name === undefined || r.name === opts.name) && (dataset === undefined || r.dataset_path === dataset || byContent(r));
     const runs = complete.filter(kept).reverse();
     // The runs the filters keep that are not complete: left out, and said so, since a failed run is no point on the line.
     // Oldest first, as the table lists the runs.
     const leftOut = leftOutNote(recorded.filter((r) => kept(r) && !isComplete(r)).reverse());
     if (!runs.length) {
-      const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
-      const filters = [opts.name === undefined ? "" : `named ${JSON.stringify(opts.name)}`, dataset === undefined ? "" : on].filter(Boolean).join(" ");
-      io.stdout(forTerminal(complete.length && filters ? `No complete run ${filters} (${complete.length} other complete ${complete.length === 1 ? "run is" : "runs are"} recorded; \`simeval runs\` lists ${complete.length === 1 ? "it" : "them"}).` : "No complete runs recorded yet."));
+      io.stdout(forTerminal(complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet."));
       if (leftOut) io.stdout(forTerminal(leftOut));
       return EXIT.ok;
     }
@@ -97,36 +91,6 @@ export async function trendCommand(opts: { db: string; report?: string; name?: s
     return EXIT.ok;
   } finally {
     await store.close();
-  }
-}
-
-/**
- * Throws USAGE (exit 2) when `--dataset` names a directory: no run is recorded on one (`run DIR` is refused,
- * exit 2, as no dataset file), so it is a wrong argument, not a filter that keeps no run. A path with nothing
- * there is not one: runs recorded on a file since removed are still matched by its path.
- */
-function checkDatasetOption(path: string): void {
-  let directory: boolean;
-  try {
-    directory = statSync(path).isDirectory();
-  } catch {
-    return; // missing or unreadable: see datasetContent
-  }
-  if (directory) throw new EvalError("USAGE", `--dataset ${path}: is a directory; expected a dataset file (.jsonl, .json or .csv), the path that runs were recorded on`);
-}
-
-/**
- * The sha256 of the file at `path`, which `--dataset` also matches runs by; undefined when there is no file
- * there (runs recorded on it before it was removed are still matched by path), or when it cannot be read,
- * which is said: runs are then matched by path only.
- */
-async function datasetContent(path: string, io: CliIO): Promise<string | undefined> {
-  if (!existsSync(path)) return undefined;
-  try {
-    return await hashFile(path);
-  } catch (error) {
-    io.stderr(`simeval: --dataset: ${(error as Error).message}; runs are matched by its path only, not by its content`);
-    return undefined;
   }
 }
 
