@@ -85,6 +85,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   // The filters `runs` and `trend` share (see run-filter.ts), with one meaning and one text.
   const nameFilter = () => new Option("-n, --name <name>", "only runs with this name");
   const datasetFilter = () => new Option("--dataset <path>", "only runs on this dataset file, or on its content at another path").argParser(filePath("--dataset", false));
+  const lastFilter = (runs: string) => new Option("--last <n>", `only the newest n ${runs} that the other options keep`);
 
   program
     .command("run")
@@ -131,9 +132,10 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("list the recorded runs, newest first")
     .addOption(nameFilter())
     .addOption(datasetFilter())
+    .addOption(lastFilter("runs"))
     .option("--json", "print as JSON")
     .addOption(dbOption())
-    .action(async (opts: { db: string; json?: boolean; name?: string; dataset?: string }) => {
+    .action(async (opts: { db: string; json?: boolean; name?: string; dataset?: string; last?: string }) => {
       code = await runsCommand(opts, io);
     });
 
@@ -175,8 +177,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--report <file>", "write an HTML chart of the means", filePath("--report"))
     .addOption(nameFilter())
     .addOption(datasetFilter())
+    .addOption(lastFilter("complete runs"))
     .addOption(dbOption())
-    .action(async (opts: { db: string; report?: string; name?: string; dataset?: string }) => {
+    .action(async (opts: { db: string; report?: string; name?: string; dataset?: string; last?: string }) => {
       code = await trendCommand(opts, io);
     });
 

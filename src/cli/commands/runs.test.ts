@@ -230,6 +230,27 @@ describe("runs -n and --dataset", () => {
     }
   });
 
+  it("--last keeps the newest n runs the filters keep, in the table and in --json", async () => {
+    const db = await recordedOn([["nightly", a], ["adhoc", a], ["nightly", b], ["nightly", a], ["adhoc", b]]);
+    expect(names((await cli("runs", "--db", db, "--last", "2")).out)).toEqual(["adhoc", "nightly"]);
+    expect(names((await cli("runs", "--db", db, "--last", "9")).out)).toEqual(["adhoc", "nightly", "nightly", "adhoc", "nightly"]);
+    const json = JSON.parse((await cli("runs", "--db", db, "--json", "-n", "nightly", "--dataset", a, "--last", "1")).out) as RunInfo[];
+    const all = await open().listRuns();
+    expect(json.map((r) => r.id)).toEqual([all[1]!.id]);
+  });
+
+  it("--last refuses what is not a whole number >= 1 (exit 2), before the database is looked at", async () => {
+    for (const value of ["0", "two"]) {
+      for (const command of ["runs", "trend"]) {
+        expect(await cli(command, "--db", join(dir, "none.db"), "--last", value)).toEqual({
+          code: 2,
+          out: "",
+          err: `simeval: --last takes a whole number >= 1 (how many of the newest runs to keep), received ${JSON.stringify(value)}`,
+        });
+      }
+    }
+  });
+
   it("mark the baseline under the table only when the table lists it", async () => {
     const db = await recordedOn([["nightly", a], ["adhoc", b]]);
     await open().setBaseline((await open().findRun("nightly"))!.id);

@@ -11,7 +11,7 @@ import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { vacuumInChild } from "../vacuum.js";
 import { renderTable } from "../table.js";
-import { checkRunFilter, matchRuns, noRunKept, type RunFilterOptions } from "../run-filter.js";
+import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 
 /**
@@ -55,7 +55,7 @@ function isFileAt(path: string): boolean {
 
 /**
  * `simeval runs`: the recorded runs, newest first; `-n NAME` and `--dataset PATH` keep some, as for `trend`
- * (see {@link matchRuns}), in the table and in `--json`. A database file that does not exist yet has none
+ * (see {@link matchRuns}), and `--last N` the newest N of those, in the table and in `--json`. A database file that does not exist yet has none
  * (a project's default database is made by its first run); a path where none can be is refused.
  */
 export async function runsCommand(opts: { db: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
@@ -70,7 +70,7 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
   try {
     const filter = await matchRuns(checked, io);
     const recorded = await store.listRuns();
-    const runs = recorded.filter(filter.keeps);
+    const runs = newest(recorded.filter(filter.keeps), filter.last);
     const baseline = (await store.baseline())?.id;
     if (opts.json) {
       const listed = await Promise.all(runs.map((r) => withRowsRecorded(r, store)));

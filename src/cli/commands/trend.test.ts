@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { main } from "../main.js";
 import { expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { datasetLabels, leftOutNote, seriesWarnings, trendSeries } from "./trend.js";
 
@@ -113,6 +114,43 @@ describe("trend --report interrupted", () => {
         db,
         report,
       });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("trend --last", () => {
+  it("shows the newest n complete runs the filters keep, oldest first, and names only the runs left out since the oldest shown", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-trend-last-"));
+    const db = join(dir, "simeval.db");
+    try {
+      const store = openSqliteStore(db);
+      const record = async (name: string, mean: number | null) => {
+        const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+        if (mean === null) await store.abortRun(id, null, "interrupted (SIGINT)");
+        else await store.finishRun(id, run(id, [[{ type: "exact_match" }, mean]]).summary!);
+      };
+      await record("cut-early", null);
+      for (const [i, mean] of [0.1, 0.2, 0.3].entries()) await record(`n${i + 1}`, mean);
+      await record("cut-late", null);
+      await record("n4", 0.4);
+      await record("other", 0.9);
+      await store.close();
+      let out = "";
+      const trend = async (...argv: string[]) => {
+        out = "";
+        return main(["trend", "--db", db, ...argv], { stdout: (s) => void (out += `${s}\n`), stderr: () => {} });
+      };
+      const shown = () => out.split("\n").slice(2).filter((l) => /^\S+\s+\d{4}-/.test(l)).map((l) => l.split(/\s+/)[0]);
+      expect(await trend("--last", "3")).toBe(0);
+      expect(shown()).toEqual(["n3", "n4", "other"]);
+      expect(out).toContain("left out: 1 incomplete run (cut-late);");
+      expect(out).not.toContain("cut-early");
+      // Without --last cutting any complete run off, every run left out is named, as before.
+      expect(await trend("--last", "9")).toBe(0);
+      expect(shown()).toEqual(["n1", "n2", "n3", "n4", "other"]);
+      expect(out).toContain("left out: 2 incomplete runs (cut-early, cut-late);");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
-import { checkRunFilter, matchRuns, noRunKept, type RunFilterOptions } from "../run-filter.js";
+import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTable } from "../table.js";
@@ -26,8 +26,9 @@ interface Series {
 
 /**
  * `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it.
- * `--dataset PATH` keeps the runs recorded on PATH, and those whose dataset's sha256 is that of the file at
- * PATH (the same data in a moved or copied folder), marked as matched by content.
+ * `-n NAME` keeps the runs of that name; `--dataset PATH` keeps the runs recorded on PATH, and those whose
+ * dataset's sha256 is that of the file at PATH (the same data in a moved or copied folder), marked as matched
+ * by content; `--last N` keeps the newest N complete runs of those.
  * Ctrl-C or SIGTERM while the report is drawn or written stops it (exit 130, or 143 for SIGTERM), saying so: one
  * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
  * lets the file be finished, so that no temporary file is left beside it.
@@ -42,10 +43,13 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
     const isComplete = (r: RunInfo) => r.status === "complete" && r.summary !== null;
     const recorded = await store.listRuns();
     const complete = recorded.filter(isComplete);
-    const runs = complete.filter(kept).reverse();
-    // The runs the filters keep that are not complete: left out, and said so, since a failed run is no point on the line.
-    // Oldest first, as the table lists the runs.
-    const leftOut = leftOutNote(recorded.filter((r) => kept(r) && !isComplete(r)).reverse());
+    const matching = complete.filter(kept);
+    const runs = newest(matching, filter.last).reverse();
+    // The runs the filters keep that are not complete: left out, and said so, since a failed run is no point on the line;
+    // when --last leaves older complete runs out, only those newer than the oldest run shown (the ones among the runs
+    // shown, or after them). Oldest first, as the table lists the runs.
+    const since = runs.length < matching.length ? recorded.indexOf(runs[0] as RunInfo) : recorded.length;
+    const leftOut = leftOutNote(recorded.slice(0, since).filter((r) => kept(r) && !isComplete(r)).reverse());
     if (!runs.length) {
       io.stdout(forTerminal(complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet."));
       if (leftOut) io.stdout(forTerminal(leftOut));
