@@ -86,3 +86,12 @@ describe("compilePath: paths of member names and indexes, read as plain properti
     );
   });
 });
+
+describe("compilePath: each expression parsed once", () => {
+  it("gives the same compiled path for the same expression, and a bad one fails every time", () => {
+    for (const expression of ["$.a.b", "$[?@.score > 0.5]", "$..name"]) expect(compilePath(expression)).toBe(compilePath(expression));
+    expect(compilePath("$.a")).not.toBe(compilePath("$.b"));
+    expect(() => compilePath("$.")).toThrow(EvalError);
+    expect(() => compilePath("$.")).toThrow(EvalError);
+  });
+});

@@ -18,12 +18,27 @@ export interface CompiledPath {
   readonly selectOne?: (value: unknown) => unknown;
 }
 
+/** Compiled paths by expression, so that reading the specs of thousands of recorded runs (`trend`) parses each once. */
+const compiled = new Map<string, CompiledPath>();
+/** Entries {@link compiled} holds at most: it is emptied when full, so that a long-lived process cannot grow it without end. */
+const MAX_COMPILED = 1024;
+
 /**
- * Parses `expression`.
+ * Parses `expression` (once: a compiled path holds no state, so the same expression gives the same one).
  * @throws EvalError CONFIG_INVALID when it is not valid JSONPath, with a one-line message for people
  *   (see {@link describeSyntaxError}), never the parser's character classes.
  */
 export function compilePath(expression: string): CompiledPath {
+  let path = compiled.get(expression);
+  if (!path) {
+    path = compile(expression);
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(expression, path);
+  }
+  return path;
+}
+
+function compile(expression: string): CompiledPath {
   let ast: ReturnType<typeof parse>;
   try {
     ast = parse(expression);
