@@ -15,6 +15,8 @@ export interface LinePoint {
   /** Shown on hover with the value. */
   detail: string;
   value: number | null;
+  /** What the chart's `<desc>` says of a point without a value ("no row scored"); "no mean" when not given. */
+  none?: string;
 }
 
 /** How to draw a trend line; default size 1080×210. */
@@ -142,12 +144,12 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
 }
 
 /**
- * What the chart shows, in words: each point's detail and value (or that it has none) with its verdict,
+ * What the chart shows, in words: each point's detail and value (or its `none`) with its verdict,
  * then the threshold, e.g. "#1 prompt-a · 2025-01-02 10:00: mean 0.6413 (fail); … Threshold 0.800: pass ≥ 0.800."
  */
 function describe(points: readonly LinePoint[], opts: LineChartOptions): string {
   const each = points.map((p) => {
-    if (p.value === null || !Number.isFinite(p.value)) return `${p.detail}: no mean`;
+    if (p.value === null || !Number.isFinite(p.value)) return `${p.detail}: ${p.none ?? "no mean"}`;
     const verdict = opts.threshold === null ? "" : (opts.direction === "maximize" ? p.value >= opts.threshold : p.value <= opts.threshold) ? " (pass)" : " (fail)";
     return `${p.detail}: mean ${htmlFigure(p.value)}${verdict}`;
   });

@@ -116,6 +116,12 @@ describe("renderTrendReport", () => {
     expect(html).toContain("not in the latest run; last mean <b>0.5000</b> in a");
     expect(html).toMatch(/<td data-label="[^"]*">no row scored<\/td>/);
     expect(html.match(/<td data-label="[^"]*">—<\/td>/g)).toHaveLength(1);
+    // The charts' text alternatives tell them apart as the table does.
+    const descs = [...html.matchAll(/<div class="chart-wide"><svg[^>]*><desc>([^<]*)<\/desc>/g)].map((m) => m[1]);
+    expect(descs).toEqual([
+      "#1 a · 2024-01-01 00:00:00 UTC: mean 0.5000; #2 b · 2024-01-02 00:00:00 UTC: no row scored.",
+      "#1 a · 2024-01-01 00:00:00 UTC: mean 0.5000; #2 b · 2024-01-02 00:00:00 UTC: not in this run.",
+    ]);
   });
 });
 

@@ -43,6 +43,8 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
     label: runLabel(run),
     detail: `#${i + 1} ${run.name ?? run.id} · ${formatTime(run.started_at)}`,
     value: s.means[i] ?? null,
+    // As the table of runs tells them apart: an evaluator that scored no row in the run, or one the run does not have.
+    none: s.unscored?.[i] ? NO_ROW_SCORED : "not in this run",
   }));
   // The runs with a mean, in order; the latest two give the change. It is "since the previous run" only when
   // the latest run has this evaluator and the run before it does too; otherwise (runs without it between, or
