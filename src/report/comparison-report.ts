@@ -116,7 +116,7 @@ function ciSvg(ev: ComparisonEvaluator, level: string): string {
   );
 }
 
-/** The CI chart's text: "B − A −0.1000, 95% CI −0.1500 … −0.0500, worse", as the cell beside it prints them. */
+/** The CI chart's text: "B − A −0.1000, worse, 95% CI −0.1500 … −0.0500", as the cell beside it prints them. */
 function ciLabel(ev: ComparisonEvaluator, level: string): string {
   const ci = ev.ci ? `${level} CI ${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}` : "no CI";
   const way = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, ev.direction) ? ", better" : ", worse";
