@@ -129,26 +129,25 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   out.push(`<text class="axis-label" x="${M.left + plotW / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(opts.xLabel)}</text>`);
   out.push(`<text class="axis-label" x="12" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 12 ${M.top + plotH / 2})">rows</text>`);
 
-  const hasMean = opts.mean !== null && opts.mean !== undefined && Number.isFinite(opts.mean);
+  const mean = opts.mean !== null && opts.mean !== undefined && Number.isFinite(opts.mean) ? opts.mean : null;
   const total = hist.counts.reduce((a, b) => a + b, 0);
-  const shown = (t: number): string => (integer ? formatInt(t) : formatThreshold(t, opts.direction));
-  const thresholdText = opts.threshold === null ? "" : ` Threshold ${shown(opts.threshold)}: pass ${opts.direction === "maximize" ? "≥" : "≤"} ${shown(opts.threshold)}.`;
+  const op = opts.direction === "maximize" ? "≥" : "≤";
+  const shownThreshold = opts.threshold === null ? "" : integer ? formatInt(opts.threshold) : formatThreshold(opts.threshold, opts.direction);
+  const thresholdText = opts.threshold === null ? "" : ` Threshold ${shownThreshold}: pass ${op} ${shownThreshold}.`;
   out[1] = `<desc>${escapeHtml(
-    `${formatInt(total)} row${total === 1 ? "" : "s"} by ${opts.xLabel}${total ? `, in the bins not empty: ${binTitles.join("; ")}` : ""}.${thresholdText}${hasMean ? ` Mean ${htmlFigure(opts.mean ?? null)}.` : ""}`,
+    `${formatInt(total)} row${total === 1 ? "" : "s"} by ${opts.xLabel}${total ? `, in the bins not empty: ${binTitles.join("; ")}` : ""}.${thresholdText}${mean === null ? "" : ` Mean ${htmlFigure(mean)}.`}`,
   )}</desc>`;
-  if (opts.mean !== null && opts.mean !== undefined && hasMean) {
-    const mx = x(clamp(opts.mean, lo, hi));
+  if (mean !== null) {
+    const mx = x(clamp(mean, lo, hi));
     const my = y(0) + 6;
     out.push(
-      `<g class="mean"><title>${escapeHtml(`mean ${htmlFigure(opts.mean)}`)}</title>` +
-        `<path d="M${r(mx)} ${r(my - 5)} l5 9 h-10 z" data-value="${opts.mean}"/></g>`,
+      `<g class="mean"><title>${escapeHtml(`mean ${htmlFigure(mean)}`)}</title>` +
+        `<path d="M${r(mx)} ${r(my - 5)} l5 9 h-10 z" data-value="${mean}"/></g>`,
     );
   }
   if (opts.threshold !== null) {
     const tx = x(clamp(thresholdPosition(opts.threshold, opts.direction, integer), lo, hi));
-    const op = opts.direction === "maximize" ? "≥" : "≤";
-    const t = integer ? formatInt(opts.threshold) : formatThreshold(opts.threshold, opts.direction);
-    const label = opts.direction === "maximize" ? `threshold ${t} · pass ${op} →` : `← pass ${op} ${t} · threshold`;
+    const label = opts.direction === "maximize" ? `threshold ${shownThreshold} · pass ${op} →` : `← pass ${op} ${shownThreshold} · threshold`;
     // Keep the label inside the chart: it reads away from the line, towards the side with room.
     const anchor = tx > M.left + plotW * 0.7 ? "end" : tx < M.left + plotW * 0.3 ? "start" : "middle";
     out.push(
