@@ -125,7 +125,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   if (d) out.push(`<path class="series" d="${d}"/>`);
   points.forEach((p, i) => {
     if (p.value === null || !Number.isFinite(p.value)) return;
-    const state = opts.threshold === null ? "neutral" : (opts.direction === "maximize" ? p.value >= opts.threshold : p.value <= opts.threshold) ? "pass" : "fail";
+    const state = pointState(p.value, opts);
     out.push(
       `<g class="pt"><title>${escapeHtml(`${p.detail}: mean ${htmlFigure(p.value)}`)}</title>` +
         `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${state === "fail" ? 4.5 : 4}"/></g>`,
@@ -143,6 +143,12 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
   return out.join("");
 }
 
+/** A mean's side of the threshold, as its point is drawn and described; "neutral" without a threshold. */
+function pointState(value: number, opts: LineChartOptions): "pass" | "fail" | "neutral" {
+  if (opts.threshold === null) return "neutral";
+  return (opts.direction === "maximize" ? value >= opts.threshold : value <= opts.threshold) ? "pass" : "fail";
+}
+
 /**
  * What the chart shows, in words: each point's detail and value (or its `none`) with its verdict,
  * then the threshold, e.g. "#1 prompt-a · 2025-01-02 10:00: mean 0.6413 (fail); … Threshold 0.800: pass ≥ 0.800."
@@ -150,8 +156,8 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
 function describe(points: readonly LinePoint[], opts: LineChartOptions): string {
   const each = points.map((p) => {
     if (p.value === null || !Number.isFinite(p.value)) return `${p.detail}: ${p.none ?? "no mean"}`;
-    const verdict = opts.threshold === null ? "" : (opts.direction === "maximize" ? p.value >= opts.threshold : p.value <= opts.threshold) ? " (pass)" : " (fail)";
-    return `${p.detail}: mean ${htmlFigure(p.value)}${verdict}`;
+    const state = pointState(p.value, opts);
+    return `${p.detail}: mean ${htmlFigure(p.value)}${state === "neutral" ? "" : ` (${state})`}`;
   });
   const t = opts.threshold === null ? "" : ` Threshold ${formatThreshold(opts.threshold, opts.direction)}: pass ${opts.direction === "maximize" ? "≥" : "≤"} ${formatThreshold(opts.threshold, opts.direction)}.`;
   return `${each.join("; ")}.${t}`;
