@@ -19,7 +19,7 @@ export default function setup(): () => void {
     rmSync(dir, { recursive: true, force: true });
     if (left.length > 0) {
       // vitest reports an error thrown here but still exits 0, so the exit code is set as well.
-      console.error(`The tests left ${left.length} file(s) in their temporary folder (${dir}): ${left.slice(0, 10).join(", ")}`);
+      console.error(`The tests left ${left.length === 1 ? "a file or folder" : `${left.length} files or folders`} in their temporary folder (${dir}): ${left.slice(0, 10).join(", ")}`);
       process.exitCode = 1;
     }
   };
