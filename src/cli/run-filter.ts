@@ -4,6 +4,7 @@ import { hashFile } from "../dataset/hash.js";
 import { EvalError } from "../errors.js";
 import type { RunInfo } from "../run/types.js";
 import type { CliIO } from "./io.js";
+import { wholeNumberOption } from "./whole-number.js";
 
 /** The options by which `runs` and `trend` pick recorded runs, as given. */
 export interface RunFilterOptions {
@@ -37,15 +38,11 @@ export interface RunFilter extends CheckedRunFilter {
 
 /**
  * Checks the filters before the database is opened, each a USAGE error (exit 2) naming the option, the
- * value and what was expected: `--last` a whole number >= 1 (decimal digits: Number() takes "" as 0,
- * "0x10" as 16 and "1e3" as 1000); `--dataset` no directory (see {@link checkDatasetOption}).
+ * value and what was expected: `--last` a whole number >= 1 ({@link wholeNumberOption}); `--dataset` no
+ * directory (see {@link checkDatasetOption}).
  */
 export function checkRunFilter(opts: RunFilterOptions): CheckedRunFilter {
-  let last: number | undefined;
-  if (opts.last !== undefined) {
-    last = /^\d+$/.test(opts.last) ? Number(opts.last) : Number.NaN;
-    if (!Number.isSafeInteger(last) || last < 1) throw new EvalError("USAGE", `--last takes a whole number >= 1 (how many of the newest runs to keep), received ${JSON.stringify(opts.last)}`);
-  }
+  const last = opts.last === undefined ? undefined : wholeNumberOption("--last", opts.last, "a whole number >= 1 (how many of the newest runs to keep)", 1);
   if (opts.dataset !== undefined) checkDatasetOption(opts.dataset);
   return { name: opts.name, dataset: opts.dataset === undefined ? undefined : resolve(opts.dataset), last };
 }

@@ -10,6 +10,7 @@ import type { RowScores } from "../../run/row-scores.js";
 import { evaluatorSpec } from "../../run/types.js";
 import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
+import { wholeNumberOption } from "../whole-number.js";
 import { formatFigure, formatSignedFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
@@ -46,9 +47,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   try {
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
-    // Decimal digits only: Number() takes "" as 0, "0x10" as 16 and "1e3" as 1000.
-    const seed = opts.seed === undefined ? 1 : /^-?\d+$/.test(opts.seed) ? Number(opts.seed) : Number.NaN;
-    if (!Number.isSafeInteger(seed)) throw new EvalError("USAGE", `--seed takes a whole number such as 1 or 42, received ${JSON.stringify(opts.seed)}`);
+    const seed = opts.seed === undefined ? 1 : wholeNumberOption("--seed", opts.seed, "a whole number such as 1 or 42");
     refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
     let comparison: Comparison;
     try {

@@ -10,6 +10,7 @@ import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
+import { wholeNumberOption } from "../whole-number.js";
 import { evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates, type GateOutcome } from "../gates.js";
 import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -50,8 +51,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const parsedGates = readGates({ "fail-under": opts.failUnder, "fail-over": opts.failOver, "min-pass-rate": opts.minPassRate });
   const gates = parsedGates.filter(isGate);
   const malformedGates = parsedGates.filter((g): g is Issue => !isGate(g));
-  let workers = opts.workers === undefined ? undefined : Number(opts.workers);
-  if (workers !== undefined && !(/^\d+$/.test(opts.workers ?? "") && Number.isSafeInteger(workers))) throw new EvalError("USAGE", `--workers takes a whole number >= 0, received ${JSON.stringify(opts.workers)}`);
+  let workers = opts.workers === undefined ? undefined : wholeNumberOption("--workers", opts.workers, "a whole number >= 0", 0);
   // Scoring threads beyond the cores only cost memory (each holds its own evaluators).
   if (workers !== undefined && workers > availableParallelism()) {
     io.stderr(`simeval: --workers ${workers} is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
