@@ -38,6 +38,16 @@ function fixedUntil(value: number, decimals: number, keeps: (shown: number) => b
   return String(value);
 }
 
+/** Whether a value passes `threshold` in `direction` (maximize: >=, minimize: <=). */
+export function passes(value: number, threshold: number, direction: Direction): boolean {
+  return direction === "maximize" ? value >= threshold : value <= threshold;
+}
+
+/** The sign a threshold's label puts before it, as {@link passes} compares: "≥" when maximizing, "≤" when minimizing. */
+export function passSign(direction: Direction): string {
+  return direction === "maximize" ? "≥" : "≤";
+}
+
 /**
  * A threshold as the evaluator holds it: a similarity to 3 decimals, or as many as it has (0.3334 reads
  * "0.3334", not "0.333", which a score of 0.3333 would seem to meet); a distance as {@link formatScore} does.

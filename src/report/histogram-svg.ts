@@ -10,7 +10,7 @@
 import { ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatInt, formatThreshold, htmlFigure } from "./format.js";
+import { formatInt, formatThreshold, htmlFigure, passes, passSign } from "./format.js";
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
@@ -40,11 +40,6 @@ const M = { top: 30, right: 16, bottom: 46, left: 48 };
  * tick's label and hid it.
  */
 const X_TICK_BASELINE = 23;
-
-/** Whether a value passes `threshold` in `direction` (maximize: >=, minimize: <=). */
-function passes(value: number, threshold: number, direction: Direction): boolean {
-  return direction === "maximize" ? value >= threshold : value <= threshold;
-}
 
 /**
  * Where the threshold line goes: at the threshold for continuous scores; for integer-centred bins,
@@ -131,7 +126,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
 
   const mean = opts.mean !== null && opts.mean !== undefined && Number.isFinite(opts.mean) ? opts.mean : null;
   const total = hist.counts.reduce((a, b) => a + b, 0);
-  const op = opts.direction === "maximize" ? "≥" : "≤";
+  const op = passSign(opts.direction);
   const shownThreshold = opts.threshold === null ? "" : integer ? formatInt(opts.threshold) : formatThreshold(opts.threshold, opts.direction);
   const thresholdText = opts.threshold === null ? "" : ` Threshold ${shownThreshold}: pass ${op} ${shownThreshold}.`;
   out[1] = `<desc>${escapeHtml(

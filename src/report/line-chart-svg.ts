@@ -6,7 +6,7 @@
 import { nice, ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatThreshold, htmlFigure } from "./format.js";
+import { formatThreshold, htmlFigure, passes, passSign } from "./format.js";
 
 /** One run on a trend line. */
 export interface LinePoint {
@@ -146,7 +146,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
 /** A mean's side of the threshold, as its point is drawn and described; "neutral" without a threshold. */
 function pointState(value: number, opts: LineChartOptions): "pass" | "fail" | "neutral" {
   if (opts.threshold === null) return "neutral";
-  return (opts.direction === "maximize" ? value >= opts.threshold : value <= opts.threshold) ? "pass" : "fail";
+  return passes(value, opts.threshold, opts.direction) ? "pass" : "fail";
 }
 
 /**
@@ -159,7 +159,8 @@ function describe(points: readonly LinePoint[], opts: LineChartOptions): string 
     const state = pointState(p.value, opts);
     return `${p.detail}: mean ${htmlFigure(p.value)}${state === "neutral" ? "" : ` (${state})`}`;
   });
-  const t = opts.threshold === null ? "" : ` Threshold ${formatThreshold(opts.threshold, opts.direction)}: pass ${opts.direction === "maximize" ? "≥" : "≤"} ${formatThreshold(opts.threshold, opts.direction)}.`;
+  const shown = opts.threshold === null ? "" : formatThreshold(opts.threshold, opts.direction);
+  const t = opts.threshold === null ? "" : ` Threshold ${shown}: pass ${passSign(opts.direction)} ${shown}.`;
   return `${each.join("; ")}.${t}`;
 }
 

@@ -7,6 +7,7 @@ import { histogram } from "../stats/histogram.js";
 import { seededRandom } from "../stats/prng.js";
 import { quantileSorted } from "../stats/quantiles.js";
 import { chooseBins } from "./choose.js";
+import { passes } from "./format.js";
 import type { HistogramData, RunReportInput, TrendReportInput, ComparisonReportInput } from "./types.js";
 
 
@@ -19,7 +20,7 @@ function binSample(values: readonly number[], bins: number, min: number, max: nu
 
 function summarize(name: string, type: string, direction: "maximize" | "minimize", threshold: number | null, scores: number[], skipped: number, errors: number): EvaluatorSummary {
   const sorted = [...scores].sort((a, b) => a - b);
-  const passed = threshold === null ? 0 : scores.filter((s) => (direction === "maximize" ? s >= threshold : s <= threshold)).length;
+  const passed = threshold === null ? 0 : scores.filter((s) => passes(s, threshold, direction)).length;
   return {
     name,
     type,
