@@ -12,6 +12,7 @@ import type { EmbeddingProvider } from "../embeddings/provider.js";
 import { hashingProvider } from "../test-support.js";
 import type { EvalRecord, EvalResult } from "../types.js";
 import { createEvaluator } from "./create.js";
+import { referenceDistance } from "../metrics/reference/levenshtein.js";
 
 const SEED = 64_2024;
 const runs = (numRuns: number) => ({ seed: SEED, numRuns });
@@ -88,15 +89,11 @@ function units(t: string, unit: "code_point" | "grapheme"): string[] {
   return unit === "grapheme" ? Array.from(graphemes.segment(t), (s) => s.segment) : Array.from(t);
 }
 
-/** Textbook Levenshtein distance over arrays of units. */
+/** The textbook Levenshtein distance (metrics/reference) over arrays of units, each distinct unit given a number. */
 function editDistance(a: readonly string[], b: readonly string[]): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length] as number;
+  const ids = new Map<string, number>();
+  const id = (unit: string): number => ids.get(unit) ?? (ids.set(unit, ids.size), ids.size - 1);
+  return referenceDistance(a.map(id), b.map(id));
 }
 
 /** `num/den` rounded half-up to 2 decimals, in integers. */
