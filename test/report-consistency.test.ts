@@ -15,6 +15,8 @@ import { compare } from "../src/cli/commands/compare.js";
 import { loadRun } from "../src/cli/run-ref.js";
 import { openRecordedRuns } from "../src/cli/commands/runs.js";
 import type { Comparison } from "../src/compare/compare.js";
+import { methodsNote } from "../src/compare/methods-note.js";
+import { formatSignedFigure } from "../src/report/format.js";
 import type { EvaluatorSummary, RunSummary } from "../src/run/types.js";
 import { seededRandom } from "../src/stats/prng.js";
 import { quantileSorted } from "../src/stats/quantiles.js";
@@ -605,6 +607,26 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
         else if (e.significant && e.better === "a") expect(verdict).toBe("▼ B worse");
         else expect(verdict.startsWith("=")).toBe(true);
       });
+    });
+
+    it("the terminal and the report name the same tests, saying which evaluators' p counted every sign pattern", () => {
+      const note = methodsNote(comparison);
+      const exact = comparison.evaluators.filter((e) => e.p_method === "exact").map((e) => e.name);
+      const sampled = comparison.evaluators.some((e) => e.p_method === "monte_carlo");
+      if (sampled) expect(note).toContain(" random sign patterns (seed 1)");
+      if (exact.length) expect(note).toContain(`, exact (every sign pattern counted)${sampled ? ` for ${exact.join(", ")};` : ";"}`);
+      expect(cmpOut.split("\n")).toContain(note);
+      expect(text(cmpHtml.match(/<p class="sub methods">([\s\S]*?)<\/p>/)?.[1] ?? "")).toBe(note);
+    });
+
+    it("the terminal's most-regressed rows are the comparison's, each difference with its sign", () => {
+      const terminal = cmpOut.split("\n");
+      for (const e of comparison.evaluators.filter((x) => x.rows.regressed > 0)) {
+        const start = terminal.indexOf(`Rows that regressed most on ${e.name}:`);
+        expect(start, e.name).toBeGreaterThan(0);
+        const shown = terminal.slice(start + 3, start + 3 + Math.min(5, e.worst.length)).map((l) => l.trim().split(/\s{2,}/));
+        expect(shown.map((cells) => [Number(cells[0]), cells.at(-1)])).toEqual(e.worst.slice(0, 5).map((w) => [w.row, formatSignedFigure(w.delta)]));
+      }
     });
 
     it("the report lists the comparison's most-regressed rows with their scores and both runs' texts", () => {

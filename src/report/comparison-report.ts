@@ -86,7 +86,8 @@ function renderTable(input: ComparisonReportInput): string {
   });
   return (
     `<section class="card"><h2>Summary</h2><p class="sub">B − A over the rows scored in both runs; improved and regressed count rows that moved in the evaluator's direction.</p>` +
-    `${scrollBox("Summary", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`
+    `${scrollBox("Summary", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}` +
+    `${input.methods ? `<p class="sub methods">${escapeText(input.methods)}</p>` : ""}</section>`
   );
 }
 

@@ -160,6 +160,8 @@ export interface ComparisonReportInput {
   evaluators: ComparisonEvaluator[];
   /** Confidence level of the intervals, e.g. 0.95 (shown in the table header); default 0.95. */
   confidence?: number;
+  /** How the p-values and intervals were computed, one sentence shown under the table (see `methodsNote`). */
+  methods?: string;
   /** The comparison's warnings (ids that disagree, row counts that differ, …), shown at the top. */
   warnings?: string[];
   /**

@@ -1,5 +1,6 @@
 import { compareRuns, type Comparison, type EvaluatorComparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
+import { methodsNote } from "../../compare/methods-note.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { formatId, pDigits } from "../../report/format.js";
@@ -282,12 +283,12 @@ export function printComparison(c: Comparison): string {
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
   lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
-  lines.push("p: paired sign-flip permutation test (two-sided); CI: paired percentile bootstrap of the mean difference.");
+  lines.push(methodsNote(c));
   lines.push(...fewPairsNotes(c));
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
-    lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatFigure(w.delta)])));
+    lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)])));
   }
   return forTerminal(lines.join("\n"));
 }
@@ -338,7 +339,7 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
     });
   }
   const warnings = [...comparisonWarnings(c), ...fewPairsNotes(c)];
-  const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, warnings };
+  const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, methods: methodsNote(c), warnings };
   // Only when some texts were asked for: a comparison without regressed rows reads no dataset.
   if (c.evaluators.some((e) => e.worst.length)) {
     const problems = await Promise.all([...new Set([datasetA, datasetB])].map((d) => d.unavailable()));
