@@ -1,8 +1,7 @@
 /** The dataset fingerprint stored with a run, so that a comparison can tell whether two runs read the same bytes. */
 import { createHash } from "node:crypto";
-import { open, type FileHandle } from "node:fs/promises";
 import { fileProblem } from "./errors.js";
-import { checkDatasetFile, CHUNK_BYTES } from "./read-bytes.js";
+import { CHUNK_BYTES, openRegularFile } from "./read-bytes.js";
 
 /**
  * sha256 of the file's bytes, lowercase hex, read as a stream. A missing or unreadable file, or one that is not
@@ -31,13 +30,7 @@ export interface FileScan {
  * `onRead` is told the bytes read so far after each read (for progress on a large file).
  */
 export async function scanFile(path: string, onRead?: (bytes: number) => void): Promise<FileScan> {
-  checkDatasetFile(path);
-  let handle: FileHandle;
-  try {
-    handle = await open(path, "r");
-  } catch (err) {
-    throw fileProblem(path, err);
-  }
+  const handle = await openRegularFile(path);
   const hash = createHash("sha256");
   let bytes = 0;
   let filledLines = 0;

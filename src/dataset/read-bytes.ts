@@ -71,18 +71,25 @@ export function notText(head: Uint8Array, formats = "JSONL, JSON or CSV"): strin
 }
 
 /**
+ * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, unreadable, or not a regular
+ * file (refused before it is opened: {@link checkDatasetFile}).
+ */
+export async function openRegularFile(path: string): Promise<FileHandle> {
+  checkDatasetFile(path);
+  try {
+    return await open(path, "r");
+  } catch (err) {
+    throw fileProblem(path, err);
+  }
+}
+
+/**
  * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, a pipe, socket
  * or device (refused before it is opened: {@link checkDatasetFile}), unreadable, an empty file (`emptyHint`
  * says what a non-empty file should hold), UTF-16 text, or a compressed or binary file ({@link notText}).
  */
 export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
-  checkDatasetFile(path);
-  let handle: FileHandle;
-  try {
-    handle = await open(path, "r");
-  } catch (err) {
-    throw fileProblem(path, err);
-  }
+  const handle = await openRegularFile(path);
   try {
     const stat = await handle.stat();
     // Again on what was opened, in case the path changed since the check.
@@ -102,15 +109,19 @@ export async function openDatasetFile(path: string, emptyHint: string): Promise<
 }
 
 /**
- * The file's bytes as a stream of Buffers (closing the handle at the end). With a signal, an abort destroys
- * the stream, so a pending read ends at once.
+ * The file's bytes as a stream of Buffers (closing the handle at the end), without a leading UTF-8 byte order
+ * mark: every dataset reader drops it. With a signal, an abort destroys the stream, so a pending read ends at once.
  */
 export function readChunks(path: string, handle: FileHandle, signal?: AbortSignal): AsyncIterable<Buffer> {
   const stream = handle.createReadStream({ highWaterMark: CHUNK_BYTES });
   if (signal !== undefined) addAbortSignal(signal, stream);
   return (async function* () {
     try {
-      for await (const chunk of stream) yield chunk as Buffer;
+      let first = true;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        yield first && hasBom(chunk) ? chunk.subarray(3) : chunk;
+        first = false;
+      }
     } catch (err) {
       if (signal?.aborted === true) throw signal.reason;
       // A read error after open (EIO, EISDIR on some systems) names the file like the open errors do.

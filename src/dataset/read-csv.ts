@@ -11,7 +11,7 @@ import { pipeline, Readable } from "node:stream";
 import { parse, type CsvError, type Parser } from "csv-parse";
 import type { EvalError } from "../errors.js";
 import { datasetInvalid, fileProblem } from "./errors.js";
-import { hasBom, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
+import { openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 /** The column whose JSON-object text becomes an object. */
@@ -189,18 +189,12 @@ export function readCsv(path: string, signal?: AbortSignal, delimiter = ","): As
  */
 async function* prepare(chunks: AsyncIterable<Buffer>, seen: { marks: number }): AsyncGenerator<Buffer> {
   const utf8 = new Utf8Sanitizer(Buffer.from(INVALID));
-  let first = true;
   let held: Buffer | undefined;
   const check = ({ bytes, bad }: { bytes: Buffer; bad: number[] }): Buffer => {
     seen.marks += bad.length;
     return bytes;
   };
-  for await (const read of chunks) {
-    let chunk = read;
-    if (first) {
-      first = false;
-      if (hasBom(chunk)) chunk = chunk.subarray(3);
-    }
+  for await (const chunk of chunks) {
     const data = held === undefined ? chunk : Buffer.concat([held, chunk]);
     const n = data.length;
     const keep = n >= 2 && data[n - 2] === 0xef && data[n - 1] === 0xbf ? 2 : data[n - 1] === 0xef ? 1 : 0;

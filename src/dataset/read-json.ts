@@ -6,7 +6,7 @@
 import { Tokenizer, TokenParser, TokenType, type ParsedTokenInfo } from "@streamparser/json";
 import type { EvalError } from "../errors.js";
 import { datasetInvalid } from "./errors.js";
-import { hasBom, LineIndex, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
+import { LineIndex, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 const EXPECTED = "a JSON array of row objects";
@@ -205,13 +205,7 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, 
     if (chunk.bytes.length > 0) tokenizer.write(chunk.bytes);
   };
 
-  let first = true;
-  for await (const read of readChunks(path, handle, signal)) {
-    let chunk = read;
-    if (first) {
-      first = false;
-      if (hasBom(chunk)) chunk = chunk.subarray(3);
-    }
+  for await (const chunk of readChunks(path, handle, signal)) {
     feed(utf8.push(chunk));
     if (fatal !== undefined) throw fatal;
     if (signal?.aborted === true) throw signal.reason;

@@ -4,7 +4,7 @@
  */
 import { constants, isAscii, isUtf8 } from "node:buffer";
 import { datasetInvalid } from "./errors.js";
-import { firstInvalidUtf8, hasBom, openDatasetFile, readChunks } from "./read-bytes.js";
+import { firstInvalidUtf8, openDatasetFile, readChunks } from "./read-bytes.js";
 import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
 
 const EXPECTED = "one JSON object per line (JSONL)";
@@ -154,13 +154,7 @@ export async function* readJsonlBatches(path: string, signal?: AbortSignal, unpa
   const lines = new JsonlLines(unparsed);
   // Pieces of a line that has not ended yet; usually empty or one chunk tail.
   let carry: Buffer[] = [];
-  let first = true;
-  for await (const read of readChunks(path, handle, signal)) {
-    let chunk = read;
-    if (first) {
-      first = false;
-      if (hasBom(chunk)) chunk = chunk.subarray(3);
-    }
+  for await (const chunk of readChunks(path, handle, signal)) {
     const last = chunk.lastIndexOf(10);
     if (last === -1) {
       carry.push(chunk);
