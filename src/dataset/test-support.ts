@@ -89,7 +89,7 @@ const BAD_BYTES: readonly number[][] = [[0xff], [0xed, 0xa0, 0x80], [0xc0, 0x80]
 const wellFormed = (text: string): string => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\uFFFD");
 
 /** Text with what breaks readers: quotes, separators, line breaks, CR, BOM, NUL, U+FFFF/U+FFFD, astral characters. */
-export const fuzzText: fc.Arbitrary<string> = fc.oneof(
+const fuzzText: fc.Arbitrary<string> = fc.oneof(
   { weight: 20, arbitrary: fc.array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom('"', "'", ",", ";", "\t", "\n", "\r", "\r\n", "\uFEFF", "\0", "{", "[", "}", " ", "é", "😀", "\u2028", "\uFFFF", "\uFFFD", "\\", '""', "sep=;")), { maxLength: 6 }).map((a) => wellFormed(a.join(""))) },
   // Longer than a read of the file (CHUNK_BYTES), so that rows and values cross reads.
   { weight: 1, arbitrary: fc.tuple(fc.string({ unit: "binary", minLength: 1, maxLength: 3 }), fc.integer({ min: 1000, max: 300_000 })).map(([s, n]) => wellFormed(s.repeat(Math.ceil(n / s.length)))) },
@@ -103,7 +103,7 @@ const fuzzNested = fc.letrec<{ value: unknown }>((tie) => ({
 })).value;
 
 /** A row object: the usual fields, each maybe missing, sometimes nested or not text. */
-export const fuzzRow: fc.Arbitrary<Record<string, unknown>> = fc
+const fuzzRow: fc.Arbitrary<Record<string, unknown>> = fc
   .tuple(
     fc.record({ id: fc.oneof(fuzzText, fc.integer()), output: fc.oneof({ weight: 5, arbitrary: fuzzText }, fuzzScalar), expected: fc.oneof({ weight: 5, arbitrary: fuzzText }, fuzzScalar), metadata: fuzzNested }, { requiredKeys: [] }),
     fc.dictionary(fuzzKey, fuzzNested, { maxKeys: 2 }),

@@ -75,7 +75,7 @@ export type OpenAIEmbeddingProvider = EmbeddingProvider & Required<BatchingHints
  * An error from the embeddings endpoint. `inputRejected` (HTTP 400, 413, 422) tells the batcher that
  * the texts themselves were refused, so it may isolate the offending one.
  */
-export class EmbeddingRequestError extends EvalError {
+class EmbeddingRequestError extends EvalError {
   readonly status: number | undefined;
   readonly inputRejected: boolean;
   constructor(message: string, status?: number) {

@@ -160,7 +160,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
  * ({@link htmlFigure}: "0.6700–0.7200", "0–0.0200"); a bin of one value within the range ([1, 1.05] past a top
  * of 1) reads as that value. The edges are rounded to 12 decimals first: 0.05 · 3 is 0.15000000000000002.
  */
-export function binRange(a: number, b: number, range?: readonly [number, number]): string {
+function binRange(a: number, b: number, range?: readonly [number, number]): string {
   const [lo, hi] = range ?? [a, b];
   const from = Number(clamp(a, lo, hi).toFixed(12));
   const to = Number(clamp(b, lo, hi).toFixed(12));

@@ -3,7 +3,7 @@ export { renderRunReport } from "./run-report.js";
 export { renderComparisonReport, textsUnavailableNote } from "./comparison-report.js";
 export { renderTrendReport } from "./trend-report.js";
 export { renderJUnit } from "./junit.js";
-export { chooseBins, highlightFor, type BinChoice } from "./choose.js";
+export { highlightFor } from "./choose.js";
 export type {
   ComparisonEvaluator,
   ComparisonReportInput,

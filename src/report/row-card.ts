@@ -57,7 +57,7 @@ const MAX_TOKEN_CHARS = 80;
  * `text` as element HTML, cut to its first `max` code points (as the row texts are cut) with a visible
  * "… (1,000,000 characters)" saying how long it was.
  */
-export function cutTextHtml(text: string, max: number): string {
+function cutTextHtml(text: string, max: number): string {
   const c = capCodePoints(text, max);
   return c.cut ? `${escapeText(c.text)}<span class="muted" title="cut to its first ${formatInt(max)} characters">… (${formatInt(c.length)} characters)</span>` : escapeText(text);
 }
