@@ -144,6 +144,18 @@ describe("compareRuns", () => {
     // Evaluators left out on the same rows (no reference, say) share one sentence.
     const two = await compareRuns(run("a", { sim: [1, null, 1, 1], dist: [1, null, 2, 3] }), run("b", { sim: [1, null, 1, 0], dist: [1, null, 2, 4] }), both);
     expect(two.warnings).toEqual(["sim, dist: 1 of the 4 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 3"]);
+    // A wide config: every evaluator skipping the same rows is counted, not listed; a group of some of them names five.
+    const names = Array.from({ length: 8 }, (_, i) => `ev${i}`);
+    const wideRun = (side: string) => run(side, Object.fromEntries(names.map((n) => [n, [null, 1, 0.5]])));
+    const wide = await compareRuns(wideRun("a"), wideRun("b"), { directions: Object.fromEntries(names.map((n) => [n, "maximize" as const])) });
+    expect(wide.warnings).toEqual(["all 8 evaluators: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 2"]);
+    const some = [...names, "ev8", "ev9"];
+    const part = await compareRuns(
+      run("a", Object.fromEntries(some.map((n, i) => [n, [i < 7 ? null : 1, 1]]))),
+      run("b", Object.fromEntries(some.map((n, i) => [n, [i < 7 ? null : 1, 1]]))),
+      { directions: Object.fromEntries(some.map((n) => [n, "maximize" as const])) },
+    );
+    expect(part.warnings).toEqual(["ev0, ev1, ev2, ev3, ev4 and 2 more evaluators: 1 of the 2 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 1"]);
     expect((c.evaluators[0]?.rows.improved ?? 0) + (c.evaluators[0]?.rows.regressed ?? 0) + (c.evaluators[0]?.rows.unchanged ?? 0)).toBe(1);
   });
 

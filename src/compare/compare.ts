@@ -223,12 +223,27 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
     if (group) group.names.push(e.name);
     else groups.set(key, { names: [e.name], pairs: e.n_pairs, a: u.a, b: u.b });
   }
+  const compared = evaluators.filter((e) => e.n_pairs > 0).length;
   return [...groups.values()].map(({ names, pairs, a, b }) => {
     const left = matched - pairs;
     const sides = [a ? `${a} in A` : "", b ? `${b} in B` : ""].filter(Boolean).join(", ");
     const one = left === 1;
-    return `${names.join(", ")}: ${left} of the ${matched} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${pairs}`;
+    return `${evaluatorList(names, compared)}: ${left} of the ${matched} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${pairs}`;
   });
+}
+
+/** Most evaluator names a warning lists; past them it counts the others, whose pairs the table gives. */
+const MAX_LISTED_NAMES = 5;
+
+/**
+ * The evaluators a warning is about, as its subject: their names, or with a wide config (a team's hundred
+ * evaluators, all skipping the rows without a reference) `all N evaluators` when it is every one compared,
+ * else the first {@link MAX_LISTED_NAMES} and how many more, so that one warning does not list them all.
+ */
+function evaluatorList(names: readonly string[], compared: number): string {
+  if (names.length <= MAX_LISTED_NAMES) return names.join(", ");
+  if (names.length === compared) return `all ${names.length} evaluators`;
+  return `${names.slice(0, MAX_LISTED_NAMES).join(", ")} and ${names.length - MAX_LISTED_NAMES} more evaluators`;
 }
 
 /** The paired scores of one evaluator, collected as run b streams past. */
