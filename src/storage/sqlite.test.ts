@@ -10,7 +10,7 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
-import { DELETE_CHUNK_ROWS, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
+import { DELETE_CHUNK_ROWS, nextPageRows, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
 import { CLOSED_UNFINISHED, processGone } from "./store.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
@@ -353,6 +353,31 @@ describe("runs and rows", () => {
     const seen = (await collect(store.rows(id))).map((r) => r.row);
     expect(seen).toHaveLength(2345);
     expect(seen).toEqual(Array.from({ length: 2345 }, (_, i) => i + 1));
+  });
+
+  it("reads wide rows (a config of hundreds of evaluators) in pages of fewer rows, every row once and in order", async () => {
+    // 1,000 rows of 200 evaluators' results are about 97 million characters: one page held 400 MB of heap.
+    expect(nextPageRows(1000, 3_000_000)).toBe(1000);
+    expect(nextPageRows(1000, 97_000_000)).toBe(86);
+    expect(nextPageRows(2, 100_000_000)).toBe(1);
+    expect(nextPageRows(0, 0)).toBe(1000);
+    const store = open();
+    const id = await store.beginRun(META);
+    const wide = (row: number): RowOutcome => ({ row, id: row, results: { em: { ...result(1).em!, reasoning: "x".repeat(20_000) } } });
+    await store.addRows(id, Array.from({ length: 1500 }, (_, i) => wide(i + 1)));
+    const all = vi.spyOn(Object.getPrototypeOf(new Database(":memory:").prepare("SELECT 1")) as Database.Statement, "all");
+    try {
+      const seen = (await collect(store.rows(id))).map((r) => r.row);
+      expect(seen).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
+      const limits = all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number");
+      // Each page after the first holds about 8 Mi characters: of 20,000-character rows, about 420.
+      expect(limits.length).toBeGreaterThanOrEqual(3);
+      expect(limits[0]).toBe(1000);
+      expect(limits.slice(1).every((l) => (l as number) > 400 && (l as number) < 420)).toBe(true);
+      expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
+    } finally {
+      all.mockRestore();
+    }
   });
 
   it("reads two runs' rows side by side while writing a third (no connection left busy)", async () => {

@@ -13,8 +13,24 @@ import { CLOSED_UNFINISHED, processGone, type RunStore } from "./store.js";
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
 
-/** Rows read per query by {@link SqliteRunStore.rows} and {@link SqliteRunStore.scores}. */
+/** Most rows read per query by {@link SqliteRunStore.rows} and {@link SqliteRunStore.scores}. */
 const PAGE_ROWS = 1_000;
+
+/**
+ * Characters of stored text a page aims at (8 Mi; 16 MiB as JavaScript strings, twice that when a name is
+ * not Latin-1). A row's results grow with the evaluators: 1,000 rows of a 200-evaluator config are about
+ * 97 million characters, which held the read of `--junit` at 400 MB of heap where 20 evaluators took 40 MB.
+ */
+const PAGE_CHARS = 8 * 2 ** 20;
+
+/**
+ * The rows to ask for in the next page, given the rows and the characters of stored text the last page
+ * held: as many as {@link PAGE_CHARS} holds at that width, from 1 to {@link PAGE_ROWS}.
+ */
+export function nextPageRows(rows: number, chars: number): number {
+  if (rows <= 0 || chars <= 0) return PAGE_ROWS;
+  return Math.max(1, Math.min(PAGE_ROWS, Math.floor((rows * PAGE_CHARS) / chars)));
+}
 
 /**
  * Rows deleted per transaction by {@link SqliteRunStore.deleteRun}: each holds the write lock for under
@@ -337,7 +353,7 @@ export class SqliteRunStore implements RunStore {
    */
   async *rows(runId: string): AsyncGenerator<RowOutcome> {
     this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
-    for (const page of this.#pages(runId, this.#q.rowPage, (r) => r.row)) for (const r of page) yield toRowOutcome(r);
+    for (const page of this.#pages(runId, this.#q.rowPage, (r) => r.row, (r) => r.results.length + (r.error?.length ?? 0))) for (const r of page) yield toRowOutcome(r);
   }
 
   /**
@@ -348,7 +364,7 @@ export class SqliteRunStore implements RunStore {
    */
   async *scores(runId: string): AsyncGenerator<RowScores> {
     const names = evaluatorNames(this.#guard(`read the scores of run ${runId}`, () => this.#run(runId)));
-    for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0])) {
+    for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
       for (const [row, id, text, results] of page) {
         if (text === null) {
           yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null }));
@@ -367,25 +383,34 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * The run's rows, {@link PAGE_ROWS} at a time (see {@link rows} for why pages). After each page the run
+   * The run's rows, {@link PAGE_ROWS} at a time, or fewer when they are wide: each page after the first
+   * holds as many as {@link PAGE_CHARS} of `charsOf` would at the last page's width (see {@link nextPageRows};
+   * see {@link rows} for why pages). After each page the run
    * is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
    * page was whole. A run deleted by another process between pages is `STORE_FAILED`: its later pages
    * would come back empty or with a gap, and a comparison would have judged the rows read so far as the run.
    */
-  *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number): Generator<T[]> {
+  *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number, charsOf: (r: T) => number): Generator<T[]> {
     let after = Number.MIN_SAFE_INTEGER;
+    let limit = PAGE_ROWS;
     for (;;) {
       const page = this.#guard(`read the rows of run ${runId}`, () => {
-        const rows = statement.all(runId, after, PAGE_ROWS);
+        const rows = statement.all(runId, after, limit);
         if (this.#q.runExists.get(runId) === undefined) {
           throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} was deleted while its rows were being read; the rows read before then are only part of the run`);
         }
         return rows;
       });
-      yield page;
       const last = page[page.length - 1];
-      if (last === undefined || page.length < PAGE_ROWS) return;
+      if (last === undefined || page.length < limit) {
+        yield page;
+        return;
+      }
       after = rowOf(last);
+      let chars = 0;
+      for (const r of page) chars += charsOf(r);
+      limit = nextPageRows(page.length, chars);
+      yield page;
     }
   }
 
