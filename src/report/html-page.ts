@@ -32,7 +32,8 @@ export function responsiveChart(wide: string, narrow: string): string {
  * their parts and break inside a part only when it alone overflows (`break-word`): `anywhere` let the
  * table shrink the column to a few letters and cut "levenshtein_distance" as "levenshtein_dis|tance".
  * The evaluator links under the header (`nav.toc a`) stay one line, cut with an ellipsis, the full name
- * in their `title`: a long name wrapped into a pill three lines tall.
+ * in their `title`: a long name wrapped into a pill three lines tall. Past 12 they are folded in a
+ * `details.toc` (run-report.ts), so that a wide config's links do not push the summary screens down.
  *
  * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
  * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).
@@ -59,6 +60,7 @@ a{color:var(--pass)}
 code,.mono{font-family:var(--mono);font-size:.9em}
 .sub{color:var(--muted);font-size:13.5px;margin:0;overflow-wrap:anywhere}
 nav.toc{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0 0}
+details.toc{margin:6px 0 0}details.toc>summary{cursor:pointer;font-size:13px;color:var(--accent)}
 nav.toc a{display:inline-block;max-width:min(100%,32em);white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:13px;text-decoration:none;border:1px solid var(--line);background:var(--card);padding:3px 10px;border-radius:999px;color:var(--accent)}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:8px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}

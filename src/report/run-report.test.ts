@@ -415,6 +415,17 @@ describe("long evaluator names", () => {
     for (const decl of ["white-space:nowrap", "overflow:hidden", "text-overflow:ellipsis", "display:inline-block"]) expect(rule).toContain(decl);
     expect(rule).not.toContain("overflow-wrap");
   });
+
+  it("are folded away past 12 evaluators (a wide config's 200 pills filled a phone screen nine times), the summary table still linking to each", () => {
+    const many = (n: number) =>
+      renderRunReport(input({ evaluators: Array.from({ length: n }, (_, i) => ({ summary: summary({ name: `ev${i}` }), histogram: null, worst: [] })) }));
+    expect(many(12)).not.toContain("<details");
+    expect(many(12).match(/<nav class="toc"[^>]*>(.*?)<\/nav>/)?.[1]?.match(/<a /g)).toHaveLength(12);
+    const wide = many(200);
+    const folded = wide.match(/<details class="toc"><summary>All 200 evaluators<\/summary><nav class="toc"[^>]*>(.*?)<\/nav><\/details>/)?.[1];
+    expect(folded?.match(/<a /g)).toHaveLength(200);
+    expect(wide).toContain('<a href="#ev-199-ev199"');
+  });
 });
 
 describe("summary tables on a narrow screen", () => {

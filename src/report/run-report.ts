@@ -26,6 +26,19 @@ export function renderRunReport(input: RunReportInput): string {
   return renderPage(`${runTitle(run)} · simeval run report`, body, input.generated_at);
 }
 
+/** Past this many evaluators the links under the header are folded away: the summary table links to each too. */
+const OPEN_TOC_MAX = 12;
+
+/**
+ * The evaluator links under the header. A wide config's (200 evaluators: a phone screen of pills nine
+ * times over before the summary) are folded into a `<details>` that names how many there are.
+ */
+function tocHtml(links: string, count: number): string {
+  if (!links) return "";
+  const nav = `<nav class="toc" aria-label="Evaluators">${links}</nav>`;
+  return count > OPEN_TOC_MAX ? `<details class="toc"><summary>All ${formatInt(count)} evaluators</summary>${nav}</details>` : nav;
+}
+
 function renderHeader(input: RunReportInput): string {
   const { run, summary } = input;
   const item = (label: string, html: string, cls = ""): string => `<div${cls ? ` class="${cls}"` : ""}><dt>${label}</dt><dd>${html}</dd></div>`;
@@ -64,7 +77,7 @@ function renderHeader(input: RunReportInput): string {
       `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
       "wide",
     ) +
-    `</dl>${warnings}${gateList}${errors}${toc ? `<nav class="toc" aria-label="Evaluators">${toc}</nav>` : ""}</header>`
+    `</dl>${warnings}${gateList}${errors}${tocHtml(toc, input.evaluators.length)}</header>`
   );
 }
 
