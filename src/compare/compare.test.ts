@@ -156,6 +156,13 @@ describe("compareRuns", () => {
       { directions: Object.fromEntries(some.map((n) => [n, "maximize" as const])) },
     );
     expect(part.warnings).toEqual(["ev0, ev1, ev2, ev3, ev4 and 2 more evaluators: 1 of the 2 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 1"]);
+    const seven = some.slice(0, 7);
+    const one = await compareRuns(
+      run("a", Object.fromEntries(seven.map((n, i) => [n, [i < 6 ? null : 1, 1]]))),
+      run("b", Object.fromEntries(seven.map((n, i) => [n, [i < 6 ? null : 1, 1]]))),
+      { directions: Object.fromEntries(seven.map((n) => [n, "maximize" as const])) },
+    );
+    expect(one.warnings[0]).toMatch(/^ev0, ev1, ev2, ev3, ev4 and 1 more evaluator: /);
     expect((c.evaluators[0]?.rows.improved ?? 0) + (c.evaluators[0]?.rows.regressed ?? 0) + (c.evaluators[0]?.rows.unchanged ?? 0)).toBe(1);
   });
 

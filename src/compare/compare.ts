@@ -243,7 +243,8 @@ const MAX_LISTED_NAMES = 5;
 function evaluatorList(names: readonly string[], compared: number): string {
   if (names.length <= MAX_LISTED_NAMES) return names.join(", ");
   if (names.length === compared) return `all ${names.length} evaluators`;
-  return `${names.slice(0, MAX_LISTED_NAMES).join(", ")} and ${names.length - MAX_LISTED_NAMES} more evaluators`;
+  const more = names.length - MAX_LISTED_NAMES;
+  return `${names.slice(0, MAX_LISTED_NAMES).join(", ")} and ${more} more evaluator${more === 1 ? "" : "s"}`;
 }
 
 /** The paired scores of one evaluator, collected as run b streams past. */

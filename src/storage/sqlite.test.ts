@@ -372,7 +372,7 @@ describe("runs and rows", () => {
       const limits = all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number");
       // Each page after the first holds about 8 Mi characters: of 20,000-character rows, about 420.
       expect(limits.length).toBeGreaterThanOrEqual(3);
-      expect(limits[0]).toBe(1000);
+      expect(limits[0]).toBe(100);
       expect(limits.slice(1).every((l) => (l as number) > 400 && (l as number) < 420)).toBe(true);
       expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
     } finally {

@@ -16,6 +16,9 @@ export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
 /** Most rows read per query by {@link SqliteRunStore.rows} and {@link SqliteRunStore.scores}. */
 const PAGE_ROWS = 1_000;
 
+/** Rows of the first page, whose width is not known yet: 100 rows of 200 evaluators' results are about 40 MB. */
+const FIRST_PAGE_ROWS = 100;
+
 /**
  * Characters of stored text a page aims at (8 Mi; 16 MiB as JavaScript strings, twice that when a name is
  * not Latin-1). A row's results grow with the evaluators: 1,000 rows of a 200-evaluator config are about
@@ -346,7 +349,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * The run's rows in row order, read {@link PAGE_ROWS} at a time. Pages, not one `.iterate()` cursor:
+   * The run's rows in row order, read in pages of at most {@link PAGE_ROWS} (see {@link #pages}). Pages, not one `.iterate()` cursor:
    * an open cursor keeps the connection busy (better-sqlite3 then refuses every write on it, so a runner
    * could not record a new run while streaming the baseline's rows) and pins a WAL snapshot for the whole
    * read, which stops checkpoints and lets the WAL file grow.
@@ -383,16 +386,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * The run's rows, {@link PAGE_ROWS} at a time, or fewer when they are wide: each page after the first
-   * holds as many as {@link PAGE_CHARS} of `charsOf` would at the last page's width (see {@link nextPageRows};
-   * see {@link rows} for why pages). After each page the run
-   * is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
+   * The run's rows, {@link FIRST_PAGE_ROWS} first, then {@link PAGE_ROWS} at a time, or fewer when they are
+   * wide: each page after the first holds as many as {@link PAGE_CHARS} of `charsOf` would at the last page's
+   * width (see {@link nextPageRows}; see {@link rows} for why pages). After each page the run is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
    * page was whole. A run deleted by another process between pages is `STORE_FAILED`: its later pages
    * would come back empty or with a gap, and a comparison would have judged the rows read so far as the run.
    */
   *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number, charsOf: (r: T) => number): Generator<T[]> {
     let after = Number.MIN_SAFE_INTEGER;
-    let limit = PAGE_ROWS;
+    let limit = FIRST_PAGE_ROWS;
     for (;;) {
       const page = this.#guard(`read the rows of run ${runId}`, () => {
         const rows = statement.all(runId, after, limit);
