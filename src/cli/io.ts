@@ -4,6 +4,8 @@ import { EXIT } from "./exit-codes.js";
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** The width of the terminal that stdout is, in columns; undefined when stdout is not a terminal. */
+  readonly columns?: number | undefined;
 }
 
 /** Why standard output or error could not be written (other than its reader going away), once one could not. */
@@ -37,4 +39,10 @@ export function lineWriter(stream: NodeJS.WritableStream, name: string, report?:
   };
 }
 
-export const processIO: CliIO = { stdout: lineWriter(process.stdout, "output", process.stderr), stderr: lineWriter(process.stderr, "error") };
+export const processIO: CliIO = {
+  stdout: lineWriter(process.stdout, "output", process.stderr),
+  stderr: lineWriter(process.stderr, "error"),
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
+};

@@ -53,7 +53,13 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   // reaches the terminal as a control or bidi character (see forTerminal). Files and stdout are untouched
   // (stdout may be JSON), except the text commands print there, which escapes the data it quotes: the comparison's
   // row ids (printComparison), a table's cells (renderTable), a dataset or output path (forTerminalLine).
-  const io: CliIO = { stdout: cliIO.stdout, stderr: (text) => cliIO.stderr(forTerminal(text)) };
+  const io: CliIO = {
+    stdout: cliIO.stdout,
+    stderr: (text) => cliIO.stderr(forTerminal(text)),
+    get columns() {
+      return cliIO.columns;
+    },
+  };
   let code: number = EXIT.ok;
   const program = new Command("simeval")
     .description("Score LLM and agent outputs against reference answers.")

@@ -22,3 +22,24 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   rows.forEach((r, i) => out.push(line(cells[i + 1] ?? [], r)));
   return out.join("\n");
 }
+
+/**
+ * {@link renderTable} for a table with a column per evaluator, which a wide config makes wider than a line:
+ * when it is wider than `width` terminal columns, the columns after the first `keep` are dealt, in order, into
+ * tables printed one after another (a blank line between), each repeating the first `keep` columns (what names
+ * a row) and holding as many of the others as fit in `width`, at least one. Otherwise the one table.
+ */
+export function renderTableBlocks(header: readonly string[], rows: readonly (readonly (string | number)[])[], keep: number, width: number): string {
+  const widths = header.map((h, i) => Math.max(stringWidth(forTerminalLine(h)), ...rows.map((r) => stringWidth(forTerminalLine(String(r[i] ?? ""))))));
+  const span = (columns: readonly number[]) => columns.reduce((sum, i) => sum + (widths[i] ?? 0), 0) + 2 * (columns.length - 1);
+  const kept = Array.from({ length: Math.min(keep, header.length) }, (_, i) => i);
+  const blocks: number[][] = [];
+  for (let i = kept.length; i < header.length; i++) {
+    const block = blocks[blocks.length - 1];
+    if (block && span([...kept, ...block, i]) <= width) block.push(i);
+    else blocks.push([i]);
+  }
+  if (blocks.length <= 1) return renderTable(header, rows);
+  const pick = <T>(r: readonly T[], block: readonly number[]): T[] => [...kept, ...block].map((i) => r[i] as T);
+  return blocks.map((block) => renderTable(pick(header, block), rows.map((r) => pick(r, block)))).join("\n\n");
+}

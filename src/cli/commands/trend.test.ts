@@ -156,3 +156,37 @@ describe("trend --last", () => {
     }
   });
 });
+
+describe("trend's table on a wide config", () => {
+  it("goes on in further tables, each naming the runs, past the terminal's width (160 columns when stdout is not a terminal)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-trend-wide-"));
+    const db = join(dir, "simeval.db");
+    try {
+      const specs: EvaluatorSpec[] = Array.from({ length: 12 }, (_, i) => ({ type: "exact_match", name: `answer_matches_reference_${i}` }));
+      const store = openSqliteStore(db);
+      for (const name of ["first", "second"]) {
+        const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: specs });
+        await store.finishRun(id, run(id, specs.map((s, i) => [s, i / 10])).summary!);
+      }
+      await store.close();
+      const trend = async (columns?: number) => {
+        let out = "";
+        expect(await main(["trend", "--db", db], { stdout: (s) => void (out += `${s}\n`), stderr: () => {}, columns })).toBe(0);
+        return out.trimEnd().split("\n\n");
+      };
+      for (const [columns, width] of [[undefined, 160], [80, 80], [400, 400]] as const) {
+        const tables = await trend(columns);
+        const heads = tables.map((t) => t.split("\n")[0] as string);
+        // Every evaluator once, in order, beside the runs' names and times in each table.
+        expect(heads.flatMap((h) => h.split(/\s{2,}/).slice(2)).filter((c) => c !== "dataset")).toEqual(specs.map((s) => s.name));
+        for (const t of tables) {
+          expect(t.split("\n").slice(2).map((l) => l.split(/\s+/)[0])).toEqual(["first", "second"]);
+          expect(Math.max(...t.split("\n").map((l) => l.length))).toBeLessThanOrEqual(width);
+        }
+        expect(tables.length > 1).toBe(width < 400);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
