@@ -592,6 +592,20 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(r.err).toContain(`simeval: ${JSON.stringify(dir)} is a folder, and no recorded run is named so; give a results.jsonl file in it, or a recorded run (id, name or id prefix)`);
   });
 
+  it("show lists the evaluators one a line, with their config as run and their inputs, escaping what would act on the terminal", async () => {
+    const db = join(dir, "show.sqlite");
+    const specs = [{ type: "exact_match" }, { type: "levenshtein", name: "lev", config: { threshold: 0.5 }, inputs: { output: "$['an\u202eswer']" } }];
+    const config = file("evals.json", evals(specs));
+    const rows = file("show.jsonl", jsonl([{ "an\u202eswer": "a", expected: "a" }]));
+    expect((await run("run", rows, "--config", config, "--db", db, "--name", "shown")).code).toBe(0);
+    const lines = (await run("show", "shown", "--db", db)).out.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("evaluator "));
+    expect(lines[at]).toMatch(/^evaluator\s+type\s+config\s+inputs$/);
+    expect(lines[at + 2]).toMatch(/^exact_match\s+exact_match\s+\{"case_sensitive":false,"trim":true,"normalize_whitespace":false\}\s+-$/);
+    expect(lines[at + 3]).toMatch(/^lev\s+levenshtein\s+\{"threshold":0\.5,"case_sensitive":false,"max_chars":10000,"unit":"code_point"\}\s+\{"output":"\$\['an\\u202eswer'\]"\}$/);
+    expect(lines.join("\n")).not.toContain("\u202e");
+  });
+
   it("trend's note on runs its filters leave out counts one run in the singular", async () => {
     const db = join(dir, "one.sqlite");
     const config = file("evals.json", evals([{ type: "exact_match" }]));

@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -107,6 +108,17 @@ function means(r: RunInfo): string {
   return (r.summary?.evaluators ?? []).map((e) => `${e.name}=${formatFigure(e.mean)}`).join(" ");
 }
 
+/**
+ * The run's evaluators, one a line: name, type, config (with its defaults, as JSON) and, where a spec has them,
+ * its inputs. A cell is escaped as {@link renderTable} escapes one: JSON escapes C0 controls but not a bidi
+ * override or C1 control in a JSONPath or a provider setting.
+ */
+function evaluatorTable(specs: readonly EvaluatorSpec[]): string {
+  const withInputs = specs.some((s) => s.inputs !== undefined);
+  const rows = specs.map((s) => [s.name ?? s.type, s.type, JSON.stringify(s.config ?? {}), ...(withInputs ? [s.inputs ? JSON.stringify(s.inputs) : "-"] : [])]);
+  return renderTable(["evaluator", "type", "config", ...(withInputs ? ["inputs"] : [])], rows);
+}
+
 /** `simeval show RUN`: one run's details and summary. */
 export async function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
   const store = openRecordedRuns(opts.db);
@@ -126,8 +138,8 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
         `dataset  ${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`,
-        // JSON escapes C0 controls but not a bidi override or C1 control in a JSONPath or a provider setting.
-        `evaluators ${forTerminal(JSON.stringify(run.evaluators))}`,
+        "",
+        evaluatorTable(run.evaluators),
         "",
         run.summary ? summaryTable(run.summary) : await noSummary(run, store),
         // An incomplete run's figures read like a whole run's: say they are not (as compare does).
