@@ -3,8 +3,8 @@
  * Content-Security-Policy forbids scripts and every network load, so even text that slipped past
  * escaping could not run or phone home, and the file opens the same offline.
  */
-import { escapeHtml } from "./escape.js";
-import { formatTime, htmlSignedFigure } from "./format.js";
+import { escapeHtml, escapeText } from "./escape.js";
+import { formatInt, formatTime, htmlSignedFigure } from "./format.js";
 import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import type { Direction } from "../types.js";
 import type { HighlightOptions } from "./types.js";
@@ -268,4 +268,19 @@ function legendText(highlight: HighlightOptions): [string, string, string] {
 export function slug(name: string, index: number): string {
   const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   return `ev-${index}-${s || "x"}`;
+}
+
+/** Past this many evaluators the links under a report's header are folded away. */
+const OPEN_TOC_MAX = 12;
+
+/**
+ * Links under a report's header to each evaluator's section (whose id is {@link slug} of its name and
+ * place). A wide config's (200 evaluators: a phone screen of pills nine times over before the first
+ * section) are folded into a `<details>` that names how many there are. "" for none.
+ */
+export function evaluatorNav(names: readonly string[]): string {
+  if (!names.length) return "";
+  const links = names.map((name, i) => `<a href="#${slug(name, i)}" title="${escapeHtml(name)}">${escapeText(name)}</a>`).join("");
+  const nav = `<nav class="toc" aria-label="Evaluators">${links}</nav>`;
+  return names.length > OPEN_TOC_MAX ? `<details class="toc"><summary>All ${formatInt(names.length)} evaluators</summary>${nav}</details>` : nav;
 }

@@ -6,7 +6,7 @@ import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
-import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, renderPage, responsiveChart, scrollBox, slug, verdictBadge } from "./html-page.js";
+import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, evaluatorNav, renderPage, responsiveChart, scrollBox, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
 import { MAX_SHOWN_CHARS } from "./text-diff.js";
 import type { HighlightOptions, RunReportEvaluator, RunReportInput, WorstRow } from "./types.js";
@@ -26,27 +26,11 @@ export function renderRunReport(input: RunReportInput): string {
   return renderPage(`${runTitle(run)} · simeval run report`, body, input.generated_at);
 }
 
-/** Past this many evaluators the links under the header are folded away: the summary table links to each too. */
-const OPEN_TOC_MAX = 12;
-
-/**
- * The evaluator links under the header. A wide config's (200 evaluators: a phone screen of pills nine
- * times over before the summary) are folded into a `<details>` that names how many there are.
- */
-function tocHtml(links: string, count: number): string {
-  if (!links) return "";
-  const nav = `<nav class="toc" aria-label="Evaluators">${links}</nav>`;
-  return count > OPEN_TOC_MAX ? `<details class="toc"><summary>All ${formatInt(count)} evaluators</summary>${nav}</details>` : nav;
-}
-
 function renderHeader(input: RunReportInput): string {
   const { run, summary } = input;
   const item = (label: string, html: string, cls = ""): string => `<div${cls ? ` class="${cls}"` : ""}><dt>${label}</dt><dd>${html}</dd></div>`;
   const status =
     run.status === "complete" ? `<span class="badge pass">✓ complete</span>` : `<span class="badge warn">${escapeHtml(run.status)}</span>`;
-  const toc = input.evaluators
-    .map((ev, i) => `<a href="#${slug(ev.summary.name, i)}" title="${escapeHtml(ev.summary.name)}">${escapeText(ev.summary.name)}</a>`)
-    .join("");
   const errors = input.row_errors?.length
     ? `<h2>Rows that could not be read</h2><ul class="sub">${input.row_errors
         .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeText(e.message)}</li>`)
@@ -77,7 +61,7 @@ function renderHeader(input: RunReportInput): string {
       `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
       "wide",
     ) +
-    `</dl>${warnings}${gateList}${errors}${tocHtml(toc, input.evaluators.length)}</header>`
+    `</dl>${warnings}${gateList}${errors}${evaluatorNav(input.evaluators.map((ev) => ev.summary.name))}</header>`
   );
 }
 

@@ -18,6 +18,18 @@ describe("renderTrendReport", () => {
     });
   });
 
+  it("links under its header to each evaluator's chart, folded past 12 evaluators", () => {
+    const input = sampleTrendInput();
+    const html = renderTrendReport(input);
+    const targets = [...(html.match(/<nav class="toc"[^>]*>(.*?)<\/nav>/)?.[1] ?? "").matchAll(/<a href="#([^"]+)"[^>]*>([^<]*)<\/a>/g)];
+    expect(targets.map((m) => m[2])).toEqual(input.series.map((s) => s.name));
+    const sections = [...html.matchAll(/<section class="card evaluator" id="([^"]+)"><div class="ev-head"><h2>/g)].map((m) => m[1]);
+    expect(targets.map((m) => m[1])).toEqual(sections);
+    const base = input.series[0] as (typeof input.series)[number];
+    const wide = renderTrendReport({ ...input, series: Array.from({ length: 13 }, (_, i) => ({ ...base, name: `e${i}` })) });
+    expect(wide).toMatch(/<details class="toc"><summary>All 13 evaluators<\/summary><nav class="toc"/);
+  });
+
   it("prints a threshold as the evaluator holds it, in the heading and on the chart", () => {
     const input = sampleTrendInput();
     const html = renderTrendReport({ ...input, series: [{ ...(input.series[0] as (typeof input.series)[number]), threshold: 0.3334 }] });

@@ -2,7 +2,7 @@
 import { escapeHtml, escapeText, nameText } from "./escape.js";
 import { checkReportInput } from "./check-input.js";
 import { MISSING, formatThreshold, formatTime, htmlFigure } from "./format.js";
-import { NARROW_CHART_WIDTH, cell, deltaHtml, renderPage, responsiveChart, scrollBox, slug } from "./html-page.js";
+import { NARROW_CHART_WIDTH, cell, deltaHtml, evaluatorNav, renderPage, responsiveChart, scrollBox, slug } from "./html-page.js";
 import { renderLineChartSvg, type LinePoint } from "./line-chart-svg.js";
 import { directionText } from "./run-report.js";
 import type { TrendReportInput, TrendSeries } from "./types.js";
@@ -26,7 +26,7 @@ export function renderTrendReport(input: TrendReportInput): string {
     `<header class="card"><div class="eyebrow">simeval · trend</div><h1>${escapeText(title)}</h1><dl class="meta">` +
     `<div><dt>Runs</dt><dd>${runs.length}</dd></div><div class="wide"><dt>From – to</dt><dd>${span}</dd></div></dl>` +
     (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("") +
-    `</header>`;
+    `${evaluatorNav(input.series.map((s) => s.name))}</header>`;
   const charts = input.series.map((s, i) => renderSeries(input, s, slug(s.name, i)));
   return renderPage(title, [header, ...charts, renderTable(input)].join("\n"), input.generated_at);
 }
