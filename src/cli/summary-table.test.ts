@@ -7,14 +7,26 @@ const summary = (rows: number, extra: Partial<RunSummary> = {}): RunSummary => (
 
 describe("summaryTable", () => {
   it("one line per evaluator under the header, then the row count", () => {
-    const lines = summaryTable(summary(3, { row_errors: 2 })).split("\n");
+    const lines = summaryTable(summary(3, { row_errors: 2 }), 160).split("\n");
     expect(lines[0]?.split(/\s+/)).toEqual(["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass", "rate"]);
     expect(lines[2]?.split(/\s+/)).toEqual(["levenshtein", "1", "0", "0", "0.2500", "0.2500", "0.2500", "0.2500", "0.2500", "0.2500", "0.0%"]);
     expect(lines.at(-1)).toBe("3 rows, 2 unreadable");
   });
 
   it("says row for one row, and when skipped rows counted as 0", () => {
-    expect(summaryTable(summary(1)).split("\n").at(-1)).toBe("1 row, 0 unreadable");
-    expect(summaryTable(summary(2, { skipped_as_zero: true })).split("\n").at(-1)).toBe("2 rows, 0 unreadable, skipped rows counted as 0");
+    expect(summaryTable(summary(1), 160).split("\n").at(-1)).toBe("1 row, 0 unreadable");
+    expect(summaryTable(summary(2, { skipped_as_zero: true }), 160).split("\n").at(-1)).toBe("2 rows, 0 unreadable, skipped rows counted as 0");
+  });
+
+  it("goes on in a second table, each beginning with the evaluator, when it is wider than the width", () => {
+    const long = { ...lev, name: "answer_matches_the_reference_answer_closely" };
+    const text = summaryTable({ ...summary(3), evaluators: [lev, long] }, 80);
+    const [first, second] = text.split("\n\n") as [string, string];
+    expect(first.split("\n")[0]?.split(/\s+/)[0]).toBe("evaluator");
+    expect(second.split("\n")[0]?.split(/\s+/)[0]).toBe("evaluator");
+    for (const t of [first, second]) expect(t.split("\n").slice(2, 4).map((l) => l.split(/\s+/)[0])).toEqual(["levenshtein", long.name]);
+    for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    expect(text.split("\n").at(-1)).toBe("3 rows, 0 unreadable");
+    expect(summaryTable({ ...summary(3), evaluators: [lev, long] }, 200)).not.toContain("\n\n");
   });
 });

@@ -1,9 +1,12 @@
 import type { RunSummary } from "../run/types.js";
 import { formatFigure, formatRate } from "./format.js";
-import { renderTable } from "./table.js";
+import { renderTableBlocks } from "./table.js";
 
-/** The run summary as a plain-text table: one row per evaluator. */
-export function summaryTable(summary: RunSummary): string {
+/**
+ * The run summary as a plain-text table: one row per evaluator. Wider than `width` (no limit by default; long
+ * evaluator names on a narrow terminal), its columns go on in further tables, each beginning with the evaluator.
+ */
+export function summaryTable(summary: RunSummary, width = Number.POSITIVE_INFINITY): string {
   const rows = summary.evaluators.map((e) => [
     e.name,
     e.n,
@@ -20,5 +23,5 @@ export function summaryTable(summary: RunSummary): string {
   const header = ["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"];
   const note = [`${summary.rows} row${summary.rows === 1 ? "" : "s"}`, `${summary.row_errors} unreadable`];
   if (summary.skipped_as_zero) note.push("skipped rows counted as 0");
-  return `${renderTable(header, rows)}\n${note.join(", ")}`;
+  return `${renderTableBlocks(header, rows, 1, width)}\n${note.join(", ")}`;
 }

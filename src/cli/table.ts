@@ -1,5 +1,17 @@
 import stringWidth from "string-width";
 import { forTerminalLine } from "./format.js";
+import type { CliIO } from "./io.js";
+
+/**
+ * How wide a table may be when stdout is not a terminal (a CI log, a file): past it, a table's columns go on
+ * in another table under the first, as on a terminal past its width.
+ */
+const PIPE_COLUMNS = 160;
+
+/** The width a table printed on `io` may take: the terminal's, or {@link PIPE_COLUMNS} when stdout is not one (or says 0). */
+export function tableWidth(io: Pick<CliIO, "columns">): number {
+  return io.columns !== undefined && io.columns > 0 ? io.columns : PIPE_COLUMNS;
+}
 
 /**
  * Renders rows as an aligned plain-text table, by the columns each cell takes on a terminal (string-width:

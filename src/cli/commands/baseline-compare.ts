@@ -4,6 +4,7 @@ import type { RunStore } from "../../storage/store.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
+import { tableWidth } from "../table.js";
 import { compare, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionVerdict } from "./compare.js";
 import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
 
@@ -43,7 +44,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   if (unscored && gate) throw new EvalError("USAGE", `--fail-on-regression: ${unscored}; \`simeval baseline set RUN\` marks a run in which every evaluator scored rows`);
   if (unscored) io.stderr(`simeval: --baseline: warning: ${unscored}`);
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
-  io.stdout(`\nAgainst the baseline:\n${printComparison(comparison)}`);
+  io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
   if (gate) refuseMismatchedGate(comparison);
   return { baseline: a.label, ...regressionVerdict(comparison) };
 }

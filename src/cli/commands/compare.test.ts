@@ -61,6 +61,20 @@ describe("compare", () => {
     ]);
   });
 
+  it("goes on in further tables, each beginning with the evaluator, when the table is wider than the width", async () => {
+    const types = { em: "exact_match", answer_matches_the_reference_answer_closely: "levenshtein" };
+    const names = Object.keys(types);
+    const c = await compare(loaded("a", types, rows(names, 30, 1), "complete"), loaded("b", types, rows(names, 30, 0), "complete"));
+    const at80 = printComparison(c, 80).split("\n");
+    const heads = at80.filter((l) => l.startsWith("evaluator "));
+    expect(heads.length).toBeGreaterThan(1);
+    expect(heads.flatMap((h) => h.split(/\s{2,}/).slice(1))).toEqual(["pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"]);
+    for (const head of heads) expect(at80.slice(at80.indexOf(head) + 2, at80.indexOf(head) + 4).map((l) => l.split(/\s+/)[0])).toEqual(names);
+    const table = at80.slice(at80.indexOf(heads[0] as string), at80.lastIndexOf(heads.at(-1) as string) + 4);
+    for (const line of table) expect(line.length).toBeLessThanOrEqual(80);
+    expect(printComparison(c).split("\n").filter((l) => l.startsWith("evaluator "))).toHaveLength(1);
+  });
+
   it("says when an evaluator has too few pairs for its bootstrap interval to mean much", async () => {
     const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
     const [a, b] = [run(3, 1), run(3, 0)];

@@ -18,7 +18,7 @@ import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
-import { renderTable } from "../table.js";
+import { renderTable, renderTableBlocks, tableWidth } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
 export interface CompareOptions {
@@ -58,7 +58,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       throw error;
     }
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
-    io.stdout(printComparison(comparison));
+    io.stdout(printComparison(comparison, tableWidth(io)));
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
@@ -261,12 +261,13 @@ function fewPairsNotes(c: Comparison): string[] {
 }
 
 /**
- * The comparison as text: a table per evaluator, then the rows that regressed most. It goes to stdout, where
+ * The comparison as text: a table with a line per evaluator (wider than `width`, no limit by default, it goes
+ * on in further tables, each beginning with the evaluator), then the rows that regressed most. It goes to stdout, where
  * the rows' ids (any JSON value, from the data) and the warnings quoting them are shown as {@link forTerminal}
  * does on stderr: a control or bidi character in an id is written escaped (`\u001b`), so that it does not act
  * on the terminal or a CI log, and the table keeps its columns.
  */
-export function printComparison(c: Comparison): string {
+export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY): string {
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} row${c.rows.matched === 1 ? "" : "s"} in both runs (A ${c.rows.a}, B ${c.rows.b})`];
   for (const w of comparisonWarnings(c)) lines.push(`warning: ${w}`);
   if (c.only_in_a.length) lines.push(`only in A (not compared): ${c.only_in_a.join(", ")}`);
@@ -282,7 +283,7 @@ export function printComparison(c: Comparison): string {
     e.n_pairs === 0 ? "- (no pairs)" : e.better === "same" ? "neither (CI holds 0)" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
-  lines.push("", renderTable(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows));
+  lines.push("", renderTableBlocks(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows, 1, width));
   lines.push(methodsNote(c));
   lines.push(...fewPairsNotes(c));
   for (const e of c.evaluators) {

@@ -19,6 +19,7 @@ import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { BIDI_IN_NAME, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../../evaluators/spec.js";
 import { summaryTable } from "../summary-table.js";
+import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
 
@@ -142,7 +143,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   try {
     const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, name ?? null);
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${forTerminalLine(resolve(dataset))}\n`);
-    io.stdout(summaryTable(result.summary));
+    io.stdout(summaryTable(result.summary, tableWidth(io)));
     // A read that stopped is said once, below, with the file's name.
     for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
     if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);

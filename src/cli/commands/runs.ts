@@ -11,7 +11,7 @@ import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { vacuumInChild } from "../vacuum.js";
-import { renderTable } from "../table.js";
+import { renderTable, tableWidth } from "../table.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 
@@ -141,7 +141,7 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         "",
         evaluatorTable(run.evaluators),
         "",
-        run.summary ? summaryTable(run.summary) : await noSummary(run, store),
+        run.summary ? summaryTable(run.summary, tableWidth(io)) : await noSummary(run, store),
         // An incomplete run's figures read like a whole run's: say they are not (as compare does).
         ...(run.summary && run.status === "incomplete"
           ? [`incomplete: these figures cover only the rows read before it stopped${run.stop_reason === null ? " (interrupted, or its file read only up to a fault)" : ""}`]

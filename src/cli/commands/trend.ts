@@ -11,14 +11,8 @@ import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
-import { renderTableBlocks } from "../table.js";
+import { renderTableBlocks, tableWidth } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
-
-/**
- * How wide the table may be when stdout is not a terminal (a CI log, a file): past it, the evaluator columns
- * go on in another table under the first, as on a terminal past its width.
- */
-const PIPE_COLUMNS = 160;
 
 /** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
 interface Series {
@@ -34,8 +28,8 @@ interface Series {
  * `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it.
  * `-n NAME` keeps the runs of that name; `--dataset PATH` keeps the runs recorded on PATH, and those whose
  * dataset's sha256 is that of the file at PATH (the same data in a moved or copied folder), marked as matched
- * by content; `--last N` keeps the newest N complete runs of those. A table wider than the terminal (or than
- * {@link PIPE_COLUMNS}) goes on in further tables, each beginning with the run and its start time.
+ * by content; `--last N` keeps the newest N complete runs of those. A table wider than the terminal (see
+ * {@link tableWidth}) goes on in further tables, each beginning with the run and its start time.
  * Ctrl-C or SIGTERM while the report is drawn or written stops it (exit 130, or 143 for SIGTERM), saying so: one
  * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
  * lets the file be finished, so that no temporary file is left beside it.
@@ -79,7 +73,7 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
     const label = datasetLabels(runs.map((r) => r.dataset_path));
     const datasetCell = (r: RunInfo) => `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`;
     const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
-    io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, io.columns ?? PIPE_COLUMNS));
+    io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
     if (movedNote) io.stdout(forTerminal(movedNote));
     if (leftOut) io.stdout(forTerminal(leftOut));
     if (opts.report) {
