@@ -8,7 +8,9 @@ import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import type { CliIO } from "../io.js";
 import { main } from "../main.js";
-import { deleteCommand, rowsRecorded } from "./runs.js";
+import fc from "fast-check";
+import stringWidth from "string-width";
+import { deleteCommand, meansCell, rowsRecorded } from "./runs.js";
 
 // `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
 const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false }));
@@ -257,5 +259,47 @@ describe("runs -n and --dataset", () => {
     expect((await cli("runs", "--db", db)).out).toMatch(/\n\* baseline$/);
     expect((await cli("runs", "--db", db, "-n", "nightly")).out).toMatch(/\n\* baseline$/);
     expect((await cli("runs", "--db", db, "-n", "adhoc")).out).not.toContain("baseline");
+  });
+});
+
+describe("runs' means", () => {
+  it("lists the means that fit in the room, in order, then how many more; all of them when they fit", () => {
+    const mean = fc.tuple(fc.oneof(fc.stringMatching(/^[a-z_ ]{1,30}$/), fc.constantFrom("中文", "👍🏽 ok")), fc.constantFrom("0.5", "1", "26.2517")).map(([n, m]) => `${n}=${m}`);
+    fc.assert(
+      fc.property(fc.array(mean, { maxLength: 12 }), fc.integer({ min: 0, max: 200 }), (means, room) => {
+        const cell = meansCell(means, room);
+        if (stringWidth(means.join(" ")) <= room) {
+          expect(cell).toBe(means.join(" "));
+          return;
+        }
+        const cut = cell.match(/^(.*) \+(\d+) more$/);
+        if (!cut) {
+          expect(cell).toBe(`${means.length} evaluators`);
+          return;
+        }
+        const shown = means.length - Number(cut[2]);
+        expect(shown).toBeGreaterThan(0);
+        expect(cut[1]).toBe(means.slice(0, shown).join(" "));
+        expect(stringWidth(cell)).toBeLessThanOrEqual(room);
+        // One more would not have fitted.
+        expect(stringWidth(`${means.slice(0, shown + 1).join(" ")} +${means.length - shown - 1} more`)).toBeGreaterThan(room);
+      }),
+    );
+  });
+
+  it("fit the terminal's width in the table (160 columns when stdout is not one)", async () => {
+    const store = open();
+    const evaluators = Array.from({ length: 12 }, (_, i) => ({ name: `answer_quality_${i}`, mean: i / 10 }));
+    const id = await store.beginRun({ name: "wide", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: evaluators.map((e) => ({ type: "exact_match", name: e.name })) });
+    const summary = (e: (typeof evaluators)[number]) => ({ name: e.name, type: "exact_match", direction: "maximize" as const, threshold: null, n: 1, skipped: 0, errors: 0, mean: e.mean, median: e.mean, p10: e.mean, p90: e.mean, min: e.mean, max: e.mean, pass_rate: null, verdicts: 0 });
+    await store.finishRun(id, { rows: 1, row_errors: 0, skipped_as_zero: false, evaluators: evaluators.map(summary) });
+    const db = join(dir, "simeval.db");
+    for (const columns of [undefined, 120]) {
+      const out: string[] = [];
+      expect(await main(["runs", "--db", db], { stdout: (t) => void out.push(t), stderr: () => {}, columns })).toBe(0);
+      const line = out.join("\n").split("\n")[2] as string;
+      expect(line.length).toBeLessThanOrEqual(columns ?? 160);
+      expect(line, line).toMatch(/ answer_quality_0=0( answer_quality_\d+=\S+)* \+\d+ more$/);
+    }
   });
 });

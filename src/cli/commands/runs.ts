@@ -11,6 +11,7 @@ import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { vacuumInChild } from "../vacuum.js";
+import stringWidth from "string-width";
 import { renderTable, tableWidth } from "../table.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
@@ -86,16 +87,21 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
       io.stdout(forTerminal(noRunKept("run", filter, recorded.length, `\`simeval runs\` without ${filter.flags.join(" and ")} lists`)));
       return EXIT.ok;
     }
-    const rows = [];
+    const rows: (string | number)[][] = [];
+    const runMeans: string[][] = [];
     let baselineListed = false;
     for (const r of runs) {
       // A run killed outright has no summary, but its rows are stored (and compared): they are counted, for such runs only.
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
       baselineListed ||= r.id === baseline;
-      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path, means(r)]);
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path]);
+      runMeans.push(means(r));
     }
-    io.stdout(renderTable(["id", "name", "started (UTC)", "status", "rows", "dataset", "means"], rows));
+    // The means go last, cut to the width the other columns leave: `show RUN` and `--json` give them all.
+    const header = ["id", "name", "started (UTC)", "status", "rows", "dataset"];
+    const room = tableWidth(io) - stringWidth(renderTable(header, rows).split("\n")[1] ?? "") - 2;
+    io.stdout(renderTable([...header, "means"], rows.map((r, i) => [...r, meansCell(runMeans[i] ?? [], room)])));
     // Only under a table that marks it: a filter may leave the baseline out.
     if (baselineListed) io.stdout("* baseline");
     return EXIT.ok;
@@ -104,8 +110,20 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
   }
 }
 
-function means(r: RunInfo): string {
-  return (r.summary?.evaluators ?? []).map((e) => `${e.name}=${formatFigure(e.mean)}`).join(" ");
+function means(r: RunInfo): string[] {
+  return (r.summary?.evaluators ?? []).map((e) => `${e.name}=${formatFigure(e.mean)}`);
+}
+
+/**
+ * A run's means (`name=mean`), as many as fit in `room` terminal columns, then `+N more` for the others; all of
+ * them when they fit, and `N evaluators` when not even one does beside its count.
+ */
+export function meansCell(means: readonly string[], room: number): string {
+  const width = (text: string) => stringWidth(forTerminalLine(text));
+  if (width(means.join(" ")) <= room) return means.join(" ");
+  let shown = 0;
+  while (shown < means.length && width(`${means.slice(0, shown + 1).join(" ")} +${means.length - shown - 1} more`) <= room) shown++;
+  return shown ? `${means.slice(0, shown).join(" ")} +${means.length - shown} more` : `${means.length} evaluators`;
 }
 
 /**
