@@ -26,6 +26,7 @@ describe("the report renderers' input", () => {
       ["renderRunReport", { run: {}, summary: {}, evaluators: [], warnings: "x" }, 'input.warnings must be an array or nothing, received string "x"'],
       ["renderComparisonReport", {}, "input.a must be an object (the run's id, name, started_at, …), received nothing"],
       ["renderComparisonReport", { a: {}, b: {}, evaluators: [], confidence: "95%" }, 'input.confidence must be a number or nothing, received string "95%"'],
+      ["renderComparisonReport", { a: {}, b: {}, evaluators: [], methods: 5 }, "input.methods must be a string or nothing, received number 5"],
       ["renderTrendReport", {}, "input.runs must be an array, received nothing"],
       ["renderTrendReport", { runs: [], series: [], title: 5 }, "input.title must be a string or nothing, received number 5"],
       ["renderJUnit", {}, "input.name must be a string, received nothing"],

@@ -18,7 +18,7 @@ import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, Highlig
 export function renderComparisonReport(input: ComparisonReportInput): string {
   checkReportInput("renderComparisonReport", "a comparison report's input ({ a, b, evaluators })", input,
     { a: "object", b: "object", evaluators: "array" },
-    { confidence: "number", warnings: "array", texts_unavailable: "array", generated_at: "string" });
+    { confidence: "number", methods: "string", warnings: "array", texts_unavailable: "array", generated_at: "string" });
   const title = `${label(input.a)} → ${label(input.b)}`;
   const body = [
     renderHeader(input),
