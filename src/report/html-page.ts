@@ -33,7 +33,8 @@ export function responsiveChart(wide: string, narrow: string): string {
  * table shrink the column to a few letters and cut "levenshtein_distance" as "levenshtein_dis|tance".
  * The evaluator links under the header (`nav.toc a`) stay one line, cut with an ellipsis, the full name
  * in their `title`: a long name wrapped into a pill three lines tall. Past 12 they are folded in a
- * `details.toc` (run-report.ts), so that a wide config's links do not push the summary screens down.
+ * `details.toc` ({@link evaluatorNav}, for the run and trend reports), so that a wide config's links do not
+ * push the first section screens down.
  *
  * Okabe–Ito colours (blue for pass, vermillion for fail) stay distinct for the common colour-vision
  * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).

@@ -20,9 +20,10 @@ const PAGE_ROWS = 1_000;
 const FIRST_PAGE_ROWS = 100;
 
 /**
- * Characters of stored text a page aims at (8 Mi; 16 MiB as JavaScript strings, twice that when a name is
- * not Latin-1). A row's results grow with the evaluators: 1,000 rows of a 200-evaluator config are about
- * 97 million characters, which held the read of `--junit` at 400 MB of heap where 20 evaluators took 40 MB.
+ * Characters of stored text a page aims at (8 Mi: 8 MiB as V8 holds Latin-1 text, twice that when a string
+ * holds any other character). A row's results grow with the evaluators: 1,000 rows of a 200-evaluator
+ * config are about 97 million characters, which held the read of `--junit` at 400 MB of heap where 20
+ * evaluators took 40 MB.
  */
 const PAGE_CHARS = 8 * 2 ** 20;
 
