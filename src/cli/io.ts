@@ -4,7 +4,7 @@ import { EXIT } from "./exit-codes.js";
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
-  /** The width of the terminal that stdout is, in columns; undefined when stdout is not a terminal. */
+  /** The width of the terminal that stdout is, in columns; undefined when stdout is not a terminal, 0 when it does not say. */
   readonly columns?: number | undefined;
 }
 

@@ -185,6 +185,9 @@ describe("trend's table on a wide config", () => {
         }
         expect(tables.length > 1).toBe(width < 400);
       }
+      // A terminal that does not say its width (0 columns in some containers) is read as a pipe, not as one
+      // column wide: each evaluator alone in a table of its own.
+      expect(await trend(0)).toEqual(await trend(undefined));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
