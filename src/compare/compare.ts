@@ -14,6 +14,7 @@ import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
 import { MostRegressed } from "./most-regressed.js";
+import { evaluatorList } from "./evaluator-list.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
 
@@ -230,21 +231,6 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
     const one = left === 1;
     return `${evaluatorList(names, compared)}: ${left} of the ${matched} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${pairs}`;
   });
-}
-
-/** Most evaluator names a warning lists; past them it counts the others, whose pairs the table gives. */
-const MAX_LISTED_NAMES = 5;
-
-/**
- * The evaluators a warning is about, as its subject: their names, or with a wide config (a team's hundred
- * evaluators, all skipping the rows without a reference) `all N evaluators` when it is every one compared,
- * else the first {@link MAX_LISTED_NAMES} and how many more, so that one warning does not list them all.
- */
-function evaluatorList(names: readonly string[], compared: number): string {
-  if (names.length <= MAX_LISTED_NAMES) return names.join(", ");
-  if (names.length === compared) return `all ${names.length} evaluators`;
-  const more = names.length - MAX_LISTED_NAMES;
-  return `${names.slice(0, MAX_LISTED_NAMES).join(", ")} and ${more} more evaluator${more === 1 ? "" : "s"}`;
 }
 
 /** The paired scores of one evaluator, collected as run b streams past. */

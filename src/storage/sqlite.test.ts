@@ -365,7 +365,9 @@ describe("runs and rows", () => {
     const id = await store.beginRun(META);
     const wide = (row: number): RowOutcome => ({ row, id: row, results: { em: { ...result(1).em!, reasoning: "x".repeat(20_000) } } });
     await store.addRows(id, Array.from({ length: 1500 }, (_, i) => wide(i + 1)));
-    const all = vi.spyOn(Object.getPrototypeOf(new Database(":memory:").prepare("SELECT 1")) as Database.Statement, "all");
+    const probe = new Database(":memory:");
+    const all = vi.spyOn(Object.getPrototypeOf(probe.prepare("SELECT 1")) as Database.Statement, "all");
+    probe.close();
     try {
       const seen = (await collect(store.rows(id))).map((r) => r.row);
       expect(seen).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));

@@ -84,6 +84,15 @@ describe("compare", () => {
     expect(printComparison(await compare(run(10, 1), run(10, 0)))).not.toContain("Fewer than");
   });
 
+  it("names at most five evaluators in its notes on few pairs and few differing rows, counting the others", async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `ev${i}`);
+    const types = Object.fromEntries(names.map((n) => [n, "exact_match"]));
+    const c = await compare(loaded("a", types, rows(names, 3, 1), "complete"), loaded("b", types, rows(names, 3, 0), "complete"));
+    const text = printComparison(c);
+    expect(text).toContain("Fewer than 10 pairs (all 8 evaluators): ");
+    expect(text).toContain("(ev0: 3 rows, smallest p 0.25; ev1: 3 rows, smallest p 0.25; ev2: 3 rows, smallest p 0.25; ev3: 3 rows, smallest p 0.25; ev4: 3 rows, smallest p 0.25; and 3 more evaluators)");
+  });
+
   it("says when too few rows differ for any p-value below alpha: every row worse on 5 rows is not significant, and the gate cannot fire", async () => {
     const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
     // 5 rows, all worse: the exact p is 2 / 2^5 = 0.0625, above 0.05.

@@ -1,5 +1,6 @@
 import { compareRuns, type Comparison, type EvaluatorComparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
+import { evaluatorList } from "../../compare/evaluator-list.js";
 import { methodsNote } from "../../compare/methods-note.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
@@ -248,13 +249,15 @@ function fewPairsNotes(c: Comparison): string[] {
   const notes: string[] = [];
   const few = c.evaluators.filter((e) => e.n_pairs > 0 && e.n_pairs < FEW_PAIRS);
   if (few.length) {
-    notes.push(`Fewer than ${FEW_PAIRS} pairs (${few.map((e) => e.name).join(", ")}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
+    notes.push(`Fewer than ${FEW_PAIRS} pairs (${evaluatorList(few.map((e) => e.name), c.evaluators.length)}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
   }
   const alpha = c.settings.alpha;
   const differing = (e: EvaluatorComparison) => e.rows.improved + e.rows.regressed;
   const powerless = c.evaluators.filter((e) => differing(e) > 0 && 2 / 2 ** differing(e) >= alpha);
   if (powerless.length) {
-    const each = powerless.map((e) => `${e.name}: ${differing(e)} rows, smallest p ${String(2 / 2 ** differing(e))}`).join("; ");
+    const listed = powerless.slice(0, 5).map((e) => `${e.name}: ${differing(e)} rows, smallest p ${String(2 / 2 ** differing(e))}`);
+    const more = powerless.length - listed.length;
+    const each = [...listed, ...(more ? [`and ${more} more evaluator${more === 1 ? "" : "s"}`] : [])].join("; ");
     notes.push(`Too few rows differ between the runs for a p-value below ${alpha} (${each}): no difference on these can be significant, and --fail-on-regression cannot fire on them; compare on more rows.`);
   }
   return notes;

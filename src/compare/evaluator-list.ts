@@ -1,0 +1,16 @@
+/** Evaluator names as a comparison's sentences list them. */
+
+/** Most evaluator names a sentence lists; past them it counts the others, whose figures the table gives. */
+const MAX_LISTED_NAMES = 5;
+
+/**
+ * The evaluators a sentence is about: their names, or with a wide config (a team's hundred evaluators, all
+ * skipping the rows without a reference) `all N evaluators` when they are all `total` of those it could be
+ * about, else the first {@link MAX_LISTED_NAMES} and how many more, so that one sentence does not list them all.
+ */
+export function evaluatorList(names: readonly string[], total: number): string {
+  if (names.length <= MAX_LISTED_NAMES) return names.join(", ");
+  if (names.length === total) return `all ${names.length} evaluators`;
+  const more = names.length - MAX_LISTED_NAMES;
+  return `${names.slice(0, MAX_LISTED_NAMES).join(", ")} and ${more} more evaluator${more === 1 ? "" : "s"}`;
+}
