@@ -52,8 +52,6 @@ describe("renderTableBlocks", () => {
         }
         const expected = blocks.length <= 1 ? renderTable(header, rows) : blocks.map(render).join("\n\n");
         expect(renderTableBlocks(header, rows, keep, width)).toBe(expected);
-        for (const b of blocks) if (b.length > 1) expect(widthOf(render(b))).toBeLessThanOrEqual(width);
-        if (widthOf(renderTable(header, rows)) <= width) expect(blocks.length).toBeLessThanOrEqual(1);
       }),
     );
   });
