@@ -394,7 +394,7 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
 
   it("the run report's summary table prints summary.json's figures as the terminal's table does", () => {
     const table = runHtml.slice(runHtml.indexOf('<table class="stack">'), runHtml.indexOf("</table>"));
-    const rows = [...table.matchAll(/<tr><td class="name">([\s\S]*?)<\/tr>/g)].map((m) => m[1] as string);
+    const rows = [...table.matchAll(/<tr><th scope="row" class="name">([\s\S]*?)<\/tr>/g)].map((m) => m[1] as string);
     const terminal = runOut.split("\n").filter((l) => summaryJson.summary.evaluators.some((s) => l.startsWith(`${s.name} `)));
     expect(rows).toHaveLength(summaryJson.summary.evaluators.length);
     summaryJson.summary.evaluators.forEach((s, i) => {
@@ -461,7 +461,7 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
       const stats = [...((secs[i] as string).match(/<div class="stats">([\s\S]*?)<\/div>/)?.[1] ?? "").matchAll(/<span>([^<]*) <b>([^<]*)<\/b><\/span>/g)].map((m) => [m[1], text(m[2] as string)]);
       const fig = (v: number | null) => (v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(4));
       // The pass rate as the summary table prints it (the terminal's, see above).
-      const row = [...runHtml.matchAll(/<tr><td class="name">([\s\S]*?)<\/tr>/g)][i]?.[1] as string;
+      const row = [...runHtml.matchAll(/<tr><th scope="row" class="name">([\s\S]*?)<\/tr>/g)][i]?.[1] as string;
       const rate = text(row.match(/<td data-label="pass rate">([\s\S]*?)<\/td>/)?.[1] ?? "");
       expect(Object.fromEntries(stats)).toEqual({
         // The rows scored, apart from the zeros --count-skipped-as-zero adds to the figures.

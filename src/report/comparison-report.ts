@@ -66,7 +66,7 @@ function renderTable(input: ComparisonReportInput): string {
     const d = ev.direction;
     const ci = ev.ci ? `<span class="ci">${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}</span>` : `<span class="ci">no CI</span>`;
     return (
-      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><td class="name">${nameText(ev.name)}<span class="type" title="${directionText(d)}">${nameText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></td>` +
+      `<tr class="cmp" data-evaluator="${escapeHtml(ev.name)}"><th scope="row" class="name">${nameText(ev.name)}<span class="type" title="${directionText(d)}">${nameText(ev.type)} ${d === "maximize" ? "↑" : "↓"}</span></th>` +
       cell(pairs, formatInt(ev.n_pairs)) +
       cell(means, `<span class="mean-a">${htmlFigure(ev.mean_a)}</span> → <b class="mean-b">${htmlFigure(ev.mean_b)}</b>`) +
       // The chart and the figures side by side in a flex box: a floated chart left the table unaware of

@@ -28,7 +28,7 @@ export function responsiveChart(wide: string, narrow: string): string {
  * with its final "?" or emoji at its left end, as its readers write it, rather than at the right end of
  * an English page's left-to-right line.
  *
- * Names in table cells (`td.name`, `th.name`) wrap at the `<wbr>` that `nameText` (escape.ts) puts between
+ * Names in table cells (`td.name`, `th.name`: a row's name is its header, `th scope="row"`) wrap at the `<wbr>` that `nameText` (escape.ts) puts between
  * their parts and break inside a part only when it alone overflows (`break-word`): `anywhere` let the
  * table shrink the column to a few letters and cut "levenshtein_distance" as "levenshtein_dis|tance".
  * The evaluator links under the header (`nav.toc a`) stay one line, cut with an ellipsis, the full name
@@ -66,13 +66,13 @@ nav.toc a{display:inline-block;max-width:min(100%,32em);white-space:nowrap;overf
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:8px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{white-space:normal}
-th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;background:#fafbfc}
+thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;background:#fafbfc}
 th:first-child,td:first-child{text-align:left}
-tbody tr:last-child td{border-bottom:0}
-td.name{font-weight:600;white-space:normal;overflow-wrap:break-word;min-width:9em}
+tbody tr:last-child>*{border-bottom:0}
+td.name,tbody th.name{font-weight:600;white-space:normal;overflow-wrap:break-word;min-width:9em}
 th.name{overflow-wrap:break-word}
 td:not(.name){font-size:14px;padding:8px 7px}
-td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;font-family:var(--mono)}
+td.name .type,tbody th.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;font-family:var(--mono)}
 .scroll{overflow-x:auto}
 .rate{display:inline-flex;align-items:center;gap:8px}
 .rate .track{width:70px;height:8px;border-radius:4px;background:var(--fail-bg);overflow:hidden;display:inline-block}
@@ -128,7 +128,7 @@ td.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;fo
 .text.empty{color:var(--muted);font-style:italic}
 mark{color:inherit;border-radius:2px;padding:0 1px}
 .ctl{font-family:var(--mono);font-size:.75em;color:var(--muted);border:1px dashed #9aa4b2;border-radius:3px;padding:0 2px;margin:0 1px;white-space:nowrap;unicode-bidi:isolate}
-bdi,code,.mono,.chip,.reason,td.name a,nav.toc a,.meta dd,.warnbox,h1,h2{unicode-bidi:isolate}
+bdi,code,.mono,.chip,.reason,td.name a,tbody th.name a,nav.toc a,.meta dd,.warnbox,h1,h2{unicode-bidi:isolate}
 mark.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
 mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .tokens{padding:8px 12px;border-top:1px solid var(--line);font-size:12.5px;display:flex;flex-wrap:wrap;gap:4px 14px}
@@ -154,7 +154,7 @@ td.moves{white-space:normal}td.moves span{display:inline-block;min-width:2.9em;w
 footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
 @media (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}
 table.stack thead{display:none}table.stack tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:8px 14px;padding:10px 2px;border-bottom:1px solid var(--line)}table.stack tbody tr:last-child{border-bottom:0}
-table.stack td{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}table.stack td.name,table.stack td.diff,table.stack td.moves{grid-column:1/-1}
+table.stack td,table.stack tbody th{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}table.stack td.name,table.stack tbody th.name,table.stack td.diff,table.stack td.moves{grid-column:1/-1}
 table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}}
 @media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
 `;

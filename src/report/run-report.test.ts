@@ -197,7 +197,7 @@ describe("renderRunReport", () => {
   it("has one summary row per evaluator with its figures", () => {
     const html = renderRunReport(input());
     const table = html.slice(html.indexOf(`<table class="stack">`), html.indexOf("</table>"));
-    expect(table.match(/<tr><td class="name">/g)).toHaveLength(1);
+    expect(table.match(/<tr><th scope="row" class="name">/g)).toHaveLength(1);
     const cells = [...table.matchAll(/<td data-label="([^"]*)">(.*?)<\/td>/g)].map((m) => `${m[1]}=${m[2]}`);
     expect(cells.slice(0, 9)).toEqual(["n=3", "skipped=1", "errors=0", "mean=<b>0.5000</b>", "median=0.5000", "p10=0.1000", "p90=0.9000", "min=0.1000", "max=0.9000"]);
     expect(table).toContain("33.3%");
@@ -396,12 +396,12 @@ describe("long evaluator names", () => {
 
   it("wrap between their parts in the summary table, never shrinking the column to break a part", () => {
     const html = renderRunReport(input({ evaluators: [{ summary: summary({ name }), histogram: null, worst: [] }] }));
-    const cell = html.match(/<tr><td class="name"><a [^>]*>(.*?)<\/a><span class="type">(.*?)<\/span><\/td>/);
+    const cell = html.match(/<tr><th scope="row" class="name"><a [^>]*>(.*?)<\/a><span class="type">(.*?)<\/span><\/th>/);
     expect(cell?.[1]).toBe("levenshtein_<wbr>similarity_<wbr>against_<wbr>the_<wbr>customer_<wbr>support_<wbr>reference");
     expect(cell?.[1]?.replaceAll("<wbr>", "")).toBe(name);
     expect(cell?.[2]).toBe("levenshtein · ↑ higher is better");
     // `anywhere` lets the table's auto layout narrow the column to a few letters and cut mid-part.
-    for (const sel of ["td.name", "th.name"]) {
+    for (const sel of ["td.name,tbody th.name", "th.name"]) {
       expect(cssRule(html, sel)).toContain("overflow-wrap:break-word");
       expect(cssRule(html, sel)).not.toContain("anywhere");
     }
@@ -440,11 +440,11 @@ describe("summary tables on a narrow screen", () => {
       const [, head = "", body = ""] = tables[0] ?? [];
       const columns = [...head.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((m) => (m[1] ?? "").replaceAll("<wbr>", ""));
       for (const [, row = ""] of body.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)) {
-        const cells = [...row.matchAll(/<td( class="([^"]*)")?( data-label="([^"]*)")?>/g)];
+        const cells = [...row.matchAll(/<(?:td|th scope="row")( class="([^"]*)")?( data-label="([^"]*)")?>/g)];
         expect(cells).toHaveLength(columns.length);
         cells.forEach((c, i) => {
-          // The name cell heads the row; every other cell says which column it is.
-          if (c[2] === "name" && c[4] === undefined) return;
+          // The name cell heads the row (a row header); every other cell says which column it is.
+          if (c[0].startsWith("<th") && c[2] === "name" && c[4] === undefined) return;
           expect(c[4]).toBe(columns[i]);
         });
       }

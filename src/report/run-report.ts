@@ -81,7 +81,7 @@ function renderSummaryTable(input: RunReportInput): string {
     const s = ev.summary;
     // Summary figures as the command line prints them (htmlFigure), so that the report and the gates agree.
     return (
-      `<tr><td class="name"><a href="#${slug(s.name, i)}">${nameText(s.name)}</a><span class="type">${nameText(s.type)} · ${directionText(s.direction)}</span></td>` +
+      `<tr><th scope="row" class="name"><a href="#${slug(s.name, i)}">${nameText(s.name)}</a><span class="type">${nameText(s.type)} · ${directionText(s.direction)}</span></th>` +
       [
         formatInt(s.n),
         formatInt(s.skipped),

@@ -152,7 +152,7 @@ describe("renderTrendReport, runs that share a name", () => {
     expect(labels).toHaveLength(3);
     expect(new Set(labels).size).toBe(3);
     labels.forEach((l, i) => expect(l).toMatch(new RegExp(`^#${i + 1} nightly`)));
-    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td data-label="#">#${n}</td><td class="name">`));
+    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td data-label="#">#${n}</td><th scope="row" class="name">`));
   });
 
   it("keeps the plain names when they already read apart", () => {

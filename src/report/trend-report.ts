@@ -85,7 +85,7 @@ function renderTable(input: TrendReportInput): string {
   const head = [`<th scope="col">#</th>`, `<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr>${cell("#", `#${i + 1}`)}<td class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></td>${cell("Started", escapeHtml(formatTime(run.started_at)))}` +
+      `<tr>${cell("#", `#${i + 1}`)}<th scope="row" class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></th>${cell("Started", escapeHtml(formatTime(run.started_at)))}` +
       (datasets ? cell("Dataset", nameText(run.dataset_path ?? ""), "name") : "") +
       input.series.map((s) => cell(s.name, s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null))).join("") +
       `</tr>`,
