@@ -179,7 +179,7 @@ describe("file options", () => {
       ["trend", "--report", ""],
       ["trend", "--dataset", ""],
     ]) {
-      const flag = (argv.find((a, i) => i > 0 && argv[i + 1] === "") ?? argv.find((a) => a.endsWith("=")))!.replace(/=$/, "");
+      const flag = (argv.find((_, i) => i > 0 && argv[i + 1] === "") ?? argv.find((a) => a.endsWith("=")))!.replace(/=$/, "");
       const r = await run(...argv);
       expect(r).toMatchObject({ code: 2, out: "" });
       expect(r.err).toContain(`${flag} was given an empty path ("" names no file)`);

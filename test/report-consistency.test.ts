@@ -210,12 +210,6 @@ function paneRuns(pre: string): { text: string; marked: boolean }[] {
   return runs.filter((r) => r.text !== "");
 }
 
-/** Each character (grapheme) of a pane with whether it is marked. */
-function markedChars(pre: string): { c: string; marked: boolean }[] {
-  const seg = new Intl.Segmenter("en", { granularity: "grapheme" });
-  return paneRuns(pre).flatMap((r) => Array.from(seg.segment(r.text), (s) => ({ c: s.segment, marked: r.marked })));
-}
-
 /** The `<pre class="text">` panes of a row card, in order. */
 function panes(card: string): string[] {
   return [...card.matchAll(/<pre class="text[^"]*"[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => (m[0].includes('class="text empty"') ? "" : (m[1] as string)));

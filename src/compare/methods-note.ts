@@ -1,7 +1,7 @@
 /** How a comparison's p-values and intervals were computed, said in one sentence beside its figures. */
 import { formatInt } from "../report/format.js";
 import { evaluatorList } from "./evaluator-list.js";
-import type { Comparison } from "./types.js";
+import type { Comparison, EvaluatorComparison } from "./types.js";
 
 /**
  * One sentence naming the tests behind a {@link Comparison}'s figures, as the text and the HTML report
@@ -13,10 +13,10 @@ import type { Comparison } from "./types.js";
  */
 export function methodsNote(c: Comparison): string {
   const { seed, resamples, alpha } = c.settings;
-  const names = (method: "exact" | "monte_carlo"): string[] => c.evaluators.filter((e) => e.p_method === method).map((e) => e.name);
+  const names = (method: EvaluatorComparison["p_method"]): string[] => c.evaluators.filter((e) => e.p_method === method).map((e) => e.name);
   const exact = names("exact");
   const sampled = names("monte_carlo");
-  const none = c.evaluators.filter((e) => e.p_method === null).map((e) => e.name);
+  const none = names(null);
   const random = sampled.length ? ` over ${formatInt(resamples)} random sign patterns (seed ${seed})` : "";
   const counted = exact.length ? `, exact (every sign pattern counted)${sampled.length ? ` for ${evaluatorList(exact, c.evaluators.length)}` : ""}` : "";
   const missing = none.length ? `, none for ${evaluatorList(none, c.evaluators.length)} (no pairs)` : "";

@@ -226,14 +226,6 @@ export function jsonlOracle(bytes: Buffer, notText: (head: Uint8Array) => string
 
 // --- CSV: a header, then rows; faults on rows are local (ragged, bad bytes, a broken closing quote) or not (a cut, a quote never closed).
 
-type CsvRow =
-  | { kind: "row"; values: string[]; quote: boolean[] }
-  | { kind: "blank"; text: string }
-  | { kind: "ragged"; values: string[]; quote: boolean[]; extra: boolean }
-  | { kind: "badBytes"; values: string[]; quote: boolean[]; column: number; at: number; bad: number[] }
-  | { kind: "badQuote"; values: string[]; quote: boolean[]; column: number }
-  | { kind: "unclosed"; values: string[]; quote: boolean[]; column: number };
-
 const CSV_COLUMNS = ["id", "input", "output", "expected", "notes", "x y", "é"];
 
 /** A cell: quoted when it must be (or when `quote`), `"` doubled inside quotes. */

@@ -6,7 +6,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { EmbeddingProvider } from "../embeddings/provider.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { EvalError, formatPath, isPlainObject } from "../errors.js";
 import { hashingProvider } from "../test-support.js";
