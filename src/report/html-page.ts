@@ -28,9 +28,10 @@ export function responsiveChart(wide: string, narrow: string): string {
  * with its final "?" or emoji at its left end, as its readers write it, rather than at the right end of
  * an English page's left-to-right line.
  *
- * Names in table cells (`td.name`, `th.name`: a row's name is its header, `th scope="row"`) wrap at the `<wbr>` that `nameText` (escape.ts) puts between
- * their parts and break inside a part only when it alone overflows (`break-word`): `anywhere` let the
- * table shrink the column to a few letters and cut "levenshtein_distance" as "levenshtein_dis|tance".
+ * Names in table cells (`td.name`, `th.name`: a row's name is its header, `th scope="row"`) wrap at the
+ * `<wbr>` that `nameText` (escape.ts) puts between their parts and break inside a part only when it alone
+ * overflows (`break-word`): `anywhere` let the table shrink the column to a few letters and cut
+ * "levenshtein_distance" as "levenshtein_dis|tance".
  * The evaluator links under the header (`nav.toc a`) stay one line, cut with an ellipsis, the full name
  * in their `title`: a long name wrapped into a pill three lines tall. Past 12 they are folded in a
  * `details.toc` ({@link evaluatorNav}, for the run and trend reports), so that a wide config's links do not

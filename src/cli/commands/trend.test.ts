@@ -28,6 +28,23 @@ function run(id: string, evaluators: [EvaluatorSpec, number][]): RunInfo {
   };
 }
 
+/** Runs `body` with a database path in a temporary folder of its own (also given), removed afterwards. */
+async function inTempDb(prefix: string, body: (db: string, dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    await body(join(dir, "simeval.db"), dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `simeval trend --db DB ...argv` in this process: its exit code and what it printed on stdout. */
+async function trendOut(db: string, argv: readonly string[] = [], columns?: number): Promise<{ code: number; out: string }> {
+  let out = "";
+  const code = await main(["trend", "--db", db, ...argv], { stdout: (t) => void (out += `${t}\n`), stderr: () => {}, columns });
+  return { code, out };
+}
+
 describe("trend series", () => {
   it("keeps a name given to two evaluator types apart, titled with the type, and warns", () => {
     const runs = [run("a", [[{ type: "tfidf_similarity" }, 0.9], [{ type: "levenshtein" }, 0.8]]), run("b", [[{ type: "exact_match", name: "tfidf_similarity" }, 0.6]])];
@@ -94,10 +111,8 @@ describe("trend --report interrupted", () => {
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const)("%s while the report is written lets it be finished, leaves no temporary file beside it, says so, and exits %i", async (signal, exit) => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-trend-stop-"));
-    const db = join(dir, "simeval.db");
-    const report = join(dir, "trend.html");
-    try {
+    await inTempDb("simeval-trend-stop-", async (db, dir) => {
+      const report = join(dir, "trend.html");
       const store = openSqliteStore(db);
       for (const mean of [0.5, 0.75]) {
         const id = await store.beginRun({ name: "r", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
@@ -114,17 +129,13 @@ describe("trend --report interrupted", () => {
         db,
         report,
       });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("trend --last", () => {
   it("shows the newest n complete runs the filters keep, oldest first, and names only the runs left out since the oldest shown", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-trend-last-"));
-    const db = join(dir, "simeval.db");
-    try {
+    await inTempDb("simeval-trend-last-", async (db) => {
       const store = openSqliteStore(db);
       const record = async (name: string, mean: number | null) => {
         const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
@@ -137,31 +148,24 @@ describe("trend --last", () => {
       await record("n4", 0.4);
       await record("other", 0.9);
       await store.close();
-      let out = "";
-      const trend = async (...argv: string[]) => {
-        out = "";
-        return main(["trend", "--db", db, ...argv], { stdout: (s) => void (out += `${s}\n`), stderr: () => {} });
-      };
-      const shown = () => out.split("\n").slice(2).filter((l) => /^\S+\s+\d{4}-/.test(l)).map((l) => l.split(/\s+/)[0]);
-      expect(await trend("--last", "3")).toBe(0);
-      expect(shown()).toEqual(["n3", "n4", "other"]);
-      expect(out).toContain("left out: 1 incomplete run (cut-late);");
-      expect(out).not.toContain("cut-early");
+      const shown = (out: string) => out.split("\n").slice(2).filter((l) => /^\S+\s+\d{4}-/.test(l)).map((l) => l.split(/\s+/)[0]);
+      const three = await trendOut(db, ["--last", "3"]);
+      expect(three.code).toBe(0);
+      expect(shown(three.out)).toEqual(["n3", "n4", "other"]);
+      expect(three.out).toContain("left out: 1 incomplete run (cut-late);");
+      expect(three.out).not.toContain("cut-early");
       // Without --last cutting any complete run off, every run left out is named, as before.
-      expect(await trend("--last", "9")).toBe(0);
-      expect(shown()).toEqual(["n1", "n2", "n3", "n4", "other"]);
-      expect(out).toContain("left out: 2 incomplete runs (cut-early, cut-late);");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      const nine = await trendOut(db, ["--last", "9"]);
+      expect(nine.code).toBe(0);
+      expect(shown(nine.out)).toEqual(["n1", "n2", "n3", "n4", "other"]);
+      expect(nine.out).toContain("left out: 2 incomplete runs (cut-early, cut-late);");
+    });
   });
 });
 
 describe("trend's table on a wide config", () => {
   it("goes on in further tables, each naming the runs, past the terminal's width (160 columns when stdout is not a terminal)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-trend-wide-"));
-    const db = join(dir, "simeval.db");
-    try {
+    await inTempDb("simeval-trend-wide-", async (db) => {
       const specs: EvaluatorSpec[] = Array.from({ length: 12 }, (_, i) => ({ type: "exact_match", name: `answer_matches_reference_${i}` }));
       const store = openSqliteStore(db);
       for (const name of ["first", "second"]) {
@@ -170,8 +174,8 @@ describe("trend's table on a wide config", () => {
       }
       await store.close();
       const trend = async (columns?: number) => {
-        let out = "";
-        expect(await main(["trend", "--db", db], { stdout: (s) => void (out += `${s}\n`), stderr: () => {}, columns })).toBe(0);
+        const { code, out } = await trendOut(db, [], columns);
+        expect(code).toBe(0);
         return out.trimEnd().split("\n\n");
       };
       for (const [columns, width] of [[undefined, 160], [80, 80], [400, 400]] as const) {
@@ -188,8 +192,6 @@ describe("trend's table on a wide config", () => {
       // A terminal that does not say its width (0 columns in some containers) is read as a pipe, not as one
       // column wide: each evaluator alone in a table of its own.
       expect(await trend(0)).toEqual(await trend(undefined));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
