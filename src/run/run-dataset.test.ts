@@ -7,7 +7,7 @@ import { collect } from "../test-support.js";
 import { renderRunReport } from "../report/run-report.js";
 import { runReportInput } from "./report-input.js";
 import { rowScores } from "./row-scores.js";
-import { defaultWorkers, runDataset } from "./run-dataset.js";
+import { defaultBatchSize, defaultWorkers, runDataset } from "./run-dataset.js";
 
 const files = tempFiles("simeval-run-dataset-");
 
@@ -117,6 +117,15 @@ describe("runDataset's batches", () => {
     const short = [] as number[];
     await runDataset({ dataset: await files.file("short.jsonl", rows(1100)), evaluators: [{ type: "exact_match" }], workers: 0, onProgress: (done) => void short.push(done) });
     expect(short).toEqual([512, 1024, 1100]);
+  });
+
+  it("sends fewer rows a batch past four evaluators, so that a batch holds about 2,048 results whatever the config", async () => {
+    expect([1, 4, 5, 20, 200, 5000].map(defaultBatchSize)).toEqual([512, 512, 409, 102, 10, 1]);
+    const evaluators = Array.from({ length: 200 }, (_, i) => ({ type: "exact_match", name: `em${i}` }));
+    const progress: number[] = [];
+    const result = await runDataset({ dataset: await files.file("wide.jsonl", rows(25)), evaluators, workers: 0, onProgress: (done) => void progress.push(done) });
+    expect(result.summary.rows).toBe(25);
+    expect(progress).toEqual([10, 20, 25]);
   });
 
   it("tells a JSONL file's rows as the expected total, its blank lines left out", async () => {

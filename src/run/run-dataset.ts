@@ -43,7 +43,10 @@ export interface RunDatasetOptions {
   countSkippedAsZero?: boolean;
   /** Worker threads; 0 scores on this thread. Default: {@link defaultWorkers} (one per core, one fewer with a store). */
   workers?: number;
-  /** Rows per batch sent to a worker. Default 512; a batch of JSONL lines also closes at {@link BATCH_CHARS} characters. */
+  /**
+   * Rows per batch sent to a worker. Default {@link defaultBatchSize}: 512 rows, fewer past four evaluators;
+   * a batch of JSONL lines also closes at {@link BATCH_CHARS} characters.
+   */
   batchSize?: number;
   /** Worst rows to keep per evaluator, for reports. Default 10. */
   worst?: number;
@@ -120,6 +123,17 @@ const KEEP_ROW_ERRORS = 100;
  * with up to four batches per thread in flight, rows of a megabyte would otherwise hold gigabytes.
  */
 const BATCH_CHARS = 1 << 20;
+/**
+ * A batch holds at most this many results (rows × evaluators) by default: each result is a few hundred bytes
+ * of JSON, and with four batches per thread in flight, 512 rows of 200 evaluators held about 90 MB a batch.
+ */
+const BATCH_RESULTS = 2048;
+
+/** The default rows per batch: `max(1, min(512, floor(2048 / evaluators)))`, so 512 up to four evaluators and 10 at 200. */
+export function defaultBatchSize(evaluators: number): number {
+  return Math.max(1, Math.min(512, Math.floor(BATCH_RESULTS / Math.max(1, evaluators))));
+}
+
 /** Below this size a dataset is scored on the calling thread by default. */
 const SMALL_DATASET_BYTES = 1 << 20;
 
@@ -264,7 +278,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // (about 8% faster than two on 1M rows, 2 cores).
   const maxInFlight = Math.max(2, workers * 4);
   // 512 rows: 1024 was about 3% faster on 1M short rows (2 cores) but held about 20 MB more with the store.
-  const batchSize = opts.batchSize ?? 512;
+  const batchSize = opts.batchSize ?? defaultBatchSize(evaluators.length);
   try {
     let batch: (DatasetItem | UnparsedRow)[] = [];
     let chars = 0;

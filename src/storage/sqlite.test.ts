@@ -357,8 +357,8 @@ describe("runs and rows", () => {
 
   it("reads wide rows (a config of hundreds of evaluators) in pages of fewer rows, every row once and in order", async () => {
     // 1,000 rows of 200 evaluators' results are about 97 million characters: one page held 400 MB of heap.
-    expect(nextPageRows(1000, 3_000_000)).toBe(1000);
-    expect(nextPageRows(1000, 97_000_000)).toBe(86);
+    expect(nextPageRows(1000, 1_700_000)).toBe(1000);
+    expect(nextPageRows(1000, 97_000_000)).toBe(21);
     expect(nextPageRows(2, 100_000_000)).toBe(1);
     expect(nextPageRows(0, 0)).toBe(1000);
     const store = open();
@@ -372,10 +372,10 @@ describe("runs and rows", () => {
       const seen = (await collect(store.rows(id))).map((r) => r.row);
       expect(seen).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
       const limits = all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number");
-      // Each page after the first holds about 8 Mi characters: of 20,000-character rows, about 420.
+      // Each page after the first holds about 2 Mi characters: of 20,000-character rows, about 104.
       expect(limits.length).toBeGreaterThanOrEqual(3);
       expect(limits[0]).toBe(100);
-      expect(limits.slice(1).every((l) => (l as number) > 400 && (l as number) < 420)).toBe(true);
+      expect(limits.slice(1).every((l) => (l as number) > 100 && (l as number) < 105)).toBe(true);
       expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
     } finally {
       all.mockRestore();

@@ -20,12 +20,13 @@ const PAGE_ROWS = 1_000;
 const FIRST_PAGE_ROWS = 100;
 
 /**
- * Characters of stored text a page aims at (8 Mi: 8 MiB as V8 holds Latin-1 text, twice that when a string
- * holds any other character). A row's results grow with the evaluators: 1,000 rows of a 200-evaluator
- * config are about 97 million characters, which held the read of `--junit` at 400 MB of heap where 20
- * evaluators took 40 MB.
+ * Characters of stored text a page aims at (2 Mi: 2 MiB as V8 holds Latin-1 text, twice that when a string
+ * holds any other character), and several times that once parsed. A row's results grow with the evaluators:
+ * 1,000 rows of a 200-evaluator config are about 97 million characters, which held the read of `--junit` at
+ * 400 MB of heap where 20 evaluators took 40 MB. Short rows (4 evaluators, about 1,700 characters) still come
+ * {@link PAGE_ROWS} at a time; 8 Mi held about 60 MB more at 200 evaluators and was no faster.
  */
-const PAGE_CHARS = 8 * 2 ** 20;
+const PAGE_CHARS = 2 * 2 ** 20;
 
 /**
  * The rows to ask for in the next page, given the rows and the characters of stored text the last page
