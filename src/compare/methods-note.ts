@@ -1,5 +1,5 @@
 /** How a comparison's p-values and intervals were computed, said in one sentence beside its figures. */
-import { formatInt } from "../report/format.js";
+import { formatInt, formatLevel } from "../report/format.js";
 import { evaluatorList } from "./evaluator-list.js";
 import type { Comparison, EvaluatorComparison } from "./types.js";
 
@@ -21,6 +21,5 @@ export function methodsNote(c: Comparison): string {
   const counted = exact.length ? `, exact (every sign pattern counted)${sampled.length ? ` for ${evaluatorList(exact, c.evaluators.length)}` : ""}` : "";
   const missing = none.length ? `, none for ${evaluatorList(none, c.evaluators.length)} (no pairs)` : "";
   const how = random || counted ? `${random}${counted}${missing}` : " (no pairs: no p-value)";
-  const level = `${Math.round((1 - alpha) * 1000) / 10}%`;
-  return `p: two-sided paired sign-flip permutation test${how}; CI: ${level} paired percentile bootstrap of the mean difference, ${formatInt(resamples)} resamples (seed ${seed}).`;
+  return `p: two-sided paired sign-flip permutation test${how}; CI: ${formatLevel(1 - alpha)} paired percentile bootstrap of the mean difference, ${formatInt(resamples)} resamples (seed ${seed}).`;
 }

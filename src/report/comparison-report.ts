@@ -3,7 +3,7 @@ import type { Direction } from "../types.js";
 import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
-import { formatId, formatInt, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
+import { formatId, formatInt, formatLevel, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { cell, deltaHtml, diffLegend, isBetter, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
@@ -57,7 +57,7 @@ function renderHeader(input: ComparisonReportInput): string {
 }
 
 function renderTable(input: ComparisonReportInput): string {
-  const level = `${Math.round((input.confidence ?? 0.95) * 100)}%`;
+  const level = formatLevel(input.confidence ?? 0.95);
   // A non-breaking hyphen (U+2011): the narrow column broke its header in two, "P-" over "VALUE".
   const columns = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p\u2011value", "verdict", "rows ▲ ▼ ="];
   const head = columns.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");

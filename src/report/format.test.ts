@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { capCodePoints, formatFigure, formatId, formatInt, formatP, formatPassRate, formatScore, formatSignedFigure, formatThreshold, formatTime } from "./format.js";
+import { capCodePoints, formatFigure, formatId, formatInt, formatLevel, formatP, formatPassRate, formatScore, formatSignedFigure, formatThreshold, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -75,6 +75,7 @@ describe("format", () => {
     expect(formatP(0.050004)).toBe("0.0500");
     expect(formatP(0.04996)).toBe("0.04996");
     expect(formatInt(1234567)).toBe("1,234,567");
+    expect([0.95, 0.9, 0.999, 0.9995, 0.99999].map(formatLevel)).toEqual(["95%", "90%", "99.9%", "99.95%", "99.999%"]);
     expect(formatTime("2024-06-03T14:22:05.120Z")).toBe("2024-06-03 14:22:05 UTC");
     expect(formatTime("2024-06-03T16:22:05+02:00")).toBe("2024-06-03 14:22:05 UTC");
     expect(formatTime("yesterday")).toBe("yesterday");

@@ -132,6 +132,11 @@ export function pDigits(p: number, alpha = 0.05): string {
   return fixedUntil(p, 4, (shown) => shown < alpha === p < alpha);
 }
 
+/** A confidence level as a percentage with the decimals it needs (ten significant digits at most): 0.95 → "95%", 0.9995 → "99.95%". */
+export function formatLevel(confidence: number): string {
+  return `${Number((confidence * 100).toPrecision(10))}%`;
+}
+
 /** An integer with thousands separators: 12345 → "12,345". */
 export function formatInt(n: number): string {
   return n.toLocaleString("en-US", { maximumFractionDigits: 0 });

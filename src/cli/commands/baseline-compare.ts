@@ -54,6 +54,8 @@ export interface BaselineVerdict {
   baseline: string;
   regressed: string[];
   no_verdict: string[];
+  /** How many evaluators the comparison covers. */
+  compared: number;
 }
 
 /**

@@ -6,6 +6,7 @@ import { openSqliteStore, SqliteRunStore } from "../../storage/sqlite.js";
 import type { RowScores } from "../../run/row-scores.js";
 import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
+import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
@@ -123,6 +124,31 @@ describe("compare", () => {
     expect(regressionFailures(c, "new", "base")).toEqual(["no verdict on lev: no row has a score in both runs, so --fail-on-regression fails"]);
     // em has 12 equal pairs: no regression, and no failure once lev has pairs too.
     expect(regressionFailures(await compare(a, a), "base", "base")).toEqual([]);
+  });
+
+  it("gives the confidence level alike in the table's header, the methods note and the HTML report, from the comparison's alpha", async () => {
+    const a = loaded("base", { em: "exact_match" }, rows(["em"], 12, 1), "complete");
+    const b = loaded("new", { em: "exact_match" }, rows(["em"], 12, 0), "complete");
+    const c = await compare(a, b);
+    const strict = { ...c, settings: { ...c.settings, alpha: 0.001 } };
+    for (const [comparison, level] of [[c, "95%"], [strict, "99.9%"]] as const) {
+      expect(printComparison(comparison)).toMatch(new RegExp(`B - A +${level.replace(".", "\\.")} CI +p`));
+      expect(printComparison(comparison)).toContain(`CI: ${level} paired percentile bootstrap`);
+      const html = renderComparisonReport(await comparisonReportInput(comparison, a, b));
+      expect(html).toContain(`B − A · ${level} CI`);
+      expect(html).toContain(`CI: ${level} paired percentile bootstrap`);
+    }
+  });
+
+  it("names at most five evaluators in the regression gate's failures, where a wide config would list them all", async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `em${i}`);
+    const types = Object.fromEntries(names.map((n) => [n, "exact_match"]));
+    // Six regress (all their rows fall from 1 to 0); em6 and em7 are the same in both runs.
+    const worse = rows(names, 12, 1).map((r) => ({ ...r, scores: Object.fromEntries(names.map((n, i) => [n, i < 6 ? 0 : 1])) }));
+    const c = await compare(loaded("base", types, rows(names, 12, 1), "complete"), loaded("new", types, worse, "complete"));
+    expect(regressionFailures(c, "new", "base")).toEqual(["new is significantly worse than base on em0, em1, em2, em3, em4 and 1 more evaluator"]);
+    const all = await compare(loaded("base", types, rows(names, 12, 1), "complete"), loaded("new", types, rows(names, 12, 0), "complete"));
+    expect(regressionFailures(all, "new", "base")).toEqual(["new is significantly worse than base on all 8 evaluators"]);
   });
 
   it("warns when some rows are in one run only, even when both runs have as many rows", async () => {

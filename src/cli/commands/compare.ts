@@ -4,7 +4,7 @@ import { evaluatorList } from "../../compare/evaluator-list.js";
 import { methodsNote } from "../../compare/methods-note.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
-import { formatId, pDigits } from "../../report/format.js";
+import { formatId, formatLevel, pDigits } from "../../report/format.js";
 import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
@@ -207,19 +207,20 @@ export function refuseMismatchedGate(c: Comparison): void {
  * with no pair at all (no row scored in both runs), on which there is no verdict: a gate that cannot look
  * does not pass. `compare` and `run --baseline` both judge by it.
  */
-export function regressionVerdict(c: Comparison): { regressed: string[]; no_verdict: string[] } {
+export function regressionVerdict(c: Comparison): { regressed: string[]; no_verdict: string[]; compared: number } {
   return {
     regressed: c.evaluators.filter((e) => e.regressed).map((e) => e.name),
     no_verdict: c.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name),
+    compared: c.evaluators.length,
   };
 }
 
-/** {@link regressionVerdict} as `compare` says it; empty when the gate passes. */
+/** {@link regressionVerdict} as `compare` says it, long lists cut ({@link evaluatorList}: the table names each); empty when the gate passes. */
 export function regressionFailures(c: Comparison, labelB: string, labelA: string): string[] {
-  const { regressed, no_verdict } = regressionVerdict(c);
+  const { regressed, no_verdict, compared } = regressionVerdict(c);
   const out: string[] = [];
-  if (regressed.length) out.push(`${labelB} is significantly worse than ${labelA} on ${regressed.join(", ")}`);
-  if (no_verdict.length) out.push(`no verdict on ${no_verdict.join(", ")}: no row has a score in both runs, so --fail-on-regression fails`);
+  if (regressed.length) out.push(`${labelB} is significantly worse than ${labelA} on ${evaluatorList(regressed, compared)}`);
+  if (no_verdict.length) out.push(`no verdict on ${evaluatorList(no_verdict, compared)}: no row has a score in both runs, so --fail-on-regression fails`);
   return out;
 }
 
@@ -286,7 +287,7 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
     e.n_pairs === 0 ? "- (no pairs)" : e.better === "same" ? "neither (CI holds 0)" : `${e.better.toUpperCase()}${e.significant ? "" : " (not significant)"}`,
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
-  lines.push("", renderTableBlocks(["evaluator", "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "closer to reference", "improved/regressed/same"], rows, 1, width));
+  lines.push("", renderTableBlocks(["evaluator", "pairs", "mean A", "mean B", "B - A", `${formatLevel(1 - c.settings.alpha)} CI`, "p", "closer to reference", "improved/regressed/same"], rows, 1, width));
   lines.push(methodsNote(c));
   lines.push(...fewPairsNotes(c));
   for (const e of c.evaluators) {

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { EvalError, type Issue } from "../../errors.js";
+import { evaluatorList } from "../../compare/evaluator-list.js";
 import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
@@ -270,12 +271,15 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
 /**
  * --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some
- * evaluator, or has no row scored in both runs on one (no verdict: a gate that cannot look does not pass), naming them.
+ * evaluator, or has no row scored in both runs on one (no verdict: a gate that cannot look does not pass), naming them
+ * (five at most, {@link evaluatorList}; the comparison's table and summary.json's `baseline` name each).
  */
 function regressionGate(c: BaselineVerdict): GateOutcome {
   const failures = [
-    ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${c.regressed.join(", ")}`] : []),
-    ...(c.no_verdict.length ? [`no row has a score in both this run and the baseline ${c.baseline} on ${c.no_verdict.join(", ")}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`] : []),
+    ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${evaluatorList(c.regressed, c.compared)}`] : []),
+    ...(c.no_verdict.length
+      ? [`no row has a score in both this run and the baseline ${c.baseline} on ${evaluatorList(c.no_verdict, c.compared)}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`]
+      : []),
   ];
   const message = failures.length ? `${failures.join("; ")} (--fail-on-regression)` : `no regression against the baseline ${c.baseline}`;
   return { name: "no regression against the baseline", passed: failures.length === 0, message };
