@@ -10,7 +10,7 @@ import type { CliIO } from "../io.js";
 import { main } from "../main.js";
 import fc from "fast-check";
 import stringWidth from "string-width";
-import { deleteCommand, meansCell, rowsRecorded } from "./runs.js";
+import { deleteCommand, meansCell, rowsRecorded, shownDatasetPath } from "./runs.js";
 
 // `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
 const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false }));
@@ -209,6 +209,16 @@ describe("runs -n and --dataset", () => {
       ["nightly", copy],
       ["nightly", a],
     ]);
+  });
+
+  it("list a dataset under the working folder by its relative path, and one elsewhere as recorded", async () => {
+    expect(shownDatasetPath("/work/project/examples/a.jsonl", "/work/project")).toBe("examples/a.jsonl");
+    expect(shownDatasetPath("/work/project/..a.jsonl", "/work/project")).toBe("..a.jsonl");
+    expect(shownDatasetPath("/work/other/a.jsonl", "/work/project")).toBe("/work/other/a.jsonl");
+    expect(shownDatasetPath("/work/project", "/work/project")).toBe("/work/project");
+    // Outside the working folder (the test's temporary one): the recorded, absolute path.
+    const db = await recordedOn([["nightly", a]]);
+    expect((await cli("runs", "--db", db)).out.split("\n")[2]).toContain(` ${a}`);
   });
 
   it("say so when they keep no run, naming the filters, and exit 0; --json gives []", async () => {

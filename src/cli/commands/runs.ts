@@ -1,6 +1,6 @@
 import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
@@ -95,7 +95,7 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
       baselineListed ||= r.id === baseline;
-      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path]);
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, shownDatasetPath(r.dataset_path, process.cwd())]);
       runMeans.push(means(r));
     }
     // The means go last, cut to the width the other columns leave: `show RUN` and `--json` give them all.
@@ -108,6 +108,16 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
   } finally {
     await store.close();
   }
+}
+
+/**
+ * A recorded dataset path as `runs` lists it: relative to `cwd` when the file is under it
+ * (`examples/a.jsonl`, which `--dataset` takes back as it is), else as recorded (absolute).
+ */
+export function shownDatasetPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  const outside = rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+  return rel && !outside ? rel : path;
 }
 
 function means(r: RunInfo): string[] {
