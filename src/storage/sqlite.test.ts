@@ -10,7 +10,7 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
-import { DELETE_CHUNK_ROWS, nextPageRows, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
+import { DELETE_CHUNK_ROWS, nextPageRows, rowsForResults, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
 import { CLOSED_UNFINISHED, processGone } from "./store.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
@@ -377,6 +377,31 @@ describe("runs and rows", () => {
       expect(limits[0]).toBe(100);
       expect(limits.slice(1).every((l) => (l as number) > 100 && (l as number) < 105)).toBe(true);
       expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
+    } finally {
+      all.mockRestore();
+    }
+  });
+
+  it("reads at most 4,000 results a page whatever the last page's width: narrow failed rows first do not open a page of 1,000 wide ones", async () => {
+    expect([1, 4, 5, 200, 5000].map(rowsForResults)).toEqual([1000, 1000, 800, 20, 1]);
+    const store = open();
+    const names = Array.from({ length: 200 }, (_, i) => `em${i}`);
+    const id = await store.beginRun({ ...META, evaluators: names.map((name) => ({ type: "exact_match", name })) });
+    const failed = (row: number): RowOutcome => ({ row, id: row, results: {}, error: { code: "ROW_INVALID", message: "x" } });
+    const wide = (row: number): RowOutcome => ({ row, id: row, results: Object.fromEntries(names.map((n) => [n, result(1).em!])) });
+    await store.addRows(id, Array.from({ length: 300 }, (_, i) => (i < 150 ? failed(i + 1) : wide(i + 1))));
+    const probe = new Database(":memory:");
+    const all = vi.spyOn(Object.getPrototypeOf(probe.prepare("SELECT 1")) as Database.Statement, "all");
+    probe.close();
+    try {
+      expect((await collect(store.rows(id))).map((r) => r.row)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+      const limits = all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number");
+      expect(limits.length).toBe(16);
+      expect(limits.every((l) => l === 20)).toBe(true);
+      // The scores column is a few characters an evaluator: its pages are not cut by the count.
+      all.mockClear();
+      expect((await collect(store.scores(id))).length).toBe(300);
+      expect(all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number")[0]).toBe(100);
     } finally {
       all.mockRestore();
     }

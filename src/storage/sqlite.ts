@@ -29,6 +29,18 @@ const FIRST_PAGE_ROWS = 100;
 const PAGE_CHARS = 2 * 2 ** 20;
 
 /**
+ * Results (rows × evaluators) a page of whole rows holds at most, whatever the last page's width: a run
+ * whose first rows are narrow (failed, say) and later ones wide would otherwise read 1,000 wide rows at once,
+ * about 400 MB of heap at 200 evaluators.
+ */
+const PAGE_RESULTS = 4_000;
+
+/** The most rows a page of a run with `evaluators` evaluators holds: {@link PAGE_ROWS} up to 4, 20 at 200. */
+export function rowsForResults(evaluators: number): number {
+  return Math.max(1, Math.min(PAGE_ROWS, Math.floor(PAGE_RESULTS / Math.max(1, evaluators))));
+}
+
+/**
  * The rows to ask for in the next page, given the rows and the characters of stored text the last page
  * held: as many as {@link PAGE_CHARS} holds at that width, from 1 to {@link PAGE_ROWS}.
  */
@@ -357,8 +369,9 @@ export class SqliteRunStore implements RunStore {
    * read, which stops checkpoints and lets the WAL file grow.
    */
   async *rows(runId: string): AsyncGenerator<RowOutcome> {
-    this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
-    for (const page of this.#pages(runId, this.#q.rowPage, (r) => r.row, (r) => r.results.length + (r.error?.length ?? 0))) for (const r of page) yield toRowOutcome(r);
+    const run = this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
+    const pages = this.#pages(runId, this.#q.rowPage, (r) => r.row, (r) => r.results.length + (r.error?.length ?? 0), rowsForResults(evaluatorNames(run).length));
+    for (const page of pages) for (const r of page) yield toRowOutcome(r);
   }
 
   /**
@@ -390,13 +403,13 @@ export class SqliteRunStore implements RunStore {
   /**
    * The run's rows, {@link FIRST_PAGE_ROWS} first, then {@link PAGE_ROWS} at a time, or fewer when they are
    * wide: each page after the first holds as many as {@link PAGE_CHARS} of `charsOf` would at the last page's
-   * width (see {@link nextPageRows}; see {@link rows} for why pages). After each page the run is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
+   * width (see {@link nextPageRows}; see {@link rows} for why pages), and at most `maxRows`. After each page the run is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
    * page was whole. A run deleted by another process between pages is `STORE_FAILED`: its later pages
    * would come back empty or with a gap, and a comparison would have judged the rows read so far as the run.
    */
-  *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number, charsOf: (r: T) => number): Generator<T[]> {
+  *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number, charsOf: (r: T) => number, maxRows = PAGE_ROWS): Generator<T[]> {
     let after = Number.MIN_SAFE_INTEGER;
-    let limit = FIRST_PAGE_ROWS;
+    let limit = Math.min(FIRST_PAGE_ROWS, maxRows);
     for (;;) {
       const page = this.#guard(`read the rows of run ${runId}`, () => {
         const rows = statement.all(runId, after, limit);
@@ -413,7 +426,7 @@ export class SqliteRunStore implements RunStore {
       after = rowOf(last);
       let chars = 0;
       for (const r of page) chars += charsOf(r);
-      limit = nextPageRows(page.length, chars);
+      limit = Math.min(nextPageRows(page.length, chars), maxRows);
       yield page;
     }
   }
