@@ -34,16 +34,77 @@ const HI = endianness() === "LE" ? 1 : 0;
 const LO = 1 - HI;
 
 /**
- * The first radix digit of scores: per digit, how many scores have it and, while they are all one score,
- * that score's key (`hi`, `lo`); `mixed` marks digits whose scores differ.
+ * The first radix digit of scores, sparse: each digit seen, with how many scores have it and, while they
+ * are all one score, that score's key (`hi`, `lo`), else marked mixed. Sparse because a run's scores take few
+ * first digits (scores in [0, 1] of a few decimals take a few dozen) and a config may have hundreds of evaluators: dense
+ * tables of all 65,536 digits took 832 KB per evaluator, 166 MB at 200.
  */
-interface Digits {
-  counts: Uint32Array;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  mixed: Uint8Array;
-  /** Digits marked in `mixed`. */
-  mixedDigits: number;
+class FirstDigits {
+  /** Slot of each digit seen. */
+  private readonly slots = new Map<number, number>();
+  private counts = new Uint32Array(8);
+  private hi = new Uint32Array(8);
+  private lo = new Uint32Array(8);
+  private mixed = new Uint8Array(8);
+  /** Digits whose scores differ. */
+  mixedDigits = 0;
+
+  /** Counts the first digits of the scores whose order-preserving keys are `keysHi[i]`, `keysLo[i]` (i < n). */
+  count(keysHi: Uint32Array, keysLo: Uint32Array, n: number): void {
+    let lastDigit = -1;
+    let slot = 0;
+    for (let i = 0; i < n; i++) {
+      const d = keysHi[i]! >>> 16;
+      if (d !== lastDigit) {
+        lastDigit = d;
+        const known = this.slots.get(d);
+        slot = known ?? this.open(d, keysHi[i]!, keysLo[i]!);
+      }
+      this.counts[slot]!++;
+      if (this.mixed[slot] === 0 && (this.hi[slot] !== keysHi[i] || this.lo[slot] !== keysLo[i])) {
+        this.mixed[slot] = 1;
+        this.mixedDigits++;
+      }
+    }
+  }
+
+  /** The digits seen, ascending: each with its count, and its one score while it holds one (else null). */
+  entries(): { digit: number; count: number; value: number | null }[] {
+    return [...this.slots]
+      .sort((a, b) => a[0] - b[0])
+      .map(([digit, slot]) => ({ digit, count: this.counts[slot]!, value: this.mixed[slot] === 0 ? fromKey(this.hi[slot]!, this.lo[slot]!) : null }));
+  }
+
+  clone(): FirstDigits {
+    const copy = new FirstDigits();
+    for (const [digit, slot] of this.slots) copy.slots.set(digit, slot);
+    copy.counts = this.counts.slice();
+    copy.hi = this.hi.slice();
+    copy.lo = this.lo.slice();
+    copy.mixed = this.mixed.slice();
+    copy.mixedDigits = this.mixedDigits;
+    return copy;
+  }
+
+  /** A slot for digit `d`, first seen with the key (`hi`, `lo`), its count 0. */
+  private open(d: number, hi: number, lo: number): number {
+    const slot = this.slots.size;
+    if (slot === this.counts.length) {
+      const grow = <T extends Uint32Array | Uint8Array>(a: T): T => {
+        const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+        bigger.set(a);
+        return bigger;
+      };
+      this.counts = grow(this.counts);
+      this.hi = grow(this.hi);
+      this.lo = grow(this.lo);
+      this.mixed = grow(this.mixed);
+    }
+    this.slots.set(d, slot);
+    this.hi[slot] = hi;
+    this.lo[slot] = lo;
+    return slot;
+  }
 }
 
 interface Spill {
@@ -54,7 +115,7 @@ interface Spill {
   /** False once the file was unlinked while open (POSIX), so nothing is left behind even on a crash. */
   linked: boolean;
   /** The first digits of the scores in the file. */
-  digits: Digits;
+  digits: FirstDigits;
 }
 
 export class ScoreSet {
@@ -146,14 +207,12 @@ export class ScoreSet {
   histogram(opts: { bins: number; min: number; max: number }): Histogram {
     const digits = this.spill && this.allDigits();
     if (!digits || digits.mixedDigits > 0) return histogramOf(this.chunks(), opts);
-    const values: number[] = [];
-    const counts: number[] = [];
-    for (let d = 0; d < DIGIT_VALUES; d++) {
-      if (digits.counts[d] === 0) continue;
-      values.push(fromKey(digits.hi[d]!, digits.lo[d]!));
-      counts.push(digits.counts[d]!);
-    }
-    return histogramOfCounts(values, counts, opts);
+    const entries = digits.entries();
+    return histogramOfCounts(
+      entries.map((e) => e.value!),
+      entries.map((e) => e.count),
+      opts,
+    );
   }
 
   /** Deletes the temporary file, if any; the set must not be used afterwards. */
@@ -181,7 +240,7 @@ export class ScoreSet {
       } catch {
         // Windows cannot unlink an open file; close() does it.
       }
-      this.spill = { fd, path, count: 0, linked, digits: emptyDigits() };
+      this.spill = { fd, path, count: 0, linked, digits: new FirstDigits() };
     }
     countFirstDigits(this.memory.subarray(0, this.size), this.spill.digits);
     const bytes = new Uint8Array(this.memory.buffer, 0, this.size * 8);
@@ -215,19 +274,18 @@ export class ScoreSet {
   /**
    * The k-th smallest scores (0-based) for each k of `ranks`, by radix selection on the scores' 64-bit
    * order-preserving keys. The first 16 bits come from the counts kept as scores were written (see
-   * {@link Digits}); a rank whose first digit holds one distinct score is done. For the others, pass d
+   * {@link FirstDigits}); a rank whose first digit holds one distinct score is done. For the others, pass d
    * (1..3) over the scores counts the d-th 16 bits of the keys that share the digits chosen so far for a
    * rank, which fixes that rank's next digit. After the third pass the whole key, and so the score, is
    * known: nothing is collected, whatever the number of equal scores.
    */
   private select(ranks: readonly number[]): number[] {
-    const digits = this.allDigits();
+    const digits = this.allDigits().entries();
     const state = ranks.map((k) => {
-      let digit = 0;
-      while (k >= digits.counts[digit]!) k -= digits.counts[digit++]!;
+      let i = 0;
+      while (k >= digits[i]!.count) k -= digits[i++]!.count;
       // A digit that holds one distinct score gives it at once.
-      const known = digits.mixed[digit] === 0 ? fromKey(digits.hi[digit]!, digits.lo[digit]!) : null;
-      return { k, hi: (digit << 16) >>> 0, lo: 0, known };
+      return { k, hi: (digits[i]!.digit << 16) >>> 0, lo: 0, known: digits[i]!.value };
     });
     const open = state.filter((s) => s.known === null);
     let keysHi = new Uint32Array(0);
@@ -262,37 +320,20 @@ export class ScoreSet {
   }
 
   /** The first digits of every score: the file's, counted as it was written, and memory's, counted now. */
-  private allDigits(): Digits {
-    const file = this.spill!.digits;
-    const digits = { counts: file.counts.slice(), hi: file.hi.slice(), lo: file.lo.slice(), mixed: file.mixed.slice(), mixedDigits: file.mixedDigits };
+  private allDigits(): FirstDigits {
+    const digits = this.spill!.digits.clone();
     countFirstDigits(this.memory.subarray(0, this.size), digits);
     return digits;
   }
 }
 
-function emptyDigits(): Digits {
-  return { counts: new Uint32Array(DIGIT_VALUES), hi: new Uint32Array(DIGIT_VALUES), lo: new Uint32Array(DIGIT_VALUES), mixed: new Uint8Array(DIGIT_VALUES), mixedDigits: 0 };
-}
-
-/** Counts the first digits of `scores` into `digits` (see {@link Digits}). */
-function countFirstDigits(scores: Float64Array, digits: Digits): void {
+/** Counts the first digits of `scores` into `digits`. */
+function countFirstDigits(scores: Float64Array, digits: FirstDigits): void {
   const n = scores.length;
   const keysHi = new Uint32Array(n);
   const keysLo = new Uint32Array(n);
   orderKeys(new Uint32Array(scores.buffer, scores.byteOffset, n * 2), n, keysHi, keysLo);
-  const { counts, hi, lo, mixed } = digits;
-  for (let i = 0; i < n; i++) {
-    const d = keysHi[i]! >>> 16;
-    const count = counts[d]!;
-    counts[d] = count + 1;
-    if (count === 0) {
-      hi[d] = keysHi[i]!;
-      lo[d] = keysLo[i]!;
-    } else if (mixed[d] === 0 && (hi[d] !== keysHi[i] || lo[d] !== keysLo[i])) {
-      mixed[d] = 1;
-      digits.mixedDigits++;
-    }
-  }
+  digits.count(keysHi, keysLo, n);
 }
 
 /**

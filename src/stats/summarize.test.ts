@@ -3,7 +3,7 @@ import { EvalError } from "../errors.js";
 import { thrownEvalError } from "../test-support.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { packScores } from "./packed-scores.js";
-import { SummaryBuilder, type SummaryEvaluator } from "./summarize.js";
+import { memoryValuesEach, SummaryBuilder, type SummaryEvaluator } from "./summarize.js";
 
 const sim: SummaryEvaluator = { name: "sim", type: "levenshtein", direction: "maximize", threshold: 0.5 };
 const dist: SummaryEvaluator = { name: "dist", type: "levenshtein_distance", direction: "minimize", threshold: 2 };
@@ -148,6 +148,20 @@ describe("SummaryBuilder", () => {
     expect(spilling.scores("sim")?.histogram(bins)).toEqual(inMemory.scores("sim")?.histogram(bins));
     expect(spilling.scores("nope")).toBeUndefined();
     spilling.close();
+  });
+
+  it("keeps about 262,144 scores in memory across its evaluators by default, at least 4,096 each, unless told", () => {
+    expect([1, 4, 5, 64, 65, 200].map(memoryValuesEach)).toEqual([65_536, 65_536, 52_428, 4096, 4096, 4096]);
+    const wide = Array.from({ length: 100 }, (_, i) => ({ ...sim, name: `e${i}` }));
+    const filled = (builder: SummaryBuilder, rows: number) => {
+      for (let i = 0; i < rows; i++) builder.add(at(i + 1, Object.fromEntries(wide.map((e) => [e.name, scored(i / rows, true)]))));
+      return builder;
+    };
+    const many = filled(new SummaryBuilder(wide, { countSkippedAsZero: false }), 4097);
+    expect(many.scores("e0")?.spilled).toBe(true);
+    many.close();
+    expect(filled(new SummaryBuilder(wide, { countSkippedAsZero: false }), 4096).scores("e0")?.spilled).toBe(false);
+    expect(filled(new SummaryBuilder(wide, { countSkippedAsZero: false, scoreSet: { memoryValues: 10_000 } }), 4097).scores("e0")?.spilled).toBe(false);
   });
 
   it("adds packed batches as it adds rows one by one", () => {

@@ -26,8 +26,23 @@ export interface SummaryOptions {
    * verdicts (no threshold, and none given on any row) gets no pass rate from its skipped rows either.
    */
   countSkippedAsZero: boolean;
-  /** Where the scores go once they no longer fit in memory. */
+  /**
+   * Where the scores go once they no longer fit in memory. `memoryValues` defaults to
+   * {@link memoryValuesEach} of the evaluator count.
+   */
   scoreSet?: ScoreSetOptions;
+}
+
+/** Scores a summary keeps in memory for all its evaluators together by default: 262,144 (2 MiB). */
+const MEMORY_VALUES = 262_144;
+
+/**
+ * Scores kept in memory per evaluator before they go to its temporary file:
+ * `max(4096, min(65536, floor(262144 / evaluators)))`, so 65,536 (512 KiB) up to four evaluators and
+ * 4,096 (32 KiB) past 64, where 65,536 each held 100 MB at 200 evaluators.
+ */
+export function memoryValuesEach(evaluators: number): number {
+  return Math.max(4096, Math.min(65_536, Math.floor(MEMORY_VALUES / Math.max(1, evaluators))));
 }
 
 interface Tally {
@@ -74,7 +89,7 @@ export class SummaryBuilder {
       seen.add(e.name);
     });
     if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
-    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(opts.scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
+    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet({ ...opts.scoreSet, memoryValues: opts.scoreSet?.memoryValues ?? memoryValuesEach(evaluators.length) }), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
     this.names = evaluators.map((e) => e.name);
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
