@@ -219,6 +219,17 @@ describe("runs -n and --dataset", () => {
     // Outside the working folder (the test's temporary one): the recorded, absolute path.
     const db = await recordedOn([["nightly", a]]);
     expect((await cli("runs", "--db", db)).out.split("\n")[2]).toContain(` ${a}`);
+    // A working folder deleted under the shell (process.cwd() throws): the recorded path, as before relative paths.
+    const cwd = vi.spyOn(process, "cwd").mockImplementation(() => {
+      throw Object.assign(new Error("ENOENT: no such file or directory, uv_cwd"), { code: "ENOENT" });
+    });
+    try {
+      const gone = await cli("runs", "--db", db);
+      expect(gone).toMatchObject({ code: 0, err: "" });
+      expect(gone.out.split("\n")[2]).toContain(` ${a}`);
+    } finally {
+      cwd.mockRestore();
+    }
   });
 
   it("say so when they keep no run, naming the filters, and exit 0; --json gives []", async () => {

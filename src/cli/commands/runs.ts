@@ -90,12 +90,13 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
     const rows: (string | number)[][] = [];
     const runMeans: string[][] = [];
     let baselineListed = false;
+    const cwd = workingFolder();
     for (const r of runs) {
       // A run killed outright has no summary, but its rows are stored (and compared): they are counted, for such runs only.
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
       baselineListed ||= r.id === baseline;
-      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, shownDatasetPath(r.dataset_path, process.cwd())]);
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, shownDatasetPath(r.dataset_path, cwd)]);
       runMeans.push(means(r));
     }
     // The means go last, cut to the width the other columns leave: `show RUN` and `--json` give them all.
@@ -112,12 +113,23 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
 
 /**
  * A recorded dataset path as `runs` lists it: relative to `cwd` when the file is under it
- * (`examples/a.jsonl`, which `--dataset` takes back as it is), else as recorded (absolute).
+ * (`examples/a.jsonl`, which `--dataset` takes back as it is), else as recorded (absolute); as recorded
+ * too without a working folder (null: see {@link workingFolder}).
  */
-export function shownDatasetPath(path: string, cwd: string): string {
+export function shownDatasetPath(path: string, cwd: string | null): string {
+  if (cwd === null) return path;
   const rel = relative(cwd, path);
   const outside = rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
   return rel && !outside ? rel : path;
+}
+
+/** The working folder, or null when it is gone (deleted under the shell): `process.cwd()` then throws ENOENT. */
+function workingFolder(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
 }
 
 function means(r: RunInfo): string[] {
