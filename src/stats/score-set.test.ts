@@ -52,6 +52,30 @@ describe("ScoreSet", () => {
     );
   });
 
+  it("gives the sorted list's quantiles and bins read between adds, its first digits many (property)", () => {
+    // Scores over many exponents and both signs take hundreds of first digits: the sparse counts grow past 8, 16, … slots
+    // between reads, and a read must not change what the next one counts.
+    const wide = fc.oneof(score, fc.integer({ min: -1074, max: 1023 }).map((e) => 2 ** e), fc.integer({ min: -1074, max: 1023 }).map((e) => -(2 ** e) * 1.5));
+    fc.assert(
+      fc.property(fc.array(fc.array(wide, { minLength: 1, maxLength: 200 }), { minLength: 2, maxLength: 4 }), fc.integer({ min: 1, max: 32 }), (parts, memoryValues) => {
+        const set = new ScoreSet({ memoryValues, dir });
+        const values: number[] = [];
+        const opts = { bins: 7, min: -1, max: 1 };
+        try {
+          for (const part of parts) {
+            for (const x of part) set.add(x);
+            values.push(...part);
+            set.quantiles(PS).forEach((q, i) => expectSame(q, reference(values, PS[i]!)));
+            expect(set.histogram(opts)).toEqual(histogram(values, opts));
+          }
+        } finally {
+          set.close();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("selects through every radix level when many scores share their leading bits", () => {
     // 200,000 scores in [0.5, 0.5 + 2^-40): the top 32 bits of every key are equal.
     const values = Array.from({ length: 200_000 }, (_, i) => 0.5 + ((i * 7919) % 200_000) * 2 ** -58);
