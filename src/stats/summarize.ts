@@ -1,6 +1,7 @@
 /**
  * Per-evaluator summary figures of a run, computed while the rows stream past: each evaluator keeps
- * its scores in a {@link ScoreSet} (in memory, then in a temporary file past 512 KiB) so that the median
+ * its scores in a {@link ScoreSet} (in memory, then in a temporary file past {@link memoryValuesEach} scores:
+ * 512 KiB up to four evaluators, less past them) so that the median
  * and percentiles are exact while memory stays flat.
  */
 import type { Direction } from "../types.js";
