@@ -200,6 +200,11 @@ describe("SummaryBuilder's arguments", () => {
       [[[sim], 5], "opts must be an object ({ countSkippedAsZero, scoreSet? }), received number 5"],
       [[[sim], {}], "opts.countSkippedAsZero must be a boolean, received nothing"],
       [[[sim], { countSkippedAsZero: false, scoreSet: 5 }], "opts.scoreSet must be an object ({ memoryValues?, dir? }) or nothing, received number 5"],
+      // NaN kept no score and failed at finish() with a TypeError; 0, -5 and "100" were taken silently.
+      [[[sim], { countSkippedAsZero: false, scoreSet: { memoryValues: Number.NaN } }], "opts.scoreSet.memoryValues must be a whole number of at least 1 or nothing, received number NaN"],
+      [[[sim], { countSkippedAsZero: false, scoreSet: { memoryValues: 0 } }], "opts.scoreSet.memoryValues must be a whole number of at least 1 or nothing, received number 0"],
+      [[[sim], { countSkippedAsZero: false, scoreSet: { memoryValues: "100" } }], 'opts.scoreSet.memoryValues must be a whole number of at least 1 or nothing, received string "100"'],
+      [[[sim], { countSkippedAsZero: false, scoreSet: { dir: 5 } }], "opts.scoreSet.dir must be a folder path or nothing, received number 5"],
     ];
     for (const [args, message] of cases) {
       const e = thrownEvalError(() => new (SummaryBuilder as new (...a: unknown[]) => SummaryBuilder)(...args));

@@ -181,6 +181,11 @@ function checkArguments(evaluators: unknown, opts: unknown): void {
   if (scoreSet !== undefined && !isPlainObject(scoreSet)) {
     throw argumentInvalid("opts.scoreSet", "an object ({ memoryValues?, dir? }) or nothing", scoreSet, ["opts", "scoreSet"]);
   }
+  const { memoryValues, dir } = (scoreSet ?? {}) as Record<string, unknown>;
+  if (memoryValues !== undefined && !(Number.isSafeInteger(memoryValues) && (memoryValues as number) >= 1)) {
+    throw argumentInvalid("opts.scoreSet.memoryValues", "a whole number of at least 1 or nothing", memoryValues, ["opts", "scoreSet", "memoryValues"]);
+  }
+  if (dir !== undefined && typeof dir !== "string") throw argumentInvalid("opts.scoreSet.dir", "a folder path or nothing", dir, ["opts", "scoreSet", "dir"]);
 }
 
 /** Throws unless `o` is an object with an `error`, or with `results` holding an object or nothing for each of `names`. */
