@@ -35,9 +35,9 @@ const LO = 1 - HI;
 
 /**
  * The first radix digit of scores, sparse: each digit seen, with how many scores have it and, while they
- * are all one score, that score's key (`hi`, `lo`), else marked mixed. Sparse because a run's scores take few
- * first digits (scores in [0, 1] of a few decimals take a few dozen) and a config may have hundreds of evaluators: dense
- * tables of all 65,536 digits took 832 KB per evaluator, 166 MB at 200.
+ * are all one score, that score's key (`hi`, `lo`), else marked mixed. Sparse because a run's scores take
+ * few first digits (scores in [0, 1] of a few decimals take a few dozen) and a config may have hundreds of
+ * evaluators: dense tables of all 65,536 digits took 832 KB per evaluator, 166 MB at 200.
  */
 class FirstDigits {
   /** Slot of each digit seen. */
