@@ -9,7 +9,7 @@ import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { Float64Buffer } from "../stats/float64-buffer.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
-import { mean } from "../stats/quantiles.js";
+import { CompensatedSum } from "../stats/quantiles.js";
 import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
@@ -233,10 +233,14 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
   });
 }
 
-/** The paired scores of one evaluator, collected as run b streams past. */
+/**
+ * The paired scores of one evaluator, collected as run b streams past: their differences b − a (8 bytes a
+ * pair) and the sums of each side, in row order, which give the means that `mean` of each side would.
+ */
 class Pairs {
-  readonly a = new Float64Buffer();
-  readonly b = new Float64Buffer();
+  readonly diffs = new Float64Buffer();
+  readonly sumA = new CompensatedSum();
+  readonly sumB = new CompensatedSum();
   improved = 0;
   regressed = 0;
   unchanged = 0;
@@ -250,8 +254,9 @@ class Pairs {
   }
 
   add(row: number, id: unknown, a: number, b: number): void {
-    this.a.push(a);
-    this.b.push(b);
+    this.diffs.push(b - a);
+    this.sumA.add(a);
+    this.sumB.add(b);
     if (a === b) this.unchanged++;
     else if (this.direction === "maximize" ? b > a : b < a) this.improved++;
     else this.regressed++;
@@ -260,15 +265,12 @@ class Pairs {
 }
 
 function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
-  const a = pairs.a.view();
-  const b = pairs.b.view();
-  const n = a.length;
-  const diffs = new Float64Array(n);
-  for (let i = 0; i < n; i++) diffs[i] = (b[i] as number) - (a[i] as number);
+  const diffs = pairs.diffs.view();
+  const n = diffs.length;
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
   diffs.sort();
-  const meanA = mean(a);
-  const meanB = mean(b);
+  const meanA = n ? pairs.sumA.value / n : null;
+  const meanB = n ? pairs.sumB.value / n : null;
   const level = 1 - settings.alpha;
   const salt = hashString(name);
   const interval = bootstrapMeanInterval(diffs, { resamples: settings.resamples, level, rng: Xoshiro128.fromSeed(settings.seed, salt, 1) });
