@@ -9,8 +9,16 @@ const MAX_LISTED_NAMES = 5;
  * about, else the first {@link MAX_LISTED_NAMES} and how many more, so that one sentence does not list them all.
  */
 export function evaluatorList(names: readonly string[], total: number): string {
-  if (names.length <= MAX_LISTED_NAMES) return names.join(", ");
-  if (names.length === total) return `all ${names.length} evaluators`;
-  const more = names.length - MAX_LISTED_NAMES;
-  return `${names.slice(0, MAX_LISTED_NAMES).join(", ")} and ${more} more evaluator${more === 1 ? "" : "s"}`;
+  if (names.length > MAX_LISTED_NAMES && names.length === total) return `all ${names.length} evaluators`;
+  const { listed, more } = firstListed(names);
+  return more ? `${listed.join(", ")} ${more}` : listed.join(", ");
+}
+
+/**
+ * The cut {@link evaluatorList} makes, for a list whose items say more than a name: the first
+ * {@link MAX_LISTED_NAMES} items, and `and N more evaluators` for the rest (null when none is left out).
+ */
+export function firstListed<T>(items: readonly T[]): { listed: T[]; more: string | null } {
+  const more = items.length - MAX_LISTED_NAMES;
+  return { listed: items.slice(0, MAX_LISTED_NAMES), more: more > 0 ? `and ${more} more evaluator${more === 1 ? "" : "s"}` : null };
 }

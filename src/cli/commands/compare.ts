@@ -1,6 +1,6 @@
 import { compareRuns, type Comparison, type EvaluatorComparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
-import { evaluatorList } from "../../compare/evaluator-list.js";
+import { evaluatorList, firstListed } from "../../compare/evaluator-list.js";
 import { methodsNote } from "../../compare/methods-note.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
@@ -256,9 +256,8 @@ function fewPairsNotes(c: Comparison): string[] {
   const differing = (e: EvaluatorComparison) => e.rows.improved + e.rows.regressed;
   const powerless = c.evaluators.filter((e) => differing(e) > 0 && 2 / 2 ** differing(e) >= alpha);
   if (powerless.length) {
-    const listed = powerless.slice(0, 5).map((e) => `${e.name}: ${differing(e)} rows, smallest p ${String(2 / 2 ** differing(e))}`);
-    const more = powerless.length - listed.length;
-    const each = [...listed, ...(more ? [`and ${more} more evaluator${more === 1 ? "" : "s"}`] : [])].join("; ");
+    const { listed, more } = firstListed(powerless);
+    const each = [...listed.map((e) => `${e.name}: ${differing(e)} rows, smallest p ${String(2 / 2 ** differing(e))}`), ...(more ? [more] : [])].join("; ");
     notes.push(`Too few rows differ between the runs for a p-value below ${alpha} (${each}): no difference on these can be significant, and --fail-on-regression cannot fire on them; compare on more rows.`);
   }
   return notes;
