@@ -4,7 +4,7 @@ import { highlightFor } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatLevel, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
-import { cell, deltaHtml, diffLegend, isBetter, renderPage, scrollBox, slug } from "./html-page.js";
+import { cell, changeKind, deltaHtml, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { directionText } from "./run-report.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
@@ -109,7 +109,7 @@ function ciSvg(ev: ComparisonEvaluator, level: string): string {
   const h = 22;
   const ext = Math.max(Math.abs(ev.diff), ...(ev.ci ? ev.ci.map(Math.abs) : [])) * 1.15 || 1;
   const x = (v: number): number => Math.round((w / 2 + (v / ext) * (w / 2 - 6)) * 10) / 10;
-  const cls = ev.diff === 0 ? "" : isBetter(ev.diff, ev.direction) ? "better" : "worse";
+  const cls = changeKind(ev.diff, ev.direction);
   const interval = ev.ci ? `<line class="ci-bar" x1="${x(ev.ci[0])}" x2="${x(ev.ci[1])}" y1="11" y2="11"/>` : "";
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="ci-chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${escapeHtml(ciLabel(ev, level))}">` +
@@ -120,7 +120,8 @@ function ciSvg(ev: ComparisonEvaluator, level: string): string {
 /** The CI chart's text: "B − A −0.1000, worse, 95% CI −0.1500 … −0.0500", as the cell beside it prints them. */
 function ciLabel(ev: ComparisonEvaluator, level: string): string {
   const ci = ev.ci ? `${level} CI ${htmlSignedFigure(ev.ci[0])} … ${htmlSignedFigure(ev.ci[1])}` : "no CI";
-  const way = ev.diff === null || ev.diff === 0 ? "" : isBetter(ev.diff, ev.direction) ? ", better" : ", worse";
+  const kind = ev.diff === null ? "" : changeKind(ev.diff, ev.direction);
+  const way = kind ? `, ${kind}` : "";
   return `B − A ${htmlSignedFigure(ev.diff)}${way}, ${ci}`;
 }
 

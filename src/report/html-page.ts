@@ -184,9 +184,10 @@ export function scrollBox(label: string, table: string): string {
   return `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(label)}">${table}</div>`;
 }
 
-/** Whether a change of `delta` (B − A, or the latest mean − the previous) is an improvement in `direction`. */
-export function isBetter(delta: number, direction: Direction): boolean {
-  return direction === "maximize" ? delta > 0 : delta < 0;
+/** A change of `delta` (B − A, or the latest mean − the previous) in `direction`: "better", "worse", or "" for none (0). */
+export function changeKind(delta: number, direction: Direction): "better" | "worse" | "" {
+  if (delta === 0) return "";
+  return (direction === "maximize" ? delta > 0 : delta < 0) ? "better" : "worse";
 }
 
 /**
@@ -196,7 +197,7 @@ export function isBetter(delta: number, direction: Direction): boolean {
  * sign alone cannot say it, since a lower distance is better.
  */
 export function deltaHtml(delta: number | null, direction: Direction, tag: "span" | "b" = "span"): string {
-  const kind = delta === null || delta === 0 || !Number.isFinite(delta) ? "" : isBetter(delta, direction) ? "better" : "worse";
+  const kind = delta === null || !Number.isFinite(delta) ? "" : changeKind(delta, direction);
   const mark = kind === "" ? "" : `<span class="mark" aria-hidden="true">${kind === "better" ? "▲" : "▼"}</span>`;
   const word = kind === "" ? "" : `<span class="sr"> (${kind})</span>`;
   return `<${tag} class="delta${kind ? ` ${kind}` : ""}">${mark}${htmlSignedFigure(delta)}${word}</${tag}>`;
