@@ -90,7 +90,8 @@ export class SummaryBuilder {
       seen.add(e.name);
     });
     if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
-    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet({ ...opts.scoreSet, memoryValues: opts.scoreSet?.memoryValues ?? memoryValuesEach(evaluators.length) }), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
+    const scoreSet = { ...opts.scoreSet, memoryValues: opts.scoreSet?.memoryValues ?? memoryValuesEach(evaluators.length) };
+    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
     this.names = evaluators.map((e) => e.name);
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
