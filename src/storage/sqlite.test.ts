@@ -57,6 +57,19 @@ function numbered(from: number, to: number): RowOutcome[] {
   return out;
 }
 
+/** What `read` returns, and the row limit of each page it asked for (the last argument of every Statement.all call meanwhile). */
+async function withPageLimits<T>(read: () => Promise<T>): Promise<[T, number[]]> {
+  const probe = new Database(":memory:");
+  const all = vi.spyOn(Object.getPrototypeOf(probe.prepare("SELECT 1")) as Database.Statement, "all");
+  probe.close();
+  try {
+    const result = await read();
+    return [result, all.mock.calls.map((c) => c[2]).filter((l): l is number => typeof l === "number")];
+  } finally {
+    all.mockRestore();
+  }
+}
+
 /** The STORE_FAILED error that `fn` throws or rejects with. */
 async function storeError(fn: () => unknown): Promise<EvalError> {
   const error = await evalErrorOf(Promise.resolve().then(fn));
@@ -365,21 +378,14 @@ describe("runs and rows", () => {
     const id = await store.beginRun(META);
     const wide = (row: number): RowOutcome => ({ row, id: row, results: { em: { ...result(1).em!, reasoning: "x".repeat(20_000) } } });
     await store.addRows(id, Array.from({ length: 1500 }, (_, i) => wide(i + 1)));
-    const probe = new Database(":memory:");
-    const all = vi.spyOn(Object.getPrototypeOf(probe.prepare("SELECT 1")) as Database.Statement, "all");
-    probe.close();
-    try {
-      const seen = (await collect(store.rows(id))).map((r) => r.row);
-      expect(seen).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
-      const limits = all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number");
-      // Each page after the first holds about 2 Mi characters: of 20,000-character rows, about 104.
-      expect(limits.length).toBeGreaterThanOrEqual(3);
-      expect(limits[0]).toBe(100);
-      expect(limits.slice(1).every((l) => (l as number) > 100 && (l as number) < 105)).toBe(true);
-      expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
-    } finally {
-      all.mockRestore();
-    }
+    const [rows, limits] = await withPageLimits(() => collect(store.rows(id)));
+    const seen = rows.map((r) => r.row);
+    expect(seen).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
+    // Each page after the first holds about 2 Mi characters: of 20,000-character rows, about 104.
+    expect(limits.length).toBeGreaterThanOrEqual(3);
+    expect(limits[0]).toBe(100);
+    expect(limits.slice(1).every((l) => l > 100 && l < 105)).toBe(true);
+    expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
   });
 
   it("reads at most 4,000 results a page whatever the last page's width: narrow failed rows first do not open a page of 1,000 wide ones", async () => {
@@ -390,21 +396,14 @@ describe("runs and rows", () => {
     const failed = (row: number): RowOutcome => ({ row, id: row, results: {}, error: { code: "ROW_INVALID", message: "x" } });
     const wide = (row: number): RowOutcome => ({ row, id: row, results: Object.fromEntries(names.map((n) => [n, result(1).em!])) });
     await store.addRows(id, Array.from({ length: 300 }, (_, i) => (i < 150 ? failed(i + 1) : wide(i + 1))));
-    const probe = new Database(":memory:");
-    const all = vi.spyOn(Object.getPrototypeOf(probe.prepare("SELECT 1")) as Database.Statement, "all");
-    probe.close();
-    try {
-      expect((await collect(store.rows(id))).map((r) => r.row)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
-      const limits = all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number");
-      expect(limits.length).toBe(16);
-      expect(limits.every((l) => l === 20)).toBe(true);
-      // The scores column is a few characters an evaluator: its pages are not cut by the count.
-      all.mockClear();
-      expect((await collect(store.scores(id))).length).toBe(300);
-      expect(all.mock.calls.map((c) => c[2]).filter((l) => typeof l === "number")[0]).toBe(100);
-    } finally {
-      all.mockRestore();
-    }
+    const [rows, limits] = await withPageLimits(() => collect(store.rows(id)));
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    expect(limits.length).toBe(16);
+    expect(limits.every((l) => l === 20)).toBe(true);
+    // The scores column is a few characters an evaluator: its pages are not cut by the count.
+    const [scores, scoreLimits] = await withPageLimits(() => collect(store.scores(id)));
+    expect(scores.length).toBe(300);
+    expect(scoreLimits[0]).toBe(100);
   });
 
   it("reads two runs' rows side by side while writing a third (no connection left busy)", async () => {
