@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { expect } from "vitest";
+import { main } from "./main.js";
 
 /**
  * Runs `call` in a real child process that sends itself `signal` at its first write to a descriptor past stderr
@@ -44,4 +45,15 @@ export function expectReportWrittenWholeOnSignal(opts: {
   expect(p.status).toBe(opts.exit);
   expect(readdirSync(dirname(report)).filter((f) => !f.startsWith(basename(db)))).toEqual([basename(report)]);
   expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+}
+
+/**
+ * Runs the command line in process, on a terminal `columns` wide (none: stdout is not a terminal): its exit
+ * code and what it printed on stdout and stderr, each's lines joined by "\n".
+ */
+export async function cliOutput(argv: readonly string[], columns?: number): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), columns });
+  return { code, out: out.join("\n"), err: err.join("\n") };
 }

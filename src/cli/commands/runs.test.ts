@@ -7,7 +7,7 @@ import { EvalError } from "../../errors.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import type { CliIO } from "../io.js";
-import { main } from "../main.js";
+import { cliOutput } from "../test-support.js";
 import fc from "fast-check";
 import stringWidth from "string-width";
 import { deleteCommand, meansCell, rowsRecorded, shownDatasetPath } from "./runs.js";
@@ -173,12 +173,7 @@ describe("runs -n and --dataset", () => {
     return join(dir, "simeval.db");
   }
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main(argv, { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s) });
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  }
+  const cli = (...argv: string[]) => cliOutput(argv);
 
   /** The names of the runs a table lists, newest first. */
   const names = (table: string) => table.split("\n").slice(2).map((line) => line.split(/\s+/)[1]);
@@ -316,9 +311,9 @@ describe("runs' means", () => {
     await store.finishRun(id, { rows: 1, row_errors: 0, skipped_as_zero: false, evaluators: evaluators.map(summary) });
     const db = join(dir, "simeval.db");
     for (const columns of [undefined, 120]) {
-      const out: string[] = [];
-      expect(await main(["runs", "--db", db], { stdout: (t) => void out.push(t), stderr: () => {}, columns })).toBe(0);
-      const line = out.join("\n").split("\n")[2] as string;
+      const { code, out } = await cliOutput(["runs", "--db", db], columns);
+      expect(code).toBe(0);
+      const line = out.split("\n")[2] as string;
       expect(line.length).toBeLessThanOrEqual(columns ?? 160);
       expect(line, line).toMatch(/ answer_quality_0=0( answer_quality_\d+=\S+)* \+\d+ more$/);
     }

@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
-import { main } from "../main.js";
-import { expectReportWrittenWholeOnSignal } from "../test-support.js";
+import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { datasetLabels, leftOutNote, seriesWarnings, trendSeries } from "./trend.js";
 
 function summary(name: string, type: string, mean: number): EvaluatorSummary {
@@ -39,10 +38,8 @@ async function inTempDb(prefix: string, body: (db: string, dir: string) => Promi
 }
 
 /** `simeval trend --db DB ...argv` in this process: its exit code and what it printed on stdout. */
-async function trendOut(db: string, argv: readonly string[] = [], columns?: number): Promise<{ code: number; out: string }> {
-  let out = "";
-  const code = await main(["trend", "--db", db, ...argv], { stdout: (t) => void (out += `${t}\n`), stderr: () => {}, columns });
-  return { code, out };
+function trendOut(db: string, argv: readonly string[] = [], columns?: number): Promise<{ code: number; out: string }> {
+  return cliOutput(["trend", "--db", db, ...argv], columns);
 }
 
 describe("trend series", () => {
