@@ -347,6 +347,38 @@ describe("compareRuns", () => {
     );
   });
 
+  it("gives the figures of its pairs alone, whatever rows one run lacks, skipped or failed, in any order", async () => {
+    // Each row is, in each run, a score on a 1/10 grid, skipped, an error, or absent; rows come shuffled.
+    const side = fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom("skipped", "error", "absent"));
+    const cells = fc.array(fc.tuple(side, side), { maxLength: 30 });
+    const outcome = (row: number, cell: number | string): RowOutcome | null =>
+      cell === "absent" ? null : { row, id: `q${row}`, results: { s: typeof cell === "number" ? result(cell / 10) : cell === "skipped" ? result(null, { skipped: true }) : failed } };
+    const inOrder = (list: (RowOutcome | null)[], order: number[]) => order.map((i) => list[i]).filter((o): o is RowOutcome => o !== null);
+    await fc.assert(
+      fc.asyncProperty(cells, fc.integer(), async (rows, seed) => {
+        const order = (n: number, salt: number) => {
+          const rng = Xoshiro128.fromSeed(seed, salt);
+          return Array.from({ length: n }, (_, i) => i).sort(() => rng.nextDouble() - 0.5);
+        };
+        const a = rows.map(([x], i) => outcome(i + 1, x));
+        const b = rows.map(([, y], i) => outcome(i + 1, y));
+        const c = await compareRuns({ name: "a", rows: inOrder(a, order(rows.length, 1)) }, { name: "b", rows: inOrder(b, order(rows.length, 2)) }, { directions: { s: "maximize" }, resamples: 300 });
+        const paired = rows.flatMap(([x, y], i) => (typeof x === "number" && typeof y === "number" ? [i] : []));
+        const only = await compareRuns(
+          { name: "a", rows: paired.map((i) => a[i] as RowOutcome) },
+          { name: "b", rows: paired.map((i) => b[i] as RowOutcome) },
+          { directions: { s: "maximize" }, resamples: 300 },
+        );
+        const e = c.evaluators[0];
+        if (!e) return; // no row has a score for s in both runs' rows: nothing to compare
+        expect(e.n_pairs).toBe(paired.length);
+        if (paired.length === 0) expect(e).toMatchObject({ mean_a: null, ci: null, p_value: null });
+        else expect(e).toEqual(only.evaluators[0]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("judges a lower distance as better: B lower on a minimize evaluator is improved, never a regression", async () => {
     const a = [5, 4, 6, 5, 7, 3, 5, 6];
     const b = a.map((x) => x - 2);

@@ -52,8 +52,8 @@ const PROGRESS_EVERY = 10_000;
  * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
  * TypeError reading `seed`); the rows themselves are read as given.
  *
- * Memory: run a's scores are kept in one Float64Array per evaluator indexed by row number, and the
- * pairs in two per evaluator; run b is streamed.
+ * Memory: run a's scores are kept in one Float64Array per evaluator indexed by row number, where run b,
+ * streamed, writes each pair's difference over run a's score: 8 bytes per row and evaluator.
  */
 export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
   checkRun("a", a);
@@ -123,6 +123,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         const noA = Number.isNaN(scores.get(row));
         const noB = !Number.isFinite(outcome.scores[name]);
         if (!noA && !noB) continue;
+        if (noB) scores.set(row, Number.NaN); // no pair here: see pairedDiffs
         let u = unscored.get(name);
         if (!u) unscored.set(name, (u = { a: 0, b: 0 }));
         if (noA) u.a++;
@@ -149,6 +150,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         pairs.set(name, (p = new Pairs(direction, settings.worst)));
       }
       p.add(row, idB ?? idA, scoreA, scoreB as number);
+      scores.set(row, (scoreB as number) - scoreA);
     }
   }
   const namesA = [...scoresA.keys()];
@@ -168,7 +170,12 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   }
 
   const evaluators = common.map((name) =>
-    summarizePairs(name, pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst), settings),
+    summarizePairs(
+      name,
+      pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst),
+      pairedDiffs(scoresA.get(name) as Float64Buffer, presentB),
+      settings,
+    ),
   );
   const first = examples[0];
   return {
@@ -234,11 +241,25 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
 }
 
 /**
- * The paired scores of one evaluator, collected as run b streams past: their differences b − a (8 bytes a
- * pair) and the sums of each side, in row order, which give the means that `mean` of each side would.
+ * The differences b − a of one evaluator's pairs, taken out of run a's scores by row number, where run b
+ * wrote each pair's difference over run a's score as it streamed past (and NaN where it had no score):
+ * the rows b has are kept, in place, so that a comparison holds 8 bytes per row and evaluator, not 16.
+ */
+function pairedDiffs(scores: Float64Buffer, presentB: ByteFlags): Float64Array {
+  const all = scores.view();
+  let n = 0;
+  for (let row = 0; row < all.length; row++) {
+    const d = all[row] as number;
+    if (presentB.has(row) && !Number.isNaN(d)) all[n++] = d;
+  }
+  return all.subarray(0, n);
+}
+
+/**
+ * The paired scores of one evaluator, counted as run b streams past: the sums of each side, in row
+ * order, which give the means that `mean` of each side would, and the rows that changed.
  */
 class Pairs {
-  readonly diffs = new Float64Buffer();
   readonly sumA = new CompensatedSum();
   readonly sumB = new CompensatedSum();
   improved = 0;
@@ -254,7 +275,6 @@ class Pairs {
   }
 
   add(row: number, id: unknown, a: number, b: number): void {
-    this.diffs.push(b - a);
     this.sumA.add(a);
     this.sumB.add(b);
     if (a === b) this.unchanged++;
@@ -264,8 +284,7 @@ class Pairs {
   }
 }
 
-function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
-  const diffs = pairs.diffs.view();
+function summarizePairs(name: string, pairs: Pairs, diffs: Float64Array, settings: Comparison["settings"]): EvaluatorComparison {
   const n = diffs.length;
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
   diffs.sort();
