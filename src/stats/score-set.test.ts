@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { histogram } from "./histogram.js";
 import { quantileSorted } from "./quantiles.js";
 import { ScoreSet } from "./score-set.js";
+import { SpillFile } from "./spill-file.js";
 import { tempDir } from "../test-support.js";
 
 const dir = tempDir("simeval-score-set-");
@@ -121,6 +122,37 @@ describe("ScoreSet", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("gives each set its own quantiles and bins when sets share one file, their chunks interleaved (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(score, { minLength: 1, maxLength: 120 }), fc.integer({ min: 1, max: 16 })), { minLength: 2, maxLength: 5 }),
+        fc.integer({ min: 0, max: 4 }),
+        (sets, closedEarly) => {
+          const file = new SpillFile(dir);
+          const built = sets.map(([, memoryValues]) => new ScoreSet({ memoryValues }, file));
+          // Round-robin adds, so that the sets' chunks alternate in the file.
+          for (let i = 0; i < Math.max(...sets.map(([v]) => v.length)); i++) sets.forEach(([values], j) => values[i] !== undefined && built[j]!.add(values[i]!));
+          built[closedEarly % built.length]!.close(); // a set closed early leaves the others' chunks readable
+          try {
+            sets.forEach(([values], j) => {
+              if (j === closedEarly % built.length) return;
+              const set = built[j]!;
+              expect(set.spilled).toBe(values.length > sets[j]![1]);
+              set.quantiles(PS).forEach((q, i) => expectSame(q, reference(values, PS[i]!)));
+              const opts = { bins: 7, min: -1, max: 1 };
+              expect(set.histogram(opts)).toEqual(histogram(values, opts));
+            });
+          } finally {
+            for (const set of built) set.close();
+            file.close();
+          }
+          expect(readdirSync(dir)).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -1,7 +1,8 @@
 /**
  * The scores of one evaluator over a run, in bounded memory and with exact figures. Up to
  * `memoryValues` scores (default 65,536, i.e. 512 KiB) are kept in memory; past that they are appended
- * to a temporary file, 8 bytes a score, and the quantiles are found by radix selection over it (at most
+ * to a temporary file (see {@link SpillFile}; the sets of a run may share one), 8 bytes a score, in
+ * chunks of `memoryValues`, and the quantiles are found by radix selection over it (at most
  * three sequential reads of the file, whatever the number of quantiles), so that memory stays flat
  * whatever the row count while the median and percentiles stay exact.
  *
@@ -10,13 +11,10 @@
  * of short texts' edit distances) with a digit each: then every quantile and the histogram come from
  * those counts, and the file is not read at all.
  */
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { endianness, tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { EvalError } from "../errors.js";
 import { histogramOf, histogramOfCounts, type Histogram } from "./histogram.js";
 import { checkProbability, CompensatedSum, quantileSorted } from "./quantiles.js";
+import { SpillFile } from "./spill-file.js";
 
 export interface ScoreSetOptions {
   /** Scores kept in memory before the set spills to a temporary file. Default 65,536 (512 KiB). */
@@ -108,12 +106,10 @@ class FirstDigits {
 }
 
 interface Spill {
-  fd: number;
-  path: string;
+  /** Byte offset in the file of each chunk of `memoryValues` scores, in the order they were added. */
+  chunks: number[];
   /** Scores written to the file. */
   count: number;
-  /** False once the file was unlinked while open (POSIX), so nothing is left behind even on a crash. */
-  linked: boolean;
   /** The first digits of the scores in the file. */
   digits: FirstDigits;
 }
@@ -123,15 +119,21 @@ export class ScoreSet {
   private size = 0;
   private sorted = true;
   private spill: Spill | null = null;
-  private readonly dir: string;
+  private readonly file: SpillFile;
+  private readonly ownsFile: boolean;
   private n = 0;
   private readonly sum = new CompensatedSum();
   private lo = Number.POSITIVE_INFINITY;
   private hi = Number.NEGATIVE_INFINITY;
 
-  constructor(opts: ScoreSetOptions = {}) {
+  /**
+   * `file`: a temporary file to share with other sets (`opts.dir` is then unused), which its owner
+   * closes. Default: a file of this set's own, which {@link ScoreSet.close} deletes.
+   */
+  constructor(opts: ScoreSetOptions = {}, file?: SpillFile) {
     this.memory = new Float64Array(Math.max(1, opts.memoryValues ?? 65_536));
-    this.dir = opts.dir ?? tmpdir();
+    this.ownsFile = file === undefined;
+    this.file = file ?? new SpillFile(opts.dir ?? tmpdir());
   }
 
   /** How many scores were added. */
@@ -215,39 +217,17 @@ export class ScoreSet {
     );
   }
 
-  /** Deletes the temporary file, if any; the set must not be used afterwards. */
+  /** Deletes its own temporary file, if any (a shared one is its owner's to close); the set must not be used afterwards. */
   close(): void {
-    if (!this.spill) return;
-    closeSync(this.spill.fd);
-    if (this.spill.linked) unlinkSync(this.spill.path);
+    if (this.ownsFile) this.file.close();
     this.spill = null;
   }
 
-  /** Moves the in-memory scores to the end of the temporary file, opening it on first use. */
+  /** Moves the in-memory scores (a full chunk) to the end of the temporary file. */
   private flush(): void {
-    if (!this.spill) {
-      const path = join(this.dir, `simeval-scores-${process.pid}-${randomBytes(6).toString("hex")}.f64`);
-      let fd: number;
-      try {
-        fd = openSync(path, "w+", 0o600);
-      } catch (error) {
-        throw new EvalError("STORE_FAILED", `Cannot keep the run's scores in a temporary file at ${path}: ${(error as Error).message}`);
-      }
-      let linked = true;
-      try {
-        unlinkSync(path);
-        linked = false;
-      } catch {
-        // Windows cannot unlink an open file; close() does it.
-      }
-      this.spill = { fd, path, count: 0, linked, digits: new FirstDigits() };
-    }
+    this.spill ??= { chunks: [], count: 0, digits: new FirstDigits() };
     countFirstDigits(this.memory.subarray(0, this.size), this.spill.digits);
-    const bytes = new Uint8Array(this.memory.buffer, 0, this.size * 8);
-    let written = 0;
-    while (written < bytes.length) {
-      written += writeSync(this.spill.fd, bytes, written, bytes.length - written, this.spill.count * 8 + written);
-    }
+    this.spill.chunks.push(this.file.append(new Uint8Array(this.memory.buffer, 0, this.size * 8)));
     this.spill.count += this.size;
     this.size = 0;
   }
@@ -255,17 +235,14 @@ export class ScoreSet {
   /** Every score, in chunks: the file's (read into one reused buffer), then memory's. */
   private *chunks(): Generator<Float64Array> {
     if (this.spill) {
-      const buffer = new Float64Array(READ_VALUES);
-      const bytes = new Uint8Array(buffer.buffer);
-      for (let start = 0; start < this.spill.count; start += READ_VALUES) {
-        const count = Math.min(READ_VALUES, this.spill.count - start);
-        let read = 0;
-        while (read < count * 8) {
-          const r = readSync(this.spill.fd, bytes, read, count * 8 - read, start * 8 + read);
-          if (r === 0) throw new EvalError("STORE_FAILED", `The run's temporary score file ${this.spill.path} ended early`);
-          read += r;
+      const chunk = this.memory.length;
+      const buffer = new Float64Array(Math.min(READ_VALUES, chunk));
+      for (const offset of this.spill.chunks) {
+        for (let start = 0; start < chunk; start += buffer.length) {
+          const count = Math.min(buffer.length, chunk - start);
+          this.file.read(offset + start * 8, new Uint8Array(buffer.buffer, 0, count * 8));
+          yield buffer.subarray(0, count);
         }
-        yield buffer.subarray(0, count);
       }
     }
     yield this.memory.subarray(0, this.size);

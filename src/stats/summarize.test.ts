@@ -1,8 +1,12 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { thrownEvalError } from "../test-support.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { packScores } from "./packed-scores.js";
+import { quantileSorted } from "./quantiles.js";
 import { memoryValuesEach, SummaryBuilder, type SummaryEvaluator } from "./summarize.js";
 
 const sim: SummaryEvaluator = { name: "sim", type: "levenshtein", direction: "maximize", threshold: 0.5 };
@@ -162,6 +166,30 @@ describe("SummaryBuilder", () => {
     many.close();
     expect(filled(new SummaryBuilder(wide, { countSkippedAsZero: false }), 4096).scores("e0")?.spilled).toBe(false);
     expect(filled(new SummaryBuilder(wide, { countSkippedAsZero: false, scoreSet: { memoryValues: 10_000 } }), 4097).scores("e0")?.spilled).toBe(false);
+  });
+
+  it("holds one temporary file for all its evaluators, whatever their count, and deletes it on close", () => {
+    // A file per evaluator ran out of descriptors (EMFILE, exit 3) at about 250 evaluators under macOS's default limit of 256.
+    const dir = mkdtempSync(join(tmpdir(), "simeval-summary-spill-"));
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const wide = Array.from({ length: 300 }, (_, i) => ({ ...sim, name: `e${i}` }));
+    const before = existsSync("/proc/self/fd") ? openFiles() : 0;
+    const builder = new SummaryBuilder(wide, { countSkippedAsZero: false, scoreSet: { memoryValues: 3, dir } });
+    const values = (i: number) => Array.from({ length: 10 }, (_, row) => ((row * 7 + i) % 10) / 10);
+    for (let row = 0; row < 10; row++) builder.add(at(row + 1, Object.fromEntries(wide.map((e, i) => [e.name, scored(values(i)[row]!, true)]))));
+    expect(builder.scores("e299")?.spilled).toBe(true);
+    if (before) expect(openFiles()).toBe(before + 1);
+    expect(readdirSync(dir).length).toBeLessThanOrEqual(1); // unlinked while open on POSIX
+    // Each evaluator reads back its own scores from the shared file.
+    const summary = builder.finish();
+    wide.forEach((e, i) => {
+      const sorted = values(i).sort((x, y) => x - y);
+      expect(summary.evaluators[i]).toMatchObject({ name: e.name, n: 10, min: sorted[0], max: sorted[9], p10: quantileSorted(Float64Array.from(sorted), 0.1) });
+    });
+    builder.close();
+    if (before) expect(openFiles()).toBe(before);
+    expect(readdirSync(dir)).toEqual([]);
+    rmSync(dir, { recursive: true });
   });
 
   it("adds packed batches as it adds rows one by one", () => {

@@ -4,11 +4,13 @@
  * 512 KiB up to four evaluators, less past them) so that the median
  * and percentiles are exact while memory stays flat.
  */
+import { tmpdir } from "node:os";
 import type { Direction } from "../types.js";
 import { argumentError, EvalError, isPlainObject, type Issue } from "../errors.js";
 import type { EvaluatorSummary, RowOutcome, RunSummary } from "../run/types.js";
 import { CELL, packScores, type PackedScores } from "./packed-scores.js";
 import { ScoreSet, type ScoreSetOptions } from "./score-set.js";
+import { SpillFile } from "./spill-file.js";
 
 /** What the builder needs to know about each evaluator of the run. */
 export interface SummaryEvaluator {
@@ -28,8 +30,8 @@ export interface SummaryOptions {
    */
   countSkippedAsZero: boolean;
   /**
-   * Where the scores go once they no longer fit in memory. `memoryValues` defaults to
-   * {@link memoryValuesEach} of the evaluator count.
+   * Where the scores go once they no longer fit in memory: one temporary file in `dir`, shared by all
+   * the evaluators. `memoryValues` defaults to {@link memoryValuesEach} of the evaluator count.
    */
   scoreSet?: ScoreSetOptions;
 }
@@ -71,6 +73,7 @@ interface Tally {
  */
 export class SummaryBuilder {
   private readonly tallies: Tally[];
+  private readonly file: SpillFile;
   private readonly names: string[];
   private readonly countSkippedAsZero: boolean;
   private rows = 0;
@@ -90,8 +93,10 @@ export class SummaryBuilder {
       seen.add(e.name);
     });
     if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
-    const scoreSet = { ...opts.scoreSet, memoryValues: opts.scoreSet?.memoryValues ?? memoryValuesEach(evaluators.length) };
-    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(scoreSet), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
+    // One temporary file for all the evaluators' spilled scores: one descriptor, whatever the evaluator count.
+    this.file = new SpillFile(opts.scoreSet?.dir ?? tmpdir());
+    const scoreSet = { memoryValues: opts.scoreSet?.memoryValues ?? memoryValuesEach(evaluators.length) };
+    this.tallies = evaluators.map((spec) => ({ spec: { ...spec }, scores: new ScoreSet(scoreSet, this.file), skipped: 0, errors: 0, passed: 0, verdicts: 0, skippedAsFailed: 0 }));
     this.names = evaluators.map((e) => e.name);
     this.countSkippedAsZero = opts.countSkippedAsZero;
   }
@@ -152,9 +157,10 @@ export class SummaryBuilder {
     };
   }
 
-  /** Deletes the scores' temporary files; the builder must not be used afterwards. */
+  /** Deletes the scores' temporary file; the builder must not be used afterwards. */
   close(): void {
     for (const t of this.tallies) t.scores.close();
+    this.file.close();
   }
 }
 
