@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -99,6 +99,28 @@ describe("writeJUnitFile", () => {
     await writeJUnitFile(path, input, rows(), gates);
     expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
     expect(readdirSync(join(dir, "out"))).toEqual(["junit.xml"]);
+  });
+
+  it("holds one scratch file for all its suites, whatever the evaluator count", async () => {
+    // A part file per suite ran out of descriptors (EMFILE) at about 250 evaluators under macOS's default limit of 256.
+    const names = Array.from({ length: 300 }, (_, i) => `ev${i}`);
+    const wide = { ...input, evaluators: names };
+    const openFiles = () => (existsSync("/proc/self/fd") ? readdirSync("/proc/self/fd").length : 0);
+    const seen: number[] = [];
+    function* wideRows(count: boolean): Generator<RowOutcome> {
+      for (let i = 1; i <= 200; i++) {
+        if (count && i % 50 === 0) seen.push(openFiles());
+        const results = Object.fromEntries(names.map((n) => [n, { type: "levenshtein", score: 0.1, passed: false, label: "fail" as const, reasoning: `${n} row ${i} `.repeat(60), skipped: false, details: {} }]));
+        yield { row: i, id: `q${i}`, results };
+      }
+    }
+    const before = openFiles();
+    const path = join(dir, "wide", "junit.xml");
+    await writeJUnitFile(path, wide, wideRows(true), gates);
+    expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...wide, rows: wideRows(false), gates }));
+    expect(seen.length).toBe(4);
+    if (before) for (const n of seen) expect(n).toBeLessThanOrEqual(before + 1);
+    expect(readdirSync(join(dir, "wide"))).toEqual(["junit.xml"]);
   });
 
   it("fails skipped rows as the in-memory document does under --count-skipped-as-zero", async () => {

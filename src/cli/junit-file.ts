@@ -11,10 +11,10 @@ const FLUSH_BYTES = 1 << 16;
 const PROGRESS_ROWS = 1024;
 
 /**
- * Writes the JUnit XML of a run to `path` without holding its rows: each suite's testcase lines go to a
- * part file beside `path` as the rows stream from the store, and the document is then assembled (suite
- * counts first, as JUnit wants them) and put in place whole ({@link writeWhole}: a failure leaves the path as
- * it was, and says when it holds an earlier run's file). The part files are removed whatever happens: at once
+ * Writes the JUnit XML of a run to `path` without holding its rows: each suite's testcase lines go to
+ * one scratch file beside `path`, in segments, as the rows stream from the store, and the document is
+ * then assembled (suite counts first, as JUnit wants them) and put in place whole ({@link writeWhole}: a failure leaves the path as
+ * it was, and says when it holds an earlier run's file). The scratch file is removed whatever happens: at once
  * where the system allows an open file to be removed. A write failure is an error naming `--junit` and the
  * path: `USAGE` for a wrong path, `OUTPUT_FAILED` for a full disk or an I/O error (see writeFailure in output-file.ts).
  * `progress` is told of the rows read back, of `total` (a million rows take about 20 s), and is done once they are.
@@ -27,27 +27,38 @@ export async function writeJUnitFile(
   progress?: { to: Progress; total: number },
 ): Promise<void> {
   await writeWhole("--junit", path, async (file) => {
-    const parts = new Map<number, { fd: number; buffer: string[]; bytes: number }>();
-    const flush = (part: { fd: number; buffer: string[]; bytes: number }) => {
-      if (part.buffer.length) writeSync(part.fd, part.buffer.join(""));
+    // Every suite's lines go to one scratch file, a segment at a time, so that a config of hundreds of evaluators holds
+    // one descriptor (a file per suite ran out of them at about 250 evaluators under macOS's default limit of 256).
+    const scratch: { fd: number | null; size: number } = { fd: null, size: 0 };
+    /** Per suite: the lines not yet written, and the [offset, length] of each segment written. */
+    const parts = new Map<number, { segments: number[]; buffer: string[]; bytes: number }>();
+    const openScratch = () => {
+      const name = file.scratch("parts");
+      const fd = openSync(name, "w+");
+      // Unlinked while open (POSIX keeps it until closed), so that a process killed while the rows stream leaves
+      // nothing behind; where an open file cannot be removed (Windows), writeWhole removes it at the end.
+      try {
+        rmSync(name);
+      } catch {
+        // removed at the end
+      }
+      return fd;
+    };
+    const flush = (part: { segments: number[]; buffer: string[]; bytes: number }) => {
+      if (part.buffer.length) {
+        const fd = (scratch.fd ??= openScratch());
+        const data = Buffer.from(part.buffer.join(""));
+        for (let written = 0; written < data.length; ) written += writeSync(fd, data, written, data.length - written, scratch.size + written);
+        part.segments.push(scratch.size, data.length);
+        scratch.size += data.length;
+      }
       part.buffer = [];
       part.bytes = 0;
     };
     try {
       const builder = new JUnitBuilder(input, (suite, line) => {
         let part = parts.get(suite);
-        if (!part) {
-          const name = file.scratch(`part${suite}`);
-          part = { fd: openSync(name, "w+"), buffer: [], bytes: 0 };
-          parts.set(suite, part);
-          // Unlinked while open (POSIX keeps it until closed), so that a process killed while the rows stream leaves
-          // nothing behind; where an open file cannot be removed (Windows), writeWhole removes it at the end.
-          try {
-            rmSync(name);
-          } catch {
-            // removed at the end
-          }
-        }
+        if (!part) parts.set(suite, (part = { segments: [], buffer: [], bytes: 0 }));
         part.buffer.push(line, "\n");
         part.bytes += line.length + 1;
         if (part.bytes >= FLUSH_BYTES) flush(part);
@@ -68,14 +79,22 @@ export async function writeJUnitFile(
         const part = parts.get(s.index);
         if (part) {
           flush(part);
-          for (let at = 0, n: number; (n = readSync(part.fd, chunk, 0, chunk.length, at)) > 0; at += n) writeSync(out, chunk, 0, n);
+          for (let i = 0; i < part.segments.length; i += 2) {
+            const start = part.segments[i] as number;
+            const end = start + (part.segments[i + 1] as number);
+            for (let at = start, n: number; at < end; at += n) {
+              n = readSync(scratch.fd as number, chunk, 0, Math.min(chunk.length, end - at), at);
+              if (n === 0) throw new Error(`the scratch file of --junit ended early, at byte ${at} of ${end}`);
+              writeSync(out, chunk, 0, n);
+            }
+          }
         }
         for (const line of s.lines) writeSync(out, `${line}\n`);
         writeSync(out, `${s.close}\n`);
       }
       writeSync(out, tail);
     } finally {
-      for (const part of parts.values()) closeSync(part.fd);
+      if (scratch.fd !== null) closeSync(scratch.fd);
     }
   });
 }
