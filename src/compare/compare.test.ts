@@ -277,23 +277,29 @@ describe("compareRuns", () => {
   it("tells its progress every 10,000 rows read, counting both runs", async () => {
     const many = (n: number) => run("x", { sim: randomScores(n, 7) });
     const calls: number[] = [];
-    await compareRuns(many(25_000), many(25_000), { directions: { sim: "maximize" }, resamples: 10, onProgress: (rows) => calls.push(rows) });
-    expect(calls).toEqual([10_000, 20_000, 35_000, 45_000]);
+    await compareRuns(many(25_000), many(27_000), { directions: { sim: "maximize" }, resamples: 10, onProgress: (rows) => calls.push(rows) });
+    expect(calls).toEqual([10_000, 20_000, 30_000, 40_000, 50_000]);
   });
 
   it("stops once its signal is aborted, even by a listener that only a turn of the event loop lets run (rows from a synchronous source)", async () => {
     const controller = new AbortController();
     let read = 0;
+    let closed = false;
     function* rows(): Generator<RowOutcome> {
-      for (let i = 1; i <= 100_000; i++) {
-        // Without a turn of the event loop between rows, this abort would run only after the last one.
-        if (++read === 5_000) setImmediate(() => controller.abort("stop"));
-        yield { row: i, id: i, results: { sim: result(0.5) } };
+      try {
+        for (let i = 1; i <= 100_000; i++) {
+          // Without a turn of the event loop between rows, this abort would run only after the last one.
+          if (++read === 5_000) setImmediate(() => controller.abort("stop"));
+          yield { row: i, id: i, results: { sim: result(0.5) } };
+        }
+      } finally {
+        closed = true; // a store's source closes its statement here
       }
     }
     const opts = { directions: { sim: "maximize" }, resamples: 10, signal: controller.signal } as const;
     await expect(compareRuns({ name: "a", rows: rows() }, run("b", { sim: [1] }), opts)).rejects.toBe("stop");
-    expect(read).toBe(10_000);
+    expect(read).toBe(9_999); // and run b's one row: the first 10,000 read
+    expect(closed).toBe(true);
     await expect(compareRuns(run("a", { sim: [1] }), run("b", { sim: [1] }), opts)).rejects.toBe("stop");
   });
 
@@ -351,23 +357,27 @@ describe("compareRuns", () => {
     // Each row is, in each run, a score on a 1/10 grid, skipped, an error, or absent; rows come shuffled.
     const side = fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom("skipped", "error", "absent"));
     const cells = fc.array(fc.tuple(side, side), { maxLength: 30 });
-    const outcome = (row: number, cell: number | string): RowOutcome | null =>
-      cell === "absent" ? null : { row, id: `q${row}`, results: { s: typeof cell === "number" ? result(cell / 10) : cell === "skipped" ? result(null, { skipped: true }) : failed } };
+    const outcome = (row: number, cell: number | string, id = `q${row}`): RowOutcome | null =>
+      cell === "absent" ? null : { row, id, results: { s: typeof cell === "number" ? result(cell / 10) : cell === "skipped" ? result(null, { skipped: true }) : failed } };
     const inOrder = (list: (RowOutcome | null)[], order: number[]) => order.map((i) => list[i]).filter((o): o is RowOutcome => o !== null);
     await fc.assert(
-      fc.asyncProperty(cells, fc.integer(), async (rows, seed) => {
+      fc.asyncProperty(cells, fc.integer(), fc.integer({ min: 0, max: 3 }), async (rows, seed, idEvery) => {
         const order = (n: number, salt: number) => {
           const rng = Xoshiro128.fromSeed(seed, salt);
           return Array.from({ length: n }, (_, i) => i).sort(() => rng.nextDouble() - 0.5);
         };
         const a = rows.map(([x], i) => outcome(i + 1, x));
-        const b = rows.map(([, y], i) => outcome(i + 1, y));
-        const c = await compareRuns({ name: "a", rows: inOrder(a, order(rows.length, 1)) }, { name: "b", rows: inOrder(b, order(rows.length, 2)) }, { directions: { s: "maximize" }, resamples: 300 });
+        // Every idEvery-th row has another id in run b (none when 0): the mismatch found is the same in any order.
+        const b = rows.map(([, y], i) => outcome(i + 1, y, idEvery && i % idEvery === 0 ? `other${i}` : `q${i + 1}`));
+        const opts = { directions: { s: "maximize" }, resamples: 300 } as const;
+        const c = await compareRuns({ name: "a", rows: inOrder(a, order(rows.length, 1)) }, { name: "b", rows: inOrder(b, order(rows.length, 2)) }, opts);
+        const sorted = await compareRuns({ name: "a", rows: inOrder(a, [...rows.keys()]) }, { name: "b", rows: inOrder(b, [...rows.keys()]) }, opts);
+        expect(c).toEqual(sorted);
         const paired = rows.flatMap(([x, y], i) => (typeof x === "number" && typeof y === "number" ? [i] : []));
         const only = await compareRuns(
           { name: "a", rows: paired.map((i) => a[i] as RowOutcome) },
           { name: "b", rows: paired.map((i) => b[i] as RowOutcome) },
-          { directions: { s: "maximize" }, resamples: 300 },
+          opts,
         );
         const e = c.evaluators[0];
         if (!e) return; // no row has a score for s in both runs' rows: nothing to compare

@@ -52,8 +52,10 @@ const PROGRESS_EVERY = 10_000;
  * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
  * TypeError reading `seed`); the rows themselves are read as given.
  *
- * Memory: run a's scores are kept in one Float64Array per evaluator indexed by row number, where run b,
- * streamed, writes each pair's difference over run a's score: 8 bytes per row and evaluator.
+ * Memory: both runs are read together in row-number order, so rows that come in that order (a store's,
+ * or results.jsonl as a run writes it) are paired as they come and only rows out of order wait for their
+ * pair. What grows with the rows is each pair's difference, kept for the bootstrap (8 bytes a pair per
+ * evaluator), and a byte per row number and run that says it was seen.
  */
 export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
   checkRun("a", a);
@@ -67,79 +69,36 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const settings = checkOptions(opts);
   const warnings = new Warnings();
 
-  // Run a: scores by evaluator and row number.
-  const presentA = new ByteFlags();
-  const idsA: unknown[] = [];
-  const scoresA = new Map<string, Float64Buffer>();
-  let rowsA = 0;
-  let position = 0;
-  for await (const given of a.rows) {
-    if (++position % PROGRESS_EVERY === 0) await progressed(opts, position);
-    const outcome = scoresOf(given, a.name, position, warnings);
-    const row = outcome && checkRow(outcome, a.name, position, presentA, warnings);
-    if (!outcome || row === null) continue;
-    rowsA++;
-    presentA.set(row);
-    if (outcome.id !== undefined && outcome.id !== null) idsA[row] = outcome.id;
-    for (const name in outcome.scores) {
-      let scores = scoresA.get(name);
-      if (!scores) scoresA.set(name, (scores = new Float64Buffer()));
-      const score = outcome.scores[name];
-      if (Number.isFinite(score)) scores.set(row, score as number);
-    }
-  }
-
-  // Run b, streamed: pair each score with run a's.
-  const presentB = new ByteFlags();
-  const namesB: string[] = [];
-  const seenB = new Set<string>();
+  // Both runs are read together, the side with the lower row number first, and a row is paired as soon as the
+  // other run has given it: rows that come in the same order (a store's, or results.jsonl as a run writes it) wait
+  // for their pair one at a time, so memory does not grow with the rows; rows in any other order wait in `pending`.
+  const read = { rows: 0 }; // outcomes read from both runs, for onProgress
+  const readA = new RunReader(a, warnings, read, opts);
+  const readB = new RunReader(b, warnings, read, opts);
+  const pending = { a: new Map<number, RowScores>(), b: new Map<number, RowScores>() };
   const pairs = new Map<string, Pairs>();
-  let rowsB = 0;
+  // Per evaluator, the rows in both runs that each run scored.
+  const scored = new Map<string, { a: number; b: number }>();
   let matched = 0;
   let mismatched = 0;
   const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
   const missingDirections: string[] = [];
-  // Per evaluator of run a, the rows in both runs that one of them did not score (skipped or an error), per side.
-  const unscored = new Map<string, { a: number; b: number }>();
-  const readA = position;
-  position = 0;
-  for await (const given of b.rows) {
-    if (++position % PROGRESS_EVERY === 0) await progressed(opts, readA + position);
-    const outcome = scoresOf(given, b.name, position, warnings);
-    const row = outcome && checkRow(outcome, b.name, position, presentB, warnings);
-    if (!outcome || row === null) continue;
-    rowsB++;
-    presentB.set(row);
-    const inA = presentA.has(row);
-    const idA = idsA[row];
-    const idB = outcome.id;
-    if (inA) {
-      matched++;
-      if (idA !== undefined && idB !== undefined && idB !== null && !sameId(idA, idB)) {
-        mismatched++;
-        if (examples.length < MAX_MISMATCH_EXAMPLES) examples.push({ row, id_a: idA, id_b: idB });
-      }
-      for (const [name, scores] of scoresA) {
-        const noA = Number.isNaN(scores.get(row));
-        const noB = !Number.isFinite(outcome.scores[name]);
-        if (!noA && !noB) continue;
-        if (noB) scores.set(row, Number.NaN); // no pair here: see pairedDiffs
-        let u = unscored.get(name);
-        if (!u) unscored.set(name, (u = { a: 0, b: 0 }));
-        if (noA) u.a++;
-        if (noB) u.b++;
-      }
+  const pair = (x: RowScores, y: RowScores) => {
+    matched++;
+    const row = x.row;
+    const idA = x.id;
+    const idB = y.id;
+    if (idA !== undefined && idA !== null && idB !== undefined && idB !== null && !sameId(idA, idB)) {
+      mismatched++;
+      keepFirstRows(examples, { row, id_a: idA, id_b: idB }, MAX_MISMATCH_EXAMPLES);
     }
-    for (const name in outcome.scores) {
-      if (!seenB.has(name)) {
-        seenB.add(name);
-        namesB.push(name);
-      }
-      const scores = scoresA.get(name);
-      if (!scores || !inA) continue;
-      const scoreB = outcome.scores[name];
-      const scoreA = scores.get(row);
-      if (!Number.isFinite(scoreB) || Number.isNaN(scoreA)) continue;
+    for (const name in x.scores) if (Number.isFinite(x.scores[name])) counted(scored, name).a++;
+    for (const name in y.scores) {
+      const scoreB = y.scores[name];
+      if (!Number.isFinite(scoreB)) continue;
+      counted(scored, name).b++;
+      const scoreA = x.scores[name];
+      if (!Number.isFinite(scoreA)) continue;
       let p = pairs.get(name);
       if (!p) {
         const direction = opts.directions[name];
@@ -149,12 +108,44 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         }
         pairs.set(name, (p = new Pairs(direction, settings.worst)));
       }
-      p.add(row, idB ?? idA, scoreA, scoreB as number);
-      scores.set(row, (scoreB as number) - scoreA);
+      p.add(row, idB ?? idA, scoreA as number, scoreB as number);
     }
+  };
+  try {
+    let x = await readA.next();
+    let y = await readB.next();
+    while (x || y) {
+      if (x && (!y || x.row <= y.row)) {
+        const other = pending.b.get(x.row);
+        if (other) {
+          pending.b.delete(x.row);
+          pair(x, other);
+        } else if (!readB.done) pending.a.set(x.row, x);
+        x = await readA.next();
+      } else if (y) {
+        const other = pending.a.get(y.row);
+        if (other) {
+          pending.a.delete(y.row);
+          pair(other, y);
+        } else if (!readA.done) pending.b.set(y.row, y);
+        y = await readB.next();
+      }
+      // A finished run has no row left to pair with the other's waiting ones.
+      if (readA.done) pending.b.clear();
+      if (readB.done) pending.a.clear();
+    }
+  } finally {
+    // Stopped early (aborted, or a source that threw): the other source may close (a generator's finally, a store's statement).
+    await Promise.all([readA.close(), readB.close()]);
   }
-  const namesA = [...scoresA.keys()];
-  const common = namesA.filter((n) => seenB.has(n));
+  const rowsA = readA.rows;
+  const rowsB = readB.rows;
+  const namesA = [...readA.names];
+  const namesB = [...readB.names];
+  // Per evaluator, the rows in both runs that one of them did not score (skipped or an error), per side.
+  const unscored = new Map<string, { a: number; b: number }>();
+  for (const [name, n] of scored) if (n.a < matched || n.b < matched) unscored.set(name, { a: matched - n.a, b: matched - n.b });
+  const common = namesA.filter((n) => readB.names.has(n));
   for (const name of common) {
     const d = opts.directions[name];
     if (d !== "maximize" && d !== "minimize" && !missingDirections.includes(name)) missingDirections.push(name);
@@ -173,7 +164,6 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     summarizePairs(
       name,
       pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst),
-      pairedDiffs(scoresA.get(name) as Float64Buffer, presentB),
       settings,
     ),
   );
@@ -195,8 +185,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         }
       : null,
     evaluators,
-    only_in_a: namesA.filter((n) => !seenB.has(n)),
-    only_in_b: namesB.filter((n) => !scoresA.has(n)),
+    only_in_a: namesA.filter((n) => !readB.names.has(n)),
+    only_in_b: namesB.filter((n) => !readA.names.has(n)),
     warnings: [
       ...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name)),
       ...unpairedWarnings(evaluators, unscored, matched),
@@ -241,25 +231,11 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
 }
 
 /**
- * The differences b − a of one evaluator's pairs, taken out of run a's scores by row number, where run b
- * wrote each pair's difference over run a's score as it streamed past (and NaN where it had no score):
- * the rows b has are kept, in place, so that a comparison holds 8 bytes per row and evaluator, not 16.
- */
-function pairedDiffs(scores: Float64Buffer, presentB: ByteFlags): Float64Array {
-  const all = scores.view();
-  let n = 0;
-  for (let row = 0; row < all.length; row++) {
-    const d = all[row] as number;
-    if (presentB.has(row) && !Number.isNaN(d)) all[n++] = d;
-  }
-  return all.subarray(0, n);
-}
-
-/**
- * The paired scores of one evaluator, counted as run b streams past: the sums of each side, in row
- * order, which give the means that `mean` of each side would, and the rows that changed.
+ * The paired scores of one evaluator: their differences b − a (8 bytes a pair), the sums of each side,
+ * which give the means that `mean` of each side would, and the rows that changed.
  */
 class Pairs {
+  readonly diffs = new Float64Buffer();
   readonly sumA = new CompensatedSum();
   readonly sumB = new CompensatedSum();
   improved = 0;
@@ -275,6 +251,7 @@ class Pairs {
   }
 
   add(row: number, id: unknown, a: number, b: number): void {
+    this.diffs.push(b - a);
     this.sumA.add(a);
     this.sumB.add(b);
     if (a === b) this.unchanged++;
@@ -284,7 +261,8 @@ class Pairs {
   }
 }
 
-function summarizePairs(name: string, pairs: Pairs, diffs: Float64Array, settings: Comparison["settings"]): EvaluatorComparison {
+function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
+  const diffs = pairs.diffs.view();
   const n = diffs.length;
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
   diffs.sort();
@@ -397,6 +375,75 @@ function checkOptions(opts: CompareOptions): Comparison["settings"] {
   if (typeof opts.directions !== "object" || opts.directions === null) bad("directions", "an object of evaluator name → direction", opts.directions);
   if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
   return { seed, resamples, alpha, worst };
+}
+
+/**
+ * Reads one run's rows one at a time: its usable rows, leaving out, with a warning, those that are not
+ * objects or have a bad or repeated row number; the evaluators they name, in the order first named.
+ */
+class RunReader {
+  /** Evaluator names, in the order the rows first name them. */
+  readonly names = new Set<string>();
+  /** Usable rows read. */
+  rows = 0;
+  done = false;
+  private position = 0;
+  private readonly seen = new ByteFlags();
+  private readonly iterator: Iterator<unknown> | AsyncIterator<unknown>;
+
+  constructor(
+    private readonly run: ComparisonInput,
+    private readonly warnings: Warnings,
+    private readonly read: { rows: number },
+    private readonly opts: CompareOptions,
+  ) {
+    const rows = run.rows as Partial<AsyncIterable<unknown> & Iterable<unknown>>;
+    this.iterator = rows[Symbol.asyncIterator]?.() ?? (rows[Symbol.iterator] as () => Iterator<unknown>).call(rows);
+  }
+
+  /** The next usable row, or null once the run has no more. */
+  async next(): Promise<RowScores | null> {
+    while (!this.done) {
+      const step = await this.iterator.next();
+      if (step.done) {
+        this.done = true;
+        break;
+      }
+      this.position++;
+      if (++this.read.rows % PROGRESS_EVERY === 0) await progressed(this.opts, this.read.rows);
+      const outcome = scoresOf(step.value as RowOutcome | RowScores, this.run.name, this.position, this.warnings);
+      const row = outcome && checkRow(outcome, this.run.name, this.position, this.seen, this.warnings);
+      if (!outcome || row === null) continue;
+      this.rows++;
+      this.seen.set(row);
+      for (const name in outcome.scores) this.names.add(name);
+      return outcome;
+    }
+    return null;
+  }
+
+  /** Lets a source not read to its end close. */
+  async close(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.iterator.return?.();
+  }
+}
+
+/** The counts of `name` in `map`, made at 0 on first use. */
+function counted(map: Map<string, { a: number; b: number }>, name: string): { a: number; b: number } {
+  let n = map.get(name);
+  if (!n) map.set(name, (n = { a: 0, b: 0 }));
+  return n;
+}
+
+/** Adds `entry` to `list`, which keeps the `limit` entries of the lowest row numbers, lowest first (rows may come in any order). */
+function keepFirstRows<T extends { row: number }>(list: T[], entry: T, limit: number): void {
+  let i = list.length;
+  while (i > 0 && (list[i - 1] as T).row > entry.row) i--;
+  if (i >= limit) return;
+  list.splice(i, 0, entry);
+  if (list.length > limit) list.pop();
 }
 
 /** One byte of "seen" per row number, growing as needed. */
