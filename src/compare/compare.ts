@@ -6,7 +6,7 @@ import { argumentError, describeValue, EvalError, isPlainObject, type Issue } fr
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
-import { Float64Buffer } from "../stats/float64-buffer.js";
+import { ValueCounter } from "../stats/distinct.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
 import { CompensatedSum } from "../stats/quantiles.js";
@@ -18,7 +18,7 @@ import { evaluatorList } from "./evaluator-list.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
 
-/** Row numbers above this are refused: per-row arrays are indexed by row number (2^28 rows = 2 GiB). */
+/** Row numbers above this are refused: each run marks the rows it gave in a bit per row number (2^28 rows = 32 MiB). */
 const MAX_ROW = 2 ** 28;
 const MAX_WARNINGS = 20;
 const MAX_MISMATCH_EXAMPLES = 5;
@@ -54,8 +54,9 @@ const PROGRESS_EVERY = 10_000;
  *
  * Memory: both runs are read together in row-number order, so rows that come in that order (a store's,
  * or results.jsonl as a run writes it) are paired as they come and only rows out of order wait for their
- * pair. What grows with the rows is each pair's difference, kept for the bootstrap (8 bytes a pair per
- * evaluator), and a byte per row number and run that says it was seen.
+ * pair. The pairs' differences, which the bootstrap needs, are counted by value while an evaluator's take at
+ * most 4,096 values (0/1 scores, rounded ones, short texts' similarities), else kept (8 bytes a pair); and a
+ * bit per row number and run says it was seen.
  */
 export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
   checkRun("a", a);
@@ -231,11 +232,13 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
 }
 
 /**
- * The paired scores of one evaluator: their differences b − a (8 bytes a pair), the sums of each side,
- * which give the means that `mean` of each side would, and the rows that changed.
+ * The paired scores of one evaluator: their differences b − a (counted by value while they take few
+ * values, as rounded scores' do, else 8 bytes a pair), the sums of each side, which give the means that
+ * `mean` of each side would, and the rows that changed.
  */
 class Pairs {
-  readonly diffs = new Float64Buffer();
+  readonly diffs = new ValueCounter();
+  n = 0;
   readonly sumA = new CompensatedSum();
   readonly sumB = new CompensatedSum();
   improved = 0;
@@ -251,7 +254,8 @@ class Pairs {
   }
 
   add(row: number, id: unknown, a: number, b: number): void {
-    this.diffs.push(b - a);
+    this.n++;
+    this.diffs.add(b - a);
     this.sumA.add(a);
     this.sumB.add(b);
     if (a === b) this.unchanged++;
@@ -262,10 +266,9 @@ class Pairs {
 }
 
 function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
-  const diffs = pairs.diffs.view();
-  const n = diffs.length;
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
-  diffs.sort();
+  const diffs = pairs.diffs.sorted();
+  const n = pairs.n;
   const meanA = n ? pairs.sumA.value / n : null;
   const meanB = n ? pairs.sumB.value / n : null;
   const level = 1 - settings.alpha;
@@ -347,7 +350,7 @@ function checkRun(arg: "a" | "b", run: unknown): void {
 }
 
 /** The row number, or null (with a warning) when it is not a usable row number or was seen before. */
-function checkRow(outcome: RowScores, run: string, position: number, seen: ByteFlags, warnings: Warnings): number | null {
+function checkRow(outcome: RowScores, run: string, position: number, seen: SeenRows, warnings: Warnings): number | null {
   const row: unknown = outcome.row;
   if (typeof row !== "number" || !Number.isSafeInteger(row) || row < 1 || row > MAX_ROW) {
     warnings.add(`Run "${run}", outcome #${position}: the row number must be an integer from 1 to ${MAX_ROW} but is ${describeValue(row)}; this outcome was left out.`);
@@ -388,7 +391,7 @@ class RunReader {
   rows = 0;
   done = false;
   private position = 0;
-  private readonly seen = new ByteFlags();
+  private readonly seen = new SeenRows();
   private readonly iterator: Iterator<unknown> | AsyncIterator<unknown>;
 
   constructor(
@@ -446,23 +449,25 @@ function keepFirstRows<T extends { row: number }>(list: T[], entry: T, limit: nu
   if (list.length > limit) list.pop();
 }
 
-/** One byte of "seen" per row number, growing as needed. */
-class ByteFlags {
-  private bytes = new Uint8Array(1024);
+/** One bit of "seen" per row number, growing as needed. */
+class SeenRows {
+  private bits = new Uint32Array(1024);
 
   has(row: number): boolean {
-    return row < this.bytes.length && this.bytes[row] === 1;
+    const word = row >>> 5;
+    return word < this.bits.length && ((this.bits[word] as number) & (1 << (row & 31))) !== 0;
   }
 
   set(row: number): void {
-    if (row >= this.bytes.length) {
-      let size = this.bytes.length * 2;
-      while (size <= row) size *= 2;
-      const next = new Uint8Array(size);
-      next.set(this.bytes);
-      this.bytes = next;
+    const word = row >>> 5;
+    if (word >= this.bits.length) {
+      let size = this.bits.length * 2;
+      while (size <= word) size *= 2;
+      const next = new Uint32Array(size);
+      next.set(this.bits);
+      this.bits = next;
     }
-    this.bytes[row] = 1;
+    this.bits[word] = (this.bits[word] as number) | (1 << (row & 31));
   }
 }
 

@@ -1,7 +1,17 @@
 /** Counting distinct values, so that resampling can work per value instead of per row. */
+import { Float64Buffer } from "./float64-buffer.js";
 
 /** Distinct values with how often each occurs, most frequent first. */
 export interface DistinctCounts {
+  values: Float64Array;
+  counts: Float64Array;
+}
+
+/**
+ * A sorted list given by its distinct values, ascending, each with how many times it occurs: what a
+ * list of many values that take few ({@link ValueCounter}) costs to keep.
+ */
+export interface RunLengths {
   values: Float64Array;
   counts: Float64Array;
 }
@@ -21,7 +31,69 @@ export function distinctCounts(values: Float64Array, limit: number, map?: (x: nu
       counts.set(x, 1);
     } else counts.set(x, c + 1);
   }
-  // Most frequent first (ties by value), so that the result does not depend on the order of the rows.
+  return byFrequency(counts);
+}
+
+/** {@link distinctCounts} of the list `r` stands for, without listing it. */
+export function distinctCountsOf(r: RunLengths, limit: number, map?: (x: number) => number): DistinctCounts | null {
+  const counts = new Map<number, number>();
+  for (let j = 0; j < r.values.length; j++) {
+    const x = map ? map(r.values[j] as number) : (r.values[j] as number);
+    counts.set(x, (counts.get(x) ?? 0) + (r.counts[j] as number));
+    if (counts.size > limit) return null;
+  }
+  return byFrequency(counts);
+}
+
+/** Most frequent first (ties by value), so that the result does not depend on the order of the rows. */
+function byFrequency(counts: Map<number, number>): DistinctCounts {
   const entries = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return { values: Float64Array.from(entries, (e) => e[0]), counts: Float64Array.from(entries, (e) => e[1]) };
+}
+
+/** The sorted list `r` stands for. */
+export function expand(r: RunLengths): Float64Array {
+  const out = new Float64Array(sizeOf(r));
+  for (let j = 0, at = 0; j < r.values.length; at += r.counts[j] as number, j++) out.fill(r.values[j] as number, at, at + (r.counts[j] as number));
+  return out;
+}
+
+/** How many values the list `r` stands for. */
+export function sizeOf(r: RunLengths): number {
+  let n = 0;
+  for (let j = 0; j < r.counts.length; j++) n += r.counts[j] as number;
+  return n;
+}
+
+/**
+ * Values added one at a time, kept as counts by value while they take at most `maxDistinct` values
+ * (default 4,096), so that millions of them that take few values cost a few kilobytes; past that they
+ * are listed, 8 bytes each. −0 is counted as 0.
+ */
+export class ValueCounter {
+  private counts: Map<number, number> | null = new Map();
+  private list: Float64Buffer | null = null;
+
+  constructor(private readonly maxDistinct = 4096) {}
+
+  add(x: number): void {
+    const value = x === 0 ? 0 : x;
+    if (this.counts) {
+      const c = this.counts.get(value);
+      if (c !== undefined) return void this.counts.set(value, c + 1);
+      if (this.counts.size < this.maxDistinct) return void this.counts.set(value, 1);
+      const list = new Float64Buffer();
+      for (const [v, n] of this.counts) for (let i = 0; i < n; i++) list.push(v);
+      this.list = list;
+      this.counts = null;
+    }
+    (this.list as Float64Buffer).push(value);
+  }
+
+  /** The values sorted: as run lengths while they were counted, else as the list (sorted in place). */
+  sorted(): RunLengths | Float64Array {
+    if (this.list) return this.list.view().sort();
+    const entries = [...(this.counts as Map<number, number>)].sort((a, b) => a[0] - b[0]);
+    return { values: Float64Array.from(entries, (e) => e[0]), counts: Float64Array.from(entries, (e) => e[1]) };
+  }
 }

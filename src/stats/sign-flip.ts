@@ -2,7 +2,7 @@
 import { EvalError } from "../errors.js";
 import { binomial, binomialHalf } from "./variates.js";
 import type { Xoshiro128 } from "./prng.js";
-import { distinctCounts } from "./distinct.js";
+import { distinctCounts, distinctCountsOf, expand, sizeOf, type RunLengths } from "./distinct.js";
 
 export interface SignFlipResult {
   /** Two-sided p-value. */
@@ -53,31 +53,35 @@ export interface SignFlipOptions {
  *
  * Measured for 10^6 differences × 10^4 patterns on one core: ~0.1 s for 0/1 scores, ~1–2 s for
  * 2-decimal scores, ~7 s for unrounded ones.
+ * `diffs` may be given as run lengths (see {@link RunLengths}): a sorted list and its run lengths give the
+ * same result, and run lengths are listed only for the exact test or for signs drawn difference by difference.
  * `null` when `diffs` is empty; throws CONFIG_INVALID unless resamples is a positive integer.
  */
-export function signFlipTest(diffs: Float64Array, opts: SignFlipOptions): SignFlipResult | null {
+export function signFlipTest(diffs: Float64Array | RunLengths, opts: SignFlipOptions): SignFlipResult | null {
   if (!Number.isSafeInteger(opts.resamples) || opts.resamples < 1) {
     const message = `Invalid sign-flip resamples: expected a positive integer but received ${String(opts.resamples)}`;
     throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["resamples"], message, expected: "a positive integer", received: String(opts.resamples) }] });
   }
-  if (diffs.length === 0) return null;
-  const nonZero = diffs.filter((d) => d !== 0);
-  const m = nonZero.length;
+  if (diffs instanceof Float64Array ? diffs.length === 0 : sizeOf(diffs) === 0) return null;
+  // The non-zero differences, in the order given: listed, or as run lengths.
+  const nonZero = diffs instanceof Float64Array ? diffs.filter((d) => d !== 0) : withoutZero(diffs);
+  const m = nonZero instanceof Float64Array ? nonZero.length : sizeOf(nonZero);
   if (m === 0) return { p: 1, method: "exact", resamples: 1 };
   let observed = 0;
   let scale = 0;
-  for (let i = 0; i < m; i++) {
-    observed += nonZero[i] as number;
-    scale += Math.abs(nonZero[i] as number);
-  }
+  forEachValue(nonZero, (d) => {
+    observed += d;
+    scale += Math.abs(d);
+  });
   const threshold = Math.abs(observed) - 1e-9 * scale;
-  if (m <= Math.min(30, opts.exactMax ?? EXACT_MAX)) return exact(nonZero, threshold);
+  const listed = () => (nonZero instanceof Float64Array ? nonZero : expand(nonZero));
+  if (m <= Math.min(30, opts.exactMax ?? EXACT_MAX)) return exact(listed(), threshold);
 
   const { resamples, rng } = opts;
   let extreme = 0;
   const method = opts.method ?? "auto";
   const limit = method === "direct" ? 0 : method === "grouped" ? m : Math.floor(m * MAX_DISTINCT_FRACTION);
-  const groups = distinctCounts(nonZero, limit, Math.abs);
+  const groups = nonZero instanceof Float64Array ? distinctCounts(nonZero, limit, Math.abs) : distinctCountsOf(nonZero, limit, Math.abs);
   if (groups) {
     const k = groups.values.length;
     for (let r = 0; r < resamples; r++) {
@@ -90,10 +94,25 @@ export function signFlipTest(diffs: Float64Array, opts: SignFlipOptions): SignFl
       if (Math.abs(t) >= threshold) extreme++;
     }
   } else {
-    const sums = chunkedSignFlipSums(nonZero, rng, resamples);
+    const sums = chunkedSignFlipSums(listed(), rng, resamples);
     for (let r = 0; r < resamples; r++) if (Math.abs(sums[r] as number) >= threshold) extreme++;
   }
   return { p: (1 + extreme) / (1 + resamples), method: "monte_carlo", resamples };
+}
+
+/** Run lengths without their zero (0 and −0 alike). */
+function withoutZero(r: RunLengths): RunLengths {
+  const keep = [...r.values.keys()].filter((j) => r.values[j] !== 0);
+  return { values: Float64Array.from(keep, (j) => r.values[j] as number), counts: Float64Array.from(keep, (j) => r.counts[j] as number) };
+}
+
+/** Calls `f` on each value of the list, in order: the list's, or each run's value as many times as it occurs. */
+function forEachValue(list: Float64Array | RunLengths, f: (x: number) => void): void {
+  if (list instanceof Float64Array) {
+    for (let i = 0; i < list.length; i++) f(list[i] as number);
+    return;
+  }
+  for (let j = 0; j < list.values.length; j++) for (let k = 0; k < (list.counts[j] as number); k++) f(list.values[j] as number);
 }
 
 /** Differences per chunk: 256 runs of 4, whose table of 16 signed sums each is 32 KiB (a core's L1 cache). */
