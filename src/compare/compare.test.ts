@@ -183,6 +183,13 @@ describe("compareRuns", () => {
     expect(same.dataset_mismatch).toBe(false);
   });
 
+  it("gives a worst row run b's id, else run a's, else none: rows without ids have no id, not null", async () => {
+    const worstIds = async (idsA: unknown[], idsB: unknown[]) =>
+      (await compareRuns(run("a", { sim: [1, 1, 1] }, idsA), run("b", { sim: [0.5, 0.4, 0.3] }, idsB), { directions: { sim: "maximize" } })).evaluators[0]?.worst.map((w) => w.id);
+    expect(await worstIds([null, undefined, null], [null, null, undefined])).toEqual([undefined, undefined, undefined]);
+    expect(await worstIds(["a1", "a2", null], [null, "b2", undefined])).toEqual([undefined, "b2", "a1"]);
+  });
+
   it("takes an id and its text for the same id, as the evaluators compare values: the same rows as CSV (text) and JSONL (numbers) are not a mismatch", async () => {
     const ids = [7, true, 1.5, { b: 2, a: 1 }, -0];
     const asText = ["7", "true", "1.5", { a: 1, b: 2 }, "0"];

@@ -87,9 +87,9 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const pair = (x: RowScores, y: RowScores) => {
     matched++;
     const row = x.row;
-    const idA = x.id;
+    const idA = x.id ?? undefined; // a worst row without an id in run b takes run a's, or none (not null)
     const idB = y.id;
-    if (idA !== undefined && idA !== null && idB !== undefined && idB !== null && !sameId(idA, idB)) {
+    if (idA !== undefined && idB !== undefined && idB !== null && !sameId(idA, idB)) {
       mismatched++;
       keepFirstRows(examples, { row, id_a: idA, id_b: idB }, MAX_MISMATCH_EXAMPLES);
     }
