@@ -236,6 +236,17 @@ describe("compareRuns", () => {
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, diff: 0 });
   });
 
+  it("lists run a's warnings before run b's, and keeps the first 20 of them in that order, however the two runs' rows interleave", async () => {
+    const bad = (n: number) => Array.from({ length: n }, () => null as unknown as RowOutcome);
+    const a: ComparisonInput = { name: "a", rows: [{ row: 1, id: "q1", results: { sim: result(0.5) } }, ...bad(25)] };
+    const b: ComparisonInput = { name: "b", rows: [...bad(2), { row: 1, id: "q1", results: { sim: result(0.5) } }] };
+    const c = await compareRuns(a, b, { directions: { sim: "maximize" } });
+    const warning = (run: string, n: number) => `Run "${run}", outcome #${n}: expected a row outcome ({ row, id, results } or { row, id, scores }) but received null; this outcome was left out.`;
+    expect(c.warnings).toEqual([...Array.from({ length: 20 }, (_, i) => warning("a", i + 2)), "…and 7 more such warnings."]);
+    const few = await compareRuns({ name: "a", rows: [{ row: 1, id: "q1", results: { sim: result(0.5) } }, ...bad(1)] }, b, { directions: { sim: "maximize" } });
+    expect(few.warnings).toEqual([warning("a", 2), warning("b", 1), warning("b", 2)]);
+  });
+
   it("rejects bad options and a common evaluator without a direction", async () => {
     const a = run("a", { sim: [1] });
     const b = run("b", { sim: [1] });

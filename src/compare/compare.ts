@@ -68,14 +68,13 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentInvalid("CONFIG_INVALID", "opts.signal", "an AbortSignal or nothing", opts.signal);
   opts.signal?.throwIfAborted();
   const settings = checkOptions(opts);
-  const warnings = new Warnings();
 
   // Both runs are read together, the side with the lower row number first, and a row is paired as soon as the
   // other run has given it: rows that come in the same order (a store's, or results.jsonl as a run writes it) wait
   // for their pair one at a time, so memory does not grow with the rows; rows in any other order wait in `pending`.
   const read = { rows: 0 }; // outcomes read from both runs, for onProgress
-  const readA = new RunReader(a, warnings, read, opts);
-  const readB = new RunReader(b, warnings, read, opts);
+  const readA = new RunReader(a, read, opts);
+  const readB = new RunReader(b, read, opts);
   const pending = { a: new Map<number, RowScores>(), b: new Map<number, RowScores>() };
   const pairs = new Map<string, Pairs>();
   // Per evaluator, the rows in both runs that each run scored.
@@ -191,7 +190,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     warnings: [
       ...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name)),
       ...unpairedWarnings(evaluators, unscored, matched),
-      ...warnings.list(),
+      ...Warnings.list(readA.warnings, readB.warnings),
     ],
     settings,
   };
@@ -390,13 +389,14 @@ class RunReader {
   /** Usable rows read. */
   rows = 0;
   done = false;
+  /** This run's warnings, kept apart from the other run's: run a's are listed first, however the rows interleave. */
+  readonly warnings = new Warnings();
   private position = 0;
   private readonly seen = new SeenRows();
   private readonly iterator: Iterator<unknown> | AsyncIterator<unknown>;
 
   constructor(
     private readonly run: ComparisonInput,
-    private readonly warnings: Warnings,
     private readonly read: { rows: number },
     private readonly opts: CompareOptions,
   ) {
@@ -480,7 +480,11 @@ class Warnings {
     else this.more++;
   }
 
-  list(): string[] {
-    return this.more ? [...this.messages, `…and ${this.more} more such warnings.`] : [...this.messages];
+  /** The warnings of each list in turn: the first {@link MAX_WARNINGS} of them, then how many more there were. */
+  static list(...lists: Warnings[]): string[] {
+    const all = lists.flatMap((w) => w.messages);
+    const more = lists.reduce((n, w) => n + w.more, 0) + Math.max(0, all.length - MAX_WARNINGS);
+    const kept = all.slice(0, MAX_WARNINGS);
+    return more ? [...kept, `…and ${more} more such warnings.`] : kept;
   }
 }
