@@ -321,6 +321,35 @@ describe("compareRuns", () => {
     await expect(compareRuns(run("a", { sim: [1] }), run("b", { sim: [1] }), opts)).rejects.toBe("stop");
   });
 
+  it("rejects with the error of a source that threw, which is not closed, while the other source is, even when closing it fails", async () => {
+    const calls: string[] = [];
+    /** Rows 1 to `n`, then `error` thrown if given; its return() is recorded, and throws `closeError` if given. */
+    const source = (name: string, n: number, error?: Error, closeError?: Error): Iterable<RowOutcome> => ({
+      [Symbol.iterator]: () => {
+        let i = 0;
+        return {
+          next: () => {
+            if (i < n) return { done: false, value: { row: ++i, id: i, results: { sim: result(0.5) } } };
+            if (error) throw error;
+            return { done: true, value: undefined };
+          },
+          return: () => {
+            calls.push(`${name} closed`);
+            if (closeError) throw closeError;
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    });
+    const broken = new Error("disk read failed");
+    const opts = { directions: { sim: "maximize" } } as const;
+    await expect(compareRuns({ name: "a", rows: source("a", 3, broken) }, { name: "b", rows: source("b", 10, undefined, new Error("close failed")) }, opts)).rejects.toBe(broken);
+    expect(calls).toEqual(["b closed"]);
+    calls.length = 0;
+    await expect(compareRuns({ name: "a", rows: source("a", 10) }, { name: "b", rows: source("b", 3, broken) }, opts)).rejects.toBe(broken);
+    expect(calls).toEqual(["a closed"]);
+  });
+
   it("accepts rows from a generator, read once", async () => {
     function* rows(shift: number): Generator<RowOutcome> {
       for (let i = 1; i <= 50; i++) yield { row: i, id: i, results: { sim: result(i / 100 + shift) } };

@@ -134,9 +134,11 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       if (readA.done) pending.b.clear();
       if (readB.done) pending.a.clear();
     }
-  } finally {
-    // Stopped early (aborted, or a source that threw): the other source may close (a generator's finally, a store's statement).
-    await Promise.all([readA.close(), readB.close()]);
+  } catch (error) {
+    // Stopped early (aborted, or a source that threw): a source not read to its end may close (a generator's finally, a
+    // store's statement); the error thrown is the one that stopped it, not one from closing, as `for await` does.
+    await Promise.allSettled([readA.close(), readB.close()]);
+    throw error;
   }
   const rowsA = readA.rows;
   const rowsB = readB.rows;
@@ -407,7 +409,13 @@ class RunReader {
   /** The next usable row, or null once the run has no more. */
   async next(): Promise<RowScores | null> {
     while (!this.done) {
-      const step = await this.iterator.next();
+      let step: IteratorResult<unknown>;
+      try {
+        step = await this.iterator.next();
+      } catch (error) {
+        this.done = true; // a source that threw is finished: it is not closed, as `for await` does not
+        throw error;
+      }
       if (step.done) {
         this.done = true;
         break;
@@ -425,7 +433,7 @@ class RunReader {
     return null;
   }
 
-  /** Lets a source not read to its end close. */
+  /** Lets a source not read to its end close (not one that ended, or threw). */
   async close(): Promise<void> {
     if (this.done) return;
     this.done = true;
