@@ -53,8 +53,9 @@ const PROGRESS_EVERY = 10_000;
  * TypeError reading `seed`); the rows themselves are read as given.
  *
  * Memory: both runs are read together in row-number order, so rows that come in that order (a store's,
- * or results.jsonl as a run writes it) are paired as they come and only rows out of order wait for their
- * pair. The pairs' differences, which the bootstrap needs, are counted by value while an evaluator's take at
+ * or results.jsonl as a run writes it) are paired as they come. Rows out of order wait for their pair, and
+ * a row in one run only waits, whole, until the other run ends: comparing a run of every other row with
+ * the whole run holds half the whole run's rows. The pairs' differences, which the bootstrap needs, are counted by value while an evaluator's take at
  * most 4,096 values (0/1 scores, rounded ones, short texts' similarities), else kept (8 bytes a pair); and a
  * bit per row number and run says it was seen.
  */
@@ -71,7 +72,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
 
   // Both runs are read together, the side with the lower row number first, and a row is paired as soon as the
   // other run has given it: rows that come in the same order (a store's, or results.jsonl as a run writes it) wait
-  // for their pair one at a time, so memory does not grow with the rows; rows in any other order wait in `pending`.
+  // for their pair one at a time, so memory does not grow with the rows; rows in any other order, and rows the other run
+  // does not have, wait in `pending` (a row the other run lacks, until that run ends: it could still come).
   const read = { rows: 0 }; // outcomes read from both runs, for onProgress
   const readA = new RunReader(a, read, opts);
   const readB = new RunReader(b, read, opts);
