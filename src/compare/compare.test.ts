@@ -319,6 +319,13 @@ describe("compareRuns", () => {
     expect(read).toBe(9_999); // and run b's one row: the first 10,000 read
     expect(closed).toBe(true);
     await expect(compareRuns(run("a", { sim: [1] }), run("b", { sim: [1] }), opts)).rejects.toBe("stop");
+    // Fewer than 10,000 rows let the event loop turn only before the figures: a listener aborting then is heard there.
+    const late = new AbortController();
+    function* few(): Generator<RowOutcome> {
+      for (let i = 1; i <= 100; i++) yield { row: i, id: i, results: { sim: result(i / 100) } };
+      setImmediate(() => late.abort("late"));
+    }
+    await expect(compareRuns({ name: "a", rows: few() }, { name: "b", rows: few() }, { ...opts, signal: late.signal })).rejects.toBe("late");
   });
 
   it("rejects with the error of a source that threw, which is not closed, while the other source is, even when closing it fails", async () => {

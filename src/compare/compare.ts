@@ -164,13 +164,12 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
   }
 
-  const evaluators = common.map((name) =>
-    summarizePairs(
-      name,
-      pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst),
-      settings,
-    ),
-  );
+  const evaluators: EvaluatorComparison[] = [];
+  for (const name of common) {
+    // An evaluator's figures can take seconds (a million unrounded differences): a Ctrl-C is heard between them.
+    await turned(opts.signal);
+    evaluators.push(summarizePairs(name, pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst), settings));
+  }
   const first = examples[0];
   return {
     a: a.name,
@@ -300,16 +299,20 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
   };
 }
 
-/** A row's scores: given as such, or taken from its outcome. */
-/**
- * Tells {@link CompareOptions.onProgress} the rows read; with a signal, lets the event loop turn (rows read
- * from a synchronous source never do) so that a listener can abort it, and throws once it is aborted.
- */
+/** Tells {@link CompareOptions.onProgress} the rows read, and lets a listener stop the comparison ({@link turned}). */
 async function progressed(opts: CompareOptions, rows: number): Promise<void> {
   opts.onProgress?.(rows);
-  if (!opts.signal) return;
+  await turned(opts.signal);
+}
+
+/**
+ * With a signal, lets the event loop turn (rows read from a synchronous source never do, nor do the
+ * figures) so that a listener can abort it, and throws once it is aborted.
+ */
+async function turned(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return;
   await new Promise<void>((resolve) => nextTurn(resolve));
-  opts.signal.throwIfAborted();
+  signal.throwIfAborted();
 }
 
 /** Runs `f` on a later turn of the event loop (setImmediate where there is one: setTimeout waits a millisecond in Node). */

@@ -28,9 +28,9 @@ export interface CompareOptions {
   /** Called with the rows read so far (both runs together), every 10,000 rows. */
   onProgress?: ((rows: number) => void) | undefined;
   /**
-   * Stops the comparison once aborted: it rejects with the signal's reason. Every 10,000 rows (and before the
-   * figures) the event loop is let turn, so that a listener that aborts it (a Ctrl-C handler) runs even when
-   * the rows come from a synchronous source such as the SQLite store.
+   * Stops the comparison once aborted: it rejects with the signal's reason. Every 10,000 rows, and before each
+   * evaluator's figures, the event loop is let turn, so that a listener that aborts it (a Ctrl-C handler) runs
+   * even when the rows come from a synchronous source such as the SQLite store.
    */
   signal?: AbortSignal | undefined;
 }
