@@ -84,7 +84,7 @@ export async function writeJUnitFile(
             const end = start + (part.segments[i + 1] as number);
             for (let at = start, n: number; at < end; at += n) {
               n = readSync(scratch.fd as number, chunk, 0, Math.min(chunk.length, end - at), at);
-              if (n === 0) throw new Error(`the scratch file of --junit ended early, at byte ${at} of ${end}`);
+              if (n === 0) throw new Error(`its scratch file ended early, at byte ${at} of ${end}`);
               writeSync(out, chunk, 0, n);
             }
           }

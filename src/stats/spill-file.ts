@@ -42,10 +42,11 @@ export class SpillFile {
   /** Closes and deletes the file, if it was made; appending afterwards makes a new one. */
   close(): void {
     if (this.fd === null) return;
-    closeSync(this.fd);
-    if (this.linked) unlinkSync(this.path);
-    this.fd = null;
+    const fd = this.fd;
+    this.fd = null; // closed once, even if the unlink below throws
     this.size = 0;
+    closeSync(fd);
+    if (this.linked) unlinkSync(this.path);
   }
 
   private open(): number {
