@@ -7,6 +7,7 @@ import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome } from "../run/types.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { ValueCounter } from "../stats/distinct.js";
+import { Float64Buffer } from "../stats/float64-buffer.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
 import { CompensatedSum } from "../stats/quantiles.js";
@@ -24,6 +25,8 @@ const MAX_WARNINGS = 20;
 const MAX_MISMATCH_EXAMPLES = 5;
 /** How often {@link CompareOptions.onProgress} is called, in rows read. */
 const PROGRESS_EVERY = 10_000;
+/** Rows waiting for their pair in one run, past which that run is held by row number instead ({@link HeldRows}). */
+const MAX_PENDING = 65_536;
 
 /**
  * Compares run b against run a (the baseline) on the same dataset. For each evaluator present in both
@@ -54,10 +57,11 @@ const PROGRESS_EVERY = 10_000;
  *
  * Memory: both runs are read together in row-number order, so rows that come in that order (a store's,
  * or results.jsonl as a run writes it) are paired as they come. Rows out of order wait for their pair, and
- * a row in one run only waits, whole, until the other run ends: comparing a run of every other row with
- * the whole run holds half the whole run's rows. The pairs' differences, which the bootstrap needs, are counted by value while an evaluator's take at
- * most 4,096 values (0/1 scores, rounded ones, short texts' similarities), else kept (8 bytes a pair); and a
- * bit per row number and run says it was seen.
+ * a row in one run only waits until the other run ends (it could still come); past {@link MAX_PENDING}
+ * waiting rows, the run with more of them is held by row number instead ({@link HeldRows}, 8 bytes a row
+ * per evaluator). The pairs' differences, which the bootstrap needs, are counted by value while an
+ * evaluator's take at most 4,096 values (0/1 scores, rounded ones, short texts' similarities), else kept
+ * (8 bytes a pair); and a bit per row number and run says it was seen.
  */
 export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: CompareOptions): Promise<Comparison> {
   checkRun("a", a);
@@ -73,7 +77,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   // Both runs are read together, the side with the lower row number first, and a row is paired as soon as the
   // other run has given it: rows that come in the same order (a store's, or results.jsonl as a run writes it) wait
   // for their pair one at a time, so memory does not grow with the rows; rows in any other order, and rows the other run
-  // does not have, wait in `pending` (a row the other run lacks, until that run ends: it could still come).
+  // does not have, wait in `pending` (a row the other run lacks, until that run ends: it could still come), up to MAX_PENDING.
   const read = { rows: 0 }; // outcomes read from both runs, for onProgress
   const readA = new RunReader(a, read, opts);
   const readB = new RunReader(b, read, opts);
@@ -135,6 +139,33 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       // A finished run has no row left to pair with the other's waiting ones.
       if (readA.done) pending.b.clear();
       if (readB.done) pending.a.clear();
+      if (pending.a.size > MAX_PENDING || pending.b.size > MAX_PENDING) break;
+    }
+    // Too many rows wait (runs in different orders, or with rows the other lacks): the run with more waiting is read
+    // to its end into typed arrays by row number (8 bytes a row per evaluator, as objects would take hundreds), then
+    // the other run streams past it.
+    if (x || y) {
+      const holdA = pending.a.size >= pending.b.size;
+      const held = new HeldRows();
+      const [waiting, otherWaiting] = holdA ? [pending.a, pending.b] : [pending.b, pending.a];
+      for (const row of waiting.values()) held.add(row);
+      waiting.clear();
+      const [hold, stream] = holdA ? [readA, readB] : [readB, readA];
+      const pairAs = (ofHeld: RowScores, ofOther: RowScores) => (holdA ? pair(ofHeld, ofOther) : pair(ofOther, ofHeld));
+      for (let h = holdA ? x : y; h; h = await hold.next()) {
+        const other = otherWaiting.get(h.row);
+        if (!other) held.add(h);
+        else {
+          otherWaiting.delete(h.row);
+          pairAs(h, other);
+        }
+      }
+      // The other run's waiting rows have no pair in the held run: they were let wait before any of it was held.
+      otherWaiting.clear();
+      for (let o = holdA ? y : x; o; o = await stream.next()) {
+        const h = held.take(o.row);
+        if (h) pairAs(h, o);
+      }
     }
   } catch (error) {
     // Stopped early (aborted, or a source that threw): a source not read to its end may close (a generator's finally, a
@@ -443,6 +474,35 @@ class RunReader {
     if (this.done) return;
     this.done = true;
     await this.iterator.return?.();
+  }
+}
+
+/** One run's rows by row number, in typed arrays: each evaluator's scores (8 bytes a row), and the ids. */
+class HeldRows {
+  private readonly scores = new Map<string, Float64Buffer>();
+  private readonly ids: unknown[] = [];
+  private readonly present = new SeenRows();
+
+  add(r: RowScores): void {
+    this.present.set(r.row);
+    if (r.id !== undefined && r.id !== null) this.ids[r.row] = r.id;
+    for (const name in r.scores) {
+      let column = this.scores.get(name);
+      if (!column) this.scores.set(name, (column = new Float64Buffer()));
+      const score = r.scores[name];
+      if (Number.isFinite(score)) column.set(r.row, score as number);
+    }
+  }
+
+  /** Row `row` as it was added (its scores that were finite), or null if it was not. */
+  take(row: number): RowScores | null {
+    if (!this.present.has(row)) return null;
+    const scores: Record<string, number> = {};
+    for (const [name, column] of this.scores) {
+      const score = column.get(row);
+      if (!Number.isNaN(score)) scores[name] = score;
+    }
+    return { row, id: this.ids[row], scores };
   }
 }
 
