@@ -3,11 +3,9 @@
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
 import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
-import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
-import type { RowOutcome } from "../run/types.js";
+import type { RowScores } from "../run/row-scores.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { ValueCounter } from "../stats/distinct.js";
-import { Float64Buffer } from "../stats/float64-buffer.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
 import { CompensatedSum } from "../stats/quantiles.js";
@@ -16,15 +14,12 @@ import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
 import { MostRegressed } from "./most-regressed.js";
 import { evaluatorList } from "./evaluator-list.js";
+import { HeldRows } from "./held-rows.js";
+import { RunReader, turned, Warnings } from "./run-reader.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
 
-/** Row numbers above this are refused: each run marks the rows it gave in a bit per row number (2^28 rows = 32 MiB). */
-const MAX_ROW = 2 ** 28;
-const MAX_WARNINGS = 20;
 const MAX_MISMATCH_EXAMPLES = 5;
-/** How often {@link CompareOptions.onProgress} is called, in rows read. */
-const PROGRESS_EVERY = 10_000;
 /** Rows waiting for their pair in one run, past which that run is held by row number instead ({@link HeldRows}). */
 const MAX_PENDING = 65_536;
 
@@ -330,34 +325,6 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
   };
 }
 
-/** Tells {@link CompareOptions.onProgress} the rows read, and lets a listener stop the comparison ({@link turned}). */
-async function progressed(opts: CompareOptions, rows: number): Promise<void> {
-  opts.onProgress?.(rows);
-  await turned(opts.signal);
-}
-
-/**
- * With a signal, lets the event loop turn (rows read from a synchronous source never do, nor do the
- * figures) so that a listener can abort it, and throws once it is aborted.
- */
-async function turned(signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return;
-  await new Promise<void>((resolve) => nextTurn(resolve));
-  signal.throwIfAborted();
-}
-
-/** Runs `f` on a later turn of the event loop (setImmediate where there is one: setTimeout waits a millisecond in Node). */
-const nextTurn: (f: () => void) => unknown = typeof setImmediate === "function" ? setImmediate : (f) => setTimeout(f, 0);
-
-/** A row's scores, or null, with a warning, when it is not an object (a `null` in the rows threw a TypeError). */
-function scoresOf(row: RowOutcome | RowScores, run: string, position: number, warnings: Warnings): RowScores | null {
-  if (typeof row !== "object" || row === null) {
-    warnings.add(`Run "${run}", outcome #${position}: expected a row outcome ({ row, id, results } or { row, id, scores }) but received ${describeValue(row)}; this outcome was left out.`);
-    return null;
-  }
-  return "scores" in row ? row : scoresOfOutcome(row);
-}
-
 /**
  * Whether two rows' ids are the same id, read as the evaluators read values ({@link toText}): a number or boolean
  * and its JSON text agree (`7` and `"7"`: a CSV cell is text, so the same rows as CSV and as JSONL have the ids
@@ -386,20 +353,6 @@ function checkRun(arg: "a" | "b", run: unknown): void {
   if (!iterable) throw argumentInvalid("INPUT_INVALID", `${arg}.rows`, "an iterable or async iterable of rows", rows);
 }
 
-/** The row number, or null (with a warning) when it is not a usable row number or was seen before. */
-function checkRow(outcome: RowScores, run: string, position: number, seen: SeenRows, warnings: Warnings): number | null {
-  const row: unknown = outcome.row;
-  if (typeof row !== "number" || !Number.isSafeInteger(row) || row < 1 || row > MAX_ROW) {
-    warnings.add(`Run "${run}", outcome #${position}: the row number must be an integer from 1 to ${MAX_ROW} but is ${describeValue(row)}; this outcome was left out.`);
-    return null;
-  }
-  if (seen.has(row)) {
-    warnings.add(`Run "${run}", outcome #${position}: row ${row} appears more than once; the first was kept and this one left out.`);
-    return null;
-  }
-  return row;
-}
-
 function checkOptions(opts: CompareOptions): Comparison["settings"] {
   const issues: Issue[] = [];
   const seed = opts.seed ?? 1;
@@ -417,95 +370,6 @@ function checkOptions(opts: CompareOptions): Comparison["settings"] {
   return { seed, resamples, alpha, worst };
 }
 
-/**
- * Reads one run's rows one at a time: its usable rows, leaving out, with a warning, those that are not
- * objects or have a bad or repeated row number; the evaluators they name, in the order first named.
- */
-class RunReader {
-  /** Evaluator names, in the order the rows first name them. */
-  readonly names = new Set<string>();
-  /** Usable rows read. */
-  rows = 0;
-  done = false;
-  /** This run's warnings, kept apart from the other run's: run a's are listed first, however the rows interleave. */
-  readonly warnings = new Warnings();
-  private position = 0;
-  private readonly seen = new SeenRows();
-  private readonly iterator: Iterator<unknown> | AsyncIterator<unknown>;
-
-  constructor(
-    private readonly run: ComparisonInput,
-    private readonly read: { rows: number },
-    private readonly opts: CompareOptions,
-  ) {
-    const rows = run.rows as Partial<AsyncIterable<unknown> & Iterable<unknown>>;
-    this.iterator = rows[Symbol.asyncIterator]?.() ?? (rows[Symbol.iterator] as () => Iterator<unknown>).call(rows);
-  }
-
-  /** The next usable row, or null once the run has no more. */
-  async next(): Promise<RowScores | null> {
-    while (!this.done) {
-      let step: IteratorResult<unknown>;
-      try {
-        step = await this.iterator.next();
-      } catch (error) {
-        this.done = true; // a source that threw is finished: it is not closed, as `for await` does not
-        throw error;
-      }
-      if (step.done) {
-        this.done = true;
-        break;
-      }
-      this.position++;
-      if (++this.read.rows % PROGRESS_EVERY === 0) await progressed(this.opts, this.read.rows);
-      const outcome = scoresOf(step.value as RowOutcome | RowScores, this.run.name, this.position, this.warnings);
-      const row = outcome && checkRow(outcome, this.run.name, this.position, this.seen, this.warnings);
-      if (!outcome || row === null) continue;
-      this.rows++;
-      this.seen.set(row);
-      for (const name in outcome.scores) this.names.add(name);
-      return outcome;
-    }
-    return null;
-  }
-
-  /** Lets a source not read to its end close (not one that ended, or threw). */
-  async close(): Promise<void> {
-    if (this.done) return;
-    this.done = true;
-    await this.iterator.return?.();
-  }
-}
-
-/** One run's rows by row number, in typed arrays: each evaluator's scores (8 bytes a row), and the ids. */
-class HeldRows {
-  private readonly scores = new Map<string, Float64Buffer>();
-  private readonly ids: unknown[] = [];
-  private readonly present = new SeenRows();
-
-  add(r: RowScores): void {
-    this.present.set(r.row);
-    if (r.id !== undefined && r.id !== null) this.ids[r.row] = r.id;
-    for (const name in r.scores) {
-      let column = this.scores.get(name);
-      if (!column) this.scores.set(name, (column = new Float64Buffer()));
-      const score = r.scores[name];
-      if (Number.isFinite(score)) column.set(r.row, score as number);
-    }
-  }
-
-  /** Row `row` as it was added (its scores that were finite), or null if it was not. */
-  take(row: number): RowScores | null {
-    if (!this.present.has(row)) return null;
-    const scores: Record<string, number> = {};
-    for (const [name, column] of this.scores) {
-      const score = column.get(row);
-      if (!Number.isNaN(score)) scores[name] = score;
-    }
-    return { row, id: this.ids[row], scores };
-  }
-}
-
 /** The counts of `name` in `map`, made at 0 on first use. */
 function counted(map: Map<string, { a: number; b: number }>, name: string): { a: number; b: number } {
   let n = map.get(name);
@@ -520,44 +384,4 @@ function keepFirstRows<T extends { row: number }>(list: T[], entry: T, limit: nu
   if (i >= limit) return;
   list.splice(i, 0, entry);
   if (list.length > limit) list.pop();
-}
-
-/** One bit of "seen" per row number, growing as needed. */
-class SeenRows {
-  private bits = new Uint32Array(1024);
-
-  has(row: number): boolean {
-    const word = row >>> 5;
-    return word < this.bits.length && ((this.bits[word] as number) & (1 << (row & 31))) !== 0;
-  }
-
-  set(row: number): void {
-    const word = row >>> 5;
-    if (word >= this.bits.length) {
-      let size = this.bits.length * 2;
-      while (size <= word) size *= 2;
-      const next = new Uint32Array(size);
-      next.set(this.bits);
-      this.bits = next;
-    }
-    this.bits[word] = (this.bits[word] as number) | (1 << (row & 31));
-  }
-}
-
-class Warnings {
-  private readonly messages: string[] = [];
-  private more = 0;
-
-  add(message: string): void {
-    if (this.messages.length < MAX_WARNINGS) this.messages.push(message);
-    else this.more++;
-  }
-
-  /** The warnings of each list in turn: the first {@link MAX_WARNINGS} of them, then how many more there were. */
-  static list(...lists: Warnings[]): string[] {
-    const all = lists.flatMap((w) => w.messages);
-    const more = lists.reduce((n, w) => n + w.more, 0) + Math.max(0, all.length - MAX_WARNINGS);
-    const kept = all.slice(0, MAX_WARNINGS);
-    return more ? [...kept, `…and ${more} more such warnings.`] : kept;
-  }
 }
