@@ -262,6 +262,24 @@ describe("compareRuns", () => {
     await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
   });
 
+  it("names the evaluators without a direction in run a's order, whatever order the rows and their scores come in", async () => {
+    const row = (r: number, names: string[]): RowOutcome => ({ row: r, id: `q${r}`, results: Object.fromEntries(names.map((n) => [n, result(0.5)])) });
+    const a: ComparisonInput = { name: "a", rows: [row(1, ["u", "v"]), row(2, ["w"])] };
+    const message = 'No direction for evaluator "u": expected "maximize" or "minimize" but received nothing; No direction for evaluator "v": expected "maximize" or "minimize" but received nothing; No direction for evaluator "w": expected "maximize" or "minimize" but received nothing';
+    for (const rows of [
+      [row(1, ["u", "v"]), row(2, ["w"])],
+      [row(1, ["v", "u"]), row(2, ["w"])], // run b names v first
+      [row(2, ["w"]), row(1, ["u", "v"])], // row 2 is paired first
+    ]) {
+      const issues = await compareRuns(a, { name: "b", rows }, { directions: {} }).then(
+        () => expect.unreachable(),
+        (e: unknown) => (e as EvalError).issues.map((i) => i.path[1]),
+      );
+      expect(issues).toEqual(["u", "v", "w"]);
+      await expect(compareRuns(a, { name: "b", rows }, { directions: {} })).rejects.toThrow(message);
+    }
+  });
+
   it("refuses runs and options of the wrong kind, naming the argument (compareRuns() threw a TypeError reading seed)", async () => {
     const good = run("a", { sim: [1] });
     const opts = { directions: { sim: "maximize" } } as const;

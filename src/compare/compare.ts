@@ -83,7 +83,6 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   let matched = 0;
   let mismatched = 0;
   const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
-  const missingDirections: string[] = [];
   const pair = (x: RowScores, y: RowScores) => {
     matched++;
     const row = x.row;
@@ -103,10 +102,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       let p = pairs.get(name);
       if (!p) {
         const direction = opts.directions[name];
-        if (direction !== "maximize" && direction !== "minimize") {
-          if (!missingDirections.includes(name)) missingDirections.push(name);
-          continue;
-        }
+        if (direction !== "maximize" && direction !== "minimize") continue; // refused below, with the others
         pairs.set(name, (p = new Pairs(direction, settings.worst)));
       }
       p.add(row, idB ?? idA, scoreA as number, scoreB as number);
@@ -176,10 +172,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const unscored = new Map<string, { a: number; b: number }>();
   for (const [name, n] of scored) if (n.a < matched || n.b < matched) unscored.set(name, { a: matched - n.a, b: matched - n.b });
   const common = namesA.filter((n) => readB.names.has(n));
-  for (const name of common) {
-    const d = opts.directions[name];
-    if (d !== "maximize" && d !== "minimize" && !missingDirections.includes(name)) missingDirections.push(name);
-  }
+  // In run a's order, as the evaluators are listed: the order rows were paired in depends on the order they came in.
+  const missingDirections = common.filter((n) => opts.directions[n] !== "maximize" && opts.directions[n] !== "minimize");
   if (missingDirections.length) {
     const issues: Issue[] = missingDirections.map((name) => ({
       path: ["directions", name],
