@@ -5,7 +5,7 @@ import { evalErrorOf } from "../test-support.js";
 import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { Xoshiro128 } from "../stats/prng.js";
 import { rowScores } from "../run/row-scores.js";
-import { compareRuns, type ComparisonInput } from "./compare.js";
+import { compareRuns, type CompareOptions, type ComparisonInput } from "./compare.js";
 
 function result(score: number | null, opts: { skipped?: boolean } = {}): StoredResult {
   return { type: "t", score, passed: null, label: null, reasoning: "", skipped: opts.skipped ?? false, details: {} };
@@ -484,6 +484,45 @@ describe("compareRuns", () => {
       expect(c.rows.matched).toBe(even.length);
       expect(c.unmatched).toEqual({ a_only: a.length - even.length, b_only: b.length - even.length });
     }
+  });
+
+  it("stops with a source's error, or on abort, after one run is held by row number, and closes the source not read to its end", async () => {
+    // Run b's rows 1, 2, … wait for run a's, which come from the top: past 65,536 of them run b is held (read to its end), then run a streams.
+    const n = 70_000;
+    const log: string[] = [];
+    /** `n` rows, from the top when `down`; throws at its `breakAt`th row if given; says when it ends, closed or not. */
+    function* rows(name: string, down: boolean, breakAt = 0): Generator<RowOutcome> {
+      let closed = true;
+      try {
+        for (let i = 1; i <= n; i++) {
+          if (i === breakAt) throw new Error(`${name} broke`);
+          const r = down ? n + 1 - i : i;
+          yield { row: r, id: r, results: { sim: result((r % 10) / 10) } };
+        }
+        closed = false;
+      } finally {
+        log.push(`${name} ${closed ? "closed" : "ended"}`);
+      }
+    }
+    const compare = (breakA: number, breakB: number, opts: Partial<CompareOptions> = {}) =>
+      compareRuns({ name: "a", rows: rows("a", true, breakA) }, { name: "b", rows: rows("b", false, breakB) }, { directions: { sim: "maximize" }, resamples: 10, ...opts });
+    const stopped = async (p: Promise<unknown>, reason: unknown, logged: string[]) => {
+      log.length = 0;
+      await expect(p).rejects.toEqual(reason);
+      expect(log.sort()).toEqual(logged);
+    };
+    await stopped(compare(0, 68_000), new Error("b broke"), ["a closed", "b closed"]); // while run b is held
+    await stopped(compare(1_000, 0), new Error("a broke"), ["a closed", "b ended"]); // while run a streams past it
+    for (const [at, logged] of [
+      [70_000, ["a closed", "b closed"]],
+      [130_000, ["a closed", "b ended"]],
+    ] as const) {
+      const stop = new AbortController();
+      await stopped(compare(0, 0, { signal: stop.signal, onProgress: (read) => read === at && stop.abort("stop") }), "stop", [...logged]);
+    }
+    log.length = 0;
+    expect((await compare(0, 0)).rows.matched).toBe(n);
+    expect(log.sort()).toEqual(["a ended", "b ended"]);
   });
 
   it("judges a lower distance as better: B lower on a minimize evaluator is improved, never a regression", async () => {
