@@ -3,7 +3,10 @@ import type { RowScores } from "../run/row-scores.js";
 import { Float64Buffer } from "../stats/float64-buffer.js";
 import { SeenRows } from "./run-reader.js";
 
-/** One run's rows by row number, in typed arrays: each evaluator's scores (8 bytes a row), and the ids. */
+/**
+ * One run's rows by row number, in typed arrays: each evaluator's scores (8 bytes per row number up to the
+ * highest held, so a run with gaps in its numbers costs more than its rows), and the ids.
+ */
 export class HeldRows {
   private readonly scores = new Map<string, Float64Buffer>();
   private readonly ids: unknown[] = [];
