@@ -525,6 +525,18 @@ describe("compareRuns", () => {
     expect(log.sort()).toEqual(["a ended", "b ended"]);
   });
 
+  it("keeps an evaluator named __proto__ when one run is held by row number", async () => {
+    // Scores as a store reads them (JSON.parse makes "__proto__" an own key); past 65,536 waiting rows run a is held.
+    const rows = (list: number[], shift: number) => list.map((r) => ({ row: r, id: `q${r}`, scores: JSON.parse(`{"__proto__": ${((r + shift) % 10) / 10}, "s": 1}`) as Record<string, number> }));
+    const all = Array.from({ length: 140_000 }, (_, i) => i + 1);
+    const even = all.filter((r) => r % 2 === 0);
+    const directions = JSON.parse('{"__proto__": "maximize", "s": "maximize"}') as Record<string, "maximize">;
+    const held = await compareRuns({ name: "a", rows: rows(all, 0) }, { name: "b", rows: rows(even, 3) }, { directions, resamples: 20 });
+    const inOrder = await compareRuns({ name: "a", rows: rows(even, 0) }, { name: "b", rows: rows(even, 3) }, { directions, resamples: 20 });
+    expect(held.evaluators.map((e) => [e.name, e.n_pairs])).toEqual([["__proto__", 70_000], ["s", 70_000]]);
+    expect(held.evaluators).toEqual(inOrder.evaluators);
+  });
+
   it("judges a lower distance as better: B lower on a minimize evaluator is improved, never a regression", async () => {
     const a = [5, 4, 6, 5, 7, 3, 5, 6];
     const b = a.map((x) => x - 2);

@@ -26,7 +26,7 @@ export class HeldRows {
   /** Row `row` as it was added (its scores that were finite), or null if it was not. */
   take(row: number): RowScores | null {
     if (!this.present.has(row)) return null;
-    const scores: Record<string, number> = {};
+    const scores: Record<string, number> = Object.create(null); // an evaluator may be named "__proto__"
     for (const [name, column] of this.scores) {
       const score = column.get(row);
       if (!Number.isNaN(score)) scores[name] = score;
