@@ -2,7 +2,7 @@
 import { EvalError } from "../errors.js";
 import { binomial } from "./variates.js";
 import type { Xoshiro128 } from "./prng.js";
-import { distinctCounts, distinctCountsOf, expand, sizeOf, type RunLengths } from "./distinct.js";
+import { distinctCountsOf, listed, sizeOf, type RunLengths } from "./distinct.js";
 import { quantileSorted } from "./quantiles.js";
 
 /** A confidence interval; `level` is its coverage, e.g. 0.95. */
@@ -59,7 +59,7 @@ export interface BootstrapOptions {
  * level is in (0, 1).
  */
 export function bootstrapMeanInterval(values: Float64Array | RunLengths, opts: BootstrapOptions): BootstrapInterval | null {
-  const n = values instanceof Float64Array ? values.length : sizeOf(values);
+  const n = sizeOf(values);
   if (n === 0) return null;
   const { resamples, level, rng } = opts;
   if (!Number.isSafeInteger(resamples) || resamples < 1) throw invalid("resamples", "a positive integer", resamples);
@@ -67,7 +67,7 @@ export function bootstrapMeanInterval(values: Float64Array | RunLengths, opts: B
   const means = new Float64Array(resamples);
   const method = opts.method ?? "auto";
   const limit = method === "direct" ? 0 : method === "grouped" ? n : Math.floor(n * MAX_DISTINCT_FRACTION);
-  const groups = values instanceof Float64Array ? distinctCounts(values, limit) : distinctCountsOf(values, limit);
+  const groups = distinctCountsOf(values, limit);
   if (groups) {
     const k = groups.values.length;
     for (let r = 0; r < resamples; r++) {
@@ -84,7 +84,7 @@ export function bootstrapMeanInterval(values: Float64Array | RunLengths, opts: B
       means[r] = sum / n;
     }
   } else {
-    blockedResampleSums(values instanceof Float64Array ? values : expand(values), rng, means);
+    blockedResampleSums(listed(values), rng, means);
     for (let r = 0; r < resamples; r++) means[r] = (means[r] as number) / n;
   }
   means.sort();

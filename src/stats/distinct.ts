@@ -34,8 +34,10 @@ export function distinctCounts(values: Float64Array, limit: number, map?: (x: nu
   return byFrequency(counts);
 }
 
-/** {@link distinctCounts} of the list `r` stands for, without listing it. */
-export function distinctCountsOf(r: RunLengths, limit: number, map?: (x: number) => number): DistinctCounts | null {
+/** {@link distinctCounts} of a list, or of the list run lengths stand for, without listing it. */
+export function distinctCountsOf(list: Float64Array | RunLengths, limit: number, map?: (x: number) => number): DistinctCounts | null {
+  if (list instanceof Float64Array) return distinctCounts(list, limit, map);
+  const r = list;
   const counts = new Map<number, number>();
   for (let j = 0; j < r.values.length; j++) {
     const x = map ? map(r.values[j] as number) : (r.values[j] as number);
@@ -51,17 +53,20 @@ function byFrequency(counts: Map<number, number>): DistinctCounts {
   return { values: Float64Array.from(entries, (e) => e[0]), counts: Float64Array.from(entries, (e) => e[1]) };
 }
 
-/** The sorted list `r` stands for. */
-export function expand(r: RunLengths): Float64Array {
+/** A list as it is, or the sorted list run lengths stand for. */
+export function listed(list: Float64Array | RunLengths): Float64Array {
+  if (list instanceof Float64Array) return list;
+  const r = list;
   const out = new Float64Array(sizeOf(r));
   for (let j = 0, at = 0; j < r.values.length; at += r.counts[j] as number, j++) out.fill(r.values[j] as number, at, at + (r.counts[j] as number));
   return out;
 }
 
-/** How many values the list `r` stands for. */
-export function sizeOf(r: RunLengths): number {
+/** How many values a list holds, or the list run lengths stand for. */
+export function sizeOf(list: Float64Array | RunLengths): number {
+  if (list instanceof Float64Array) return list.length;
   let n = 0;
-  for (let j = 0; j < r.counts.length; j++) n += r.counts[j] as number;
+  for (let j = 0; j < list.counts.length; j++) n += list.counts[j] as number;
   return n;
 }
 

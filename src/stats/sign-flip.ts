@@ -2,7 +2,7 @@
 import { EvalError } from "../errors.js";
 import { binomial, binomialHalf } from "./variates.js";
 import type { Xoshiro128 } from "./prng.js";
-import { distinctCounts, distinctCountsOf, expand, sizeOf, type RunLengths } from "./distinct.js";
+import { distinctCountsOf, listed, sizeOf, type RunLengths } from "./distinct.js";
 
 export interface SignFlipResult {
   /** Two-sided p-value. */
@@ -62,10 +62,10 @@ export function signFlipTest(diffs: Float64Array | RunLengths, opts: SignFlipOpt
     const message = `Invalid sign-flip resamples: expected a positive integer but received ${String(opts.resamples)}`;
     throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["resamples"], message, expected: "a positive integer", received: String(opts.resamples) }] });
   }
-  if (diffs instanceof Float64Array ? diffs.length === 0 : sizeOf(diffs) === 0) return null;
+  if (sizeOf(diffs) === 0) return null;
   // The non-zero differences, in the order given: listed, or as run lengths.
-  const nonZero = diffs instanceof Float64Array ? diffs.filter((d) => d !== 0) : withoutZero(diffs);
-  const m = nonZero instanceof Float64Array ? nonZero.length : sizeOf(nonZero);
+  const nonZero = withoutZero(diffs);
+  const m = sizeOf(nonZero);
   if (m === 0) return { p: 1, method: "exact", resamples: 1 };
   let observed = 0;
   let scale = 0;
@@ -74,14 +74,13 @@ export function signFlipTest(diffs: Float64Array | RunLengths, opts: SignFlipOpt
     scale += Math.abs(d);
   });
   const threshold = Math.abs(observed) - 1e-9 * scale;
-  const listed = () => (nonZero instanceof Float64Array ? nonZero : expand(nonZero));
-  if (m <= Math.min(30, opts.exactMax ?? EXACT_MAX)) return exact(listed(), threshold);
+  if (m <= Math.min(30, opts.exactMax ?? EXACT_MAX)) return exact(listed(nonZero), threshold);
 
   const { resamples, rng } = opts;
   let extreme = 0;
   const method = opts.method ?? "auto";
   const limit = method === "direct" ? 0 : method === "grouped" ? m : Math.floor(m * MAX_DISTINCT_FRACTION);
-  const groups = nonZero instanceof Float64Array ? distinctCounts(nonZero, limit, Math.abs) : distinctCountsOf(nonZero, limit, Math.abs);
+  const groups = distinctCountsOf(nonZero, limit, Math.abs);
   if (groups) {
     const k = groups.values.length;
     for (let r = 0; r < resamples; r++) {
@@ -94,14 +93,16 @@ export function signFlipTest(diffs: Float64Array | RunLengths, opts: SignFlipOpt
       if (Math.abs(t) >= threshold) extreme++;
     }
   } else {
-    const sums = chunkedSignFlipSums(listed(), rng, resamples);
+    const sums = chunkedSignFlipSums(listed(nonZero), rng, resamples);
     for (let r = 0; r < resamples; r++) if (Math.abs(sums[r] as number) >= threshold) extreme++;
   }
   return { p: (1 + extreme) / (1 + resamples), method: "monte_carlo", resamples };
 }
 
-/** Run lengths without their zero (0 and −0 alike). */
-function withoutZero(r: RunLengths): RunLengths {
+/** The list without its zeros (0 and −0 alike), in its order; listed or as run lengths, as given. */
+function withoutZero(list: Float64Array | RunLengths): Float64Array | RunLengths {
+  if (list instanceof Float64Array) return list.filter((d) => d !== 0);
+  const r = list;
   const keep = [...r.values.keys()].filter((j) => r.values[j] !== 0);
   return { values: Float64Array.from(keep, (j) => r.values[j] as number), counts: Float64Array.from(keep, (j) => r.counts[j] as number) };
 }
