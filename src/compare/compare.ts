@@ -108,23 +108,27 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       p.add(row, idB ?? idA, scoreA as number, scoreB as number);
     }
   };
+  // Each run with its waiting rows, and how one of its rows pairs with one of the other run's (run a's first).
+  type Side = { reader: RunReader; waiting: Map<number, RowScores>; pairWith: (own: RowScores, other: RowScores) => void };
+  const sideA: Side = { reader: readA, waiting: pending.a, pairWith: (own, other) => pair(own, other) };
+  const sideB: Side = { reader: readB, waiting: pending.b, pairWith: (own, other) => pair(other, own) };
+  /** Pairs `row` of `side` with the row of its number waiting in `other`, taking that one out; false if none waits. */
+  const met = (row: RowScores, side: Side, other: Side): boolean => {
+    const waiting = other.waiting.get(row.row);
+    if (!waiting) return false;
+    other.waiting.delete(row.row);
+    side.pairWith(row, waiting);
+    return true;
+  };
   try {
     let x = await readA.next();
     let y = await readB.next();
     while (x || y) {
       if (x && (!y || x.row <= y.row)) {
-        const other = pending.b.get(x.row);
-        if (other) {
-          pending.b.delete(x.row);
-          pair(x, other);
-        } else if (!readB.done) pending.a.set(x.row, x);
+        if (!met(x, sideA, sideB) && !readB.done) pending.a.set(x.row, x);
         x = await readA.next();
       } else if (y) {
-        const other = pending.a.get(y.row);
-        if (other) {
-          pending.a.delete(y.row);
-          pair(other, y);
-        } else if (!readA.done) pending.b.set(y.row, y);
+        if (!met(y, sideB, sideA) && !readA.done) pending.b.set(y.row, y);
         y = await readB.next();
       }
       // A finished run has no row left to pair with the other's waiting ones.
@@ -136,26 +140,16 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     // to its end into typed arrays by row number (8 bytes a row per evaluator, as objects would take hundreds), then
     // the other run streams past it.
     if (x || y) {
-      const holdA = pending.a.size >= pending.b.size;
+      const [hold, stream] = pending.a.size >= pending.b.size ? [sideA, sideB] : [sideB, sideA];
       const held = new HeldRows();
-      const [waiting, otherWaiting] = holdA ? [pending.a, pending.b] : [pending.b, pending.a];
-      for (const row of waiting.values()) held.add(row);
-      waiting.clear();
-      const [hold, stream] = holdA ? [readA, readB] : [readB, readA];
-      const pairAs = (ofHeld: RowScores, ofOther: RowScores) => (holdA ? pair(ofHeld, ofOther) : pair(ofOther, ofHeld));
-      for (let h = holdA ? x : y; h; h = await hold.next()) {
-        const other = otherWaiting.get(h.row);
-        if (!other) held.add(h);
-        else {
-          otherWaiting.delete(h.row);
-          pairAs(h, other);
-        }
-      }
+      for (const row of hold.waiting.values()) held.add(row);
+      hold.waiting.clear();
+      for (let h = hold === sideA ? x : y; h; h = await hold.reader.next()) if (!met(h, hold, stream)) held.add(h);
       // The other run's waiting rows have no pair in the held run: they were let wait before any of it was held.
-      otherWaiting.clear();
-      for (let o = holdA ? y : x; o; o = await stream.next()) {
+      stream.waiting.clear();
+      for (let o = hold === sideA ? y : x; o; o = await stream.reader.next()) {
         const h = held.take(o.row);
-        if (h) pairAs(h, o);
+        if (h) stream.pairWith(o, h);
       }
     }
   } catch (error) {
