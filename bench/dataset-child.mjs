@@ -50,9 +50,8 @@ async function simeval(dataset, outPath, withStore) {
     dataset,
     evaluators: SPECS,
     ...(store ? { store } : {}),
-    write: async (bytes) => {
-      if (!out.write(bytes)) await once(out, "drain");
-    },
+    // The bytes are lent until this settles (see RunDatasetOptions.write): once written.
+    write: (bytes) => new Promise((resolve, reject) => out.write(bytes, (error) => (error ? reject(error) : resolve()))),
   });
   await store?.close();
   out.end();

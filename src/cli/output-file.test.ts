@@ -113,7 +113,7 @@ describe("openTextFile", () => {
   maybe("a write that fails (disk full) is an error naming the flag and the path, from write or close, and never hangs", async () => {
     const file = await openTextFile("--out", full);
     const settled = (async () => {
-      // Small writes are buffered and accepted: the failure arrives later, while nothing waits on the stream.
+      // Each write settles once written, so the first fails; the error is kept for close too (see below).
       for (let i = 0; i < 100; i++) {
         await file.write("x".repeat(100) + "\n");
         await new Promise((r) => setImmediate(r));
@@ -124,7 +124,7 @@ describe("openTextFile", () => {
     await expect(Promise.race([settled, timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
   });
 
-  maybe("a failure while waiting for the stream to drain is the same error", async () => {
+  maybe("a failure while a write larger than the stream's buffer is written is the same error", async () => {
     const file = await openTextFile("--out", full);
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("hung")), 5000));
     const run = (async () => {
@@ -132,6 +132,18 @@ describe("openTextFile", () => {
       await file.close();
     })();
     await expect(Promise.race([run, timeout])).rejects.toThrow("--out /dev/full: cannot write (ENOSPC");
+  });
+
+  it("settles a write once it is written, so that its bytes may be written over then (runDataset hands them back to be reused)", async () => {
+    const path = join(dir, "lent.jsonl");
+    const file = await openTextFile("--out", path);
+    for (let i = 0; i < 50; i++) {
+      const bytes = Buffer.from(`{"row":${i + 1}}\n`);
+      await file.write(bytes);
+      bytes.fill(0x78);
+    }
+    await file.close();
+    expect(readFileSync(path, "utf8")).toBe(Array.from({ length: 50 }, (_, i) => `{"row":${i + 1}}\n`).join(""));
   });
 
   // /dev/ptmx opens the controlling side of a new pseudo-terminal: a terminal, as --out /dev/stdout is on one.

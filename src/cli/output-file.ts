@@ -204,7 +204,11 @@ function fileStat(path: string): Stats | undefined {
  * A failure to open, write or close it is thrown as {@link writeFailure} says.
  */
 export interface TextFile {
-  write(chunk: string | Uint8Array): void | Promise<void>;
+  /**
+   * Writes `chunk`, settling once it is written (the stream's write callback), so that the caller may then
+   * write over its bytes (runDataset hands them back to be reused) and nothing piles up.
+   */
+  write(chunk: string | Uint8Array): Promise<void>;
   /**
    * Flushes the last writes and closes the file; it settles once the file is closed, rejecting when the
    * file is not whole (a write failed, the last ones or the close itself). Called again, it gives the same outcome.
@@ -244,9 +248,12 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
   let closed: Promise<void> | undefined;
   return {
     terminal,
-    write(chunk) {
+    async write(chunk) {
       if (failure) throw failure;
-      if (!stream.write(chunk)) return until("drain");
+      const written = new Promise<void>((resolve, reject) => stream.write(chunk, (error) => (error ? reject(error) : resolve())));
+      await Promise.race([written, failed]).catch((error: unknown) => {
+        throw fail(error);
+      });
     },
     close() {
       // Until "close", not "finish": the descriptor is closed after "finish", and a failure to close it (as NFS

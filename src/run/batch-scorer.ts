@@ -16,6 +16,9 @@ export interface ScoredBatch extends SerializedBatch {
   scores: PackedScores;
 }
 
+/** Spare buffers a scorer keeps: as many as its batches in flight (four a thread, see runDataset). */
+const SPARES = 4;
+
 /** A row left out of the batch's bytes. */
 type Unwritten = Pick<SerializedRow, "row" | "line">;
 
@@ -28,6 +31,8 @@ type Unwritten = Pick<SerializedRow, "row" | "line">;
 export class BatchScorer {
   private readonly worstRows: WorstRows;
   private readonly names: string[];
+  /** Earlier batches' bytes, handed back ({@link recycle}) to be written over. */
+  private readonly spares: ArrayBuffer[] = [];
 
   constructor(
     private readonly evaluators: readonly Evaluator[],
@@ -46,7 +51,7 @@ export class BatchScorer {
   async score(items: readonly (DatasetItem | UnparsedRow)[]): Promise<ScoredBatch> {
     const scores = emptyPacked(items.length, this.names.length);
     // Without explanations, only rows with errors are written: few bytes.
-    const writer = new BatchWriter(items.length, this.explain ? 2048 : 0);
+    const writer = new BatchWriter(items.length, this.explain ? 2048 : 0, this.spares.pop());
     // Rows are written in order: a row scored before an earlier one waits here until that one is done.
     const done: (SerializedRow | Unwritten | undefined)[] = new Array<SerializedRow | Unwritten | undefined>(items.length);
     let next = 0;
@@ -71,6 +76,15 @@ export class BatchScorer {
     }
     for (const [i, item, r] of waiting) finish(i, item, await r);
     return { ...writer.finish(), scores };
+  }
+
+  /**
+   * Takes back a batch's bytes once nothing reads them (written, stored), for a later batch to be written
+   * into: a million rows otherwise leave a megabyte of garbage a batch, which the main thread, where they
+   * end, collects only every 64 MB or so (V8's external memory limit). Up to {@link SPARES} are kept.
+   */
+  recycle(bytes: ArrayBuffer): void {
+    if (this.spares.length < SPARES) this.spares.push(bytes);
   }
 
   worst(): Record<string, WorstRow[]> {

@@ -70,7 +70,7 @@ function mixedRows(n: number): string {
 /** What a run gives that must not depend on threads or batches: results.jsonl's bytes, and everything the summary and report show. */
 async function runOf(dataset: string, workers: number, batchSize: number, write = true, countSkippedAsZero = false): Promise<{ results: string; figures: Omit<RunDatasetResult, "evaluators" | "runId"> }> {
   const chunks: Uint8Array[] = [];
-  const { evaluators: _, runId: __, ...figures } = await runDataset({ dataset, evaluators: SPECS, workers, batchSize, worst: 4, countSkippedAsZero, ...(write ? { write: (bytes) => void chunks.push(bytes) } : {}) });
+  const { evaluators: _, runId: __, ...figures } = await runDataset({ dataset, evaluators: SPECS, workers, batchSize, worst: 4, countSkippedAsZero, ...(write ? { write: (bytes) => void chunks.push(bytes.slice()) } : {}) });
   return { results: Buffer.concat(chunks).toString("utf8"), figures };
 }
 
@@ -162,7 +162,7 @@ describe('runDataset\'s idf "dataset"', () => {
 
     for (const workers of [0, 3]) {
       const chunks: Uint8Array[] = [];
-      await runDataset({ dataset, evaluators: specs, workers, batchSize: 5, write: (bytes) => void chunks.push(bytes) });
+      await runDataset({ dataset, evaluators: specs, workers, batchSize: 5, write: (bytes) => void chunks.push(bytes.slice()) });
       const rows = Buffer.concat(chunks)
         .toString("utf8")
         .trim()
@@ -216,7 +216,7 @@ describe("runDataset on the same rows as JSONL, a JSON array and CSV", () => {
     const specs = [{ type: "exact_match" }];
     const results = async (dataset: string) => {
       const chunks: Uint8Array[] = [];
-      await runDataset({ dataset, evaluators: specs, workers: 0, write: (bytes) => void chunks.push(bytes) });
+      await runDataset({ dataset, evaluators: specs, workers: 0, write: (bytes) => void chunks.push(bytes.slice()) });
       return Buffer.concat(chunks).toString("utf8").trim().split("\n").map((l) => (JSON.parse(l) as { results: { exact_match: { score: number; skipped: boolean; reasoning: string } } }).results.exact_match);
     };
     const [fromJsonl, fromCsv] = [await results(jsonl), await results(csv)];

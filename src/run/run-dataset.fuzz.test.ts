@@ -21,7 +21,7 @@ async function run(dataset: string, workers: number, recorded: boolean) {
   const chunks: Uint8Array[] = [];
   const store = recorded ? openSqliteStore(":memory:") : undefined;
   try {
-    const r = await runDataset({ dataset, evaluators: EVALUATORS, workers, batchSize: 3, ...(store ? { store } : {}), write: (bytes) => void chunks.push(bytes) });
+    const r = await runDataset({ dataset, evaluators: EVALUATORS, workers, batchSize: 3, ...(store ? { store } : {}), write: (bytes) => void chunks.push(bytes.slice()) });
     const lines = Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1);
     return { lines, summary: r.summary, rowErrors: r.rowErrors, readStopped: r.readStopped, warnings: r.datasetWarnings, stopReason: r.stopReason };
   } catch (thrown) {

@@ -34,7 +34,7 @@ async function linesOf(dataset: string, workers: number) {
   const chunks: Uint8Array[] = [];
   const store = openSqliteStore(join(files.dir(), `run-${workers}.db`));
   try {
-    const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write: (bytes) => void chunks.push(bytes) });
+    const result = await runDataset({ dataset, evaluators: SPECS, workers, batchSize: 16, store, write: (bytes) => void chunks.push(bytes.slice()) });
     const stored = await collect(store.rows(result.runId as string));
     const scores = await collect(store.scores(result.runId as string));
     return { lines: Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1), stored, scores, result };
@@ -87,6 +87,38 @@ describe("runDataset on worker threads", () => {
     expect(threaded.result.evaluatorErrors).toEqual({ alternative: { row: 3, code: "INPUT_INVALID", message: expect.stringContaining("matched 2 values") } });
     expect(inline.result.evaluatorErrors).toEqual(threaded.result.evaluatorErrors);
     expect(threaded.result.histograms).toEqual(inline.result.histograms);
+  });
+});
+
+describe("runDataset's results bytes", () => {
+  it.each([0, 2])("lends write each batch's bytes until its promise settles, then writes later batches over them (workers %i)", async (workers) => {
+    const dataset = await files.file(`lent-${workers}.jsonl`, rows(3000));
+    const lent: Uint8Array[] = [];
+    const copies: Buffer[] = [];
+    const result = await runDataset({
+      dataset,
+      evaluators: SPECS,
+      workers,
+      batchSize: 64,
+      write: async (bytes) => {
+        const copy = Buffer.from(bytes);
+        // Later batches are scored meanwhile: none is written into these bytes while they are lent.
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        expect(Buffer.from(bytes).equals(copy)).toBe(true);
+        lent.push(bytes);
+        copies.push(copy);
+      },
+    });
+    const lines = Buffer.concat(copies).toString("utf8").split("\n").slice(0, -1);
+    expect(lines.map((l) => (JSON.parse(l) as { row: number }).row)).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
+    expect(result.summary.rows).toBe(3000);
+    if (workers === 0) {
+      // On this thread, the batches' bytes are a few buffers written over in turn.
+      expect(new Set(lent.map((b) => b.buffer)).size).toBeLessThan(8);
+    } else {
+      // Moved back to the thread that wrote them: empty here once handed back.
+      expect(lent.every((b) => b.byteLength === 0)).toBe(true);
+    }
   });
 });
 
@@ -265,7 +297,7 @@ describe("runDataset with the dataset IDF, whatever the outputs", () => {
       const dataset = await files.file(`idf-${variant}.jsonl`, references.map((expected, i) => JSON.stringify({ expected, answers: answers(variant)[i] })).join("\n"));
       const chunks: Uint8Array[] = [];
       const spec = { type: "tfidf_similarity", config: { idf: "dataset" }, inputs: { output: "$.answers[*]" } };
-      await runDataset({ dataset, evaluators: [spec], workers, write: (bytes) => void chunks.push(bytes) });
+      await runDataset({ dataset, evaluators: [spec], workers, write: (bytes) => void chunks.push(bytes.slice()) });
       return Buffer.concat(chunks).toString("utf8").trim().split("\n").map((l) => (JSON.parse(l) as { results: { tfidf_similarity: { score?: number; error?: unknown } } }).results.tfidf_similarity);
     };
     const [a, b] = [await scores("a"), await scores("b")];

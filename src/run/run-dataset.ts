@@ -32,7 +32,12 @@ export interface RunDatasetOptions {
   store?: RunStore;
   /** A SQLite database whose embedding cache the scoring threads share (the CLI's run database). */
   embeddingCacheDb?: string;
-  /** Receives results.jsonl in input order: UTF-8 bytes, a batch of whole lines (each ending in "\n") at a time. */
+  /**
+   * Receives results.jsonl in input order: UTF-8 bytes, a batch of whole lines (each ending in "\n") at a time.
+   * The bytes are lent: once the promise it returns settles (at once when it returns none), a later batch is
+   * written over them, so a writer that keeps them past that copies them. (A file stream's write is done
+   * with them by its callback: see the CLI's `openTextFile`.)
+   */
   write?: (bytes: Uint8Array) => void | Promise<void>;
   /**
    * Called once the last line is written, before the run is recorded: flushes and closes what `write` writes to.
@@ -269,6 +274,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     }
     if (Object.keys(evaluatorErrors).length < evaluators.length) firstEvaluatorErrors(batch, evaluators, evaluatorErrors);
     await opts.write?.(batch.bytes);
+    scorer.recycle(batch);
     rowsDone += size;
     opts.onProgress?.(rowsDone, estimatedRows);
   };

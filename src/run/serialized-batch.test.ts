@@ -70,6 +70,20 @@ describe("BatchWriter", () => {
     expect(batchRows(batch)).toEqual(rows);
   });
 
+  it("writes into a spare buffer that holds its first guess, and into one of its own when the spare is smaller", () => {
+    const r: SerializedRow = { row: 1, line: 1, id: '"a"', results: '{"exact_match":{"score":1}}', error: null };
+    const spare = new ArrayBuffer(4 * 2048);
+    const into = new BatchWriter(4, 2048, spare);
+    into.add(r);
+    const batch = into.finish();
+    expect(batch.bytes.buffer).toBe(spare);
+    expect(batchRows(batch)).toEqual([r]);
+    const small = new ArrayBuffer(3 * 2048);
+    const own = new BatchWriter(4, 2048, small);
+    own.add(r);
+    expect(own.finish().bytes.buffer).not.toBe(small);
+  });
+
   it("reads an unreadable row's parts", () => {
     const failed: SerializedRow = { row: 7, line: 9, id: "null", results: "{}", error: '{"code":"DATASET_INVALID","message":"bad JSON"}' };
     const batch = serializeBatch([failed]);

@@ -34,11 +34,15 @@ export class BatchWriter {
   private rows = 0;
   private readonly index: Uint32Array;
 
-  /** Room for `rows` rows; the bytes grow as needed from a guess of `bytesPerRow` (default 2 KB). */
-  constructor(rows: number, bytesPerRow = 2048) {
+  /**
+   * Room for `rows` rows; the bytes grow as needed from a guess of `bytesPerRow` (default 2 KB). They are
+   * written into `spare` (an earlier batch's bytes, handed back) when it holds that guess.
+   */
+  constructor(rows: number, bytesPerRow = 2048, spare?: ArrayBuffer) {
     this.index = new Uint32Array(rows * STRIDE);
+    const size = Math.max(1024, rows * bytesPerRow);
     // A buffer of its own (never a slice of Node's shared pool), so that it can be transferred.
-    this.bytes = Buffer.allocUnsafeSlow(Math.max(1024, rows * bytesPerRow));
+    this.bytes = spare !== undefined && spare.byteLength >= size ? Buffer.from(spare) : Buffer.allocUnsafeSlow(size);
   }
 
   add(r: SerializedRow): void {

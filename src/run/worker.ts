@@ -10,7 +10,9 @@ export type WorkerRequest =
   | { kind: "ready"; seq: number }
   | { kind: "idf"; seq: number; idf: FittedIdfs }
   | { kind: "score"; seq: number; batch: ItemBatch }
-  | { kind: "worst"; seq: number };
+  | { kind: "worst"; seq: number }
+  /** A batch's bytes handed back (see `BatchScorer.recycle`); not answered. */
+  | { kind: "recycle"; buffer: ArrayBuffer };
 
 /** An error as it crosses back to the pool: an EvalError keeps its code. */
 export interface WorkerError {
@@ -27,6 +29,7 @@ const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
 
 port.on("message", (msg: WorkerRequest) => {
+  if (msg.kind === "recycle") return scorer.recycle(msg.buffer);
   const fail = (error: unknown) => {
     const sent: WorkerError = error instanceof EvalError ? { code: error.code, message: error.message } : { message: error instanceof Error ? error.message : String(error) };
     port.postMessage({ seq: msg.seq, error: sent });
