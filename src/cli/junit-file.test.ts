@@ -123,6 +123,23 @@ describe("writeJUnitFile", () => {
     expect(readdirSync(join(dir, "wide"))).toEqual(["junit.xml"]);
   });
 
+  it.each([2, 3000])("writes lines longer than a suite's buffer, and text of any script, as the in-memory document does (%i evaluators)", async (evaluators) => {
+    // 3,000 evaluators share 8 MiB: 4 KiB a suite, where 2 have 64 KiB each.
+    const names = Array.from({ length: evaluators }, (_, i) => `ev${i}`);
+    const wide = { ...input, evaluators: names };
+    function* mixed(): Generator<RowOutcome> {
+      for (let i = 1; i <= 40; i++) {
+        // A line of a few hundred bytes, of 30 KiB, or of 3 × 100,000 bytes (over any suite's buffer), of ASCII or of emoji and accents.
+        const text = (i % 2 ? "😀 é " : "ab & <c> ").repeat(i % 5 === 0 ? 100_000 / 5 : i % 3 === 0 ? 3_000 : 20);
+        const results = Object.fromEntries(names.slice(0, 4).map((n, k) => [n, { type: "levenshtein", score: 0.1, passed: (i + k) % 2 === 0, label: "fail" as const, reasoning: text, skipped: false, details: {} }]));
+        yield { row: i, id: `q${i}`, results };
+      }
+    }
+    const path = join(dir, `mixed-${evaluators}.xml`);
+    await writeJUnitFile(path, wide, mixed(), gates);
+    expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...wide, rows: mixed(), gates }));
+  });
+
   it("fails skipped rows as the in-memory document does under --count-skipped-as-zero", async () => {
     const path = join(dir, "zero.xml");
     const zero = { ...input, skippedAsFailed: ["lev"] };
