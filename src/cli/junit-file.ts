@@ -35,9 +35,9 @@ export async function writeJUnitFile(
     // one descriptor (a file per suite ran out of them at about 250 evaluators under macOS's default limit of 256).
     const scratch: { fd: number | null; size: number } = { fd: null, size: 0 };
     /**
-     * Per suite: its lines not yet written, as UTF-8 (kept as strings, 200 suites' lines, each a tree of the
-     * pieces it was built from, outlived young-generation collections: the heap grew by about 100 MB), and the
-     * [offset, length] of each segment written.
+     * Per suite: its lines not yet written, as UTF-8, and the [offset, length] of each segment written. (Kept as
+     * strings, each a tree of the pieces it was built from, 200 suites' lines outlived young-generation
+     * collections, and the heap grew by about 100 MB.)
      */
     const parts = new Map<number, { bytes: Buffer; used: number; segments: number[] }>();
     const suiteBytes = Math.min(SUITE_BYTES.max, Math.max(SUITE_BYTES.min, Math.floor(BUFFER_BYTES / (input.evaluators.length + 1))));

@@ -100,11 +100,11 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
 
 /**
  * The young generation of a thread that writes its rows (`init.explain`), in MB: V8 makes it three
- * semi-spaces, so 4 MB each, where the default grows to 16. Such a thread makes about 1.7 KB of strings a
- * row; with the default its heap grew to about 70 MB before a full collection, with this about 30 MB. On 3M rows
- * with results.jsonl (2 cores), the command peaked at 241 to 251 MB in four runs, against 285 to 318 MB, in
- * the same time; with 16 MB, 273 to 289 MB. A summary-only run's threads make little garbage: it
- * peaked the same either way, so they keep the default.
+ * semi-spaces, so 4 MB each, where the default grows to 16. Such a thread allocates about 15 KB a row (the
+ * explanations and their JSON); with the default its heap grew to about 70 MB before a full collection, with
+ * this about 30 MB. On 3M rows with results.jsonl (2 cores), the command peaked at 241 to 254 MB in six runs,
+ * against 285 to 318 MB, in the same time; with 16 MB, 273 to 289 MB. A summary-only run's threads allocate
+ * about 4 KB a row: there it lowered nothing and ran about 5% slower, so they keep the default.
  */
 const WRITING_YOUNG_GENERATION_MB = 12;
 
