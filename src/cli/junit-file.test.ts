@@ -1,13 +1,27 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { renderJUnit } from "../report/junit.js";
 import type { RowOutcome } from "../run/types.js";
 import { writeJUnitFile } from "./junit-file.js";
 import { tempDir } from "../test-support.js";
 
 const dir = tempDir("simeval-junit-");
+
+/** While `at` is set, each write takes at most that many bytes, as a write to a disk that fills takes only what fits. */
+const shortWrites = vi.hoisted(() => ({ at: 0 }));
+vi.mock("node:fs", async (original) => {
+  const fs = await original<typeof import("node:fs")>();
+  const writeSync = (fd: number, data: string | NodeJS.ArrayBufferView, offset?: number, length?: number, position?: number | null): number => {
+    const bytes = typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const from = typeof data === "string" ? 0 : (offset ?? 0);
+    const to = typeof data === "string" ? bytes.length : from + (length ?? bytes.length - from);
+    const taken = shortWrites.at > 0 ? Math.min(to - from, shortWrites.at) : to - from;
+    return fs.writeSync(fd, bytes, from, taken, typeof data === "string" ? (offset ?? null) : (position ?? null));
+  };
+  return { ...fs, writeSync, default: { ...fs, writeSync } };
+});
 
 /** 5,000 rows of every kind (pass, fail, skipped, error, unreadable): far more than one flush per suite. */
 function* rows(): Generator<RowOutcome> {
@@ -138,6 +152,18 @@ describe("writeJUnitFile", () => {
     const path = join(dir, `mixed-${evaluators}.xml`);
     await writeJUnitFile(path, wide, mixed(), gates);
     expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...wide, rows: mixed(), gates }));
+  });
+
+  it("writes every byte when a write takes only part of what it is given (a disk that fills takes what fits)", async () => {
+    // Taken as whole, the document lost all but the first 7 bytes of each write: its last line among them.
+    const path = join(dir, "short.xml");
+    shortWrites.at = 7;
+    try {
+      await writeJUnitFile(path, input, rows(), gates);
+    } finally {
+      shortWrites.at = 0;
+    }
+    expect(readFileSync(path, "utf8")).toBe(renderJUnit({ ...input, rows: rows(), gates }));
   });
 
   it("fails skipped rows as the in-memory document does under --count-skipped-as-zero", async () => {

@@ -82,10 +82,10 @@ export async function writeJUnitFile(
       progress?.to.done();
       const { head, suites, tail } = builder.finish(gates);
       const out = file.open();
-      writeSync(out, `${head}\n`);
+      putAll(out, `${head}\n`);
       const chunk = Buffer.alloc(1 << 20);
       for (const s of suites) {
-        writeSync(out, `${s.open}\n`);
+        putAll(out, `${s.open}\n`);
         const part = parts.get(s.index);
         if (part) {
           for (let i = 0; i < part.segments.length; i += 2) {
@@ -94,18 +94,28 @@ export async function writeJUnitFile(
             for (let at = start, n: number; at < end; at += n) {
               n = readSync(scratch.fd as number, chunk, 0, Math.min(chunk.length, end - at), at);
               if (n === 0) throw new Error(`its scratch file ended early, at byte ${at} of ${end}`);
-              writeSync(out, chunk, 0, n);
+              putAll(out, chunk.subarray(0, n));
             }
           }
           // The lines after the last segment, straight from the suite's buffer.
-          writeSync(out, part.bytes, 0, part.used);
+          putAll(out, part.bytes.subarray(0, part.used));
         }
-        for (const line of s.lines) writeSync(out, `${line}\n`);
-        writeSync(out, `${s.close}\n`);
+        for (const line of s.lines) putAll(out, `${line}\n`);
+        putAll(out, `${s.close}\n`);
       }
-      writeSync(out, tail);
+      putAll(out, tail);
     } finally {
       if (scratch.fd !== null) closeSync(scratch.fd);
     }
   });
+}
+
+/**
+ * Writes all of `data` at `fd`'s place. A write may take only part of what it is given (a disk that fills takes what
+ * fits, and the next write fails with ENOSPC): taken as whole, the last lines were cut short, "</testsuites>" among
+ * them, and the file was put in place as written.
+ */
+function putAll(fd: number, data: string | Uint8Array): void {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
 }
