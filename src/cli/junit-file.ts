@@ -7,7 +7,7 @@ import type { RowOutcome } from "../run/types.js";
 
 /**
  * Bytes of testcase lines all the suites buffer together before appending them to the scratch file: each
- * suite a share, from 4 KiB to 64 KiB (64 KiB up to 127 evaluators, 41 KiB at 200).
+ * suite a share, from 4 KiB to 64 KiB (64 KiB up to 127 evaluators, 41 KiB at 200; 4 KiB each past 2,047, so more in all).
  */
 const BUFFER_BYTES = 1 << 23;
 const SUITE_BYTES = { min: 1 << 12, max: 1 << 16 };

@@ -18,6 +18,11 @@ export interface ScoredBatch extends SerializedBatch {
 
 /** Spare buffers a scorer keeps: as many as its batches in flight (four a thread, see runDataset). */
 const SPARES = 4;
+/**
+ * The largest spare kept: a batch's first guess is at most 1 MiB (512 rows of 2 KB), and one grown for a
+ * row of many megabytes is let go rather than kept for the rest of the run.
+ */
+const SPARE_BYTES = 1 << 22;
 
 /** A row left out of the batch's bytes. */
 type Unwritten = Pick<SerializedRow, "row" | "line">;
@@ -81,10 +86,11 @@ export class BatchScorer {
   /**
    * Takes back a batch's bytes once nothing reads them (written, stored), for a later batch to be written
    * into: a million rows otherwise leave a megabyte of garbage a batch, which the main thread, where they
-   * end, collects only every 64 MB or so (V8's external memory limit). Up to {@link SPARES} are kept.
+   * end, collects only every 64 MB or so (V8's external memory limit). Up to {@link SPARES} are kept, of at
+   * most {@link SPARE_BYTES} each.
    */
   recycle(bytes: ArrayBuffer): void {
-    if (this.spares.length < SPARES) this.spares.push(bytes);
+    if (this.spares.length < SPARES && bytes.byteLength <= SPARE_BYTES) this.spares.push(bytes);
   }
 
   worst(): Record<string, WorstRow[]> {
