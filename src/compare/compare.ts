@@ -20,7 +20,7 @@ import { RunReader, turned, Warnings } from "./run-reader.js";
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
 
 const MAX_MISMATCH_EXAMPLES = 5;
-/** Rows waiting for their pair in one run, past which that run is held by row number instead ({@link HeldRows}). */
+/** Rows waiting for their pair in one run, past which that run is held whole in typed arrays instead ({@link HeldRows}). */
 const MAX_PENDING = 65_536;
 
 /**
@@ -53,8 +53,8 @@ const MAX_PENDING = 65_536;
  * Memory: both runs are read together in row-number order, so rows that come in that order (a store's,
  * or results.jsonl as a run writes it) are paired as they come. Rows out of order wait for their pair, and
  * a row in one run only waits until the other run ends (it could still come); past {@link MAX_PENDING}
- * waiting rows, the run with more of them is held by row number instead ({@link HeldRows}, 8 bytes a row
- * per evaluator). The pairs' differences, which the bootstrap needs, are counted by value while an
+ * waiting rows, the run with more of them is held whole in typed arrays instead ({@link HeldRows}, 8 bytes a
+ * row per evaluator and 20 besides). The pairs' differences, which the bootstrap needs, are counted by value while an
  * evaluator's take at most 4,096 values (0/1 scores, rounded ones, short texts' similarities), else kept
  * (8 bytes a pair); and a bit per row number and run says it was seen.
  */
@@ -137,7 +137,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       if (pending.a.size > MAX_PENDING || pending.b.size > MAX_PENDING) break;
     }
     // Too many rows wait (runs in different orders, or with rows the other lacks): the run with more waiting is read
-    // to its end into typed arrays by row number (8 bytes a row per evaluator, as objects would take hundreds), then
+    // to its end into typed arrays (8 bytes a row per evaluator and 20 besides, as objects would take hundreds), then
     // the other run streams past it.
     if (x || y) {
       const [hold, stream] = pending.a.size >= pending.b.size ? [sideA, sideB] : [sideB, sideA];
