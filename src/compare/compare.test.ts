@@ -461,7 +461,7 @@ describe("compareRuns", () => {
     );
   });
 
-  it("gives the same figures when so many rows wait for their pair that one run is held by row number", async () => {
+  it("gives the same figures when so many rows wait for their pair that one run is held whole", async () => {
     // Past 65,536 waiting rows one run is read whole into typed arrays: one run with every other row, or in another order.
     const all = Array.from({ length: 140_000 }, (_, i) => i + 1);
     const even = all.filter((r) => r % 2 === 0);
@@ -486,7 +486,7 @@ describe("compareRuns", () => {
     }
   });
 
-  it("stops with a source's error, or on abort, after one run is held by row number, and closes the source not read to its end", async () => {
+  it("stops with a source's error, or on abort, after one run is held whole, and closes the source not read to its end", async () => {
     // Run b's rows 1, 2, … wait for run a's, which come from the top: past 65,536 of them run b is held (read to its end), then run a streams.
     const n = 70_000;
     const log: string[] = [];
@@ -525,7 +525,7 @@ describe("compareRuns", () => {
     expect(log.sort()).toEqual(["a ended", "b ended"]);
   });
 
-  it("keeps an evaluator named __proto__ when one run is held by row number", async () => {
+  it("keeps an evaluator named __proto__ when one run is held whole", async () => {
     // Scores as a store reads them (JSON.parse makes "__proto__" an own key); past 65,536 waiting rows run a is held.
     const rows = (list: number[], shift: number) => list.map((r) => ({ row: r, id: `q${r}`, scores: JSON.parse(`{"__proto__": ${((r + shift) % 10) / 10}, "s": 1}`) as Record<string, number> }));
     const all = Array.from({ length: 140_000 }, (_, i) => i + 1);

@@ -35,6 +35,9 @@ export function inlineScorer(init: ScorerInit, notice?: (message: string) => voi
   };
 }
 
+/** A request the thread answers (all but "recycle"). */
+type AnsweredRequest = Extract<WorkerRequest, { seq: number }>;
+
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -67,13 +70,13 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
   // Which thread wrote a batch's bytes: they go back to it.
   const writtenBy = new WeakMap<ArrayBufferLike, (typeof workers)[number]>();
   let seq = 0;
-  const send = <T>(w: (typeof workers)[number], msg: Extract<WorkerRequest, { seq: number }>, transfer: ArrayBuffer[] = []): Promise<T> =>
+  const send = <T>(w: (typeof workers)[number], msg: AnsweredRequest, transfer: ArrayBuffer[] = []): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       w.pending.set(msg.seq, { resolve: resolve as (v: unknown) => void, reject });
       w.worker.postMessage(msg, transfer);
     });
   /** The same request to every thread; their answers in thread order. */
-  const toEach = <T>(request: (seq: number) => Extract<WorkerRequest, { seq: number }>): Promise<T[]> => Promise.all(workers.map((w) => send<T>(w, request(seq++))));
+  const toEach = <T>(request: (seq: number) => AnsweredRequest): Promise<T[]> => Promise.all(workers.map((w) => send<T>(w, request(seq++))));
   return {
     ready: () => toEach((seq) => ({ kind: "ready", seq })).then(() => undefined),
     setIdf: (idf) => toEach((seq) => ({ kind: "idf", seq, idf })).then(() => undefined),
