@@ -1,9 +1,10 @@
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { writeWhole } from "./output-file.js";
 import type { Progress } from "./progress.js";
 import { JUnitBuilder } from "../report/junit.js";
 import type { GateResult, JUnitInput } from "../report/types.js";
 import type { RowOutcome } from "../run/types.js";
+import { writeFully } from "../write-fully.js";
 
 /**
  * Bytes of testcase lines all the suites buffer together before appending them to the scratch file: each
@@ -55,7 +56,7 @@ export async function writeJUnitFile(
     };
     const append = (part: { segments: number[] }, data: Uint8Array) => {
       const fd = (scratch.fd ??= openScratch());
-      for (let written = 0; written < data.length; ) written += writeSync(fd, data, written, data.length - written, scratch.size + written);
+      writeFully(fd, data, scratch.size);
       part.segments.push(scratch.size, data.length);
       scratch.size += data.length;
     };
@@ -82,10 +83,10 @@ export async function writeJUnitFile(
       progress?.to.done();
       const { head, suites, tail } = builder.finish(gates);
       const out = file.open();
-      putAll(out, `${head}\n`);
+      writeFully(out, `${head}\n`);
       const chunk = Buffer.alloc(1 << 20);
       for (const s of suites) {
-        putAll(out, `${s.open}\n`);
+        writeFully(out, `${s.open}\n`);
         const part = parts.get(s.index);
         if (part) {
           for (let i = 0; i < part.segments.length; i += 2) {
@@ -94,28 +95,18 @@ export async function writeJUnitFile(
             for (let at = start, n: number; at < end; at += n) {
               n = readSync(scratch.fd as number, chunk, 0, Math.min(chunk.length, end - at), at);
               if (n === 0) throw new Error(`its scratch file ended early, at byte ${at} of ${end}`);
-              putAll(out, chunk.subarray(0, n));
+              writeFully(out, chunk.subarray(0, n));
             }
           }
           // The lines after the last segment, straight from the suite's buffer.
-          putAll(out, part.bytes.subarray(0, part.used));
+          writeFully(out, part.bytes.subarray(0, part.used));
         }
-        for (const line of s.lines) putAll(out, `${line}\n`);
-        putAll(out, `${s.close}\n`);
+        for (const line of s.lines) writeFully(out, `${line}\n`);
+        writeFully(out, `${s.close}\n`);
       }
-      putAll(out, tail);
+      writeFully(out, tail);
     } finally {
       if (scratch.fd !== null) closeSync(scratch.fd);
     }
   });
-}
-
-/**
- * Writes all of `data` at `fd`'s place. A write may take only part of what it is given (a disk that fills takes what
- * fits, and the next write fails with ENOSPC): taken as whole, the last lines were cut short, "</testsuites>" among
- * them, and the file was put in place as written.
- */
-function putAll(fd: number, data: string | Uint8Array): void {
-  const bytes = typeof data === "string" ? Buffer.from(data) : data;
-  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
 }

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodSync, lstatSync, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats, type WriteStream } from "node:fs";
+import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodSync, lstatSync, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type Stats, type WriteStream } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { isatty } from "node:tty";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
+import { writeFully } from "../write-fully.js";
 import { forTerminalLine } from "./format.js";
 import type { CliIO } from "./io.js";
 import type { Progress } from "./progress.js";
@@ -56,9 +57,7 @@ export function sharedDescriptor(path: string): number | undefined {
 /** Writes a whole file ({@link writeWhole}), creating its folder; a failure names the path and the flag it came from ({@link writeFailure}). */
 export function writeOutput(flag: string, path: string, text: string): Promise<void> {
   return writeWhole(flag, path, (file) => {
-    const fd = file.open();
-    const bytes = Buffer.from(text);
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    writeFully(file.open(), text);
   });
 }
 

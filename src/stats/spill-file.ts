@@ -3,10 +3,11 @@
  * share it, so that a run holds one file descriptor whatever its evaluator count (one file per set hit
  * the limit of open files, 256 by default on macOS, at a config of about 250 evaluators).
  */
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { EvalError } from "../errors.js";
+import { writeFully } from "../write-fully.js";
 
 export class SpillFile {
   private fd: number | null = null;
@@ -20,10 +21,8 @@ export class SpillFile {
 
   /** Appends `bytes` at the end of the file and returns the byte offset they start at. */
   append(bytes: Uint8Array): number {
-    const fd = this.open();
     const offset = this.size;
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, offset + written);
+    writeFully(this.open(), bytes, offset);
     this.size += bytes.length;
     return offset;
   }
