@@ -5,7 +5,7 @@
 import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
 import type { RowScores } from "../run/row-scores.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
-import { ValueCounter } from "../stats/distinct.js";
+import { sizeOf, ValueCounter } from "../stats/distinct.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
 import { CompensatedSum } from "../stats/quantiles.js";
@@ -72,11 +72,10 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   // Both runs are read together, the side with the lower row number first, and a row is paired as soon as the
   // other run has given it: rows that come in the same order (a store's, or results.jsonl as a run writes it) wait
   // for their pair one at a time, so memory does not grow with the rows; rows in any other order, and rows the other run
-  // does not have, wait in `pending` (a row the other run lacks, until that run ends: it could still come), up to MAX_PENDING.
+  // does not have, wait in their side's `waiting` (a row the other run lacks, until that run ends: it could still come), up to MAX_PENDING.
   const read = { rows: 0 }; // outcomes read from both runs, for onProgress
   const readA = new RunReader(a, read, opts);
   const readB = new RunReader(b, read, opts);
-  const pending = { a: new Map<number, RowScores>(), b: new Map<number, RowScores>() };
   const pairs = new Map<string, Pairs>();
   // Per evaluator, the rows in both runs that each run scored.
   const scored = new Map<string, { a: number; b: number }>();
@@ -110,8 +109,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   };
   // Each run with its waiting rows, and how one of its rows pairs with one of the other run's (run a's first).
   type Side = { reader: RunReader; waiting: Map<number, RowScores>; pairWith: (own: RowScores, other: RowScores) => void };
-  const sideA: Side = { reader: readA, waiting: pending.a, pairWith: (own, other) => pair(own, other) };
-  const sideB: Side = { reader: readB, waiting: pending.b, pairWith: (own, other) => pair(other, own) };
+  const sideA: Side = { reader: readA, waiting: new Map(), pairWith: (own, other) => pair(own, other) };
+  const sideB: Side = { reader: readB, waiting: new Map(), pairWith: (own, other) => pair(other, own) };
   /** Pairs `row` of `side` with the row of its number waiting in `other`, taking that one out; false if none waits. */
   const met = (row: RowScores, side: Side, other: Side): boolean => {
     const waiting = other.waiting.get(row.row);
@@ -125,22 +124,22 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     let y = await readB.next();
     while (x || y) {
       if (x && (!y || x.row <= y.row)) {
-        if (!met(x, sideA, sideB) && !readB.done) pending.a.set(x.row, x);
+        if (!met(x, sideA, sideB) && !readB.done) sideA.waiting.set(x.row, x);
         x = await readA.next();
       } else if (y) {
-        if (!met(y, sideB, sideA) && !readA.done) pending.b.set(y.row, y);
+        if (!met(y, sideB, sideA) && !readA.done) sideB.waiting.set(y.row, y);
         y = await readB.next();
       }
       // A finished run has no row left to pair with the other's waiting ones.
-      if (readA.done) pending.b.clear();
-      if (readB.done) pending.a.clear();
-      if (pending.a.size > MAX_PENDING || pending.b.size > MAX_PENDING) break;
+      if (readA.done) sideB.waiting.clear();
+      if (readB.done) sideA.waiting.clear();
+      if (sideA.waiting.size > MAX_PENDING || sideB.waiting.size > MAX_PENDING) break;
     }
     // Too many rows wait (runs in different orders, or with rows the other lacks): the run with more waiting is read
     // to its end into typed arrays (8 bytes a row per evaluator and 20 besides, as objects would take hundreds), then
     // the other run streams past it.
     if (x || y) {
-      const [hold, stream] = pending.a.size >= pending.b.size ? [sideA, sideB] : [sideB, sideA];
+      const [hold, stream] = sideA.waiting.size >= sideB.waiting.size ? [sideA, sideB] : [sideB, sideA];
       const held = new HeldRows();
       for (const row of hold.waiting.values()) held.add(row);
       hold.waiting.clear();
@@ -254,7 +253,6 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
  */
 class Pairs {
   readonly diffs = new ValueCounter();
-  n = 0;
   readonly sumA = new CompensatedSum();
   readonly sumB = new CompensatedSum();
   improved = 0;
@@ -270,7 +268,6 @@ class Pairs {
   }
 
   add(row: number, id: unknown, a: number, b: number): void {
-    this.n++;
     this.diffs.add(b - a);
     this.sumA.add(a);
     this.sumB.add(b);
@@ -284,7 +281,7 @@ class Pairs {
 function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
   const diffs = pairs.diffs.sorted();
-  const n = pairs.n;
+  const n = sizeOf(diffs);
   const meanA = n ? pairs.sumA.value / n : null;
   const meanB = n ? pairs.sumB.value / n : null;
   const level = 1 - settings.alpha;
