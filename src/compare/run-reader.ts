@@ -117,7 +117,7 @@ function checkRow(outcome: RowScores, run: string, position: number, seen: SeenR
 }
 
 /** One bit of "seen" per row number, growing as needed. */
-export class SeenRows {
+class SeenRows {
   private bits = new Uint32Array(1024);
 
   has(row: number): boolean {
