@@ -155,6 +155,14 @@ describe("--seed's help", () => {
   });
 });
 
+describe("the gate options' help", () => {
+  it("shows no empty default, where it printed \"(default: [])\"", async () => {
+    const help = (await run("run", "--help")).out;
+    expect(help).toContain("--min-pass-rate <name=value>");
+    expect(help).not.toContain("(default: [])");
+  });
+});
+
 describe("--db", () => {
   it("refuses \"\" and \":memory:\", where SQLite would keep the runs only until simeval exits", async () => {
     for (const db of ["", ":memory:"]) {

@@ -86,7 +86,8 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
       code = await scoreCommand(opts, io);
     });
 
-  const collect = (value: string, previous: string[]) => [...previous, value];
+  // No default ([] would print as "(default: [])" in --help): the first value starts the list.
+  const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
   const dbOption = () => new Option("--db <path>", "the run database").default(DEFAULT_STORE_PATH).argParser(dbPath);
   // The filters `runs` and `trend` share (see run-filter.ts), with one meaning and one text.
   const nameFilter = () => new Option("-n, --name <name>", "only runs with this name");
@@ -103,9 +104,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--summary <file>", "write the summary as JSON", filePath("--summary"))
     .option("--report <file>", "write a self-contained HTML report", filePath("--report"))
     .option("--junit <file>", "write JUnit XML for CI systems", filePath("--junit"))
-    .option("--fail-under <name=value>", "exit 1 when an evaluator's mean is below value (repeatable)", collect, [])
-    .option("--fail-over <name=value>", "exit 1 when a distance evaluator's mean is above value (repeatable)", collect, [])
-    .option("--min-pass-rate <name=value>", "exit 1 when an evaluator's pass rate is below value, a fraction (repeatable)", collect, [])
+    .option("--fail-under <name=value>", "exit 1 when an evaluator's mean is below value (repeatable)", collect)
+    .option("--fail-over <name=value>", "exit 1 when a distance evaluator's mean is above value (repeatable)", collect)
+    .option("--min-pass-rate <name=value>", "exit 1 when an evaluator's pass rate is below value, a fraction (repeatable)", collect)
     .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (the documents' behaviour)")
     .option("-n, --name <name>", "a name for the run (compare and show accept it)")
     .addOption(dbOption())

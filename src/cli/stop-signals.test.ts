@@ -26,6 +26,20 @@ describe("watchStopSignals", () => {
     expect(said).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\) once every row was read; finishing the rows in flight and recording the run as complete… \(Ctrl-C again to stop at once\)$/)]);
   });
 
+  it("says nothing of recording the run when it is not recorded (--no-db)", () => {
+    const said: string[] = [];
+    watching = watchStopSignals((m) => said.push(m), false);
+    process.emit("SIGINT");
+    watching.dispose();
+    watching = watchStopSignals((m) => said.push(m), false);
+    watching.read();
+    process.emit("SIGTERM");
+    expect(said).toEqual([
+      "simeval: interrupted (SIGINT); finishing the rows in flight (the figures will cover the rows read so far)… (Ctrl-C again to stop at once)",
+      "simeval: interrupted (SIGTERM) once every row was read; finishing the rows in flight… (SIGTERM again to stop at once)",
+    ]);
+  });
+
   it("once every row is scored, says that the files are finished", () => {
     const said: string[] = [];
     watching = watchStopSignals((m) => said.push(m));

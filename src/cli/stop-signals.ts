@@ -19,18 +19,19 @@ export interface StopSignals extends Interrupts {
 /**
  * Ctrl-C, or SIGTERM (`timeout`, `docker stop`, Kubernetes), while rows are read: the rows in flight are
  * finished and the run is recorded as incomplete; once every row is read, they are finished and the run is
- * recorded complete all the same; once every row is scored, the run's files are finished.
+ * recorded complete all the same; once every row is scored, the run's files are finished. `recorded` false (`--no-db`):
+ * the messages say nothing of recording.
  * Each is told on `say`, with the signal (after Ctrl-C, the terminal has echoed `^C` where its cursor was: `say`
  * starts the message on a line of its own, erasing the progress line if one is shown). Once per signal: the same signal again takes Node's default action and stops the
  * process at once (the run then shows as incomplete, its writer being gone), for rows that wait on a slow provider.
  */
-export function watchStopSignals(say: (message: string, signal: StopSignal) => void): StopSignals {
+export function watchStopSignals(say: (message: string, signal: StopSignal) => void, recorded = true): StopSignals {
   let stage: "reading" | "read" | "scored" = "reading";
   const interrupts = watchInterrupts((name) => {
     const again = name === "SIGINT" ? "Ctrl-C again" : "SIGTERM again";
     const doing = {
-      reading: `; finishing the rows in flight and recording the run as incomplete…`,
-      read: ` once every row was read; finishing the rows in flight and recording the run as complete…`,
+      reading: recorded ? `; finishing the rows in flight and recording the run as incomplete…` : `; finishing the rows in flight (the figures will cover the rows read so far)…`,
+      read: recorded ? ` once every row was read; finishing the rows in flight and recording the run as complete…` : ` once every row was read; finishing the rows in flight…`,
       scored: ` once every row was scored; finishing the run's files…`,
     }[stage];
     say(`simeval: interrupted (${name})${doing} (${again} to stop at once)`, name);

@@ -113,7 +113,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   // Results shown on the terminal (--out /dev/stdout) scroll by as rows are scored: a progress line would be mixed into them.
   const progress = terminalProgress(process.stderr, io.stderr, undefined, results?.terminal !== true);
   // Above the progress line, which is erased first (with the `^C` a Ctrl-C echoed after it).
-  const stop = watchStopSignals((message, signal) => progress.note(message, signal === "SIGINT"));
+  const stop = watchStopSignals((message, signal) => progress.note(message, signal === "SIGINT"), store !== undefined);
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
   try {
