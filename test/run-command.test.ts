@@ -535,6 +535,25 @@ async function runsWithoutSummary(rows: number, stopped: { name: string; rows: n
   return { db, recorder, stopped: stoppedId, live };
 }
 
+describe("simeval run refused before its first row", () => {
+  it("leaves an earlier --out file as it was: a dataset missing, a folder, empty, or with a header and no row", async () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const out = join(dir, "results.jsonl");
+    const earlier = jsonl([{ row: 1, id: null, results: {} }]);
+    mkdirSync(join(dir, "folder"));
+    for (const dataset of [join(dir, "nope.jsonl"), join(dir, "folder"), file("empty.jsonl", ""), file("header.csv", "output,expected\n")]) {
+      writeFileSync(out, earlier);
+      const r = await run("run", dataset, "--config", config, "--no-db", "--out", out);
+      expect(r.code, dataset).toBe(2);
+      expect(readFileSync(out, "utf8"), dataset).toBe(earlier);
+    }
+    // A run that is run writes the file from its start.
+    writeFileSync(out, earlier.repeat(10));
+    expect((await run("run", file("d.jsonl", jsonl([{ output: "a", expected: "a" }])), "--config", config, "--no-db", "--out", out)).code).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).row)).toEqual([1]);
+  });
+});
+
 describe("simeval run on any number of threads", () => {
   it("writes the same results.jsonl, summary, report and JUnit with --workers 0, 1, 2 and 3 (apart from run ids and times): worst rows that tie on score go to the lowest rows", async () => {
     const words = ["the answer", "Paris", "PARIS", "café", "cafe\u0301", "👨‍👩‍👧‍👦", "🇫🇷", "שלום", "مرحبا", "東京", "", " "];

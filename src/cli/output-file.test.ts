@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { EvalError } from "../errors.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -144,6 +144,25 @@ describe("openTextFile", () => {
     }
     await file.close();
     expect(readFileSync(path, "utf8")).toBe(Array.from({ length: 50 }, (_, i) => `{"row":${i + 1}}\n`).join(""));
+  });
+
+  it("leaves a file that is there as it was until the first write (or begin), then writes it from its start", async () => {
+    const path = join(dir, "earlier.jsonl");
+    const earlier = '{"row":1,"earlier":true}\n'.repeat(20);
+    writeFileSync(path, earlier);
+    // Opened and closed without a write: a run refused before its first row.
+    await (await openTextFile("--out", path)).close();
+    expect(readFileSync(path, "utf8")).toBe(earlier);
+    const written = await openTextFile("--out", path);
+    expect(readFileSync(path, "utf8")).toBe(earlier);
+    await written.write('{"row":1}\n');
+    await written.close();
+    expect(readFileSync(path, "utf8")).toBe('{"row":1}\n');
+    writeFileSync(path, earlier);
+    const none = await openTextFile("--out", path);
+    none.begin();
+    await none.close();
+    expect(readFileSync(path, "utf8")).toBe("");
   });
 
   // /dev/ptmx opens the controlling side of a new pseudo-terminal: a terminal, as --out /dev/stdout is on one.

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodSync, lstatSync, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type Stats, type WriteStream } from "node:fs";
+import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodSync, ftruncateSync, lstatSync, open, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type Stats, type WriteStream } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -213,20 +213,39 @@ export interface TextFile {
    * file is not whole (a write failed, the last ones or the close itself). Called again, it gives the same outcome.
    */
   close(): Promise<void>;
+  /**
+   * Empties the file, once (the first write does it too): a file that is there is opened as it is, so that a run
+   * refused before its first row (a dataset missing, empty or not in the format its name says) leaves the
+   * earlier run's results in it. A run that ends without a row written calls it, so that the file is this run's.
+   */
+  begin(): void;
   /** The file is a terminal (`--out /dev/stdout` or `/dev/tty` on one): what is written shows on screen. */
   readonly terminal: boolean;
 }
 
+/**
+ * Opens `path` to write as a {@link TextFile}, creating it and its folder, but emptying a file that is there only
+ * once the first write comes ({@link TextFile.begin}); a failure to open it is {@link writeFailure}'s.
+ */
 export async function openTextFile(flag: string, path: string): Promise<TextFile> {
   let stream: WriteStream;
   let shared = false;
   let terminal = false;
+  // A regular file opened anew, to be emptied before its first write.
+  let toEmpty: number | undefined;
   try {
     makeFolder(dirname(path));
-    const fd = sharedDescriptor(path);
-    shared = fd !== undefined;
-    stream = fd !== undefined ? createWriteStream("", { fd, autoClose: false }) : createWriteStream(path);
-    if (!shared) terminal = isatty(((await once(stream, "open")) as [number])[0]);
+    const own = sharedDescriptor(path);
+    shared = own !== undefined;
+    // Not "w", whose O_TRUNC would empty the file before the dataset is known to be one that can be run.
+    const fd =
+      own ??
+      (await new Promise<number>((resolve, reject) => open(path, constants.O_WRONLY | constants.O_CREAT, 0o666, (error, fd) => (error ? reject(error) : resolve(fd)))));
+    stream = createWriteStream("", { fd, autoClose: !shared });
+    if (!shared) {
+      terminal = isatty(fd);
+      if (fstatSync(fd).isFile()) toEmpty = fd;
+    }
   } catch (error) {
     throw writeFailure(flag, path, error);
   }
@@ -245,9 +264,23 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
       },
     );
   let closed: Promise<void> | undefined;
+  const begin = () => {
+    if (toEmpty === undefined || failure) return;
+    try {
+      ftruncateSync(toEmpty, 0);
+    } catch (error) {
+      fail(error);
+    }
+    toEmpty = undefined;
+  };
   return {
     terminal,
+    begin() {
+      begin();
+      if (failure) throw failure;
+    },
     async write(chunk) {
+      begin();
       if (failure) throw failure;
       const written = new Promise<void>((resolve, reject) => stream.write(chunk, (error) => (error ? reject(error) : resolve())));
       await Promise.race([written, failed]).catch((error: unknown) => {

@@ -122,8 +122,17 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       evaluators: specs,
       name: name ?? null,
       ...(store && opts.db !== false ? { store, embeddingCacheDb: opts.db } : {}),
-      // Closed before the run is recorded: a file whose last writes failed makes it incomplete.
-      ...(results ? { write: results.write, end: results.close } : {}),
+      // Closed before the run is recorded: a file whose last writes failed makes it incomplete. Emptied by the first
+      // write, or at the end of a run that wrote none (interrupted at once): an earlier run's rows are not this one's.
+      ...(results
+        ? {
+            write: results.write,
+            end: () => {
+              results.begin();
+              return results.close();
+            },
+          }
+        : {}),
       countSkippedAsZero: opts.countSkippedAsZero ?? false,
       ...(workers !== undefined ? { workers } : {}),
       signal: stop.signal,
