@@ -554,6 +554,25 @@ describe("simeval run refused before its first row", () => {
   });
 });
 
+describe("simeval run stopped by a failure", () => {
+  it.skipIf(process.platform !== "linux")("says that an earlier --summary or --junit, not written, is from an earlier run (exit 3: --out on a full disk)", async () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const data = file("d.jsonl", jsonl(Array.from({ length: 50 }, (_, i) => ({ id: i, output: "a", expected: "a" }))));
+    const summary = file("summary.json", '{"earlier": true}\n');
+    const junit = file("junit.xml", "<testsuites/>\n");
+    const report = join(dir, "report.html");
+    // /dev/full fails every write with ENOSPC: a disk that fills during the run.
+    const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--out", "/dev/full", "--summary", summary, "--junit", junit, "--report", report);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(
+      `simeval: --out /dev/full: cannot write (ENOSPC: no space left on device, write); the file at ${summary} is from an earlier run, left as it was; the file at ${junit} is from an earlier run, left as it was\n`,
+    );
+    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(readFileSync(summary, "utf8")).toBe('{"earlier": true}\n');
+    expect(existsSync(report)).toBe(false);
+  });
+});
+
 describe("simeval run on any number of threads", () => {
   it("writes the same results.jsonl, summary, report and JUnit with --workers 0, 1, 2 and 3 (apart from run ids and times): worst rows that tie on score go to the lowest rows", async () => {
     const words = ["the answer", "Paris", "PARIS", "café", "cafe\u0301", "👨‍👩‍👧‍👦", "🇫🇷", "שלום", "مرحبا", "東京", "", " "];

@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { once } from "node:events";
 import { isatty } from "node:tty";
 import { EvalError } from "../errors.js";
+import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { makeFolder } from "../make-folder.js";
 import { writeFully } from "../write-fully.js";
 import { forTerminalLine } from "./format.js";
@@ -26,11 +27,28 @@ const PATH_ERRORS = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", 
  * taken for this command's (a CI system reading an earlier junit.xml).
  */
 export function writeFailure(flag: string, path: string, error: unknown, earlier = false): EvalError {
-  const note = earlier ? `; the file at ${path} is from an earlier run, left as it was` : "";
+  const note = earlier ? earlierFileNote(path) : "";
   if (error instanceof EvalError) return earlier ? new EvalError(error.code, `${error.message}${note}`, { issues: error.issues, cause: error }) : error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return new EvalError(code !== undefined && PATH_ERRORS.has(code) ? "USAGE" : "OUTPUT_FAILED", `${flag} ${path}: cannot write (${message})${note}`, { cause: error });
+}
+
+/** Said of an output path that was not written and holds a file written before, so that the file is not taken for this command's. */
+function earlierFileNote(path: string): string {
+  return `; the file at ${path} is from an earlier run, left as it was`;
+}
+
+/**
+ * `error` with {@link earlierFileNote} added for each of `paths` (outputs not written) that holds a regular file, when
+ * it is a runtime failure (exit 3: a full disk under --out, the run database failing): the run stopped before
+ * writing them, and an earlier run's --summary or --junit left there reads as this run's to a CI system that reads
+ * only the file. Any other error is given back as it is.
+ */
+export function notingEarlierFiles(error: unknown, paths: readonly (string | undefined)[]): unknown {
+  if (!(error instanceof EvalError) || exitCodeFor(error.code) !== EXIT.runtime) return error;
+  const notes = paths.filter((p): p is string => p !== undefined && fileStat(p) !== undefined).map(earlierFileNote);
+  return notes.length ? new EvalError(error.code, `${error.message}${notes.join("")}`, { issues: error.issues, cause: error }) : error;
 }
 
 /** Paths that name a descriptor of this process: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N`, `/proc/self/fd/N`. */

@@ -16,7 +16,7 @@ import { evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates,
 import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
-import { checkOutputPaths, openTextFile, writeOutput } from "../output-file.js";
+import { checkOutputPaths, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { BIDI_IN_NAME, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../../evaluators/spec.js";
 import { summaryTable } from "../summary-table.js";
@@ -116,6 +116,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   const stop = watchStopSignals((message, signal) => progress.note(message, signal === "SIGINT"), store !== undefined);
   const startedAt = new Date().toISOString();
   let result: RunDatasetResult;
+  let failure: unknown;
   try {
     result = await runDataset({
       dataset,
@@ -143,11 +144,16 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     });
   } catch (error) {
     stop.dispose();
-    throw error;
+    // The run stopped before --report, --summary and --junit were written: an earlier run's left there is said to be one.
+    failure = notingEarlierFiles(error, [opts.report, opts.summary, opts.junit]);
+    throw failure;
   } finally {
     stop.scored();
     progress.done();
-    await results?.close();
+    // After a failure, that one is told: closing --out fails with it again when it was --out's.
+    await results?.close().catch((error: unknown) => {
+      if (failure === undefined) throw error;
+    });
   }
 
   try {
