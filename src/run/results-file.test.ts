@@ -27,6 +27,12 @@ describe("readResultsFile", () => {
     );
   });
 
+  it("skips a UTF-8 byte order mark starting the file (saved by an editor) or a line (files joined with cat), whatever the read size", () => {
+    const line = (row: number) => `{"row":${row},"results":{"x":{"type":"levenshtein","score":0.5}}}\n`;
+    const path = writeIn(dir, "bom.jsonl", `\ufeff${line(1)}\ufeff${line(2)}\ufeff\n${line(3)}`);
+    for (const chunk of [1, 2, 3, 7, 1 << 20]) expect(all(path, chunk).map((r) => r.row)).toEqual([1, 2, 3]);
+  });
+
   it("a bad line, a missing file or no rows is a USAGE error naming the file and line", async () => {
     const bad = await failure(writeIn(dir, "bad.jsonl", '{"row":1,"results":{}}\n{"row":2,\n'));
     expect(bad).toMatchObject({ code: "USAGE" });

@@ -10,7 +10,8 @@ const CHUNK = 1 << 20;
 /**
  * Reads a results.jsonl written by `simeval run --out` back as row outcomes, one at a time and in file
  * order, so that comparing two files of a million rows holds neither in memory: {@link compareRuns}
- * pairs them as they come (it takes these sync rows and the store's async ones alike). A line that is not a result row, a
+ * pairs them as they come (it takes these sync rows and the store's async ones alike). A UTF-8 byte order mark starting
+ * the file or a line is skipped. A line that is not a result row, a
  * file that cannot be read or holds no rows, is a USAGE error naming the file and line; so is a result whose `type` is no
  * registered evaluator or whose `score` is not a finite number or null (see {@link checkResults}), rather than a score
  * left out of the comparison or compared in the wrong direction. A row that could not be read (`error`) may have no results.
@@ -27,8 +28,10 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<Ro
       const n = tryRead(path, () => readSync(fd, buffer, 0, chunkBytes, null));
       const lines = (rest + (n > 0 ? decoder.write(buffer.subarray(0, n)) : decoder.end())).split("\n");
       rest = n > 0 ? (lines.pop() as string) : "";
-      for (const line of lines) {
+      for (let line of lines) {
         lineNo++;
+        // A byte order mark starting the file (an editor's on Windows) or a line (files joined with `cat`), as a dataset's is.
+        if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
         if (!line.trim()) continue;
         rows++;
         yield parseResultLine(path, lineNo, line);
