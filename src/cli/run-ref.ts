@@ -15,6 +15,8 @@ export interface LoadedRun {
   rows: () => Iterable<RowScores> | AsyncIterable<RowScores>;
   directions: Record<string, Direction>;
   types: Record<string, string>;
+  /** The line of a results.jsonl left out as cut short (see readResultsFile), once its rows have been read. */
+  cutShortLine?: () => number | undefined;
 }
 
 /** Whether RUN names a file, read as a results.jsonl, rather than a recorded run. */
@@ -54,7 +56,9 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
 function loadResultsFile(path: string): LoadedRun {
   const types: Record<string, string> = {};
   const errored = new Set<string>();
-  for (const r of readResultsFile(path)) {
+  let cutShort: number | undefined;
+  const read = () => readResultsFile(path, undefined, (line) => (cutShort = line));
+  for (const r of read()) {
     let untyped = r.error !== undefined;
     for (const [name, res] of Object.entries(r.results)) {
       if (!isResultError(res)) types[name] ??= res.type; // a registered type: readResultsFile checks it
@@ -70,7 +74,7 @@ function loadResultsFile(path: string): LoadedRun {
   // compare() lets the other run's direction, from a type, win.
   const untyped = [...errored].filter((name) => types[name] === undefined);
   const directions = { ...Object.fromEntries(untyped.map((name) => [name, "maximize" as const])), ...directionsOf(types) };
-  return { label: path, info: null, rows: () => eachRowScores(readResultsFile(path)), types, directions };
+  return { label: path, info: null, rows: () => eachRowScores(read()), types, directions, cutShortLine: () => cutShort };
 }
 
 function directionsOf(types: Record<string, string>): Record<string, Direction> {

@@ -42,6 +42,25 @@ describe("readResultsFile", () => {
     expect((await failure(writeIn(dir, "empty.jsonl", "\n\n"))).message).toMatch(/empty\.jsonl: no result rows/);
   });
 
+  it("leaves out a last line cut short (not JSON, no line break after it) when told where, whatever the read size; refuses it otherwise, saying it looks cut short", async () => {
+    const line = (row: number) => `{"row":${row},"id":"é${row}","results":{"x":{"type":"levenshtein","score":0.5}}}`;
+    const cut = writeIn(dir, "cut.jsonl", `${line(1)}\n${line(2)}\n${line(3).slice(0, 30)}`);
+    for (const chunk of [1, 5, 1 << 20]) {
+      const heard: number[] = [];
+      expect([...readResultsFile(cut, chunk, (n) => heard.push(n))].map((r) => r.row)).toEqual([1, 2]);
+      expect(heard).toEqual([3]);
+    }
+    expect((await failure(cut)).message).toMatch(/cut\.jsonl:3: not valid JSON .*; the file's last line, with no line break after it, looks cut short/);
+    // A whole last line without a line break is a row; a bad line that a line break ends is refused, as before.
+    const heard: number[] = [];
+    expect([...readResultsFile(writeIn(dir, "unended.jsonl", `${line(1)}\n${line(2)}`), 3, (n) => heard.push(n))].map((r) => r.row)).toEqual([1, 2]);
+    const ended = writeIn(dir, "ended.jsonl", `${line(1)}\n${line(2).slice(0, 30)}\n`);
+    expect(() => [...readResultsFile(ended, 7, (n) => heard.push(n))]).toThrow(/ended\.jsonl:2: not valid JSON .*simeval run --out$/);
+    expect(heard).toEqual([]);
+    // Nothing but a line cut short: no rows.
+    expect(() => [...readResultsFile(writeIn(dir, "only-cut.jsonl", line(1).slice(0, 9)), 4, () => {})]).toThrow(/only-cut\.jsonl: no result rows/);
+  });
+
   it("refuses a result whose score is not a finite number or null, or whose type is no registered evaluator, naming file, line and evaluator", async () => {
     const ok = '{"row":1,"results":{"x":{"type":"levenshtein","score":0.5}}}\n';
     const bad = async (name: string, result: string) => failure(writeIn(dir, name, `${ok}{"row":2,"results":{"x":{"type":"levenshtein","score":1},"y":${result}}}\n`));

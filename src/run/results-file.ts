@@ -15,8 +15,12 @@ const CHUNK = 1 << 20;
  * file that cannot be read or holds no rows, is a USAGE error naming the file and line; so is a result whose `type` is no
  * registered evaluator or whose `score` is not a finite number or null (see {@link checkResults}), rather than a score
  * left out of the comparison or compared in the wrong direction. A row that could not be read (`error`) may have no results.
+ *
+ * The one exception: a last line that no line break ends and that is not valid JSON is a line cut short (a run killed
+ * outright while writing it; simeval ends every line it writes). It is left out and `onCutShort` is told its line
+ * number; without `onCutShort` it is the USAGE error, which then says the line looks cut short.
  */
-export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<RowOutcome> {
+export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: (line: number) => void): Generator<RowOutcome> {
   const fd = tryRead(path, () => openSync(path, "r"));
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
@@ -33,8 +37,14 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<Ro
         // A byte order mark starting the file (an editor's on Windows) or a line (files joined with `cat`), as a dataset's is.
         if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
         if (!line.trim()) continue;
+        // At the end of the file (n 0), the one line is what followed the last line break.
+        const unended = n === 0;
+        if (unended && onCutShort && !isJson(line)) {
+          onCutShort(lineNo);
+          continue;
+        }
         rows++;
-        yield parseResultLine(path, lineNo, line);
+        yield parseResultLine(path, lineNo, line, unended);
       }
       if (n === 0) break;
     }
@@ -44,12 +54,22 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK): Generator<Ro
   }
 }
 
-function parseResultLine(path: string, lineNo: number, line: string): RowOutcome {
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseResultLine(path: string, lineNo: number, line: string, unended: boolean): RowOutcome {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (error) {
-    throw new EvalError("USAGE", `${path}:${lineNo}: not valid JSON (${(error as Error).message}); expected a results.jsonl line from simeval run --out`);
+    const message = `${path}:${lineNo}: not valid JSON (${(error as Error).message}); expected a results.jsonl line from simeval run --out`;
+    throw new EvalError("USAGE", unended ? `${message}; the file's last line, with no line break after it, looks cut short (a run killed while writing it)` : message);
   }
   const o = value as Partial<RowOutcome>;
   if (typeof o === "object" && o !== null && o.results === undefined && typeof o.error === "object" && o.error !== null) o.results = {}; // an unreadable row

@@ -230,6 +230,23 @@ describe("compare of results.jsonl files", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("compares a file whose last line was cut short (a run killed while writing it) without that line, and says so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
+    try {
+      const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { ld: { type: "levenshtein_distance", score: i, skipped: false } } }));
+      const whole = join(dir, "whole.jsonl");
+      const cut = join(dir, "cut.jsonl");
+      writeFileSync(whole, lines.join("\n") + "\n");
+      writeFileSync(cut, lines.slice(0, 7).join("\n") + "\n" + (lines[7] as string).slice(0, 20));
+      const c = await compare(await loadRun(whole, undefined), await loadRun(cut, undefined));
+      expect(c.rows).toEqual({ a: 8, b: 7, matched: 7 });
+      expect(c.warnings).toContain(`B (${cut}) ends in a line cut short (line 8, not valid JSON, with no line break after it: a run killed while writing it), left out`);
+      expect(c.warnings.filter((w) => w.includes("cut short"))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("printComparison", () => {

@@ -121,6 +121,8 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     // results.jsonl files have no status: nothing to say.
     if (run.info?.status === "incomplete") early.push(`${sideLabel(side, run)} is incomplete: it covers only the rows recorded before it stopped`);
     if (run.info?.status === "running") early.push(`${sideLabel(side, run)} is still being recorded: it covers only the rows recorded so far`);
+    const cut = run.cutShortLine?.();
+    if (cut !== undefined) early.push(`${sideLabel(side, run)} ends in a line cut short (line ${cut}, not valid JSON, with no line break after it: a run killed while writing it), left out`);
   }
   // Equal counts can still hold different row numbers (two subsets of one dataset): say so whenever some row is in one run only.
   if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
