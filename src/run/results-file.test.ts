@@ -38,6 +38,9 @@ describe("readResultsFile", () => {
     expect(bad).toMatchObject({ code: "USAGE" });
     expect(bad.message).toMatch(/bad\.jsonl:2: not valid JSON .*; expected a results\.jsonl line from simeval run --out/);
     expect((await failure(writeIn(dir, "shape.jsonl", '{"id":1}\n'))).message).toMatch(/shape\.jsonl:1: expected \{"row": N/);
+    expect((await failure(writeIn(dir, "row.jsonl", '{"row":"4","results":{}}\n'))).message).toMatch(/row\.jsonl:1: expected \{"row": N.*; "row" must be a number, received string "4"$/);
+    expect((await failure(writeIn(dir, "results.jsonl", '{"row":4,"results":[]}\n'))).message).toMatch(/; "results" must be an object, received array of 0$/);
+    expect((await failure(writeIn(dir, "array.jsonl", "[1]\n"))).message).toMatch(/array\.jsonl:1: expected \{"row": N.*; received array of 1$/);
     expect((await failure(join(dir, "nope.jsonl"))).message).toMatch(/nope\.jsonl: no such file/);
     expect((await failure(writeIn(dir, "empty.jsonl", "\n\n"))).message).toMatch(/empty\.jsonl: no result rows/);
   });
