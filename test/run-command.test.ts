@@ -564,8 +564,11 @@ describe("simeval run stopped by a failure", () => {
     // /dev/full fails every write with ENOSPC: a disk that fills during the run.
     const r = await run("run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--out", "/dev/full", "--summary", summary, "--junit", junit, "--report", report);
     expect(r.code).toBe(3);
-    expect(r.err).toContain(
-      `simeval: --out /dev/full: cannot write (ENOSPC: no space left on device, write); the file at ${summary} is from an earlier run, left as it was; the file at ${junit} is from an earlier run, left as it was\n`,
+    // Also which run was recorded as incomplete, and with how many rows (all 50 were recorded before the file's write failed).
+    expect(r.err).toMatch(
+      new RegExp(
+        `simeval: --out /dev/full: cannot write \\(ENOSPC: no space left on device, write\\); the run (\\w+) is recorded as incomplete, with 50 rows; the file at ${summary} is from an earlier run, left as it was; the file at ${junit} is from an earlier run, left as it was\n`,
+      ),
     );
     expect(r.err).not.toMatch(/\n\s+at /);
     expect(readFileSync(summary, "utf8")).toBe('{"earlier": true}\n');

@@ -3,7 +3,8 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
-import { collect } from "../test-support.js";
+import { collect, evalErrorOf } from "../test-support.js";
+import { EvalError } from "../errors.js";
 import { renderRunReport } from "../report/run-report.js";
 import { runReportInput } from "./report-input.js";
 import { rowScores } from "./row-scores.js";
@@ -326,6 +327,23 @@ describe("runDataset when writing fails", () => {
       expect(unhandled).toEqual([]);
     } finally {
       process.off("unhandledRejection", onUnhandled);
+      await store.close();
+    }
+  });
+
+  it("says of a run it recorded which one it is and how many rows it holds, with the error's code", async () => {
+    const dataset = await files.file("write-fails-said.jsonl", rows(100));
+    const store = openSqliteStore(join(files.dir(), "write-fails-said.db"));
+    try {
+      let writes = 0;
+      const write = () => (++writes === 2 ? Promise.reject(new EvalError("OUTPUT_FAILED", "--out x: cannot write")) : Promise.resolve());
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
+      const [run] = await store.listRuns();
+      // The second batch is recorded before it is written to the file.
+      expect(run?.summary?.rows).toBe(32);
+      expect(await collect(store.rows(run?.id as string))).toHaveLength(32);
+      expect(error).toMatchObject({ code: "OUTPUT_FAILED", message: `--out x: cannot write; the run ${run?.id} is recorded as incomplete, with 32 rows` });
+    } finally {
       await store.close();
     }
   });

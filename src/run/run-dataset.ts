@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
-import { argumentError, isPlainObject } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile, type FileScan } from "../dataset/hash.js";
 import { checkDatasetFile } from "../dataset/read-bytes.js";
@@ -336,14 +336,19 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   } catch (error) {
     // Batches still in flight are dropped: closing the scorer below rejects them, with no one awaiting.
     for (const batch of inFlight) batch.catch(() => undefined);
+    let kept = "";
     if (store && runId) {
       try {
-        await store.abortRun(runId, summary.finish(), `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
+        const partial = summary.finish();
+        await store.abortRun(runId, partial, `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
+        kept = `; the run ${runId} is recorded as incomplete, with ${partial.rows} row${partial.rows === 1 ? "" : "s"}`;
       } catch {
         // The store failing too (a full disk) must not hide what stopped the run; the run, left "running", is
         // marked incomplete when the store closes.
       }
     }
+    // Said with the error, so that the rows kept can be found (`simeval show RUN`).
+    if (kept && error instanceof EvalError) throw new EvalError(error.code, `${error.message}${kept}`, { issues: error.issues, cause: error });
     throw error;
   } finally {
     summary.close();
