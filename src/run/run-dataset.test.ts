@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
@@ -345,6 +345,22 @@ describe("runDataset when writing fails", () => {
       expect(error).toMatchObject({ code: "OUTPUT_FAILED", message: `--out x: cannot write; the run ${run?.id} is recorded as incomplete, with 32 rows` });
     } finally {
       await store.close();
+    }
+  });
+
+  it("says of a run it recorded nothing when the database file was deleted meanwhile: the run went to a file nothing can open", async () => {
+    const dataset = await files.file("db-deleted.jsonl", rows(100));
+    const path = join(files.dir(), "db-deleted.db");
+    const store = openSqliteStore(path);
+    try {
+      // Deleted once the first batch is recorded: the second batch's rows have nowhere to go.
+      const write = () => void rmSync(path, { force: true });
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
+      expect(error.code).toBe("STORE_FAILED");
+      expect(error.message).toContain("the database file was deleted after this process opened it");
+      expect(error.message).not.toContain("is recorded as incomplete");
+    } finally {
+      await store.close().catch(() => undefined);
     }
   });
 

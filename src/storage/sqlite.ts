@@ -307,9 +307,11 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * A no-op on a run that is no longer running, so that cleanup code can always call it: the first reason
-   * recorded stays.
+   * recorded stays. Refused (`STORE_FAILED`) once the database file was deleted or replaced, as adding rows is: the
+   * run would be marked in a file nothing can open, and a caller that said it was recorded would mislead.
    */
   async abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void> {
+    this.#guard(`mark run ${runId} incomplete`, () => this.#requireSameFile());
     this.#abort(runId, summary, reason);
   }
 
