@@ -574,6 +574,25 @@ describe("simeval run stopped by a failure", () => {
     expect(readFileSync(summary, "utf8")).toBe('{"earlier": true}\n');
     expect(existsSync(report)).toBe(false);
   });
+
+  it("says that an earlier --out file is from an earlier run when the run stops with an error before its first row (the database refusing its rows)", async () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const data = file("d.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const db = join(dir, "db.sqlite");
+    expect((await run("run", data, "--config", config, "--db", db)).code).toBe(0);
+    const raw = new Database(db);
+    raw.exec("CREATE TRIGGER refuse BEFORE INSERT ON rows BEGIN SELECT RAISE(FAIL, 'refused'); END");
+    raw.close();
+    const out = file("results.jsonl", jsonl([{ row: 1, id: "earlier", results: {} }]));
+    const r = await run("run", data, "--config", config, "--db", db, "--out", out);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/: refused; the run \w+ is recorded as incomplete, with 0 rows; the file at \S+results\.jsonl is from an earlier run, left as it was\n/);
+    expect(readFileSync(out, "utf8")).toContain('"earlier"');
+    // Not said of a file that the run created (empty).
+    const created = join(dir, "created.jsonl");
+    expect((await run("run", data, "--config", config, "--db", db, "--out", created)).err).not.toContain("earlier run");
+    expect(readFileSync(created, "utf8")).toBe("");
+  });
 });
 
 describe("simeval run on any number of threads", () => {

@@ -155,7 +155,9 @@ describe("openTextFile", () => {
     expect(readFileSync(path, "utf8")).toBe(earlier);
     const written = await openTextFile("--out", path);
     expect(readFileSync(path, "utf8")).toBe(earlier);
+    expect(written.earlier).toBe(true);
     await written.write('{"row":1}\n');
+    expect(written.earlier).toBe(false);
     await written.close();
     expect(readFileSync(path, "utf8")).toBe('{"row":1}\n');
     writeFileSync(path, earlier);
@@ -163,6 +165,11 @@ describe("openTextFile", () => {
     none.begin();
     await none.close();
     expect(readFileSync(path, "utf8")).toBe("");
+    expect(none.earlier).toBe(false);
+    // A file that was empty, or that opening created, holds nothing earlier.
+    const created = await openTextFile("--out", join(dir, "created.jsonl"));
+    expect(created.earlier).toBe(false);
+    await created.close();
   });
 
   // /dev/ptmx opens the controlling side of a new pseudo-terminal: a terminal, as --out /dev/stdout is on one.

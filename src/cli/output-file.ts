@@ -237,6 +237,11 @@ export interface TextFile {
    * earlier run's results in it. A run that ends without a row written calls it, so that the file is this run's.
    */
   begin(): void;
+  /**
+   * The file still holds what was there before it was opened (not empty, and not emptied yet): said of it by a run
+   * that stops with an error before its first row ({@link notingEarlierFiles}), as of an earlier --summary.
+   */
+  readonly earlier: boolean;
   /** The file is a terminal (`--out /dev/stdout` or `/dev/tty` on one): what is written shows on screen. */
   readonly terminal: boolean;
 }
@@ -249,7 +254,7 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
   let stream: WriteStream;
   let shared = false;
   let terminal = false;
-  // A regular file opened anew, to be emptied before its first write.
+  // A regular file opened anew that holds something, to be emptied before its first write.
   let toEmpty: number | undefined;
   try {
     makeFolder(dirname(path));
@@ -262,7 +267,8 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
     stream = createWriteStream("", { fd, autoClose: !shared });
     if (!shared) {
       terminal = isatty(fd);
-      if (fstatSync(fd).isFile()) toEmpty = fd;
+      const st = fstatSync(fd);
+      if (st.isFile() && st.size > 0) toEmpty = fd;
     }
   } catch (error) {
     throw writeFailure(flag, path, error);
@@ -293,6 +299,9 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
   };
   return {
     terminal,
+    get earlier() {
+      return toEmpty !== undefined;
+    },
     begin() {
       begin();
       if (failure) throw failure;

@@ -144,8 +144,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     });
   } catch (error) {
     stop.dispose();
-    // The run stopped before --report, --summary and --junit were written: an earlier run's left there is said to be one.
-    failure = notingEarlierFiles(error, [opts.report, opts.summary, opts.junit]);
+    // The run stopped before --report, --summary and --junit were written, and maybe before --out's first row: an
+    // earlier run's file left there is said to be one.
+    failure = notingEarlierFiles(error, [results?.earlier === true ? opts.out : undefined, opts.report, opts.summary, opts.junit]);
     throw failure;
   } finally {
     stop.scored();
