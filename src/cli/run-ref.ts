@@ -57,7 +57,11 @@ function loadResultsFile(path: string): LoadedRun {
   const types: Record<string, string> = {};
   const errored = new Set<string>();
   let cutShort: number | undefined;
-  const read = () => readResultsFile(path, undefined, (line) => (cutShort = line));
+  // Each read says anew: the file may have changed since the last (a run still writing it finished the line).
+  const read = () => {
+    cutShort = undefined;
+    return readResultsFile(path, undefined, (line) => (cutShort = line));
+  };
   for (const r of read()) {
     let untyped = r.error !== undefined;
     for (const [name, res] of Object.entries(r.results)) {

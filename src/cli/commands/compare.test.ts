@@ -243,6 +243,14 @@ describe("compare of results.jsonl files", () => {
       expect(c.rows).toEqual({ a: 8, b: 7, matched: 7 });
       expect(c.warnings).toContain(`B (${cut}) ends in a line cut short (line 8, not valid JSON, with no line break after it: a run killed while writing it), left out`);
       expect(c.warnings.filter((w) => w.includes("cut short"))).toHaveLength(1);
+      // Said of the rows compared: a file whose line was cut short when it was loaded and is whole when compared (a run still writing it) is not.
+      const rowsWithErrors = lines.map((l) => l.replace(/"ld":\{[^}]*\}/, '"ld":{"error":{"code":"PROVIDER_FAILED","message":"down"}}'));
+      writeFileSync(cut, rowsWithErrors.slice(0, 7).join("\n") + "\n" + (rowsWithErrors[7] as string).slice(0, 20));
+      const loaded = await loadRun(cut, undefined);
+      writeFileSync(cut, rowsWithErrors.join("\n") + "\n");
+      const later = await compare(await loadRun(whole, undefined), loaded);
+      expect(later.rows).toEqual({ a: 8, b: 8, matched: 8 });
+      expect(later.warnings.filter((w) => w.includes("cut short"))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
