@@ -61,7 +61,7 @@ describe("readResultsFile", () => {
     expect(() => [...readResultsFile(ended, 7, (n) => heard.push(n))]).toThrow(/ended\.jsonl:2: not valid JSON .*simeval run --out$/);
     expect(heard).toEqual([]);
     // Nothing but a line cut short: no rows.
-    expect(() => [...readResultsFile(writeIn(dir, "only-cut.jsonl", line(1).slice(0, 9)), 4, () => {})]).toThrow(/only-cut\.jsonl: no result rows/);
+    expect(() => [...readResultsFile(writeIn(dir, "only-cut.jsonl", line(1).slice(0, 9)), 4, () => {})]).toThrow(/only-cut\.jsonl: no result rows \(its one line that is not blank, line 1, is cut short: not valid JSON/);
   });
 
   it("refuses a result whose score is not a finite number or null, or whose type is no registered evaluator, naming file, line and evaluator", async () => {

@@ -28,6 +28,7 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: 
     let rest = "";
     let lineNo = 0;
     let rows = 0;
+    let cut: number | undefined;
     for (;;) {
       const n = tryRead(path, () => readSync(fd, buffer, 0, chunkBytes, null));
       const lines = (rest + (n > 0 ? decoder.write(buffer.subarray(0, n)) : decoder.end())).split("\n");
@@ -40,6 +41,7 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: 
         // At the end of the file (n 0), the one line is what followed the last line break.
         const unended = n === 0;
         if (unended && onCutShort && !isJson(line)) {
+          cut = lineNo;
           onCutShort(lineNo);
           continue;
         }
@@ -48,7 +50,9 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: 
       }
       if (n === 0) break;
     }
-    if (rows === 0) throw new EvalError("USAGE", `${path}: no result rows`);
+    // A file of nothing but a line cut short (a run killed while writing its first): said, where "no result rows" alone puzzled.
+    const only = cut === undefined ? "" : ` (its one line that is not blank, line ${cut}, is cut short: not valid JSON, with no line break after it, as a run killed while writing it leaves)`;
+    if (rows === 0) throw new EvalError("USAGE", `${path}: no result rows${only}`);
   } finally {
     closeSync(fd);
   }
