@@ -575,6 +575,21 @@ describe("simeval run stopped by a failure", () => {
     expect(existsSync(report)).toBe(false);
   });
 
+  it.skipIf(process.platform !== "linux")("says nothing of an earlier file of --summary /dev/stdout on a file (the shell's, as `> summary.json` opens it)", () => {
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const data = file("d.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const fd = openSync(join(dir, "summary.json"), "w");
+    try {
+      const argv = ["run", data, "--config", config, "--db", join(dir, "db.sqlite"), "--out", "/dev/full", "--summary", "/dev/stdout"];
+      const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", ...argv], { cwd: root, encoding: "utf8", stdio: ["ignore", fd, "pipe"] });
+      expect(r.status).toBe(3);
+      expect(r.stderr).toMatch(/ENOSPC.*is recorded as incomplete, with 1 row\n$/);
+      expect(r.stderr).not.toContain("earlier run");
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it("says that an earlier --out file is from an earlier run when the run stops with an error before its first row (the database refusing its rows)", async () => {
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const data = file("d.jsonl", jsonl([{ output: "a", expected: "a" }]));

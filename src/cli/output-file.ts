@@ -40,14 +40,16 @@ function earlierFileNote(path: string): string {
 }
 
 /**
- * `error` with {@link earlierFileNote} added for each of `paths` (outputs not written) that holds a regular file, when
+ * `error` with {@link earlierFileNote} added for each of `paths` (outputs not written) that holds a regular file, not
+ * one that a descriptor of this process names (`--summary /dev/stdout > s.json`: the shell's file, as writeWhole
+ * leaves it unsaid, {@link sharedDescriptor}), when
  * it is a runtime failure (exit 3: a full disk under --out, the run database failing): the run stopped before
  * writing them, and an earlier run's --summary or --junit left there reads as this run's to a CI system that reads
  * only the file. Any other error is given back as it is.
  */
 export function notingEarlierFiles(error: unknown, paths: readonly (string | undefined)[]): unknown {
   if (!(error instanceof EvalError) || exitCodeFor(error.code) !== EXIT.runtime) return error;
-  const notes = paths.filter((p): p is string => p !== undefined && fileStat(p) !== undefined).map(earlierFileNote);
+  const notes = paths.filter((p): p is string => p !== undefined && fileStat(p) !== undefined && sharedDescriptor(p) === undefined).map(earlierFileNote);
   return notes.length ? new EvalError(error.code, `${error.message}${notes.join("")}`, { issues: error.issues, cause: error }) : error;
 }
 
