@@ -37,7 +37,8 @@ describe("readResultsFile", () => {
     const bad = await failure(writeIn(dir, "bad.jsonl", '{"row":1,"results":{}}\n{"row":2,\n'));
     expect(bad).toMatchObject({ code: "USAGE" });
     expect(bad.message).toMatch(/bad\.jsonl:2: not valid JSON .*; expected a results\.jsonl line from simeval run --out/);
-    expect((await failure(writeIn(dir, "shape.jsonl", '{"id":1}\n'))).message).toMatch(/shape\.jsonl:1: expected \{"row": N/);
+    expect((await failure(writeIn(dir, "shape.jsonl", '{"id":1}\n'))).message).toMatch(/shape\.jsonl:1: expected \{"row": N.*; "row" is missing$/);
+    expect((await failure(writeIn(dir, "no-results.jsonl", '{"row":1}\n'))).message).toMatch(/; "results" is missing$/);
     expect((await failure(writeIn(dir, "row.jsonl", '{"row":"4","results":{}}\n'))).message).toMatch(/row\.jsonl:1: expected \{"row": N.*; "row" must be a number, received string "4"$/);
     expect((await failure(writeIn(dir, "results.jsonl", '{"row":4,"results":[]}\n'))).message).toMatch(/; "results" must be an object, received array of 0$/);
     expect((await failure(writeIn(dir, "array.jsonl", "[1]\n"))).message).toMatch(/array\.jsonl:1: expected \{"row": N.*; received array of 1$/);

@@ -79,12 +79,13 @@ function parseResultLine(path: string, lineNo: number, line: string, unended: bo
   if (typeof o === "object" && o !== null && o.results === undefined && typeof o.error === "object" && o.error !== null) o.results = {}; // an unreadable row
   if (typeof o !== "object" || o === null || typeof o.row !== "number" || typeof o.results !== "object" || o.results === null || Array.isArray(o.results)) {
     // Which part is wrong, when the line is an object: a "row" written as a string is otherwise hard to spot.
+    const part = (key: "row" | "results", value: unknown, expected: string) => (value === undefined ? `"${key}" is missing` : `"${key}" must be ${expected}, received ${describeValue(value)}`);
     const wrong =
       typeof o !== "object" || o === null || Array.isArray(o)
         ? `received ${describeValue(o)}`
         : typeof o.row !== "number"
-          ? `"row" must be a number, received ${describeValue(o.row)}`
-          : `"results" must be an object, received ${describeValue(o.results)}`;
+          ? part("row", o.row, "a number")
+          : part("results", o.results, "an object");
     throw new EvalError("USAGE", `${path}:${lineNo}: expected {"row": N, "id": …, "results": {…}} as simeval run --out writes; ${wrong}`);
   }
   checkResults(path, lineNo, o.results);
