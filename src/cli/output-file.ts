@@ -40,16 +40,14 @@ function earlierFileNote(path: string): string {
 }
 
 /**
- * `error` with {@link earlierFileNote} added for each of `paths` (outputs not written) that holds a regular file, not
- * one that a descriptor of this process names (`--summary /dev/stdout > s.json`: the shell's file, as writeWhole
- * leaves it unsaid, {@link sharedDescriptor}), when
- * it is a runtime failure (exit 3: a full disk under --out, the run database failing): the run stopped before
+ * `error` with {@link earlierFileNote} added for each of `paths` (outputs not written) that holds an earlier file
+ * ({@link holdsEarlierFile}, as writeWhole says of a file it failed to replace), when it is a runtime failure (exit 3: a full disk under --out, the run database failing): the run stopped before
  * writing them, and an earlier run's --summary or --junit left there reads as this run's to a CI system that reads
  * only the file. Any other error is given back as it is.
  */
 export function notingEarlierFiles(error: unknown, paths: readonly (string | undefined)[]): unknown {
   if (!(error instanceof EvalError) || exitCodeFor(error.code) !== EXIT.runtime) return error;
-  const notes = paths.filter((p): p is string => p !== undefined && fileStat(p) !== undefined && sharedDescriptor(p) === undefined).map(earlierFileNote);
+  const notes = paths.filter((p): p is string => p !== undefined && holdsEarlierFile(p)).map(earlierFileNote);
   return notes.length ? new EvalError(error.code, `${error.message}${notes.join("")}`, { issues: error.issues, cause: error }) : error;
 }
 
@@ -155,7 +153,7 @@ export async function writeWhole(flag: string, path: string, write: (file: Whole
   } catch (error) {
     if (fd !== undefined && fd !== shared) closeQuietly(fd);
     if (!inPlace) removeQuietly(temp);
-    throw writeFailure(flag, path, error, !inPlace && fileStat(target) !== undefined);
+    throw writeFailure(flag, path, error, holdsEarlierFile(path));
   } finally {
     for (const file of scratches) removeQuietly(file);
     if (scratchFolder) removeQuietly(scratchFolder);
@@ -190,6 +188,16 @@ function outputTarget(path: string): { target: string; inPlace: boolean; shared:
     // not there yet: written beside, then renamed
   }
   return { target, inPlace, shared };
+}
+
+/**
+ * Whether `path` holds a regular file that {@link writeWhole} would replace, hence one from an earlier run while it
+ * has not: not a descriptor of this process (`/dev/stdout > s.json`, the shell's file), a FIFO or a device, which are
+ * written in place.
+ */
+function holdsEarlierFile(path: string): boolean {
+  const { target, inPlace } = outputTarget(path);
+  return !inPlace && fileStat(target) !== undefined;
 }
 
 /** Cleaning up after a failure that is being reported, or after the file is in place: a failure here must not hide that. */
@@ -291,26 +299,24 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
     );
   let closed: Promise<void> | undefined;
   const begin = () => {
-    if (toEmpty === undefined || failure) return;
-    try {
-      ftruncateSync(toEmpty, 0);
-    } catch (error) {
-      fail(error);
+    if (toEmpty !== undefined && !failure) {
+      try {
+        ftruncateSync(toEmpty, 0);
+      } catch (error) {
+        fail(error);
+      }
+      toEmpty = undefined;
     }
-    toEmpty = undefined;
+    if (failure) throw failure;
   };
   return {
     terminal,
     get earlier() {
       return toEmpty !== undefined;
     },
-    begin() {
-      begin();
-      if (failure) throw failure;
-    },
+    begin,
     async write(chunk) {
       begin();
-      if (failure) throw failure;
       const written = new Promise<void>((resolve, reject) => stream.write(chunk, (error) => (error ? reject(error) : resolve())));
       await Promise.race([written, failed]).catch((error: unknown) => {
         throw fail(error);
