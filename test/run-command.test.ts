@@ -1349,8 +1349,10 @@ describe("runs, show, baseline, compare and trend", () => {
     // The summary file and JUnit say that the figures cover part of the dataset.
     const summary = JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"));
     expect(summary).toMatchObject({ interrupted: true, summary: { rows: kept.length } });
-    expect(summary.gates[0]).toEqual({ name: "run completed", passed: false, message: `interrupted after ${kept.length} rows: the figures cover those rows only` });
-    expect(stderr).toContain(`interrupted after ${kept.length} rows: the figures cover those rows only`);
+    // The count is grouped by thousands, as every other count the CLI prints.
+    const interrupted = `interrupted after ${kept.length.toLocaleString("en-US")} ${kept.length === 1 ? "row" : "rows"}: the figures cover those rows only`;
+    expect(summary.gates[0]).toEqual({ name: "run completed", passed: false, message: interrupted });
+    expect(stderr).toContain(interrupted);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, "cut.xml"), "utf8"));
     const gates = [junit.testsuites.testsuite].flat().find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");
     expect([gates.testcase].flat()[0]).toMatchObject({ "@_name": "run completed", failure: expect.anything() });
