@@ -2,6 +2,20 @@ import type { DistinctTokens } from "../metrics/jaccard.js";
 
 /** At most this many tokens are listed in each of `details.shared/missing/extra`; counts are always exact. */
 const LISTED_TOKENS = 50;
+/** A token longer than this many UTF-16 code units is listed cut short; see {@link listedToken}. */
+export const LISTED_TOKEN_LENGTH = 100;
+
+/**
+ * A token as `details` and `reasoning` show it: whole up to {@link LISTED_TOKEN_LENGTH} code units,
+ * else its first 100 (99 where the 100th would split a surrogate pair) followed by "…", so that a
+ * 50 MB "word" costs a row's results about 100 bytes a mention, not 50 MB.
+ */
+export function listedToken(token: string): string {
+  if (token.length <= LISTED_TOKEN_LENGTH) return token;
+  const last = token.charCodeAt(LISTED_TOKEN_LENGTH - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? LISTED_TOKEN_LENGTH - 1 : LISTED_TOKEN_LENGTH;
+  return `${token.slice(0, end)}…`;
+}
 
 /** A type, not an interface, so that it stays assignable to `details` (`Record<string, unknown>`). */
 export type TokenExplanation = {
@@ -16,7 +30,7 @@ export type TokenExplanation = {
 /**
  * Which distinct tokens the two texts share, which the output misses and which it adds,
  * each in first-seen order and capped at {@link LISTED_TOKENS}, with exact counts. Lists only what it
- * keeps: a text's vocabulary may be millions of tokens.
+ * keeps: a text's vocabulary may be millions of tokens. Each listed token is {@link listedToken}.
  */
 export function explainTokenSets(output: DistinctTokens, expected: DistinctTokens): TokenExplanation {
   const shared = new ListedTokens();
@@ -40,6 +54,6 @@ class ListedTokens {
   count = 0;
 
   add(token: string): void {
-    if (this.count++ < LISTED_TOKENS) this.listed.push(token);
+    if (this.count++ < LISTED_TOKENS) this.listed.push(listedToken(token));
   }
 }

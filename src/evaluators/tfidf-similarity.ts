@@ -3,10 +3,10 @@ import { tfidfAnalysisOfCounts, tfidfCosineOfCounts, type IdfTable } from "../me
 import { ngramCounts, equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
 import { describeValue, EvalError, type Issue } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
-import { explainTokenSets } from "./explain-tokens.js";
+import { explainTokenSets, listedToken } from "./explain-tokens.js";
 import { scoreText } from "./score-text.js";
 
-/** How many of the heaviest terms `details.top_terms` lists. */
+/** How many of the heaviest terms `details.top_terms` lists (each token as `listedToken` shows it). */
 const TOP_TERMS = 5;
 /** The n-gram size of `"tokenizer": "char_ngram"` when `ngram_size` is not given. */
 export const DEFAULT_NGRAM_SIZE = 3;
@@ -93,7 +93,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
       } else if (a.size === 0 || b.size === 0) {
         why = `The ${a.size === 0 ? "output" : "expected output"} has no ${tokenName}s, so the score is 0.0.`;
       } else {
-        const top = analysis.terms.filter((t) => t.contribution > 0).slice(0, 3).map((t) => JSON.stringify(t.token));
+        const top = analysis.terms.filter((t) => t.contribution > 0).slice(0, 3).map((t) => JSON.stringify(listedToken(t.token)));
         why = `TF-IDF cosine over ${tokenName}s: ${scoreText(score, 4, config.threshold, passed)}${top.length ? `; the shared terms weighing most: ${top.join(", ")}` : "; no shared terms"}.`;
       }
       return {
@@ -109,7 +109,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
           missing_count: tokens.missing_count,
           extra_count: tokens.extra_count,
           top_terms: analysis.terms.slice(0, TOP_TERMS).map((t) => ({
-            token: t.token,
+            token: listedToken(t.token),
             output_count: t.countA,
             expected_count: t.countB,
             idf: t.idf,
