@@ -5,7 +5,7 @@ import { keepByteOrderMarks } from "../dataset/read-json.js";
 import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
-import { jsonErrorPlace, jsonParseMessage, linePlace, utf16Offset } from "./json-option.js";
+import { jsonErrorPlace, jsonParseMessage, linePlace, utf16Offset } from "../json-error-place.js";
 
 const TOP_LEVEL_KEYS = ["evaluators"];
 

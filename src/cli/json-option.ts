@@ -1,5 +1,5 @@
-import { Tokenizer, TokenType } from "@streamparser/json";
 import { EvalError } from "../errors.js";
+import { jsonErrorPlace, jsonParseMessage } from "../json-error-place.js";
 
 /** Parses a command-line option holding JSON; a USAGE error names the option and the parser's complaint. */
 export function parseJsonOption(option: string, text: string): unknown {
@@ -8,68 +8,4 @@ export function parseJsonOption(option: string, text: string): unknown {
   } catch (error) {
     throw new EvalError("USAGE", `${option} is not valid JSON${jsonErrorPlace(text, error)} (${jsonParseMessage(error)}); received ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
   }
-}
-
-/** JSON.parse's complaint on one line: V8 quotes a short text whole, line breaks and tabs written here as JSON escapes. */
-export function jsonParseMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/[\r\n\t]/g, (c) => JSON.stringify(c).slice(1, -1));
-}
-
-/**
- * Where a JSON.parse error lies in `text`, as " at line L, column C" (1-based; the column counts
- * UTF-16 units, as the parser's position does), from the position V8 puts in most messages, or the end
- * of the text when it ended too soon. V8's "Unexpected token" messages give none, and for a trailing
- * comma it points past it: so the text is also tokenized, and a character no token starts with, or a
- * trailing comma (then named), wins when it comes first; a comment there (`//` or `/*`) is named too.
- * Empty when no place is found.
- */
-export function jsonErrorPlace(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : "";
-  const at = /at position (\d+)/.exec(message);
-  let offset = at ? Number(at[1]) : /Unexpected end of JSON input/.test(message) ? text.length : -1;
-  let note = "";
-  const found = lexicalFault(text);
-  if (found && (offset < 0 || found.offset <= offset)) {
-    const comment = /^\/[/*]/.test(text.slice(found.offset, found.offset + 2));
-    [offset, note] = [found.offset, found.trailingComma ? " (a trailing comma: JSON allows none before ] or })" : comment ? " (a comment: JSON allows none)" : ""];
-  }
-  if (offset < 0 || offset > text.length) return "";
-  return ` at ${linePlace(text, offset)}${note}`;
-}
-
-/** "line L, column C" of a UTF-16 offset into `text` (1-based; the column counts UTF-16 units, as JSON.parse's position does). */
-export function linePlace(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  return `line ${before.split("\n").length}, column ${offset - before.lastIndexOf("\n")}`;
-}
-
-/** The UTF-16 offset into `text` of a UTF-8 byte offset (which the tokenizer of @streamparser/json counts). */
-export function utf16Offset(text: string, byte: number): number {
-  return Buffer.from(text).subarray(0, byte).toString().length;
-}
-
-/** The first character no JSON token starts with, or the first comma right before a ] or }: its UTF-16 offset. */
-function lexicalFault(text: string): { offset: number; trailingComma: boolean } | null {
-  const tokenizer = new Tokenizer();
-  let found: { byte: number; trailingComma: boolean } | null = null;
-  let comma = -1;
-  tokenizer.onToken = ({ token, offset }) => {
-    if (found) return;
-    if (comma >= 0 && (token === TokenType.RIGHT_BRACKET || token === TokenType.RIGHT_BRACE)) found = { byte: comma, trailingComma: true };
-    comma = token === TokenType.COMMA ? offset : -1;
-  };
-  tokenizer.onError = (error) => {
-    const at = /absolute position "(\d+)"/.exec(error.message);
-    if (!found && at) found = { byte: Number(at[1]), trailingComma: false };
-  };
-  try {
-    tokenizer.write(text);
-    tokenizer.end();
-  } catch {
-    // onError has what there is to know.
-  }
-  // Set in the callbacks, which TypeScript does not follow. The tokenizer counts UTF-8 bytes.
-  const fault = found as { byte: number; trailingComma: boolean } | null;
-  return fault && { offset: utf16Offset(text, fault.byte), trailingComma: fault.trailingComma };
 }

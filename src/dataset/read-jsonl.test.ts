@@ -75,7 +75,7 @@ describe("readJsonl", () => {
       [7, 7, true],
     ]);
     const messages = items.flatMap((i) => ("error" in i ? [i.error.message] : []));
-    expect(messages[0]).toMatch(/^line 2: not valid JSON \(.+\); expected one JSON object per line \(JSONL\)$/);
+    expect(messages[0]).toMatch(/^line 2: not valid JSON \(.+ at column 8 of the line \(a trailing comma: JSON allows none before \] or \}\)\); expected one JSON object per line \(JSONL\)$/);
     expect(messages.slice(1)).toEqual([
       "line 3: expected a JSON object per line, found an array",
       "line 4: expected a JSON object per line, found a string",
@@ -83,6 +83,22 @@ describe("readJsonl", () => {
       "line 6: expected a JSON object per line, found a number",
     ]);
     expect(items.every((i) => !("error" in i) || i.error.code === "DATASET_ROW_INVALID")).toBe(true);
+  });
+
+  it("a line that is not valid JSON names the column, counted from 1, where JSON.parse stopped", async () => {
+    const lines = ['{"a": "éé" x}', "[1,2", '{"a":1} 2', '{"a":"open', '{"a":1 // note', "{'a':1}"];
+    const items = await collect(readJsonl(await file("columns.jsonl", lines.join("\n"))));
+    const messages = items.map((i) => ("error" in i ? i.error.message : ""));
+    expect(messages).toEqual([
+      "line 1: not valid JSON (Expected ',' or '}' after property value at column 12 of the line); expected one JSON object per line (JSONL)",
+      "line 2: not valid JSON (Expected ',' or ']' after array element at column 5 of the line); expected one JSON object per line (JSONL)",
+      "line 3: not valid JSON (Unexpected non-whitespace character after JSON at column 9 of the line); expected one JSON object per line (JSONL)",
+      "line 4: not valid JSON (Unterminated string at column 11 of the line); expected one JSON object per line (JSONL)",
+      expect.stringMatching(/^line 5: not valid JSON \(.* at column 8 of the line \(a comment: JSON allows none\)\); /),
+      expect.stringMatching(/^line 6: not valid JSON \(.* at column 2 of the line\); /),
+    ]);
+    // No 0-based position is left in a message.
+    expect(messages.join("\n")).not.toMatch(/at position/);
   });
 
   it("invalid UTF-8 is a row error giving the byte in the line; valid neighbours are unaffected", async () => {

@@ -3,6 +3,7 @@
  * a newline, lines of any length (a line longer than a read is carried across reads). Blank lines are not rows.
  */
 import { constants, isAscii, isUtf8 } from "node:buffer";
+import { jsonFault } from "../json-error-place.js";
 import { datasetInvalid } from "./errors.js";
 import { firstInvalidUtf8, openDatasetFile, readChunks } from "./read-bytes.js";
 import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
@@ -114,8 +115,11 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
   try {
     value = JSON.parse(json);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return rowError(row, line, `line ${line}: not valid JSON (${shortMessage(why)}); expected ${EXPECTED}`);
+    // V8's "at position N" counts from 0; the column given instead counts from 1, as editors do.
+    const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?/, "");
+    const fault = jsonFault(json, err);
+    const where = fault ? ` at column ${fault.offset + 1} of the line${fault.note}` : "";
+    return rowError(row, line, `line ${line}: not valid JSON (${shortMessage(why)}${where}); expected ${EXPECTED}`);
   }
   if (isRowObject(value)) return { row, line, record: value };
   return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}`);
