@@ -180,6 +180,19 @@ describe("opening", () => {
     await store.close();
   });
 
+  it("refuses a row whose number is not a whole number from 1, and stores none of its batch", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    for (const bad of [0, -1, 2.5, "3", Number.NaN, null]) {
+      const rows = [...numbered(1, 2), { ...numbered(3, 3)[0]!, row: bad as number }];
+      await expect(store.addRows(id, rows)).rejects.toMatchObject({ code: "INPUT_INVALID", message: expect.stringMatching(/^addRows: rows\[2\]\.row must be a whole number from 1 \(the row's number in its dataset\), received /) });
+    }
+    expect(await collect(store.rows(id))).toEqual([]);
+    await store.addRows(id, numbered(1, 3));
+    expect((await collect(store.rows(id))).map((r) => r.row)).toEqual([1, 2, 3]);
+    await store.close();
+  });
+
   it("reopens an existing store without migrating it again and keeps its runs", async () => {
     const a = open();
     const id = await a.beginRun(META);

@@ -285,7 +285,9 @@ export class SqliteRunStore implements RunStore {
     if (rows.length === 0) return;
     let lo = Infinity;
     let hi = -Infinity;
-    for (const r of rows) {
+    for (const [i, r] of rows.entries()) {
+      // A row's 1-based number in its dataset keys it: a 0, a fraction or a "3" would be stored as given.
+      if (!Number.isSafeInteger(r?.row) || r.row < 1) throw argumentError("INPUT_INVALID", "addRows", `rows[${i}].row`, "a whole number from 1 (the row's number in its dataset)", r?.row, ["rows", i, "row"]);
       lo = Math.min(lo, r.row);
       hi = Math.max(hi, r.row);
     }
