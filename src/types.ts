@@ -1,6 +1,7 @@
 /**
  * The shared vocabulary: what an evaluator reads and what it returns. The CLI, the dataset runner and
- * the (future) service all store and send {@link EvalResult} as it is.
+ * the (future) service all send {@link EvalResult} as it is, and store it keyed by its name, without it
+ * (`StoredResult` in run/types.ts), or an evaluator's failure in its place (`ResultError`).
  */
 
 /** One thing to score: a dataset row or a trace. Anything else in it is reachable through JSONPath. */
