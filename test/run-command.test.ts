@@ -206,6 +206,25 @@ describe("simeval run", () => {
     expect(gatesOf(join(dir, "j.json"))).toEqual([{ name: "dataset rows read", passed: false, message: expect.stringContaining("no row could be read") }]);
   });
 
+  it("shows a 1 MB row id cut to 100 characters in JUnit, the report, and compare's table and report", async () => {
+    const id = `${"i".repeat(1_000_000)}z`;
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }]));
+    const shown = `${"i".repeat(100)}…`;
+    for (const [name, output] of [["a", "same"], ["b", "other"]] as const) {
+      const r = await run("run", file(`${name}.jsonl`, jsonl([{ id, output, expected: "same" }, { id: "small", output: "x", expected: "x" }])), "--config", config, "--db", join(dir, "runs.db"), "--out", join(dir, `${name}.out.jsonl`), "--junit", join(dir, `${name}.xml`), "--report", join(dir, `${name}.html`));
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(dir, `${name}.xml`), "utf8")).toContain(`name="row 1 (id ${shown})"`);
+      expect(statSync(join(dir, `${name}.xml`)).size).toBeLessThan(20_000);
+      expect(statSync(join(dir, `${name}.html`)).size).toBeLessThan(300_000);
+    }
+    expect(readFileSync(join(dir, "b.html"), "utf8")).toContain(`id <code>${shown}</code>`);
+    const cmp = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--db", join(dir, "none.db"), "--report", join(dir, "c.html"));
+    expect(cmp.out).toContain(shown);
+    expect(cmp.out.length).toBeLessThan(20_000);
+    expect(statSync(join(dir, "c.html")).size).toBeLessThan(300_000);
+  });
+
   it("warns about mappings that reach nothing, naming the row's fields, and exits 3 when an evaluator failed on every row", async () => {
     const data = file("m.jsonl", jsonl([{ answer: "Paris", reply: { text: "Paris" }, many: [1, 2] }, { answer: "Rome", reply: { text: "Roma" }, many: [3, 4] }]));
     const typoConfig = file("evals.json", evals([{ type: "levenshtein", inputs: { output: "$.reply.text", expected: "$.answr" } }]));

@@ -87,6 +87,13 @@ describe("format", () => {
     expect(formatId(undefined)).toBe("");
   });
 
+  it("formatId cuts an id over 100 code units to its first 100 and an ellipsis, never inside a surrogate pair", () => {
+    expect(formatId("a".repeat(100))).toBe("a".repeat(100));
+    expect(formatId(`${"b".repeat(5_000_000)}c`)).toBe(`${"b".repeat(100)}…`);
+    expect(formatId(`${"c".repeat(99)}\u{1D400}`)).toBe(`${"c".repeat(99)}…`);
+    expect(formatId({ text: "d".repeat(200) })).toBe(`${JSON.stringify({ text: "d".repeat(200) }).slice(0, 100)}…`);
+  });
+
   it("cuts a text to its first code points and counts them, as an array of its code points would", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 30 }), fc.nat(32), (text, max) => {

@@ -166,13 +166,30 @@ export function formatTime(iso: string | null | undefined): string {
   return `${new Date(t).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-/** A row id as text: strings as they are, numbers and other values as JSON, none as "". */
+/**
+ * The longest row id shown, in UTF-16 code units: an id labels its row wherever the row is named (a JUnit
+ * test case per evaluator, a worst row in a report, `compare`'s tables), so a 5 MB id would be copied
+ * into each of those places whole; past this it is cut and ends in "…".
+ */
+export const SHOWN_ID_LENGTH = 100;
+
+/**
+ * A row id as text: strings as they are, numbers and other values as JSON, none as ""; one longer than
+ * {@link SHOWN_ID_LENGTH} code units is cut to its first 100 (99 where the 100th would split a surrogate
+ * pair) and "…".
+ */
 export function formatId(id: unknown): string {
   if (id === null || id === undefined) return "";
-  if (typeof id === "string") return id;
-  try {
-    return JSON.stringify(id) ?? String(id);
-  } catch {
-    return String(id);
+  let text: string;
+  if (typeof id === "string") text = id;
+  else {
+    try {
+      text = JSON.stringify(id) ?? String(id);
+    } catch {
+      text = String(id);
+    }
   }
+  if (text.length <= SHOWN_ID_LENGTH) return text;
+  const last = text.charCodeAt(SHOWN_ID_LENGTH - 1);
+  return `${text.slice(0, last >= 0xd800 && last <= 0xdbff ? SHOWN_ID_LENGTH - 1 : SHOWN_ID_LENGTH)}…`;
 }
