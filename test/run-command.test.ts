@@ -206,6 +206,18 @@ describe("simeval run", () => {
     expect(gatesOf(join(dir, "j.json"))).toEqual([{ name: "dataset rows read", passed: false, message: expect.stringContaining("no row could be read") }]);
   });
 
+  it("names a 1 MB field of the first row cut to 100 characters, on the terminal, in --summary and in the report", async () => {
+    const key = `${"k".repeat(1_000_000)}z`;
+    const data = file("key.jsonl", `{"answer":"a",${JSON.stringify(key)}:1}\n{"answer":"b",${JSON.stringify(key)}:2}\n`);
+    const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--summary", join(dir, "k.json"), "--report", join(dir, "k.html"));
+    const shown = `the first row's fields are "answer", "${"k".repeat(100)}…"`;
+    expect(r.err).toContain(`simeval: ${shown}\n`);
+    expect(r.err.length).toBeLessThan(5_000);
+    expect(JSON.parse(readFileSync(join(dir, "k.json"), "utf8")).warnings).toContain(shown);
+    expect(statSync(join(dir, "k.json")).size).toBeLessThan(10_000);
+    expect(statSync(join(dir, "k.html")).size).toBeLessThan(200_000);
+  });
+
   it("shows a 1 MB row id cut to 100 characters in JUnit, the report, and compare's table and report", async () => {
     const id = `${"i".repeat(1_000_000)}z`;
     const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }]));

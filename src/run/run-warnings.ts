@@ -75,6 +75,23 @@ export async function firstRowFields(dataset: string): Promise<string[] | null> 
   return null;
 }
 
+/** The longest field name {@link firstRowFieldsText} shows whole, in UTF-16 code units. */
+const SHOWN_FIELD_LENGTH = 100;
+
+/**
+ * `the first row's fields are "a", "b"`: each name quoted, one over 100 code units cut to its first 100
+ * (99 where the 100th would split a surrogate pair) and "…", since a row's key may be megabytes long and
+ * this line goes to the terminal, `--summary`'s warnings and the report.
+ */
+export function firstRowFieldsText(fields: readonly string[]): string {
+  const shown = fields.map((f) => {
+    if (f.length <= SHOWN_FIELD_LENGTH) return JSON.stringify(f);
+    const last = f.charCodeAt(SHOWN_FIELD_LENGTH - 1);
+    return JSON.stringify(`${f.slice(0, last >= 0xd800 && last <= 0xdbff ? SHOWN_FIELD_LENGTH - 1 : SHOWN_FIELD_LENGTH)}…`);
+  });
+  return `the first row's fields are ${shown.join(", ")}`;
+}
+
 /**
  * Names of fields that usually hold a parameter's text, normalised as {@link fieldHints} compares them
  * (lower case, without "_", "-" or spaces): the product documents' `expectedOutput`, and the names

@@ -6,7 +6,7 @@ import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
-import { fieldHints, firstRowFields, runWarnings } from "../../run/run-warnings.js";
+import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings } from "../../run/run-warnings.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import { readEvalsFile } from "../config-file.js";
@@ -178,7 +178,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
     // A warning about a missing field is followed by the fields there are, here and in --summary and --report.
     const fields = warnings.some((w) => w.aboutFields) ? await firstRowFields(dataset) : null;
-    const fieldsLine = fields ? [`the first row's fields are ${fields.map((f) => JSON.stringify(f)).join(", ")}`, ...fieldHints(warnings, fields)] : [];
+    const fieldsLine = fields ? [firstRowFieldsText(fields), ...fieldHints(warnings, fields)] : [];
     for (const line of fieldsLine) io.stderr(`simeval: ${line}`);
 
     const gateOutcomes = evaluateGates(gates, result.summary);
