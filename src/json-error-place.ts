@@ -26,7 +26,8 @@ export function jsonErrorPlace(text: string, error: unknown): string {
  */
 export function jsonFault(text: string, error: unknown): { offset: number; note: string } | null {
   const message = error instanceof Error ? error.message : "";
-  const at = /at position (\d+)/.exec(message);
+  // At the message's end only: an "Unexpected token" message quotes the text, which may hold these words.
+  const at = / at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
   let offset = at ? Number(at[1]) : /Unexpected end of JSON input/.test(message) ? text.length : -1;
   let note = "";
   const found = lexicalFault(text);

@@ -101,6 +101,15 @@ describe("readJsonl", () => {
     expect(messages.join("\n")).not.toMatch(/at position/);
   });
 
+  it("takes no position from the line's own words that V8 quotes, nor cuts them out of the quote", async () => {
+    const items = await collect(readJsonl(await file("words.jsonl", ['x at position 1', '[,"at position 9"]'].join("\n"))));
+    expect(items.map((i) => ("error" in i ? i.error.message : ""))).toEqual([
+      `line 1: not valid JSON (Unexpected token 'x', "x at position 1" is not valid JSON at column 1 of the line); expected one JSON object per line (JSONL)`,
+      // No column is known here (V8 gives none, and each token is well formed): none is made up from the quote.
+      `line 2: not valid JSON (Unexpected token ',', "[,"at position 9"]" is not valid JSON); expected one JSON object per line (JSONL)`,
+    ]);
+  });
+
   it("invalid UTF-8 is a row error giving the byte in the line; valid neighbours are unaffected", async () => {
     const bytes = Buffer.concat([Buffer.from('{"a":"é"}\n{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n{"a":"ü"}\n')]);
     const items = await collect(readJsonl(await file("utf8.jsonl", bytes)));

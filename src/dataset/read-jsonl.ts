@@ -115,8 +115,9 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
   try {
     value = JSON.parse(json);
   } catch (err) {
-    // V8's "at position N" counts from 0; the column given instead counts from 1, as editors do.
-    const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?/, "");
+    // V8's "at position N" counts from 0; the column given instead counts from 1, as editors do. It ends
+    // the message: an "Unexpected token" message quotes the line, whose own "at position 3" must stay.
+    const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?$/, "");
     const fault = jsonFault(json, err);
     const where = fault ? ` at column ${fault.offset + 1} of the line${fault.note}` : "";
     return rowError(row, line, `line ${line}: not valid JSON (${shortMessage(why)}${where}); expected ${EXPECTED}`);
