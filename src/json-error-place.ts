@@ -1,5 +1,5 @@
 /** Where a JSON.parse error lies in its text, for messages that name a line and column. */
-import { Tokenizer, TokenType } from "@streamparser/json";
+import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 
 /** JSON.parse's complaint on one line: V8 quotes a short text whole, line breaks and tabs written here as JSON escapes. */
 export function jsonParseMessage(error: unknown): string {
@@ -49,15 +49,29 @@ export function utf16Offset(text: string, byte: number): number {
   return Buffer.from(text).subarray(0, byte).toString().length;
 }
 
-/** The first character no JSON token starts with, or the first comma right before a ] or }: its UTF-16 offset. */
+/**
+ * The first character no JSON token starts with, the first comma right before a ] or }, or the first
+ * token where no token of its kind may stand (`{"a": }`, `[,1]`, for which V8 says "Unexpected token"
+ * and gives no position): its UTF-16 offset.
+ */
 function lexicalFault(text: string): { offset: number; trailingComma: boolean } | null {
   const tokenizer = new Tokenizer();
+  const parser = new TokenParser();
   let found: { byte: number; trailingComma: boolean } | null = null;
   let comma = -1;
-  tokenizer.onToken = ({ token, offset }) => {
+  let at = -1;
+  parser.onValue = () => {};
+  parser.onError = () => {
+    if (!found) found = { byte: at, trailingComma: false };
+  };
+  tokenizer.onToken = (parsed) => {
+    const { token, offset } = parsed;
     if (found) return;
     if (comma >= 0 && (token === TokenType.RIGHT_BRACKET || token === TokenType.RIGHT_BRACE)) found = { byte: comma, trailingComma: true };
     comma = token === TokenType.COMMA ? offset : -1;
+    if (found) return;
+    at = offset;
+    parser.write(parsed);
   };
   tokenizer.onError = (error) => {
     const at = /absolute position "(\d+)"/.exec(error.message);

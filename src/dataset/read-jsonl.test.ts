@@ -105,9 +105,14 @@ describe("readJsonl", () => {
     const items = await collect(readJsonl(await file("words.jsonl", ['x at position 1', '[,"at position 9"]'].join("\n"))));
     expect(items.map((i) => ("error" in i ? i.error.message : ""))).toEqual([
       `line 1: not valid JSON (Unexpected token 'x', "x at position 1" is not valid JSON at column 1 of the line); expected one JSON object per line (JSONL)`,
-      // No column is known here (V8 gives none, and each token is well formed): none is made up from the quote.
-      `line 2: not valid JSON (Unexpected token ',', "[,"at position 9"]" is not valid JSON); expected one JSON object per line (JSONL)`,
+      `line 2: not valid JSON (Unexpected token ',', "[,"at position 9"]" is not valid JSON at column 2 of the line); expected one JSON object per line (JSONL)`,
     ]);
+  });
+
+  it("names the column of a token out of place, for which V8 says \"Unexpected token\" and gives no position", async () => {
+    const lines = ['{"é": , "b": 1}', '{"😀":}', "[1, , 2]", '{"a": ]'];
+    const items = await collect(readJsonl(await file("syntax.jsonl", lines.join("\n"))));
+    expect(items.map((i) => ("error" in i ? /at column \d+/.exec(i.error.message)?.[0] : ""))).toEqual(["at column 7", "at column 7", "at column 5", "at column 7"]);
   });
 
   it("invalid UTF-8 is a row error giving the byte in the line; valid neighbours are unaffected", async () => {
