@@ -3,6 +3,7 @@
  * {@link ErrorCode} and, for configuration problems, the full list of {@link Issue}s, so that a CLI,
  * an HTTP server or a test can react to the code and show every problem at once.
  */
+import { cutText } from "./cut-text.js";
 
 /** The closed set of error codes; the CLI and (later) the server map each to an exit code / status. */
 export type ErrorCode =
@@ -104,8 +105,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return `string ${JSON.stringify(shown)}`;
+    return `string ${JSON.stringify(cutText(value, 40))}`;
   }
   if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
   if (Array.isArray(value)) return `array of ${value.length}`;

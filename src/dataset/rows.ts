@@ -3,6 +3,7 @@
  * not be read. Row problems are data, so a run over a million rows never stops on one bad line.
  */
 import { isPlainObject } from "../errors.js";
+import { cutText } from "../cut-text.js";
 
 /** One dataset row, or the reason it could not be read. `row` is 1-based; `line` is where it starts in the file. */
 export type DatasetItem =
@@ -49,7 +50,7 @@ export function describeJsonKind(value: unknown): string {
 
 /** Cuts a parser's message to `max` characters: JSON.parse quotes the offending text, which may be 50 MB long. */
 export function shortMessage(message: string, max = 200): string {
-  return message.length > max ? `${message.slice(0, max)}…` : message;
+  return cutText(message, max);
 }
 
 /**

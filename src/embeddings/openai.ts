@@ -4,6 +4,7 @@ import { parseEmbeddingsResponse } from "./openai-response.js";
 import type { EmbeddingBatch, EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions, EmbeddingUsage } from "./provider.js";
 import type { BatchingHints } from "./batcher.js";
 import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type BackoffOptions } from "./retry.js";
+import { cutText } from "../cut-text.js";
 
 /** OpenAI's API root, the default `base_url`; only against it is an API key required. */
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -265,7 +266,7 @@ function serverMessage(text: string): string {
   }
   const trimmed = text.trim();
   if (trimmed === "") return "(empty body)";
-  return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
+  return cutText(trimmed, 300);
 }
 
 /** undici reports "fetch failed" with the real reason (ECONNREFUSED, ENOTFOUND, "other side closed") in `cause`. */

@@ -1,9 +1,10 @@
 import type { DistinctTokens } from "../metrics/jaccard.js";
+import { cutText } from "../cut-text.js";
 
 /** At most this many tokens are listed in each of `details.shared/missing/extra`; counts are always exact. */
 const LISTED_TOKENS = 50;
 /** A token longer than this many UTF-16 code units is listed cut short; see {@link listedToken}. */
-export const LISTED_TOKEN_LENGTH = 100;
+const LISTED_TOKEN_LENGTH = 100;
 
 /**
  * A token as `details` and `reasoning` show it: whole up to {@link LISTED_TOKEN_LENGTH} code units,
@@ -11,10 +12,7 @@ export const LISTED_TOKEN_LENGTH = 100;
  * 50 MB "word" costs a row's results about 100 bytes a mention, not 50 MB.
  */
 export function listedToken(token: string): string {
-  if (token.length <= LISTED_TOKEN_LENGTH) return token;
-  const last = token.charCodeAt(LISTED_TOKEN_LENGTH - 1);
-  const end = last >= 0xd800 && last <= 0xdbff ? LISTED_TOKEN_LENGTH - 1 : LISTED_TOKEN_LENGTH;
-  return `${token.slice(0, end)}…`;
+  return cutText(token, LISTED_TOKEN_LENGTH);
 }
 
 /** A type, not an interface, so that it stays assignable to `details` (`Record<string, unknown>`). */

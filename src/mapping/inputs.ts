@@ -2,6 +2,7 @@ import { EvalError, describeValue, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { compilePath, type CompiledPath } from "./jsonpath.js";
 import { toText } from "./to-text.js";
+import { cutText } from "../cut-text.js";
 
 /** The parameters an evaluator reads from a record. */
 export const PARAMETERS = ["output", "expected"] as const;
@@ -144,7 +145,7 @@ function literalProblem(value: unknown, input: string, at: (string | number)[]):
 /** An object given as an input, by its keys (the first five, each cut at 40 characters): `an object with the key "path"`. */
 function describeKeys(keys: string[]): string {
   if (keys.length === 0) return "an empty object";
-  const shown = keys.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+  const shown = keys.slice(0, 5).map((k) => JSON.stringify(cutText(k, 40)));
   const more = keys.length > 5 ? ` and ${keys.length - 5} more` : "";
   return `an object with the key${keys.length === 1 ? "" : "s"} ${shown.join(", ")}${more}`;
 }

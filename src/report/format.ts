@@ -6,6 +6,7 @@ import { roundFractionHalfUp } from "../metrics/rounding.js";
 import { codePointCount, unitPrefixEnd } from "../metrics/text-units.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import type { Direction } from "../types.js";
+import { cutText } from "../cut-text.js";
 
 /** What a pass rate is computed from: the rate and how many rows had a verdict. */
 export type PassRateCounts = Pick<EvaluatorSummary, "pass_rate" | "verdicts">;
@@ -171,7 +172,7 @@ export function formatTime(iso: string | null | undefined): string {
  * test case per evaluator, a worst row in a report, `compare`'s tables), so a 5 MB id would be copied
  * into each of those places whole; past this it is cut and ends in "…".
  */
-export const SHOWN_ID_LENGTH = 100;
+const SHOWN_ID_LENGTH = 100;
 
 /**
  * A row id as text: strings as they are, numbers and other values as JSON, none as ""; one longer than
@@ -189,7 +190,5 @@ export function formatId(id: unknown): string {
       text = String(id);
     }
   }
-  if (text.length <= SHOWN_ID_LENGTH) return text;
-  const last = text.charCodeAt(SHOWN_ID_LENGTH - 1);
-  return `${text.slice(0, last >= 0xd800 && last <= 0xdbff ? SHOWN_ID_LENGTH - 1 : SHOWN_ID_LENGTH)}…`;
+  return cutText(text, SHOWN_ID_LENGTH);
 }

@@ -8,6 +8,7 @@ import { readDataset } from "../dataset/read-dataset.js";
 import type { Evaluator } from "../evaluators/create.js";
 import { DEFAULT_INPUTS, type InputSource, type Parameter } from "../mapping/inputs.js";
 import type { RunDatasetResult } from "./run-dataset.js";
+import { cutText } from "../cut-text.js";
 
 export interface RunWarning {
   evaluator: string;
@@ -84,12 +85,7 @@ const SHOWN_FIELD_LENGTH = 100;
  * this line goes to the terminal, `--summary`'s warnings and the report.
  */
 export function firstRowFieldsText(fields: readonly string[]): string {
-  const shown = fields.map((f) => {
-    if (f.length <= SHOWN_FIELD_LENGTH) return JSON.stringify(f);
-    const last = f.charCodeAt(SHOWN_FIELD_LENGTH - 1);
-    return JSON.stringify(`${f.slice(0, last >= 0xd800 && last <= 0xdbff ? SHOWN_FIELD_LENGTH - 1 : SHOWN_FIELD_LENGTH)}…`);
-  });
-  return `the first row's fields are ${shown.join(", ")}`;
+  return `the first row's fields are ${fields.map((f) => JSON.stringify(cutText(f, SHOWN_FIELD_LENGTH))).join(", ")}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { EvalError } from "../../errors.js";
 import type { WordTable } from "./table.js";
+import { cutText } from "../../cut-text.js";
 
 /**
  * Reads a word-vector text file, streaming (GloVe 840B is 5.6 GB):
@@ -122,5 +123,5 @@ function dimFrom(declared: number | null): string {
 }
 
 function shorten(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+  return cutText(s, 40);
 }
