@@ -101,6 +101,16 @@ describe("readJsonl", () => {
     expect(messages.join("\n")).not.toMatch(/at position/);
   });
 
+  it("leaves a CRLF line's \\r out of a message, as if the line ended before it", async () => {
+    const items = await collect(readJsonl(await file("crlf.jsonl", '{"a":1}\r\n{"output":"open\r\n{"a":1,\r\n{"a":1}\r\n')));
+    expect(items.map((i) => ("error" in i ? i.error.message : "record"))).toEqual([
+      "record",
+      "line 2: not valid JSON (Unterminated string at column 16 of the line); expected one JSON object per line (JSONL)",
+      expect.stringMatching(/^line 3: not valid JSON \(.* at column 8 of the line\); /),
+      "record",
+    ]);
+  });
+
   it("takes no position from the line's own words that V8 quotes, nor cuts them out of the quote", async () => {
     const items = await collect(readJsonl(await file("words.jsonl", ['x at position 1', '[,"at position 9"]'].join("\n"))));
     expect(items.map((i) => ("error" in i ? i.error.message : ""))).toEqual([

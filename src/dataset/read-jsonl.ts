@@ -115,15 +115,33 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
   try {
     value = JSON.parse(json);
   } catch (err) {
-    // V8's "at position N" counts from 0; the column given instead counts from 1, as editors do. It ends
-    // the message: an "Unexpected token" message quotes the line, whose own "at position 3" must stay.
-    const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?$/, "");
-    const fault = jsonFault(json, err);
-    const where = fault ? ` at column ${fault.offset + 1} of the line${fault.note}` : "";
-    return rowError(row, line, `line ${line}: not valid JSON (${shortMessage(why)}${where}); expected ${EXPECTED}`);
+    return rowError(row, line, `line ${line}: not valid JSON (${whyNotJson(json, err)}); expected ${EXPECTED}`);
   }
   if (isRowObject(value)) return { row, line, record: value };
   return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}`);
+}
+
+/**
+ * JSON.parse's complaint about a line and the column where it stopped, counted from 1 as editors do (V8's
+ * "at position N", from 0, is dropped where it ends the message: an "Unexpected token" message quotes the
+ * line, whose own "at position 3" must stay). A CRLF file's lines keep their "\r", which JSON reads as
+ * white space; in a line that is not JSON, it is left out, so that an unclosed string is not "a bad
+ * control character" one column past the line's end.
+ */
+function whyNotJson(json: string, error: unknown): string {
+  let text = json;
+  let err = error;
+  if (json.endsWith("\r")) {
+    text = json.slice(0, -1);
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      err = e;
+    }
+  }
+  const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?$/, "");
+  const fault = jsonFault(text, err);
+  return `${shortMessage(why)}${fault ? ` at column ${fault.offset + 1} of the line${fault.note}` : ""}`;
 }
 
 /** Throws DATASET_INVALID when the first row opens a JSON value that goes on over the next lines. */
