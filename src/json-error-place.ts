@@ -59,6 +59,7 @@ function lexicalFault(text: string): { offset: number; trailingComma: boolean } 
   const parser = new TokenParser();
   let found: { byte: number; trailingComma: boolean } | null = null;
   let comma = -1;
+  /** The offset of the token the parser was last given: where it stopped when it errs. */
   let at = -1;
   parser.onValue = () => {};
   parser.onError = () => {
@@ -74,8 +75,8 @@ function lexicalFault(text: string): { offset: number; trailingComma: boolean } 
     parser.write(parsed);
   };
   tokenizer.onError = (error) => {
-    const at = /absolute position "(\d+)"/.exec(error.message);
-    if (!found && at) found = { byte: Number(at[1]), trailingComma: false };
+    const place = /absolute position "(\d+)"/.exec(error.message);
+    if (!found && place) found = { byte: Number(place[1]), trailingComma: false };
   };
   try {
     tokenizer.write(text);
