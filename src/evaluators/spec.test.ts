@@ -27,7 +27,10 @@ describe("spec validation at creation", () => {
   });
 
   it("rejects wrong types, out-of-range values and non-integers", () => {
-    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 0 } })).message).toContain("expected an integer >= 1, received number 0");
+    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { ngram_size: 0 } })).message).toContain("expected an integer in [1, 32], received number 0");
+    // Past 32, counting a long text's n-grams takes minutes, and past 16,383 it all but never ends (V8 hashes such strings by length).
+    expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "char_ngram", ngram_size: 33 } })).message).toContain("expected an integer in [1, 32], received number 33");
+    expect(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "char_ngram", ngram_size: 32 } })).not.toThrow();
     expect(thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "chars" } })).message).toContain('expected one of "word", "char_ngram", received string "chars"');
     expect(thrownEvalError(() => createEvaluator({ type: "levenshtein_distance", config: { threshold: 2.5 } })).message).toContain("expected an integer >= 0, received number 2.5");
     expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", config: { unicode_normalization: "NFD" } })).message).toContain('expected one of "NFC", "NFKC"');
