@@ -2,7 +2,8 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHUNK_BYTES } from "./read-bytes.js";
-import { JsonlLines, readJsonl } from "./read-jsonl.js";
+import { JsonlLines, parseJsonlRow, readJsonl, readJsonlBatches } from "./read-jsonl.js";
+import type { DatasetItem, UnparsedRow } from "./rows.js";
 import { brief, collect, datasetFailure, tempFiles } from "./test-support.js";
 
 const { file, dir } = tempFiles("simeval-jsonl-");
@@ -109,6 +110,19 @@ describe("readJsonl", () => {
       expect.stringMatching(/^line 3: not valid JSON \(.* at column 8 of the line\); /),
       "record",
     ]);
+  });
+
+  it("counts a BOM starting a later line (files joined) in the column, read on this thread or handed out unparsed", async () => {
+    const path = await file("joined-bad.jsonl", '{"a":1}\n\uFEFF{"a": }\n\uFEFF{"a":"open\r\n');
+    const expected = [
+      "record",
+      expect.stringMatching(/^line 2: not valid JSON \(.* at column 8 of the line\); /),
+      "line 3: not valid JSON (Unterminated string at column 12 of the line); expected one JSON object per line (JSONL)",
+    ];
+    expect((await collect(readJsonl(path))).map((i) => ("error" in i ? i.error.message : "record"))).toEqual(expected);
+    const unparsed: (DatasetItem | UnparsedRow)[] = [];
+    for await (const batch of readJsonlBatches(path, undefined, true)) unparsed.push(...batch);
+    expect(unparsed.map((u) => parseJsonlRow(u as UnparsedRow)).map((i) => ("error" in i ? i.error.message : "record"))).toEqual(expected);
   });
 
   it("takes no position from the line's own words that V8 quotes, nor cuts them out of the quote", async () => {

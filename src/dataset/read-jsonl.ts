@@ -85,7 +85,8 @@ export class JsonlLines {
       if (kind !== undefined) this.multiline = { line: this.line, kind };
     }
     this.row++;
-    out.push(this.unparsed ? { row: this.row, line: this.line, json: text } : parseJsonlRow({ row: this.row, line: this.line, json: text }));
+    // The line as it is, a BOM kept: parseJsonlRow skips it, and counts it in the column it names.
+    out.push(this.unparsed ? { row: this.row, line: this.line, json: line } : parseJsonlRow({ row: this.row, line: this.line, json: line }));
   }
 }
 
@@ -109,13 +110,18 @@ function opensMultilineJson(line: string): "array" | "object" | undefined {
   }
 }
 
-/** A JSONL line as a row: its record, or why it is not one. */
+/**
+ * A JSONL line as a row: its record, or why it is not one. A BOM starting the line (where files were
+ * joined) is skipped, and still counted in a column: it is the line's first character in an editor.
+ */
 export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
+  const bom = json.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const text = bom ? json.slice(1) : json;
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = JSON.parse(text);
   } catch (err) {
-    return rowError(row, line, `line ${line}: not valid JSON (${whyNotJson(json, err)}); expected ${EXPECTED}`);
+    return rowError(row, line, `line ${line}: not valid JSON (${whyNotJson(text, err, bom)}); expected ${EXPECTED}`);
   }
   if (isRowObject(value)) return { row, line, record: value };
   return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}`);
@@ -126,9 +132,10 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
  * "at position N", from 0, is dropped where it ends the message: an "Unexpected token" message quotes the
  * line, whose own "at position 3" must stay). A CRLF file's lines keep their "\r", which JSON reads as
  * white space; in a line that is not JSON, it is left out, so that an unclosed string is not "a bad
- * control character" one column past the line's end.
+ * control character" one column past the line's end. `before`: the units of the line before `json` (a BOM
+ * skipped), counted in the column.
  */
-function whyNotJson(json: string, error: unknown): string {
+function whyNotJson(json: string, error: unknown, before = 0): string {
   let text = json;
   let err = error;
   if (json.endsWith("\r")) {
@@ -141,7 +148,7 @@ function whyNotJson(json: string, error: unknown): string {
   }
   const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?$/, "");
   const fault = jsonFault(text, err);
-  return `${shortMessage(why)}${fault ? ` at column ${fault.offset + 1} of the line${fault.note}` : ""}`;
+  return `${shortMessage(why)}${fault ? ` at column ${before + fault.offset + 1} of the line${fault.note}` : ""}`;
 }
 
 /** Throws DATASET_INVALID when the first row opens a JSON value that goes on over the next lines. */

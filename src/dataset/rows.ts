@@ -24,6 +24,7 @@ export type RowErrorCode = "DATASET_ROW_INVALID" | "DATASET_READ_STOPPED";
 export interface UnparsedRow {
   row: number;
   line: number;
+  /** The line as read, without its "\n": a BOM starting it (files joined) is still there. */
   json: string;
 }
 
