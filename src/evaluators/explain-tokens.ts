@@ -15,6 +15,14 @@ export function listedToken(token: string): string {
   return cutText(token, LISTED_TOKEN_LENGTH);
 }
 
+/**
+ * Whether a listed token may be one {@link listedToken} cut (a token that long ending in "…"): it then
+ * stands for no token of the text, so a list holding one cannot be matched against the text's tokens.
+ */
+export function mayBeCutToken(listed: string): boolean {
+  return listed.length >= LISTED_TOKEN_LENGTH && listed.endsWith("…");
+}
+
 /** A type, not an interface, so that it stays assignable to `details` (`Record<string, unknown>`). */
 export type TokenExplanation = {
   shared: string[];

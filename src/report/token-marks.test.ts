@@ -76,6 +76,16 @@ describe("markTokenSets (jaccard_similarity, tfidf_similarity over words)", () =
     expect(marked(r.aligned.expected)).toEqual(words);
   });
 
+  it("makes the sets again from the texts when a listed word was cut to 100 units and \"…\" (a complete list)", () => {
+    const long = "x".repeat(150);
+    for (const type of ["jaccard_similarity", "tfidf_similarity"]) {
+      const r = scored(type, {}, `the ${long} sat`, "the sat");
+      expect(r.details.missing).toEqual([`${"x".repeat(100)}…`]);
+      expect(r.details.missing_count).toBe(1);
+      expect(marked(r.aligned.expected)).toEqual([long]);
+    }
+  });
+
   it("judges a word cut by the length cap whole, and says the text was cut", () => {
     const a = markTokenSets("cat elephant", "elephant", WORDS, 5);
     expect(a.expected).toEqual([

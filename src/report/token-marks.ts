@@ -3,6 +3,7 @@
  * where word order does not count: a token of one text is marked when the other text lacks it, and the
  * texts are split by the evaluator's own tokenizer (src/metrics/tokens.ts) under its case rule.
  */
+import { mayBeCutToken } from "../evaluators/explain-tokens.js";
 import { DEFAULT_NGRAM_SIZE } from "../evaluators/tfidf-similarity.js";
 import { ngramCounts, charNgramSpans, wordCounts, wordTokenSpans, type TokenSpan } from "../metrics/tokens.js";
 import { graphemeSegments } from "../metrics/text-units.js";
@@ -48,7 +49,7 @@ function tokenizerFor(opts: HighlightOptions): Tokenizer {
  *   some n-gram both texts have is unmarked. White space trimmed from the ends is in no n-gram, unmarked.
  *
  * Both texts are first prepared as the evaluator compared them ({@link comparedTexts}), with a note when that changes them.
- * The sets are `reported`'s lists when they are complete; otherwise they are made again from the whole
+ * The sets are `reported`'s lists when they are complete, no token in them cut; otherwise they are made again from the whole
  * texts with the same tokenizer (a token of the expected text is missing iff the output has no such token).
  * A token cut by `maxChars` is judged whole.
  */
@@ -74,9 +75,12 @@ export function markTokenSets(rawExpected: string, rawOutput: string, opts: High
   return { ...sides, highlighted: true, notes };
 }
 
-/** A reported list as a membership test, when it lists every token (else null: the list was cut). */
+/**
+ * A reported list as a membership test, when it lists every token whole (else null: the list was cut, or
+ * a token in it was, which no token of the text would match, see `listedToken`).
+ */
 function setOf(list: readonly string[] | undefined, count: number | undefined): ((token: string) => boolean) | null {
-  if (list === undefined || count !== list.length) return null;
+  if (list === undefined || count !== list.length || list.some(mayBeCutToken)) return null;
   const set = new Set(list);
   return (token) => set.has(token);
 }
