@@ -1,10 +1,19 @@
 /** Where a JSON.parse error lies in its text, for messages that name a line and column. */
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 
-/** JSON.parse's complaint on one line: V8 quotes a short text whole, line breaks and tabs written here as JSON escapes. */
+/**
+ * V8's "in JSON at position N" (from 0; Node 22 adds "(line L column C)"), at the end of its message only:
+ * an "Unexpected token" message quotes the text, whose own "at position 3" must stay.
+ */
+const V8_POSITION = /(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/;
+
+/**
+ * JSON.parse's complaint on one line, without V8's 0-based position (messages give the place as a line and
+ * column counted from 1, as editors do): V8 quotes a short text whole, line breaks and tabs written here as JSON escapes.
+ */
 export function jsonParseMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/[\r\n\t]/g, (c) => JSON.stringify(c).slice(1, -1));
+  return message.replace(V8_POSITION, "").replace(/[\r\n\t]/g, (c) => JSON.stringify(c).slice(1, -1));
 }
 
 /**
@@ -26,16 +35,35 @@ export function jsonErrorPlace(text: string, error: unknown): string {
  */
 export function jsonFault(text: string, error: unknown): { offset: number; note: string } | null {
   const message = error instanceof Error ? error.message : "";
-  // At the message's end only: an "Unexpected token" message quotes the text, which may hold these words.
-  const at = / at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
-  let offset = at ? Number(at[1]) : /Unexpected end of JSON input/.test(message) ? text.length : -1;
+  const at = V8_POSITION.exec(message);
+  if (at) return faultAt(text, Number(at[1]));
+  // No position: the text is tokenized, which on a text of megabytes costs several times JSON.parse.
+  let offset = /Unexpected end of JSON input/.test(message) ? text.length : -1;
   let note = "";
   const found = lexicalFault(text);
-  if (found && (offset < 0 || found.offset <= offset)) {
-    const comment = /^\/[/*]/.test(text.slice(found.offset, found.offset + 2));
-    [offset, note] = [found.offset, found.trailingComma ? " (a trailing comma: JSON allows none before ] or })" : comment ? " (a comment: JSON allows none)" : ""];
-  }
+  if (found && (offset < 0 || found.offset <= offset)) [offset, note] = [found.offset, found.trailingComma ? TRAILING_COMMA : startsComment(text, found.offset) ? COMMENT : ""];
   return offset < 0 || offset > text.length ? null : { offset, note };
+}
+
+const TRAILING_COMMA = " (a trailing comma: JSON allows none before ] or })";
+const COMMENT = " (a comment: JSON allows none)";
+
+/** Whether a `//` or `/*` comment starts at `offset`. */
+function startsComment(text: string, offset: number): boolean {
+  return text.charCodeAt(offset) === 0x2f && (text.charCodeAt(offset + 1) === 0x2f || text.charCodeAt(offset + 1) === 0x2a);
+}
+
+/**
+ * The fault at V8's position: where it stopped, but for a trailing comma, where it points at the } or ]
+ * after it (`{"a":1,}`: "Expected double-quoted property name"), and the comma is what to delete.
+ */
+function faultAt(text: string, position: number): { offset: number; note: string } | null {
+  if (position > text.length) return null;
+  const closing = text[position] === "}" || text[position] === "]";
+  let i = position - 1;
+  while (closing && i >= 0 && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i--;
+  if (closing && text[i] === ",") return { offset: i, note: TRAILING_COMMA };
+  return { offset: position, note: startsComment(text, position) ? COMMENT : "" };
 }
 
 /** "line L, column C" of a UTF-16 offset into `text` (1-based; the column counts UTF-16 units, as JSON.parse's position does). */

@@ -107,6 +107,8 @@ describe("readEvalsFile", () => {
 
   it("says on which line and column a file stops being JSON", async () => {
     expect((await errorOf(file('{"evaluators":[\n  {"type":"levenshtein",}\n]}'))).message).toContain("not valid JSON at line 2, column 24 (a trailing comma: JSON allows none before ] or }) (");
+    // The place is the 1-based line and column alone: V8's 0-based "in JSON at position 39" is left out.
+    expect((await errorOf(file('{"evaluators":[\n  {"type":"levenshtein",}\n]}'))).message).toMatch(/ \(Expected double-quoted property name\)$/);
     expect((await errorOf(file('{"evaluators":[\n  {"type":"exact_match"},\n]}'))).message).toContain("not valid JSON at line 2, column 25 (a trailing comma");
     // V8 gives no position for these.
     expect((await errorOf(file('{"evaluators":[\n  {"type": exact_match}]}'))).message).toContain("not valid JSON at line 2, column 12 (");

@@ -3,7 +3,7 @@
  * a newline, lines of any length (a line longer than a read is carried across reads). Blank lines are not rows.
  */
 import { constants, isAscii, isUtf8 } from "node:buffer";
-import { jsonFault } from "../json-error-place.js";
+import { jsonFault, jsonParseMessage } from "../json-error-place.js";
 import { datasetInvalid } from "./errors.js";
 import { firstInvalidUtf8, openDatasetFile, readChunks } from "./read-bytes.js";
 import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
@@ -128,9 +128,8 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
 }
 
 /**
- * JSON.parse's complaint about a line and the column where it stopped, counted from 1 as editors do (V8's
- * "at position N", from 0, is dropped where it ends the message: an "Unexpected token" message quotes the
- * line, whose own "at position 3" must stay). A CRLF file's lines keep their "\r", which JSON reads as
+ * JSON.parse's complaint about a line ({@link jsonParseMessage}) and the column where it stopped, counted
+ * from 1 as editors do. A CRLF file's lines keep their "\r", which JSON reads as
  * white space; in a line that is not JSON, it is left out, so that an unclosed string is not "a bad
  * control character" one column past the line's end. `before`: the units of the line before `json` (a BOM
  * skipped), counted in the column.
@@ -146,7 +145,7 @@ function whyNotJson(json: string, error: unknown, before = 0): string {
       err = e;
     }
   }
-  const why = (err instanceof Error ? err.message : String(err)).replace(/(?: in JSON)? at position \d+(?: \(line \d+ column \d+\))?$/, "");
+  const why = jsonParseMessage(err);
   const fault = jsonFault(text, err);
   return `${shortMessage(why)}${fault ? ` at column ${before + fault.offset + 1} of the line${fault.note}` : ""}`;
 }
