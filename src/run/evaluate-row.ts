@@ -1,4 +1,4 @@
-import { EvalError } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import type { EvalVerdict, Evaluator } from "../evaluators/create.js";
 import { parseJsonlRow } from "../dataset/read-jsonl.js";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
@@ -13,6 +13,23 @@ export function parsedItem(item: DatasetItem | UnparsedRow): DatasetItem {
 /** Scores one dataset item with every evaluator; an evaluator that throws becomes that row's ResultError. */
 export function evaluateItem(item: DatasetItem, evaluators: readonly Evaluator[]): RowOutcome | Promise<RowOutcome> {
   return scoreItem(item, evaluators, explained);
+}
+
+/**
+ * Scores one record with every evaluator, as a dataset run scores a row (a trace, in a service): each
+ * evaluator's result by its name, in evaluator order, as results.jsonl's `results` holds them, or
+ * `{ error: { code, message } }` where the evaluator failed (its EvalError's code, or EVALUATOR_FAILED),
+ * so that one failing never fails the others. A record that is not an object, or `evaluators` that are not
+ * a list of evaluators (from `createEvaluators`), throw an EvalError (INPUT_INVALID, CONFIG_INVALID).
+ */
+export async function scoreRecord(record: EvalRecord, evaluators: readonly Evaluator[]): Promise<Record<string, RowResult>> {
+  if (!isPlainObject(record)) throw argumentError("INPUT_INVALID", "scoreRecord", "record", "an object (an evaluation record: output, expected, …)", record);
+  const bad = Array.isArray(evaluators) ? evaluators.findIndex((e: unknown) => !isPlainObject(e) || typeof e["evaluateNow"] !== "function" || typeof e["name"] !== "string") : -2;
+  if (bad !== -1) {
+    const [arg, value] = bad === -2 ? ["evaluators", evaluators] : [`evaluators[${bad}]`, evaluators[bad]];
+    throw argumentError("CONFIG_INVALID", "scoreRecord", arg, bad === -2 ? "a list of evaluators from createEvaluators" : "an evaluator from createEvaluators", value, bad === -2 ? ["evaluators"] : ["evaluators", bad]);
+  }
+  return (await evaluateItem({ row: 1, line: 1, record }, evaluators)).results;
 }
 
 /**

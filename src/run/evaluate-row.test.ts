@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createEvaluators, type Evaluator } from "../evaluators/create.js";
+import { hashingProvider } from "../test-support.js";
+import { scoreRecord } from "./evaluate-row.js";
+
+describe("scoreRecord", () => {
+  const evaluators = createEvaluators(
+    [
+      { type: "semantic_similarity", name: "meaning", config: { provider: "hashing" } },
+      { type: "exact_match" },
+      { type: "levenshtein", name: "tags", inputs: { output: "$.tags[*]" } },
+      { type: "jaccard_similarity" },
+    ],
+    { embeddingProviders: { hashing: () => hashingProvider } },
+  );
+
+  it("gives each evaluator's result by name, in evaluator order, and an evaluator's failure in its place", async () => {
+    const record = { output: "Paris is the capital", expected: "Paris is the capital", tags: ["a", "b"] };
+    const results = await scoreRecord(record, evaluators);
+    // The asynchronous evaluator (embeddings) settles last, yet stays first.
+    expect(Object.keys(results)).toEqual(["meaning", "exact_match", "tags", "jaccard_similarity"]);
+    for (const [i, e] of evaluators.entries()) {
+      if (e.name === "tags") continue;
+      const { name: _, ...stored } = await e.evaluate(record);
+      expect(results[e.name], `evaluator ${i}`).toEqual(stored);
+    }
+    // A JSONPath matching two values is that evaluator's error, as in a dataset run.
+    expect(results["tags"]).toEqual({ error: { code: "INPUT_INVALID", message: expect.stringContaining("$.tags[*]") } });
+  });
+
+  it("gives EVALUATOR_FAILED for an error that is not an EvalError, and still scores the others", async () => {
+    const failing = { ...(evaluators[1] as Evaluator), name: "broken", evaluateNow: () => { throw new TypeError("boom"); } };
+    const results = await scoreRecord({ output: "a", expected: "a" }, [failing, evaluators[3] as Evaluator]);
+    expect(results["broken"]).toEqual({ error: { code: "EVALUATOR_FAILED", message: "boom" } });
+    expect(results["jaccard_similarity"]).toMatchObject({ score: 1, passed: true });
+  });
+
+  it("refuses a record that is not an object and evaluators that are not a list of evaluators, naming the argument", async () => {
+    await expect(scoreRecord("text" as never, evaluators)).rejects.toMatchObject({ code: "INPUT_INVALID", message: 'scoreRecord: record must be an object (an evaluation record: output, expected, …), received string "text"' });
+    await expect(scoreRecord({ output: "a" }, "exact_match" as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: 'scoreRecord: evaluators must be a list of evaluators from createEvaluators, received string "exact_match"' });
+    await expect(scoreRecord({ output: "a" }, [evaluators[1], { type: "exact_match" }] as never)).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: "scoreRecord: evaluators[1] must be an evaluator from createEvaluators, received object",
+      issues: [{ path: ["evaluators", 1] }],
+    });
+  });
+});
