@@ -18,11 +18,11 @@ export function jsonParseMessage(error: unknown): string {
 
 /**
  * Where a JSON.parse error lies in `text`, as " at line L, column C" (1-based; the column counts
- * UTF-16 units, as the parser's position does), from the position V8 puts in most messages, or the end
- * of the text when it ended too soon. V8's "Unexpected token" messages give none, and for a trailing
- * comma it points past it: so the text is also tokenized, and a character no token starts with, or a
- * trailing comma (then named), wins when it comes first; a comment there (`//` or `/*`) is named too.
- * Empty when no place is found.
+ * UTF-16 units, as the parser's position does), from the position V8 puts in most messages (for a
+ * trailing comma it points past it, and the comma is named). Where it gives none ("Unexpected token", or
+ * the text ended too soon), the text is tokenized: the first character no token starts with, trailing
+ * comma or token out of place wins when it comes before the text's end. A comment there (`//` or `/*`) is
+ * named too. Empty when no place is found.
  */
 export function jsonErrorPlace(text: string, error: unknown): string {
   const fault = jsonFault(text, error);
