@@ -24,11 +24,9 @@ export function evaluateItem(item: DatasetItem, evaluators: readonly Evaluator[]
  */
 export async function scoreRecord(record: EvalRecord, evaluators: readonly Evaluator[]): Promise<Record<string, RowResult>> {
   if (!isPlainObject(record)) throw argumentError("INPUT_INVALID", "scoreRecord", "record", "an object (an evaluation record: output, expected, …)", record);
-  const bad = Array.isArray(evaluators) ? evaluators.findIndex((e: unknown) => !isPlainObject(e) || typeof e["evaluateNow"] !== "function" || typeof e["name"] !== "string") : -2;
-  if (bad !== -1) {
-    const [arg, value] = bad === -2 ? ["evaluators", evaluators] : [`evaluators[${bad}]`, evaluators[bad]];
-    throw argumentError("CONFIG_INVALID", "scoreRecord", arg, bad === -2 ? "a list of evaluators from createEvaluators" : "an evaluator from createEvaluators", value, bad === -2 ? ["evaluators"] : ["evaluators", bad]);
-  }
+  if (!Array.isArray(evaluators)) throw argumentError("CONFIG_INVALID", "scoreRecord", "evaluators", "a list of evaluators from createEvaluators", evaluators);
+  const bad = evaluators.findIndex((e: unknown) => !isPlainObject(e) || typeof e["evaluateNow"] !== "function" || typeof e["name"] !== "string");
+  if (bad >= 0) throw argumentError("CONFIG_INVALID", "scoreRecord", `evaluators[${bad}]`, "an evaluator from createEvaluators", evaluators[bad], ["evaluators", bad]);
   return (await evaluateItem({ row: 1, line: 1, record }, evaluators)).results;
 }
 
