@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonFault } from "./json-error-place.js";
+import { jsonErrorPlace, jsonFault } from "./json-error-place.js";
+
+const LINE_BREAK = ' (a line break inside a string: close the string with " before the line ends, or write the break as \\n)';
 
 /** JSON.parse's error on `text`, or undefined when it is JSON. */
 function parseError(text: string): Error | undefined {
@@ -41,7 +43,8 @@ describe("jsonFault", () => {
         if (!at) return;
         const position = Number(at[1]);
         const tokenized = jsonFault(text, new Error(error.message.slice(0, at.index)));
-        expect(jsonFault(text, error)).toEqual(tokenized && tokenized.offset <= position ? tokenized : { offset: position, note: "" });
+        const lineBreak = text[position] === "\n" || text[position] === "\r";
+        expect(jsonFault(text, error)).toEqual(tokenized && tokenized.offset <= position ? tokenized : { offset: position, note: lineBreak ? LINE_BREAK : "" });
       }),
       { seed: 7, numRuns: 3000 },
     );
@@ -51,5 +54,15 @@ describe("jsonFault", () => {
     expect(jsonFault('{"a":1, \n }', parseError('{"a":1, \n }'))).toEqual({ offset: 6, note: " (a trailing comma: JSON allows none before ] or })" });
     expect(jsonFault('{"a":1 /* c */}', parseError('{"a":1 /* c */}'))).toEqual({ offset: 7, note: " (a comment: JSON allows none)" });
     expect(jsonFault('{"a":1} x', parseError('{"a":1} x'))).toEqual({ offset: 8, note: "" });
+  });
+
+  it("names a line break inside a string, LF or CRLF: a string left unclosed at its line's end", () => {
+    for (const eol of ["\n", "\r\n"]) {
+      const text = `{"evaluators": [${eol}  {"name": "em${eol}  }]}${eol}`;
+      expect(jsonFault(text, parseError(text))).toEqual({ offset: text.indexOf(eol, 20), note: LINE_BREAK });
+      expect(jsonErrorPlace(text, parseError(text))).toBe(` at line 2, column 15${LINE_BREAK}`);
+    }
+    // White space between tokens is no fault: the place is the token after it.
+    expect(jsonFault('{"a":\n\n}', parseError('{"a":\n\n}'))?.note).toBe("");
   });
 });

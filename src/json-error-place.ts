@@ -21,8 +21,8 @@ export function jsonParseMessage(error: unknown): string {
  * UTF-16 units, as the parser's position does), from the position V8 puts in most messages (for a
  * trailing comma it points past it, and the comma is named). Where it gives none ("Unexpected token", or
  * the text ended too soon), the text is tokenized: the first character no token starts with, trailing
- * comma or token out of place wins when it comes before the text's end. A comment there (`//` or `/*`) is
- * named too. Empty when no place is found.
+ * comma or token out of place wins when it comes before the text's end. A comment there (`//` or `/*`), or a
+ * line break inside a string, is named too. Empty when no place is found.
  */
 export function jsonErrorPlace(text: string, error: unknown): string {
   const fault = jsonFault(text, error);
@@ -31,7 +31,7 @@ export function jsonErrorPlace(text: string, error: unknown): string {
 
 /**
  * The UTF-16 offset of a JSON.parse error in `text`, found as {@link jsonErrorPlace} says, and a note
- * naming a trailing comma or a comment there (" (a trailing comma: …)", or empty). Null when no place is found.
+ * naming a trailing comma, a comment or a line break inside a string there (" (a trailing comma: …)", or empty). Null when no place is found.
  */
 export function jsonFault(text: string, error: unknown): { offset: number; note: string } | null {
   const message = error instanceof Error ? error.message : "";
@@ -41,12 +41,22 @@ export function jsonFault(text: string, error: unknown): { offset: number; note:
   let offset = /Unexpected end of JSON input/.test(message) ? text.length : -1;
   let note = "";
   const found = lexicalFault(text);
-  if (found && (offset < 0 || found.offset <= offset)) [offset, note] = [found.offset, found.trailingComma ? TRAILING_COMMA : startsComment(text, found.offset) ? COMMENT : ""];
+  if (found && (offset < 0 || found.offset <= offset)) [offset, note] = [found.offset, found.trailingComma ? TRAILING_COMMA : placeNote(text, found.offset)];
   return offset < 0 || offset > text.length ? null : { offset, note };
 }
 
 const TRAILING_COMMA = " (a trailing comma: JSON allows none before ] or })";
 const COMMENT = " (a comment: JSON allows none)";
+const LINE_BREAK = ' (a line break inside a string: close the string with " before the line ends, or write the break as \\n)';
+
+/**
+ * The note on a fault at `offset` that is not a trailing comma: a comment starting there, or a line break,
+ * which is a fault only inside a string (outside one it is white space): most often a string left unclosed.
+ */
+function placeNote(text: string, offset: number): string {
+  if (startsComment(text, offset)) return COMMENT;
+  return text[offset] === "\n" || text[offset] === "\r" ? LINE_BREAK : "";
+}
 
 /** Whether a `//` or `/*` comment starts at `offset`. */
 function startsComment(text: string, offset: number): boolean {
@@ -63,7 +73,7 @@ function faultAt(text: string, position: number): { offset: number; note: string
   let i = position - 1;
   while (closing && i >= 0 && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i--;
   if (closing && text[i] === ",") return { offset: i, note: TRAILING_COMMA };
-  return { offset: position, note: startsComment(text, position) ? COMMENT : "" };
+  return { offset: position, note: placeNote(text, position) };
 }
 
 /** "line L, column C" of a UTF-16 offset into `text` (1-based; the column counts UTF-16 units, as JSON.parse's position does). */
