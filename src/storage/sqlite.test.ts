@@ -829,6 +829,92 @@ describe("several writers", () => {
   });
 });
 
+describe("appendRows", () => {
+  const unnumbered = (from: number, to: number) => numbered(from, to).map(({ row: _, ...r }) => r);
+
+  it("numbers the rows after the run's last one, resolving to the numbers in order; serialised rows too; no rows touch nothing", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    expect(await store.appendRows(id, unnumbered(1, 3))).toEqual([1, 2, 3]);
+    await store.addRows(id, numbered(4, 5)); // numbered by the caller, as the runner does
+    const serialized: Omit<SerializedRow, "row"> = { line: 7, id: '"s"', results: JSON.stringify(result(1)), error: null, scores: [1] };
+    expect(await store.appendRows(id, [serialized, ...unnumbered(7, 7)])).toEqual([6, 7]);
+    expect(await store.appendRows(id, [])).toEqual([]);
+    expect(await store.appendRows("nope", [])).toEqual([]); // as addRows: an empty batch asks nothing of the store
+    const rows = await collect(store.rows(id));
+    expect(rows.map((r) => [r.row, r.id])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, "s"], [7, 7]]);
+    expect(rows[5]).toEqual({ row: 6, id: "s", line: 7, results: result(1) });
+    expect(await collect(store.scores(id))).toEqual((await collect(store.rows(id))).map(rowScores));
+    // Another run's numbers are its own.
+    expect(await store.appendRows(await store.beginRun(META), unnumbered(1, 2))).toEqual([1, 2]);
+  });
+
+  it("refuses rows that are not a list of unnumbered rows, naming the place, and stores none of the batch", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const cases: [unknown, string][] = [
+      [5, "appendRows: rows must be an array of rows (RowOutcomes or SerializedRows without their row), received number 5"],
+      [[...unnumbered(1, 1), null], "appendRows: rows[1] must be a row (a RowOutcome or SerializedRow without its row), received null"],
+      [[...unnumbered(1, 1), numbered(2, 2)[0]], "appendRows: rows[1].row must be nothing (appendRows numbers the rows; addRows takes numbered ones), received number 2"],
+      [[{ id: 1 }], "appendRows: rows[0].results must be an object of results by evaluator name, or their JSON, received nothing"],
+      [[{ id: 1, results: [] }], "appendRows: rows[0].results must be an object of results by evaluator name, or their JSON, received array of 0"],
+    ];
+    for (const [rows, message] of cases) {
+      const error = await evalErrorOf(store.appendRows(id, rows as never));
+      expect(error).toMatchObject({ code: "INPUT_INVALID", message });
+    }
+    expect(await collect(store.rows(id))).toEqual([]);
+  });
+
+  it("refuses an unknown or finished run (STORE_FAILED), storing nothing", async () => {
+    const store = open();
+    expect((await storeError(() => store.appendRows("nope", unnumbered(1, 2)))).message).toBe(`${dbPath}: no run with id "nope"`);
+    const id = await store.beginRun(META);
+    await store.finishRun(id, SUMMARY);
+    expect((await storeError(() => store.appendRows(id, unnumbered(1, 1)))).message).toBe(`${dbPath}: run ${id} is complete; cannot append a row to it`);
+    expect(await store.rowCount(id)).toBe(0);
+  });
+
+  it("four processes appending to one run at once store every row once, numbered 1..N without a gap, each told its rows' numbers", async () => {
+    const parent = open();
+    const id = await parent.beginRun(META);
+    const source = `
+      const store = openSqliteStore(process.argv[2]);
+      const [id, who, go] = process.argv.slice(3);
+      const given = [];
+      // Ready, then wait for the parent's go, so that the four processes append at the same time.
+      process.stdout.write("ready\\n");
+      while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
+      for (let i = 0; i < 300; ) {
+        const rows = [];
+        // Batches of 1 to 7 rows, so that the processes interleave at many points.
+        for (let n = 1 + (i % 7); n > 0 && i < 300; n--, i++) rows.push({ id: who + ":" + i, results: { em: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", skipped: false, details: {} } } });
+        const numbers = await store.appendRows(id, rows);
+        rows.forEach((r, j) => given.push([r.id, numbers[j]]));
+        if (i % 3 === 0) await new Promise((r) => setTimeout(r, 1)); // now and then, let the others in
+      }
+      await store.close();
+      process.stdout.write(JSON.stringify(given) + "\\n");
+    `;
+    const go = join(dir, "go");
+    const children = ["a", "b", "c", "d"].map((who) => startChild(`import { existsSync } from "node:fs";\n${source}`, [dbPath, id, who, go]));
+    await Promise.all(children.map((c) => c.firstLine));
+    writeFileSync(go, "");
+    const exits = await Promise.all(children.map((c) => c.exited));
+    for (const r of exits) expect(r, r.stderr).toMatchObject({ code: 0 });
+    const given = new Map(exits.flatMap((r) => JSON.parse(r.stdout.split("\n")[1] as string) as [string, number][]));
+    expect(given.size).toBe(1200);
+    const rows = await collect(parent.rows(id));
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(1200);
+    for (const r of rows) expect(given.get(r.id as string)).toBe(r.row);
+    // The processes took turns: otherwise the test would not have shown that they queue for their numbers.
+    const turns = rows.filter((r, i) => i > 0 && (r.id as string)[0] !== (rows[i - 1]?.id as string)[0]).length;
+    expect(turns).toBeGreaterThan(10);
+    expect((await parent.findRun(id))?.status).toBe("running"); // the children's close() leaves a run they did not begin alone
+  }, 60_000);
+});
+
 describe("the file moved away", () => {
   it("refuses to go on recording once the database file is deleted: its rows would go to a file no longer there", async () => {
     const store = open();

@@ -1,14 +1,14 @@
 import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
-import { argumentError, EvalError } from "../errors.js";
+import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
 import { newRunId } from "./run-id.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import { CLOSED_UNFINISHED, processGone, type RunStore } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type RunStore, type UnnumberedRow } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -140,6 +140,8 @@ function prepareStatements(db: Database.Database) {
     insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null]>(
       `INSERT INTO rows (run_id, row, id, line, results, error, scores) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // One seek at the end of the run's part of the primary key: the number appendRows gives next, less one.
+    lastRow: db.prepare<[string], number>(`SELECT coalesce(max(row), 0) FROM rows WHERE run_id = ?`).pluck(),
     rowPage: db.prepare<[string, number, number], RowRecord>(
       `SELECT row, id, line, results, error FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
     ),
@@ -218,6 +220,7 @@ export class SqliteRunStore implements RunStore {
   /** Runs begun here and still running: {@link close} marks them incomplete. */
   readonly #mine = new Set<string>();
   readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => void>;
+  readonly #appendRowsTx: Database.Transaction<(runId: string, rows: readonly UnnumberedRow[], doing: string) => number[]>;
   readonly #putEmbeddingsTx: Database.Transaction<
     (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => void
   >;
@@ -230,23 +233,18 @@ export class SqliteRunStore implements RunStore {
     this.#q = prepareStatements(this.#db);
     this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
-      const insert = this.#q.insertRow;
+      for (const r of rows) this.#insertRow(runId, r.row, r, names);
+    });
+    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], doing: string) => {
+      const names = evaluatorNames(this.#requireRunning(runId, doing));
+      // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
+      let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
+      const numbers: number[] = [];
       for (const r of rows) {
-        if (isSerialized(r)) {
-          // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
-          insert.run(runId, r.row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null);
-        } else {
-          insert.run(
-            runId,
-            r.row,
-            r.id === undefined ? null : (JSON.stringify(r.id) ?? null),
-            r.line ?? null,
-            JSON.stringify(r.results),
-            r.error === undefined ? null : JSON.stringify(r.error),
-            outcomeScores(r, names),
-          );
-        }
+        this.#insertRow(runId, next, r, names);
+        numbers.push(next++);
       }
+      return numbers;
     });
     this.#putEmbeddingsTx = this.#db.transaction(
       (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => {
@@ -296,6 +294,45 @@ export class SqliteRunStore implements RunStore {
       this.#requireSameFile();
       this.#addRowsTx.immediate(runId, rows, span);
     });
+  }
+
+  /**
+   * Appends `rows` numbered by the store, in one `BEGIN IMMEDIATE` transaction: the first gets the run's
+   * largest row number so far plus one (1 for a run without rows), the next one more, and so on. The
+   * number is read under the write lock that the insert holds, so processes appending to one run at once
+   * queue on it and get consecutive numbers with no gap and no collision. Resolves to the numbers, in the
+   * order of `rows` (`[]` for no rows, touching nothing). A batch is stored whole or not at all. Refuses
+   * (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), or has
+   * `results` that are neither an object nor a string of JSON; `STORE_FAILED` a run that is unknown or
+   * not running. A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
+   */
+  async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]> {
+    checkUnnumberedRows(rows);
+    if (rows.length === 0) return [];
+    const what = rows.length === 1 ? "a row" : `${rows.length} rows`;
+    return this.#guard(`append ${what} to run ${runId}`, () => {
+      this.#requireSameFile();
+      return this.#appendRowsTx.immediate(runId, rows, `append ${what} to it`);
+    });
+  }
+
+  /** Inserts one row as number `row` of the run whose evaluators are `names` (inside a write transaction). */
+  #insertRow(runId: string, row: number, r: UnnumberedRow, names: readonly string[]): void {
+    const insert = this.#q.insertRow;
+    if (isSerialized(r)) {
+      // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
+      insert.run(runId, row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null);
+    } else {
+      insert.run(
+        runId,
+        row,
+        r.id === undefined ? null : (JSON.stringify(r.id) ?? null),
+        r.line ?? null,
+        JSON.stringify(r.results),
+        r.error === undefined ? null : JSON.stringify(r.error),
+        outcomeScores(r, names),
+      );
+    }
   }
 
   async finishRun(runId: string, summary: RunSummary): Promise<void> {
@@ -711,8 +748,27 @@ function writerMayBeAlive(r: { id: string; pid: number | null; host: string | nu
   }
 }
 
-function isSerialized(r: RowOutcome | SerializedRow): r is SerializedRow {
+function isSerialized<R extends UnnumberedRow>(r: R): r is Extract<R, { results: string }> {
   return typeof r.results === "string";
+}
+
+/**
+ * Throws INPUT_INVALID, naming the place (`appendRows: rows[2].row must be nothing …`), unless `rows` is an
+ * array of objects without a `row` whose `results` is an object (a {@link RowOutcome}'s) or a string (a
+ * {@link SerializedRow}'s JSON).
+ */
+function checkUnnumberedRows(rows: unknown): asserts rows is readonly UnnumberedRow[] {
+  const bad = (arg: string, expected: string, value: unknown, path: (string | number)[]) => argumentError("INPUT_INVALID", "appendRows", arg, expected, value, path);
+  if (!Array.isArray(rows)) throw bad("rows", "an array of rows (RowOutcomes or SerializedRows without their row)", rows, ["rows"]);
+  rows.forEach((r: unknown, i) => {
+    if (typeof r !== "object" || r === null || Array.isArray(r)) throw bad(`rows[${i}]`, "a row (a RowOutcome or SerializedRow without its row)", r, ["rows", i]);
+    const { row, results } = r as Record<string, unknown>;
+    // A number given here would be silently replaced: the caller meant addRows, or copied rows of another run.
+    if (row !== undefined) throw bad(`rows[${i}].row`, "nothing (appendRows numbers the rows; addRows takes numbered ones)", row, ["rows", i, "row"]);
+    if (typeof results !== "string" && !isPlainObject(results)) {
+      throw bad(`rows[${i}].results`, "an object of results by evaluator name, or their JSON", results, ["rows", i, "results"]);
+    }
+  });
 }
 
 /** A run as the store gives it; `dead` holds the runs found dead just now, with their stop reasons. */
@@ -740,7 +796,7 @@ function evaluatorNames(run: RunRecord): string[] {
  * An outcome's `scores` column: its results' pairable scores in the run's evaluator order, or NULL
  * (read from `results` instead) when its results are not exactly the run's evaluators, or it has none.
  */
-function outcomeScores(r: RowOutcome, names: readonly string[]): string | null {
+function outcomeScores(r: Omit<RowOutcome, "row">, names: readonly string[]): string | null {
   const keys = Object.keys(r.results);
   if (r.error !== undefined || keys.length !== names.length || !names.every((n) => n in r.results)) return null;
   return encodeScores(names.map((n) => scoreOf(r.results[n])));

@@ -14,6 +14,12 @@ export function processGone(pid: number): string {
 }
 
 /**
+ * A row to {@link RunStore.appendRows}: a {@link RowOutcome} or a {@link SerializedRow} without its `row`,
+ * which the store gives it.
+ */
+export type UnnumberedRow = Omit<RowOutcome, "row"> | Omit<SerializedRow, "row">;
+
+/**
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
  * behind the same interface, so nothing above this file knows which database it talks to. Every method
  * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
@@ -27,6 +33,14 @@ export interface RunStore {
    * results.jsonl and the store alike).
    */
   addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void>;
+  /**
+   * Appends rows that carry no number and resolves to the numbers the store gave them, in order: each
+   * is the run's largest row number so far plus one, taken in the same transaction as the insert, so
+   * that several processes appending to one run (a service's workers) never give two rows one number
+   * and leave no gaps. Durable once it resolves. For rows whose number is the caller's (the runner's row in
+   * its dataset), {@link addRows}.
+   */
+  appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]>;
   /** Marks the run complete with its summary. */
   finishRun(runId: string, summary: RunSummary): Promise<void>;
   /**
