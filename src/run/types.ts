@@ -31,6 +31,12 @@ export interface RowOutcome<R extends RowVerdict = RowResult> {
   results: Record<string, R>;
   /** Set when the row could not be read at all (bad JSON, ragged CSV, bad bytes). */
   error?: { code: string; message: string };
+  /**
+   * The row's idempotency key in a run store (a non-empty string, unique within its run), when whoever stored
+   * it gave one: `RunStore.appendRows` stores a row whose key the run already holds only once, so that a trace
+   * delivered twice is scored into the run once. Never set by `simeval run`, so results.jsonl has none.
+   */
+  key?: string;
 }
 
 /** Per-evaluator figures over a run. Skipped rows and errors are counted apart, never averaged in. */

@@ -73,6 +73,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN stop_reason TEXT;
   `,
+  // A row's idempotency key (RowOutcome.key), given by whoever added it to tell a second delivery of the
+  // same row (a trace taken twice from a queue) from a new one; NULL for rows without one, which are as
+  // many as they come. Unique within a run: the partial index both enforces that and finds a row by its key.
+  `
+  ALTER TABLE rows ADD COLUMN key TEXT;
+  CREATE UNIQUE INDEX rows_by_key ON rows (run_id, key) WHERE key IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes and reads: the number of {@link MIGRATIONS}. */

@@ -58,6 +58,8 @@ const HINTS: readonly [string, string][] = [
   ["SQLITE_CANTOPEN", "check that the path names a file in a directory you can write to"],
   ["SQLITE_FULL", "the disk is full"],
   ["SQLITE_CONSTRAINT_PRIMARYKEY", "a row number was written twice to the same run"],
+  // The only unique index that is not a primary key: rows_by_key (appendRows never trips it; addRows may).
+  ["SQLITE_CONSTRAINT_UNIQUE", "a row key was written twice to the same run"],
   ["EACCES", "permission denied"],
   ["ENOTDIR", "a parent of the path is a file, not a directory"],
   ["EEXIST", "a parent of the path is a file, not a directory"],

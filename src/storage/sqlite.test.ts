@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { EvalError } from "../errors.js";
+import { describeValue, EvalError } from "../errors.js";
 import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
@@ -912,6 +912,106 @@ describe("appendRows", () => {
     const turns = rows.filter((r, i) => i > 0 && (r.id as string)[0] !== (rows[i - 1]?.id as string)[0]).length;
     expect(turns).toBeGreaterThan(10);
     expect((await parent.findRun(id))?.status).toBe("running"); // the children's close() leaves a run they did not begin alone
+  }, 60_000);
+});
+
+describe("row keys", () => {
+  const keyed = (key: string, score = 1): Omit<RowOutcome, "row"> => ({ id: key, key, results: result(score) });
+
+  it("stores a key once per run: a key already stored, or earlier in the batch, gives the stored row's number and stores nothing", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    expect(await store.appendRows(id, [keyed("a"), { id: "no key", results: result(0) }, keyed("b")])).toEqual([1, 2, 3]);
+    // "b" again (a redelivery, whatever it holds now), a new "c" twice in one batch, and unkeyed rows: each stored.
+    expect(await store.appendRows(id, [keyed("b", 0), keyed("c"), { id: "no key", results: result(0) }, keyed("c", 0), keyed("a")])).toEqual([3, 4, 5, 4, 1]);
+    const rows = await collect(store.rows(id));
+    expect(rows.map((r) => [r.row, r.key, r.id])).toEqual([[1, "a", "a"], [2, undefined, "no key"], [3, "b", "b"], [4, "c", "c"], [5, undefined, "no key"]]);
+    expect(rows[2]).toEqual({ row: 3, id: "b", key: "b", results: result(1) }); // the first delivery stands
+    expect("key" in (rows[1] as object)).toBe(false); // absent, not undefined, where there is none
+    // A serialised row's key; keys are per run.
+    const other = await store.beginRun(META);
+    const serialized = { line: null, id: '"s"', results: JSON.stringify(result(1)), error: null, key: "a" };
+    expect(await store.appendRows(other, [serialized, keyed("a")])).toEqual([1, 1]);
+    expect((await collect(store.rows(other))).map((r) => [r.row, r.key])).toEqual([[1, "a"]]);
+  });
+
+  it("addRows stores a row's key too, refusing one the run holds as it refuses a row number written twice", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.addRows(id, [{ ...numbered(1, 1)[0]!, key: "k" }, ...numbered(2, 2)]);
+    expect((await collect(store.rows(id))).map((r) => r.key)).toEqual(["k", undefined]);
+    const twice = await storeError(() => store.addRows(id, [{ ...numbered(3, 3)[0]!, key: "k" }]));
+    expect(twice.message).toContain("(a row key was written twice to the same run)");
+    expect(await store.appendRows(id, [keyed("k")])).toEqual([1]);
+    expect(await store.rowCount(id)).toBe(2);
+  });
+
+  it("refuses a key that is not a non-empty string, naming it, and stores none of the batch", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    for (const bad of ["", 5, null, ["k"]]) {
+      const expected = "must be nothing or a non-empty string (the row's idempotency key), received ";
+      await expect(store.appendRows(id, [keyed("a"), { ...keyed("b"), key: bad as string }])).rejects.toMatchObject({ code: "INPUT_INVALID", message: `appendRows: rows[1].key ${expected}${describeValue(bad)}` });
+      await expect(store.addRows(id, [{ ...numbered(1, 1)[0]!, key: bad as string }])).rejects.toMatchObject({ code: "INPUT_INVALID", message: `addRows: rows[0].key ${expected}${describeValue(bad)}` });
+    }
+    expect(await store.rowCount(id)).toBe(0);
+  });
+
+  it("upgrades a version 3 store in place: its rows are kept, without keys, and its runs take keyed rows", async () => {
+    const old = join(dir, "v3.db");
+    const db = new Database(old);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    for (const m of MIGRATIONS.slice(0, 3)) db.exec(m);
+    db.pragma("user_version = 3");
+    db.prepare(`INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators, pid, host) VALUES ('r', '2026-01-01T00:00:00Z', 'running', 'd', 'h', ?, NULL, NULL)`).run(JSON.stringify(META.evaluators));
+    const insertRow = db.prepare("INSERT INTO rows (run_id, row, id, results, scores) VALUES ('r', ?, ?, ?, ?)");
+    insertRow.run(1, '"x"', JSON.stringify(result(1)), "[1]");
+    insertRow.run(2, '"y"', JSON.stringify(result(0)), "[0]");
+    db.close();
+
+    const store = open(old);
+    const raw = new Database(old, { readonly: true });
+    expect(raw.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(raw.prepare("SELECT sql FROM sqlite_schema WHERE name = 'rows_by_key'").pluck().get()).toBe("CREATE UNIQUE INDEX rows_by_key ON rows (run_id, key) WHERE key IS NOT NULL");
+    raw.close();
+    expect(await collect(store.rows("r"))).toEqual([{ row: 1, id: "x", results: result(1) }, { row: 2, id: "y", results: result(0) }]);
+    expect(await store.appendRows("r", [keyed("k"), keyed("k")])).toEqual([3, 3]);
+    expect((await collect(store.rows("r"))).map((r) => [r.row, r.key])).toEqual([[1, undefined], [2, undefined], [3, "k"]]);
+  });
+
+  it("four processes delivering the same keyed rows at once store each once, all told the same number", async () => {
+    const parent = open();
+    const id = await parent.beginRun(META);
+    const source = `
+      import { existsSync } from "node:fs";
+      const store = openSqliteStore(process.argv[2]);
+      const [id, seed, go] = process.argv.slice(3);
+      // Keys 1..100 in an order of this process's own, in batches of 1 to 5.
+      const keys = Array.from({ length: 100 }, (_, i) => ((i + 1) * Number(seed)) % 101).map(String);
+      process.stdout.write("ready\\n");
+      while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
+      const given = {};
+      for (let i = 0; i < keys.length; ) {
+        const batch = keys.slice(i, (i += 1 + (i % 5)));
+        const numbers = await store.appendRows(id, batch.map((key) => ({ id: key, key, results: {} })));
+        batch.forEach((key, j) => (given[key] = numbers[j]));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      await store.close();
+      process.stdout.write(JSON.stringify(given) + "\\n");
+    `;
+    const go = join(dir, "go");
+    // Multipliers of 1..100 modulo the prime 101: each a different order of the same keys.
+    const children = ["3", "7", "10", "50"].map((seed) => startChild(source, [dbPath, id, seed, go]));
+    await Promise.all(children.map((c) => c.firstLine));
+    writeFileSync(go, "");
+    const exits = await Promise.all(children.map((c) => c.exited));
+    for (const r of exits) expect(r, r.stderr).toMatchObject({ code: 0 });
+    const rows = await collect(parent.rows(id));
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    const stored = Object.fromEntries(rows.map((r) => [r.key, r.row]));
+    expect(Object.keys(stored)).toHaveLength(100);
+    for (const r of exits) expect(JSON.parse(r.stdout.split("\n")[1] as string)).toEqual(stored);
   }, 60_000);
 });
 

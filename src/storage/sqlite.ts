@@ -100,6 +100,7 @@ interface RowRecord {
   line: number | null;
   results: string;
   error: string | null;
+  key: string | null;
 }
 
 /**
@@ -137,13 +138,15 @@ function prepareStatements(db: Database.Database) {
       `UPDATE runs SET status = 'incomplete', finished_at = ?, summary = coalesce(?, summary), stop_reason = ? WHERE id = ? AND status = 'running'`,
     ),
     markDead: db.prepare<[string, string]>(`UPDATE runs SET status = 'incomplete', stop_reason = coalesce(stop_reason, ?) WHERE id = ? AND status = 'running'`),
-    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null]>(
-      `INSERT INTO rows (run_id, row, id, line, results, error, scores) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null, string | null]>(
+      `INSERT INTO rows (run_id, row, id, line, results, error, scores, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // A seek in rows_by_key (`key = ?` implies the index's `key IS NOT NULL`).
+    rowByKey: db.prepare<[string, string], number>(`SELECT row FROM rows WHERE run_id = ? AND key = ?`).pluck(),
     // One seek at the end of the run's part of the primary key: the number appendRows gives next, less one.
-    lastRow: db.prepare<[string], number>(`SELECT coalesce(max(row), 0) FROM rows WHERE run_id = ?`).pluck(),
+    lastRow: db.prepare<[string], number>(`SELECT row FROM rows WHERE run_id = ? ORDER BY row DESC LIMIT 1`).pluck(),
     rowPage: db.prepare<[string, number, number], RowRecord>(
-      `SELECT row, id, line, results, error FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
+      `SELECT row, id, line, results, error, key FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
     ),
     scoresPage: db
       .prepare<[string, number, number], ScoresRecord>(
@@ -240,7 +243,16 @@ export class SqliteRunStore implements RunStore {
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const numbers: number[] = [];
+      // Keys given to rows of this batch: not stored yet, so not found by rowByKey.
+      const keyed = new Map<string, number>();
       for (const r of rows) {
+        const key = r.key;
+        const stored = key === undefined ? undefined : (keyed.get(key) ?? this.#q.rowByKey.get(runId, key));
+        if (stored !== undefined) {
+          numbers.push(stored); // delivered before: its row stands
+          continue;
+        }
+        if (key !== undefined) keyed.set(key, next);
         this.#insertRow(runId, next, r, names);
         numbers.push(next++);
       }
@@ -277,7 +289,9 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * One transaction per call: after a kill, a batch is either wholly stored or absent. A {@link SerializedRow}'s
-   * JSON is stored as it is, unchecked.
+   * JSON is stored as it is, unchecked. A row's `key` is stored with it (so that rows read from
+   * one run and added to another keep theirs); a key the run already holds fails the batch, as a row number
+   * written twice does.
    */
   async addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void> {
     if (rows.length === 0) return;
@@ -286,6 +300,7 @@ export class SqliteRunStore implements RunStore {
     for (const [i, r] of rows.entries()) {
       // A row's 1-based number in its dataset keys it: a 0, a fraction or a "3" would be stored as given.
       if (!Number.isSafeInteger(r?.row) || r.row < 1) throw argumentError("INPUT_INVALID", "addRows", `rows[${i}].row`, "a whole number from 1 (the row's number in its dataset)", r?.row, ["rows", i, "row"]);
+      checkKey("addRows", r, i);
       lo = Math.min(lo, r.row);
       hi = Math.max(hi, r.row);
     }
@@ -301,10 +316,17 @@ export class SqliteRunStore implements RunStore {
    * largest row number so far plus one (1 for a run without rows), the next one more, and so on. The
    * number is read under the write lock that the insert holds, so processes appending to one run at once
    * queue on it and get consecutive numbers with no gap and no collision. Resolves to the numbers, in the
-   * order of `rows` (`[]` for no rows, touching nothing). A batch is stored whole or not at all. Refuses
-   * (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), or has
-   * `results` that are neither an object nor a string of JSON; `STORE_FAILED` a run that is unknown or
-   * not running. A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
+   * order of `rows` (`[]` for no rows, touching nothing). A batch is stored whole or not at all.
+   *
+   * A row with a `key` the run already holds, or that an earlier row of the batch has, is not stored and
+   * takes no number: the number given for it is the stored row's, and the stored row stands unchanged
+   * (whatever this one holds). So a trace delivered twice by a queue is recorded once, and the caller
+   * learns where. Rows without a key are all stored.
+   *
+   * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them),
+   * has `results` that are neither an object nor a string of JSON, or a `key` that is not a non-empty
+   * string; `STORE_FAILED` a run that is unknown or not running (a key stored in a finished run included).
+   * A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
    */
   async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]> {
     checkUnnumberedRows(rows);
@@ -319,9 +341,10 @@ export class SqliteRunStore implements RunStore {
   /** Inserts one row as number `row` of the run whose evaluators are `names` (inside a write transaction). */
   #insertRow(runId: string, row: number, r: UnnumberedRow, names: readonly string[]): void {
     const insert = this.#q.insertRow;
+    const key = r.key ?? null;
     if (isSerialized(r)) {
       // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
-      insert.run(runId, row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null);
+      insert.run(runId, row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null, key);
     } else {
       insert.run(
         runId,
@@ -331,6 +354,7 @@ export class SqliteRunStore implements RunStore {
         JSON.stringify(r.results),
         r.error === undefined ? null : JSON.stringify(r.error),
         outcomeScores(r, names),
+        key,
       );
     }
   }
@@ -426,7 +450,7 @@ export class SqliteRunStore implements RunStore {
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
       for (const [row, id, text, results] of page) {
         if (text === null) {
-          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null }));
+          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key: null }));
           continue;
         }
         const scores = decodeScores(text, names);
@@ -768,7 +792,15 @@ function checkUnnumberedRows(rows: unknown): asserts rows is readonly Unnumbered
     if (typeof results !== "string" && !isPlainObject(results)) {
       throw bad(`rows[${i}].results`, "an object of results by evaluator name, or their JSON", results, ["rows", i, "results"]);
     }
+    checkKey("appendRows", r, i);
   });
+}
+
+/** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
+function checkKey(fn: string, r: object, i: number): void {
+  const { key } = r as { key?: unknown };
+  if (key === undefined || (typeof key === "string" && key !== "")) return;
+  throw argumentError("INPUT_INVALID", fn, `rows[${i}].key`, "nothing or a non-empty string (the row's idempotency key)", key, ["rows", i, "key"]);
 }
 
 /** A run as the store gives it; `dead` holds the runs found dead just now, with their stop reasons. */
@@ -810,5 +842,6 @@ function toRowOutcome(r: RowRecord): RowOutcome {
   };
   if (r.line !== null) out.line = r.line;
   if (r.error !== null) out.error = JSON.parse(r.error) as { code: string; message: string };
+  if (r.key !== null) out.key = r.key;
   return out;
 }

@@ -15,9 +15,9 @@ export function processGone(pid: number): string {
 
 /**
  * A row to {@link RunStore.appendRows}: a {@link RowOutcome} or a {@link SerializedRow} without its `row`,
- * which the store gives it.
+ * which the store gives it, with an optional idempotency `key` (see {@link RowOutcome.key}).
  */
-export type UnnumberedRow = Omit<RowOutcome, "row"> | Omit<SerializedRow, "row">;
+export type UnnumberedRow = (Omit<RowOutcome, "row"> | Omit<SerializedRow, "row">) & { key?: string };
 
 /**
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
@@ -28,7 +28,8 @@ export interface RunStore {
   /** Records a new run as "running" and returns its id. */
   beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): Promise<string>;
   /**
-   * Appends row outcomes (called in batches, in order). Durable once it resolves. Rows may come already
+   * Appends row outcomes (called in batches, in order), each under the number it carries, and with its `key`
+   * when a {@link RowOutcome} has one (refused when the run holds that key already). Durable once it resolves. Rows may come already
    * serialised ({@link SerializedRow}: the runner makes each row's JSON once, off the main thread, for
    * results.jsonl and the store alike).
    */
@@ -38,7 +39,8 @@ export interface RunStore {
    * is the run's largest row number so far plus one, taken in the same transaction as the insert, so
    * that several processes appending to one run (a service's workers) never give two rows one number
    * and leave no gaps. Durable once it resolves. For rows whose number is the caller's (the runner's row in
-   * its dataset), {@link addRows}.
+   * its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an earlier row of
+   * the batch has) is not stored again: its number is the stored row's, so a row delivered twice is stored once.
    */
   appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]>;
   /** Marks the run complete with its summary. */
@@ -62,7 +64,7 @@ export interface RunStore {
   findRun(ref: string): Promise<RunInfo | undefined>;
   /** The number of rows stored for a run: what a run without a summary (killed, or still running) covers so far. */
   rowCount(runId: string): Promise<number>;
-  /** A run's rows in row order, streamed. */
+  /** A run's rows in row order, streamed, each with its `key` when it was stored with one. */
   rows(runId: string): AsyncIterable<RowOutcome>;
   /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
   scores(runId: string): AsyncIterable<RowScores>;
