@@ -1015,6 +1015,84 @@ describe("row keys", () => {
   }, 60_000);
 });
 
+describe("runs owned by no process", () => {
+  /** The run's pid and host as stored. */
+  function rawOwner(id: string): { pid: number | null; host: string | null } {
+    const { pid, host } = rawRun(id) as { pid: number | null; host: string | null };
+    return { pid, host };
+  }
+
+  it("records no pid or host, stays running when the store that began it closes, and is finished by another store", async () => {
+    const a = open();
+    const owned = await a.beginRun(META, { owner: "process" });
+    const unowned = await a.beginRun(META, { owner: "none" });
+    const byDefault = await a.beginRun(META, {});
+    expect(rawOwner(owned)).toEqual({ pid: process.pid, host: THIS_HOST });
+    expect(rawOwner(byDefault)).toEqual({ pid: process.pid, host: THIS_HOST });
+    expect(rawOwner(unowned)).toEqual({ pid: null, host: null });
+    expect(await a.appendRows(unowned, [{ id: 1, results: result(1) }])).toEqual([1]);
+    await a.close();
+    const b = open();
+    const statuses = Object.fromEntries((await b.listRuns()).map((r) => [r.id, [r.status, r.stop_reason]]));
+    expect(statuses).toEqual({ [owned]: ["incomplete", CLOSED_UNFINISHED], [byDefault]: ["incomplete", CLOSED_UNFINISHED], [unowned]: ["running", null] });
+    expect(await b.appendRows(unowned, [{ id: 2, results: result(0) }])).toEqual([2]);
+    await b.finishRun(unowned, SUMMARY);
+    await b.close();
+    expect(await open().findRun(unowned)).toMatchObject({ status: "complete", summary: SUMMARY });
+    // Aborted by any process too, with its reason.
+    const c = open();
+    const other = await c.beginRun(META, { owner: "none" });
+    await open().abortRun(other, null, "stopped by the service");
+    expect(await c.findRun(other)).toMatchObject({ status: "incomplete", stop_reason: "stopped by the service" });
+  });
+
+  it("stays running after the process that began it exits or is killed; deleteRun refuses it unless forced, saying no process owns it", async () => {
+    await open().close(); // create the file first
+    const source = `
+      const store = openSqliteStore(process.argv[2]);
+      const unowned = await store.beginRun({ name: "unowned", dataset_path: "d", dataset_hash: "h", evaluators: [] }, { owner: "none" });
+      const owned = await store.beginRun({ name: "owned", dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      await store.appendRows(unowned, [{ id: 1, results: {} }]);
+      process.stdout.write(unowned + " " + owned + "\\n");
+      if (process.argv[3] === "exit") { await store.close(); process.exit(0); }
+      setInterval(() => {}, 1000); // wait to be killed
+    `;
+    const exiting = startChild(source, [dbPath, "exit"]);
+    const killed = startChild(source, [dbPath, "wait"]);
+    const ids = (line: string) => line.split(" ") as [string, string];
+    const exitedIds = ids(await exiting.firstLine);
+    const killedIds = ids(await killed.firstLine);
+    killed.child.kill("SIGKILL");
+    expect((await exiting.exited).code).toBe(0);
+    expect((await killed.exited).signal).toBe("SIGKILL");
+    const store = open();
+    const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, [r.status, r.stop_reason]]));
+    expect(statuses).toEqual({
+      [exitedIds[0]]: ["running", null],
+      [exitedIds[1]]: ["incomplete", CLOSED_UNFINISHED],
+      [killedIds[0]]: ["running", null],
+      [killedIds[1]]: ["incomplete", processGone(killed.child.pid!)],
+    });
+    expect(rawRun(killedIds[0]).status).toBe("running"); // not marked on disk either
+    const refused = await storeError(() => store.deleteRun(killedIds[0]));
+    expect(refused.message).toBe(`${dbPath}: run ${killedIds[0]} is still being recorded (owned by no process: finish or abort it, or force the deletion); stop it before deleting it`);
+    expect(await store.deleteRun(killedIds[0], { force: true })).toMatchObject({ rows: 1 });
+    expect(await store.appendRows(exitedIds[0], [{ id: 2, results: {} }])).toEqual([2]);
+    await store.finishRun(exitedIds[0], SUMMARY);
+    expect((await store.findRun(exitedIds[0]))?.status).toBe("complete");
+  }, 60_000);
+
+  it("refuses an owner that is neither \"process\" nor \"none\", and options that are not an object (CONFIG_INVALID), recording no run", async () => {
+    const store = open();
+    await expect(store.beginRun(META, { owner: "nobody" as "none" })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: 'beginRun: opts.owner must be "process" (the default: the run is this process\'s), "none" (no process\'s) or nothing, received string "nobody"',
+    });
+    await expect(store.beginRun(META, "none" as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: 'beginRun: opts must be an object ({ owner? }) or nothing, received string "none"' });
+    expect(await store.listRuns()).toEqual([]);
+  });
+});
+
 describe("the file moved away", () => {
   it("refuses to go on recording once the database file is deleted: its rows would go to a file no longer there", async () => {
     const store = open();

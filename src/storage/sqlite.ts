@@ -8,7 +8,7 @@ import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
 import { newRunId } from "./run-id.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import { CLOSED_UNFINISHED, processGone, type RunStore, type UnnumberedRow } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -120,7 +120,7 @@ const NEWEST_FIRST = "ORDER BY started_at DESC, id DESC";
 
 function prepareStatements(db: Database.Database) {
   return {
-    insertRun: db.prepare<[string, string | null, string, string, string, string, number, string]>(
+    insertRun: db.prepare<[string, string | null, string, string, string, string, number | null, string | null]>(
       `INSERT INTO runs (id, name, started_at, status, dataset_path, dataset_hash, evaluators, pid, host)
        VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
     ),
@@ -267,7 +267,16 @@ export class SqliteRunStore implements RunStore {
     );
   }
 
-  async beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): Promise<string> {
+  /**
+   * Records a new run as running. With `opts.owner` `"process"` (the default) it records this process's pid
+   * and {@link THIS_HOST}, so that a reader finds the run dead once this process is gone, and {@link close}
+   * marks it incomplete. With `"none"` it records neither (NULL: no reader can tell its writer dead, as with a
+   * run of another host) and {@link close} leaves it: it stays running until any process finishes or aborts it
+   * (a service's run, recorded by many processes), and `deleteRun` refuses it meanwhile unless `force`.
+   * Refuses (CONFIG_INVALID, naming it) an `opts` that is not an object or an `owner` that is neither.
+   */
+  async beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
+    const owned = runOwner(opts) === "process";
     return this.#guard("begin a run", () => {
       const now = Date.now();
       const id = newRunId(now);
@@ -278,11 +287,13 @@ export class SqliteRunStore implements RunStore {
         meta.dataset_path,
         meta.dataset_hash,
         JSON.stringify(meta.evaluators),
-        process.pid,
-        THIS_HOST,
+        owned ? process.pid : null,
+        owned ? THIS_HOST : null,
       );
-      RUNS_OF_THIS_PROCESS.add(id);
-      this.#mine.add(id);
+      if (owned) {
+        RUNS_OF_THIS_PROCESS.add(id);
+        this.#mine.add(id);
+      }
       return id;
     });
   }
@@ -548,7 +559,8 @@ export class SqliteRunStore implements RunStore {
         return this.#db.transaction(() => {
           const run = this.#run(runId);
           if (run.status === "running" && !opts.force && writerMayBeAlive(run)) {
-            throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (process ${run.pid ?? "?"} on ${run.host ?? "?"}); stop it before deleting it`);
+            const by = run.pid === null ? "owned by no process: finish or abort it, or force the deletion" : `process ${run.pid} on ${run.host ?? "?"}`;
+            throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (${by}); stop it before deleting it`);
           }
           this.#q.deleteRun.run(runId);
           return this.#q.clearSetting.run("baseline", runId).changes > 0;
@@ -654,7 +666,10 @@ export class SqliteRunStore implements RunStore {
     this.#guard(`cache embeddings of ${provider}/${model}`, () => this.#putEmbeddingsTx.immediate(provider, model, entries));
   }
 
-  /** Marks runs begun here and still running as incomplete (no process will finish them), then closes. Idempotent. */
+  /**
+   * Marks runs begun here and still running as incomplete (no process will finish them), then closes. Runs
+   * begun with owner `"none"` are left running: another process may finish them. Idempotent.
+   */
   async close(): Promise<void> {
     this.closeNow();
   }
@@ -770,6 +785,15 @@ function writerMayBeAlive(r: { id: string; pid: number | null; host: string | nu
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by another user
   }
+}
+
+/** `opts.owner` of {@link SqliteRunStore.beginRun}, checked: "process" when not given. */
+function runOwner(opts: unknown): RunOwner {
+  if (opts === undefined) return "process";
+  if (!isPlainObject(opts)) throw argumentError("CONFIG_INVALID", "beginRun", "opts", "an object ({ owner? }) or nothing", opts, ["opts"]);
+  const owner = opts["owner"];
+  if (owner === undefined || owner === "process" || owner === "none") return owner ?? "process";
+  throw argumentError("CONFIG_INVALID", "beginRun", "opts.owner", '"process" (the default: the run is this process\'s), "none" (no process\'s) or nothing', owner, ["opts", "owner"]);
 }
 
 function isSerialized<R extends UnnumberedRow>(r: R): r is Extract<R, { results: string }> {

@@ -24,9 +24,21 @@ export type UnnumberedRow = (Omit<RowOutcome, "row"> | Omit<SerializedRow, "row"
  * behind the same interface, so nothing above this file knows which database it talks to. Every method
  * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
  */
+/**
+ * Who answers for a run begun by {@link RunStore.beginRun}. `"process"` (the default, what the CLI does): the
+ * process that began it, so the run is marked incomplete when its store is closed, or when a reader finds that
+ * process gone. `"none"`: no process; the run stays running, whoever began it and whatever becomes of them,
+ * until some process finishes or aborts it (a service whose many processes record one run, any of which
+ * may end before it does).
+ */
+export type RunOwner = "process" | "none";
+
 export interface RunStore {
-  /** Records a new run as "running" and returns its id. */
-  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }): Promise<string>;
+  /**
+   * Records a new run as "running" and returns its id. `opts.owner` (default `"process"`) says whether the
+   * beginning process answers for it: see {@link RunOwner}.
+   */
+  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string>;
   /**
    * Appends row outcomes (called in batches, in order), each under the number it carries, and with its `key`
    * when a {@link RowOutcome} has one (refused when the run holds that key already). Durable once it resolves. Rows may come already
@@ -80,6 +92,9 @@ export interface RunStore {
   ): Promise<{ rows: number; wasBaseline: boolean; left?: number }>;
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
-  /** Marks runs begun through this store and still running as incomplete (see {@link CLOSED_UNFINISHED}), then closes. Idempotent. */
+  /**
+   * Marks runs begun through this store and still running as incomplete (see {@link CLOSED_UNFINISHED}),
+   * except those begun with owner `"none"`, then closes. Idempotent.
+   */
   close(): Promise<void>;
 }
