@@ -1,0 +1,94 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempFiles } from "../dataset/test-support.js";
+import { openSqliteStore } from "../storage/sqlite.js";
+import { collect } from "../test-support.js";
+import { runDataset } from "./run-dataset.js";
+import { summarizeStoredRun } from "./stored-summary.js";
+
+const files = tempFiles("simeval-stored-summary-");
+
+const SPECS = [
+  { type: "exact_match" },
+  // Lower is better, with a verdict: direction and threshold must come from the spec.
+  { type: "levenshtein_distance", name: "edits", config: { threshold: 3 } },
+  { type: "jaccard_similarity" },
+  // An error on the rows with two alternatives (a JSONPath that matches several values), skipped on those without.
+  { type: "exact_match", name: "alternative", inputs: { expected: "$.alternatives[*]" } },
+];
+
+/** Rows of every kind: scored, skipped (no expected), unreadable, and with an evaluator's error. */
+function dataset(n: number): string {
+  return Array.from({ length: n }, (_, i) => {
+    if (i % 53 === 0) return "{not json";
+    const alternatives = ["answer 1 is right", "answer 2 is right"].slice(0, i % 3);
+    return JSON.stringify({ id: `r${i}`, output: `answer ${i % 17} is ${i % 5 ? "right" : "wrong"}`, expected: i % 19 === 0 ? null : `answer ${i % 13} is right`, alternatives });
+  }).join("\n");
+}
+
+describe("summarizeStoredRun", () => {
+  it("gives the summary the CLI's run recorded, from its stored rows: row errors, skipped rows (as zeros too), evaluator errors", async () => {
+    const path = await files.file("rows.jsonl", dataset(1500));
+    const store = openSqliteStore(join(files.dir(), "runs.db"));
+    try {
+      for (const countSkippedAsZero of [false, true]) {
+        const result = await runDataset({ dataset: path, evaluators: SPECS, workers: 0, batchSize: 64, store, countSkippedAsZero });
+        const recorded = (await store.findRun(result.runId as string))?.summary;
+        expect(recorded).toEqual(result.summary);
+        const s = result.summary;
+        // The dataset has what the summary must count: each kind is there.
+        expect(s.row_errors).toBeGreaterThan(0);
+        expect(s.evaluators.find((e) => e.name === "exact_match")?.skipped).toBeGreaterThan(0);
+        expect(s.evaluators.find((e) => e.name === "alternative")?.errors).toBeGreaterThan(0);
+        expect(s.evaluators.find((e) => e.name === "edits")).toMatchObject({ direction: "minimize", threshold: 3 });
+        expect(await summarizeStoredRun(store, result.runId as string, { countSkippedAsZero })).toEqual(recorded);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("summarises a run whose rows two stores appended, as the run of the same rows", async () => {
+    const path = await files.file("rows.jsonl", dataset(700));
+    const dbPath = join(files.dir(), "shared.db");
+    const a = openSqliteStore(dbPath);
+    const b = openSqliteStore(dbPath);
+    try {
+      const cli = await runDataset({ dataset: path, evaluators: SPECS, workers: 0, store: a });
+      const rows = (await collect(a.rows(cli.runId as string))).map(({ row: _, ...r }) => r);
+      const run = await a.beginRun({ name: "service", dataset_path: path, dataset_hash: cli.datasetHash, evaluators: SPECS }, { owner: "none" });
+      for (let i = 0; i < rows.length; i += 50) await (i % 100 ? b : a).appendRows(run, rows.slice(i, i + 50).map((r, j) => ({ ...r, key: String(i + j) })));
+      await b.appendRows(run, rows.slice(0, 10).map((r, j) => ({ ...r, key: String(j) }))); // redelivered: no new rows
+      const summary = await summarizeStoredRun(b, run);
+      expect(summary).toEqual(cli.summary);
+      await b.finishRun(run, summary);
+      expect((await a.findRun(run))?.summary).toEqual(cli.summary);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("refuses arguments of the wrong kind, naming them, and a run the store does not have by that exact id", async () => {
+    const path = await files.file("one.jsonl", '{"output":"a","expected":"a"}\n');
+    const store = openSqliteStore(join(files.dir(), "one.db"));
+    try {
+      const { runId } = await runDataset({ dataset: path, evaluators: [{ type: "exact_match" }], workers: 0, store, name: "named" });
+      const cases: [unknown[], string, string][] = [
+        [[5, runId], "CONFIG_INVALID", "store must be a RunStore (such as openSqliteStore(path)), received number 5"],
+        [[{ findRun: () => undefined }, runId], "CONFIG_INVALID", "store.rows must be a function (the store is no RunStore), received nothing"],
+        [[store, ""], "INPUT_INVALID", 'runId must be a run\'s id (a non-empty string), received string ""'],
+        [[store, runId, 5], "CONFIG_INVALID", "opts must be an object ({ countSkippedAsZero?, scoreSet? }) or nothing, received number 5"],
+        [[store, runId, { countSkippedAsZero: "yes" }], "CONFIG_INVALID", 'opts.countSkippedAsZero must be a boolean or nothing, received string "yes"'],
+        [[store, "named"], "STORE_FAILED", 'the store has no run with id "named"'],
+        [[store, (runId as string).slice(0, 8)], "STORE_FAILED", `the store has no run with id "${(runId as string).slice(0, 8)}"`],
+      ];
+      for (const [args, code, message] of cases) {
+        await expect((summarizeStoredRun as (...a: unknown[]) => Promise<unknown>)(...args)).rejects.toMatchObject({ name: "EvalError", code, message: `summarizeStoredRun: ${message}` });
+      }
+      expect((await summarizeStoredRun(store, runId as string)).rows).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
