@@ -20,11 +20,6 @@ export function processGone(pid: number): string {
 export type UnnumberedRow = (Omit<RowOutcome, "row"> | Omit<SerializedRow, "row">) & { key?: string };
 
 /**
- * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
- * behind the same interface, so nothing above this file knows which database it talks to. Every method
- * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
- */
-/**
  * Who answers for a run begun by {@link RunStore.beginRun}. `"process"` (the default, what the CLI does): the
  * process that began it, so the run is marked incomplete when its store is closed, or when a reader finds that
  * process gone. `"none"`: no process; the run stays running, whoever began it and whatever becomes of them,
@@ -33,6 +28,11 @@ export type UnnumberedRow = (Omit<RowOutcome, "row"> | Omit<SerializedRow, "row"
  */
 export type RunOwner = "process" | "none";
 
+/**
+ * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
+ * behind the same interface, so nothing above this file knows which database it talks to. Every method
+ * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
+ */
 export interface RunStore {
   /**
    * Records a new run as "running" and returns its id. `opts.owner` (default `"process"`) says whether the
