@@ -935,6 +935,20 @@ describe("row keys", () => {
     expect((await collect(store.rows(other))).map((r) => [r.row, r.key])).toEqual([[1, "a"]]);
   });
 
+  it("answers a batch delivered again after its run ended with the stored numbers; a batch holding a new row is refused", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual([1, 2]);
+    await store.finishRun(id, SUMMARY);
+    expect(await store.appendRows(id, [keyed("b", 0), keyed("a")])).toEqual([2, 1]);
+    const late = await storeError(() => store.appendRows(id, [keyed("a"), keyed("c")]));
+    expect(late.message).toBe(`${dbPath}: run ${id} is complete; cannot append 2 rows to it`);
+    // A row without a key is never a redelivery.
+    expect((await storeError(() => store.appendRows(id, [{ id: "x", results: result(1) }]))).message).toContain("is complete");
+    expect((await collect(store.rows(id))).map((r) => [r.row, r.key])).toEqual([[1, "a"], [2, "b"]]);
+    await expect(store.appendRows("nope", [keyed("a")])).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "nope"` });
+  });
+
   it("addRows stores a row's key too, refusing one the run holds as it refuses a row number written twice", async () => {
     const store = open();
     const id = await store.beginRun(META);

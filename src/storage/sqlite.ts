@@ -239,6 +239,9 @@ export class SqliteRunStore implements RunStore {
       for (const r of rows) this.#insertRow(runId, r.row, r, names);
     });
     this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], doing: string) => {
+      // A batch the run holds already, every row by its key, is a redelivery: its numbers, whatever the run's status now.
+      const delivered = this.#storedNumbers(runId, rows);
+      if (delivered) return delivered;
       const names = evaluatorNames(this.#requireRunning(runId, doing));
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
@@ -336,7 +339,9 @@ export class SqliteRunStore implements RunStore {
    *
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them),
    * has `results` that are neither an object nor a string of JSON, or a `key` that is not a non-empty
-   * string; `STORE_FAILED` a run that is unknown or not running (a key stored in a finished run included).
+   * string; `STORE_FAILED` a run that is unknown, or not running when the batch holds a row the run has
+   * not stored. A batch whose every row has a key the run holds is answered with their numbers even once the
+   * run has finished: a queue that delivers a trace again after the run ended gets a no-op, not an error.
    * A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
    */
   async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]> {
@@ -347,6 +352,17 @@ export class SqliteRunStore implements RunStore {
       this.#requireSameFile();
       return this.#appendRowsTx.immediate(runId, rows, `append ${what} to it`);
     });
+  }
+
+  /** The stored numbers of `rows` when every one has a key that run `runId` holds, else undefined. */
+  #storedNumbers(runId: string, rows: readonly UnnumberedRow[]): number[] | undefined {
+    const numbers: number[] = [];
+    for (const { key } of rows) {
+      const stored = key === undefined ? undefined : this.#q.rowByKey.get(runId, key);
+      if (stored === undefined) return undefined;
+      numbers.push(stored);
+    }
+    return numbers;
   }
 
   /** Inserts one row as number `row` of the run whose evaluators are `names` (inside a write transaction). */

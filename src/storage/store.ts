@@ -52,7 +52,8 @@ export interface RunStore {
    * that several processes appending to one run (a service's workers) never give two rows one number
    * and leave no gaps. Durable once it resolves. For rows whose number is the caller's (the runner's row in
    * its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an earlier row of
-   * the batch has) is not stored again: its number is the stored row's, so a row delivered twice is stored once.
+   * the batch has) is not stored again: its number is the stored row's, so a row delivered twice is stored once;
+   * a batch made only of such rows is answered so even after the run has finished.
    */
   appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]>;
   /** Marks the run complete with its summary. */
