@@ -86,6 +86,15 @@ describe("SummaryBuilder", () => {
     expect(j).toMatchObject({ n: 0, verdicts: 4, pass_rate: 0.5 });
   });
 
+  it("with countSkippedAsZero, a minimize evaluator's skipped result adds no score even when it carries one", () => {
+    // SummaryOptions.countSkippedAsZero: for a distance 0 would be a perfect score, so only the failed verdict counts.
+    const b = new SummaryBuilder([dist], { countSkippedAsZero: true });
+    b.add(at(1, { dist: scored(4, false) }));
+    b.add(at(2, { dist: skipped(0) }));
+    b.add(at(3, { dist: skipped(7) }));
+    expect(b.finish().evaluators[0]).toMatchObject({ n: 1, skipped: 2, mean: 4, min: 4, max: 4, verdicts: 3, pass_rate: 0 });
+  });
+
   it("with countSkippedAsZero, an evaluator that gives no verdicts gets no pass rate from its skipped rows", () => {
     const bare: SummaryEvaluator = { ...dist, name: "bare", threshold: null };
     const b = new SummaryBuilder([bare], { countSkippedAsZero: true });
