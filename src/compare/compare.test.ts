@@ -166,6 +166,13 @@ describe("compareRuns", () => {
     expect((c.evaluators[0]?.rows.improved ?? 0) + (c.evaluators[0]?.rows.regressed ?? 0) + (c.evaluators[0]?.rows.unchanged ?? 0)).toBe(1);
   });
 
+  it("warns of rows left out when only one run has no score for them, naming that run alone", async () => {
+    const onlyB = await compareRuns(run("a", { sim: [0.5, 0.5, 0.5] }), run("b", { sim: [0.6, failed, 0.4] }), { directions: { sim: "maximize" } });
+    expect(onlyB.warnings).toEqual(["sim: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in B) and is left out, so its figures are over the other 2"]);
+    const onlyA = await compareRuns(run("a", { sim: [null, 0.5, 0.5] }), run("b", { sim: [0.6, 0.6, 0.4] }), { directions: { sim: "maximize" } });
+    expect(onlyA.warnings).toEqual(["sim: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in A) and is left out, so its figures are over the other 2"]);
+  });
+
   it("reports different ids for the same row as a dataset mismatch", async () => {
     const a = run("a", { sim: [0.1, 0.2, 0.3] }, ["x", "y", "z"]);
     const b = run("b", { sim: [0.1, 0.2, 0.3] }, ["x", "Y", { k: 1 }]);
