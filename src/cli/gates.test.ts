@@ -50,6 +50,12 @@ describe("gates", () => {
     expect(() => parseGates("fail-over", ["dist=80%"])).toThrow(/^--fail-over takes EVALUATOR=NUMBER .*received "dist=80%"$/);
   });
 
+  it("a percentage of exactly 100 is explained like any other: 100% is written 1", () => {
+    expect(() => parseGates("min-pass-rate", ["em=100%"])).toThrow(/a pass rate of 100% is written em=1$/);
+    expect(() => parseGates("min-pass-rate", ["em=100"])).toThrow(/a pass rate of 100% is written em=1$/);
+    expect(() => parseGates("fail-under", ["lev=100%"])).toThrow(/a mean of 100% is written lev=1$/);
+  });
+
   it("parse NAME=VALUE and reject anything else, naming the flag", () => {
     expect(parseGates("fail-under", ["levenshtein=0.8", "a=b=0.5"])).toEqual([
       { kind: "fail-under", evaluator: "levenshtein", value: 0.8 },
@@ -101,6 +107,13 @@ describe("gates", () => {
     const s = summary(evaluator("dist", 3.2, null, "minimize"));
     expect(evaluateGates(parseGates("fail-over", ["dist=3"]), s)[0]?.passed).toBe(false);
     expect(evaluateGates(parseGates("fail-over", ["dist=4"]), s)[0]?.passed).toBe(true);
+  });
+
+  it("a fail-over gate at the printed mean passes: only a mean above the value fails it", () => {
+    expect(evaluateGates(parseGates("fail-over", ["dist=3.2"]), summary(evaluator("dist", 3.2, null, "minimize")))[0]).toMatchObject({ passed: true, message: "--fail-over dist=3.2: passed, mean 3.2000" });
+    // 3.20004 prints as 3.2000: at the value, so it passes; 3.20006 prints as 3.2001 and fails.
+    expect(evaluateGates(parseGates("fail-over", ["dist=3.2"]), summary(evaluator("dist", 3.20004, null, "minimize")))[0]?.passed).toBe(true);
+    expect(evaluateGates(parseGates("fail-over", ["dist=3.2"]), summary(evaluator("dist", 3.20006, null, "minimize")))[0]?.passed).toBe(false);
   });
 
   it("a gate on an evaluator with nothing scored fails, saying why", () => {
