@@ -95,3 +95,57 @@ describe("jaccardSimilarity", () => {
     );
   });
 });
+
+describe("the no-token rules and the bounds", () => {
+  it("jaccardSimilarity: two empty lists give 1, one empty list 0 (as documented)", () => {
+    expect(jaccardSimilarity([], [])).toBe(1);
+    expect(jaccardSimilarity(new Set<string>(), [])).toBe(1);
+    expect(jaccardSimilarity([], ["a"])).toBe(0);
+    expect(jaccardSimilarity(["a", "a"], [])).toBe(0);
+    expect(jaccardOfDistinct(new Map(), new Set())).toBe(1);
+  });
+
+  it("tfidfCosine and tfidfAnalysis: no tokens on both sides give 1, on one side 0 (as documented)", () => {
+    for (const [a, b, score] of [[[], [], 1], [[], ["x"], 0], [["x", "y"], [], 0]] as [string[], string[], number][]) {
+      expect(tfidfCosine(a, b)).toBe(score);
+      expect(tfidfCosine(a, b, { n: 5, df: () => 1 })).toBe(score);
+      expect(tfidfAnalysis(a, b).score).toBe(score);
+    }
+  });
+
+  it("never exceeds 1 where rounding would: counts in proportion under a corpus IDF", () => {
+    // Plain arithmetic gives 1.0000000000000002 here: (1, 3)·w and (1, 3)·w' are parallel, so the cosine is 1.
+    const idf = { n: 3, df: () => 1 };
+    expect(tfidfCosine(["x", "y"], ["x", "x", "x", "y", "y", "y"], idf)).toBe(1);
+    expect(tfidfAnalysis(["x", "y"], ["x", "x", "x", "y", "y", "y"], idf).score).toBe(1);
+    fc.assert(
+      fc.property(tokens, fc.integer({ min: 2, max: 5 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 20 }), (a, k, n, df) => {
+        const corpus = { n: n + df, df: (t: string) => (t.length % 2 ? df : 0) };
+        const scaled = a.flatMap((t) => Array<string>(k).fill(t));
+        const s = tfidfCosine(a, scaled, corpus);
+        expect(s).toBeLessThanOrEqual(1);
+        expect(s).toBeGreaterThan(1 - 1e-12);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("tfidfAnalysis terms", () => {
+  it("lists the largest contributions first, then the heavier weights", () => {
+    fc.assert(
+      fc.property(tokens, tokens, (a, b) => {
+        const { terms } = tfidfAnalysis(a, b);
+        const weight = (t: (typeof terms)[number]) => Math.max(t.countA, t.countB) * t.idf;
+        for (let i = 1; i < terms.length; i++) {
+          const [x, y] = [terms[i - 1]!, terms[i]!];
+          expect(x.contribution).toBeGreaterThanOrEqual(y.contribution);
+          if (x.contribution === y.contribution) expect(weight(x)).toBeGreaterThanOrEqual(weight(y));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // By hand: "a" shared twice (2·2 of the dot product), "b" once (1·1), "c" and "d" in one text only.
+    expect(tfidfAnalysis(["b", "a", "a", "c"], ["a", "a", "b", "d", "d"]).terms.map((t) => t.token)).toEqual(["a", "b", "d", "c"]);
+  });
+});
