@@ -173,6 +173,12 @@ describe("compareRuns", () => {
     expect(onlyA.warnings).toEqual(["sim: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in A) and is left out, so its figures are over the other 2"]);
   });
 
+  it("counts a row unchanged only when its two scores are equal: the smallest difference is a change, as in the test's differences", async () => {
+    // 0.1 + 0.2 is 0.30000000000000004: above 0.3 by one rounding step, so b improved on row 1 and regressed on row 2.
+    const c = await compareRuns(run("a", { sim: [0.3, 0.1 + 0.2, 0.5] }), run("b", { sim: [0.1 + 0.2, 0.3, 0.5] }), { directions: { sim: "maximize" } });
+    expect(c.evaluators[0]?.rows).toEqual({ improved: 1, regressed: 1, unchanged: 1 });
+  });
+
   it("reports different ids for the same row as a dataset mismatch", async () => {
     const a = run("a", { sim: [0.1, 0.2, 0.3] }, ["x", "y", "z"]);
     const b = run("b", { sim: [0.1, 0.2, 0.3] }, ["x", "Y", { k: 1 }]);
