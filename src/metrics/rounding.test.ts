@@ -46,4 +46,18 @@ describe("roundFractionHalfUp", () => {
       { numRuns: 5000 },
     );
   });
+
+  it("matches exact BigInt arithmetic up to 2^53, at any number of decimals, where float quotients land next to integers", () => {
+    // floor((2·num·10^d + den) / (2·den)), exactly; the float quotient of numbers this large is where an off-by-one would show.
+    const exact = (num: number, den: number, d: number) => Number((2n * BigInt(num) * 10n ** BigInt(d) + BigInt(den)) / (2n * BigInt(den))) / 10 ** d;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 2 ** 40 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: -2, max: 2 }), (d, den, f, nudge) => {
+        const most = Math.floor((Number.MAX_SAFE_INTEGER - den) / (2 * 10 ** d));
+        // Numerators near a multiple of the denominator, so that the quotient is near an integer.
+        const num = Math.min(most, Math.max(0, Math.round(f * (most / den)) * den + nudge));
+        expect(roundFractionHalfUp(num, den, d)).toBe(exact(num, den, d));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
 });

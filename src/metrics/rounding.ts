@@ -24,9 +24,9 @@ export function roundFractionHalfUp(numerator: number, denominator: number, deci
     const cause = Number.isSafeInteger(2 * scale + denominator) ? "numerator" : "decimals";
     throw badArgument("roundFractionHalfUp", cause, `small enough that 2·numerator·10^decimals + denominator is below 2^53`, cause === "numerator" ? numerator : decimals);
   }
-  let units = Math.floor(top / bottom);
-  // The float quotient may be off by one next to an integer; correct it with exact products.
-  if (units * bottom > top) units -= 1;
-  else if ((units + 1) * bottom <= top) units += 1;
-  return units / scale;
+  // Exact, though the quotient is a float: it is the exact one correctly rounded, and an exact quotient
+  // q = k - r/bottom (integer k, r >= 1) is farther below k than half the spacing of doubles near q,
+  // which is below 1/bottom since q·bottom < 2^53. So the float never reaches the integer above q, and
+  // floor gives the exact floor (held against BigInt arithmetic in the tests).
+  return Math.floor(top / bottom) / scale;
 }
