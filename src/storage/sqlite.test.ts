@@ -949,6 +949,16 @@ describe("row keys", () => {
     await expect(store.appendRows("nope", [keyed("a")])).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "nope"` });
   });
 
+  it("refuses a batch delivered again to a run deleted since, whose rows an interrupted deletion left behind", async () => {
+    const store = open();
+    const id = await store.beginRun(META, { owner: "none" });
+    expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual([1, 2]);
+    const stopped = new AbortController();
+    stopped.abort(); // the run goes, its rows stay (as after Ctrl-C during `simeval delete`)
+    expect(await store.deleteRun(id, { force: true, signal: stopped.signal })).toMatchObject({ rows: 2, left: 2 });
+    await expect(store.appendRows(id, [keyed("a")])).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "${id}"` });
+  });
+
   it("addRows stores a row's key too, refusing one the run holds as it refuses a row number written twice", async () => {
     const store = open();
     const id = await store.beginRun(META);

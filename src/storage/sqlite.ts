@@ -240,7 +240,9 @@ export class SqliteRunStore implements RunStore {
     });
     this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], doing: string) => {
       // A batch the run holds already, every row by its key, is a redelivery: its numbers, whatever the run's status now.
-      const delivered = this.#storedNumbers(runId, rows);
+      // Not once the run is deleted: its rows go after it, in chunks (or stay, after an interrupted deletion), and
+      // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
+      const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
       const names = evaluatorNames(this.#requireRunning(runId, doing));
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
