@@ -4,7 +4,7 @@
  */
 export { runDataset, type RunDatasetOptions, type RunDatasetResult, type RowErrorInfo, type EvaluatorErrorInfo } from "./run/run-dataset.js";
 export { scoreRecord } from "./run/evaluate-row.js";
-export { summarizeStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";
+export { summarizeStoredRun, finishStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";
 export type { WorstRow } from "./run/worst-rows.js";
 export type { HistogramData } from "./report/types.js";
 export type { RowOutcome, RowResult, StoredResult, ResultError, RunInfo, RunSummary, EvaluatorSummary, SerializedRow } from "./run/types.js";

@@ -4,7 +4,8 @@ import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { collect } from "../test-support.js";
 import { runDataset } from "./run-dataset.js";
-import { summarizeStoredRun } from "./stored-summary.js";
+import type { RunStore } from "../storage/store.js";
+import { FINISH_ATTEMPTS, finishStoredRun, summarizeStoredRun } from "./stored-summary.js";
 
 const files = tempFiles("simeval-stored-summary-");
 
@@ -89,6 +90,65 @@ describe("summarizeStoredRun", () => {
       expect((await summarizeStoredRun(store, runId as string)).rows).toBe(1);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("finishStoredRun", () => {
+  /**
+   * `store`, but before each of its first `times` finishRun calls, `other` (a second store on the file, as another
+   * process) appends a row: what a service's other processes do while one finishes the run.
+   */
+  function appendingBeforeFinish(store: RunStore, other: RunStore, times: number): RunStore & { finishes: boolean[] } {
+    const finishes: boolean[] = [];
+    let appended = 0;
+    // Only what finishStoredRun calls: findRun and rows (to summarize), and finishRun.
+    const wrapped: Pick<RunStore, "findRun" | "rows" | "finishRun"> & { finishes: boolean[] } = {
+      finishes,
+      findRun: (ref) => store.findRun(ref),
+      rows: (runId) => store.rows(runId),
+      finishRun: async (runId, summary, opts) => {
+        if (appended < times) await other.appendRows(runId, [{ id: `late ${++appended}`, results: {}, error: { code: "X", message: "late" } }]);
+        const done = await store.finishRun(runId, summary, opts);
+        finishes.push(done);
+        return done;
+      },
+    };
+    return wrapped as RunStore & { finishes: boolean[] };
+  }
+
+  it("summarizes again when rows were appended after the summary was made, so the recorded summary covers every stored row", async () => {
+    const dbPath = join(files.dir(), "finish.db");
+    const a = openSqliteStore(dbPath);
+    const b = openSqliteStore(dbPath);
+    try {
+      const run = await a.beginRun({ name: null, dataset_path: "traces", dataset_hash: "", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+      await a.appendRows(run, [{ id: 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", skipped: false, details: {} } } }]);
+      const store = appendingBeforeFinish(a, b, 2);
+      const summary = await finishStoredRun(store, run);
+      expect(store.finishes).toEqual([false, false, true]);
+      expect(summary).toMatchObject({ rows: 3, row_errors: 2 });
+      expect(await b.rowCount(run)).toBe(3);
+      expect(await b.findRun(run)).toMatchObject({ status: "complete", summary });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("gives up, leaving the run running, when rows keep coming each time it is summarized", async () => {
+    const dbPath = join(files.dir(), "busy.db");
+    const a = openSqliteStore(dbPath);
+    const b = openSqliteStore(dbPath);
+    try {
+      const run = await a.beginRun({ name: null, dataset_path: "traces", dataset_hash: "", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+      const store = appendingBeforeFinish(a, b, Infinity);
+      await expect(finishStoredRun(store, run)).rejects.toMatchObject({ code: "STORE_FAILED", message: expect.stringContaining(`run ${run} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it`) });
+      expect(store.finishes).toEqual(Array(FINISH_ATTEMPTS).fill(false));
+      expect(await b.findRun(run)).toMatchObject({ status: "running", summary: null });
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });

@@ -60,6 +60,25 @@ export async function summarizeStoredRun(store: RunStore, runId: string, opts: S
   }
 }
 
+/** How many times {@link finishStoredRun} summarizes a run that keeps growing before it gives up. */
+export const FINISH_ATTEMPTS = 5;
+
+/**
+ * Summarizes the run `runId` from its stored rows ({@link summarizeStoredRun}) and marks it complete with that
+ * summary, in a way that no row is left out: `finishRun` is told how many rows the summary covers and refuses
+ * when the run stores another number (a process appended rows meanwhile), and the run is then summarized
+ * again, up to {@link FINISH_ATTEMPTS} times. Resolves to the summary recorded. Throws STORE_FAILED when
+ * rows kept coming each time (stop appending to the run first), or when the run is not running, and the
+ * errors of {@link summarizeStoredRun}.
+ */
+export async function finishStoredRun(store: RunStore, runId: string, opts: StoredSummaryOptions = {}): Promise<RunSummary> {
+  for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt++) {
+    const summary = await summarizeStoredRun(store, runId, opts);
+    if (await store.finishRun(runId, summary, { rows: summary.rows })) return summary;
+  }
+  throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it, then finish it`);
+}
+
 /** Throws, naming the argument, unless the arguments are of their kinds. */
 function checkArguments(store: unknown, runId: unknown, opts: unknown): void {
   const bad = (code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown) => argumentError(code, "summarizeStoredRun", arg, expected, value);

@@ -461,6 +461,22 @@ describe("runs and rows", () => {
     expect((await storeError(() => collect(store.rows("nope")))).message).toContain('no run with id "nope"');
   });
 
+  it("finishRun with opts.rows finishes only when the run stores that many rows, resolving false and leaving it running otherwise", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 3));
+    expect(await store.finishRun(id, SUMMARY, { rows: 2 })).toBe(false);
+    expect(await store.findRun(id)).toMatchObject({ status: "running", summary: null });
+    await store.addRows(id, numbered(4, 4)); // still takes rows
+    for (const bad of [-1, 1.5, "4", null]) {
+      await expect(store.finishRun(id, SUMMARY, { rows: bad as number })).rejects.toMatchObject({ code: "INPUT_INVALID", message: `finishRun: opts.rows must be nothing or a whole number from 0 (the rows the summary covers), received ${describeValue(bad)}` });
+    }
+    expect(await store.finishRun(id, SUMMARY, { rows: 4 })).toBe(true);
+    expect(await store.findRun(id)).toMatchObject({ status: "complete", summary: SUMMARY });
+    // A finished run is refused whatever the count, as without the option.
+    expect((await storeError(() => store.finishRun(id, SUMMARY, { rows: 3 }))).message).toContain("is complete; cannot finish it");
+  });
+
   it("abortRun keeps every row, the partial summary and the reason, and is a no-op once the run is over", async () => {
     const store = open();
     const id = await store.beginRun(META);

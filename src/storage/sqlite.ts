@@ -388,12 +388,30 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  async finishRun(runId: string, summary: RunSummary): Promise<void> {
-    this.#guard(`finish run ${runId}`, () => {
+  /**
+   * Marks the run complete with `summary`. With `opts.rows`, only when the run stores exactly that many rows,
+   * counted under the write lock of the update (`BEGIN IMMEDIATE`), so no row can be appended in between:
+   * otherwise it resolves false and the run stays running (see {@link RunStore.finishRun}).
+   */
+  async finishRun(runId: string, summary: RunSummary, opts?: { rows?: number }): Promise<boolean> {
+    const rows = opts?.rows;
+    if (rows !== undefined && (!Number.isSafeInteger(rows) || rows < 0)) {
+      throw argumentError("INPUT_INVALID", "finishRun", "opts.rows", "nothing or a whole number from 0 (the rows the summary covers)", rows, ["opts", "rows"]);
+    }
+    return this.#guard(`finish run ${runId}`, () => {
       this.#requireSameFile();
-      const { changes } = this.#q.finish.run(new Date().toISOString(), JSON.stringify(summary), runId);
-      if (changes === 0) this.#requireRunning(runId, "finish it");
-      this.#forget(runId);
+      return this.#db
+        .transaction(() => {
+          if (rows !== undefined && this.#q.rowCount.get(runId) !== rows) {
+            this.#requireRunning(runId, "finish it");
+            return false;
+          }
+          const { changes } = this.#q.finish.run(new Date().toISOString(), JSON.stringify(summary), runId);
+          if (changes === 0) this.#requireRunning(runId, "finish it");
+          this.#forget(runId);
+          return true;
+        })
+        .immediate();
     });
   }
 

@@ -56,8 +56,13 @@ export interface RunStore {
    * a batch made only of such rows is answered so even after the run has finished.
    */
   appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]>;
-  /** Marks the run complete with its summary. */
-  finishRun(runId: string, summary: RunSummary): Promise<void>;
+  /**
+   * Marks the run complete with its summary, and resolves true. With `opts.rows` (the rows the summary
+   * covers), it does so only when the run stores exactly that many rows, checked in the same transaction
+   * as the update: otherwise, as when another process appended rows after the summary was made, it resolves
+   * false and the run stays running, to be summarized again (see `finishStoredRun` in `simeval/node`).
+   */
+  finishRun(runId: string, summary: RunSummary, opts?: { rows?: number }): Promise<boolean>;
   /**
    * Marks the run incomplete, keeping every row already written, with why it stopped (`reason`, read back
    * as {@link RunInfo.stop_reason}): a short sentence that names the cause, such as "interrupted (SIGINT)" or
