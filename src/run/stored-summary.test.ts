@@ -59,7 +59,9 @@ describe("summarizeStoredRun", () => {
       const rows = (await collect(a.rows(cli.runId as string))).map(({ row: _, ...r }) => r);
       const run = await a.beginRun({ name: "service", dataset_path: path, dataset_hash: cli.datasetHash, evaluators: SPECS }, { owner: "none" });
       for (let i = 0; i < rows.length; i += 50) await (i % 100 ? b : a).appendRows(run, rows.slice(i, i + 50).map((r, j) => ({ ...r, key: String(i + j) })));
-      await b.appendRows(run, rows.slice(0, 10).map((r, j) => ({ ...r, key: String(j) }))); // redelivered: no new rows
+      // Redelivered: no new rows, each told so.
+      const again = await b.appendRows(run, rows.slice(0, 10).map((r, j) => ({ ...r, key: String(j) })));
+      expect(again).toEqual(Array.from({ length: 10 }, (_, j) => ({ row: j + 1, added: false })));
       const summary = await summarizeStoredRun(b, run);
       expect(summary).toEqual(cli.summary);
       await b.finishRun(run, summary);

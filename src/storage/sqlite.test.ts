@@ -51,6 +51,16 @@ function result(score: number): RowOutcome["results"] {
   return { em: { type: "exact_match", score, passed: score === 1, label: score === 1 ? "pass" : "fail", reasoning: "r", skipped: false, details: { n: score } } };
 }
 
+/** What appendRows answers for rows it stored as numbers `rows`. */
+function added(...rows: number[]): { row: number; added: boolean }[] {
+  return rows.map((row) => ({ row, added: true }));
+}
+
+/** What appendRows answers for a row whose key the run held already, as number `row`. */
+function kept(row: number): { row: number; added: boolean } {
+  return { row, added: false };
+}
+
 function numbered(from: number, to: number): RowOutcome[] {
   const out: RowOutcome[] = [];
   for (let row = from; row <= to; row++) out.push({ row, id: row, line: row + 1, results: result(row % 2) });
@@ -851,10 +861,10 @@ describe("appendRows", () => {
   it("numbers the rows after the run's last one, resolving to the numbers in order; serialised rows too; no rows touch nothing", async () => {
     const store = open();
     const id = await store.beginRun(META);
-    expect(await store.appendRows(id, unnumbered(1, 3))).toEqual([1, 2, 3]);
+    expect(await store.appendRows(id, unnumbered(1, 3))).toEqual(added(1, 2, 3));
     await store.addRows(id, numbered(4, 5)); // numbered by the caller, as the runner does
     const serialized: Omit<SerializedRow, "row"> = { line: 7, id: '"s"', results: JSON.stringify(result(1)), error: null, scores: [1] };
-    expect(await store.appendRows(id, [serialized, ...unnumbered(7, 7)])).toEqual([6, 7]);
+    expect(await store.appendRows(id, [serialized, ...unnumbered(7, 7)])).toEqual(added(6, 7));
     expect(await store.appendRows(id, [])).toEqual([]);
     expect(await store.appendRows("nope", [])).toEqual([]); // as addRows: an empty batch asks nothing of the store
     const rows = await collect(store.rows(id));
@@ -862,7 +872,7 @@ describe("appendRows", () => {
     expect(rows[5]).toEqual({ row: 6, id: "s", line: 7, results: result(1) });
     expect(await collect(store.scores(id))).toEqual((await collect(store.rows(id))).map(rowScores));
     // Another run's numbers are its own.
-    expect(await store.appendRows(await store.beginRun(META), unnumbered(1, 2))).toEqual([1, 2]);
+    expect(await store.appendRows(await store.beginRun(META), unnumbered(1, 2))).toEqual(added(1, 2));
   });
 
   it("refuses rows that are not a list of unnumbered rows, naming the place, and stores none of the batch", async () => {
@@ -905,8 +915,9 @@ describe("appendRows", () => {
         const rows = [];
         // Batches of 1 to 7 rows, so that the processes interleave at many points.
         for (let n = 1 + (i % 7); n > 0 && i < 300; n--, i++) rows.push({ id: who + ":" + i, results: { em: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", skipped: false, details: {} } } });
-        const numbers = await store.appendRows(id, rows);
-        rows.forEach((r, j) => given.push([r.id, numbers[j]]));
+        const appended = await store.appendRows(id, rows);
+        if (!appended.every((a) => a.added)) throw new Error("an unkeyed row was not added: " + JSON.stringify(appended));
+        rows.forEach((r, j) => given.push([r.id, appended[j].row]));
         if (i % 3 === 0) await new Promise((r) => setTimeout(r, 1)); // now and then, let the others in
       }
       await store.close();
@@ -934,12 +945,12 @@ describe("appendRows", () => {
 describe("row keys", () => {
   const keyed = (key: string, score = 1): Omit<RowOutcome, "row"> => ({ id: key, key, results: result(score) });
 
-  it("stores a key once per run: a key already stored, or earlier in the batch, gives the stored row's number and stores nothing", async () => {
+  it("stores a key once per run: a key already stored, or earlier in the batch, gives the stored row's number, not added, and stores nothing", async () => {
     const store = open();
     const id = await store.beginRun(META);
-    expect(await store.appendRows(id, [keyed("a"), { id: "no key", results: result(0) }, keyed("b")])).toEqual([1, 2, 3]);
+    expect(await store.appendRows(id, [keyed("a"), { id: "no key", results: result(0) }, keyed("b")])).toEqual(added(1, 2, 3));
     // "b" again (a redelivery, whatever it holds now), a new "c" twice in one batch, and unkeyed rows: each stored.
-    expect(await store.appendRows(id, [keyed("b", 0), keyed("c"), { id: "no key", results: result(0) }, keyed("c", 0), keyed("a")])).toEqual([3, 4, 5, 4, 1]);
+    expect(await store.appendRows(id, [keyed("b", 0), keyed("c"), { id: "no key", results: result(0) }, keyed("c", 0), keyed("a")])).toEqual([kept(3), ...added(4, 5), kept(4), kept(1)]);
     const rows = await collect(store.rows(id));
     expect(rows.map((r) => [r.row, r.key, r.id])).toEqual([[1, "a", "a"], [2, undefined, "no key"], [3, "b", "b"], [4, "c", "c"], [5, undefined, "no key"]]);
     expect(rows[2]).toEqual({ row: 3, id: "b", key: "b", results: result(1) }); // the first delivery stands
@@ -947,16 +958,16 @@ describe("row keys", () => {
     // A serialised row's key; keys are per run.
     const other = await store.beginRun(META);
     const serialized = { line: null, id: '"s"', results: JSON.stringify(result(1)), error: null, key: "a" };
-    expect(await store.appendRows(other, [serialized, keyed("a")])).toEqual([1, 1]);
+    expect(await store.appendRows(other, [serialized, keyed("a")])).toEqual([...added(1), kept(1)]);
     expect((await collect(store.rows(other))).map((r) => [r.row, r.key])).toEqual([[1, "a"]]);
   });
 
   it("answers a batch delivered again after its run ended with the stored numbers; a batch holding a new row is refused", async () => {
     const store = open();
     const id = await store.beginRun(META);
-    expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual([1, 2]);
+    expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual(added(1, 2));
     await store.finishRun(id, SUMMARY);
-    expect(await store.appendRows(id, [keyed("b", 0), keyed("a")])).toEqual([2, 1]);
+    expect(await store.appendRows(id, [keyed("b", 0), keyed("a")])).toEqual([kept(2), kept(1)]);
     const late = await storeError(() => store.appendRows(id, [keyed("a"), keyed("c")]));
     expect(late.message).toBe(`${dbPath}: run ${id} is complete; cannot append 2 rows to it`);
     // A row without a key is never a redelivery.
@@ -968,7 +979,7 @@ describe("row keys", () => {
   it("refuses a batch delivered again to a run deleted since, whose rows an interrupted deletion left behind", async () => {
     const store = open();
     const id = await store.beginRun(META, { owner: "none" });
-    expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual([1, 2]);
+    expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual(added(1, 2));
     const stopped = new AbortController();
     stopped.abort(); // the run goes, its rows stay (as after Ctrl-C during `simeval delete`)
     expect(await store.deleteRun(id, { force: true, signal: stopped.signal })).toMatchObject({ rows: 2, left: 2 });
@@ -982,7 +993,7 @@ describe("row keys", () => {
     expect((await collect(store.rows(id))).map((r) => r.key)).toEqual(["k", undefined]);
     const twice = await storeError(() => store.addRows(id, [{ ...numbered(3, 3)[0]!, key: "k" }]));
     expect(twice.message).toContain("(a row key was written twice to the same run)");
-    expect(await store.appendRows(id, [keyed("k")])).toEqual([1]);
+    expect(await store.appendRows(id, [keyed("k")])).toEqual([kept(1)]);
     expect(await store.rowCount(id)).toBe(2);
   });
 
@@ -1015,11 +1026,11 @@ describe("row keys", () => {
     expect(raw.prepare("SELECT sql FROM sqlite_schema WHERE name = 'rows_by_key'").pluck().get()).toBe("CREATE UNIQUE INDEX rows_by_key ON rows (run_id, key) WHERE key IS NOT NULL");
     raw.close();
     expect(await collect(store.rows("r"))).toEqual([{ row: 1, id: "x", results: result(1) }, { row: 2, id: "y", results: result(0) }]);
-    expect(await store.appendRows("r", [keyed("k"), keyed("k")])).toEqual([3, 3]);
+    expect(await store.appendRows("r", [keyed("k"), keyed("k")])).toEqual([...added(3), kept(3)]);
     expect((await collect(store.rows("r"))).map((r) => [r.row, r.key])).toEqual([[1, undefined], [2, undefined], [3, "k"]]);
   });
 
-  it("four processes delivering the same keyed rows at once store each once, all told the same number", async () => {
+  it("four processes delivering the same keyed rows at once store each once, all told the same number, one of them that it added the row", async () => {
     const parent = open();
     const id = await parent.beginRun(META);
     const source = `
@@ -1033,8 +1044,8 @@ describe("row keys", () => {
       const given = {};
       for (let i = 0; i < keys.length; ) {
         const batch = keys.slice(i, (i += 1 + (i % 5)));
-        const numbers = await store.appendRows(id, batch.map((key) => ({ id: key, key, results: {} })));
-        batch.forEach((key, j) => (given[key] = numbers[j]));
+        const appended = await store.appendRows(id, batch.map((key) => ({ id: key, key, results: {} })));
+        batch.forEach((key, j) => (given[key] = appended[j]));
         await new Promise((r) => setTimeout(r, 1));
       }
       await store.close();
@@ -1051,7 +1062,10 @@ describe("row keys", () => {
     expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     const stored = Object.fromEntries(rows.map((r) => [r.key, r.row]));
     expect(Object.keys(stored)).toHaveLength(100);
-    for (const r of exits) expect(JSON.parse(r.stdout.split("\n")[1] as string)).toEqual(stored);
+    const told = exits.map((r) => JSON.parse(r.stdout.split("\n")[1] as string) as Record<string, { row: number; added: boolean }>);
+    for (const given of told) expect(Object.fromEntries(Object.entries(given).map(([key, a]) => [key, a.row]))).toEqual(stored);
+    // Exactly one delivery of each key was told that it added the row: the one whose side effects are to happen.
+    for (const key of Object.keys(stored)) expect(told.filter((given) => given[key]?.added).length, key).toBe(1);
   }, 60_000);
 });
 
@@ -1070,12 +1084,12 @@ describe("runs owned by no process", () => {
     expect(rawOwner(owned)).toEqual({ pid: process.pid, host: THIS_HOST });
     expect(rawOwner(byDefault)).toEqual({ pid: process.pid, host: THIS_HOST });
     expect(rawOwner(unowned)).toEqual({ pid: null, host: null });
-    expect(await a.appendRows(unowned, [{ id: 1, results: result(1) }])).toEqual([1]);
+    expect(await a.appendRows(unowned, [{ id: 1, results: result(1) }])).toEqual(added(1));
     await a.close();
     const b = open();
     const statuses = Object.fromEntries((await b.listRuns()).map((r) => [r.id, [r.status, r.stop_reason]]));
     expect(statuses).toEqual({ [owned]: ["incomplete", CLOSED_UNFINISHED], [byDefault]: ["incomplete", CLOSED_UNFINISHED], [unowned]: ["running", null] });
-    expect(await b.appendRows(unowned, [{ id: 2, results: result(0) }])).toEqual([2]);
+    expect(await b.appendRows(unowned, [{ id: 2, results: result(0) }])).toEqual(added(2));
     await b.finishRun(unowned, SUMMARY);
     await b.close();
     expect(await open().findRun(unowned)).toMatchObject({ status: "complete", summary: SUMMARY });
@@ -1117,7 +1131,7 @@ describe("runs owned by no process", () => {
     const refused = await storeError(() => store.deleteRun(killedIds[0]));
     expect(refused.message).toBe(`${dbPath}: run ${killedIds[0]} is still being recorded (owned by no process: finish or abort it, or force the deletion); stop it before deleting it`);
     expect(await store.deleteRun(killedIds[0], { force: true })).toMatchObject({ rows: 1 });
-    expect(await store.appendRows(exitedIds[0], [{ id: 2, results: {} }])).toEqual([2]);
+    expect(await store.appendRows(exitedIds[0], [{ id: 2, results: {} }])).toEqual(added(2));
     await store.finishRun(exitedIds[0], SUMMARY);
     expect((await store.findRun(exitedIds[0]))?.status).toBe("complete");
   }, 60_000);

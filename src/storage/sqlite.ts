@@ -8,7 +8,7 @@ import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
 import { newRunId } from "./run-id.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import { CLOSED_UNFINISHED, processGone, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type AppendedRow, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -223,7 +223,7 @@ export class SqliteRunStore implements RunStore {
   /** Runs begun here and still running: {@link close} marks them incomplete. */
   readonly #mine = new Set<string>();
   readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => void>;
-  readonly #appendRowsTx: Database.Transaction<(runId: string, rows: readonly UnnumberedRow[], doing: string) => number[]>;
+  readonly #appendRowsTx: Database.Transaction<(runId: string, rows: readonly UnnumberedRow[], doing: string) => AppendedRow[]>;
   readonly #putEmbeddingsTx: Database.Transaction<
     (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => void
   >;
@@ -247,21 +247,21 @@ export class SqliteRunStore implements RunStore {
       const names = evaluatorNames(this.#requireRunning(runId, doing));
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
-      const numbers: number[] = [];
+      const appended: AppendedRow[] = [];
       // Keys given to rows of this batch: not stored yet, so not found by rowByKey.
       const keyed = new Map<string, number>();
       for (const r of rows) {
         const key = r.key;
         const stored = key === undefined ? undefined : (keyed.get(key) ?? this.#q.rowByKey.get(runId, key));
         if (stored !== undefined) {
-          numbers.push(stored); // delivered before: its row stands
+          appended.push({ row: stored, added: false }); // delivered before: its row stands
           continue;
         }
         if (key !== undefined) keyed.set(key, next);
         this.#insertRow(runId, next, r, names);
-        numbers.push(next++);
+        appended.push({ row: next++, added: true });
       }
-      return numbers;
+      return appended;
     });
     this.#putEmbeddingsTx = this.#db.transaction(
       (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => {
@@ -331,13 +331,13 @@ export class SqliteRunStore implements RunStore {
    * Appends `rows` numbered by the store, in one `BEGIN IMMEDIATE` transaction: the first gets the run's
    * largest row number so far plus one (1 for a run without rows), the next one more, and so on. The
    * number is read under the write lock that the insert holds, so processes appending to one run at once
-   * queue on it and get consecutive numbers with no gap and no collision. Resolves to the numbers, in the
-   * order of `rows` (`[]` for no rows, touching nothing). A batch is stored whole or not at all.
+   * queue on it and get consecutive numbers with no gap and no collision. Resolves to one `{ row, added }`
+   * per given row, in the order of `rows` (`[]` for no rows, touching nothing). A batch is stored whole or not at all.
    *
    * A row with a `key` the run already holds, or that an earlier row of the batch has, is not stored and
-   * takes no number: the number given for it is the stored row's, and the stored row stands unchanged
-   * (whatever this one holds). So a trace delivered twice by a queue is recorded once, and the caller
-   * learns where. Rows without a key are all stored.
+   * takes no number: its entry is the stored row's number with `added: false`, and the stored row stands
+   * unchanged (whatever this one holds). So a trace delivered twice by a queue is recorded once, and the caller
+   * learns where and that it was not new (so it repeats no side effect). Rows without a key are all stored.
    *
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them),
    * has `results` that are neither an object nor a string of JSON, or a `key` that is not a non-empty
@@ -346,7 +346,7 @@ export class SqliteRunStore implements RunStore {
    * run has finished: a queue that delivers a trace again after the run ended gets a no-op, not an error.
    * A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
    */
-  async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]> {
+  async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
     checkUnnumberedRows(rows);
     if (rows.length === 0) return [];
     const what = rows.length === 1 ? "a row" : `${rows.length} rows`;
@@ -356,13 +356,13 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** The stored numbers of `rows` when every one has a key that run `runId` holds, else undefined. */
-  #storedNumbers(runId: string, rows: readonly UnnumberedRow[]): number[] | undefined {
-    const numbers: number[] = [];
+  /** The stored numbers of `rows` (none added) when every one has a key that run `runId` holds, else undefined. */
+  #storedNumbers(runId: string, rows: readonly UnnumberedRow[]): AppendedRow[] | undefined {
+    const numbers: AppendedRow[] = [];
     for (const { key } of rows) {
       const stored = key === undefined ? undefined : this.#q.rowByKey.get(runId, key);
       if (stored === undefined) return undefined;
-      numbers.push(stored);
+      numbers.push({ row: stored, added: false });
     }
     return numbers;
   }

@@ -20,6 +20,16 @@ export function processGone(pid: number): string {
 export type UnnumberedRow = (Omit<RowOutcome, "row"> | Omit<SerializedRow, "row">) & { key?: string };
 
 /**
+ * What {@link RunStore.appendRows} did with one row: the number the row is stored under, and whether this call
+ * stored it (`added` false when its `key` was stored already, or given to an earlier row of the same batch).
+ * A service repeats no side effect of a trace whose row was not added: a queue delivered it before.
+ */
+export interface AppendedRow {
+  row: number;
+  added: boolean;
+}
+
+/**
  * Who answers for a run begun by {@link RunStore.beginRun}. `"process"` (the default, what the CLI does): the
  * process that began it, so the run is marked incomplete when its store is closed, or when a reader finds that
  * process gone. `"none"`: no process; the run stays running, whoever began it and whatever becomes of them,
@@ -47,15 +57,16 @@ export interface RunStore {
    */
   addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void>;
   /**
-   * Appends rows that carry no number and resolves to the numbers the store gave them, in order: each
-   * is the run's largest row number so far plus one, taken in the same transaction as the insert, so
-   * that several processes appending to one run (a service's workers) never give two rows one number
-   * and leave no gaps. Durable once it resolves. For rows whose number is the caller's (the runner's row in
-   * its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an earlier row of
-   * the batch has) is not stored again: its number is the stored row's, so a row delivered twice is stored once;
-   * a batch made only of such rows is answered so even after the run has finished.
+   * Appends rows that carry no number and resolves to one {@link AppendedRow} per given row, in order: the number
+   * the store gave it, each the run's largest row number so far plus one, taken in the same transaction as the
+   * insert, so that several processes appending to one run (a service's workers) never give two rows one number
+   * and leave no gaps, and `added: true`. Durable once it resolves. For rows whose number is the caller's (the
+   * runner's row in its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an
+   * earlier row of the batch has) is not stored again: its entry is the stored row's number with `added: false`,
+   * so a row delivered twice is stored once and its caller can tell; a batch made only of such rows is answered
+   * so even after the run has finished.
    */
-  appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<number[]>;
+  appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]>;
   /**
    * Marks the run complete with its summary, and resolves true. With `opts.rows` (the rows the summary
    * covers), it does so only when the run stores exactly that many rows, checked in the same transaction
