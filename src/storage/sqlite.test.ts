@@ -986,6 +986,39 @@ describe("row keys", () => {
     await expect(store.appendRows(id, [keyed("a")])).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "${id}"` });
   });
 
+  it("rowByKey gives the row stored with a key, as rows() does, or undefined when the run holds no such key", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const other = await store.beginRun(META);
+    await store.appendRows(id, [keyed("a"), { id: "no key", results: result(0) }, { ...keyed("b", 0), line: 9, error: { code: "ROW_INVALID", message: "bad" } }]);
+    await store.appendRows(id, [keyed("a", 0)]); // a redelivery: the first stands
+    await store.addRows(other, [{ ...numbered(5, 5)[0]!, key: "a" }]);
+    const rows = await collect(store.rows(id));
+    expect(await store.rowByKey(id, "a")).toEqual(rows[0]);
+    expect(await store.rowByKey(id, "b")).toEqual(rows[2]);
+    expect(rows[2]).toEqual({ row: 3, id: "b", key: "b", line: 9, results: result(0), error: { code: "ROW_INVALID", message: "bad" } });
+    expect(await store.rowByKey(other, "a")).toEqual({ ...numbered(5, 5)[0], key: "a" }); // keys are per run
+    expect(await store.rowByKey(id, "c")).toBeUndefined();
+    expect(await store.rowByKey(other, "b")).toBeUndefined();
+    await store.finishRun(id, SUMMARY);
+    expect(await store.rowByKey(id, "a")).toEqual(rows[0]); // a finished run's rows too
+  });
+
+  it("rowByKey refuses an argument that is not a non-empty string (INPUT_INVALID, naming it) and an unknown or deleted run (STORE_FAILED)", async () => {
+    const store = open();
+    const id = await store.beginRun(META, { owner: "none" });
+    for (const bad of ["", 5, null, undefined]) {
+      await expect(store.rowByKey(bad as string, "a")).rejects.toMatchObject({ code: "INPUT_INVALID", message: `rowByKey: runId must be a run's id (a non-empty string), received ${describeValue(bad)}` });
+      await expect(store.rowByKey(id, bad as string)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `rowByKey: key must be a row's idempotency key (a non-empty string), received ${describeValue(bad)}` });
+    }
+    await expect(store.rowByKey("nope", "a")).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "nope"` });
+    await store.appendRows(id, [keyed("a")]);
+    const stopped = new AbortController();
+    stopped.abort(); // the run goes, its rows stay (as after Ctrl-C during `simeval delete`): they answer for no run
+    expect(await store.deleteRun(id, { force: true, signal: stopped.signal })).toMatchObject({ left: 1 });
+    await expect(store.rowByKey(id, "a")).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "${id}"` });
+  });
+
   it("addRows stores a row's key too, refusing one the run holds as it refuses a row number written twice", async () => {
     const store = open();
     const id = await store.beginRun(META);

@@ -142,7 +142,9 @@ function prepareStatements(db: Database.Database) {
       `INSERT INTO rows (run_id, row, id, line, results, error, scores, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // A seek in rows_by_key (`key = ?` implies the index's `key IS NOT NULL`).
-    rowByKey: db.prepare<[string, string], number>(`SELECT row FROM rows WHERE run_id = ? AND key = ?`).pluck(),
+    rowNumberByKey: db.prepare<[string, string], number>(`SELECT row FROM rows WHERE run_id = ? AND key = ?`).pluck(),
+    // The same seek, then the row's record.
+    rowByKey: db.prepare<[string, string], RowRecord>(`SELECT row, id, line, results, error, key FROM rows WHERE run_id = ? AND key = ?`),
     // One seek at the end of the run's part of the primary key: the number appendRows gives next, less one.
     lastRow: db.prepare<[string], number>(`SELECT row FROM rows WHERE run_id = ? ORDER BY row DESC LIMIT 1`).pluck(),
     rowPage: db.prepare<[string, number, number], RowRecord>(
@@ -248,11 +250,11 @@ export class SqliteRunStore implements RunStore {
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const appended: AppendedRow[] = [];
-      // Keys given to rows of this batch: not stored yet, so not found by rowByKey.
+      // Keys given to rows of this batch: not stored yet, so not found by rowNumberByKey.
       const keyed = new Map<string, number>();
       for (const r of rows) {
         const key = r.key;
-        const stored = key === undefined ? undefined : (keyed.get(key) ?? this.#q.rowByKey.get(runId, key));
+        const stored = key === undefined ? undefined : (keyed.get(key) ?? this.#q.rowNumberByKey.get(runId, key));
         if (stored !== undefined) {
           appended.push({ row: stored, added: false }); // delivered before: its row stands
           continue;
@@ -360,7 +362,7 @@ export class SqliteRunStore implements RunStore {
   #storedNumbers(runId: string, rows: readonly UnnumberedRow[]): AppendedRow[] | undefined {
     const numbers: AppendedRow[] = [];
     for (const { key } of rows) {
-      const stored = key === undefined ? undefined : this.#q.rowByKey.get(runId, key);
+      const stored = key === undefined ? undefined : this.#q.rowNumberByKey.get(runId, key);
       if (stored === undefined) return undefined;
       numbers.push({ row: stored, added: false });
     }
@@ -554,6 +556,25 @@ export class SqliteRunStore implements RunStore {
       this.#run(runId);
       return this.#q.rowCount.get(runId) ?? 0;
     });
+  }
+
+  /**
+   * The row of run `runId` (an exact id) stored with idempotency key `key`, as {@link rows} gives it; undefined
+   * when the run holds no such key. One seek in the `rows_by_key` index. Throws INPUT_INVALID, naming the
+   * argument, when `runId` or `key` is not a non-empty string, and STORE_FAILED when there is no run `runId`
+   * (also when a deleted run's rows are still in the file: they answer for no run).
+   */
+  async rowByKey(runId: string, key: string): Promise<RowOutcome | undefined> {
+    if (typeof runId !== "string" || runId === "") throw argumentError("INPUT_INVALID", "rowByKey", "runId", "a run's id (a non-empty string)", runId);
+    if (typeof key !== "string" || key === "") throw argumentError("INPUT_INVALID", "rowByKey", "key", "a row's idempotency key (a non-empty string)", key);
+    return this.#guard(`read the row with key "${key}" of run ${runId}`, () =>
+      // One read transaction: the run and its row as of one moment, so a run deleted in between answers no row.
+      this.#db.transaction(() => {
+        this.#run(runId);
+        const r = this.#q.rowByKey.get(runId, key);
+        return r && toRowOutcome(r);
+      })(),
+    );
   }
 
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */

@@ -93,6 +93,12 @@ export interface RunStore {
   findRun(ref: string): Promise<RunInfo | undefined>;
   /** The number of rows stored for a run: what a run without a summary (killed, or still running) covers so far. */
   rowCount(runId: string): Promise<number>;
+  /**
+   * The row of run `runId` stored with the idempotency key `key` (see {@link RowOutcome.key}), as {@link rows}
+   * gives it, or undefined when the run holds no row with that key: what a service answers for a trace by its
+   * key. Throws INPUT_INVALID naming the argument that is not a non-empty string, STORE_FAILED for an unknown run.
+   */
+  rowByKey(runId: string, key: string): Promise<RowOutcome | undefined>;
   /** A run's rows in row order, streamed, each with its `key` when it was stored with one. */
   rows(runId: string): AsyncIterable<RowOutcome>;
   /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
