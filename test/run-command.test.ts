@@ -897,7 +897,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(await run("baseline", "show", "killed", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining('baseline show takes no run, received "killed"') });
 
     const recorder = openSqliteStore(db);
-    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [] });
+    const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
     expect(await run("delete", "three", "live", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`run ${live} (live) is still being recorded; stop it before deleting it (nothing was deleted)`) });
     // Vacuuming would hold the database past the lock timeout of the run being recorded: refused.
     expect(await run("delete", "three", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`--vacuum: ${live} (live) is still being recorded`) });

@@ -81,10 +81,51 @@ function creationIssues(error: unknown, parsed: ParsedSpec, raw: unknown, at: (s
  */
 export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (string | number)[] = ["evaluators"]): Evaluator[] {
   checkEnv("createEvaluators", env);
-  if (!Array.isArray(at) || at.some((part) => typeof part !== "string" && typeof part !== "number")) {
-    throw argumentError("CONFIG_INVALID", "createEvaluators", "at", 'a path (an array of strings and numbers, such as ["evaluators"]) or nothing', at);
-  }
+  checkAt("createEvaluators", at);
   const issues: Issue[] = [];
+  const parsed = parseSpecs(specs, at, issues);
+  // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
+  // well, with the problems above, so that one error lists every problem.
+  const built: Evaluator[] = [];
+  parsed.forEach((p, i) => {
+    if (!p) return;
+    try {
+      built.push(build(p, env));
+    } catch (error) {
+      issues.push(...creationIssues(error, p, (specs as unknown[])[i], [...at, i]));
+    }
+  });
+  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
+  return built;
+}
+
+/**
+ * Throws what {@link createEvaluators} throws for `specs` when they would not make evaluators, without building
+ * any: every problem of every spec, and names shared, in one CONFIG_INVALID (UNKNOWN_EVALUATOR when an unknown
+ * type is the only problem). What only building finds is not checked: an embedding provider that the caller's
+ * `env` lacks, a missing API key (so a spec of `semantic_similarity` with the openai provider passes without one).
+ * For a run store, which records specs that other processes build later. `at` as in {@link createEvaluators}.
+ */
+export function checkEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): void {
+  checkAt("checkEvaluatorSpecs", at);
+  const issues: Issue[] = [];
+  parseSpecs(specs, at, issues);
+  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
+}
+
+/** Throws CONFIG_INVALID naming `fn` unless `at` is a path (an array of strings and numbers). */
+function checkAt(fn: string, at: unknown): void {
+  if (!Array.isArray(at) || at.some((part) => typeof part !== "string" && typeof part !== "number")) {
+    throw argumentError("CONFIG_INVALID", fn, "at", 'a path (an array of strings and numbers, such as ["evaluators"]) or nothing', at);
+  }
+}
+
+/**
+ * Parses every spec of `specs` ({@link parseSpec}), appending every problem to `issues` (paths under `at`),
+ * and names shared by two specs; throws at once when `specs` is not a non-empty array. One entry per spec,
+ * undefined where the spec cannot be used.
+ */
+function parseSpecs(specs: unknown, at: (string | number)[], issues: Issue[]): (ParsedSpec | undefined)[] {
   if (!Array.isArray(specs) || specs.length === 0) {
     issues.push({ path: at, message: `${at.join(".")} must be a non-empty array of evaluator specs` });
     throwIssues(issues);
@@ -107,19 +148,7 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
       issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}"${byType(specs[i])} ${how} ${at.join(".")}[${first}]${byType(specs[first])}; give each evaluator a unique "name"` });
     } else seen.set(key, i);
   });
-  // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
-  // well, with the problems above, so that one error lists every problem.
-  const built: Evaluator[] = [];
-  parsed.forEach((p, i) => {
-    if (!p) return;
-    try {
-      built.push(build(p, env));
-    } catch (error) {
-      issues.push(...creationIssues(error, p, specs[i], [...at, i]));
-    }
-  });
-  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
-  return built;
+  return parsed;
 }
 
 /** The fields of an {@link EvaluatorEnv}, and what each must be. */

@@ -6,6 +6,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeValue, EvalError } from "../errors.js";
+import { createEvaluators } from "../evaluators/create.js";
+import { evaluatorTypes } from "../evaluators/registry.js";
+import type { EvaluatorSpec } from "../evaluators/spec.js";
 import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
@@ -832,7 +835,7 @@ describe("several writers", () => {
     await open().close(); // create the file first, so the children only race on writes
     const source = `
       const store = openSqliteStore(process.argv[2]);
-      const id = await store.beginRun({ name: process.argv[3], dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      const id = await store.beginRun({ name: process.argv[3], dataset_path: "d", dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
       let row = 0;
       for (let b = 0; b < 100; b++) {
         const rows = [];
@@ -1137,8 +1140,8 @@ describe("runs owned by no process", () => {
     await open().close(); // create the file first
     const source = `
       const store = openSqliteStore(process.argv[2]);
-      const unowned = await store.beginRun({ name: "unowned", dataset_path: "d", dataset_hash: "h", evaluators: [] }, { owner: "none" });
-      const owned = await store.beginRun({ name: "owned", dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      const unowned = await store.beginRun({ name: "unowned", dataset_path: "d", dataset_hash: "h", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+      const owned = await store.beginRun({ name: "owned", dataset_path: "d", dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
       await store.appendRows(unowned, [{ id: 1, results: {} }]);
       process.stdout.write(unowned + " " + owned + "\\n");
       if (process.argv[3] === "exit") { await store.close(); process.exit(0); }
@@ -1168,6 +1171,48 @@ describe("runs owned by no process", () => {
     await store.finishRun(exitedIds[0], SUMMARY);
     expect((await store.findRun(exitedIds[0]))?.status).toBe("complete");
   }, 60_000);
+
+  it("refuses evaluator specs that would not make evaluators with createEvaluators' error, every issue, recording no run", async () => {
+    const store = open();
+    const cases: unknown[] = [
+      // threshold belongs in config; an unknown type; a name used twice (its type's): every issue at once.
+      [{ type: "levenshtein", threshold: 0.8 }, { type: "levenshtien" }, { type: "exact_match" }, { type: "exact_match" }],
+      [{ type: "levenshtien" }], // only an unknown type: UNKNOWN_EVALUATOR, as createEvaluators says
+      [{ type: "levenshtein", config: { threshold: 2 } }],
+      [],
+      "levenshtein",
+    ];
+    for (const evaluators of cases) {
+      const expected = thrownEvalError(() => createEvaluators(evaluators));
+      const error = await evalErrorOf(store.beginRun({ ...META, evaluators: evaluators as EvaluatorSpec[] }, { owner: "none" }));
+      expect(error).toMatchObject({ code: expected.code, message: expected.message, issues: expected.issues });
+    }
+    expect((await evalErrorOf(store.beginRun({ ...META, evaluators: cases[0] as EvaluatorSpec[] }))).message).toBe(
+      [
+        "Invalid evaluator configuration (3 problems):",
+        '✖ evaluators[0]: evaluator (levenshtein): unknown key "threshold"; a spec has only type, name, config, inputs.',
+        "  → at evaluators[0].threshold",
+        '✖ evaluators[1]: evaluator (levenshtien): unknown type "levenshtien"; known types: ' + evaluatorTypes.join(", ") + '. Did you mean "levenshtein"?',
+        "  → at evaluators[1].type",
+        '✖ evaluators[3]: the name "exact_match" (its type: it gives no "name") is already used by evaluators[2] (its type: it gives no "name"); give each evaluator a unique "name"',
+        "  → at evaluators[3].name",
+      ].join("\n"),
+    );
+    expect(await store.listRuns()).toEqual([]);
+  });
+
+  it("records evaluator specs that only building could refuse: semantic_similarity with the openai provider, without an API key", async () => {
+    vi.stubEnv("OPENAI_API_KEY", undefined);
+    try {
+      const store = open();
+      const evaluators = [{ type: "semantic_similarity", config: { provider: "openai", threshold: 0.8 } }];
+      expect(() => createEvaluators(evaluators)).toThrow("OPENAI_API_KEY is not set"); // what building needs
+      const id = await store.beginRun({ ...META, evaluators }, { owner: "none" });
+      expect((await store.findRun(id))?.evaluators).toEqual(evaluators); // as given
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 
   it("refuses an owner that is neither \"process\" nor \"none\", and options that are not an object (CONFIG_INVALID), recording no run", async () => {
     const store = open();
@@ -1209,7 +1254,7 @@ describe("interruption", () => {
     const { child, firstLine, exited } = startChild(
       `
       const store = openSqliteStore(process.argv[2]);
-      const id = await store.beginRun({ name: "killed", dataset_path: "d", dataset_hash: "h", evaluators: [] });
+      const id = await store.beginRun({ name: "killed", dataset_path: "d", dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
       let row = 0;
       const batch = async () => {
         const rows = [];

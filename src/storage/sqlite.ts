@@ -2,6 +2,7 @@ import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
+import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
@@ -280,10 +281,14 @@ export class SqliteRunStore implements RunStore {
    * marks it incomplete. With `"none"` it records neither (NULL: no reader can tell its writer dead, as with a
    * run of another host) and {@link close} leaves it: it stays running until any process finishes or aborts it
    * (a service's run, recorded by many processes), and `deleteRun` refuses it meanwhile unless `force`.
-   * Refuses (CONFIG_INVALID, naming it) an `opts` that is not an object or an `owner` that is neither.
+   * Refuses (CONFIG_INVALID, naming it) an `opts` that is not an object or an `owner` that is neither, and
+   * `meta.evaluators` that would not make evaluators, with the error `createEvaluators` would throw for them
+   * (every issue; see `checkEvaluatorSpecs`), recording nothing: every process that scores or summarizes the run
+   * builds its evaluators from the recorded specs, and would fail only then. Nothing is built, so no API key is needed.
    */
   async beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
     const owned = runOwner(opts) === "process";
+    checkEvaluatorSpecs(meta.evaluators);
     return this.#guard("begin a run", () => {
       const now = Date.now();
       const id = newRunId(now);

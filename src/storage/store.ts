@@ -46,7 +46,9 @@ export type RunOwner = "process" | "none";
 export interface RunStore {
   /**
    * Records a new run as "running" and returns its id. `opts.owner` (default `"process"`) says whether the
-   * beginning process answers for it: see {@link RunOwner}.
+   * beginning process answers for it: see {@link RunOwner}. `meta.evaluators` that `createEvaluators` would refuse
+   * are refused with its CONFIG_INVALID (every issue) before anything is recorded, since every process that scores
+   * or summarizes the run builds its evaluators from them; nothing is built (no API key is needed).
    */
   beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string>;
   /**
