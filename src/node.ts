@@ -4,6 +4,10 @@
  */
 export { runDataset, type RunDatasetOptions, type RunDatasetResult, type RowErrorInfo, type EvaluatorErrorInfo } from "./run/run-dataset.js";
 export { scoreRecord } from "./run/evaluate-row.js";
+// The root's, again: a service builds the evaluators scoreRecord takes, and needs one import for both.
+export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } from "./evaluators/create.js";
+export type { EvaluatorSpec } from "./evaluators/spec.js";
+export type { EvaluatorEnv } from "./evaluators/define.js";
 export { summarizeStoredRun, finishStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";
 export type { WorstRow } from "./run/worst-rows.js";
 export type { HistogramData } from "./report/types.js";

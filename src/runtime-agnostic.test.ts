@@ -45,4 +45,9 @@ describe("the root export", () => {
   it("offers memoryEmbeddingCache for env.embeddingCache, the same function simeval/node exports", () => {
     expect(root.memoryEmbeddingCache).toBe(node.memoryEmbeddingCache);
   });
+
+  it("offers createEvaluators and createEvaluator, the same functions simeval/node exports, so that a service needs one import", () => {
+    expect(node.createEvaluators).toBe(root.createEvaluators);
+    expect(node.createEvaluator).toBe(root.createEvaluator);
+  });
 });
