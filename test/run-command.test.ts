@@ -931,7 +931,37 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("runs", "--db", db)).out).toContain("No runs recorded");
   });
 
-  it("compare reads results.jsonl files: types from the first row every evaluator scored, a bad line named wherever it is", async () => {
+  it("delete and --vacuum say that a run no process owns stays running until finished or aborted, and --force deletes it; runs --json and show --json give owner", async () => {
+    const db = join(dir, "db.sqlite");
+    const data = file("d.jsonl", jsonl([{ id: 1, output: "a", expected: "a" }]));
+    expect((await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--db", db, "--name", "cli")).code).toBe(0);
+    const recorder = openSqliteStore(db);
+    const svc = await recorder.beginRun({ name: "svc", dataset_path: "traces", dataset_hash: "", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    const stale = await recorder.beginRun({ name: "stale", dataset_path: data, dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
+    await recorder.close(); // svc stays running; stale is marked incomplete, then recorded as running by a process on another host
+    const raw = new Database(db);
+    raw.prepare("UPDATE runs SET status = 'running', host = 'ci-runner-7', pid = 1 WHERE id = ?").run(stale);
+    raw.close();
+
+    const unowned = `${svc} (svc) is owned by no process (begun with owner "none", as a service begins its runs), so it stays running until some process finishes or aborts it: \`simeval delete RUN --force\` deletes it`;
+    const killedElsewhere = "a run whose process was killed on another host or in another container stays recorded as running";
+    const refused = await run("delete", "svc", "--db", db);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`run ${svc} (svc) is still being recorded; finish or abort it before deleting it (nothing was deleted); ${unowned}`);
+    expect(refused.err).not.toContain(killedElsewhere); // no process was ever killed: that hint would mislead
+    const vacuum = await run("delete", "--vacuum", "--db", db);
+    expect(vacuum.code).toBe(2);
+    expect(vacuum.err).toContain(`(nothing was deleted); ${killedElsewhere}: \`simeval delete RUN --force\` deletes it; ${unowned}`);
+
+    const listed = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; owner: string }[];
+    expect(listed.map((r) => [r.name, r.owner])).toEqual([["stale", "process"], ["svc", "none"], ["cli", "process"]]);
+    expect(JSON.parse((await run("show", "svc", "--json", "--db", db)).out)).toMatchObject({ id: svc, status: "running", owner: "none", rows_recorded: 0 });
+    expect(JSON.parse((await run("show", "cli", "--json", "--db", db)).out)).toMatchObject({ status: "complete", owner: "process" });
+
+    expect(await run("delete", "svc", "--force", "--db", db)).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^deleted ${svc} \\(svc\\): 0 rows$`, "m")) });
+  });
+
+    it("compare reads results.jsonl files: types from the first row every evaluator scored, a bad line named wherever it is", async () => {
     const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein_distance", inputs: { output: "$.answer[*]" } }]));
     // Row 1's answer has two values: levenshtein_distance cannot score it, so its type comes from row 2.
     const rows = (extra: string) => Array.from({ length: 40 }, (_, i) => ({ id: i, answer: i === 0 ? ["a", "b"] : [`answer ${i}${extra}`], output: "x", expected: `answer ${i}` }));

@@ -47,5 +47,6 @@ export function unrecordedRun(result: RunDatasetResult, dataset: string, started
     evaluators: result.evaluators.map((e) => e.spec),
     summary: result.summary,
     stop_reason: result.stopReason,
+    owner: "process", // this process ran it
   };
 }

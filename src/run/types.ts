@@ -90,6 +90,13 @@ export interface RunInfo {
    * and for one marked incomplete before simeval recorded why (schema version 3).
    */
   stop_reason: string | null;
+  /**
+   * Who answers for the run (`RunStore.beginRun`'s `opts.owner`): `"process"`, the process that began it (what
+   * `simeval run` does, and every run of a simeval before owners), so that it is marked incomplete once that
+   * process is gone; `"none"`, no process (a service's run), so it stays running until some process finishes
+   * or aborts it.
+   */
+  owner: "process" | "none";
 }
 
 /** The run's spec of the evaluator named `name` (its `name`, else its type), if it had one. */

@@ -1125,6 +1125,9 @@ describe("runs owned by no process", () => {
     const b = open();
     const statuses = Object.fromEntries((await b.listRuns()).map((r) => [r.id, [r.status, r.stop_reason]]));
     expect(statuses).toEqual({ [owned]: ["incomplete", CLOSED_UNFINISHED], [byDefault]: ["incomplete", CLOSED_UNFINISHED], [unowned]: ["running", null] });
+    // RunInfo.owner: from the pid recorded, or not.
+    expect(Object.fromEntries((await b.listRuns()).map((r) => [r.id, r.owner]))).toEqual({ [owned]: "process", [byDefault]: "process", [unowned]: "none" });
+    expect(await b.findRun(unowned)).toMatchObject({ owner: "none" });
     expect(await b.appendRows(unowned, [{ id: 2, results: result(0) }])).toEqual(added(2));
     await b.finishRun(unowned, SUMMARY);
     await b.close();

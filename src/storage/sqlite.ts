@@ -902,6 +902,8 @@ function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunInfo {
     evaluators: JSON.parse(r.evaluators) as EvaluatorSpec[],
     summary: r.summary === null ? null : (JSON.parse(r.summary) as RunSummary),
     stop_reason: r.stop_reason ?? dead.get(r.id) ?? null,
+    // Only beginRun with owner "none" records no pid: every run of an older simeval has one.
+    owner: r.pid === null ? "none" : "process",
   };
 }
 

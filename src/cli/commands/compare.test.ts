@@ -35,6 +35,7 @@ function loaded(label: string, types: Record<string, string>, scored: RowScores[
           evaluators: Object.entries(types).map(([name, type]) => ({ type, name })),
           summary: null,
           stop_reason: status === "incomplete" ? "interrupted" : null,
+          owner: "process",
         };
   const directions = Object.fromEntries(Object.keys(types).map((name) => [name, "maximize" as const]));
   return { label: info ? `${label} (${info.id})` : label, info, rows: () => scored, types, directions };

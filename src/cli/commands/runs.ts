@@ -295,6 +295,23 @@ const MIN_DELETE_PREFIX = 4;
 const STILL_RUNNING_HINT = "a run whose process was killed on another host or in another container stays recorded as running: `simeval delete RUN --force` deletes it";
 
 /**
+ * What to do about runs recorded as running that no process owns (begun with owner "none", as a service
+ * begins its runs, see {@link RunInfo.owner}): no process's end marks them incomplete, so they stay running until
+ * one finishes or aborts them, and only --force deletes them. {@link STILL_RUNNING_HINT} would send the user
+ * looking for a killed process that there never was.
+ */
+function unownedHint(runs: readonly RunInfo[]): string {
+  const one = runs.length === 1;
+  return `${runs.map(runLabel).join(", ")} ${one ? "is" : "are"} owned by no process (begun with owner "none", as a service begins its runs), so ${one ? "it stays" : "they stay"} running until some process finishes or aborts ${one ? "it" : "them"}: \`simeval delete RUN --force\` deletes ${one ? "it" : "them"}`;
+}
+
+/** The hints for the running runs `runs`: {@link STILL_RUNNING_HINT} for those a process owns, {@link unownedHint} for the others. */
+function runningHints(runs: readonly RunInfo[]): string {
+  const unowned = runs.filter((r) => r.owner === "none");
+  return [...(unowned.length < runs.length ? [STILL_RUNNING_HINT] : []), ...(unowned.length ? [unownedHint(unowned)] : [])].join("; ");
+}
+
+/**
  * `simeval delete RUN...`: deletes recorded runs and their rows. Every ref is resolved, and a run still
  * being recorded refused (unless `--force`), before anything is deleted. `--vacuum` then gives the freed
  * space back to the file system (alone, it only does that), in another process ({@link vacuumInChild}), which
@@ -314,7 +331,8 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${runLabel(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
       }
       if (run.status === "running" && !opts.force) {
-        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; stop it before deleting it (nothing was deleted); ${STILL_RUNNING_HINT}`);
+        const stopIt = run.owner === "none" ? "finish or abort it before deleting it" : "stop it before deleting it";
+        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; ${stopIt} (nothing was deleted); ${runningHints([run])}`);
       }
       runs.set(run.id, run);
     }
@@ -325,7 +343,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       if (recording.length) {
         throw new EvalError(
           "USAGE",
-          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted); ${STILL_RUNNING_HINT}`,
+          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted); ${runningHints(recording)}`,
         );
       }
     }
