@@ -1204,6 +1204,22 @@ describe("runs owned by no process", () => {
     expect(await store.listRuns()).toEqual([]);
   });
 
+  it("refuses a meta that is not an object, or whose name, dataset_path or dataset_hash is of another kind, naming it and recording no run", async () => {
+    const store = open();
+    const cases: [unknown, string][] = [
+      [null, "meta must be an object ({ name, dataset_path, dataset_hash, evaluators }), received null"],
+      [{ ...META, name: 5 }, "meta.name must be a string or null, received number 5"],
+      [{ ...META, name: undefined }, "meta.name must be a string or null, received nothing"],
+      [{ ...META, dataset_path: ["a"] }, 'meta.dataset_path must be a string, received array of 1'],
+      [{ ...META, dataset_hash: null }, "meta.dataset_hash must be a string, received null"],
+    ];
+    for (const [meta, message] of cases) {
+      await expect(store.beginRun(meta as typeof META)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `beginRun: ${message}` });
+    }
+    expect(await store.listRuns()).toEqual([]);
+    expect((await store.findRun(await store.beginRun({ ...META, name: null })))?.name).toBeNull();
+  });
+
   it("records evaluator specs that only building could refuse: semantic_similarity with the openai provider, without an API key", async () => {
     vi.stubEnv("OPENAI_API_KEY", undefined);
     try {

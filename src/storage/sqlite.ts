@@ -288,6 +288,7 @@ export class SqliteRunStore implements RunStore {
    */
   async beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
     const owned = runOwner(opts) === "process";
+    checkRunMeta(meta);
     checkEvaluatorSpecs(meta.evaluators);
     return this.#guard("begin a run", () => {
       const now = Date.now();
@@ -846,6 +847,19 @@ function writerMayBeAlive(r: { id: string; pid: number | null; host: string | nu
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by another user
+  }
+}
+
+/**
+ * Throws INPUT_INVALID naming the field unless `meta` is an object whose `name` is a string or null and whose
+ * `dataset_path` and `dataset_hash` are strings: SQLite would store a number as text ("5.0") and read back another name.
+ */
+function checkRunMeta(meta: unknown): void {
+  const bad = (arg: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "beginRun", arg, expected, value);
+  if (!isPlainObject(meta)) throw bad("meta", "an object ({ name, dataset_path, dataset_hash, evaluators })", meta);
+  if (meta["name"] !== null && typeof meta["name"] !== "string") throw bad("meta.name", "a string or null", meta["name"]);
+  for (const field of ["dataset_path", "dataset_hash"]) {
+    if (typeof meta[field] !== "string") throw bad(`meta.${field}`, "a string", meta[field]);
   }
 }
 
