@@ -14,7 +14,7 @@ import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
 import { DELETE_CHUNK_ROWS, nextPageRows, rowsForResults, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
-import { CLOSED_UNFINISHED, processGone } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type UnnumberedRow } from "./store.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -1020,6 +1020,14 @@ describe("row keys", () => {
     stopped.abort(); // the run goes, its rows stay (as after Ctrl-C during `simeval delete`): they answer for no run
     expect(await store.deleteRun(id, { force: true, signal: stopped.signal })).toMatchObject({ left: 1 });
     await expect(store.rowByKey(id, "a")).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "${id}"` });
+  });
+
+  it("takes a row without an id, as { results, key }: stored with none", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const row: UnnumberedRow = { results: result(1), key: "k" }; // a type error while UnnumberedRow required `id`
+    expect((await store.appendRows(id, [row]))[0]).toMatchObject({ row: 1, added: true });
+    expect(await collect(store.rows(id))).toEqual([{ row: 1, id: undefined, key: "k", results: result(1) }]);
   });
 
   it("addRows stores a row's key too, refusing one the run holds as it refuses a row number written twice", async () => {

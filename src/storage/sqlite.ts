@@ -930,7 +930,7 @@ function evaluatorNames(run: RunRecord): string[] {
  * An outcome's `scores` column: its results' pairable scores in the run's evaluator order, or NULL
  * (read from `results` instead) when its results are not exactly the run's evaluators, or it has none.
  */
-function outcomeScores(r: Omit<RowOutcome, "row">, names: readonly string[]): string | null {
+function outcomeScores(r: Pick<RowOutcome, "results" | "error">, names: readonly string[]): string | null {
   const keys = Object.keys(r.results);
   if (r.error !== undefined || keys.length !== names.length || !names.every((n) => n in r.results)) return null;
   return encodeScores(names.map((n) => scoreOf(r.results[n])));

@@ -15,9 +15,10 @@ export function processGone(pid: number): string {
 
 /**
  * A row to {@link RunStore.appendRows}: a {@link RowOutcome} or a {@link SerializedRow} without its `row`,
- * which the store gives it, with an optional idempotency `key` (see {@link RowOutcome.key}).
+ * which the store gives it, with an optional idempotency `key` (see {@link RowOutcome.key}). A RowOutcome's
+ * `id` may be left out (a row with none), as `{ results, key }`.
  */
-export type UnnumberedRow = (Omit<RowOutcome, "row"> | Omit<SerializedRow, "row">) & { key?: string };
+export type UnnumberedRow = ((Omit<RowOutcome, "row" | "id"> & { id?: unknown }) | Omit<SerializedRow, "row">) & { key?: string };
 
 /**
  * What {@link RunStore.appendRows} did with one row: the number the row is stored under, and whether this call
