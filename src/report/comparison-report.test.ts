@@ -76,6 +76,13 @@ describe("renderComparisonReport", () => {
     expect(tableRow(renderComparisonReport(input({ evaluators: [dist] })), "dist")).toContain(`26.2517</span> → <b class="mean-b">2.9592</b>`);
   });
 
+  it("draws the CI as a bar from its lower to its upper end, on an axis centred on 0 that reaches 1.15 times the largest of them", () => {
+    // diff -0.1, CI [-0.15, -0.05]: the axis reaches 0.15 · 1.15 = 0.1725 either side of x 50, over 44 px; x(v) = 50 + v / 0.1725 · 44.
+    const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ diff: -0.1, ci: [-0.15, -0.05] })] })), "lev");
+    expect(row).toContain(`<line class="ci-bar" x1="11.7" x2="37.2" y1="11" y2="11"/>`);
+    expect(row).toMatch(/<circle class="ci-dot [a-z]+" cx="24.5" cy="11" r="4"\/>/);
+  });
+
   it("calls a non-significant difference so, whichever mean is higher", () => {
     const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ significant: false, better: "b" })] })), "lev");
     expect(row).toContain("= not significant");

@@ -138,6 +138,28 @@ describe("renderHistogramSvg", () => {
   });
 });
 
+describe("renderHistogramSvg, the threshold's label", () => {
+  // The plot spans x 48 to 1064 (1080 wide, margins 48 and 16): a threshold t on [0, 1] is drawn at 48 + 1016·t.
+  const hist = { edges: [0, 0.25, 0.5, 0.75, 1], counts: [1, 2, 3, 4] };
+  const label = (threshold: number): Attrs => {
+    const svg = parse(renderHistogramSvg(hist, { id: "t", direction: "maximize", threshold, xLabel: "score", title: "lev" }));
+    return svg.text?.find((t) => t["class"] === "threshold-label") as Attrs;
+  };
+
+  it.each([
+    // Past 70% of the width (x 759.2) the label ends at the line, reading leftwards into the chart; before 30% (x 352.8) it starts there.
+    [0.95, "end"],
+    [0.75, "end"],
+    [0.5, "middle"],
+    [0.25, "start"],
+    [0.05, "start"],
+  ] as const)("a threshold of %s anchors its label at the %s, inside the chart", (threshold, anchor) => {
+    const l = label(threshold);
+    expect(l["x"]).toBe(String(Math.round((48 + 1016 * threshold) * 10) / 10));
+    expect(l["text-anchor"]).toBe(anchor);
+  });
+});
+
 describe("thresholdPosition", () => {
   it.each([
     [0.7, "maximize", false, 0.7],

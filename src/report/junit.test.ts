@@ -125,6 +125,15 @@ describe("renderJUnit", () => {
     expect((tc["failure"] as Node)["@message"]).toBe(`${"a".repeat(298)}😀…`);
   });
 
+  it("keeps a message's first line whole up to 300 characters, and cuts one of 301 to 299 and \"…\"", () => {
+    const message = (reasoning: string): string => {
+      const out = renderJUnit({ name: "r", evaluators: ["lev"], rows: [{ row: 1, id: null, results: { lev: result({ passed: false, reasoning }) } }], gates: [] });
+      return (((parse(out).list[0] as Node)["testcase"] as Node[])[0]?.["failure"] as Node)["@message"] as string;
+    };
+    expect(message(`${"b".repeat(299)}😀\nsecond line`)).toBe(`${"b".repeat(299)}😀`);
+    expect(message(`${"b".repeat(300)}c`)).toBe(`${"b".repeat(299)}…`);
+  });
+
   it("fails the skipped rows of the evaluators counted that way by --count-skipped-as-zero, as the summary does", () => {
     const { suites: s, list: l } = parse(renderJUnit({ name: "r", evaluators: ["lev", "dist"], skippedAsFailed: ["lev"], rows, gates: [] }));
     const lev = l[0] as Node;

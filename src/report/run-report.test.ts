@@ -139,6 +139,18 @@ describe("renderRunReport", () => {
     }
   });
 
+  it("says how many unreadable rows are not listed, and nothing more when all are", () => {
+    const listed = [
+      { row: 2, line: 2, message: "not valid JSON" },
+      { row: 5, line: 5, message: "not valid JSON" },
+    ];
+    const some = renderRunReport(input({ summary: { rows: 9, row_errors: 5, skipped_as_zero: false }, row_errors: listed }));
+    expect(some).toContain(`<p class="sub">and 3 more</p>`);
+    const all = renderRunReport(input({ summary: { rows: 9, row_errors: 2, skipped_as_zero: false }, row_errors: listed }));
+    expect(all).toContain("row 5 (line 5): not valid JSON");
+    expect(all).not.toContain("more</p>");
+  });
+
   it("shows the gates the run was held to, failed first, with a count in the header, and nothing without gates", () => {
     const gates = [
       { name: "levenshtein >= 0.8", passed: true, message: "--fail-under levenshtein=0.8: passed, mean 0.9100" },

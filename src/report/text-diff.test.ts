@@ -47,6 +47,27 @@ describe("alignTexts", () => {
     expect(changed(b.output)).toEqual(["dog"]);
   });
 
+  it("treats a run of one or two shared characters between two edits as edited, and keeps a run of three", () => {
+    const chars = { unit: "chars", ignore_case: false } as const;
+    // "1" and "12" are all the texts share: as marks they would read as noise, so each side is marked whole.
+    expect(alignTexts("ab1cd", "xy1zw", chars).expected).toEqual([{ text: "ab1cd", changed: true }]);
+    expect(alignTexts("ab12cd", "xy12zw", chars).expected).toEqual([{ text: "ab12cd", changed: true }]);
+    expect(alignTexts("ab12cd", "xy12zw", chars).output).toEqual([{ text: "xy12zw", changed: true }]);
+    // Three shared characters stand as a common run.
+    expect(alignTexts("ab123cd", "xy123zw", chars).expected).toEqual([
+      { text: "ab", changed: true },
+      { text: "123", changed: false },
+      { text: "cd", changed: true },
+    ]);
+  });
+
+  it("cuts a side where one of its runs ends without leaving an empty run after it", () => {
+    // "abcdef" shown to 2 characters ends where its unmarked "ab" does; the marked "c" is past the cut.
+    const r = alignTexts("abcdef", "abXdef", { unit: "chars", ignore_case: false }, 2);
+    expect(r.expected).toEqual([{ text: "ab", changed: false }]);
+    expect(r.output).toEqual([{ text: "ab", changed: false }]);
+  });
+
   it("marks nothing for case-only differences when ignoring case, and keeps each side's own spelling", () => {
     const a = alignTexts("Hello World", "hello WORLD", { unit: "chars", ignore_case: true });
     expect(changed(a.expected)).toEqual([]);

@@ -110,6 +110,10 @@ describe("markTokenSets (jaccard_similarity, tfidf_similarity over words)", () =
 
   it("says when a text has no word to mark", () => {
     expect(markTokenSets("?!", "ok", WORDS, 2000).notes).toEqual(["The expected text has no words to mark."]);
+    expect(markTokenSets("ok", "?!", WORDS, 2000).notes).toEqual(["The output has no words to mark."]);
+    // An empty text has nothing to mark and needs no note: it shows as empty.
+    expect(markTokenSets("", "ok", WORDS, 2000).notes).toEqual([]);
+    expect(markTokenSets("ok", "", WORDS, 2000).notes).toEqual([]);
   });
 
   it("marks a word of one text iff the other text has no such word (any texts, case rules, caps)", () => {
