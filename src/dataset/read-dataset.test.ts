@@ -86,6 +86,11 @@ describe("readDataset", () => {
     for (const path of [jsonl, json, csv, tsv]) expect(await collect(readDataset(path))).toEqual(expected);
   });
 
+  it("reads a .tsv by tabs also when a header name holds a comma (which would make a .csv comma-separated)", async () => {
+    const tsv = await file("commas.tsv", "id\tlabel, short\n1\tx, y\n");
+    expect(await collect(readDataset(tsv))).toEqual([{ row: 1, line: 2, record: { id: "1", "label, short": "x, y" } }]);
+  });
+
   it("sniffs a file whose extension says nothing", async () => {
     const items = await collect(readDataset(await file("rows.dat", '[{"a":1},\n{"a":2}]')));
     expect(items).toEqual([

@@ -75,6 +75,15 @@ describe("readJsonArray", () => {
     expect(last.row).toBe(kept + 1);
   });
 
+  it.each([
+    ["a first row cut short", '[\n{"a":1', "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects"],
+    ["a bad character before the first row", '[\n x {"a":1}]', `line 2: not valid JSON (unexpected "x" at byte 2 of the line); expected a JSON array of row objects${STOPPED}`],
+  ])("%s: the stop is the one item, not also an empty array", async (_name, text, message) => {
+    // Reading stopped before any row: the file is not empty, only unreadable from row 1 on.
+    const items = await collect(readJsonArray(await file("stopped-first.json", text)));
+    expect(items.map((i) => [i.row, "error" in i ? i.error : i.record])).toEqual([[1, { code: "DATASET_READ_STOPPED", message }]]);
+  });
+
   it("a second array after the first: its rows are not read, and reading stops at its [ (line 2) after row 1", async () => {
     const text = '[{"output":"a","expected":"a"}]\n[{"output":"b","expected":"b"}]\n';
     const items = await collect(readJsonArray(await file("two-arrays.json", text)));
