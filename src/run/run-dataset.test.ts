@@ -510,6 +510,49 @@ describe("runDataset's stop reason", () => {
   });
 });
 
+describe("runDataset past the first 100 unreadable rows", () => {
+  it("still records where reading stopped when it stops after more than 100 unreadable rows (only the first 100 are kept)", async () => {
+    // 150 elements that are no row objects, then a syntax error on line 152: the stop is row 151.
+    const dataset = await files.file("many-bad.json", `[\n${Array.from({ length: 150 }, () => "1").join(",\n")},\n x\n]\n`);
+    const store = openSqliteStore(join(files.dir(), "many-bad.db"));
+    try {
+      const result = await runDataset({ dataset, evaluators: [{ type: "exact_match" }], workers: 0, batchSize: 16, store });
+      expect(result.summary.row_errors).toBe(151);
+      expect(result.rowErrors).toHaveLength(100);
+      expect(result.readStopped).toMatchObject({ row: 151, line: 152 });
+      expect(result.stopReason).toMatch(/^the dataset could not be read from row 151 on: line 152: not valid JSON/);
+      expect(await store.findRun(result.runId as string)).toMatchObject({ status: "incomplete" });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("runDataset's worst rows", () => {
+  it("keeps the 10 worst rows per evaluator by default, worst first", async () => {
+    // Row i (1-based) has an output i - 1 characters off "aaaaaaaaaaaaaa", so its distance is i - 1: rows 14 down to 5 are the worst 10.
+    const lines = Array.from({ length: 14 }, (_, i) => JSON.stringify({ output: "b".repeat(i) + "a".repeat(14 - i), expected: "a".repeat(14) }));
+    const dataset = await files.file("worst-default.jsonl", `${lines.join("\n")}\n`);
+    const result = await runDataset({ dataset, evaluators: [{ type: "levenshtein_distance" }], workers: 0 });
+    expect(result.worst["levenshtein_distance"]?.map((w) => [w.row, w.score])).toEqual(Array.from({ length: 10 }, (_, k) => [14 - k, 13 - k]));
+  });
+});
+
+describe("runDataset's results.jsonl lines", () => {
+  it.each([0, 1])("are {row, id, results} in input order, the id the record's (null without one), an unreadable row with its line and error (workers %i)", async (workers) => {
+    const dataset = await files.file(`shape-${workers}.jsonl`, '{"id":"q1","output":"a","expected":"a"}\n{"output":"b","expected":"a"}\n{"id":7,"output":"a","expected":"a"}\nnot json\n');
+    const chunks: Uint8Array[] = [];
+    await runDataset({ dataset, evaluators: [{ type: "exact_match" }], workers, batchSize: 1, write: (bytes) => void chunks.push(bytes.slice()) });
+    const lines = Buffer.concat(chunks).toString("utf8").split("\n");
+    expect(lines.pop()).toBe("");
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(parsed.map((o) => Object.keys(o))).toEqual([["row", "id", "results"], ["row", "id", "results"], ["row", "id", "results"], ["row", "id", "line", "results", "error"]]);
+    expect(parsed.map((o) => [o["row"], o["id"]])).toEqual([[1, "q1"], [2, null], [3, 7], [4, null]]);
+    expect(parsed.map((o) => (o["results"] as Record<string, { score?: number }>)["exact_match"]?.score)).toEqual([1, 0, 1, undefined]);
+    expect(parsed[3]).toMatchObject({ line: 4, results: {}, error: { code: "DATASET_ROW_INVALID" } });
+  });
+});
+
 describe("runDataset's count options", () => {
   it.each([
     ["batchSize", 0, "number 0"],
