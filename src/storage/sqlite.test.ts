@@ -416,6 +416,8 @@ describe("runs and rows", () => {
 
   it("reads at most 4,000 results a page whatever the last page's width: narrow failed rows first do not open a page of 1,000 wide ones", async () => {
     expect([1, 4, 5, 200, 5000].map(rowsForResults)).toEqual([1000, 1000, 800, 20, 1]);
+    // Rounded down, never past 4,000: 4,000 / 7 = 571.4 (572 rows would be 4,004 results), 4,000 / 3,000 = 1.3.
+    expect([7, 3000].map(rowsForResults)).toEqual([571, 1]);
     const store = open();
     const names = Array.from({ length: 200 }, (_, i) => `em${i}`);
     const id = await store.beginRun({ ...META, evaluators: names.map((name) => ({ type: "exact_match", name })) });
@@ -640,6 +642,16 @@ describe("findRun", () => {
     expect((await store.findRun(first.slice(0, 4)))?.id).toBe(short);
     expect((await store.findRun(first.slice(0, 21)))?.id).toBe(first); // no such name: the prefix
     expect((await store.findRun(first))?.id).toBe(first);
+  });
+
+  it("finds a run by its id before a run named like that id (an id is exact; a name may be anything)", async () => {
+    const store = open();
+    const first = await store.beginRun({ ...META, name: "first" });
+    await new Promise((r) => setTimeout(r, 2));
+    // Newer, and named exactly as `first`'s id: the id still names `first`.
+    const impostor = await store.beginRun({ ...META, name: first });
+    expect((await store.findRun(first))?.id).toBe(first);
+    expect((await store.findRun(impostor))?.id).toBe(impostor);
   });
 
   it("names the candidates of an ambiguous prefix", async () => {
