@@ -128,6 +128,16 @@ describe("terminalProgress", () => {
     expect(writes[0]).toMatch(/^\r\[#+-*\]  99%  995 rows/);
   });
 
+  it("gives exactly an hour as 1:00:00, and a second less as 59:59", () => {
+    const { p, writes } = fakeTerminal(200);
+    vi.advanceTimersByTime(3599_000);
+    p.update(10, null);
+    expect(writes[0]).toMatch(/  59:59\x1b\[K$/);
+    vi.advanceTimersByTime(1000);
+    p.update(20, null);
+    expect(writes[1]).toMatch(/  1:00:00\x1b\[K$/);
+  });
+
   it("gives times of an hour or more as h:mm:ss", () => {
     const { p, writes } = fakeTerminal(200);
     vi.advanceTimersByTime(1000);

@@ -13,6 +13,11 @@ describe("summaryTable", () => {
     expect(lines.at(-1)).toBe("3 rows, 2 unreadable");
   });
 
+  it("puts each count under its own column: n, skipped, errors", () => {
+    const counted = { ...lev, n: 7, skipped: 3, errors: 2 };
+    expect(summaryTable(summary(12, { evaluators: [counted] }), 160).split("\n")[2]?.split(/\s+/).slice(0, 4)).toEqual(["levenshtein", "7", "3", "2"]);
+  });
+
   it("says row for one row, and when skipped rows counted as 0", () => {
     expect(summaryTable(summary(1), 160).split("\n").at(-1)).toBe("1 row, 0 unreadable");
     expect(summaryTable(summary(2, { skipped_as_zero: true }), 160).split("\n").at(-1)).toBe("2 rows, 0 unreadable, skipped rows counted as 0");
