@@ -251,16 +251,14 @@ export class SqliteRunStore implements RunStore {
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const appended: AppendedRow[] = [];
-      // Keys given to rows of this batch: not stored yet, so not found by rowNumberByKey.
-      const keyed = new Map<string, number>();
       for (const r of rows) {
         const key = r.key;
-        const stored = key === undefined ? undefined : (keyed.get(key) ?? this.#q.rowNumberByKey.get(runId, key));
+        // An earlier row of this batch is found too: the transaction reads its own inserts.
+        const stored = key === undefined ? undefined : this.#q.rowNumberByKey.get(runId, key);
         if (stored !== undefined) {
           appended.push({ row: stored, added: false }); // delivered before: its row stands
           continue;
         }
-        if (key !== undefined) keyed.set(key, next);
         this.#insertRow(runId, next, r, names);
         appended.push({ row: next++, added: true });
       }
