@@ -186,6 +186,14 @@ describe("refuseNoCommonEvaluator", () => {
     refuseNoCommonEvaluator(empty, empty, await compare(empty, empty));
   });
 
+  it("refuses a run with evaluators beside one with none (a file whose rows scored nothing), naming \"no evaluator\"", async () => {
+    const a = loaded("a", { em: "exact_match" }, rows(["em"], 3), "complete");
+    const none = loaded("b.jsonl", {}, rows([], 3), null);
+    const e = await evalErrorOf(compare(a, none).then((c) => refuseNoCommonEvaluator(a, none, c)));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toBe("no evaluator in common: A (a, id-a) has em; B (b.jsonl) has no evaluator; there is nothing to compare");
+  });
+
   it("checks results.jsonl files once the comparison has read their rows", async () => {
     const a = loaded("a.jsonl", { em: "exact_match" }, rows(["em"], 4), null);
     const b = loaded("b.jsonl", { lev: "levenshtein" }, rows(["lev"], 4), null);
@@ -196,6 +204,63 @@ describe("refuseNoCommonEvaluator", () => {
     // A file's evaluator that gave no result on its first rows (not in its types) still counts once its rows show it.
     const late = loaded("c.jsonl", {}, rows(["em"], 4), null);
     refuseNoCommonEvaluator(a, late, await compare(a, late));
+  });
+});
+
+describe("printComparison", () => {
+  it("says a significant verdict plainly and a non-significant one as such, lists at most 5 regressed rows, and says \"1 row\"", async () => {
+    // 30 rows each 1 in A and 0 in B: p = 2 / 2^30, significant; 5 such rows: smallest p 2 / 32 = 0.0625, not.
+    const thirty = printComparison(await compare(loaded("a", { em: "exact_match" }, rows(["em"], 30, 1), "complete"), loaded("b", { em: "exact_match" }, rows(["em"], 30, 0), "complete")));
+    expect(thirty).toContain("30 rows in both runs (A 30, B 30)");
+    expect(thirty).toMatch(/^em +30 +1 +0 +-1 +\[-1, -1\] +<0\.0001 +A +0\/30\/0$/m);
+    const regressedRows = thirty.slice(thirty.indexOf("Rows that regressed most on em:")).split("\n").filter((l) => /^ +\d+ +q\d+ /.test(l));
+    expect(regressedRows.map((l) => l.trim().split(/ +/)[1])).toEqual(["q1", "q2", "q3", "q4", "q5"]);
+    const five = printComparison(await compare(loaded("a", { em: "exact_match" }, rows(["em"], 5, 1), "complete"), loaded("b", { em: "exact_match" }, rows(["em"], 5, 0), "complete")));
+    expect(five).toMatch(/^em +5 .* A \(not significant\) +0\/5\/0$/m);
+    const one = printComparison(await compare(loaded("a", { em: "exact_match" }, rows(["em"], 1, 1), "complete"), loaded("b", { em: "exact_match" }, rows(["em"], 1, 0), "complete")));
+    expect(one).toContain("1 row in both runs (A 1, B 1)");
+  });
+
+  it("prints an exact p-value to 4 decimals down to 0.0001, and \"<0.0001\" only below it", async () => {
+    // Every row worse: the exact sign-flip p is 2 / 2^n; n = 13 gives 0.000244, n = 15 gives 0.000061.
+    const p = async (n: number) => {
+      const text = printComparison(await compare(loaded("a", { em: "exact_match" }, rows(["em"], n, 1), "complete"), loaded("b", { em: "exact_match" }, rows(["em"], n, 0), "complete")));
+      return /^em +\d+ +1 +0 +-1 +\[-1, -1\] +(\S+)/m.exec(text)?.[1];
+    };
+    expect(await p(13)).toBe("0.0002");
+    expect(await p(15)).toBe("<0.0001");
+  });
+});
+
+describe("compareCommand", () => {
+  it("takes seed 1 without --seed (as README says and run --baseline does), --seed N otherwise, and gives no verdict under the gate on rows whose ids disagree", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
+    try {
+      const file = (name: string, score: number) => {
+        const path = join(dir, name);
+        const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { ld: { type: "levenshtein_distance", score: score + (i % 3), skipped: false } } }));
+        writeFileSync(path, lines.join("\n") + "\n");
+        return path;
+      };
+      const [a, b] = [file("a.jsonl", 0), file("b.jsonl", 1)];
+      const printed = async (seed?: string) => {
+        const out: string[] = [];
+        const io = { stdout: (line: string) => void out.push(line), stderr: () => undefined };
+        expect(await compareCommand(a, b, { db: join(dir, "none.db"), ...(seed === undefined ? {} : { seed }) }, io)).toBe(0);
+        return out.join("\n");
+      };
+      expect(await printed()).toContain("10,000 resamples (seed 1)");
+      expect(await printed("7")).toContain("10,000 resamples (seed 7)");
+      // Rows whose ids disagree are no dataset in common: under the gate, no verdict (USAGE) rather than a pass or a fail.
+      const other = join(dir, "other.jsonl");
+      writeFileSync(other, Array.from({ length: 12 }, (_, i) => JSON.stringify({ row: i + 1, id: `x${i + 1}`, results: { ld: { type: "levenshtein_distance", score: 5, skipped: false } } })).join("\n") + "\n");
+      const io = { stdout: () => undefined, stderr: () => undefined };
+      const e = await evalErrorOf(compareCommand(a, other, { db: join(dir, "none.db"), failOnRegression: true }, io));
+      expect(e.code).toBe("USAGE");
+      expect(e.message).toMatch(/^--fail-on-regression: .*; the runs are not on the same dataset, so there is no verdict$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
