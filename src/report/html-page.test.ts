@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderComparisonReport } from "./comparison-report.js";
-import { renderPage } from "./html-page.js";
+import { chartLegend, deltaHtml, diffLegend, renderPage } from "./html-page.js";
 import { renderRunReport } from "./run-report.js";
 import { sampleComparisonInput, sampleRunReportInput, sampleTrendInput } from "./sample.js";
 import { renderTrendReport } from "./trend-report.js";
@@ -70,5 +70,43 @@ describe("tables that scroll sideways", () => {
       expect(attrs).toContain(`role="region"`);
       expect(attrs).toMatch(/aria-label="[^"]+"/);
     }
+  });
+});
+
+describe("deltaHtml", () => {
+  it("marks no change (0) neither better nor worse, in either direction", () => {
+    expect(deltaHtml(0, "maximize")).toBe(`<span class="delta">+0</span>`);
+    expect(deltaHtml(0, "minimize")).toBe(`<span class="delta">+0</span>`);
+  });
+
+  it("marks a figure that is no number (NaN, Infinity) neither better nor worse", () => {
+    for (const d of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(deltaHtml(d, "maximize")).not.toMatch(/better|worse|▲|▼/);
+    }
+  });
+});
+
+describe("chartLegend", () => {
+  it("lists the mean's mark only when the chart draws a mean", () => {
+    expect(chartLegend(true, true)).toContain(`<i class="sw mean"></i>mean`);
+    expect(chartLegend(true, false)).not.toContain("mean");
+    expect(chartLegend(false, true)).toContain(`<i class="sw mean"></i>mean`);
+    expect(chartLegend(false, false)).not.toContain("mean");
+  });
+});
+
+describe("diffLegend", () => {
+  it("names tfidf_similarity's default n-gram size (3) when the highlight gives none", () => {
+    const legend = diffLegend({ unit: "char_ngrams", ignore_case: false });
+    expect(legend).toContain("no 3-character sequence the output also has");
+    expect(legend).toContain("Character 3-grams as the evaluator takes them");
+    expect(diffLegend({ unit: "char_ngrams", ignore_case: false, ngram_size: 5 })).toContain("no 5-character sequence");
+  });
+});
+
+describe("renderPage", () => {
+  it("says in its footer when the report was generated, in UTC, and nothing of a time it was not given", () => {
+    expect(renderPage("t", "", "2025-01-02T03:04:05.678Z")).toContain("<footer>simeval report · generated 2025-01-02 03:04:05 UTC</footer>");
+    expect(renderPage("t", "")).toContain("<footer>simeval report</footer>");
   });
 });
