@@ -4,13 +4,14 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EvalError } from "../../errors.js";
+import { evalErrorOf } from "../../test-support.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
-import type { RunInfo } from "../../run/types.js";
+import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import type { CliIO } from "../io.js";
 import { cliOutput } from "../test-support.js";
 import fc from "fast-check";
 import stringWidth from "string-width";
-import { deleteCommand, meansCell, rowsRecorded, shownDatasetPath } from "./runs.js";
+import { deleteCommand, describeUnscored, meansCell, rowsRecorded, shownDatasetPath, unscoredEvaluators } from "./runs.js";
 
 // `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
 const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false }));
@@ -276,6 +277,17 @@ describe("runs -n and --dataset", () => {
     expect((await cli("runs", "--db", db, "-n", "nightly")).out).toMatch(/\n\* baseline$/);
     expect((await cli("runs", "--db", db, "-n", "adhoc")).out).not.toContain("baseline");
   });
+
+  it("mark the baseline's row with * after its id, and `show` says \"(baseline)\" of it alone", async () => {
+    const db = await recordedOn([["nightly", a], ["adhoc", b]]);
+    const [nightly, adhoc] = [(await open().findRun("nightly"))!.id, (await open().findRun("adhoc"))!.id];
+    await open().setBaseline(nightly);
+    const rows = (await cli("runs", "--db", db)).out.split("\n").slice(2, 4);
+    expect(rows.find((l) => l.includes("nightly"))).toMatch(new RegExp(`^${nightly} \\* +nightly `));
+    expect(rows.find((l) => l.includes("adhoc"))).toMatch(new RegExp(`^${adhoc} +adhoc `));
+    expect((await cli("show", nightly, "--db", db)).out.split("\n")[0]).toBe(`run      ${nightly} (baseline)`);
+    expect((await cli("show", adhoc, "--db", db)).out.split("\n")[0]).toBe(`run      ${adhoc}`);
+  });
 });
 
 describe("runs' means", () => {
@@ -303,6 +315,19 @@ describe("runs' means", () => {
     );
   });
 
+  it("counts a cell that fills the room exactly as fitting", () => {
+    // "a=1 b=2" is 7 columns: it fits in 7, and in 6 not even "a=1 +1 more" (11) does.
+    expect(meansCell(["a=1", "b=2"], 7)).toBe("a=1 b=2");
+    expect(meansCell(["a=1", "b=2"], 6)).toBe("2 evaluators");
+    // Of five: "a=1 +4 more" is 11 columns, "a=1 b=2 +3 more" 15, "a=1 b=2 c=3 +2 more" 19, all five 19.
+    const five = ["a=1", "b=2", "c=3", "d=4", "e=5"];
+    expect(meansCell(five, 10)).toBe("5 evaluators");
+    expect(meansCell(five, 11)).toBe("a=1 +4 more");
+    expect(meansCell(five, 14)).toBe("a=1 +4 more");
+    expect(meansCell(five, 15)).toBe("a=1 b=2 +3 more");
+    expect(meansCell(five, 19)).toBe("a=1 b=2 c=3 d=4 e=5");
+  });
+
   it("fit the terminal's width in the table (160 columns when stdout is not one)", async () => {
     const store = open();
     const evaluators = Array.from({ length: 12 }, (_, i) => ({ name: `answer_quality_${i}`, mean: i / 10 }));
@@ -317,5 +342,73 @@ describe("runs' means", () => {
       expect(line.length).toBeLessThanOrEqual(columns ?? 160);
       expect(line, line).toMatch(/ answer_quality_0=0( answer_quality_\d+=\S+)* \+\d+ more$/);
     }
+  });
+});
+
+describe("unscoredEvaluators", () => {
+  const ev = (name: string, skipped: number, errors: number): EvaluatorSummary => ({ name, type: "exact_match", direction: "maximize", threshold: null, n: 0, skipped, errors, mean: null, median: null, p10: null, p90: null, min: null, max: null, pass_rate: null, verdicts: 0 });
+  const run = (rows: number, rowErrors: number, evaluators: EvaluatorSummary[]) => ({ summary: { rows, row_errors: rowErrors, skipped_as_zero: false, evaluators } }) as RunInfo;
+
+  it("finds the evaluators each of whose readable rows (rows less unreadable ones) was skipped or an error", () => {
+    // 4 rows, 1 unreadable: 3 readable. skipped + errors of 3 is none scored; of 2, one row scored.
+    const found = unscoredEvaluators(run(4, 1, [ev("all_skipped", 3, 0), ev("mixed", 2, 1), ev("one_scored", 2, 0), ev("all_errors", 0, 3)]));
+    expect(found.map((e) => e.name)).toEqual(["all_skipped", "mixed", "all_errors"]);
+    expect(unscoredEvaluators({ summary: null } as RunInfo)).toEqual([]);
+  });
+
+  it("are described with why, counting rows in the singular and the plural", () => {
+    expect(describeUnscored([ev("em", 0, 3), ev("lev", 3, 0), ev("tf", 1, 2), ev("j", 2, 1)])).toBe(
+      "em (every row an error), lev (every row skipped), tf (1 row skipped, 2 rows failed), j (2 rows skipped, 1 row failed)",
+    );
+  });
+});
+
+describe("deleteCommand", () => {
+  const io = () => {
+    const out: string[] = [];
+    return { out, io: { stdout: (line: string) => void out.push(line), stderr: () => undefined } as unknown as CliIO };
+  };
+
+  it("takes an id prefix of 4 characters or more, refuses one of 3 (nothing deleted), and says \"1 row\"", async () => {
+    const store = open();
+    const id = await store.beginRun({ name: null, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    await store.addRows(id, [{ row: 1, id: 1, results: {} }]);
+    await store.finishRun(id, { rows: 1, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+    const db = join(dir, "simeval.db");
+    const short = await evalErrorOf(deleteCommand([id.slice(0, 3)], { db }, io().io));
+    expect(short.code).toBe("USAGE");
+    expect(short.message).toContain("give at least 4 characters of the id");
+    const { out, io: ok } = io();
+    expect(await deleteCommand([id.slice(0, 4)], { db }, ok)).toBe(0);
+    expect(out[0]).toBe(`deleted ${id}: 1 row`);
+    expect(await store.listRuns()).toEqual([]);
+  });
+
+  it("refusing a running run that no process owns, does not send the user looking for a killed process", async () => {
+    const store = open();
+    const id = await store.beginRun({ name: "svc", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    const e = await evalErrorOf(deleteCommand(["svc"], { db: join(dir, "simeval.db") }, io().io));
+    expect(e.message).toContain(`run ${id} (svc) is still being recorded; finish or abort it before deleting it (nothing was deleted); ${id} (svc) is owned by no process`);
+    expect(e.message).not.toContain("killed on another host");
+  });
+
+  it("--vacuum refuses while one run is being recorded, saying \"is\" and \"it has\" of one", async () => {
+    const store = open();
+    const id = await store.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    const e = await evalErrorOf(deleteCommand([], { db: join(dir, "simeval.db"), vacuum: true }, io().io));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toMatch(new RegExp(`^--vacuum: ${id} \\(live\\) is still being recorded, .*; vacuum once it has finished \\(nothing was deleted\\)`));
+  });
+});
+
+describe("showCommand", () => {
+  it("says why a run has no summary: still being recorded, or it did not finish, with the rows it has stored", async () => {
+    const store = open();
+    const running = await store.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    await store.addRows(running, [1, 2].map((row) => ({ row, id: row, results: {} })));
+    const db = join(dir, "simeval.db");
+    const out = (await cliOutput(["show", "live", "--db", db])).out;
+    expect(out).toContain("no summary yet (the run is still being recorded); 2 rows recorded so far");
+    expect(out).not.toContain("did not finish");
   });
 });
