@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -190,6 +191,52 @@ describe("trend's table on a wide config", () => {
       // A terminal that does not say its width (0 columns in some containers) is read as a pipe, not as one
       // column wide: each evaluator alone in a table of its own.
       expect(await trend(0)).toEqual(await trend(undefined));
+    });
+  });
+});
+
+describe("trend --report", () => {
+  it("draws each series with its latest run's threshold and direction, and says which runs it left out", async () => {
+    await inTempDb("simeval-trend-report-", async (db, dir) => {
+      const store = openSqliteStore(db);
+      const record = async (name: string, threshold: number | null, direction: "maximize" | "minimize") => {
+        const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "levenshtein", name: "lev" }] });
+        if (threshold === null) return store.abortRun(id, null, "interrupted (SIGINT)");
+        const s = run(id, [[{ type: "levenshtein", name: "lev" }, 0.5]]).summary!;
+        await store.finishRun(id, { ...s, evaluators: s.evaluators.map((e) => ({ ...e, threshold, direction })) });
+      };
+      await record("old", 0.25, "minimize");
+      await record("cut", null, "maximize");
+      await record("new", 0.75, "maximize");
+      await store.close();
+      const report = join(dir, "trend.html");
+      expect((await trendOut(db, ["--report", report])).code).toBe(0);
+      const html = readFileSync(report, "utf8");
+      expect(html).toContain("threshold 0.75");
+      expect(html).not.toContain("threshold 0.25");
+      expect(html).toContain("left out: 1 incomplete run (cut);");
+    });
+  });
+
+  it("does not warn of several datasets when --dataset kept the runs, on its file or its content at another path", async () => {
+    await inTempDb("simeval-trend-moved-", async (db, dir) => {
+      const [a, moved] = [join(dir, "a.jsonl"), join(dir, "moved", "a.jsonl")];
+      mkdirSync(join(dir, "moved"));
+      for (const f of [a, moved]) writeFileSync(f, '{"output":"x","expected":"x"}\n');
+
+      const sha = createHash("sha256").update(readFileSync(a)).digest("hex");
+      const store = openSqliteStore(db);
+      for (const [name, path] of [["here", a], ["there", moved]] as const) {
+        const id = await store.beginRun({ name, dataset_path: path, dataset_hash: sha, evaluators: [{ type: "exact_match" }] });
+        await store.finishRun(id, run(id, [[{ type: "exact_match" }, 1]]).summary!);
+      }
+      await store.close();
+      const kept = await cliOutput(["trend", "--db", db, "--dataset", a]);
+      expect(kept.code).toBe(0);
+      expect(kept.out).toContain("matched by content");
+      expect(kept.err).not.toContain("datasets");
+      // Without --dataset, the two paths are two datasets, and that is said.
+      expect((await cliOutput(["trend", "--db", db])).err).toContain("these runs are on 2 datasets");
     });
   });
 });
