@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import { evalErrorOf } from "../../test-support.js";
-import { compareAgainstBaseline } from "./baseline-compare.js";
+import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { compareAgainstBaseline, unscoredInBaseline } from "./baseline-compare.js";
 
 let dir: string;
 let store: SqliteRunStore;
@@ -29,5 +30,50 @@ describe("compareAgainstBaseline", () => {
     const error = await evalErrorOf(compareAgainstBaseline(store, id, io, true));
     expect(error.code).toBe("USAGE");
     expect(error.message).toContain("--fail-on-regression: no baseline is set any more (its run was deleted while this run was being recorded), so there is no verdict");
+  });
+});
+
+const ev = (name: string, skipped: number, errors: number): EvaluatorSummary => ({ name, type: "exact_match", direction: "maximize", threshold: null, n: 2 - skipped - errors, skipped, errors, mean: null, median: null, p10: null, p90: null, min: null, max: null, pass_rate: null, verdicts: 0 });
+
+describe("unscoredInBaseline", () => {
+  // 2 rows: em scored both, lev skipped both, tf failed on both.
+  const baseline = { id: "b1", name: "base", summary: { rows: 2, row_errors: 0, skipped_as_zero: false, evaluators: [ev("em", 0, 0), ev("lev", 2, 0), ev("tf", 0, 2)] } } as RunInfo;
+
+  it("names only the new run's evaluators that scored no row in the baseline, \"it\" for one and \"them\" for several", () => {
+    expect(unscoredInBaseline(baseline, ["em"])).toBeNull();
+    expect(unscoredInBaseline(baseline, ["em", "lev"])).toBe("the baseline b1 (base): lev (every row skipped) scored no row in it, so a comparison with it cannot show a regression on it");
+    expect(unscoredInBaseline(baseline, ["em", "lev", "tf"])).toBe(
+      "the baseline b1 (base): lev (every row skipped), tf (every row an error) scored no row in it, so a comparison with it cannot show a regression on them",
+    );
+  });
+});
+
+describe("compareAgainstBaseline on a baseline it cannot judge by", () => {
+  async function complete(name: string, evaluators: EvaluatorSummary[]): Promise<string> {
+    const id = await store.beginRun({ name, dataset_path: "d.jsonl", dataset_hash: "ab", evaluators: evaluators.map((e) => ({ type: "exact_match", name: e.name })) });
+    await store.finishRun(id, { rows: 2, row_errors: 0, skipped_as_zero: false, evaluators });
+    return id;
+  }
+
+  it("without an evaluator in common: no verdict (USAGE) under the gate, a warning and no comparison without it", async () => {
+    await store.setBaseline(await complete("base", [ev("em", 0, 0)]));
+    const id = await complete("new", [ev("lev", 0, 0)]);
+    let err = "";
+    const io = { stdout: () => {}, stderr: (s: string) => void (err += s) };
+    expect((await evalErrorOf(compareAgainstBaseline(store, id, io, true))).message).toContain("no evaluator in common");
+    expect(await compareAgainstBaseline(store, id, io, false)).toBeNull();
+    expect(err).toMatch(/^simeval: --baseline: no evaluator in common/);
+  });
+
+  it("in which one of the run's evaluators scored no row: no verdict (USAGE) under the gate, a warning without it", async () => {
+    await store.setBaseline(await complete("base", [ev("em", 0, 0), ev("lev", 2, 0)]));
+    const id = await complete("new", [ev("em", 0, 0), ev("lev", 0, 0)]);
+    let err = "";
+    const io = { stdout: () => {}, stderr: (s: string) => void (err += s) };
+    const e = await evalErrorOf(compareAgainstBaseline(store, id, io, true));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toMatch(/^--fail-on-regression: the baseline \S+ \(base\): lev \(every row skipped\) scored no row in it/);
+    expect(await compareAgainstBaseline(store, id, io, false)).toMatchObject({ baseline: expect.stringContaining("base") });
+    expect(err).toMatch(/^simeval: --baseline: warning: the baseline \S+ \(base\): lev \(every row skipped\)/);
   });
 });
