@@ -2,6 +2,7 @@ import { EvalError, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
 import { formatFigure, formatRate, printedFigure, printedRate } from "./format.js";
+import { rowsText } from "../report/format.js";
 
 export type GateKind = "fail-under" | "fail-over" | "min-pass-rate";
 
@@ -146,7 +147,7 @@ export function evaluateGates(gates: readonly Gate[], summary: RunSummary): Gate
     const name = `--${g.kind} ${g.evaluator}=${g.value}`;
     const figure = g.kind === "min-pass-rate" ? `pass rate ${formatRate(s)}` : `mean ${formatFigure(s.mean)}`;
     if (s.errors > 0) {
-      const failedRows = `${s.errors.toLocaleString("en-US")} ${s.errors === 1 ? "row" : "rows"}`;
+      const failedRows = rowsText(s.errors);
       // With nothing scored there is no figure to qualify: say so, rather than "its mean - covers only the 0".
       const scored = s.n === 0 ? "and scored no row" : `its ${figure} covers only the ${s.n.toLocaleString("en-US")} it scored`;
       return { name, passed: false, message: `${name}: failed, ${g.evaluator} failed on ${failedRows} (${scored})` };

@@ -174,6 +174,11 @@ export function formatTime(iso: string | null | undefined): string {
  */
 const SHOWN_ID_LENGTH = 100;
 
+/** "1 row", "2 rows", "1,234 rows": a count of rows as the messages and reports write it. */
+export function rowsText(n: number): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
+}
+
 /**
  * A row id as text: strings as they are, numbers and other values as JSON, none as ""; one longer than
  * {@link SHOWN_ID_LENGTH} code units is cut to its first 100 (99 where the 100th would split a surrogate

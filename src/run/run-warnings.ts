@@ -9,6 +9,7 @@ import type { Evaluator } from "../evaluators/create.js";
 import { DEFAULT_INPUTS, type InputSource, type Parameter } from "../mapping/inputs.js";
 import type { RunDatasetResult } from "./run-dataset.js";
 import { cutText } from "../cut-text.js";
+import { rowsText } from "../report/format.js";
 
 export interface RunWarning {
   evaluator: string;
@@ -33,7 +34,7 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
       const none = s.n === 0;
       warnings.push({
         evaluator: e.name,
-        message: `"${e.name}": ${rows(s.errors)} failed${none ? ", and nothing was scored" : ""}; the first, row ${first.row}: ${first.message}`,
+        message: `"${e.name}": ${rowsText(s.errors)} failed${none ? ", and nothing was scored" : ""}; the first, row ${first.row}: ${first.message}`,
         nothingScored: none,
         aboutFields: false,
       });
@@ -60,10 +61,6 @@ function where(e: Evaluator, parameter: Parameter): string {
   const source: InputSource | undefined = e.spec.inputs?.[parameter];
   if (source === undefined) return DEFAULT_INPUTS[parameter].join(" or ");
   return typeof source === "string" ? source : "its literal (null)";
-}
-
-function rows(n: number): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
 }
 
 /** The top-level fields of the dataset's first readable row (at most 20), for warnings about missing fields; null when none can be read. */

@@ -111,6 +111,8 @@ describe("compare", () => {
     // Rows that do not differ do not count: 20 pairs, 3 of them worse.
     const mostlySame = await compare(loaded("x", { em: "exact_match" }, rows(["em"], 20, 1), "complete"), loaded("y", { em: "exact_match" }, rows(["em"], 20, 1).map((r, i) => (i < 3 ? { ...r, scores: { em: 0 } } : r)), "complete"));
     expect(printComparison(mostlySame)).toContain("(em: 3 rows, smallest p 0.25)");
+    const oneDiffers = await compare(loaded("x", { em: "exact_match" }, rows(["em"], 20, 1), "complete"), loaded("y", { em: "exact_match" }, rows(["em"], 20, 1).map((r, i) => (i === 0 ? { ...r, scores: { em: 0 } } : r)), "complete"));
+    expect(printComparison(oneDiffers)).toContain("(em: 1 row, smallest p 1)");
   });
 
   it("has no verdict on an evaluator without a pair, which fails --fail-on-regression rather than passing it as no regression", async () => {

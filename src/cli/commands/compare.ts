@@ -4,7 +4,7 @@ import { evaluatorList, firstListed } from "../../compare/evaluator-list.js";
 import { methodsNote } from "../../compare/methods-note.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
-import { formatId, formatLevel, pDigits } from "../../report/format.js";
+import { formatId, formatLevel, pDigits, rowsText } from "../../report/format.js";
 import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
@@ -259,7 +259,7 @@ function fewPairsNotes(c: Comparison): string[] {
   const powerless = c.evaluators.filter((e) => differing(e) > 0 && 2 / 2 ** differing(e) >= alpha);
   if (powerless.length) {
     const { listed, more } = firstListed(powerless);
-    const each = [...listed.map((e) => `${e.name}: ${differing(e)} rows, smallest p ${String(2 / 2 ** differing(e))}`), ...(more ? [more] : [])].join("; ");
+    const each = [...listed.map((e) => `${e.name}: ${rowsText(differing(e))}, smallest p ${String(2 / 2 ** differing(e))}`), ...(more ? [more] : [])].join("; ");
     notes.push(`Too few rows differ between the runs for a p-value below ${alpha} (${each}): no difference on these can be significant, and --fail-on-regression cannot fire on them; compare on more rows.`);
   }
   return notes;

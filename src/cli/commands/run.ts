@@ -23,6 +23,7 @@ import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
+import { rowsText } from "../../report/format.js";
 
 export interface RunOptions {
   /** Required; undefined only until runCommand checks it. */
@@ -203,7 +204,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (opts.failOnRegression && noVerdict) gateOutcomes.push({ name: "no regression against the baseline", passed: false, message: (noVerdict as Error).message });
     // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
     const partial: GateOutcome[] = [];
-    if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${result.summary.rows.toLocaleString("en-US")} ${result.summary.rows === 1 ? "row" : "rows"}: the figures cover those rows only` });
+    if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${rowsText(result.summary.rows)}: the figures cover those rows only` });
     if (result.readStopped) partial.push({ name: "dataset read to its end", passed: false, message: `${dataset}: ${result.readStopped.message}` });
     if (result.datasetChanged) partial.push({ name: "dataset unchanged while read", passed: false, message: `${dataset}: ${result.datasetChanged}` });
     const unreadable = result.summary.rows > 0 && result.summary.row_errors === result.summary.rows;

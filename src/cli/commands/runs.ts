@@ -15,6 +15,7 @@ import stringWidth from "string-width";
 import { renderTable, tableWidth } from "../table.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
+import { rowsText } from "../../report/format.js";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
@@ -276,11 +277,10 @@ export function unscoredEvaluators(run: RunInfo): EvaluatorSummary[] {
 
 /** Unscored evaluators as messages name them, each with why: `exact_match (every row an error), levenshtein (2 rows skipped, 1 row failed)`. */
 export function describeUnscored(evaluators: readonly EvaluatorSummary[]): string {
-  const rowCount = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
   const why = (e: EvaluatorSummary) => {
     if (e.skipped === 0) return "every row an error";
     if (e.errors === 0) return "every row skipped";
-    return `${rowCount(e.skipped)} skipped, ${rowCount(e.errors)} failed`;
+    return `${rowsText(e.skipped)} skipped, ${rowsText(e.errors)} failed`;
   };
   return evaluators.map((e) => `${e.name} (${why(e)})`).join(", ");
 }
