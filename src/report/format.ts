@@ -167,17 +167,17 @@ export function formatTime(iso: string | null | undefined): string {
   return `${new Date(t).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
+/** "1 row", "2 rows", "1,234 rows": a count of rows as the messages and reports write it. */
+export function rowsText(n: number): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
+}
+
 /**
  * The longest row id shown, in UTF-16 code units: an id labels its row wherever the row is named (a JUnit
  * test case per evaluator, a worst row in a report, `compare`'s tables), so a 5 MB id would be copied
  * into each of those places whole; past this it is cut and ends in "…".
  */
 const SHOWN_ID_LENGTH = 100;
-
-/** "1 row", "2 rows", "1,234 rows": a count of rows as the messages and reports write it. */
-export function rowsText(n: number): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
-}
 
 /**
  * A row id as text: strings as they are, numbers and other values as JSON, none as ""; one longer than

@@ -10,7 +10,7 @@
 import { ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatInt, formatThreshold, htmlFigure, passes, passSign } from "./format.js";
+import { formatInt, formatThreshold, htmlFigure, passes, passSign, rowsText } from "./format.js";
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
@@ -104,7 +104,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
     const first = Math.max(0, Math.ceil(a));
     const range = integer ? (first >= Math.floor(b) ? formatInt(Math.floor(b)) : `${formatInt(first)}–${formatInt(Math.floor(b))}`) : binRange(a, b, opts.range);
     const verdict = state === "neutral" ? "" : state === "pass" ? " (pass)" : " (fail)";
-    const binTitle = `${range}: ${formatInt(count)} row${count === 1 ? "" : "s"}${verdict}`;
+    const binTitle = `${range}: ${rowsText(count)}${verdict}`;
     if (count > 0) binTitles.push(binTitle);
     out.push(
       `<g class="bin"><title>${escapeHtml(binTitle)}</title>` +
@@ -130,7 +130,7 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   const shownThreshold = opts.threshold === null ? "" : integer ? formatInt(opts.threshold) : formatThreshold(opts.threshold, opts.direction);
   const thresholdText = opts.threshold === null ? "" : ` Threshold ${shownThreshold}: pass ${op} ${shownThreshold}.`;
   out[1] = `<desc>${escapeHtml(
-    `${formatInt(total)} row${total === 1 ? "" : "s"} by ${opts.xLabel}${total ? `, in the bins not empty: ${binTitles.join("; ")}` : ""}.${thresholdText}${mean === null ? "" : ` Mean ${htmlFigure(mean)}.`}`,
+    `${rowsText(total)} by ${opts.xLabel}${total ? `, in the bins not empty: ${binTitles.join("; ")}` : ""}.${thresholdText}${mean === null ? "" : ` Mean ${htmlFigure(mean)}.`}`,
   )}</desc>`;
   if (mean !== null) {
     const mx = x(clamp(mean, lo, hi));

@@ -360,7 +360,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       const { rows, wasBaseline, left = 0 } = await store.deleteRun(run.id, { onProgress: (done, total) => progress.update(done, total), force: opts.force === true, signal: stop.signal });
       progress.done();
       // Stopped among its rows: the run is gone, but not all its rows are (the interrupted line, after it, says how many are left).
-      const its = `${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}`;
+      const its = rowsText(rows);
       io.stdout(left > 0 ? `deleted ${runLabel(run)}, but not all of its ${its} (interrupted)` : `deleted ${runLabel(run)}: ${its}`);
       if (wasBaseline) io.stdout("it was the baseline: no baseline is set now (`simeval baseline set RUN` sets one)");
       if (left > 0) {
