@@ -119,12 +119,25 @@ describe("finishStoredRun", () => {
     return wrapped as RunStore & { finishes: boolean[] };
   }
 
-  it("summarizes again when rows were appended after the summary was made, so the recorded summary covers every stored row", async () => {
-    const dbPath = join(files.dir(), "finish.db");
+  /**
+   * Two stores on one new file (`name`), as two processes of a service, and a run of exact_match begun by the
+   * first with owner "none"; both stores are closed after `use`.
+   */
+  async function withTwoStores(name: string, use: (a: RunStore, b: RunStore, run: string) => Promise<void>): Promise<void> {
+    const dbPath = join(files.dir(), name);
     const a = openSqliteStore(dbPath);
     const b = openSqliteStore(dbPath);
     try {
       const run = await a.beginRun({ name: null, dataset_path: "traces", dataset_hash: "", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+      await use(a, b, run);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }
+
+  it("summarizes again when rows were appended after the summary was made, so the recorded summary covers every stored row", async () => {
+    await withTwoStores("finish.db", async (a, b, run) => {
       await a.appendRows(run, [{ id: 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", skipped: false, details: {} } } }]);
       const store = appendingBeforeFinish(a, b, 2);
       const summary = await finishStoredRun(store, run);
@@ -132,25 +145,15 @@ describe("finishStoredRun", () => {
       expect(summary).toMatchObject({ rows: 3, row_errors: 2 });
       expect(await b.rowCount(run)).toBe(3);
       expect(await b.findRun(run)).toMatchObject({ status: "complete", summary });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   it("gives up, leaving the run running, when rows keep coming each time it is summarized", async () => {
-    const dbPath = join(files.dir(), "busy.db");
-    const a = openSqliteStore(dbPath);
-    const b = openSqliteStore(dbPath);
-    try {
-      const run = await a.beginRun({ name: null, dataset_path: "traces", dataset_hash: "", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    await withTwoStores("busy.db", async (a, b, run) => {
       const store = appendingBeforeFinish(a, b, Infinity);
       await expect(finishStoredRun(store, run)).rejects.toMatchObject({ code: "STORE_FAILED", message: expect.stringContaining(`run ${run} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it`) });
       expect(store.finishes).toEqual(Array(FINISH_ATTEMPTS).fill(false));
       expect(await b.findRun(run)).toMatchObject({ status: "running", summary: null });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 });

@@ -122,6 +122,26 @@ function startChild(source: string, args: string[]) {
   return { child, firstLine, exited };
 }
 
+/**
+ * Runs `source` in one child per entry of `argsOf` (each child's `process.argv.slice(2)`: `dbPath`, then
+ * that entry), started together: each child says it is ready, then waits for the parent's go before running
+ * `source`, so that they all write at the same time. Resolves, once every child exited 0, to each one's
+ * second stdout line (the line after "ready") parsed as JSON.
+ */
+async function runTogether(source: string, argsOf: readonly string[][]): Promise<unknown[]> {
+  const go = join(dir, "go");
+  const waitForGo = `import { existsSync } from "node:fs";
+    process.stdout.write("ready\\n");
+    while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1));
+  `;
+  const children = argsOf.map((args) => startChild(waitForGo + source, [dbPath, ...args]));
+  await Promise.all(children.map((c) => c.firstLine));
+  writeFileSync(go, "");
+  const exits = await Promise.all(children.map((c) => c.exited));
+  for (const r of exits) expect(r, r.stderr).toMatchObject({ code: 0 });
+  return exits.map((r) => JSON.parse(r.stdout.split("\n")[1] as string) as unknown);
+}
+
 describe("opening", () => {
   it("refuses a path that is not a non-empty string, and a second argument, naming them (5 was STORE_FAILED with node's message, a second argument was ignored)", () => {
     for (const [path, received] of [[5, "number 5"], [null, "null"], [undefined, "nothing"], ["", 'string ""']] as const) {
@@ -921,11 +941,8 @@ describe("appendRows", () => {
     const id = await parent.beginRun(META);
     const source = `
       const store = openSqliteStore(process.argv[2]);
-      const [id, who, go] = process.argv.slice(3);
+      const [id, who] = process.argv.slice(3);
       const given = [];
-      // Ready, then wait for the parent's go, so that the four processes append at the same time.
-      process.stdout.write("ready\\n");
-      while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
       for (let i = 0; i < 300; ) {
         const rows = [];
         // Batches of 1 to 7 rows, so that the processes interleave at many points.
@@ -938,13 +955,8 @@ describe("appendRows", () => {
       await store.close();
       process.stdout.write(JSON.stringify(given) + "\\n");
     `;
-    const go = join(dir, "go");
-    const children = ["a", "b", "c", "d"].map((who) => startChild(`import { existsSync } from "node:fs";\n${source}`, [dbPath, id, who, go]));
-    await Promise.all(children.map((c) => c.firstLine));
-    writeFileSync(go, "");
-    const exits = await Promise.all(children.map((c) => c.exited));
-    for (const r of exits) expect(r, r.stderr).toMatchObject({ code: 0 });
-    const given = new Map(exits.flatMap((r) => JSON.parse(r.stdout.split("\n")[1] as string) as [string, number][]));
+    const told = (await runTogether(source, ["a", "b", "c", "d"].map((who) => [id, who]))) as [string, number][][];
+    const given = new Map(told.flat());
     expect(given.size).toBe(1200);
     const rows = await collect(parent.rows(id));
     expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
@@ -1090,13 +1102,10 @@ describe("row keys", () => {
     const parent = open();
     const id = await parent.beginRun(META);
     const source = `
-      import { existsSync } from "node:fs";
       const store = openSqliteStore(process.argv[2]);
-      const [id, seed, go] = process.argv.slice(3);
+      const [id, seed] = process.argv.slice(3);
       // Keys 1..100 in an order of this process's own, in batches of 1 to 5.
       const keys = Array.from({ length: 100 }, (_, i) => ((i + 1) * Number(seed)) % 101).map(String);
-      process.stdout.write("ready\\n");
-      while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
       const given = {};
       for (let i = 0; i < keys.length; ) {
         const batch = keys.slice(i, (i += 1 + (i % 5)));
@@ -1107,18 +1116,12 @@ describe("row keys", () => {
       await store.close();
       process.stdout.write(JSON.stringify(given) + "\\n");
     `;
-    const go = join(dir, "go");
     // Multipliers of 1..100 modulo the prime 101: each a different order of the same keys.
-    const children = ["3", "7", "10", "50"].map((seed) => startChild(source, [dbPath, id, seed, go]));
-    await Promise.all(children.map((c) => c.firstLine));
-    writeFileSync(go, "");
-    const exits = await Promise.all(children.map((c) => c.exited));
-    for (const r of exits) expect(r, r.stderr).toMatchObject({ code: 0 });
+    const told = (await runTogether(source, ["3", "7", "10", "50"].map((seed) => [id, seed]))) as Record<string, { row: number; added: boolean }>[];
     const rows = await collect(parent.rows(id));
     expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     const stored = Object.fromEntries(rows.map((r) => [r.key, r.row]));
     expect(Object.keys(stored)).toHaveLength(100);
-    const told = exits.map((r) => JSON.parse(r.stdout.split("\n")[1] as string) as Record<string, { row: number; added: boolean }>);
     for (const given of told) expect(Object.fromEntries(Object.entries(given).map(([key, a]) => [key, a.row]))).toEqual(stored);
     // Exactly one delivery of each key was told that it added the row: the one whose side effects are to happen.
     for (const key of Object.keys(stored)) expect(told.filter((given) => given[key]?.added).length, key).toBe(1);

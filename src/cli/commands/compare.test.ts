@@ -234,16 +234,18 @@ describe("printComparison", () => {
   });
 });
 
+/** Writes a results.jsonl file at `path`: `count` lines, line i numbered i + 1, with id `${idPrefix}${i + 1}` and `results(i)`. */
+function writeResults(path: string, count: number, results: (i: number) => Record<string, unknown>, idPrefix = "q"): string {
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ row: i + 1, id: `${idPrefix}${i + 1}`, results: results(i) }));
+  writeFileSync(path, lines.join("\n") + "\n");
+  return path;
+}
+
 describe("compareCommand", () => {
   it("takes seed 1 without --seed (as README says and run --baseline does), --seed N otherwise, and gives no verdict under the gate on rows whose ids disagree", async () => {
     const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
     try {
-      const file = (name: string, score: number) => {
-        const path = join(dir, name);
-        const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { ld: { type: "levenshtein_distance", score: score + (i % 3), skipped: false } } }));
-        writeFileSync(path, lines.join("\n") + "\n");
-        return path;
-      };
+      const file = (name: string, score: number) => writeResults(join(dir, name), 12, (i) => ({ ld: { type: "levenshtein_distance", score: score + (i % 3), skipped: false } }));
       const [a, b] = [file("a.jsonl", 0), file("b.jsonl", 1)];
       const printed = async (seed?: string) => {
         const out: string[] = [];
@@ -254,8 +256,7 @@ describe("compareCommand", () => {
       expect(await printed()).toContain("10,000 resamples (seed 1)");
       expect(await printed("7")).toContain("10,000 resamples (seed 7)");
       // Rows whose ids disagree are no dataset in common: under the gate, no verdict (USAGE) rather than a pass or a fail.
-      const other = join(dir, "other.jsonl");
-      writeFileSync(other, Array.from({ length: 12 }, (_, i) => JSON.stringify({ row: i + 1, id: `x${i + 1}`, results: { ld: { type: "levenshtein_distance", score: 5, skipped: false } } })).join("\n") + "\n");
+      const other = writeResults(join(dir, "other.jsonl"), 12, () => ({ ld: { type: "levenshtein_distance", score: 5, skipped: false } }), "x");
       const io = { stdout: () => undefined, stderr: () => undefined };
       const e = await evalErrorOf(compareCommand(a, other, { db: join(dir, "none.db"), failOnRegression: true }, io));
       expect(e.code).toBe("USAGE");
@@ -270,21 +271,11 @@ describe("compare of results.jsonl files", () => {
   it("compares the other evaluators when one has only errors in both files (no type, so no direction, in either)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
     try {
-      const file = (name: string, shift: number) => {
-        const path = join(dir, name);
-        const lines = Array.from({ length: 6 }, (_, i) =>
-          JSON.stringify({
-            row: i + 1,
-            id: `q${i + 1}`,
-            results: {
-              ld: { type: "levenshtein_distance", score: i + shift, skipped: false },
-              sem: { error: { code: "PROVIDER_FAILED", message: "openai: network error" } },
-            },
-          }),
-        );
-        writeFileSync(path, lines.join("\n") + "\n");
-        return path;
-      };
+      const file = (name: string, shift: number) =>
+        writeResults(join(dir, name), 6, (i) => ({
+          ld: { type: "levenshtein_distance", score: i + shift, skipped: false },
+          sem: { error: { code: "PROVIDER_FAILED", message: "openai: network error" } },
+        }));
       const a = await loadRun(file("a.jsonl", 0), undefined);
       const b = await loadRun(file("b.jsonl", 1), undefined);
       const c = await compare(a, b);
