@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatIssues } from "./errors.js";
+import { EvalError, formatIssues } from "./errors.js";
 import { thrownEvalError } from "./test-support.js";
 
 describe("formatIssues", () => {
@@ -26,5 +26,13 @@ describe("formatIssues", () => {
     for (const [bad, message] of cases) {
       expect(thrownEvalError(() => formatIssues(bad as never))).toMatchObject({ code: "INPUT_INVALID", message });
     }
+  });
+});
+
+describe("EvalError", () => {
+  it("is not transient unless told it is: a refusal is not worth retrying, a failure of the moment may be", () => {
+    expect(new EvalError("STORE_FAILED", "no run").transient).toBe(false);
+    expect(new EvalError("STORE_FAILED", "locked", { transient: true })).toMatchObject({ code: "STORE_FAILED", message: "locked", transient: true, issues: [] });
+    expect(new EvalError("STORE_FAILED", "damaged", { transient: false }).transient).toBe(false);
   });
 });

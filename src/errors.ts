@@ -30,11 +30,19 @@ export class EvalError extends Error {
   override readonly name = "EvalError";
   readonly code: ErrorCode;
   readonly issues: Issue[];
+  /**
+   * True when the same call may succeed if retried later, unchanged: the failure was the moment's (a lock not
+   * obtained in time, the disk full, an I/O error, out of memory), so a queue consumer may deliver the message
+   * again. False (the default) for refusals that retrying cannot change: an unknown or finished run, a bad
+   * argument, a damaged file. The code alone cannot tell them apart: both are `STORE_FAILED`.
+   */
+  readonly transient: boolean;
 
-  constructor(code: ErrorCode, message: string, opts: { issues?: Issue[]; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, opts: { issues?: Issue[]; cause?: unknown; transient?: boolean } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
     this.issues = opts.issues ?? [];
+    this.transient = opts.transient ?? false;
   }
 }
 

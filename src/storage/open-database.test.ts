@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readOnlyHint, storeError as toStoreError } from "./open-database.js";
+import { EvalError } from "../errors.js";
+import { isTransientSqliteCode, readOnlyHint, storeError as toStoreError } from "./open-database.js";
 
 let dir: string;
 
@@ -39,5 +41,31 @@ describe("readOnlyHint and storeError", () => {
       `${link}: could not open the run store: unable to open database file (${readOnlyHint(link, (p) => p === sub)})`,
     );
     expect(toStoreError(link, "open the run store", cantOpen, () => false).message).toContain("(check that the path names a file in a directory you can write to)");
+  });
+});
+
+describe("isTransientSqliteCode and storeError's transient", () => {
+  it("calls a lock, a full disk, an I/O error, no memory and WAL's lock protocol transient, with their extended codes; nothing else", () => {
+    const transient = ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_BUSY_TIMEOUT", "SQLITE_LOCKED", "SQLITE_LOCKED_SHAREDCACHE", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_NOMEM", "SQLITE_PROTOCOL"];
+    const permanent = ["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_READONLY", "SQLITE_READONLY_DBMOVED", "SQLITE_CANTOPEN", "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_ERROR", "SQLITE_MISUSE", "SQLITE_FULLY", "SQLITE_BUSYX", "EACCES", "ENOSPC", ""];
+    expect(transient.filter((code) => !isTransientSqliteCode(code))).toEqual([]);
+    expect(permanent.filter((code) => isTransientSqliteCode(code))).toEqual([]);
+  });
+
+  it("makes SQLite's transient failures STORE_FAILED with transient true, and every other failure not transient", () => {
+    const db = join(dir, "runs.db");
+    const fail = (code: string, message = "failed") => toStoreError(db, "append a row to run r", new Database.SqliteError(message, code), () => false);
+    expect(fail("SQLITE_BUSY", "database is locked")).toMatchObject({ code: "STORE_FAILED", transient: true });
+    expect(fail("SQLITE_IOERR_WRITE")).toMatchObject({ code: "STORE_FAILED", transient: true });
+    expect(fail("SQLITE_FULL")).toMatchObject({ code: "STORE_FAILED", transient: true });
+    expect(fail("SQLITE_CORRUPT")).toMatchObject({ code: "STORE_FAILED", transient: false });
+    expect(fail("SQLITE_CONSTRAINT_PRIMARYKEY")).toMatchObject({ code: "STORE_FAILED", transient: false });
+    expect(toStoreError(db, "open the run store", new Error("no code"))).toMatchObject({ code: "STORE_FAILED", transient: false });
+    // A device: SQLite's "disk I/O error" is the path's fault (USAGE), which retrying cannot change.
+    expect(toStoreError("/dev/null", "open the run store", new Database.SqliteError("disk I/O error", "SQLITE_IOERR"))).toMatchObject({ code: "USAGE", transient: false });
+    // An EvalError (the store's own refusal) passes through as it is.
+    const refusal = new EvalError("STORE_FAILED", "no run");
+    expect(toStoreError(db, "append", refusal)).toBe(refusal);
+    expect(refusal.transient).toBe(false);
   });
 });

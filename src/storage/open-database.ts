@@ -66,9 +66,22 @@ const HINTS: readonly [string, string][] = [
 ];
 
 /**
+ * Whether a failure with SQLite (extended) result code `code` may pass if the same call is made again later,
+ * unchanged (what {@link EvalError.transient} says): a lock not obtained within the busy timeout or held by
+ * another connection (`SQLITE_BUSY*`, `SQLITE_LOCKED*`), the disk full (`SQLITE_FULL`), an I/O error
+ * (`SQLITE_IOERR*`), out of memory (`SQLITE_NOMEM`), or WAL's lock protocol losing a race (`SQLITE_PROTOCOL`).
+ * Every other code (a damaged or read-only file, a constraint, a file that is no database) and a code that is
+ * not SQLite's (`""`, `EACCES`) are false: the same call fails the same way until something else changes.
+ */
+export function isTransientSqliteCode(code: string): boolean {
+  return /^SQLITE_(BUSY|LOCKED|IOERR)(_|$)/.test(code) || code === "SQLITE_FULL" || code === "SQLITE_NOMEM" || code === "SQLITE_PROTOCOL";
+}
+
+/**
  * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
  * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
- * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`. A file that
+ * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`, `transient` when
+ * SQLite's code says retrying may succeed ({@link isTransientSqliteCode}: locked, disk full, I/O). A file that
  * SQLite cannot write or cannot open is looked for with `denied` (see {@link readOnlyHint}): a directory on
  * a read-only mount gives SQLite no -wal file to create, which it reports only as "unable to open".
  */
@@ -85,7 +98,10 @@ export function storeError(path: string, doing: string, cause: unknown, denied: 
   // Paths that cannot name a database are the caller's to fix: a directory or device, a file that is not a
   // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
   const usage = kind !== null || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
-  return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, { cause });
+  return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, {
+    cause,
+    transient: !usage && isTransientSqliteCode(code),
+  });
 }
 
 /**

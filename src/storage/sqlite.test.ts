@@ -90,6 +90,24 @@ async function storeError(fn: () => unknown): Promise<EvalError> {
   return error;
 }
 
+/**
+ * A store whose connection waits `ms` for another connection's write lock, not the store's 5 s
+ * (BUSY_TIMEOUT_MS), so that a test of the lock timing out takes no time: SQLite's busy timeout is set
+ * anew on each pragma call while it opens.
+ */
+function openWithBusyTimeout(ms: number): SqliteRunStore {
+  const pragma = Database.prototype.pragma;
+  const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+    pragma.call(this, `busy_timeout = ${ms}`);
+    return pragma.call(this, source, options);
+  });
+  try {
+    return open();
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 /** Reads a run's columns behind the store's back, to see what is really on disk. */
 function rawRun(id: string): { status: string; pid: number; host: string; stop_reason: string | null } {
   const db = new Database(dbPath, { readonly: true });
@@ -934,6 +952,48 @@ describe("appendRows", () => {
     await store.finishRun(id, SUMMARY);
     expect((await storeError(() => store.appendRows(id, unnumbered(1, 1)))).message).toBe(`${dbPath}: run ${id} is complete; cannot append a row to it`);
     expect(await store.rowCount(id)).toBe(0);
+  });
+
+  it("a write that waited out another connection's write lock is STORE_FAILED, transient: retried unchanged once the lock is free, it is stored", async () => {
+    const store = openWithBusyTimeout(50);
+    const id = await store.beginRun(META);
+    const holder = new Database(dbPath);
+    holder.prepare("BEGIN IMMEDIATE").run();
+    try {
+      for (const write of [() => store.appendRows(id, unnumbered(1, 1)), () => store.addRows(id, numbered(1, 1))]) {
+        const started = Date.now();
+        const error = await storeError(write);
+        expect(error).toMatchObject({ transient: true, cause: { code: "SQLITE_BUSY" } });
+        expect(error.message).toContain("database is locked");
+        expect(Date.now() - started).toBeLessThan(2_000); // the test's busy timeout, not the store's 5 s
+      }
+    } finally {
+      holder.prepare("ROLLBACK").run();
+      holder.close();
+    }
+    expect(await store.appendRows(id, unnumbered(1, 1))).toEqual(added(1));
+  });
+
+  it("refusals that retrying cannot change are not transient: an unknown, finished or deleted run, a row number written twice, a bad argument", async () => {
+    const store = open();
+    const permanent = { code: "STORE_FAILED", transient: false };
+    await expect(store.appendRows("nope", unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: `${dbPath}: no run with id "nope"` });
+    await expect(store.addRows("nope", numbered(1, 1))).rejects.toMatchObject(permanent);
+    const finished = await store.beginRun(META);
+    await store.finishRun(finished, SUMMARY);
+    await expect(store.appendRows(finished, unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: `${dbPath}: run ${finished} is complete; cannot append a row to it` });
+    // Deleted by another process while this one records it, and deleted outright.
+    const deleted = await store.beginRun(META);
+    await open().deleteRun(deleted, { force: true });
+    await expect(store.appendRows(deleted, unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: expect.stringContaining("was deleted by another process") });
+    const gone = await store.beginRun(META, { owner: "none" });
+    await store.deleteRun(gone, { force: true });
+    await expect(store.appendRows(gone, unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: `${dbPath}: no run with id "${gone}"` });
+    // SQLite's own refusal (SQLITE_CONSTRAINT_PRIMARYKEY), no lock, disk or I/O failure.
+    const running = await store.beginRun(META);
+    await store.addRows(running, numbered(1, 1));
+    await expect(store.addRows(running, numbered(1, 1))).rejects.toMatchObject({ ...permanent, message: expect.stringContaining("written twice") });
+    await expect(store.appendRows(running, [{ id: 1 }] as never)).rejects.toMatchObject({ code: "INPUT_INVALID", transient: false });
   });
 
   it("four processes appending to one run at once store every row once, numbered 1..N without a gap, each told its rows' numbers", async () => {

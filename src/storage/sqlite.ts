@@ -821,7 +821,10 @@ export class SqliteRunStore implements RunStore {
     return dead;
   }
 
-  /** Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file. */
+  /**
+   * Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file, `transient`
+   * when SQLite's code says retrying may succeed (see {@link storeError}).
+   */
   #guard<T>(doing: string, fn: () => T): T {
     try {
       return fn();

@@ -43,6 +43,11 @@ export type RunOwner = "process" | "none";
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
  * behind the same interface, so nothing above this file knows which database it talks to. Every method
  * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
+ *
+ * A failure of the database is an `EvalError` with code `STORE_FAILED`. One with `transient: true` (a lock not
+ * obtained in time, the disk full, an I/O error) may be retried, unchanged, later; one with `transient: false` (an
+ * unknown, finished or deleted run, a damaged file) fails again until something else changes: a queue consumer
+ * delivers the message again for the first, and drops it (or reports it) for the second.
  */
 export interface RunStore {
   /**
