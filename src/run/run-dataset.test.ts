@@ -348,6 +348,28 @@ describe("runDataset when writing fails", () => {
     }
   });
 
+  it("keeps a store failure's transient when it says which run it recorded: a queue consumer may still retry it", async () => {
+    const dataset = await files.file("store-busy.jsonl", rows(100));
+    const store = openSqliteStore(join(files.dir(), "store-busy.db"));
+    try {
+      let batches = 0;
+      const busy = new EvalError("STORE_FAILED", "store-busy.db: could not add rows 17..32: database is locked", { transient: true });
+      // The store itself, whose second batch fails as when another process held the lock too long; then the lock is free.
+      const flaky = new Proxy(store, {
+        get(target, prop) {
+          if (prop === "addRows") return (...args: Parameters<typeof store.addRows>) => (++batches === 2 ? Promise.reject(busy) : target.addRows(...args));
+          const value: unknown = Reflect.get(target, prop);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store: flaky }));
+      const [run] = await store.listRuns();
+      expect(error).toMatchObject({ code: "STORE_FAILED", transient: true, message: `${busy.message}; the run ${run?.id} is recorded as incomplete, with 16 rows` });
+    } finally {
+      await store.close();
+    }
+  });
+
   it("says of a run it recorded nothing when the database file was deleted meanwhile: the run went to a file nothing can open", async () => {
     const dataset = await files.file("db-deleted.jsonl", rows(100));
     const path = join(files.dir(), "db-deleted.db");

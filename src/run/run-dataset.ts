@@ -347,8 +347,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
         // marked incomplete when the store closes.
       }
     }
-    // Said with the error, so that the rows kept can be found (`simeval show RUN`).
-    if (kept && error instanceof EvalError) throw new EvalError(error.code, `${error.message}${kept}`, { issues: error.issues, cause: error });
+    // Said with the error, so that the rows kept can be found (`simeval show RUN`); still as worth retrying as it was.
+    if (kept && error instanceof EvalError) throw new EvalError(error.code, `${error.message}${kept}`, { issues: error.issues, cause: error, transient: error.transient });
     throw error;
   } finally {
     summary.close();
