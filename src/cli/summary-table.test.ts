@@ -23,6 +23,10 @@ describe("summaryTable", () => {
     expect(summaryTable(summary(2, { skipped_as_zero: true }), 160).split("\n").at(-1)).toBe("2 rows, 0 unreadable, skipped rows counted as 0");
   });
 
+  it("writes the counts of 1,000 or more with thousands separators", () => {
+    expect(summaryTable(summary(1234, { row_errors: 1000 }), 160).split("\n").at(-1)).toBe("1,234 rows, 1,000 unreadable");
+  });
+
   it("goes on in a second table, each beginning with the evaluator, when it is wider than the width", () => {
     const long = { ...lev, name: "answer_matches_the_reference_answer_closely" };
     const text = summaryTable({ ...summary(3), evaluators: [lev, long] }, 80);

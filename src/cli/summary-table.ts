@@ -1,4 +1,5 @@
 import type { RunSummary } from "../run/types.js";
+import { formatInt, rowsText } from "../report/format.js";
 import { formatFigure, formatRate } from "./format.js";
 import { renderTableBlocks } from "./table.js";
 
@@ -21,7 +22,7 @@ export function summaryTable(summary: RunSummary, width = Number.POSITIVE_INFINI
     formatRate(e),
   ]);
   const header = ["evaluator", "n", "skipped", "errors", "mean", "median", "p10", "p90", "min", "max", "pass rate"];
-  const note = [`${summary.rows} row${summary.rows === 1 ? "" : "s"}`, `${summary.row_errors} unreadable`];
+  const note = [rowsText(summary.rows), `${formatInt(summary.row_errors)} unreadable`];
   if (summary.skipped_as_zero) note.push("skipped rows counted as 0");
   return `${renderTableBlocks(header, rows, 1, width)}\n${note.join(", ")}`;
 }

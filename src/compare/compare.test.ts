@@ -173,6 +173,13 @@ describe("compareRuns", () => {
     expect(onlyA.warnings).toEqual(["sim: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in A) and is left out, so its figures are over the other 2"]);
   });
 
+  it("writes the counts of 1,000 or more in the rows-left-out warning with thousands separators", async () => {
+    // 2,500 rows in both: 1,200 not scored in A, 1,100 in B (300 by both), leaving 500 pairs.
+    const scores = (unscored: (i: number) => boolean) => Array.from({ length: 2500 }, (_, i) => (unscored(i) ? failed : 0.5));
+    const c = await compareRuns(run("a", { sim: scores((i) => i < 1200) }), run("b", { sim: scores((i) => i >= 900 && i < 2000) }), { directions: { sim: "maximize" } });
+    expect(c.warnings).toEqual(["sim: 2,000 of the 2,500 rows in both runs have no score in one of them (skipped or an error: 1,200 in A, 1,100 in B) and are left out, so its figures are over the other 500"]);
+  });
+
   it("counts a row unchanged only when its two scores are equal: the smallest difference is a change, as in the test's differences", async () => {
     // 0.1 + 0.2 is 0.30000000000000004: above 0.3 by one rounding step, so b improved on row 1 and regressed on row 2.
     const c = await compareRuns(run("a", { sim: [0.3, 0.1 + 0.2, 0.5] }), run("b", { sim: [0.1 + 0.2, 0.3, 0.5] }), { directions: { sim: "maximize" } });
@@ -191,6 +198,12 @@ describe("compareRuns", () => {
     ]);
     expect(c.mismatch?.message).toMatch(/disagree on the id of 2 rows, first at row 2: string "y" in "a", string "Y" in "b"; they were probably made on different datasets/);
     expect(c.evaluators[0]?.n_pairs).toBe(3); // still compared: the caller decides
+    // A count of 1,000 or more with thousands separators; one row as "1 row".
+    const ids = (prefix: string) => Array.from({ length: 1500 }, (_, i) => (i < 1200 ? `${prefix}${i}` : `q${i}`));
+    const many = await compareRuns(run("a", { sim: Array<number>(1500).fill(1) }, ids("a")), run("b", { sim: Array<number>(1500).fill(1) }, ids("b")), { directions: { sim: "maximize" } });
+    expect(many.mismatch?.message).toMatch(/disagree on the id of 1,200 rows, first at row 1: string "a0" in "a", string "b0" in "b"/);
+    const one = await compareRuns(run("a", { sim: [1, 1] }, ["x", "y"]), run("b", { sim: [1, 1] }, ["x", "z"]), { directions: { sim: "maximize" } });
+    expect(one.mismatch?.message).toMatch(/disagree on the id of 1 row, first at row 2:/);
     // Equal object ids, and an id missing from one run, are not mismatches.
     const same = await compareRuns(run("a", { sim: [1, 1] }, [{ k: 1 }, "p"]), run("b", { sim: [1, 1] }, [{ k: 1 }, undefined]), { directions: { sim: "maximize" } });
     expect(same.dataset_mismatch).toBe(false);

@@ -16,6 +16,7 @@ import { MostRegressed } from "./most-regressed.js";
 import { evaluatorList } from "./evaluator-list.js";
 import { HeldRows } from "./held-rows.js";
 import { RunReader, turned, Warnings } from "./run-reader.js";
+import { formatInt, rowsText } from "../report/format.js";
 
 export type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison, WorstRow } from "./types.js";
 
@@ -193,7 +194,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     mismatch: first
       ? {
           message:
-            `Runs "${a.name}" and "${b.name}" disagree on the id of ${mismatched} row${mismatched === 1 ? "" : "s"}, first at row ${first.row}: ` +
+            `Runs "${a.name}" and "${b.name}" disagree on the id of ${rowsText(mismatched)}, first at row ${first.row}: ` +
             `${describeValue(first.id_a)} in "${a.name}", ${describeValue(first.id_b)} in "${b.name}"; they were probably made on different datasets ` +
             `(or on different versions of one), so their scores should not be compared row by row.`,
           rows: mismatched,
@@ -240,9 +241,9 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
   const compared = evaluators.filter((e) => e.n_pairs > 0).length;
   return [...groups.values()].map(({ names, pairs, a, b }) => {
     const left = matched - pairs;
-    const sides = [a ? `${a} in A` : "", b ? `${b} in B` : ""].filter(Boolean).join(", ");
+    const sides = [a ? `${formatInt(a)} in A` : "", b ? `${formatInt(b)} in B` : ""].filter(Boolean).join(", ");
     const one = left === 1;
-    return `${evaluatorList(names, compared)}: ${left} of the ${matched} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${pairs}`;
+    return `${evaluatorList(names, compared)}: ${formatInt(left)} of the ${formatInt(matched)} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${formatInt(pairs)}`;
   });
 }
 

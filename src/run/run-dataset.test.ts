@@ -331,18 +331,21 @@ describe("runDataset when writing fails", () => {
     }
   });
 
-  it("says of a run it recorded which one it is and how many rows it holds, with the error's code", async () => {
-    const dataset = await files.file("write-fails-said.jsonl", rows(100));
-    const store = openSqliteStore(join(files.dir(), "write-fails-said.db"));
+  it.each([
+    { size: 100, batchSize: 16, failing: 2, kept: 32, said: "32 rows" },
+    { size: 1100, batchSize: 512, failing: 2, kept: 1024, said: "1,024 rows" },
+  ])("says of a run it recorded which one it is and how many rows it holds ($said), with the error's code", async ({ size, batchSize, failing, kept, said }) => {
+    const dataset = await files.file(`write-fails-said-${size}.jsonl`, rows(size));
+    const store = openSqliteStore(join(files.dir(), `write-fails-said-${size}.db`));
     try {
       let writes = 0;
-      const write = () => (++writes === 2 ? Promise.reject(new EvalError("OUTPUT_FAILED", "--out x: cannot write")) : Promise.resolve());
-      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
+      const write = () => (++writes === failing ? Promise.reject(new EvalError("OUTPUT_FAILED", "--out x: cannot write")) : Promise.resolve());
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize, store, write }));
       const [run] = await store.listRuns();
       // The second batch is recorded before it is written to the file.
-      expect(run?.summary?.rows).toBe(32);
-      expect(await collect(store.rows(run?.id as string))).toHaveLength(32);
-      expect(error).toMatchObject({ code: "OUTPUT_FAILED", message: `--out x: cannot write; the run ${run?.id} is recorded as incomplete, with 32 rows` });
+      expect(run?.summary?.rows).toBe(kept);
+      expect(await collect(store.rows(run?.id as string))).toHaveLength(kept);
+      expect(error).toMatchObject({ code: "OUTPUT_FAILED", message: `--out x: cannot write; the run ${run?.id} is recorded as incomplete, with ${said}` });
     } finally {
       await store.close();
     }

@@ -9,6 +9,7 @@ import { checkDatasetFile } from "../dataset/read-bytes.js";
 import { formatFromExtension, readDataset, readDatasetBatches } from "../dataset/read-dataset.js";
 import type { DatasetItem, RowErrorCode, UnparsedRow } from "../dataset/rows.js";
 import { chooseBins } from "../report/choose.js";
+import { rowsText } from "../report/format.js";
 import type { HistogramData } from "../report/types.js";
 import { CELL, pairableScores } from "../stats/packed-scores.js";
 import type { ScoreSet } from "../stats/score-set.js";
@@ -341,7 +342,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       try {
         const partial = summary.finish();
         await store.abortRun(runId, partial, `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
-        kept = `; the run ${runId} is recorded as incomplete, with ${partial.rows} row${partial.rows === 1 ? "" : "s"}`;
+        kept = `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`;
       } catch {
         // The store failing too (a full disk) must not hide what stopped the run; the run, left "running", is
         // marked incomplete when the store closes.
