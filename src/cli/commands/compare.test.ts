@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { openSqliteStore, SqliteRunStore } from "../../storage/sqlite.js";
 import type { RowScores } from "../../run/row-scores.js";
+import { runDataset } from "../../run/run-dataset.js";
 import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
@@ -163,6 +164,79 @@ describe("compare", () => {
   it("says nothing of status for complete runs and results.jsonl files", async () => {
     const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 5), "complete"), loaded("b.jsonl", { em: "exact_match" }, rows(["em"], 5), null));
     expect(c.warnings).toEqual([]);
+  });
+});
+
+describe("comparisonReportInput's texts of the regressed rows", () => {
+  /** A dataset of 6 rows whose `a` is the reference and `b` is not, each text starting with `tag`. */
+  const dataset = (path: string, tag: string) =>
+    writeFileSync(path, Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `q${i + 1}`, ref: `${tag} ${i + 1}`, a: `${tag} ${i + 1}`, b: `${tag} other ${i + 1}` })).join("\n") + "\n");
+  /** Records a run of exact_match on `path`, its output the field `field`: A on `a` scores 1 on each row, B on `b` 0. */
+  const record = async (db: string, name: string, path: string, field: "a" | "b") => {
+    const store = openSqliteStore(db);
+    try {
+      await runDataset({ dataset: path, name, store, workers: 0, evaluators: [{ type: "exact_match", inputs: { output: `$.${field}`, expected: "$.ref" } }] });
+    } finally {
+      await store.close();
+    }
+  };
+  /** Compares runs "a" and "b" in `db`: each regressed row's output in A and in B, and why some texts are missing. */
+  const reported = async (db: string) => {
+    const store = openSqliteStore(db);
+    try {
+      const [a, b] = [await loadRun("a", store), await loadRun("b", store)];
+      const input = await comparisonReportInput(await compare(a, b), a, b);
+      const worst = input.evaluators[0]?.worst ?? [];
+      expect(worst.map((w) => w.row)).toEqual([1, 2, 3, 4, 5, 6]);
+      return { outputs: worst.map((w) => [w.output_a, w.output_b]), unavailable: input.texts_unavailable };
+    } finally {
+      await store.close();
+    }
+  };
+  const rowsOf = (f: (i: number) => [string | null, string | null]) => Array.from({ length: 6 }, (_, i) => f(i + 1));
+
+  it.each([
+    // One file, one reader: each run's own mapping picks its output.
+    ["one dataset file, each run's output from its own field", "shared"],
+    // Two files: each run's texts from its own file.
+    ["two dataset files of different texts", "two"],
+    // One path whose content changed between the runs: A's texts are gone, B's are the file's; one reader for the path would lose B's too.
+    ["one path rewritten between the runs", "rewritten"],
+    // Two files of the same bytes, A's deleted since: B's texts are still there; one reader for the hash would lose them.
+    ["two files of the same bytes, A's deleted since", "copied"],
+  ] as const)("shows each run's own output: %s", async (_, how) => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-texts-"));
+    const db = join(dir, "simeval.db");
+    const [first, second] = [join(dir, "first.jsonl"), join(dir, "second.jsonl")];
+    try {
+      if (how === "shared") {
+        dataset(first, "t");
+        await record(db, "a", first, "a");
+        await record(db, "b", first, "b");
+        expect(await reported(db)).toEqual({ outputs: rowsOf((i) => [`t ${i}`, `t other ${i}`]), unavailable: undefined });
+      } else if (how === "two") {
+        dataset(first, "first");
+        dataset(second, "second");
+        await record(db, "a", first, "a");
+        await record(db, "b", second, "b");
+        expect(await reported(db)).toEqual({ outputs: rowsOf((i) => [`first ${i}`, `second other ${i}`]), unavailable: undefined });
+      } else if (how === "rewritten") {
+        dataset(first, "old");
+        await record(db, "a", first, "a");
+        dataset(first, "new");
+        await record(db, "b", first, "b");
+        expect(await reported(db)).toEqual({ outputs: rowsOf((i) => [null, `new other ${i}`]), unavailable: [`the dataset of A (${first}) has changed since the run`] });
+      } else {
+        dataset(first, "same");
+        copyFileSync(first, second);
+        await record(db, "a", first, "a");
+        await record(db, "b", second, "b");
+        rmSync(first);
+        expect(await reported(db)).toEqual({ outputs: rowsOf((i) => [null, `same other ${i}`]), unavailable: [`the dataset of A (${first}) is missing`] });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
