@@ -384,6 +384,31 @@ describe("deleteCommand", () => {
     expect(await store.listRuns()).toEqual([]);
   });
 
+  it("says how much free space the deletion left only when there is some: a small run's pages stay in use, a large run's are freed", async () => {
+    const store = open();
+    const record = async (name: string, rows: number) => {
+      const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      for (let from = 1; from <= rows; from += 5_000) {
+        await store.addRows(id, Array.from({ length: Math.min(5_000, rows - from + 1) }, (_, i) => ({ row: from + i, id: from + i, results: {} })));
+      }
+      await store.finishRun(id, { rows, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+      return id;
+    };
+    const small = await record("small", 3);
+    await record("kept", 3);
+    const db = join(dir, "simeval.db");
+    // The 3 rows shared their pages with the kept run's: no page is freed, and no "0 B of free space" is said.
+    const none = io();
+    expect(await deleteCommand(["small"], { db }, none.io)).toBe(0);
+    expect(store.freeBytes()).toBe(0);
+    expect(none.out).toEqual([`deleted ${small} (small): 3 rows`]);
+    const large = await record("large", 12_000);
+    const some = io();
+    expect(await deleteCommand(["large"], { db }, some.io)).toBe(0);
+    expect(store.freeBytes()).toBeGreaterThan(0);
+    expect(some.out).toEqual([`deleted ${large} (large): 12,000 rows`, expect.stringMatching(new RegExp(`^[\\d.]+ [kM]B of ${db} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system$`))]);
+  });
+
   it("refusing a running run that no process owns, does not send the user looking for a killed process", async () => {
     const store = open();
     const id = await store.beginRun({ name: "svc", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
