@@ -1057,6 +1057,8 @@ describe("row keys", () => {
     expect(await store.appendRows(id, [keyed("b", 0), keyed("a")])).toEqual([kept(2), kept(1)]);
     const late = await storeError(() => store.appendRows(id, [keyed("a"), keyed("c")]));
     expect(late.message).toBe(`${dbPath}: run ${id} is complete; cannot append 2 rows to it`);
+    const many = Array.from({ length: 1200 }, (_, i) => keyed(`m${i}`));
+    expect((await storeError(() => store.appendRows(id, many))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 1,200 rows to it`);
     // A row without a key is never a redelivery.
     expect((await storeError(() => store.appendRows(id, [{ id: "x", results: result(1) }]))).message).toContain("is complete");
     expect((await collect(store.rows(id))).map((r) => [r.row, r.key])).toEqual([[1, "a"], [2, "b"]]);

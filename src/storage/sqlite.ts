@@ -355,7 +355,7 @@ export class SqliteRunStore implements RunStore {
   async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
     checkUnnumberedRows(rows);
     if (rows.length === 0) return [];
-    const what = rows.length === 1 ? "a row" : `${rows.length} rows`;
+    const what = rows.length === 1 ? "a row" : `${rows.length.toLocaleString("en-US")} rows`;
     return this.#guard(`append ${what} to run ${runId}`, () => {
       this.#requireSameFile();
       return this.#appendRowsTx.immediate(runId, rows, `append ${what} to it`);

@@ -161,6 +161,16 @@ describe("compare", () => {
     expect(c.warnings).toEqual(["A has 6 rows and B 6: only the 5 row numbers in both are compared"]);
   });
 
+  it("writes the row counts of one-run-only rows and of the text's header with thousands separators, and one row as such", async () => {
+    const shifted = rows(["em"], 1500).map((r) => ({ ...r, row: r.row + 1, id: `q${r.row + 1}` })); // rows 2–1501
+    const big = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 1200), "complete"), loaded("new", { em: "exact_match" }, shifted, "complete"));
+    expect(big.warnings).toEqual(["A has 1,200 rows and B 1,500: only the 1,199 row numbers in both are compared"]);
+    expect(printComparison(big)).toContain("\n1,199 rows in both runs (A 1,200, B 1,500)\n");
+    const one = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 1), "complete"), loaded("new", { em: "exact_match" }, rows(["em"], 2), "complete"));
+    expect(one.warnings).toEqual(["A has 1 row and B 2: only the 1 row number in both is compared"]);
+    expect(printComparison(one)).toContain("\n1 row in both runs (A 1, B 2)\n");
+  });
+
   it("says nothing of status for complete runs and results.jsonl files", async () => {
     const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 5), "complete"), loaded("b.jsonl", { em: "exact_match" }, rows(["em"], 5), null));
     expect(c.warnings).toEqual([]);

@@ -4,7 +4,7 @@ import { evaluatorList, firstListed } from "../../compare/evaluator-list.js";
 import { methodsNote } from "../../compare/methods-note.js";
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
-import { formatId, formatLevel, pDigits, rowsText } from "../../report/format.js";
+import { formatId, formatInt, formatLevel, pDigits, rowsText } from "../../report/format.js";
 import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../../report/index.js";
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
@@ -125,7 +125,7 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     if (cut !== undefined) early.push(`${sideLabel(side, run)} ends in a line cut short (line ${cut}, not valid JSON, with no line break after it: a run killed while writing it), left out`);
   }
   // Equal counts can still hold different row numbers (two subsets of one dataset): say so whenever some row is in one run only.
-  if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${c.rows.a} rows and B ${c.rows.b}: only the ${c.rows.matched} row numbers in both are compared`);
+  if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} row number${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
   return { ...c, warnings: [...early, ...c.warnings] };
@@ -273,7 +273,7 @@ function fewPairsNotes(c: Comparison): string[] {
  * on the terminal or a CI log, and the table keeps its columns.
  */
 export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY): string {
-  const lines = [`A: ${c.a}`, `B: ${c.b}`, `${c.rows.matched} row${c.rows.matched === 1 ? "" : "s"} in both runs (A ${c.rows.a}, B ${c.rows.b})`];
+  const lines = [`A: ${c.a}`, `B: ${c.b}`, `${rowsText(c.rows.matched)} in both runs (A ${formatInt(c.rows.a)}, B ${formatInt(c.rows.b)})`];
   for (const w of comparisonWarnings(c)) lines.push(`warning: ${w}`);
   if (c.only_in_a.length) lines.push(`only in A (not compared): ${c.only_in_a.join(", ")}`);
   if (c.only_in_b.length) lines.push(`only in B (not compared): ${c.only_in_b.join(", ")}`);

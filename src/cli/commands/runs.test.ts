@@ -435,5 +435,10 @@ describe("showCommand", () => {
     const out = (await cliOutput(["show", "live", "--db", db])).out;
     expect(out).toContain("no summary yet (the run is still being recorded); 2 rows recorded so far");
     expect(out).not.toContain("did not finish");
+    await store.abortRun(running, null, "stopped");
+    const one = await store.beginRun({ name: "one", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    await store.addRows(one, [{ row: 1, id: 1, results: {} }]);
+    await store.abortRun(one, null, "stopped");
+    expect((await cliOutput(["show", "one", "--db", db])).out).toMatch(/^no summary \(the run did not finish\); 1 row recorded$/m);
   });
 });

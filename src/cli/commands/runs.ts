@@ -221,10 +221,10 @@ export async function rowsRecorded(run: RunInfo, store: Pick<SqliteRunStore, "ro
 
 /** What `show` says of a run without a summary: why it has none, and how many rows it has stored all the same. */
 async function noSummary(run: RunInfo, store: SqliteRunStore): Promise<string> {
-  const rows = (await store.rowCount(run.id)).toLocaleString("en-US");
+  const rows = rowsText(await store.rowCount(run.id));
   return run.status === "running"
-    ? `no summary yet (the run is still being recorded); ${rows} rows recorded so far`
-    : `no summary (the run did not finish); ${rows} rows recorded`;
+    ? `no summary yet (the run is still being recorded); ${rows} recorded so far`
+    : `no summary (the run did not finish); ${rows} recorded`;
 }
 
 /** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
