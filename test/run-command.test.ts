@@ -1026,6 +1026,25 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(narrow).toMatchObject({ code: 0, err: expect.not.stringContaining("scored no row") });
   });
 
+  it("run --baseline compares with a baseline not read from a dataset file (a service's, with null dataset_path and dataset_hash)", async () => {
+    const db = join(dir, "db.sqlite");
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: i, output: `answer ${i}`, expected: `answer ${i}` }));
+    const recorder = openSqliteStore(db);
+    const svc = await recorder.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    const result = { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: null, details: null, skipped: false } };
+    await recorder.appendRows(svc, rows.map((r) => ({ id: r.id, results: result })) as never);
+    const em = { name: "exact_match", type: "exact_match", direction: "maximize", threshold: null, n: 30, skipped: 0, errors: 0, mean: 1, median: 1, p10: 1, p90: 1, min: 1, max: 1, pass_rate: 1, verdicts: 30 } as const;
+    await recorder.finishRun(svc, { rows: 30, row_errors: 0, skipped_as_zero: false, evaluators: [em] });
+    await recorder.close();
+    expect(await run("baseline", "set", "svc", "--db", db)).toMatchObject({ code: 0, out: expect.stringContaining(`baseline: ${svc}`) });
+    const data = file("d.jsonl", jsonl(rows));
+    const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--db", db, "--baseline", "--fail-on-regression", "--report", join(dir, "r.html"));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("Against the baseline:");
+    expect(r.out).toMatch(/exact_match\s+30\s+1\s+1\s/);
+    expect(r.err).not.toContain("null");
+  });
+
   it("trend shows an evaluator that scored no row in a run as such, not as the dash of a run without it", async () => {
     const db = join(dir, "db.sqlite");
     const data = file("t.jsonl", jsonl([{ output: "abc", expected: "abd" }]));

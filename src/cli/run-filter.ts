@@ -55,7 +55,8 @@ export function checkRunFilter(opts: RunFilterOptions): CheckedRunFilter {
 export async function matchRuns(filter: CheckedRunFilter, io: CliIO): Promise<RunFilter> {
   const { name, dataset } = filter;
   const sha256 = dataset === undefined ? undefined : await datasetContent(dataset, io);
-  const byContent = (r: RunInfo) => sha256 !== undefined && r.dataset_path !== dataset && r.dataset_hash === sha256;
+  // A run not read from a dataset file (null path and hash) is on no dataset: --dataset never keeps it.
+  const byContent = (r: RunInfo) => sha256 !== undefined && r.dataset_path !== null && r.dataset_path !== dataset && r.dataset_hash === sha256;
   const on = sha256 === undefined ? `on ${dataset}` : `on ${dataset} or on a file with its content`;
   return {
     ...filter,

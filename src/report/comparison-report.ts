@@ -6,7 +6,7 @@ import { escapeHtml, escapeText, nameText, userText } from "./escape.js";
 import { formatId, formatInt, formatLevel, formatP, formatTime, htmlFigure, htmlSignedFigure } from "./format.js";
 import { cell, changeKind, deltaHtml, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
-import { directionText } from "./run-report.js";
+import { NO_DATASET_HTML, directionText } from "./run-report.js";
 import { alignTexts, segmentsToHtml } from "./text-diff.js";
 import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, HighlightOptions, RunLabel } from "./types.js";
 
@@ -45,7 +45,9 @@ function renderHeader(input: ComparisonReportInput): string {
     `<div><dt>${tag}</dt><dd>${escapeText(label(run))}<br><span class="muted mono">${escapeText(run.id)}</span><br><span class="sub">${escapeHtml(formatTime(run.started_at))}</span></dd></div>`;
   const sameData = input.a.dataset_hash === input.b.dataset_hash;
   const datasetSide = (tag: string, run: RunLabel): string =>
-    `<div class="wide"><dt>${tag}</dt><dd><code>${escapeText(run.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(run.dataset_hash)}</span></dd></div>`;
+    `<div class="wide"><dt>${tag}</dt><dd>${
+      run.dataset_path === null ? NO_DATASET_HTML : `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono">sha256 ${escapeHtml(run.dataset_hash ?? "")}</span>`
+    }</dd></div>`;
   // Each prompt variant's outputs in a file of its own is the usual workflow: different files are shown, not warned about.
   const dataset = sameData ? datasetSide("Dataset", input.b) : datasetSide("Dataset A", input.a) + datasetSide("Dataset B", input.b);
   const notes = [...(input.warnings ?? []), ...(input.texts_unavailable?.length ? [textsUnavailableNote(input.texts_unavailable)] : [])];

@@ -139,6 +139,13 @@ describe("renderRunReport", () => {
     }
   });
 
+  it("says of a run not read from a dataset file (null dataset_path and dataset_hash: a service's) that it read none, with no sha256", () => {
+    const html = renderRunReport(input({ run: { ...input().run, dataset_path: null, dataset_hash: null } }));
+    expect(html).toMatch(/<dt>Dataset<\/dt><dd>[^]*none \(not read from a dataset file\)/);
+    expect(html).not.toContain("sha256");
+    expect(html).not.toContain("null");
+  });
+
   it("says how many unreadable rows are not listed, and nothing more when all are", () => {
     const listed = [
       { row: 2, line: 2, message: "not valid JSON" },

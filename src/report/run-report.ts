@@ -58,12 +58,17 @@ function renderHeader(input: RunReportInput): string {
       : "") +
     item(
       "Dataset",
-      `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash)}</span>`,
+      run.dataset_path === null
+        ? NO_DATASET_HTML
+        : `<code>${escapeText(run.dataset_path)}</code><br><span class="muted mono" title="sha256 of the dataset file">sha256 ${escapeHtml(run.dataset_hash ?? "")}</span>`,
       "wide",
     ) +
     `</dl>${warnings}${gateList}${errors}${evaluatorNav(input.evaluators.map((ev) => ev.summary.name))}</header>`
   );
 }
+
+/** The Dataset item of a run (or comparison side) not read from a dataset file (a service's, scoring traces): `RunInfo.dataset_path` null. */
+export const NO_DATASET_HTML = `<span class="muted">none (not read from a dataset file)</span>`;
 
 function runTitle(run: RunReportInput["run"]): string {
   return run.name ?? `Run ${run.id}`;

@@ -43,6 +43,12 @@ describe("DatasetTexts", () => {
     expect(await texts.unavailable()).toBe("A (a.jsonl) is a results.jsonl file, which records no dataset");
   });
 
+  it("says a stored run not read from a dataset file (null path and hash: a service's) has no texts, without reading a file", async () => {
+    const texts = new DatasetTexts({ path: null, sha256: null }, "A and B");
+    expect(await texts.rowTexts(spec, new Set([1]))).toBeNull();
+    expect(await texts.unavailable()).toBe("the rows of A and B were not read from a dataset file (such as a service's, scored from traces), so no file holds their texts");
+  });
+
   it("reads (and hashes) nothing when no rows are asked for", async () => {
     const texts = new DatasetTexts({ path: `${dir}/never.jsonl`, sha256: "00" }, "A");
     expect(await texts.rowTexts(spec, new Set())).toEqual(new Map());

@@ -7,10 +7,13 @@ import { toText } from "../mapping/to-text.js";
 
 export type RowTexts = Map<number, { output: string | null; expected: string | null }>;
 
-/** A run's dataset as recorded: the file's path and the sha256 of the bytes the run read (see `scanFile`). */
+/**
+ * A run's dataset as recorded: the file's path and the sha256 of the bytes the run read (see `scanFile`); both
+ * null for a stored run not read from a dataset file (such as a service's, scoring traces: see `RunInfo.dataset_path`).
+ */
 export interface RecordedDataset {
-  path: string;
-  sha256: string;
+  path: string | null;
+  sha256: string | null;
 }
 
 /**
@@ -47,7 +50,7 @@ export class DatasetTexts {
    */
   async rowTexts(spec: EvaluatorSpec | undefined, rows: ReadonlySet<number>): Promise<RowTexts | null> {
     if (rows.size === 0) return new Map();
-    if ((await this.unavailable()) !== null || this.dataset === null) return null;
+    if ((await this.unavailable()) !== null || this.dataset?.path == null) return null;
     return spec ? readRowTexts(this.dataset.path, spec, rows) : new Map();
   }
 }
@@ -55,6 +58,7 @@ export class DatasetTexts {
 /** Why the dataset's texts cannot be shown, or null when the file's sha256 is the recorded one. */
 async function datasetProblem(dataset: RecordedDataset | null, who: string): Promise<string | null> {
   if (dataset === null) return `${who} is a results.jsonl file, which records no dataset`;
+  if (dataset.path === null) return `the rows of ${who} were not read from a dataset file (such as a service's, scored from traces), so no file holds their texts`;
   const what = `the dataset of ${who} (${dataset.path})`;
   let sha256: string;
   try {

@@ -79,9 +79,13 @@ export interface RunInfo {
   started_at: string;
   finished_at: string | null;
   status: "running" | "complete" | "incomplete";
-  dataset_path: string;
-  /** sha256 of the dataset file's bytes, hex. */
-  dataset_hash: string;
+  /**
+   * The dataset file the run read, as given to the store (the CLI gives it absolute); null for a run not read
+   * from a dataset file (such as one a service records from traces), and then so is {@link dataset_hash}.
+   */
+  dataset_path: string | null;
+  /** sha256 of the dataset file's bytes, hex; null, with {@link dataset_path}, for a run not read from a dataset file. */
+  dataset_hash: string | null;
   evaluators: EvaluatorSpec[];
   summary: RunSummary | null;
   /**

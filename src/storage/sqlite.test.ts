@@ -648,6 +648,43 @@ describe("scores", () => {
   });
 });
 
+describe("runs not read from a dataset file", () => {
+  const TRACES = { ...META, name: "traces", dataset_path: null, dataset_hash: null };
+
+  it("reads back null dataset_path and dataset_hash, by id and name, in listRuns and as the baseline, beside a run on a file, across reopening", async () => {
+    const a = open();
+    const onFile = await a.beginRun(META);
+    const traces = await a.beginRun(TRACES, { owner: "none" });
+    await a.finishRun(traces, SUMMARY);
+    await a.setBaseline(traces);
+    const check = async (store: SqliteRunStore) => {
+      for (const ref of [traces, "traces"]) expect(await store.findRun(ref)).toMatchObject({ id: traces, dataset_path: null, dataset_hash: null });
+      expect((await store.baseline())?.dataset_path).toBeNull();
+      const listed = await store.listRuns();
+      expect(listed.map((r) => [r.id, r.dataset_path, r.dataset_hash])).toEqual([
+        [traces, null, null],
+        [onFile, META.dataset_path, META.dataset_hash],
+      ]);
+    };
+    await check(a);
+    await a.close();
+    await check(open());
+  });
+
+  it("stores them as empty strings in the NOT NULL columns, with the schema unchanged", async () => {
+    const store = open();
+    const id = await store.beginRun(TRACES);
+    await store.close();
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      expect(db.prepare("SELECT dataset_path, dataset_hash FROM runs WHERE id = ?").get(id)).toEqual({ dataset_path: "", dataset_hash: "" });
+      expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe("findRun", () => {
   it("finds by exact id, newest name, then unique prefix (any case); undefined otherwise", async () => {
     const store = open();
@@ -1289,14 +1326,24 @@ describe("runs owned by no process", () => {
     expect(await store.listRuns()).toEqual([]);
   });
 
-  it("refuses a meta that is not an object, or whose name, dataset_path or dataset_hash is of another kind, naming it and recording no run", async () => {
+  it("refuses a meta that is not an object, or whose name, dataset_path or dataset_hash is of another kind, or an empty path, or one of the two null, naming it and recording no run", async () => {
     const store = open();
     const cases: [unknown, string][] = [
       [null, "meta must be an object ({ name, dataset_path, dataset_hash, evaluators }), received null"],
       [{ ...META, name: 5 }, "meta.name must be a string or null, received number 5"],
       [{ ...META, name: undefined }, "meta.name must be a string or null, received nothing"],
-      [{ ...META, dataset_path: ["a"] }, 'meta.dataset_path must be a string, received array of 1'],
-      [{ ...META, dataset_hash: null }, "meta.dataset_hash must be a string, received null"],
+      [{ ...META, dataset_path: ["a"] }, "meta.dataset_path must be a non-empty string, or null for a run not read from a dataset file, received array of 1"],
+      [{ ...META, dataset_hash: 5 }, "meta.dataset_hash must be a string, or null for a run not read from a dataset file, received number 5"],
+      // "" is how the store records no dataset: a path of "" would be read back as none.
+      [{ ...META, dataset_path: "" }, 'meta.dataset_path must be a non-empty string, or null for a run not read from a dataset file, received string ""'],
+      [
+        { ...META, dataset_hash: null },
+        "meta.dataset_hash must be a string (the sha256 of the dataset file), as meta.dataset_path is; both are null only for a run not read from a dataset file, received null",
+      ],
+      [
+        { ...META, dataset_path: null },
+        "meta.dataset_path must be a string (the dataset file's path), as meta.dataset_hash is; both are null only for a run not read from a dataset file, received null",
+      ],
     ];
     for (const [meta, message] of cases) {
       await expect(store.beginRun(meta as typeof META)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `beginRun: ${message}` });

@@ -116,6 +116,15 @@ interface EmbeddingRecord {
   vector: Buffer;
 }
 
+/**
+ * What the `runs` table's `dataset_path` and `dataset_hash` columns (NOT NULL since schema version 1) hold for a
+ * run not read from a dataset file, whose {@link RunInfo.dataset_path} and `dataset_hash` are null: the empty
+ * string, which is no dataset's path (beginRun refuses it as one, and the CLI an empty DATASET). Only beginRun
+ * writes it and only {@link toRunInfo} reads it (by the path: a hash may be ""), so "" never leaves this file as a
+ * path, and the table is not rebuilt.
+ */
+const NO_DATASET = "";
+
 const RUN_COLUMNS = "id, name, started_at, finished_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host, stop_reason";
 const NEWEST_FIRST = "ORDER BY started_at DESC, id DESC";
 
@@ -283,8 +292,10 @@ export class SqliteRunStore implements RunStore {
    * `meta.evaluators` that would not make evaluators, with the error `createEvaluators` would throw for them
    * (every issue; see `checkEvaluatorSpecs`), recording nothing: every process that scores or summarizes the run
    * builds its evaluators from the recorded specs, and would fail only then. Nothing is built, so no API key is needed.
+   * `meta.dataset_path` and `meta.dataset_hash` are both null for a run not read from a dataset file (a service's,
+   * scoring traces), stored as "" (see {@link NO_DATASET}).
    */
-  async beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
+  async beginRun(meta: { name: string | null; dataset_path: string | null; dataset_hash: string | null; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
     const owned = runOwner(opts) === "process";
     checkRunMeta(meta);
     checkEvaluatorSpecs(meta.evaluators);
@@ -295,8 +306,8 @@ export class SqliteRunStore implements RunStore {
         id,
         meta.name,
         new Date(now).toISOString(),
-        meta.dataset_path,
-        meta.dataset_hash,
+        meta.dataset_path ?? NO_DATASET,
+        meta.dataset_hash ?? NO_DATASET,
         JSON.stringify(meta.evaluators),
         owned ? process.pid : null,
         owned ? THIS_HOST : null,
@@ -853,14 +864,27 @@ function writerMayBeAlive(r: { id: string; pid: number | null; host: string | nu
 
 /**
  * Throws INPUT_INVALID naming the field unless `meta` is an object whose `name` is a string or null and whose
- * `dataset_path` and `dataset_hash` are strings: SQLite would store a number as text ("5.0") and read back another name.
+ * `dataset_path` and `dataset_hash` are both strings, the path not empty, or both null (a run not read from a
+ * dataset file): SQLite would store a number as text ("5.0") and read back another name, an empty path is how the
+ * store records no dataset ({@link NO_DATASET}), and a hash without a path (or a path without a hash) names no
+ * dataset a reader could use.
  */
 function checkRunMeta(meta: unknown): void {
   const bad = (arg: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "beginRun", arg, expected, value);
   if (!isPlainObject(meta)) throw bad("meta", "an object ({ name, dataset_path, dataset_hash, evaluators })", meta);
   if (meta["name"] !== null && typeof meta["name"] !== "string") throw bad("meta.name", "a string or null", meta["name"]);
-  for (const field of ["dataset_path", "dataset_hash"]) {
-    if (typeof meta[field] !== "string") throw bad(`meta.${field}`, "a string", meta[field]);
+  if (meta["dataset_path"] !== null && (typeof meta["dataset_path"] !== "string" || meta["dataset_path"] === "")) {
+    throw bad("meta.dataset_path", "a non-empty string, or null for a run not read from a dataset file", meta["dataset_path"]);
+  }
+  if (meta["dataset_hash"] !== null && typeof meta["dataset_hash"] !== "string") {
+    throw bad("meta.dataset_hash", "a string, or null for a run not read from a dataset file", meta["dataset_hash"]);
+  }
+  // One null beside a string: the null one is named, as what was left out (a service's run gives both null).
+  if (meta["dataset_path"] === null && meta["dataset_hash"] !== null) {
+    throw bad("meta.dataset_path", "a string (the dataset file's path), as meta.dataset_hash is; both are null only for a run not read from a dataset file", null);
+  }
+  if (meta["dataset_hash"] === null && meta["dataset_path"] !== null) {
+    throw bad("meta.dataset_hash", "a string (the sha256 of the dataset file), as meta.dataset_path is; both are null only for a run not read from a dataset file", null);
   }
 }
 
@@ -912,8 +936,9 @@ function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunInfo {
     started_at: r.started_at,
     finished_at: r.finished_at,
     status: dead.has(r.id) ? "incomplete" : r.status,
-    dataset_path: r.dataset_path,
-    dataset_hash: r.dataset_hash,
+    // NO_DATASET ("") in the path is a run not read from a dataset file: both are null, as beginRun was given them.
+    dataset_path: r.dataset_path === NO_DATASET ? null : r.dataset_path,
+    dataset_hash: r.dataset_path === NO_DATASET ? null : r.dataset_hash,
     evaluators: JSON.parse(r.evaluators) as EvaluatorSpec[],
     summary: r.summary === null ? null : (JSON.parse(r.summary) as RunSummary),
     stop_reason: r.stop_reason ?? dead.get(r.id) ?? null,

@@ -55,8 +55,12 @@ export interface RunStore {
    * beginning process answers for it: see {@link RunOwner}. `meta.evaluators` that `createEvaluators` would refuse
    * are refused with its CONFIG_INVALID (every issue) before anything is recorded, since every process that scores
    * or summarizes the run builds its evaluators from them; nothing is built (no API key is needed).
+   * `meta.dataset_path` (the dataset file read) and `meta.dataset_hash` (the sha256 of its bytes) are both null
+   * for a run not read from a dataset file, such as one a service records from traces; one null and the other a
+   * string, or an empty path, is refused with INPUT_INVALID naming the field. They are read back as given
+   * ({@link RunInfo.dataset_path}).
    */
-  beginRun(meta: { name: string | null; dataset_path: string; dataset_hash: string; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string>;
+  beginRun(meta: { name: string | null; dataset_path: string | null; dataset_hash: string | null; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string>;
   /**
    * Appends row outcomes (called in batches, in order), each under the number it carries, and with its `key`
    * when a {@link RowOutcome} has one (refused when the run holds that key already). Durable once it resolves. Rows may come already

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -9,7 +9,7 @@ import type { RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
-import { expectReportWrittenWholeOnSignal } from "../test-support.js";
+import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
 
 /** Rows 1..n, each scoring `score` on every named evaluator. */
@@ -435,6 +435,79 @@ describe("printComparison", () => {
     expect(text).toMatch(/^ *1 +\\u001b\[31mred\\u202e +1 +0 +-1$/m);
     expect(text).toMatch(/^ *2 +\{"k":1\} +1 +0 +-1$/m);
     expect(text).toMatch(/^ *3 +7 +1 +0 +-1$/m);
+  });
+});
+describe("compare with a run not read from a dataset file (null dataset_path and dataset_hash: a service's)", () => {
+  const spec = { type: "exact_match", inputs: { output: "$.a", expected: "$.ref" } };
+  const result = (score: number) => ({ exact_match: { type: "exact_match", score, passed: score === 1, reasoning: null, details: null, skipped: false, label: score === 1 ? "pass" : "fail" } });
+  /** Records in `db` a run `name` of 6 rows (ids q1..q6) from traces, as a service would: no dataset file, each row scoring `score`. */
+  const recordTraces = async (db: string, name: string, score = 0) => {
+    const store = openSqliteStore(db);
+    try {
+      const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
+      await store.appendRows(id, Array.from({ length: 6 }, (_, i) => ({ id: `q${i + 1}`, results: result(score) }) as never));
+      await store.finishRun(id, { rows: 6, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+    } finally {
+      await store.close();
+    }
+  };
+  const inDir = async (body: (dir: string, db: string) => Promise<void>) => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-traces-"));
+    try {
+      await body(dir, join(dir, "simeval.db"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const reason = (who: string) => `the rows of ${who} were not read from a dataset file (such as a service's, scored from traces), so no file holds their texts`;
+
+  it("shows the texts of the run on a file and says why the other's are unavailable, in the report's input, the warning and the HTML", async () => {
+    await inDir(async (dir, db) => {
+      const file = join(dir, "data.jsonl");
+      writeFileSync(file, Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `q${i + 1}`, ref: `t ${i + 1}`, a: `t ${i + 1}` })).join("\n") + "\n");
+      const store = openSqliteStore(db);
+      await runDataset({ dataset: file, name: "a", store, workers: 0, evaluators: [spec] });
+      await store.close();
+      await recordTraces(db, "b");
+      const reading = openSqliteStore(db);
+      try {
+        const [a, b] = [await loadRun("a", reading), await loadRun("b", reading)];
+        const input = await comparisonReportInput(await compare(a, b), a, b);
+        expect(input.evaluators[0]?.worst.map((w) => [w.row, w.output_a, w.output_b])).toEqual(Array.from({ length: 6 }, (_, i) => [i + 1, `t ${i + 1}`, null]));
+        expect(input.texts_unavailable).toEqual([reason("B")]);
+        expect([input.b.dataset_path, input.b.dataset_hash]).toEqual([null, null]);
+      } finally {
+        await reading.close();
+      }
+      const text = await cliOutput(["compare", "a", "b", "--db", db]);
+      expect(text).toMatchObject({ code: 0, err: "" });
+      expect(text.out).toMatch(/^exact_match +6 +1 +0 /m);
+      const report = join(dir, "compare.html");
+      const reported = await cliOutput(["compare", "a", "b", "--db", db, "--report", report]);
+      expect(reported.code).toBe(0);
+      expect(reported.err).toContain(`simeval: warning: texts unavailable: ${reason("B")}; the report shows the rows' scores without their texts`);
+      const html = readFileSync(report, "utf8");
+      expect(html).toContain(`<dt>Dataset B</dt><dd><span class="muted">none (not read from a dataset file)</span></dd>`);
+      expect(html).toContain(`<dt>Dataset A</dt><dd><code>${file}</code>`);
+      expect(html).not.toContain("sha256 null");
+    });
+  });
+
+  it("says once, of A and B, that two such runs have no texts, and shows their one dataset as none", async () => {
+    await inDir(async (_dir, db) => {
+      await recordTraces(db, "a", 1);
+      await recordTraces(db, "b");
+      const store = openSqliteStore(db);
+      try {
+        const [a, b] = [await loadRun("a", store), await loadRun("b", store)];
+        const input = await comparisonReportInput(await compare(a, b), a, b);
+        expect(input.texts_unavailable).toEqual([reason("A and B")]);
+        const html = renderComparisonReport(input);
+        expect(html).toContain(`<dt>Dataset</dt><dd><span class="muted">none (not read from a dataset file)</span></dd>`);
+      } finally {
+        await store.close();
+      }
+    });
   });
 });
 

@@ -302,15 +302,16 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
 /**
  * Joins the comparison with the texts of the regressed rows, read back from each run's dataset file when
  * it still holds the bytes the run read. When it does not (missing, changed, or no dataset: a results.jsonl
- * file), those texts are null and `texts_unavailable` says why, once.
+ * file, or a stored run not read from a dataset file), those texts are null and `texts_unavailable` says why, once.
  */
 export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: LoadedRun): Promise<ComparisonReportInput> {
   const label = (r: LoadedRun): RunLabel => ({
     id: r.info?.id ?? r.label,
     name: r.info?.name ?? r.label,
     started_at: r.info?.started_at ?? "",
-    dataset_path: r.info?.dataset_path ?? "",
-    dataset_hash: r.info?.dataset_hash ?? "",
+    // A results.jsonl file records no dataset (""); a stored run not read from a dataset file has none (null).
+    dataset_path: r.info ? r.info.dataset_path : "",
+    dataset_hash: r.info ? r.info.dataset_hash : "",
   });
   const [datasetA, datasetB] = datasetTexts(a, b);
   const evaluators = [];

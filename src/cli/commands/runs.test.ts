@@ -290,6 +290,57 @@ describe("runs -n and --dataset", () => {
   });
 });
 
+describe("a run not read from a dataset file (null dataset_path and dataset_hash: a service's)", () => {
+  const cli = (...argv: string[]) => cliOutput(argv);
+  let file: string;
+  let db: string;
+  let traces: string;
+  let onFile: string;
+  beforeEach(async () => {
+    file = join(dir, "a.jsonl");
+    writeFileSync(file, '{"output":"x","expected":"x"}\n');
+    const store = open();
+    const empty = { rows: 0, row_errors: 0, skipped_as_zero: false, evaluators: [] };
+    onFile = await store.beginRun({ name: "nightly", dataset_path: file, dataset_hash: createHash("sha256").update(readFileSync(file)).digest("hex"), evaluators: [{ type: "exact_match" }] });
+    await store.finishRun(onFile, empty);
+    traces = await store.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    await store.finishRun(traces, empty);
+    db = join(dir, "simeval.db");
+  });
+
+  it("runs lists it with - as its dataset beside a run on a file, and null in --json", async () => {
+    const listed = await cli("runs", "--db", db);
+    expect(listed).toMatchObject({ code: 0, err: "" });
+    const lines = listed.out.split("\n");
+    expect(lines[0]).toMatch(/^id +name +started \(UTC\) +status +rows +dataset +means$/);
+    expect(lines[2]).toMatch(new RegExp(`^${traces} +svc +\\S+ \\S+ +complete +0 +- *$`));
+    expect(lines[3]).toMatch(new RegExp(`^${onFile} +nightly +\\S+ \\S+ +complete +0 +${file.replace(/[.\\]/g, "\\$&")} *$`));
+    const json = JSON.parse((await cli("runs", "--db", db, "--json")).out) as RunInfo[];
+    expect(json.map((r) => [r.name, r.dataset_path, r.dataset_hash])).toEqual([
+      ["svc", null, null],
+      ["nightly", file, expect.stringMatching(/^[0-9a-f]{64}$/)],
+    ]);
+  });
+
+  it("runs --dataset never keeps it, by path or by content", async () => {
+    const json = JSON.parse((await cli("runs", "--db", db, "--json", "--dataset", file)).out) as RunInfo[];
+    expect(json.map((r) => r.name)).toEqual(["nightly"]);
+    // A file whose sha256 no run recorded, at a path none recorded either: nothing kept, the null one neither.
+    const other = join(dir, "b.jsonl");
+    writeFileSync(other, "{}\n");
+    expect(JSON.parse((await cli("runs", "--db", db, "--json", "--dataset", other)).out)).toEqual([]);
+  });
+
+  it("show says it read no dataset file, and --json gives null; a run on a file is shown as before", async () => {
+    const shown = await cli("show", "svc", "--db", db);
+    expect(shown).toMatchObject({ code: 0, err: "" });
+    expect(shown.out.split("\n")[5]).toBe("dataset  none (not read from a dataset file)");
+    expect(JSON.parse((await cli("show", "svc", "--db", db, "--json")).out)).toMatchObject({ id: traces, dataset_path: null, dataset_hash: null });
+    const hash = createHash("sha256").update(readFileSync(file)).digest("hex");
+    expect((await cli("show", "nightly", "--db", db)).out.split("\n")[5]).toBe(`dataset  ${file} (sha256 ${hash})`);
+  });
+});
+
 describe("runs' means", () => {
   it("lists the means that fit in the room, in order, then how many more; all of them when they fit", () => {
     const mean = fc.tuple(fc.oneof(fc.stringMatching(/^[a-z_ ]{1,30}$/), fc.constantFrom("中文", "👍🏽 ok")), fc.constantFrom("0.5", "1", "26.2517")).map(([n, m]) => `${n}=${m}`);

@@ -58,7 +58,8 @@ function isFileAt(path: string): boolean {
 
 /**
  * `simeval runs`: the recorded runs, newest first; `-n NAME` and `--dataset PATH` keep some, as for `trend`
- * (see {@link matchRuns}), and `--last N` the newest N of those, in the table and in `--json`. A database file that does not exist yet has none
+ * (see {@link matchRuns}), and `--last N` the newest N of those, in the table and in `--json`. A run not read from
+ * a dataset file (a service's) shows "-" as its dataset, and null in `--json`. A database file that does not exist yet has none
  * (a project's default database is made by its first run); a path where none can be is refused.
  */
 export async function runsCommand(opts: { db: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
@@ -97,7 +98,7 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
       baselineListed ||= r.id === baseline;
-      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, shownDatasetPath(r.dataset_path, cwd)]);
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path === null ? "-" : shownDatasetPath(r.dataset_path, cwd)]);
       runMeans.push(means(r));
     }
     // The means go last, cut to the width the other columns leave: `show RUN` and `--json` give them all.
@@ -178,7 +179,7 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `status   ${run.status}${run.status === "incomplete" && run.stop_reason !== null ? `: ${forTerminal(run.stop_reason)}` : ""}`,
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
-        `dataset  ${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`,
+        `dataset  ${datasetLine(run)}`,
         "",
         evaluatorTable(run.evaluators),
         "",
@@ -193,6 +194,11 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
   } finally {
     await store.close();
   }
+}
+
+/** `show`'s dataset line after "dataset": the file and its sha256, or that the run read none (a service's, scoring traces). */
+function datasetLine(run: Pick<RunInfo, "dataset_path" | "dataset_hash">): string {
+  return run.dataset_path === null ? "none (not read from a dataset file)" : `${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`;
 }
 
 /**

@@ -240,3 +240,60 @@ describe("trend --report", () => {
     });
   });
 });
+
+describe("trend with runs not read from a dataset file (null dataset_path and dataset_hash: a service's)", () => {
+  /** A database of complete runs of exact_match, oldest first: each a name, a dataset file (null: none) and a mean. */
+  async function recorded(db: string, runs: [name: string, path: string | null, mean: number][]): Promise<void> {
+    const store = openSqliteStore(db);
+    try {
+      for (const [name, path, mean] of runs) {
+        const hash = path === null ? null : createHash("sha256").update(readFileSync(path)).digest("hex");
+        const id = await store.beginRun({ name, dataset_path: path, dataset_hash: hash, evaluators: [{ type: "exact_match" }] }, { owner: path === null ? "none" : "process" });
+        await store.finishRun(id, run(id, [[{ type: "exact_match" }, mean]]).summary!);
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  /** The table's rows: run, dataset and mean cells. */
+  const cells = (out: string) =>
+    out
+      .split("\n")
+      .slice(2)
+      .filter((l) => /^\S+\s+\d{4}-/.test(l))
+      .map((l) => l.split(/\s{2,}/))
+      .map(([name, , dataset, mean]) => [name, dataset, mean]);
+
+  it("shows them with - as their dataset, counted together as one more dataset in the warning, in the table and the report", async () => {
+    await inTempDb("simeval-trend-traces-", async (db, dir) => {
+      const file = join(dir, "a.jsonl");
+      writeFileSync(file, '{"output":"x","expected":"x"}\n');
+      await recorded(db, [["nightly", file, 0.5], ["svc1", null, 0.75], ["svc2", null, 1]]);
+      const report = join(dir, "trend.html");
+      const all = await cliOutput(["trend", "--db", db, "--report", report]);
+      expect(all.code).toBe(0);
+      expect(cells(all.out)).toEqual([
+        ["nightly", "a.jsonl", "0.5000"],
+        ["svc1", "-", "0.7500"],
+        ["svc2", "-", "1"],
+      ]);
+      expect(all.err).toBe(
+        "simeval: these runs are on 2 datasets (counting the runs not read from a dataset file as one), whose means need not be comparable; --dataset PATH keeps the runs on one",
+      );
+      const html = readFileSync(report, "utf8");
+      expect(html.match(/<td class="name" data-label="Dataset">-<\/td>/g)).toHaveLength(2);
+      expect(html).toContain("counting the runs not read from a dataset file as one");
+      expect(html).not.toContain(">null<");
+      // --dataset keeps the run on the file only; runs of traces alone are one dataset: no warning.
+      const onFile = await cliOutput(["trend", "--db", db, "--dataset", file]);
+      expect(cells(onFile.out)).toEqual([["nightly", "a.jsonl", "0.5000"]]);
+      expect(onFile.err).toBe("");
+      const last = await cliOutput(["trend", "--db", db, "--last", "2"]);
+      expect(cells(last.out)).toEqual([
+        ["svc1", "-", "0.7500"],
+        ["svc2", "-", "1"],
+      ]);
+      expect(last.err).toBe("");
+    });
+  });
+});

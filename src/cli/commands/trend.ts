@@ -14,6 +14,9 @@ import { watchInterrupts } from "../stop-signals.js";
 import { renderTableBlocks, tableWidth } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
 
+/** The dataset cell (table and report) of a run not read from a dataset file, as `simeval runs` shows it. */
+const NO_DATASET_CELL = "-";
+
 /** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
 interface Series {
   name: string;
@@ -28,7 +31,8 @@ interface Series {
  * `simeval trend`: each evaluator's mean over the recorded complete runs, oldest first; `--report` draws it.
  * `-n NAME` keeps the runs of that name; `--dataset PATH` keeps the runs recorded on PATH, and those whose
  * dataset's sha256 is that of the file at PATH (the same data in a moved or copied folder), marked as matched
- * by content; `--last N` keeps the newest N complete runs of those. A table wider than the terminal (see
+ * by content; `--last N` keeps the newest N complete runs of those. Runs not read from a dataset file (a service's)
+ * show "-" as their dataset, and count together as one dataset in the several-datasets warning. A table wider than the terminal (see
  * {@link tableWidth}) goes on in further tables, each beginning with the run and its start time.
  * Ctrl-C or SIGTERM while the report is drawn or written stops it (exit 130, or 143 for SIGTERM), saying so: one
  * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
@@ -56,13 +60,17 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
       if (leftOut) io.stdout(forTerminal(leftOut));
       return EXIT.ok;
     }
+    // Runs not read from a dataset file (null: a service's, scoring traces) count as one more dataset, as their means need
+    // not be comparable with a file's either; their cell is NO_DATASET_CELL.
     const datasets = new Set(runs.map((r) => r.dataset_path));
     const series = trendSeries(runs);
     // Runs kept by --dataset are on its file or its content: their paths may differ, their data does not.
     const moved = new Set(runs.filter(byContent).map((r) => r.id));
     const movedNote = moved.size ? `* recorded at another path, matched by content: its dataset's sha256 is that of ${dataset}` : null;
     const warnings = [
-      ...(datasets.size > 1 && dataset === undefined ? [`these runs are on ${datasets.size} datasets, whose means need not be comparable; --dataset PATH keeps the runs on one`] : []),
+      ...(datasets.size > 1 && dataset === undefined
+        ? [`these runs are on ${datasets.size} datasets${datasets.has(null) ? " (counting the runs not read from a dataset file as one)" : ""}, whose means need not be comparable; --dataset PATH keeps the runs on one`]
+        : []),
       ...seriesWarnings(runs, series),
     ];
     for (const w of warnings) io.stderr(`simeval: ${w}`);
@@ -70,8 +78,8 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
     // A run that has the evaluator but in which it scored no row (every row skipped or an error): not a removed one's dash.
     const unscored = (s: Series, i: number) => s.summaries[i] !== null && s.summaries[i] !== undefined && mean(s, i) === null;
     const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
-    const label = datasetLabels(runs.map((r) => r.dataset_path));
-    const datasetCell = (r: RunInfo) => `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`;
+    const label = datasetLabels(runs.flatMap((r) => (r.dataset_path === null ? [] : [r.dataset_path])));
+    const datasetCell = (r: RunInfo) => (r.dataset_path === null ? NO_DATASET_CELL : `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`);
     const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
     io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
     if (movedNote) io.stdout(forTerminal(movedNote));
@@ -82,7 +90,7 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
         const latest = [...s.summaries].reverse().find((x) => x !== null);
         return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
       });
-      const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
+      const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: r.dataset_path === null ? NO_DATASET_CELL : `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
       const stop = watchInterrupts();
       const progress = terminalProgress(process.stderr, io.stderr);
       try {
