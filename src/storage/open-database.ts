@@ -29,7 +29,12 @@ export function fileIdentity(path: string): { dev: number; ino: number } {
 export function openDatabase(path: string): Database.Database {
   let db: Database.Database | undefined;
   try {
-    if (path !== ":memory:") makeFolder(dirname(path));
+    if (path !== ":memory:") {
+      // SQLite opens a device such as /dev/null and fails only on its first statement, having made a PATH-journal
+      // beside it (/dev/null-journal, as root): a path that is no file is refused before SQLite touches it.
+      if (notAFile(path) !== null) throw new Error("not a regular file");
+      makeFolder(dirname(path));
+    }
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     // Rows hold about 2 KB of results each: on 16 KiB pages (a new file's; an existing one keeps its
     // own) recording them costs about 30% less than on the default 4 KiB (measured, 100k rows).

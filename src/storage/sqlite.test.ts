@@ -303,11 +303,17 @@ describe("opening", () => {
     expect(e.message).toContain("the path is a directory, not a database file");
   });
 
-  it("rejects a device such as /dev/null as a bad argument (USAGE), not a disk failure", async () => {
-    const e = await evalErrorOf(Promise.resolve().then(() => open("/dev/null")));
-    expect(e.code).toBe("USAGE");
-    expect(e.message).toContain("/dev/null: could not open the run store");
-    expect(e.message).toContain("the path is a device, pipe or socket, not a database file");
+  it("rejects a device such as /dev/null as a bad argument (USAGE), not a disk failure, before SQLite opens it", async () => {
+    // Opened, /dev/null gave SQLite an empty database, which made /dev/null-journal as root before failing.
+    const pragma = vi.spyOn(Database.prototype, "pragma");
+    try {
+      const e = await evalErrorOf(Promise.resolve().then(() => open("/dev/null")));
+      expect(e.code).toBe("USAGE");
+      expect(e.message).toBe("/dev/null: could not open the run store: not a regular file (the path is a device, pipe or socket, not a database file; give the path of a file)");
+      expect(pragma).not.toHaveBeenCalled();
+    } finally {
+      pragma.mockRestore();
+    }
   });
 
   it("rejects a store written by a newer simeval as a bad argument (USAGE), saying to upgrade or give another --db", async () => {
