@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,6 +57,17 @@ describe("hashFile", () => {
     const path = join(dir, "lines.jsonl");
     await writeFile(path, text);
     expect((await scanFile(path)).filledLines).toBe(filled);
+  });
+
+  it("tells onRead the bytes read so far after each read, and gives the size and modification time it began with", async () => {
+    const path = join(dir, "progress.jsonl");
+    await writeFile(path, "x".repeat(CHUNK_BYTES + 10));
+    const seen: number[] = [];
+    const scan = await scanFile(path, (bytes) => seen.push(bytes));
+    expect(seen).toEqual([CHUNK_BYTES, CHUNK_BYTES + 10]);
+    const st = await stat(path);
+    expect(scan.stat).toEqual({ size: CHUNK_BYTES + 10, mtimeMs: st.mtimeMs });
+    expect(scan.bytes).toBe(CHUNK_BYTES + 10);
   });
 
   it("counts the lines that are not blank across its reads, wherever a read ends in a line", async () => {

@@ -151,6 +151,13 @@ describe("openDatasetFile", () => {
     expect((err as EvalError).message).toBe(join(dir, message));
   });
 
+  it("a text file starting with the first bytes of a magic number only (a CSV column named PK) is opened", async () => {
+    const path = join(dir, "pk.csv");
+    await writeFile(path, "PK,output\n1,a\n");
+    const handle = await openDatasetFile(path, "rows");
+    await handle.close();
+  });
+
   const fifoDir = tempDir("simeval-fifo-");
   const fifo = makeFifo(fifoDir, "rows.jsonl");
   it.skipIf(fifo === undefined)("a FIFO → DATASET_INVALID saying it is a pipe, without opening it (which would wait for a writer)", async () => {

@@ -131,6 +131,32 @@ describe("readCsv", () => {
     }
   });
 
+  it("a U+FFFF in a file with no invalid bytes is one U+FFFF, not the two it is doubled to while parsing", async () => {
+    const path = await file("ffff-only.csv", "id,text\n1,a\uFFFFb\n2,\uFFFF\uFFFF\n");
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", text: "a\uFFFFb" }],
+      [2, 3, { id: "2", text: "\uFFFF\uFFFF" }],
+    ]);
+  });
+
+  it("a line of only tabs and spaces is blank, not a row of one field", async () => {
+    const path = await file("tab-line.csv", "id,x\n1,a\n\t\n \t \n2,b\n");
+    expect(brief(await collect(readCsv(path)))).toEqual([
+      [1, 2, { id: "1", x: "a" }],
+      [2, 5, { id: "2", x: "b" }],
+    ]);
+  });
+
+  it("a metadata value with spaces before its \"{\" is parsed as the JSON object it holds", async () => {
+    const path = await file("meta-space.csv", 'id,metadata\n1,"  {""a"": 1}"\n');
+    expect(brief(await collect(readCsv(path)))).toEqual([[1, 2, { id: "1", metadata: { a: 1 } }]]);
+  });
+
+  it("a first line sep=| makes | the delimiter", async () => {
+    const path = await file("sep-pipe.csv", "sep=|\nid|output\n1|a,b;c\n");
+    expect(brief(await collect(readCsv(path)))).toEqual([[1, 3, { id: "1", output: "a,b;c" }]]);
+  });
+
   it("invalid UTF-8 in the header → DATASET_INVALID", async () => {
     const path = await file("badhead.csv", Buffer.concat([Buffer.from("id,te"), Buffer.from([0xc3]), Buffer.from("\n1,2\n")]));
     expect((await failure(path)).message).toBe(`${path}: the header's column 2 is not valid UTF-8; expected UTF-8 text`);

@@ -175,6 +175,41 @@ describe("readJsonl", () => {
     }
   });
 
+  it("a line of exactly the longest text Node.js can hold is read (limit lowered to 12 bytes here)", () => {
+    const lines = new JsonlLines(false, 12);
+    const out: Parameters<JsonlLines["push"]>[1] = [];
+    lines.push(Buffer.from('{"a":"1234"}\n{"b":"12345"}\n'), out);
+    expect(out.map((i) => ("record" in i ? i.record : "error" in i ? i.error.message : i))).toEqual([
+      { a: "1234" },
+      "line 2: 13 bytes, longer than the longest text Node.js can hold (12 characters); expected one JSON object per line (JSONL)",
+    ]);
+  });
+
+  it("a line of only tabs and spaces is blank, not a row", async () => {
+    const path = await file("tabs.jsonl", '{"id":1}\n\t\n \t\r\n{"id":2}\n');
+    expect(brief(await collect(readJsonl(path)))).toEqual([
+      [1, 1, { id: 1 }],
+      [2, 4, { id: 2 }],
+    ]);
+  });
+
+  it("a file that is only an opening \"{\" or \"[\" line, without a newline, → DATASET_INVALID saying what it looks like", async () => {
+    const object = await file("only-brace.jsonl", "{");
+    expect((await failure(readJsonl(object))).message).toMatch(/: line 1 is only "\{", so the file looks like JSON objects written over several lines/);
+    const array = await file("only-bracket.jsonl", '[{"output":"a"},');
+    expect((await failure(readJsonl(array))).message).toMatch(/: line 1 opens a JSON array that goes on over the next lines/);
+  });
+
+  it("an abort while a read is pending rejects it with the signal's reason, not a file error", async () => {
+    const path = await file("pending.jsonl", '{"a":1}\n');
+    const controller = new AbortController();
+    const batches = readJsonlBatches(path, controller.signal);
+    const pending = batches.next();
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+
   it("keeps line numbers right when lines straddle reads", async () => {
     // Lines of ~100 KB, so that several cross the CHUNK_BYTES boundaries.
     const n = Math.ceil((3 * CHUNK_BYTES) / 100_000);

@@ -87,5 +87,7 @@ describe("row helpers", () => {
   it("shortMessage cuts long parser messages", () => {
     expect(shortMessage("abc", 5)).toBe("abc");
     expect(shortMessage("abcdefgh", 5)).toBe("abcde…");
+    expect(shortMessage("x".repeat(201))).toBe(`${"x".repeat(200)}…`);
+    expect(shortMessage("x".repeat(200))).toBe("x".repeat(200));
   });
 });
