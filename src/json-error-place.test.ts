@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonErrorPlace, jsonFault } from "./json-error-place.js";
+import { jsonErrorPlace, jsonFault, jsonParseMessage } from "./json-error-place.js";
 
 const LINE_BREAK = ' (a line break inside a string: close the string with " before the line ends, or write the break as \\n)';
 
@@ -56,6 +56,17 @@ describe("jsonFault", () => {
     expect(jsonFault('{"a":1} x', parseError('{"a":1} x'))).toEqual({ offset: 8, note: "" });
   });
 
+  it("names a trailing comma before a closing bracket after a tab or a CRLF line break", () => {
+    for (const text of ['{"a":1,\r\n}', "[1,\t]", '{"a":1,\t\r\n\t}']) {
+      expect(jsonFault(text, parseError(text)), JSON.stringify(text)).toEqual({ offset: text.indexOf(","), note: " (a trailing comma: JSON allows none before ] or })" });
+    }
+  });
+
+  it("places a text that ends too soon at its end", () => {
+    expect(jsonErrorPlace('{"a":', parseError('{"a":'))).toBe(" at line 1, column 6");
+    expect(jsonErrorPlace('{\n  "a": [1,', parseError('{\n  "a": [1,'))).toBe(" at line 2, column 11");
+  });
+
   it("names a line break inside a string, LF or CRLF: a string left unclosed at its line's end", () => {
     for (const eol of ["\n", "\r\n"]) {
       const text = `{"evaluators": [${eol}  {"name": "em${eol}  }]}${eol}`;
@@ -64,5 +75,12 @@ describe("jsonFault", () => {
     }
     // White space between tokens is no fault: the place is the token after it.
     expect(jsonFault('{"a":\n\n}', parseError('{"a":\n\n}'))?.note).toBe("");
+  });
+});
+
+describe("jsonParseMessage", () => {
+  it("leaves V8's 0-based position out of the message", () => {
+    expect(jsonParseMessage(parseError('{"a":1,}'))).toBe("Expected double-quoted property name");
+    expect(jsonParseMessage(parseError('{"a":'))).toBe("Unexpected end of JSON input");
   });
 });

@@ -233,6 +233,11 @@ describe("option words commander let through", () => {
     // A value that only looks like an option of another command, or given with "=", is taken as it is.
     expect(await run("score", "-t", "exact_match", "-e", "-V", "-o", "-V")).toMatchObject({ code: 0 });
     expect(await run("score", "-t", "exact_match", "--expected=--output", "--output=--output")).toMatchObject({ code: 0 });
+    // A value is skipped, not read as a word of its own: "-t=x" is -e's value, not a short option joined by "=".
+    expect(await run("score", "-t", "exact_match", "-e", "-t=x", "-o", "-t=x")).toMatchObject({ code: 0 });
+    // Words after "--" are not options: a dataset named like one is not checked.
+    const after = await run("run", "--config", "evals.json", "--", "--no-db=1");
+    expect(after.err).not.toContain("takes no value");
   });
 
   it("commander's own messages begin \"simeval:\" as every other one does, where they began \"error:\"", async () => {

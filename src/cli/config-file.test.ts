@@ -78,6 +78,9 @@ describe("readEvalsFile", () => {
     const asCsv = (await errorOf(csv)).message;
     expect(asCsv).toMatch(/: not valid JSON at line 1, column 1 \([^]*\); it is named as a CSV dataset: /);
     expect(asCsv.endsWith(swapped)).toBe(true);
+    const tsv = join(dir, "data.tsv");
+    writeFileSync(tsv, "output\texpected\na\ta\n");
+    expect((await errorOf(tsv)).message).toMatch(/; it is named as a CSV dataset: /);
     // Not JSON lines, not rows: no such hint.
     expect((await errorOf(file('{"evaluators": []}\nnot json'))).message).not.toContain("dataset");
     expect((await errorOf(file('[{"type": "levenshtein"}]'))).message).not.toContain("dataset");
@@ -94,7 +97,11 @@ describe("readEvalsFile", () => {
     expect((await errorOf(file('{"evaluators":{}}'))).message).toContain('received an object: the specs go in [ ], {"evaluators": [{"type": "levenshtein"}, …]}');
     expect((await errorOf(file('{"evaluators":[]}'))).message).toContain("received an empty array");
     expect((await errorOf(file('{"evaluators":"levenshtein"}'))).message).toMatch(/received string "levenshtein"\n/);
-    expect((await errorOf(file("[]"))).message).toContain('expected an object {"evaluators": [spec, ...]}, found an array');
+    expect((await errorOf(file("[]"))).message).toMatch(/expected an object \{"evaluators": \[spec, \.\.\.\]\}, found an array$/);
+    // One spec keyed by its name: no "…" after it; a spec longer than 80 characters is cut.
+    expect((await errorOf(file('{"evaluators":{"em":{"type":"exact_match"}}}'))).message).toContain('list the specs in [ ], each with its "name", {"evaluators": [{"name": "em", "type": "exact_match"}]}');
+    const long = (await errorOf(file(`{"evaluators":{"type":"levenshtein","name":"${"n".repeat(100)}"}}`))).message;
+    expect(long).toContain(`wrap it in [ ], {"evaluators": [{"type": "levenshtein", "name": "${"n".repeat(46)}…]}`);
     expect((await errorOf(file("{evaluators"))).message).toContain("not valid JSON");
     expect((await errorOf(join(dir, "missing.json"))).code).toBe("USAGE");
   });
@@ -142,6 +149,8 @@ describe("readEvalsFile", () => {
     const yaml = await errorOf(file("# evals\nevaluators:\n  - type: levenshtein\n"));
     expect(yaml.message).toContain('; it looks like YAML: the --config file is JSON, {"evaluators": [{"type": "levenshtein"}]}');
     expect((await errorOf(file("{evaluators"))).message).not.toContain("YAML");
+    // "key:value" with no space after the colon is a YAML scalar, not a key.
+    expect((await errorOf(file("levenshtein:0.8\n"))).message).not.toContain("YAML");
     const path = join(dir, "evals.json");
     writeFileSync(path, Buffer.from('\uFEFF{"evaluators": []}', "utf16le"));
     expect((await errorOf(path)).message).toBe(`${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);

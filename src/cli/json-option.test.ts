@@ -15,4 +15,9 @@ describe("parseJsonOption", () => {
     expect(message).toMatch(/^--config is not valid JSON at line 1, column 1 \(.*"hello\\nworld" is not valid JSON\); received "hello\\nworld"$/);
     expect(message).not.toContain("\n");
   });
+
+  it("cuts a long value in the message to 80 characters", () => {
+    const text = `{${"x".repeat(200)}`;
+    expect(() => parseJsonOption("--config", text)).toThrow(new RegExp(`; received "\\{${"x".repeat(79)}…"$`));
+  });
 });

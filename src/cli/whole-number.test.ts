@@ -9,5 +9,8 @@ describe("wholeNumberOption", () => {
       expect(() => wholeNumberOption("--workers", text, "a whole number >= 0", 0)).toThrow(`--workers takes a whole number >= 0, received ${JSON.stringify(text)}`);
     }
     expect(() => wholeNumberOption("--last", "0", "a whole number >= 1", 1)).toThrow('--last takes a whole number >= 1, received "0"');
+    for (const text of ["", "-", "1e3", "+1"]) {
+      expect(() => wholeNumberOption("--seed", text, "a whole number")).toThrow(`--seed takes a whole number, received ${JSON.stringify(text)}`);
+    }
   });
 });
