@@ -172,6 +172,42 @@ describe("EmbeddingBatcher", () => {
     expect(b.stats).toMatchObject({ cacheErrors: 2, firstCacheError: "database is locked" });
   });
 
+  it("with windowMs, texts asked for within the window go in one request", async () => {
+    const p = localProvider();
+    const b = new EmbeddingBatcher(p, { windowMs: 30 });
+    const first = b.embed(["a"]);
+    await new Promise((r) => setTimeout(r, 5));
+    await Promise.all([first, b.embed(["b"])]);
+    expect(p.calls).toEqual([["a", "b"]]);
+  });
+
+  it("an empty cacheModel hint falls back to the model", () => {
+    expect(new EmbeddingBatcher(localProvider({ hints: { cacheModel: "" } })).cacheModel).toBe("m");
+  });
+
+  it("asks the cache for each key once, when texts share a key", async () => {
+    const asked: string[][] = [];
+    const cache: EmbeddingCache = { key: (t) => t.toLowerCase(), get: (_p, _m, keys) => (asked.push([...keys]), new Map()), put: () => {} };
+    await new EmbeddingBatcher(localProvider(), { cache }).embed(["A", "a", "b"]);
+    expect(asked).toEqual([["a", "b"]]);
+  });
+
+  it("refuses a batch size or concurrency that is not a whole number >= 1", () => {
+    for (const opts of [{ batchSize: 1.5 }, { concurrency: 2.5 }, { batchSize: 0 }]) {
+      expect(() => new EmbeddingBatcher(localProvider(), opts)).toThrow(/EmbeddingBatcher: (batchSize|concurrency) must be an integer >= 1/);
+    }
+  });
+
+  it("refuses an infinite number in a vector", async () => {
+    const b = new EmbeddingBatcher({ name: "odd", model: "m", embed: async () => ({ vectors: [[1, Number.POSITIVE_INFINITY]] }) });
+    await expect(b.embed(["x"])).rejects.toThrow(/non-finite value \(Infinity\) at vector 0, element 1/);
+  });
+
+  it("a provider that rejects with nothing fails its texts, rather than leaving them pending", async () => {
+    const b = new EmbeddingBatcher({ name: "odd", model: "m", embed: () => Promise.reject(undefined) });
+    await expect(b.embed(["x"])).rejects.toThrow("embedding failed");
+  });
+
   it("isInputRejection reads the marker", () => {
     expect(isInputRejection(Object.assign(new Error("x"), { inputRejected: true }))).toBe(true);
     expect(isInputRejection(new Error("x"))).toBe(false);

@@ -56,6 +56,26 @@ describe("memoryEmbeddingCache", () => {
   });
 });
 
+describe("memoryEmbeddingCache, at its edges", () => {
+  it("keeps an entry that costs exactly its budget; maxBytes 0 keeps nothing", () => {
+    // vec(1): 4 bytes + 2 per character of "p\0m\0a" (5) = 14 bytes.
+    const c = memoryEmbeddingCache({ maxBytes: 14 });
+    c.put("p", "m", [["a", vec(1)]]);
+    expect(c.size).toBe(1);
+    const none = memoryEmbeddingCache({ maxBytes: 0 });
+    none.put("p", "m", [["a", vec(1)]]);
+    expect([none.size, none.bytes]).toEqual([0, 0]);
+  });
+
+  it("replacing an entry makes it the most recent", () => {
+    const c = memoryEmbeddingCache({ maxBytes: 28 });
+    c.put("p", "m", [["a", vec(1)], ["b", vec(2)]]);
+    c.put("p", "m", [["a", vec(3)]]); // a is now the most recent; b the least
+    c.put("p", "m", [["c", vec(4)]]);
+    expect([...c.get("p", "m", ["a", "b", "c"]).keys()]).toEqual(["a", "c"]);
+  });
+});
+
 describe("sqliteEmbeddingCache", () => {
   it("refuses a store that is not an EmbeddingStore with CONFIG_INVALID (none or 5 gave a cache that threw a TypeError at its first lookup)", () => {
     const store = "an embedding store ({ getEmbeddings, putEmbeddings }, such as openSqliteStore(path))";

@@ -268,3 +268,73 @@ describe("parseOpenAIOptions", () => {
     expect((err as EvalError).message).toContain("bogus");
   });
 });
+
+/** A fetch that answers each request with the next of `answers` (a status and a body, and headers), recording nothing. */
+function answering(...answers: { status?: number; body: string; headers?: Record<string, string> }[]): typeof fetch {
+  return (async () => {
+    const next = answers.shift();
+    if (next === undefined) throw new Error("no more answers");
+    return new Response(next.body, { status: next.status ?? 200, headers: next.headers ?? {} });
+  }) as typeof fetch;
+}
+
+const vectors = (n: number, usage?: unknown) => JSON.stringify({ data: Array.from({ length: n }, (_, index) => ({ index, embedding: [1, index] })), ...(usage === undefined ? {} : { usage }) });
+
+function local(options: Record<string, unknown>, tuning: OpenAITuning) {
+  return createOpenAIProvider(parseOpenAIOptions({ base_url: "http://127.0.0.1:9/v1", ...options }), { ...fast, ...tuning });
+}
+
+describe("openai provider: answers told apart (fake fetch)", () => {
+  it("marks a 422 as an input rejection", async () => {
+    const err = await evalErrorOf(local({}, { fetch: answering({ status: 422, body: "{}" }) }).embed(["x"]));
+    expect((err as EvalError & { inputRejected: boolean }).inputRejected).toBe(true);
+  });
+
+  it("masks a key of exactly 8 characters", async () => {
+    const err = await evalErrorOf(local({}, { env: { OPENAI_API_KEY: "k2345678" }, fetch: answering({ status: 400, body: "bad key k2345678" }) }).embed(["x"]));
+    expect(err.message).toContain("HTTP 400: bad key [redacted]");
+  });
+
+  it("with max_retries 0, a retryable failure does not say it gave up after attempts", async () => {
+    const err = await evalErrorOf(local({ max_retries: 0 }, { fetch: answering({ status: 500, body: "down" }) }).embed(["x"]));
+    expect(err.message).toMatch(/\): HTTP 500: down$/);
+  });
+
+  it("waits a Retry-After equal to the longest wait it accepts, and tells of a wait equal to the notice wait", async () => {
+    const notices: string[] = [];
+    const p = local({}, { retryAfterCapMs: 0, noticeWaitMs: 0, notice: (m) => notices.push(m), fetch: answering({ status: 429, body: "slow", headers: { "retry-after": "0" } }, { body: vectors(1) }) });
+    expect((await p.embed(["x"])).vectors).toHaveLength(1);
+    expect(notices).toEqual(["openai: HTTP 429: slow; retrying in 0 s as the server asks (retry 1 of 5)"]);
+  });
+
+  it("counts prompt_tokens as the total where the server gives no total_tokens", async () => {
+    const batch = await local({}, { fetch: answering({ body: vectors(1, { prompt_tokens: 7 }) }) }).embed(["x"]);
+    expect(batch.usage).toEqual({ prompt_tokens: 7, total_tokens: 7 });
+  });
+
+  it("gives no usage when one of its requests reported none (a partial sum would undercount)", async () => {
+    const batch = await local({ batch_size: 1 }, { fetch: answering({ body: vectors(1, { prompt_tokens: 7, total_tokens: 7 }) }, { body: vectors(1) }) }).embed(["x", "y"]);
+    expect(batch.vectors).toHaveLength(2);
+    expect(batch.usage).toBeUndefined();
+  });
+
+  it("names the server's message: an \"error\" string, or the raw text cut to 300 characters", async () => {
+    const asString = await evalErrorOf(local({}, { fetch: answering({ status: 400, body: JSON.stringify({ error: "input too long" }) }) }).embed(["x"]));
+    expect(asString.message).toMatch(/HTTP 400: input too long$/);
+    const raw = `<html>${"x".repeat(400)}</html>`;
+    const cut = await evalErrorOf(local({}, { fetch: answering({ status: 400, body: raw }) }).embed(["x"]));
+    expect(cut.message).toMatch(new RegExp(`HTTP 400: ${raw.slice(0, 300)}…$`));
+  });
+
+  it("names a network error's cause, and its code only where the cause's message does not hold it", async () => {
+    const failing = (cause: Error): typeof fetch => (async () => {
+      throw new TypeError("fetch failed", { cause });
+    }) as typeof fetch;
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+    const err = await evalErrorOf(local({ max_retries: 0 }, { fetch: failing(refused) }).embed(["x"]));
+    expect(err.message).toMatch(/network error: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:9$/);
+    const reset = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+    const err2 = await evalErrorOf(local({ max_retries: 0 }, { fetch: failing(reset) }).embed(["x"]));
+    expect(err2.message).toMatch(/network error: fetch failed: other side closed \(UND_ERR_SOCKET\)$/);
+  });
+});
