@@ -20,6 +20,8 @@ describe("makeFolder", () => {
   it("throws the error of the level it cannot make: under a file, under a dangling symlink", () => {
     writeFileSync(join(root, "file"), "");
     expect(() => makeFolder(join(root, "file", "x"))).toThrow(/ENOTDIR/);
+    // The path itself a file: there is nothing to make, and it is no folder.
+    expect(() => makeFolder(join(root, "file"))).toThrow(/ENOTDIR/);
     symlinkSync(join(root, "nowhere"), join(root, "dangling"));
     expect(() => makeFolder(join(root, "dangling", "x"))).toThrow(/ENOENT/);
   });

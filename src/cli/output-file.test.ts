@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { writeJUnitFile } from "./junit-file.js";
-import { checkOutputPaths, openTextFile, writeOutput } from "./output-file.js";
+import { checkOutputPaths, notingEarlierFiles, openTextFile, writeOutput } from "./output-file.js";
 
 const dir = tempDir("simeval-output-file-");
 
@@ -102,6 +102,16 @@ describe("writeOutput", () => {
     expect(p.signal).toBe(signal);
     expect(readdirSync(folder)).toEqual(["junit.xml"]);
     expect(readFileSync(path, "utf8")).toBe("earlier");
+  });
+});
+
+describe("notingEarlierFiles", () => {
+  it("notes an earlier file on a runtime failure only, not on a bad argument", () => {
+    const earlier = writeIn(dir, "earlier-summary.json", "{}");
+    const usage = new EvalError("USAGE", "--seed takes a whole number");
+    expect(notingEarlierFiles(usage, [earlier])).toBe(usage);
+    const failed = notingEarlierFiles(new EvalError("STORE_FAILED", "disk I/O error"), [earlier, undefined]) as EvalError;
+    expect(failed.message).toBe(`disk I/O error; the file at ${earlier} is from an earlier run, left as it was`);
   });
 });
 

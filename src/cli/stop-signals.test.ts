@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { STOPPED_EXIT, watchStopSignals, type StopSignals } from "./stop-signals.js";
+import type { Progress } from "./progress.js";
+import { sayInterrupted, STOPPED_EXIT, watchInterrupts, watchStopSignals, type StopSignals } from "./stop-signals.js";
 
 describe("watchStopSignals", () => {
   let watching: StopSignals | undefined;
@@ -48,6 +49,15 @@ describe("watchStopSignals", () => {
     expect(said).toEqual([expect.stringContaining("interrupted (SIGTERM) once every row was scored; finishing the run's files")]);
   });
 
+  it("a read() after scored() leaves it saying that the files are finished", () => {
+    const said: string[] = [];
+    watching = watchStopSignals((m) => said.push(m));
+    watching.scored();
+    watching.read();
+    process.emit("SIGINT");
+    expect(said).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\) once every row was scored; finishing the run's files…/)]);
+  });
+
   it("listens once per signal, the first signal sticks, and dispose gives both back to Node", () => {
     const before = { SIGINT: process.listenerCount("SIGINT"), SIGTERM: process.listenerCount("SIGTERM") };
     watching = watchStopSignals(() => {});
@@ -74,5 +84,22 @@ describe("watchStopSignals", () => {
     const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
     expect(p.stdout).not.toContain("still running");
     expect(p.signal).toBe(signal);
+  });
+});
+
+describe("sayInterrupted", () => {
+  it("names the signal that stopped the command, exits with its code, and starts the line clear of an echoed ^C only for SIGINT", () => {
+    const notes: [string, boolean | undefined][] = [];
+    let done = 0;
+    const progress: Progress = { update: () => {}, step: () => {}, done: () => void done++, note: (line, typed) => void notes.push([line, typed]) };
+    const stop = watchInterrupts();
+    try {
+      process.emit("SIGTERM");
+      expect(sayInterrupted(stop, progress, "nothing written")).toBe(143);
+    } finally {
+      stop.dispose();
+    }
+    expect(done).toBe(1);
+    expect(notes).toEqual([["simeval: interrupted (SIGTERM); nothing written", false]]);
   });
 });
