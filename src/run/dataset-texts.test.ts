@@ -29,6 +29,12 @@ describe("DatasetTexts", () => {
     expect(await texts.unavailable()).toBe(`the dataset of B (${dataset.path}) has changed since the run`);
   });
 
+  it("says a file under a path that is no longer a folder is missing", async () => {
+    const folder = writeIn(dir, "was-a-folder", "now a file");
+    const texts = new DatasetTexts({ path: `${folder}/rows.jsonl`, sha256: "0".repeat(64) }, "A");
+    expect(await texts.unavailable()).toBe(`the dataset of A (${folder}/rows.jsonl) is missing`);
+  });
+
   it("says a missing file is missing", async () => {
     const dataset = await recorded("gone.jsonl");
     rmSync(dataset.path);

@@ -197,7 +197,8 @@ describe("runDataset before the first row", () => {
     ];
     // Reading the dataset would end at once with this reason: the error must be the vectors file's.
     const signal = AbortSignal.abort(new Error("the dataset was read"));
-    await expect(runDataset({ dataset, evaluators: specs, workers, signal })).rejects.toThrow(/missing\.vec/);
+    // The error as it was, code and all, also from a scoring thread.
+    await expect(runDataset({ dataset, evaluators: specs, workers, signal })).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringMatching(/missing\.vec/) });
   });
 
   it.each([0, 1])("interrupted during the dataset IDF's pass, records an incomplete run of no rows (workers %i)", async (workers) => {
