@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
-import { isTransientSqliteCode, readOnlyHint, storeError as toStoreError } from "./open-database.js";
+import { isTransientSqliteCode, openDatabase, readOnlyHint, storeError as toStoreError } from "./open-database.js";
 
 let dir: string;
 
@@ -67,5 +67,32 @@ describe("isTransientSqliteCode and storeError's transient", () => {
     const refusal = new EvalError("STORE_FAILED", "no run");
     expect(toStoreError(db, "append", refusal)).toBe(refusal);
     expect(refusal.transient).toBe(false);
+  });
+});
+
+describe("openDatabase and storeError, as they are (no injected checks)", () => {
+  it("a path under a file is a bad argument (USAGE), a device is named as one, and a writable file gets no read-only hint", () => {
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    expect(() => openDatabase(join(file, "simeval.db"))).toThrow(expect.objectContaining({ code: "USAGE", message: expect.stringContaining("a parent of the path is a file, not a directory") }));
+    expect(toStoreError("/dev/null", "open the run store", new Error("disk I/O error")).message).toBe("/dev/null: could not open the run store: disk I/O error (the path is a device, pipe or socket, not a database file; give the path of a file)");
+    expect(readOnlyHint(file)).toBeNull();
+  });
+
+  it("refuses a SQLite file with a schema version of its own but no tables and no application id", () => {
+    const path = join(dir, "other.db");
+    const other = new Database(path);
+    other.pragma("user_version = 1");
+    other.close();
+    expect(() => openDatabase(path)).toThrow(expect.objectContaining({ code: "USAGE", message: expect.stringContaining("is a SQLite database but not a simeval run store") }));
+  });
+
+  it("enforces foreign keys: a row of a run that does not exist is refused", () => {
+    const db = openDatabase(join(dir, "fk.db"));
+    try {
+      expect(() => db.prepare("INSERT INTO rows (run_id, row, results) VALUES ('no-such-run', 1, '{}')").run()).toThrow(/FOREIGN KEY/);
+    } finally {
+      db.close();
+    }
   });
 });

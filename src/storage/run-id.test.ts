@@ -41,4 +41,9 @@ describe("newRunId", () => {
     const tails = new Set(Array.from({ length: 200 }, (_, i) => newRunId(t + i * 2).slice(10)));
     expect(tails.size).toBe(200);
   });
+
+  it("draws each random digit from all 32 letters", () => {
+    const digits = new Set(Array.from({ length: 100 }, (_, i) => newRunId(4_000_000_000_000 + i).slice(10)).join(""));
+    expect(digits.size).toBe(32);
+  });
 });
