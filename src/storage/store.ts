@@ -53,7 +53,8 @@ export interface RunStore {
   /**
    * Records a new run as "running" and returns its id. `opts.owner` (default `"process"`) says whether the
    * beginning process answers for it: see {@link RunOwner}. `meta.evaluators` that `createEvaluators` would refuse
-   * are refused with its CONFIG_INVALID (every issue) before anything is recorded, since every process that scores
+   * are refused with its error (CONFIG_INVALID listing every issue, or UNKNOWN_EVALUATOR when unknown types are
+   * the only problem) before anything is recorded, since every process that scores
    * or summarizes the run builds its evaluators from them; nothing is built (no API key is needed).
    * `meta.dataset_path` (the dataset file read) and `meta.dataset_hash` (the sha256 of its bytes) are both null
    * for a run not read from a dataset file, such as one a service records from traces; one null and the other a
