@@ -943,7 +943,7 @@ describe("runs, show, baseline, compare and trend", () => {
     raw.prepare("UPDATE runs SET status = 'running', host = 'ci-runner-7', pid = 1 WHERE id = ?").run(stale);
     raw.close();
 
-    const unowned = `${svc} (svc) is owned by no process (begun with owner "none", as a service begins its runs), so it stays running until some process finishes or aborts it: \`simeval delete RUN --force\` deletes it`;
+    const unowned = `${svc} (svc) is owned by no process (begun with owner "none", as a service begins its runs), so it stays running until some process finishes or aborts it: \`simeval finish RUN\` marks it complete with the summary of its stored rows, \`simeval abort RUN\` marks it incomplete keeping its rows, and \`simeval delete RUN --force\` deletes it`;
     const killedElsewhere = "a run whose process was killed on another host or in another container stays recorded as running";
     const refused = await run("delete", "svc", "--db", db);
     expect(refused.code).toBe(2);

@@ -5,7 +5,7 @@ import { listCommand } from "./commands/list.js";
 import { scoreCommand, type ScoreOptions } from "./commands/score.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
 import { compareCommand, type CompareOptions } from "./commands/compare.js";
-import { baselineCommand, deleteCommand, runsCommand, showCommand } from "./commands/runs.js";
+import { abortCommand, ABORT_REASON, baselineCommand, deleteCommand, finishCommand, runsCommand, showCommand } from "./commands/runs.js";
 import { trendCommand } from "./commands/trend.js";
 import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
@@ -176,6 +176,26 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .addOption(dbOption())
     .action(async (refs: string[], opts: { db: string; vacuum?: boolean; force?: boolean }) => {
       code = await deleteCommand(refs, opts, io);
+    });
+
+  program
+    .command("finish")
+    .description(`mark a running run that no process owns (owner "none", a service's) complete, with the summary of its stored rows`)
+    .argument("<run>", "an id, id prefix or name")
+    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed, as `simeval run` does with it")
+    .addOption(dbOption())
+    .action(async (ref: string, opts: { db: string; countSkippedAsZero?: boolean }) => {
+      code = await finishCommand(ref, opts, io);
+    });
+
+  program
+    .command("abort")
+    .description(`mark a running run that no process owns (owner "none", a service's) incomplete, keeping its rows`)
+    .argument("<run>", "an id, id prefix or name")
+    .option("--reason <text>", `why it stopped, which \`show\` prints (default: "${ABORT_REASON}")`)
+    .addOption(dbOption())
+    .action(async (ref: string, opts: { db: string; reason?: string }) => {
+      code = await abortCommand(ref, opts, io);
     });
 
   program

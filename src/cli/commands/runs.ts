@@ -16,6 +16,7 @@ import { renderTable, tableWidth } from "../table.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 import { rowsText } from "../../report/format.js";
+import { finishStoredRun } from "../../run/stored-summary.js";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
@@ -308,7 +309,8 @@ const STILL_RUNNING_HINT = "a run whose process was killed on another host or in
  */
 function unownedHint(runs: readonly RunInfo[]): string {
   const one = runs.length === 1;
-  return `${runs.map(runLabel).join(", ")} ${one ? "is" : "are"} owned by no process (begun with owner "none", as a service begins its runs), so ${one ? "it stays" : "they stay"} running until some process finishes or aborts ${one ? "it" : "them"}: \`simeval delete RUN --force\` deletes ${one ? "it" : "them"}`;
+  const it = one ? "it" : "them";
+  return `${runs.map(runLabel).join(", ")} ${one ? "is" : "are"} owned by no process (begun with owner "none", as a service begins its runs), so ${one ? "it stays" : "they stay"} running until some process finishes or aborts ${it}: \`simeval finish RUN\` marks ${it} complete with the summary of ${one ? "its" : "their"} stored rows, \`simeval abort RUN\` marks ${it} incomplete keeping ${one ? "its" : "their"} rows, and \`simeval delete RUN --force\` deletes ${it}`;
 }
 
 /** The hints for the running runs `runs`: {@link STILL_RUNNING_HINT} for those a process owns, {@link unownedHint} for the others. */
@@ -411,6 +413,73 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     return EXIT.ok;
   } finally {
     stop.dispose();
+    await store.close();
+  }
+}
+
+/** The stop reason that `simeval abort` records when no `--reason` is given. */
+export const ABORT_REASON = "aborted with simeval abort";
+
+/**
+ * The run `ref` names, for `simeval finish` or `simeval abort` (`command`) to end: refused (USAGE), naming the run
+ * and why, unless it is running and owned by no process (owner "none", see {@link RunInfo.owner}). A run that is
+ * complete or incomplete is ended already. A run that a process owns is that process's to end: it finishes it, or
+ * its end marks it incomplete (a reader finding it gone does too), and rows it still writes would be left out.
+ */
+async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "finish" | "abort"): Promise<RunInfo> {
+  const run = findOrFail(await store.findRun(ref), ref);
+  const done = command === "finish" ? "finished" : "aborted";
+  if (run.status !== "running") {
+    const why = run.status === "incomplete" && run.stop_reason !== null ? ` (${run.stop_reason})` : "";
+    throw new EvalError("USAGE", `${command}: run ${runLabel(run)} is ${run.status} already${why}, not running: only a run still being recorded can be ${done} (it is unchanged)`);
+  }
+  if (run.owner !== "none") {
+    throw new EvalError(
+      "USAGE",
+      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs): that process finishes it, and once it is gone the run is listed incomplete (\`simeval runs\` shows it so); \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs); the run is unchanged`,
+    );
+  }
+  return run;
+}
+
+/**
+ * `simeval finish RUN`: marks a running run that no process owns complete, with the summary made from its
+ * stored rows ({@link finishStoredRun}; `--count-skipped-as-zero` as for `simeval run`, since a run records no
+ * such setting), and prints that summary as `show` does. The rows are read, then the run marked in one
+ * transaction: no progress line, and Ctrl-C (Node's default) leaves the run as it was.
+ */
+export async function finishCommand(ref: string, opts: { db: string; countSkippedAsZero?: boolean }, io: CliIO): Promise<number> {
+  const store = openRecordedRuns(opts.db);
+  try {
+    const run = await unownedRunningRun(store, ref, "finish");
+    const summary = await finishStoredRun(store, run.id, { countSkippedAsZero: opts.countSkippedAsZero === true });
+    io.stdout([`finished ${forTerminalLine(runLabel(run))}: complete, summarized from its ${rowsText(summary.rows)}`, "", summaryTable(summary, tableWidth(io))].join("\n"));
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `simeval abort RUN`: marks a running run that no process owns incomplete, keeping its rows, with the stop
+ * reason `--reason` (default {@link ABORT_REASON}), which `show` prints; says so in one line with its row count.
+ * `abortRun` does nothing to a run no longer running: a run another process ended meanwhile is refused after all.
+ */
+export async function abortCommand(ref: string, opts: { db: string; reason?: string }, io: CliIO): Promise<number> {
+  const reason = opts.reason ?? ABORT_REASON;
+  if (reason.trim() === "") throw new EvalError("USAGE", `--reason was given no text (${JSON.stringify(reason)}); give why the run stopped, or leave --reason out for "${ABORT_REASON}"`);
+  const store = openRecordedRuns(opts.db);
+  try {
+    const run = await unownedRunningRun(store, ref, "abort");
+    await store.abortRun(run.id, null, reason);
+    const after = await store.findRun(run.id);
+    if (after?.id !== run.id || after.status !== "incomplete" || after.stop_reason !== reason) {
+      const what = after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
+      throw new EvalError("USAGE", `abort: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not aborted`);
+    }
+    io.stdout(forTerminalLine(`aborted ${runLabel(run)}: marked incomplete (${reason}), keeping its ${rowsText(await store.rowCount(run.id))}`));
+    return EXIT.ok;
+  } finally {
     await store.close();
   }
 }
