@@ -436,7 +436,7 @@ async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "f
   if (run.owner !== "none") {
     throw new EvalError(
       "USAGE",
-      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs): that process finishes it, and once it is gone the run is listed incomplete (\`simeval runs\` shows it so); \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs); the run is unchanged`,
+      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; ${STILL_RUNNING_HINT}`,
     );
   }
   return run;
