@@ -107,10 +107,32 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
  * For a run store, which records specs that other processes build later. `at` as in {@link createEvaluators}.
  */
 export function checkEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): void {
-  checkAt("checkEvaluatorSpecs", at);
+  outline("checkEvaluatorSpecs", specs, at);
+}
+
+/** What a summary needs of an evaluator: its name, type, direction and pass threshold ({@link Evaluator}'s). */
+export type EvaluatorOutline = Pick<Evaluator, "name" | "type" | "direction" | "threshold">;
+
+/**
+ * The name, type, direction and threshold that {@link createEvaluators} would give each of `specs`, in their
+ * order, without building any (so no embedding provider is loaded and no API key is needed), after the checks of
+ * {@link checkEvaluatorSpecs}, which throws as it does: for summarizing a run whose rows were scored elsewhere.
+ */
+export function outlineEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): EvaluatorOutline[] {
+  return outline("outlineEvaluatorSpecs", specs, at);
+}
+
+function outline(fn: string, specs: unknown, at: (string | number)[]): EvaluatorOutline[] {
+  checkAt(fn, at);
   const issues: Issue[] = [];
-  parseSpecs(specs, at, issues);
+  const parsed = parseSpecs(specs, at, issues);
   if (issues.length) throwIssues(inSpecOrder(issues, at.length));
+  return (parsed as ParsedSpec[]).map(({ definition, name, config }) => ({ name, type: definition.type, direction: definition.direction, threshold: thresholdOf(definition, config) }));
+}
+
+/** A row passes at this score (for reports): the definition's `passThreshold`, else `config.threshold` when it is a number, else null. */
+function thresholdOf(definition: ParsedSpec["definition"], config: Readonly<Record<string, unknown>>): number | null {
+  return definition.passThreshold ? definition.passThreshold(config) : typeof config["threshold"] === "number" ? config["threshold"] : null;
 }
 
 /** Throws CONFIG_INVALID naming `fn` unless `at` is a path (an array of strings and numbers). */
@@ -286,7 +308,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     type: definition.type,
     direction: definition.direction,
     config,
-    threshold: definition.passThreshold ? definition.passThreshold(config) : typeof config["threshold"] === "number" ? config["threshold"] : null,
+    threshold: thresholdOf(definition, config),
     spec,
     remote: scorer.remote === true,
     texts,

@@ -1,10 +1,11 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { collect } from "../test-support.js";
 import { runDataset } from "./run-dataset.js";
 import type { RunStore } from "../storage/store.js";
+import type { EvalResult } from "../types.js";
 import { FINISH_ATTEMPTS, finishStoredRun, summarizeStoredRun } from "./stored-summary.js";
 
 const files = tempFiles("simeval-stored-summary-");
@@ -69,6 +70,25 @@ describe("summarizeStoredRun", () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("builds no evaluator: a run of semantic_similarity with the openai provider is summarized with no API key set", async () => {
+    vi.stubEnv("OPENAI_API_KEY", undefined);
+    const store = openSqliteStore(join(files.dir(), "semantic.db"));
+    try {
+      const specs = [{ type: "semantic_similarity", name: "meaning", config: { provider: "openai", threshold: 0.75 } }, { type: "levenshtein_distance" }];
+      const run = await store.beginRun({ name: "service", dataset_path: null, dataset_hash: null, evaluators: specs }, { owner: "none" });
+      const result = (name: string, score: number, passed: boolean | null): EvalResult => ({ name, type: name, score, passed, label: passed === null ? null : passed ? "pass" : "fail", reasoning: "", skipped: false, details: {} });
+      await store.appendRows(run, [0.9, 0.5].map((score, i) => ({ id: i, results: { meaning: { ...result("meaning", score, score >= 0.75), type: "semantic_similarity" }, levenshtein_distance: result("levenshtein_distance", 4, null) } })));
+      const summary = await summarizeStoredRun(store, run);
+      expect(summary.evaluators.map((e) => [e.name, e.direction, e.threshold, e.n, e.mean, e.pass_rate])).toEqual([
+        ["meaning", "maximize", 0.75, 2, 0.7, 0.5],
+        ["levenshtein_distance", "minimize", null, 2, 4, null],
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+      await store.close();
     }
   });
 

@@ -3,11 +3,11 @@
  * (`RunStore.appendRows`), so that none has built the summary as the CLI's runner does while it scores.
  */
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
+import { outlineEvaluatorSpecs } from "../evaluators/create.js";
 import { packScores } from "../stats/packed-scores.js";
 import type { ScoreSetOptions } from "../stats/score-set.js";
 import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
-import { createRunEvaluators } from "./run-dataset.js";
 import type { RowOutcome, RunSummary } from "./types.js";
 
 /** Rows packed for the summary at a time: what the runner's batches hold by default, about. */
@@ -23,7 +23,8 @@ export interface StoredSummaryOptions {
 /**
  * The {@link RunSummary} of the run `runId` (an exact id) over the rows stored for it, read as they stream
  * from `store.rows`: built by {@link SummaryBuilder} for the run's recorded evaluators in their order, each with
- * the direction and threshold that `createEvaluators` gives its spec (as `simeval run` builds them), so that a
+ * the direction and threshold that `createEvaluators` gives its spec (as `simeval run` builds them; none is built,
+ * so a `semantic_similarity` spec needs no API key or model here), so that a
  * run whose rows came from many processes gets the summary the runner would have given the same rows. Rows that
  * could not be read count in `row_errors`, skipped results in `skipped` (as zeros too with `countSkippedAsZero`).
  * Memory stays flat: rows are read in pages and scores spill to a temporary file as the runner's do.
@@ -37,10 +38,10 @@ export async function summarizeStoredRun(store: RunStore, runId: string, opts: S
   checkArguments(store, runId, opts);
   const run = await store.findRun(runId);
   if (run === undefined || run.id !== runId) throw new EvalError("STORE_FAILED", `summarizeStoredRun: the store has no run with id "${runId}"`);
-  const evaluators = createRunEvaluators(run.evaluators);
+  const evaluators = outlineEvaluatorSpecs(run.evaluators);
   const names = evaluators.map((e) => e.name);
   const builder = new SummaryBuilder(
-    evaluators.map((e) => ({ name: e.name, type: e.type, direction: e.direction, threshold: e.threshold })),
+    evaluators,
     { countSkippedAsZero: opts.countSkippedAsZero ?? false, ...(opts.scoreSet ? { scoreSet: opts.scoreSet } : {}) },
   );
   try {
