@@ -173,6 +173,13 @@ export function rowsText(n: number): string {
 }
 
 /**
+ * The dataset of a run not read from a dataset file (`RunInfo.dataset_path` null: a service's, scoring traces), as
+ * `show` and the HTML reports say it, and its cell in the tables of `runs` and `trend`.
+ */
+export const NO_DATASET_TEXT = "none (not read from a dataset file)";
+export const NO_DATASET_CELL = "-";
+
+/**
  * The longest row id shown, in UTF-16 code units: an id labels its row wherever the row is named (a JUnit
  * test case per evaluator, a worst row in a report, `compare`'s tables), so a 5 MB id would be copied
  * into each of those places whole; past this it is cut and ends in "…".

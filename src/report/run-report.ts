@@ -4,7 +4,7 @@ import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor, scoreRange } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
-import { MISSING, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
+import { MISSING, NO_DATASET_TEXT, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, evaluatorNav, renderPage, responsiveChart, scrollBox, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -68,7 +68,7 @@ function renderHeader(input: RunReportInput): string {
 }
 
 /** The Dataset item of a run (or comparison side) not read from a dataset file (a service's, scoring traces): `RunInfo.dataset_path` null. */
-export const NO_DATASET_HTML = `<span class="muted">none (not read from a dataset file)</span>`;
+export const NO_DATASET_HTML = `<span class="muted">${NO_DATASET_TEXT}</span>`;
 
 function runTitle(run: RunReportInput["run"]): string {
   return run.name ?? `Run ${run.id}`;

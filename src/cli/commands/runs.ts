@@ -15,7 +15,7 @@ import stringWidth from "string-width";
 import { renderTable, tableWidth } from "../table.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
-import { rowsText } from "../../report/format.js";
+import { NO_DATASET_CELL, NO_DATASET_TEXT, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
 
 /**
@@ -99,7 +99,7 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
       baselineListed ||= r.id === baseline;
-      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path === null ? "-" : shownDatasetPath(r.dataset_path, cwd)]);
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path === null ? NO_DATASET_CELL : shownDatasetPath(r.dataset_path, cwd)]);
       runMeans.push(means(r));
     }
     // The means go last, cut to the width the other columns leave: `show RUN` and `--json` give them all.
@@ -199,7 +199,7 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
 
 /** `show`'s dataset line after "dataset": the file and its sha256, or that the run read none (a service's, scoring traces). */
 function datasetLine(run: Pick<RunInfo, "dataset_path" | "dataset_hash">): string {
-  return run.dataset_path === null ? "none (not read from a dataset file)" : `${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`;
+  return run.dataset_path === null ? NO_DATASET_TEXT : `${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
+import { NO_DATASET_CELL } from "../../report/format.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
@@ -13,9 +14,6 @@ import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTableBlocks, tableWidth } from "../table.js";
 import { openRecordedRuns } from "./runs.js";
-
-/** The dataset cell (table and report) of a run not read from a dataset file, as `simeval runs` shows it. */
-const NO_DATASET_CELL = "-";
 
 /** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
 interface Series {
