@@ -739,6 +739,10 @@ describe("runs, show, baseline, compare and trend", () => {
     const summary = JSON.parse(readFileSync(join(dir, "b.summary.json"), "utf8"));
     expect(summary.gates).toEqual([{ name: "no regression against the baseline", passed: false, message: expect.stringContaining(regression) }]);
     expect(summary.baseline).toMatchObject({ regressed_on: ["levenshtein", "levenshtein_distance"] });
+    // The baseline's id alone, beside its printed label, for a script that should not parse "NAME (ID)".
+    const baselineId = (await run("baseline", "--db", db)).out.match(/^baseline: (\S+) \(good\)/)?.[1];
+    expect(summary.baseline.run).toBe(`good (${summary.baseline.run_id})`);
+    expect(summary.baseline.run_id).toBe(baselineId);
     expect(readFileSync(join(dir, "b.junit.xml"), "utf8")).toMatch(/<testcase[^>]*name="no regression against the baseline"[^>]*>\s*<failure[^>]*message="this run is significantly worse/);
 
     const runs = await run("runs", "--db", db);

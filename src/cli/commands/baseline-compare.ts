@@ -10,7 +10,7 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
 
 /**
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.
- * Returns the baseline's label, the evaluators on which the new run is significantly worse, and those
+ * Returns the baseline's label and id, the evaluators on which the new run is significantly worse, and those
  * with no row scored in both runs (no verdict, which fails a gate), or null when there was nothing to
  * compare. With `gate` (--fail-on-regression), no baseline (unset since the run began), runs whose ids
  * disagree, or that share no evaluator, or a baseline in which one of the run's evaluators scored no row
@@ -46,12 +46,15 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
   if (gate) refuseMismatchedGate(comparison);
-  return { baseline: a.label, ...regressionVerdict(comparison) };
+  return { baseline: a.label, baseline_id: baseline.id, ...regressionVerdict(comparison) };
 }
 
 /** The new run against the baseline: the evaluators it regressed on, and those with no pair to judge (see {@link compareAgainstBaseline}). */
 export interface BaselineVerdict {
+  /** The baseline as printed: `NAME (ID)`, or its id when unnamed. */
   baseline: string;
+  /** Its run id, for a reader of summary.json that should not parse the label (a name may hold brackets). */
+  baseline_id: string;
   regressed: string[];
   no_verdict: string[];
   /** How many evaluators the comparison covers. */
