@@ -129,6 +129,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict)")
     .option("--report <file>", "write an HTML comparison", filePath("--report"))
     .addOption(new Option("--seed <n>", "seed of the bootstrap and permutation test").default("1", "1"))
+    .option("--json", "print the comparison as JSON (warnings and gate failures stay on stderr)")
     .addOption(dbOption())
     .action(async (a: string, b: string, opts: CompareOptions) => {
       code = await compareCommand(a, b, opts, io);
@@ -205,8 +206,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .addOption(nameFilter())
     .addOption(datasetFilter())
     .addOption(lastFilter("complete runs"))
+    .option("--json", "print as JSON (warnings stay on stderr too)")
     .addOption(dbOption())
-    .action(async (opts: { db: string; report?: string; name?: string; dataset?: string; last?: string }) => {
+    .action(async (opts: { db: string; report?: string; json?: boolean; name?: string; dataset?: string; last?: string }) => {
       code = await trendCommand(opts, io);
     });
 

@@ -84,13 +84,14 @@ export function writeOutput(flag: string, path: string, text: string): Promise<v
  * Ctrl-C and SIGTERM: a signal that came while the report was drawn (the loop did not turn meanwhile) leaves the
  * path as it was; one that came while it was written is heard once the file is whole and in place, so that no
  * temporary file is left beside it. Either is said ({@link sayInterrupted}) and its exit code returned; undefined
- * when no signal came.
+ * when no signal came. "Report: PATH" goes on stdout, or on stderr when `stdoutIsJson` (a command's `--json`, whose
+ * stdout holds one JSON document and nothing else).
  */
-export async function writeReportHearingStops(path: string, html: string, stop: Interrupts, progress: Progress, io: CliIO): Promise<number | undefined> {
+export async function writeReportHearingStops(path: string, html: string, stop: Interrupts, progress: Progress, io: CliIO, stdoutIsJson = false): Promise<number | undefined> {
   await new Promise(setImmediate);
   if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(path)} not written`);
   await writeOutput("--report", path, html);
-  io.stdout(`Report: ${forTerminalLine(path)}`);
+  (stdoutIsJson ? io.stderr : io.stdout)(`Report: ${forTerminalLine(path)}`);
   await new Promise(setImmediate);
   if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(path)} was written whole all the same (the signal came while it was written)`);
   return undefined;

@@ -10,7 +10,9 @@ import { evalErrorOf } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
-import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures } from "./compare.js";
+import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
+import { formatFigure, formatSignedFigure } from "../format.js";
+import { pDigits } from "../../report/format.js";
 
 /** Rows 1..n, each scoring `score` on every named evaluator. */
 function rows(names: readonly string[], n: number, score = 1): RowScores[] {
@@ -578,6 +580,131 @@ describe("compareCommand interrupted while the report is written", () => {
         report,
         ignored: "texts unavailable",
       });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("compare --json", () => {
+  /** A dataset of `n` rows whose output misses the expected text on every third row when `worse`, and the runs A and B recorded on it. */
+  async function recordedRuns(dir: string, n = 40): Promise<string> {
+    const db = join(dir, "simeval.db");
+    writeFileSync(join(dir, "evals.json"), JSON.stringify({ evaluators: [{ type: "exact_match" }, { type: "levenshtein", config: { threshold: 0.8 } }] }));
+    for (const [name, worse] of [["A", false], ["B", true]] as const) {
+      const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `q${i}`, output: worse && i % 3 === 0 ? `answr ${i} x${"y".repeat(i % 7)}` : `answer ${i}`, expected: `answer ${i}` }));
+      writeFileSync(join(dir, `${name}.jsonl`), lines.join("\n") + "\n");
+      const r = await cliOutput(["run", join(dir, `${name}.jsonl`), "--config", join(dir, "evals.json"), "--db", db, "--name", name, "--workers", "0", "--out", join(dir, `${name}.results.jsonl`)]);
+      expect(r.code).toBe(0);
+    }
+    return db;
+  }
+
+  /** The text's table line of evaluator `name`, split into its cells. */
+  const tableLine = (text: string, name: string) => (text.split("\n").find((l) => l.startsWith(`${name} `)) as string).trim().split(/\s{2,}/);
+
+  it("gives the figures the text prints, at full precision, and the same exit code and stderr under --fail-on-regression", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
+    try {
+      const db = await recordedRuns(dir);
+      const text = await cliOutput(["compare", "A", "B", "--db", db, "--fail-on-regression"]);
+      const json = await cliOutput(["compare", "A", "B", "--db", db, "--fail-on-regression", "--json"]);
+      expect(text.code).toBe(1);
+      expect(json.code).toBe(1);
+      expect(json.err).toBe(text.err);
+      expect(json.err).toContain("is significantly worse than");
+      const c = JSON.parse(json.out) as ComparisonJson;
+      expect(Object.keys(c)).toEqual(["a", "b", "rows", "dataset_mismatch", "evaluators", "only_in_a", "only_in_b", "verdict", "warnings", "notes", "settings"]);
+      const lines = text.out.split("\n");
+      expect(lines.slice(0, 3)).toEqual([`A: ${c.a.label}`, `B: ${c.b.label}`, `${c.rows.matched} rows in both runs (A ${c.rows.a}, B ${c.rows.b})`]);
+      expect(c.a).toMatchObject({ name: "A", file: null, label: `A (${c.a.id})` });
+      expect(c.rows).toEqual({ a: 40, b: 40, matched: 40, a_only: 0, b_only: 0 });
+      expect(c.dataset_mismatch).toBeNull();
+      for (const e of c.evaluators) {
+        const p = e.p_value === null ? "-" : e.p_value < 0.0001 ? "<0.0001" : pDigits(e.p_value, c.settings.alpha);
+        expect(tableLine(text.out, e.name)).toEqual([
+          e.name,
+          String(e.n_pairs),
+          formatFigure(e.mean_a),
+          formatFigure(e.mean_b),
+          formatSignedFigure(e.diff),
+          `[${formatFigure(e.ci!.low)}, ${formatFigure(e.ci!.high)}]`,
+          p,
+          e.better.toUpperCase(),
+          `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
+        ]);
+        expect(e).toMatchObject({ regressed: true, significant: true, ci: { level: 0.95 } });
+        // The text's regressed rows are the first 5 of the JSON's.
+        const shown = lines.slice(lines.indexOf(`Rows that regressed most on ${e.name}:`) + 3).slice(0, 5).map((l) => l.trim().split(/\s+/));
+        expect(shown).toEqual(e.worst.slice(0, 5).map((w) => [String(w.row), w.id, formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)]));
+      }
+      // Full precision: the mean of levenshtein's similarities is no 4-decimal figure.
+      const lev = c.evaluators.find((e) => e.name === "levenshtein")!;
+      expect(lev.diff).toBe(lev.mean_b! - lev.mean_a!);
+      expect(String(lev.mean_b).length).toBeGreaterThan(6);
+      expect(c.verdict).toEqual({ regressed_on: ["exact_match", "levenshtein"], no_verdict_on: [] });
+      expect(text.out).toContain(c.notes[0]!);
+      expect(c.notes[0]).toContain(`(seed ${c.settings.seed})`);
+      expect(c.evaluators.map((e) => e.p_method)).toEqual(["exact", "exact"]);
+      // Without the gate: exit 0, the same document.
+      const plain = await cliOutput(["compare", "A", "B", "--db", db, "--json"]);
+      expect(plain.code).toBe(0);
+      expect(JSON.parse(plain.out)).toEqual(c);
+      // --report is written beside it.
+      const report = join(dir, "compare.html");
+      const both = await cliOutput(["compare", "A", "B", "--db", db, "--json", "--report", report]);
+      expect(JSON.parse(both.out)).toEqual(c);
+      expect(both.err).toBe(`Report: ${report}`);
+      expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names results.jsonl files as files, gives their warnings as the text prints them, and ids as the text shows them (cut past 100 characters, null for none)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
+    try {
+      const ids: unknown[] = ["x".repeat(300), 7, null, { k: [1, 2] }];
+      const file = (name: string, count: number, score: number) =>
+        writeFileSync(
+          join(dir, name),
+          Array.from({ length: count }, (_, i) => JSON.stringify({ row: i + 1, ...(ids[i % 4] === null ? {} : { id: ids[i % 4] }), results: { ld: { type: "levenshtein_distance", score: score + i, skipped: false } } })).join("\n") + "\n",
+        );
+      file("a.jsonl", 12, 0);
+      file("b.jsonl", 10, 3);
+      const [a, b] = [join(dir, "a.jsonl"), join(dir, "b.jsonl")];
+      const text = await cliOutput(["compare", a, b, "--db", join(dir, "none.db")]);
+      const json = await cliOutput(["compare", a, b, "--db", join(dir, "none.db"), "--json"]);
+      expect(json.code).toBe(text.code);
+      const c = JSON.parse(json.out) as ComparisonJson;
+      expect(c.a).toEqual({ label: a, id: null, name: null, file: a });
+      expect(c.b).toEqual({ label: b, id: null, name: null, file: b });
+      expect(c.rows).toEqual({ a: 12, b: 10, matched: 10, a_only: 2, b_only: 0 });
+      expect(c.warnings.length).toBeGreaterThan(0);
+      expect(text.out.split("\n").filter((l) => l.startsWith("warning: "))).toEqual(c.warnings.map((w) => `warning: ${w}`));
+      const worst = c.evaluators[0]!.worst;
+      expect(worst.slice(0, 4).map((w) => w.id)).toEqual([`${"x".repeat(100)}…`, "7", null, '{"k":[1,2]}']);
+      const shownIds = text.out.split("\n").slice(text.out.split("\n").indexOf("Rows that regressed most on ld:") + 3).slice(0, 4).map((l) => l.trim().split(/\s{2,}/));
+      expect(shownIds.map((cells) => (cells.length === 5 ? cells[1] : null))).toEqual(worst.slice(0, 4).map((w) => w.id));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives the ids that disagree in dataset_mismatch, and no verdict under the gate (exit 2) as the text does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
+    try {
+      const a = writeResults(join(dir, "a.jsonl"), 12, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }));
+      const other = writeResults(join(dir, "other.jsonl"), 12, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }), "x");
+      const text = await cliOutput(["compare", a, other, "--db", join(dir, "none.db"), "--fail-on-regression"]);
+      const json = await cliOutput(["compare", a, other, "--db", join(dir, "none.db"), "--fail-on-regression", "--json"]);
+      expect([text.code, json.code]).toEqual([2, 2]);
+      expect(json.err).toBe(text.err);
+      const c = JSON.parse(json.out) as ComparisonJson;
+      expect(c.dataset_mismatch).toMatchObject({ rows: 12 });
+      expect(c.dataset_mismatch!.examples[0]).toEqual({ row: 1, id_a: "q1", id_b: "x1" });
+      expect(c.warnings[0]).toBe(c.dataset_mismatch!.message);
+      expect(text.out).toContain(`warning: ${c.dataset_mismatch!.message}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

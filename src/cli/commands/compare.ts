@@ -27,11 +27,14 @@ export interface CompareOptions {
   failOnRegression?: boolean;
   report?: string;
   seed?: string;
+  /** Print the comparison as JSON ({@link ComparisonJson}) instead of the text. */
+  json?: boolean;
 }
 
 /**
- * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value. Runs
- * without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
+ * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value; with
+ * `--json`, the same as one JSON document on stdout ({@link comparisonJson}), warnings, gate failures and
+ * progress staying on stderr as with the text. Runs without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
  * Ctrl-C or SIGTERM stops it (exit 130, or 143 for SIGTERM) while the runs are read, and before the report is
  * written, saying so: it changes nothing, and writes no part of a report. One while the report is written (heard
  * once the write is done, its main thread busy) lets the file be finished, and is said too.
@@ -59,12 +62,12 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       throw error;
     }
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
-    io.stdout(printComparison(comparison, tableWidth(io)));
+    io.stdout(opts.json ? JSON.stringify(comparisonJson(comparison, a, b), null, 2) : printComparison(comparison, tableWidth(io)));
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
       if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
-      const stopped = await writeReportHearingStops(opts.report, renderComparisonReport(input), stop, progress, io);
+      const stopped = await writeReportHearingStops(opts.report, renderComparisonReport(input), stop, progress, io, opts.json === true);
       if (stopped !== undefined) return stopped;
     }
     if (opts.failOnRegression) refuseMismatchedGate(comparison);
@@ -297,6 +300,121 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
     lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)])));
   }
   return forTerminal(lines.join("\n"));
+}
+
+/** A compared run as `compare --json` names it. */
+export interface ComparedRunJson {
+  /** As the text's `A:` and `B:` lines name it: "name (id)", the id, or the file's path. */
+  label: string;
+  /** A recorded run's id and name (null when it has none); both null for a results.jsonl file. */
+  id: string | null;
+  name: string | null;
+  /** The results.jsonl file's path as given; null for a recorded run. */
+  file: string | null;
+}
+
+/** A row named in `compare --json`: its id as the text and the HTML report show it (see {@link jsonRowId}). */
+export type RowIdJson = string | null;
+
+/** One evaluator in `compare --json`: what its line in the table and its list of regressed rows say. */
+export interface EvaluatorComparisonJson {
+  name: string;
+  /** Its type, as either run records it; null when neither does (a results.jsonl evaluator with only errors). */
+  type: string | null;
+  direction: EvaluatorComparison["direction"];
+  n_pairs: number;
+  mean_a: number | null;
+  mean_b: number | null;
+  /** mean_b − mean_a; null without pairs. */
+  diff: number | null;
+  /** The paired percentile-bootstrap interval of diff at `level` (0.95); null without pairs. */
+  ci: { low: number; high: number; level: number } | null;
+  p_value: number | null;
+  /** "exact" (every sign pattern counted) or "monte_carlo" (`settings.resamples` random ones, seeded by `settings.seed`); null without pairs. */
+  p_method: EvaluatorComparison["p_method"];
+  /** The run closer to the reference; "same" when the interval holds 0, or there are no pairs (the text's "neither" and "-"). */
+  better: EvaluatorComparison["better"];
+  significant: boolean;
+  /** What `--fail-on-regression` fails on: B significantly worse than A. */
+  regressed: boolean;
+  rows: EvaluatorComparison["rows"];
+  /** The rows that regressed most, worst first: up to `settings.worst` (10), as the HTML report lists them (the text shows the first 5). */
+  worst: { row: number; id: RowIdJson; score_a: number; score_b: number; delta: number }[];
+}
+
+/**
+ * What `simeval compare A B --json` prints: one document, with the keys
+ * `{a, b, rows, dataset_mismatch, evaluators, only_in_a, only_in_b, verdict, warnings, notes, settings}`.
+ * - `a`, `b`: the runs ({@link ComparedRunJson}).
+ * - `rows`: `{a, b, matched, a_only, b_only}`, rows read from each run, in both, in one only.
+ * - `dataset_mismatch`: null, or `{message, rows, examples: [{row, id_a, id_b}]}` when ids at one row number disagree
+ *   (`--fail-on-regression` then gives no verdict: exit 2).
+ * - `evaluators`: one per evaluator in both runs, in A's order ({@link EvaluatorComparisonJson}).
+ * - `verdict`: `{regressed_on, no_verdict_on}`, the evaluator names `--fail-on-regression` fails on, as `run --summary`'s `baseline` gives them.
+ * - `warnings`: every line the text prints as `warning:`, in its order; `notes`: the lines under its table (how p and the
+ *   CI were computed, and what few pairs cannot tell).
+ * - `settings`: `{seed, resamples, alpha, worst}`.
+ * Numbers are full precision (as `runs --json` and `show --json` give the means), not rounded as in the table.
+ * Row ids come from the data and may be any JSON value of any size: each is given as the text and the HTML
+ * report show it ({@link jsonRowId}), a string of at most 100 characters and "…", or null for a row without one.
+ * Strings are not escaped for a terminal, as the text's are: JSON escapes control characters itself.
+ */
+export interface ComparisonJson {
+  a: ComparedRunJson;
+  b: ComparedRunJson;
+  rows: { a: number; b: number; matched: number; a_only: number; b_only: number };
+  dataset_mismatch: { message: string; rows: number; examples: { row: number; id_a: RowIdJson; id_b: RowIdJson }[] } | null;
+  evaluators: EvaluatorComparisonJson[];
+  only_in_a: string[];
+  only_in_b: string[];
+  verdict: { regressed_on: string[]; no_verdict_on: string[] };
+  warnings: string[];
+  notes: string[];
+  settings: Comparison["settings"];
+}
+
+/**
+ * A row id as `compare --json` gives it: as {@link formatId} shows it in the text and the HTML report (a string
+ * as it is, any other value as its JSON text, one over 100 UTF-16 code units cut to its first 100 and "…"), so
+ * that a 5 MB id is not copied whole into the output; null for a row without an id.
+ */
+export function jsonRowId(id: unknown): RowIdJson {
+  return id === null || id === undefined ? null : formatId(id);
+}
+
+/** The comparison of `a` and `b` as `compare --json` prints it: see {@link ComparisonJson}. */
+export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): ComparisonJson {
+  const run = (r: LoadedRun): ComparedRunJson => ({ label: r.label, id: r.info?.id ?? null, name: r.info ? r.info.name : null, file: r.info ? null : r.label });
+  const { regressed, no_verdict } = regressionVerdict(c);
+  return {
+    a: run(a),
+    b: run(b),
+    rows: { ...c.rows, ...c.unmatched },
+    dataset_mismatch: c.mismatch && { message: c.mismatch.message, rows: c.mismatch.rows, examples: c.mismatch.examples.map((x) => ({ row: x.row, id_a: jsonRowId(x.id_a), id_b: jsonRowId(x.id_b) })) },
+    evaluators: c.evaluators.map((e) => ({
+      name: e.name,
+      type: a.types[e.name] ?? b.types[e.name] ?? null,
+      direction: e.direction,
+      n_pairs: e.n_pairs,
+      mean_a: e.mean_a,
+      mean_b: e.mean_b,
+      diff: e.diff,
+      ci: e.ci && { ...e.ci },
+      p_value: e.p_value,
+      p_method: e.p_method,
+      better: e.better,
+      significant: e.significant,
+      regressed: e.regressed,
+      rows: { ...e.rows },
+      worst: e.worst.map((w) => ({ row: w.row, id: jsonRowId(w.id), score_a: w.score_a, score_b: w.score_b, delta: w.delta })),
+    })),
+    only_in_a: [...c.only_in_a],
+    only_in_b: [...c.only_in_b],
+    verdict: { regressed_on: regressed, no_verdict_on: no_verdict },
+    warnings: comparisonWarnings(c),
+    notes: [methodsNote(c), ...fewPairsNotes(c)],
+    settings: { ...c.settings },
+  };
 }
 
 /**

@@ -7,7 +7,9 @@ import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
-import { datasetLabels, leftOutNote, seriesWarnings, trendSeries } from "./trend.js";
+import { datasetLabels, leftOutNote, seriesWarnings, trendSeries, type TrendJson } from "./trend.js";
+import { formatFigure } from "../format.js";
+import { NO_ROW_SCORED } from "../../report/trend-report.js";
 
 function summary(name: string, type: string, mean: number): EvaluatorSummary {
   return { name, type, direction: "maximize", threshold: null, n: 1, skipped: 0, errors: 0, mean, median: mean, p10: mean, p90: mean, min: mean, max: mean, pass_rate: null, verdicts: 0 };
@@ -294,6 +296,91 @@ describe("trend with runs not read from a dataset file (null dataset_path and da
         ["svc2", "-", "1"],
       ]);
       expect(last.err).toBe("");
+    });
+  });
+});
+
+describe("trend --json", () => {
+  /** The text's table rows, each split into its cells: run, start time, dataset, then a mean per evaluator. */
+  const tableRows = (out: string) =>
+    out
+      .split("\n")
+      .slice(2)
+      .filter((l) => /^\S+\s+\d{4}-/.test(l))
+      .map((l) => l.split(/\s{2,}/));
+
+  it("gives the runs in the text's order with each evaluator's full-precision mean, null where a run lacks it, and what the text says beside", async () => {
+    await inTempDb("simeval-trend-json-", async (db, dir) => {
+      const file = join(dir, "a.jsonl");
+      writeFileSync(file, '{"output":"x","expected":"x"}\n');
+      const sha = createHash("sha256").update(readFileSync(file)).digest("hex");
+      const store = openSqliteStore(db);
+      const em: EvaluatorSpec = { type: "exact_match" };
+      const lev: EvaluatorSpec = { type: "levenshtein", config: { threshold: 0.8 } };
+      const record = async (name: string, path: string | null, means: [EvaluatorSpec, number | null][] | null) => {
+        const id = await store.beginRun({ name, dataset_path: path, dataset_hash: path === null ? null : sha, evaluators: means?.map(([s]) => s) ?? [em] }, { owner: path === null ? "none" : "process" });
+        if (means === null) return store.abortRun(id, null, "interrupted (SIGINT)");
+        const s = run(id, means.map(([spec, mean]) => [spec, mean ?? 0])).summary!;
+        await store.finishRun(id, { ...s, evaluators: s.evaluators.map((e, i) => ({ ...e, mean: means[i]![1], threshold: e.type === "levenshtein" ? 0.8 : null })) });
+      };
+      await record("first", file, [[em, 1 / 3], [lev, 0.123456789]]);
+      await record("cut", file, null);
+      await record("svc", null, [[em, 2 / 3]]);
+      await record("unscored", file, [[em, 0.5], [lev, null]]);
+      await store.close();
+
+      const text = await cliOutput(["trend", "--db", db]);
+      const json = await cliOutput(["trend", "--db", db, "--json"]);
+      expect([text.code, json.code]).toEqual([0, 0]);
+      const t = JSON.parse(json.out) as TrendJson;
+      expect(Object.keys(t)).toEqual(["runs", "evaluators", "warnings", "notes", "left_out"]);
+      const rows = tableRows(text.out);
+      expect(t.runs.map((r) => r.name)).toEqual(rows.map((r) => r[0]));
+      const titles = t.evaluators.map((e) => e.title);
+      expect(text.out.split("\n")[0]!.split(/\s{2,}/).slice(3)).toEqual(titles);
+      t.runs.forEach((r, i) => {
+        expect(Object.keys(r.means)).toEqual(titles);
+        const cell = (title: string) => (r.unscored.includes(title) ? NO_ROW_SCORED : formatFigure(r.means[title] ?? null));
+        expect(rows[i]!.slice(3)).toEqual(titles.map(cell));
+      });
+      expect(t.runs[0]!.means).toEqual({ exact_match: 1 / 3, levenshtein: 0.123456789 });
+      expect(t.runs[1]).toMatchObject({ name: "svc", dataset_path: null, dataset_hash: null, means: { exact_match: 2 / 3, levenshtein: null }, unscored: [] });
+      expect(t.runs[2]).toMatchObject({ name: "unscored", dataset_path: file, dataset_hash: sha, means: { levenshtein: null }, unscored: ["levenshtein"] });
+      expect(t.evaluators).toEqual([
+        { title: "exact_match", name: "exact_match", type: "exact_match", direction: "maximize", threshold: null },
+        { title: "levenshtein", name: "levenshtein", type: "levenshtein", direction: "maximize", threshold: 0.8 },
+      ]);
+      // The warnings the text gives on stderr, also on stderr with --json; the notes the text prints under its table.
+      expect(t.warnings.length).toBeGreaterThan(0);
+      expect(t.warnings.map((w) => `simeval: ${w}`).join("\n")).toBe(text.err);
+      expect(json.err).toBe(text.err);
+      expect(t.warnings[0]).toContain("these runs are on 2 datasets");
+      expect(t.notes).toEqual(text.out.split("\n").filter((l) => l.startsWith("left out: ")));
+      expect(t.left_out).toEqual([{ id: expect.any(String), name: "cut", status: "incomplete", started_at: expect.any(String) }]);
+      // --report is written beside it, "Report: PATH" on stderr.
+      const report = join(dir, "trend.html");
+      const both = await cliOutput(["trend", "--db", db, "--json", "--report", report]);
+      expect(JSON.parse(both.out)).toEqual(t);
+      expect(both.err.split("\n").at(-1)).toBe(`Report: ${report}`);
+      expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
+    });
+  });
+
+  it("gives no runs, exit 0, when no complete run is recorded, with the text's message in notes and the runs left out", async () => {
+    await inTempDb("simeval-trend-json-empty-", async (db) => {
+      const store = openSqliteStore(db);
+      const id = await store.beginRun({ name: "cut", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      await store.abortRun(id, null, "interrupted (SIGINT)");
+      await store.close();
+      const text = await trendOut(db);
+      const json = await cliOutput(["trend", "--db", db, "--json"]);
+      expect([text.code, json.code]).toEqual([0, 0]);
+      const t = JSON.parse(json.out) as TrendJson;
+      expect(t).toEqual({ runs: [], evaluators: [], warnings: [], notes: text.out.split("\n"), left_out: [{ id, name: "cut", status: "incomplete", started_at: expect.any(String) }] });
+      expect(t.notes[0]).toBe("No complete runs recorded yet.");
+      // Filters that keep none: their message, as the text's.
+      const none = await cliOutput(["trend", "--db", db, "--json", "-n", "nobody"]);
+      expect((JSON.parse(none.out) as TrendJson).notes).toEqual((await trendOut(db, ["-n", "nobody"])).out.split("\n"));
     });
   });
 });

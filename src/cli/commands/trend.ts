@@ -35,8 +35,10 @@ interface Series {
  * Ctrl-C or SIGTERM while the report is drawn or written stops it (exit 130, or 143 for SIGTERM), saying so: one
  * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
  * lets the file be finished, so that no temporary file is left beside it.
+ * `--json` prints what the table and the lines under it say as one JSON document ({@link trendJson}) instead; the
+ * warnings go to stderr as well. With no complete run to show, it gives no runs (exit 0, as the text's message).
  */
-export async function trendCommand(opts: { db: string; report?: string } & RunFilterOptions, io: CliIO): Promise<number> {
+export async function trendCommand(opts: { db: string; report?: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const checked = checkRunFilter(opts);
   const store = openRecordedRuns(opts.db);
@@ -52,9 +54,15 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
     // when --last leaves older complete runs out, only those newer than the oldest run shown (the ones among the runs
     // shown, or after them). Oldest first, as the table lists the runs.
     const since = runs.length < matching.length ? recorded.indexOf(runs[0] as RunInfo) : recorded.length;
-    const leftOut = leftOutNote(recorded.slice(0, since).filter((r) => kept(r) && !isComplete(r)).reverse());
+    const leftOutRuns = recorded.slice(0, since).filter((r) => kept(r) && !isComplete(r)).reverse();
+    const leftOut = leftOutNote(leftOutRuns);
     if (!runs.length) {
-      io.stdout(forTerminal(complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet."));
+      const none = complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet.";
+      if (opts.json) {
+        io.stdout(JSON.stringify(trendJson({ runs, series: [], moved: new Set(), warnings: [], notes: [none, ...(leftOut ? [leftOut] : [])], leftOut: leftOutRuns }), null, 2));
+        return EXIT.ok;
+      }
+      io.stdout(forTerminal(none));
       if (leftOut) io.stdout(forTerminal(leftOut));
       return EXIT.ok;
     }
@@ -72,28 +80,31 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
       ...seriesWarnings(runs, series),
     ];
     for (const w of warnings) io.stderr(`simeval: ${w}`);
+    const notes = [...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])];
     const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
     // A run that has the evaluator but in which it scored no row (every row skipped or an error): not a removed one's dash.
     const unscored = (s: Series, i: number) => s.summaries[i] !== null && s.summaries[i] !== undefined && mean(s, i) === null;
     const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
     const label = datasetLabels(runs.flatMap((r) => (r.dataset_path === null ? [] : [r.dataset_path])));
     const datasetCell = (r: RunInfo) => (r.dataset_path === null ? NO_DATASET_CELL : `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`);
-    const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
-    io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
-    if (movedNote) io.stdout(forTerminal(movedNote));
-    if (leftOut) io.stdout(forTerminal(leftOut));
+    if (opts.json) {
+      io.stdout(JSON.stringify(trendJson({ runs, series, moved, warnings, notes, leftOut: leftOutRuns }), null, 2));
+    } else {
+      const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
+      io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
+      for (const note of notes) io.stdout(forTerminal(note));
+    }
     if (opts.report) {
       const drawn = series.map((s) => {
-        // The latest run's threshold: the one the next run will be held to.
-        const latest = [...s.summaries].reverse().find((x) => x !== null);
-        return { name: s.title, type: s.type, direction: latest?.direction ?? ("maximize" as const), threshold: latest?.threshold ?? null, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
+        const { direction, threshold } = latestSetting(s);
+        return { name: s.title, type: s.type, direction, threshold, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
       });
       const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: r.dataset_path === null ? NO_DATASET_CELL : `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
       const stop = watchInterrupts();
       const progress = terminalProgress(process.stderr, io.stderr);
       try {
-        const html = renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])] });
-        const stopped = await writeReportHearingStops(opts.report, html, stop, progress, io);
+        const html = renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...notes] });
+        const stopped = await writeReportHearingStops(opts.report, html, stop, progress, io, opts.json === true);
         if (stopped !== undefined) return stopped;
       } finally {
         stop.dispose();
@@ -103,6 +114,69 @@ export async function trendCommand(opts: { db: string; report?: string } & RunFi
   } finally {
     await store.close();
   }
+}
+
+/** A series' direction and threshold as its latest run that has it records them: the threshold the next run will be held to. */
+function latestSetting(s: Series): { direction: EvaluatorSummary["direction"]; threshold: number | null } {
+  const latest = [...s.summaries].reverse().find((x) => x !== null);
+  return { direction: latest?.direction ?? "maximize", threshold: latest?.threshold ?? null };
+}
+
+/** One run in `trend --json`. */
+export interface TrendRunJson {
+  id: string;
+  name: string | null;
+  started_at: string;
+  /** The dataset file as recorded (absolute), and its sha256; both null for a run not read from a dataset file, as in `runs --json`. */
+  dataset_path: string | null;
+  dataset_hash: string | null;
+  /** Kept by `--dataset` for its dataset's content, recorded at another path (the table's `*`). */
+  matched_by_content: boolean;
+  /** Each evaluator's mean in this run, by its `title`, every evaluator listed: null where the run lacks it or it scored no row. */
+  means: Record<string, number | null>;
+  /** The titles of the evaluators the run has but that scored no row in it (the table's "no row scored", where a run without it shows "-"). */
+  unscored: string[];
+}
+
+/**
+ * What `simeval trend --json` prints: `{runs, evaluators, warnings, notes, left_out}`.
+ * - `runs`: the runs the table shows, oldest first ({@link TrendRunJson}), each with every evaluator's mean.
+ * - `evaluators`: the table's columns, `{title, name, type, direction, threshold}`: an evaluator is its name and type,
+ *   and `title` (the key of `means`) is the name, with the type in brackets when the name has several; its direction
+ *   and threshold as the latest run that has it records them (the threshold the next run will be held to), as `--report` draws them.
+ * - `warnings`: what the text warns of on stderr (several datasets, a name given to several types, settings that change scores).
+ * - `notes`: the lines under the table (runs matched by content, runs left out), or, with no run to show, the text's message.
+ * - `left_out`: the incomplete and still running runs the text says it left out (those the filters keep; with `--last`, those since the
+ *   oldest run shown), oldest first, `{id, name, status, started_at}`: all of them, where the text names the newest 5 of each kind.
+ * With no complete run to show, `runs` and `evaluators` are empty (exit 0, as the text's message is), as `runs --json` gives `[]`.
+ * Means are full precision, as `runs --json` gives them, not rounded as in the table.
+ */
+export interface TrendJson {
+  runs: TrendRunJson[];
+  evaluators: { title: string; name: string; type: string; direction: EvaluatorSummary["direction"]; threshold: number | null }[];
+  warnings: string[];
+  notes: string[];
+  left_out: { id: string; name: string | null; status: RunInfo["status"]; started_at: string }[];
+}
+
+/** The trend of `runs` (oldest first) as `trend --json` prints it: see {@link TrendJson}. `moved` holds the ids of the runs matched by content. */
+export function trendJson(t: { runs: readonly RunInfo[]; series: readonly Series[]; moved: ReadonlySet<string>; warnings: readonly string[]; notes: readonly string[]; leftOut: readonly RunInfo[] }): TrendJson {
+  return {
+    runs: t.runs.map((r, i) => ({
+      id: r.id,
+      name: r.name,
+      started_at: r.started_at,
+      dataset_path: r.dataset_path,
+      dataset_hash: r.dataset_hash,
+      matched_by_content: t.moved.has(r.id),
+      means: Object.fromEntries(t.series.map((s) => [s.title, s.summaries[i]?.mean ?? null])),
+      unscored: t.series.filter((s) => s.summaries[i] !== null && s.summaries[i] !== undefined && s.summaries[i]?.mean === null).map((s) => s.title),
+    })),
+    evaluators: t.series.map((s) => ({ title: s.title, name: s.name, type: s.type, ...latestSetting(s) })),
+    warnings: [...t.warnings],
+    notes: [...t.notes],
+    left_out: t.leftOut.map((r) => ({ id: r.id, name: r.name, status: r.status, started_at: r.started_at })),
+  };
 }
 
 /**
