@@ -6,7 +6,7 @@ import { collect } from "../test-support.js";
 import { runDataset } from "./run-dataset.js";
 import type { RunStore } from "../storage/store.js";
 import type { EvalResult } from "../types.js";
-import { FINISH_ATTEMPTS, finishStoredRun, summarizeStoredRun } from "./stored-summary.js";
+import { FINISH_ATTEMPTS, finishStoredRun, SUMMARY_PROGRESS_ROWS, summarizeStoredRun } from "./stored-summary.js";
 
 const files = tempFiles("simeval-stored-summary-");
 
@@ -101,8 +101,10 @@ describe("summarizeStoredRun", () => {
         [[5, runId], "CONFIG_INVALID", "store must be a RunStore (such as openSqliteStore(path)), received number 5"],
         [[{ findRun: () => undefined }, runId], "CONFIG_INVALID", "store.rows must be a function (the store is no RunStore), received nothing"],
         [[store, ""], "INPUT_INVALID", 'runId must be a run\'s id (a non-empty string), received string ""'],
-        [[store, runId, 5], "CONFIG_INVALID", "opts must be an object ({ countSkippedAsZero?, scoreSet? }) or nothing, received number 5"],
+        [[store, runId, 5], "CONFIG_INVALID", "opts must be an object ({ countSkippedAsZero?, scoreSet?, onProgress?, signal? }) or nothing, received number 5"],
         [[store, runId, { countSkippedAsZero: "yes" }], "CONFIG_INVALID", 'opts.countSkippedAsZero must be a boolean or nothing, received string "yes"'],
+        [[store, runId, { onProgress: 5 }], "CONFIG_INVALID", "opts.onProgress must be a function or nothing, received number 5"],
+        [[store, runId, { signal: true }], "CONFIG_INVALID", "opts.signal must be an AbortSignal or nothing, received boolean true"],
         [[store, "named"], "STORE_FAILED", 'the store has no run with id "named"'],
         [[store, (runId as string).slice(0, 8)], "STORE_FAILED", `the store has no run with id "${(runId as string).slice(0, 8)}"`],
       ];
@@ -175,5 +177,62 @@ describe("finishStoredRun", () => {
       expect(store.finishes).toEqual(Array(FINISH_ATTEMPTS).fill(false));
       expect(await b.findRun(run)).toMatchObject({ status: "running", summary: null });
     });
+  });
+
+  /** A run of exact_match that no process owns, with `n` rows appended (a pass every other row). */
+  async function serviceRun(store: RunStore, n: number): Promise<string> {
+    const run = await store.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    const result = (score: number): EvalResult => ({ name: "exact_match", type: "exact_match", score, passed: score === 1, label: score === 1 ? "pass" : "fail", reasoning: "", skipped: false, details: {} });
+    for (let i = 0; i < n; i += 5000) {
+      await store.appendRows(run, Array.from({ length: Math.min(5000, n - i) }, (_, j) => ({ id: i + j, key: String(i + j), results: { exact_match: result((i + j) % 2) } })));
+    }
+    return run;
+  }
+
+  it("tells onProgress the rows read, and once its signal is aborted while they are read rejects with its reason, leaving the run running with its rows", async () => {
+    const store = openSqliteStore(join(files.dir(), "stopped.db"));
+    try {
+      const n = 2 * SUMMARY_PROGRESS_ROWS + 123;
+      const run = await serviceRun(store, n);
+      const heard: number[] = [];
+      const summary = await summarizeStoredRun(store, run, { onProgress: (rows) => void heard.push(rows) });
+      expect(heard).toEqual([SUMMARY_PROGRESS_ROWS, 2 * SUMMARY_PROGRESS_ROWS]);
+      expect(summary).toMatchObject({ rows: n, evaluators: [{ n, mean: (n - 1) / 2 / n }] });
+      // Aborted as a Ctrl-C handler does: from a listener, which runs only when the loop turns.
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const onProgress = (rows: number) => {
+        seen.push(rows);
+        setImmediate(() => controller.abort("SIGINT"));
+      };
+      await expect(finishStoredRun(store, run, { onProgress, signal: controller.signal })).rejects.toBe("SIGINT");
+      expect(seen).toEqual([SUMMARY_PROGRESS_ROWS]);
+      expect(await store.findRun(run)).toMatchObject({ status: "running", summary: null });
+      expect(await store.rowCount(run)).toBe(n);
+      // Aborted already: not a row is read.
+      const rows = vi.spyOn(store, "rows");
+      await expect(finishStoredRun(store, run, { signal: AbortSignal.abort("SIGTERM") })).rejects.toBe("SIGTERM");
+      expect(rows).not.toHaveBeenCalled();
+      // Without either, as before; with a signal never aborted, finished.
+      expect(await finishStoredRun(store, run, { signal: new AbortController().signal })).toEqual(summary);
+      expect(await store.findRun(run)).toMatchObject({ status: "complete", summary });
+    } finally {
+      vi.restoreAllMocks();
+      await store.close();
+    }
+  });
+
+  it("hears a signal that came after the last turn (the last rows, the figures) before the run is marked", async () => {
+    const store = openSqliteStore(join(files.dir(), "late.db"));
+    try {
+      const run = await serviceRun(store, 10);
+      const controller = new AbortController();
+      // Aborted on the next turn of the loop, which no row lets happen: only the turn after the summary does.
+      setImmediate(() => controller.abort("SIGINT"));
+      await expect(finishStoredRun(store, run, { signal: controller.signal })).rejects.toBe("SIGINT");
+      expect(await store.findRun(run)).toMatchObject({ status: "running", summary: null });
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import { outlineEvaluatorSpecs } from "../evaluators/create.js";
+import { turned } from "../compare/run-reader.js";
 import { packScores } from "../stats/packed-scores.js";
 import type { ScoreSetOptions } from "../stats/score-set.js";
 import { SummaryBuilder } from "../stats/summarize.js";
@@ -12,12 +13,27 @@ import type { RowOutcome, RunSummary } from "./types.js";
 
 /** Rows packed for the summary at a time: what the runner's batches hold by default, about. */
 const PACK_ROWS = 512;
+/** How often {@link StoredSummaryOptions.onProgress} is called, and a `signal` looked at, in rows read. */
+export const SUMMARY_PROGRESS_ROWS = 10_000;
 
 export interface StoredSummaryOptions {
   /** As `runDataset`'s option (a run records no such setting, so say it again): count skipped rows as score 0. Default false. */
   countSkippedAsZero?: boolean;
   /** Where the scores go past memory, as {@link SummaryBuilder}'s. */
   scoreSet?: ScoreSetOptions;
+  /**
+   * Called with the rows read so far every {@link SUMMARY_PROGRESS_ROWS} (10,000) rows, for a progress display
+   * (the store's `rowCount` is the total). With {@link finishStoredRun}, a run summarized again counts from 0
+   * again. Default: none.
+   */
+  onProgress?: ((rows: number) => void) | undefined;
+  /**
+   * Stops the summary once aborted: it rejects with the signal's reason, and {@link finishStoredRun} then leaves
+   * the run as it was (running, with its rows; nothing is written). Every {@link SUMMARY_PROGRESS_ROWS} rows, and
+   * once the summary is made, the event loop is let turn, so that a listener that aborts it (a Ctrl-C handler)
+   * runs although the SQLite store reads its rows synchronously. Default: none (the loop is not let turn).
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -28,14 +44,16 @@ export interface StoredSummaryOptions {
  * run whose rows came from many processes gets the summary the runner would have given the same rows. Rows that
  * could not be read count in `row_errors`, skipped results in `skipped` (as zeros too with `countSkippedAsZero`).
  * Memory stays flat: rows are read in pages and scores spill to a temporary file as the runner's do.
+ * `opts.onProgress` hears the rows read, and `opts.signal` stops it (see {@link StoredSummaryOptions}).
  *
  * Throws CONFIG_INVALID naming the argument when `store` is not a {@link RunStore} (no `findRun` or `rows`)
- * or `opts` not {@link StoredSummaryOptions}, INPUT_INVALID when `runId` is not a non-empty string,
+ * or `opts` not {@link StoredSummaryOptions}, the signal's reason once `opts.signal` is aborted, INPUT_INVALID when `runId` is not a non-empty string,
  * STORE_FAILED when the store has no run with that id (a name or prefix does not do: the caller holds the id),
  * and the evaluators' CONFIG_INVALID when the run's recorded specs no longer make evaluators.
  */
 export async function summarizeStoredRun(store: RunStore, runId: string, opts: StoredSummaryOptions = {}): Promise<RunSummary> {
   checkArguments(store, runId, opts);
+  opts.signal?.throwIfAborted();
   const run = await store.findRun(runId);
   if (run === undefined || run.id !== runId) throw new EvalError("STORE_FAILED", `summarizeStoredRun: the store has no run with id "${runId}"`);
   const evaluators = outlineEvaluatorSpecs(run.evaluators);
@@ -47,15 +65,23 @@ export async function summarizeStoredRun(store: RunStore, runId: string, opts: S
   try {
     // Packed a batch at a time, as the runner adds them (SummaryBuilder.add packs each row alone).
     let batch: RowOutcome[] = [];
+    let read = 0;
     for await (const row of store.rows(runId)) {
       batch.push(row);
       if (batch.length === PACK_ROWS) {
         builder.addPacked(packScores(batch, names));
         batch = [];
       }
+      if (++read % SUMMARY_PROGRESS_ROWS === 0) {
+        opts.onProgress?.(read);
+        await turned(opts.signal);
+      }
     }
     if (batch.length) builder.addPacked(packScores(batch, names));
-    return builder.finish();
+    const summary = builder.finish();
+    // A signal that came since the last turn (the last rows, the figures) is heard before the caller writes anything.
+    await turned(opts.signal);
+    return summary;
   } finally {
     builder.close();
   }
@@ -68,7 +94,10 @@ export const FINISH_ATTEMPTS = 5;
  * Summarizes the run `runId` from its stored rows ({@link summarizeStoredRun}) and marks it complete with that
  * summary, in a way that no row is left out: `finishRun` is told how many rows the summary covers and refuses
  * when the run stores another number (a process appended rows meanwhile), and the run is then summarized
- * again, up to {@link FINISH_ATTEMPTS} times. Resolves to the summary recorded. Throws STORE_FAILED when
+ * again, up to {@link FINISH_ATTEMPTS} times. Resolves to the summary recorded. `opts` as summarizeStoredRun's:
+ * once `opts.signal` is aborted while the rows are read, it rejects with the signal's reason and writes nothing,
+ * the run left running with its rows; a signal heard only once the run is marked (the mark is one synchronous
+ * transaction) leaves it complete. Throws STORE_FAILED when
  * rows kept coming each time (stop appending to the run first), or when the run is not running, and the
  * errors of {@link summarizeStoredRun}.
  */
@@ -89,8 +118,10 @@ function checkArguments(store: unknown, runId: unknown, opts: unknown): void {
     if (typeof m !== "function") throw bad("CONFIG_INVALID", `store.${method}`, "a function (the store is no RunStore)", m);
   }
   if (typeof runId !== "string" || runId === "") throw bad("INPUT_INVALID", "runId", "a run's id (a non-empty string)", runId);
-  if (!isPlainObject(opts)) throw bad("CONFIG_INVALID", "opts", "an object ({ countSkippedAsZero?, scoreSet? }) or nothing", opts);
+  if (!isPlainObject(opts)) throw bad("CONFIG_INVALID", "opts", "an object ({ countSkippedAsZero?, scoreSet?, onProgress?, signal? }) or nothing", opts);
   if (opts["countSkippedAsZero"] !== undefined && typeof opts["countSkippedAsZero"] !== "boolean") {
     throw bad("CONFIG_INVALID", "opts.countSkippedAsZero", "a boolean or nothing", opts["countSkippedAsZero"]);
   }
+  if (opts["onProgress"] !== undefined && typeof opts["onProgress"] !== "function") throw bad("CONFIG_INVALID", "opts.onProgress", "a function or nothing", opts["onProgress"]);
+  if (opts["signal"] !== undefined && !(opts["signal"] instanceof AbortSignal)) throw bad("CONFIG_INVALID", "opts.signal", "an AbortSignal or nothing", opts["signal"]);
 }

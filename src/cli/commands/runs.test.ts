@@ -11,7 +11,7 @@ import type { CliIO } from "../io.js";
 import { cliOutput } from "../test-support.js";
 import fc from "fast-check";
 import stringWidth from "string-width";
-import { deleteCommand, describeUnscored, meansCell, rowsRecorded, shownDatasetPath, unscoredEvaluators } from "./runs.js";
+import { deleteCommand, describeUnscored, finishCommand, meansCell, rowsRecorded, shownDatasetPath, unscoredEvaluators } from "./runs.js";
 
 // `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
 const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false }));
@@ -525,6 +525,98 @@ describe("finish and abort", () => {
     expect(run.status).toBe("complete");
     expect(run.summary).toMatchObject({ rows: 3, skipped_as_zero: false, evaluators: [{ name: "exact_match", n: 2, skipped: 1, mean: 0.5, pass_rate: 0.5 }] });
     expect((await cliOutput(["show", "svc", "--db", db()])).out.endsWith(`\n${table.join("\n")}`)).toBe(true);
+  });
+
+  /** A run that no process owns with `n` rows appended, as {@link serviceRun}'s but more. */
+  async function bigServiceRun(store: SqliteRunStore, name: string, n: number) {
+    const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    for (let i = 0; i < n; i += 5000) {
+      await store.appendRows(id, Array.from({ length: Math.min(5000, n - i) }, (_, j) => ({ id: i + j, key: String(i + j), results: { exact_match: result((i + j) % 2) } })) as never);
+    }
+    return id;
+  }
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("finish stops on %s while the rows are read, says that the run is still running as it was, and exits %i, writing nothing", async (name, exit) => {
+    const store = open();
+    const id = await bigServiceRun(store, "svc", 25_000);
+    // The signal comes with the first row read: the rest of the rows are not.
+    const rows = SqliteRunStore.prototype.rows;
+    let read = 0;
+    vi.spyOn(SqliteRunStore.prototype, "rows").mockImplementation(async function* (this: SqliteRunStore, runId: string) {
+      for await (const row of rows.call(this, runId)) {
+        if (++read === 1) process.emit(name);
+        yield row;
+      }
+    });
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
+      expect(await finishCommand("svc", { db: db() }, io)).toBe(exit);
+      expect(out).toEqual([]);
+      expect(err).toEqual([`simeval: interrupted (${name}); run ${id} (svc) was not finished: it is still running, with its rows, as it was`]);
+      expect(read).toBeLessThan(25_000);
+      expect(await store.findRun(id)).toMatchObject({ status: "running", summary: null, owner: "none" });
+      expect(await store.rowCount(id)).toBe(25_000);
+      expect(process.listenerCount(name)).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("finish says so when a signal is heard only once the run is marked complete (exit 130): it is complete all the same", async () => {
+    const store = open();
+    const id = await serviceRun(store, "svc");
+    const finishRun = SqliteRunStore.prototype.finishRun;
+    vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementation(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
+      const done = await finishRun.apply(this, args);
+      process.emit("SIGINT");
+      return done;
+    });
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
+      expect(await finishCommand("svc", { db: db() }, io)).toBe(130);
+      expect(out[0]?.split("\n")[0]).toBe(`finished ${id} (svc): complete, summarized from its 3 rows`);
+      expect(err).toEqual([`simeval: interrupted (SIGINT); run ${id} (svc) was finished all the same (the signal came while it was marked complete)`]);
+      expect(await store.findRun(id)).toMatchObject({ status: "complete", summary: { rows: 3 } });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("finish shows the rows read of those stored on a terminal's stderr, and erases the line once done", async () => {
+    const store = open();
+    await bigServiceRun(store, "svc", 25_000);
+    const writes: string[] = [];
+    const stderr = process.stderr as { isTTY?: boolean; columns?: number };
+    const [isTTY, columns] = [stderr.isTTY, stderr.columns];
+    Object.assign(stderr, { isTTY: true, columns: 100 });
+    vi.stubEnv("TERM", "xterm");
+    vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => (writes.push(String(s)), true));
+    // A second between the clock's readings: each update is drawn (at most ten are a second).
+    let now = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) } as unknown as CliIO;
+      expect(await finishCommand("svc", { db: db() }, io)).toBe(0);
+      expect(err).toEqual([]);
+      expect(out[0]).toMatch(/^finished \S+ \(svc\): complete, summarized from its 25,000 rows\n/);
+      // (Drawn a line up when an earlier test's signal has asked the process to stop: see terminalProgress.)
+      const lines = writes.filter((w) => w.includes("\r["));
+      expect(lines.map((l) => l.match(/\d+%  [\d,]+ rows/)?.[0])).toEqual(["0%  0 rows", "40%  10,000 rows", "80%  20,000 rows"]);
+      expect(writes[writes.length - 1]).toMatch(/^(\x1b\[1A)?\r\x1b\[K$/);
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+      Object.assign(stderr, { isTTY, columns });
+    }
   });
 
   it("finish --count-skipped-as-zero counts the skipped row as a 0", async () => {

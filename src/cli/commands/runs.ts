@@ -2,7 +2,7 @@ import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
-import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import type { EvaluatorSummary, RunInfo, RunSummary } from "../../run/types.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure, forTerminal, forTerminalLine } from "../format.js";
@@ -446,16 +446,40 @@ async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "f
  * `simeval finish RUN`: marks a running run that no process owns complete, with the summary made from its
  * stored rows ({@link finishStoredRun}; `--count-skipped-as-zero` as for `simeval run`, since a run records no
  * such setting), and prints that summary as `show` does. The rows are read, then the run marked in one
- * transaction: no progress line, and Ctrl-C (Node's default) leaves the run as it was.
+ * transaction. On a terminal, a progress line on stderr counts the rows read of those stored. Ctrl-C or SIGTERM
+ * while the rows are read stops it (exit 130, or 143 for SIGTERM), saying so: nothing is written, the run stays
+ * running with its rows. One heard only once the run is marked (the transaction keeps the loop from turning) is
+ * said too: the run is complete all the same.
  */
 export async function finishCommand(ref: string, opts: { db: string; countSkippedAsZero?: boolean }, io: CliIO): Promise<number> {
   const store = openRecordedRuns(opts.db);
+  const stop = watchInterrupts();
+  const progress = terminalProgress(process.stderr, io.stderr);
+  const interrupted = (notDone: string) => sayInterrupted(stop, progress, notDone);
   try {
     const run = await unownedRunningRun(store, ref, "finish");
-    const summary = await finishStoredRun(store, run.id, { countSkippedAsZero: opts.countSkippedAsZero === true });
-    io.stdout([`finished ${forTerminalLine(runLabel(run))}: complete, summarized from its ${rowsText(summary.rows)}`, "", summaryTable(summary, tableWidth(io))].join("\n"));
+    const label = forTerminalLine(runLabel(run));
+    const total = await store.rowCount(run.id);
+    progress.update(0, total);
+    let summary: RunSummary;
+    try {
+      summary = await finishStoredRun(store, run.id, {
+        countSkippedAsZero: opts.countSkippedAsZero === true,
+        onProgress: (read) => progress.update(read, total),
+        signal: stop.signal,
+      });
+    } catch (error) {
+      if (stop.signal.aborted) return interrupted(`run ${label} was not finished: it is still running, with its rows, as it was`);
+      throw error;
+    } finally {
+      progress.done();
+    }
+    io.stdout([`finished ${label}: complete, summarized from its ${rowsText(summary.rows)}`, "", summaryTable(summary, tableWidth(io))].join("\n"));
+    await new Promise(setImmediate);
+    if (stop.signal.aborted) return interrupted(`run ${label} was finished all the same (the signal came while it was marked complete)`);
     return EXIT.ok;
   } finally {
+    stop.dispose();
     await store.close();
   }
 }
