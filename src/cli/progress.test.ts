@@ -187,4 +187,27 @@ describe("terminalProgress", () => {
     // "50%  301,056 rows  150,528 rows/s  0:03" is 39 characters: ^C would reach the 41st column.
     expect(writes[1]).toBe("\r50%  301,056 rows  150,528 rows/s\x1b[K");
   });
+
+  it("fits each line to the terminal's width when it is drawn, so that a terminal resized meanwhile gets lines that do not wrap", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const { stream, writes } = fakeStream(true);
+    const terminal = stream as { columns: number };
+    terminal.columns = 100;
+    const p = terminalProgress(stream, undefined, "xterm");
+    vi.advanceTimersByTime(1000);
+    p.update(0, 602_112);
+    vi.advanceTimersByTime(2000);
+    p.update(301_056, 602_112);
+    expect(writes[1]).toBe("\r[############------------]  50%  301,056 rows  150,528 rows/s  0:03  ETA 0:02\x1b[K");
+    // Narrowed, as Node reads the width again on SIGWINCH: the bar and the last fields go.
+    terminal.columns = 40;
+    vi.advanceTimersByTime(1000);
+    p.update(451_584, 602_112);
+    expect(writes[2]).toBe("\r75%  451,584 rows  150,528 rows/s\x1b[K");
+    // Widened again: all of it is back.
+    terminal.columns = 120;
+    vi.advanceTimersByTime(1000);
+    p.update(602_112, 602_112);
+    expect(writes[3]).toBe("\r[########################] 100%  602,112 rows  150,528 rows/s  0:05  ETA 0:00\x1b[K");
+  });
 });
