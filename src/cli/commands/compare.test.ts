@@ -353,6 +353,26 @@ describe("compareCommand", () => {
   });
 });
 
+describe("compareCommand with no run database", () => {
+  it("names a RUN that is no file beside the missing database, so that a mistyped results.jsonl path is not taken for a run", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
+    try {
+      const good = writeResults(join(dir, "good.jsonl"), 3, () => ({ ld: { type: "levenshtein_distance", score: 1, skipped: false } }));
+      const db = join(dir, "none.db");
+      const io = { stdout: () => undefined, stderr: () => undefined };
+      const typo = join(dir, "god.jsonl");
+      const e = await evalErrorOf(compareCommand(good, typo, { db, failOnRegression: true }, io));
+      expect(e.code).toBe("USAGE");
+      expect(e.message).toBe(`no run database at ${db}: \`simeval run\` records runs there (--db reads another); nor is there a file at ${JSON.stringify(typo)}`);
+      expect((await evalErrorOf(compareCommand("good", "worse", { db }, io))).message).toMatch(/; nor is there a file at "good" or "worse"$/);
+      expect((await evalErrorOf(compareCommand(dir, good, { db }, io))).message).toMatch(/; ".*" is a folder, not a results\.jsonl file$/);
+      expect(existsSync(db)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("compare of results.jsonl files", () => {
   it("compares the other evaluators when one has only errors in both files (no type, so no direction, in either)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));

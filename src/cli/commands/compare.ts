@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { compareRuns, type Comparison, type EvaluatorComparison } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
 import { evaluatorList, firstListed } from "../../compare/evaluator-list.js";
@@ -44,7 +45,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   // Two results.jsonl files need no database; a run id or name does. The database is still read when there
   // is one, so that a file named like a recorded run is refused as ambiguous (see loadRun), as it is beside a run.
-  const store = isResultsFile(refA) && isResultsFile(refB) ? optionalRecordedRuns(opts.db) : openRecordedRuns(opts.db);
+  const store = isResultsFile(refA) && isResultsFile(refB) ? optionalRecordedRuns(opts.db) : openRecordedRuns(opts.db, noFileNote(refA, refB));
   const stop = watchInterrupts();
   const progress = terminalProgress(process.stderr, io.stderr);
   const interrupted = (notDone: string) => sayInterrupted(stop, progress, notDone);
@@ -79,6 +80,18 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     stop.dispose();
     await store?.close();
   }
+}
+
+/**
+ * What to add to "no run database at PATH" when RUN_A or RUN_B is not a file either: without it, a mistyped
+ * results.jsonl path (`compare known-good.jsonl new.jsonl` in a CI job, where no database is kept) would be
+ * told only of the database, as if the file had been found.
+ */
+function noFileNote(...refs: string[]): string {
+  const notFiles = [...new Set(refs)].filter((ref) => !isResultsFile(ref));
+  const missing = notFiles.filter((ref) => !existsSync(ref)).map((ref) => JSON.stringify(ref));
+  const others = notFiles.filter((ref) => existsSync(ref)).map((ref) => `; ${JSON.stringify(ref)} is ${statSync(ref).isDirectory() ? "a folder" : "not a regular file"}, not a results.jsonl file`);
+  return (missing.length ? `; nor is there a file at ${missing.join(" or ")}` : "") + others.join("");
 }
 
 /** The run database when one can be read at `path`, else undefined: two results.jsonl files are compared without it. */

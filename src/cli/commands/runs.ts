@@ -20,12 +20,13 @@ import { finishStoredRun } from "../../run/stored-summary.js";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
- * would otherwise leave an empty database behind): a USAGE error says where runs are looked for. A path
+ * would otherwise leave an empty database behind): a USAGE error says where runs are looked for, followed
+ * by `also` when the command has more to say of it (compare: which RUN is no file either). A path
  * where no database can be (see {@link refuseUnreachable}) is a USAGE error saying why.
  */
-export function openRecordedRuns(path: string): SqliteRunStore {
+export function openRecordedRuns(path: string, also = ""): SqliteRunStore {
   refuseUnreachable(path);
-  if (!existsSync(path)) throw new EvalError("USAGE", `no run database at ${path}: \`simeval run\` records runs there (--db reads another)`);
+  if (!existsSync(path)) throw new EvalError("USAGE", `no run database at ${path}: \`simeval run\` records runs there (--db reads another)${also}`);
   return openSqliteStore(path);
 }
 
