@@ -145,7 +145,7 @@ describe('README "In CI" section', () => {
     const job = gated[0] as string;
     const fresh = sh(dir, job);
     expect(fresh.code).toBe(2);
-    expect(fresh.err).toContain("no baseline is set");
+    expect(fresh.err).toContain("there is no run database at .simeval/simeval.db, so no baseline to gate on");
     for (const command of all) {
       const r = sh(dir, command);
       expect(r.code, `${command}\n${r.err}`).toBe(0);

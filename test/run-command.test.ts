@@ -1231,6 +1231,15 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(alone.err).toContain("--fail-on-regression gates the comparison with the baseline; add --baseline");
   });
 
+  it("run --baseline --fail-on-regression with no run database at --db (a fresh CI runner) says so, exit 2, and creates none", async () => {
+    const db = join(dir, "fresh", "simeval.db");
+    const data = file("fresh.jsonl", jsonl([{ output: "x", expected: "x" }]));
+    const r = await run("run", data, "--config", file("fresh.json", evals([{ type: "exact_match" }])), "--db", db, "--baseline", "--fail-on-regression");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--fail-on-regression: there is no run database at ${db}, so no baseline to gate on (a CI runner starts without one unless the file is kept between jobs)`);
+    expect(existsSync(join(dir, "fresh"))).toBe(false);
+  });
+
   it("compare refuses runs with no evaluator in common (exit 2, naming each side's), with or without --fail-on-regression", async () => {
     const db = join(dir, "db.sqlite");
     const data = file("d.jsonl", jsonl(Array.from({ length: 6 }, (_, i) => ({ id: i, output: `a ${i}`, expected: `a ${i}` }))));

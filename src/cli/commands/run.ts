@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { statSync } from "node:fs";
 import { EvalError, type Issue } from "../../errors.js";
 import { evaluatorList } from "../../compare/evaluator-list.js";
 import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
@@ -96,6 +97,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (opts.junit) throw new EvalError("USAGE", "--junit reads the rows back from the run database; drop --no-db");
   }
 
+  if (opts.failOnRegression && opts.db !== false) refuseNoDatabaseToGateOn(opts.db);
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
   if (opts.failOnRegression && store) {
     const baseline = await store.baseline();
@@ -300,4 +302,22 @@ function regressionGate(c: BaselineVerdict): GateOutcome {
   ];
   const message = failures.length ? `${failures.join("; ")} (--fail-on-regression)` : `no regression against the baseline ${c.baseline}`;
   return { name: "no regression against the baseline", passed: failures.length === 0, message };
+}
+
+/**
+ * Refuses `--fail-on-regression` (USAGE, before anything is created) when there is no run database at `db`:
+ * no baseline can be set in a database that is not there. Said as such, rather than as "no baseline is set"
+ * in a database this run would have just created, because it is what a CI job meets on a fresh runner where
+ * the database of an earlier job (and the baseline marked in it) was not kept.
+ */
+function refuseNoDatabaseToGateOn(db: string): void {
+  try {
+    statSync(db);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return; // openSqliteStore names what else is wrong with the path
+    throw new EvalError(
+      "USAGE",
+      `--fail-on-regression: there is no run database at ${db}, so no baseline to gate on (a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run in it, or \`simeval compare KNOWN_GOOD.results.jsonl NEW.results.jsonl --fail-on-regression\` gates on a results file kept in the repository`,
+    );
+  }
 }
