@@ -702,6 +702,9 @@ describe("compare --json", () => {
       expect(c.rows).toEqual({ a: 12, b: 10, matched: 10, a_only: 2, b_only: 0 });
       expect(c.warnings.length).toBeGreaterThan(0);
       expect(text.out.split("\n").filter((l) => l.startsWith("warning: "))).toEqual(c.warnings.map((w) => `warning: ${w}`));
+      // stdout holds the JSON alone, so a CI log still sees the warnings the text prints among its lines: on stderr.
+      expect(json.err.split("\n").filter((l) => l.startsWith("simeval: warning: "))).toEqual(c.warnings.map((w) => `simeval: warning: ${w}`));
+      expect(text.err).not.toContain("warning");
       const worst = c.evaluators[0]!.worst;
       expect(worst.slice(0, 4).map((w) => w.id)).toEqual([`${"x".repeat(100)}…`, "7", null, '{"k":[1,2]}']);
       const shownIds = text.out.split("\n").slice(text.out.split("\n").indexOf("Rows that regressed most on ld:") + 3).slice(0, 4).map((l) => l.trim().split(/\s{2,}/));
@@ -719,8 +722,10 @@ describe("compare --json", () => {
       const text = await cliOutput(["compare", a, other, "--db", join(dir, "none.db"), "--fail-on-regression"]);
       const json = await cliOutput(["compare", a, other, "--db", join(dir, "none.db"), "--fail-on-regression", "--json"]);
       expect([text.code, json.code]).toEqual([2, 2]);
-      expect(json.err).toBe(text.err);
       const c = JSON.parse(json.out) as ComparisonJson;
+      expect(json.err).toBe([...c.warnings.map((w) => `simeval: warning: ${w}`), text.err].join("\n"));
+      // The refusal follows the flag, so the sentence it quotes does not start with a capital there.
+      expect(text.err).toMatch(/^simeval: --fail-on-regression: runs ".*" and ".*" disagree on the id of 12 rows/);
       expect(c.dataset_mismatch).toMatchObject({ rows: 12 });
       expect(c.dataset_mismatch!.examples[0]).toEqual({ row: 1, id_a: "q1", id_b: "x1" });
       expect(c.warnings[0]).toBe(c.dataset_mismatch!.message);

@@ -34,8 +34,8 @@ export interface CompareOptions {
 
 /**
  * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value; with
- * `--json`, the same as one JSON document on stdout ({@link comparisonJson}), warnings, gate failures and
- * progress staying on stderr as with the text. Runs without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
+ * `--json`, the same as one JSON document on stdout ({@link comparisonJson}), gate failures and progress staying
+ * on stderr as with the text, and the warnings the text prints among its lines said on stderr too. Runs without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
  * Ctrl-C or SIGTERM stops it (exit 130, or 143 for SIGTERM) while the runs are read, and before the report is
  * written, saying so: it changes nothing, and writes no part of a report. One while the report is written (heard
  * once the write is done, its main thread busy) lets the file be finished, and is said too.
@@ -63,7 +63,13 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       throw error;
     }
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
-    io.stdout(opts.json ? JSON.stringify(comparisonJson(comparison, a, b), null, 2) : printComparison(comparison, tableWidth(io)));
+    if (opts.json) {
+      io.stdout(JSON.stringify(comparisonJson(comparison, a, b), null, 2));
+      // The text prints them among its lines; with stdout holding the JSON alone, a CI log still shows them.
+      for (const w of comparisonWarnings(comparison)) io.stderr(`simeval: warning: ${forTerminalLine(w)}`);
+    } else {
+      io.stdout(printComparison(comparison, tableWidth(io)));
+    }
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
@@ -217,7 +223,10 @@ function evaluatorNames(run: LoadedRun, seen: readonly string[] | undefined): st
 
 /** A regression gate over rows whose ids disagree would judge different questions: a USAGE error instead of a verdict. */
 export function refuseMismatchedGate(c: Comparison): void {
-  if (c.mismatch) throw new EvalError("USAGE", `--fail-on-regression: ${c.mismatch.message.replace(/\.$/, "")}; the runs are not on the same dataset, so there is no verdict`);
+  if (!c.mismatch) return;
+  const message = c.mismatch.message.replace(/\.$/, "");
+  // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
+  throw new EvalError("USAGE", `--fail-on-regression: ${message.charAt(0).toLowerCase()}${message.slice(1)}; the runs are not on the same dataset, so there is no verdict`);
 }
 
 /**
