@@ -46,6 +46,17 @@ describe("writeJUnitFile", () => {
   const input = { name: "run <1>", timestamp: "2026-11-21T10:00:00Z", evaluators: ["lev", "jac"] };
   const gates = [{ name: "lev=0.8", passed: false, message: "mean 0.6 is below 0.8" }];
 
+  it("writes rows read back with a record and a stored time (a run store's, schema version 5) as it writes them without", async () => {
+    async function* stored(): AsyncGenerator<RowOutcome> {
+      for (const r of rows()) yield { ...r, record: { output: `RECORDED-TEXT ${r.row}` }, stored_at: 1_800_000_000_000 + r.row };
+    }
+    await writeJUnitFile(join(dir, "plain.xml"), input, rows(), gates);
+    await writeJUnitFile(join(dir, "stored.xml"), input, stored(), gates);
+    const xml = readFileSync(join(dir, "stored.xml"), "utf8");
+    expect(xml).not.toContain("RECORDED-TEXT");
+    expect(xml).toBe(readFileSync(join(dir, "plain.xml"), "utf8"));
+  });
+
   it("tells a progress display of the rows read back, of the total given, then is done with it", async () => {
     const updates: [number, number | null][] = [];
     let done = 0;

@@ -37,6 +37,19 @@ export interface RowOutcome<R extends RowVerdict = RowResult> {
    * delivered twice is scored into the run once. Never set by `simeval run`, so results.jsonl has none.
    */
   key?: string;
+  /**
+   * The evaluated record (the JSON object its evaluators were given), as a run store gives back a row stored with
+   * one by `RunStore.appendRows`: for rows of a run not read from a dataset file (a service's traces), whose texts
+   * no file holds. Absent for rows without one: every row of `simeval run` (results.jsonl has none; the dataset file
+   * holds the record), and rows stored before schema version 5.
+   */
+  record?: Record<string, unknown>;
+  /**
+   * When a run store stored the row, in milliseconds since the epoch, as the store gives rows back (`RunStore.rows`,
+   * `rowByKey`): set by the store for every row it stores, the rows of one batch alike. Absent for rows stored
+   * before schema version 5, and in results.jsonl, which has none.
+   */
+  stored_at?: number;
 }
 
 /** Per-evaluator figures over a run. Skipped rows and errors are counted apart, never averaged in. */

@@ -80,6 +80,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE rows ADD COLUMN key TEXT;
   CREATE UNIQUE INDEX rows_by_key ON rows (run_id, key) WHERE key IS NOT NULL;
   `,
+  // A row's evaluated record (RowOutcome.record: the JSON object its evaluators were given), for rows of a run
+  // not read from a dataset file (a service's traces), whose texts no file holds; and when the row was stored
+  // (RowOutcome.stored_at, milliseconds since the epoch). NULL for rows stored before this version, and the
+  // record NULL for rows read from a dataset file. Columns added, the table not rewritten: instant on any file.
+  `
+  ALTER TABLE rows ADD COLUMN record TEXT;
+  ALTER TABLE rows ADD COLUMN stored_at INTEGER;
+  `,
 ];
 
 /** The schema version this code writes and reads: the number of {@link MIGRATIONS}. */

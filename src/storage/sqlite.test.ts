@@ -64,6 +64,22 @@ function kept(row: number): { row: number; added: boolean } {
   return { row, added: false };
 }
 
+/**
+ * `row` without its `stored_at`, after checking that it has one: a whole number of milliseconds since the epoch
+ * within the last ten minutes (every row the store stores gets one; see RowOutcome.stored_at).
+ */
+function untimed<T extends RowOutcome | undefined>(row: T): T {
+  if (row === undefined) return row;
+  const { stored_at, ...rest } = row;
+  expect(Number.isSafeInteger(stored_at) && stored_at! <= Date.now() && stored_at! > Date.now() - 600_000, `stored_at ${stored_at}`).toBe(true);
+  return rest as T;
+}
+
+/** The rows of run `id` as `rows()` reads them, less their `stored_at` (see {@link untimed}). */
+async function untimedRows(store: SqliteRunStore, id: string): Promise<RowOutcome[]> {
+  return (await collect(store.rows(id))).map(untimed);
+}
+
 function numbered(from: number, to: number): RowOutcome[] {
   const out: RowOutcome[] = [];
   for (let row = from; row <= to; row++) out.push({ row, id: row, line: row + 1, results: result(row % 2) });
@@ -402,7 +418,7 @@ describe("runs and rows", () => {
     await store.addRows(id, rows.slice(2));
     await store.finishRun(id, SUMMARY);
 
-    const back = await collect(store.rows(id));
+    const back = await untimedRows(store, id);
     expect(back).toEqual(rows);
     expect(back[1]).toHaveProperty("id", null); // null stays null…
     expect("line" in back[1]!).toBe(false); // …and an absent line stays absent
@@ -421,7 +437,7 @@ describe("runs and rows", () => {
       { row: 2, line: 3, id: "null", results: "{}", error: '{"code":"DATASET_INVALID","message":"line 3: bad JSON"}' },
     ];
     await store.addRows(id, [...serialized, { row: 3, id: 3, results: result(0) }]);
-    expect(await collect(store.rows(id))).toEqual([
+    expect(await untimedRows(store, id)).toEqual([
       { row: 1, line: 2, id: "q1", results: result(1) },
       { row: 2, line: 3, id: null, results: {}, error: { code: "DATASET_INVALID", message: "line 3: bad JSON" } },
       { row: 3, id: 3, results: result(0) },
@@ -818,7 +834,7 @@ describe("deleting runs", () => {
     expect(await store.baseline()).toBeUndefined();
     expect(rawRowCount(big)).toBe(0);
     expect((await store.listRuns()).map((r) => r.id)).toEqual([other]);
-    expect(await collect(store.rows(other))).toEqual(numbered(1, 10));
+    expect(await untimedRows(store, other)).toEqual(numbered(1, 10));
     expect(store.freeBytes()).toBeGreaterThan(0);
     expect(await store.deleteRun(other)).toEqual({ rows: 10, wasBaseline: false, left: 0 });
     expect((await storeError(() => store.deleteRun(other))).message).toContain(`no run with id "${other}"`);
@@ -965,7 +981,7 @@ describe("appendRows", () => {
     expect(await store.appendRows("nope", [])).toEqual([]); // as addRows: an empty batch asks nothing of the store
     const rows = await collect(store.rows(id));
     expect(rows.map((r) => [r.row, r.id])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, "s"], [7, 7]]);
-    expect(rows[5]).toEqual({ row: 6, id: "s", line: 7, results: result(1) });
+    expect(untimed(rows[5])).toEqual({ row: 6, id: "s", line: 7, results: result(1) });
     expect(await collect(store.scores(id))).toEqual((await collect(store.rows(id))).map(rowScores));
     // Another run's numbers are its own.
     expect(await store.appendRows(await store.beginRun(META), unnumbered(1, 2))).toEqual(added(1, 2));
@@ -1083,7 +1099,7 @@ describe("row keys", () => {
     expect(await store.appendRows(id, [keyed("b", 0), keyed("c"), { id: "no key", results: result(0) }, keyed("c", 0), keyed("a")])).toEqual([kept(3), ...added(4, 5), kept(4), kept(1)]);
     const rows = await collect(store.rows(id));
     expect(rows.map((r) => [r.row, r.key, r.id])).toEqual([[1, "a", "a"], [2, undefined, "no key"], [3, "b", "b"], [4, "c", "c"], [5, undefined, "no key"]]);
-    expect(rows[2]).toEqual({ row: 3, id: "b", key: "b", results: result(1) }); // the first delivery stands
+    expect(untimed(rows[2])).toEqual({ row: 3, id: "b", key: "b", results: result(1) }); // the first delivery stands
     expect("key" in (rows[1] as object)).toBe(false); // absent, not undefined, where there is none
     // A serialised row's key; keys are per run.
     const other = await store.beginRun(META);
@@ -1128,8 +1144,8 @@ describe("row keys", () => {
     const rows = await collect(store.rows(id));
     expect(await store.rowByKey(id, "a")).toEqual(rows[0]);
     expect(await store.rowByKey(id, "b")).toEqual(rows[2]);
-    expect(rows[2]).toEqual({ row: 3, id: "b", key: "b", line: 9, results: result(0), error: { code: "ROW_INVALID", message: "bad" } });
-    expect(await store.rowByKey(other, "a")).toEqual({ ...numbered(5, 5)[0], key: "a" }); // keys are per run
+    expect(untimed(rows[2])).toEqual({ row: 3, id: "b", key: "b", line: 9, results: result(0), error: { code: "ROW_INVALID", message: "bad" } });
+    expect(untimed(await store.rowByKey(other, "a"))).toEqual({ ...numbered(5, 5)[0], key: "a" }); // keys are per run
     expect(await store.rowByKey(id, "c")).toBeUndefined();
     expect(await store.rowByKey(other, "b")).toBeUndefined();
     await store.finishRun(id, SUMMARY);
@@ -1156,7 +1172,7 @@ describe("row keys", () => {
     const id = await store.beginRun(META);
     const row: UnnumberedRow = { results: result(1), key: "k" }; // a type error while UnnumberedRow required `id`
     expect((await store.appendRows(id, [row]))[0]).toMatchObject({ row: 1, added: true });
-    expect(await collect(store.rows(id))).toEqual([{ row: 1, id: undefined, key: "k", results: result(1) }]);
+    expect(await untimedRows(store, id)).toEqual([{ row: 1, id: undefined, key: "k", results: result(1) }]);
   });
 
   it("addRows stores a row's key too, refusing one the run holds as it refuses a row number written twice", async () => {
@@ -1231,6 +1247,124 @@ describe("row keys", () => {
     // Exactly one delivery of each key was told that it added the row: the one whose side effects are to happen.
     for (const key of Object.keys(stored)) expect(told.filter((given) => given[key]?.added).length, key).toBe(1);
   }, 60_000);
+});
+
+describe("records and stored times (schema version 5)", () => {
+  const NO_FILE = { ...META, dataset_path: null, dataset_hash: null };
+  /** A trace's record: what a service's evaluators were given. */
+  const trace = (n: number) => ({ id: `t${n}`, output: `answer ${n} é 🙂`, expected: `Answer ${n}`, meta: { tags: ["a", null, 2], nested: { ok: true } } });
+
+  it("appendRows stores each row's record and the time of the call, which rows() and rowByKey give back; a redelivery keeps the first", async () => {
+    const store = open();
+    const id = await store.beginRun(NO_FILE, { owner: "none" });
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_000);
+    try {
+      const serialized = { line: null, id: '"t2"', results: JSON.stringify(result(0)), error: null, key: "t2", record: trace(2) };
+      expect(await store.appendRows(id, [{ id: "t1", key: "t1", results: result(1), record: trace(1) }, serialized, { id: "bare", results: result(1) }])).toEqual(added(1, 2, 3));
+      now.mockReturnValue(1_800_000_000_500);
+      // "t1" again with another record: the first stands; a new row of this batch gets this batch's time.
+      expect(await store.appendRows(id, [{ id: "t1", key: "t1", results: result(0), record: trace(9) }, { id: "t4", key: "t4", results: result(1), record: {} }])).toEqual([kept(1), ...added(4)]);
+    } finally {
+      now.mockRestore();
+    }
+    const rows = await collect(store.rows(id));
+    expect(rows).toEqual([
+      { row: 1, id: "t1", key: "t1", results: result(1), record: trace(1), stored_at: 1_800_000_000_000 },
+      { row: 2, id: "t2", key: "t2", results: result(0), record: trace(2), stored_at: 1_800_000_000_000 },
+      { row: 3, id: "bare", results: result(1), stored_at: 1_800_000_000_000 },
+      { row: 4, id: "t4", key: "t4", results: result(1), record: {}, stored_at: 1_800_000_000_500 },
+    ]);
+    expect("record" in (rows[2] as object)).toBe(false); // absent, not undefined, where none was given
+    expect(await store.rowByKey(id, "t1")).toEqual(rows[0]);
+    expect(await store.rowByKey(id, "t2")).toEqual(rows[1]);
+    // Comparisons read the scores alone: a record changes nothing there.
+    expect(await collect(store.scores(id))).toEqual(rows.map(rowScores));
+  });
+
+  it("a row's own stored_at is not kept (a row copied from another run gets the time it is stored again)", async () => {
+    const store = open();
+    const id = await store.beginRun(NO_FILE);
+    const copied = { id: "c", results: result(1), record: trace(1), stored_at: 5 } as UnnumberedRow;
+    await store.appendRows(id, [copied]);
+    expect((await store.rows(id)[Symbol.asyncIterator]().next()).value).toMatchObject({ record: trace(1), stored_at: expect.any(Number) });
+    expect(untimed((await collect(store.rows(id)))[0])).toEqual({ row: 1, id: "c", results: result(1), record: trace(1) });
+    expect((await collect(store.rows(id)))[0]?.stored_at).toBeGreaterThan(5);
+  });
+
+  it("addRows (the runner's rows, read from a dataset file) stores the time of the call for every row, and no record", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_000);
+    try {
+      await store.addRows(id, [{ ...numbered(1, 1)[0]!, record: trace(1) }, { row: 2, line: 3, id: '"s"', results: "{}", error: null }]);
+    } finally {
+      now.mockRestore();
+    }
+    expect(await collect(store.rows(id))).toEqual([
+      { ...numbered(1, 1)[0], stored_at: 1_800_000_000_000 },
+      { row: 2, line: 3, id: "s", results: {}, stored_at: 1_800_000_000_000 },
+    ]);
+  });
+
+  it("refuses a record that is not a plain object with a JSON object, naming the row's index and the field, and stores none of the batch", async () => {
+    const store = open();
+    const id = await store.beginRun(NO_FILE);
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    const expected = "must be nothing or a plain object (the record the evaluators were given, stored as its JSON)";
+    const cases: [unknown, string][] = [
+      [null, `${expected}, received null`],
+      ["text", `${expected}, received string "text"`],
+      [5, `${expected}, received number 5`],
+      [[{ a: 1 }], `${expected}, received array of 1`],
+      [new Date(0), `${expected}, not an instance of Date, received object`],
+      [new Map([["a", 1]]), `${expected}, not an instance of Map, received object`],
+      [{ n: 1n }, `${expected} that JSON.stringify can write (Do not know how to serialize a BigInt), received object`],
+      [{ toJSON: () => 5 }, `${expected} whose JSON is an object (its toJSON gives 5), received object`],
+      [{ toJSON: () => undefined }, `${expected} whose JSON is an object (its toJSON gives nothing), received object`],
+    ];
+    for (const [bad, message] of cases) {
+      const error = await evalErrorOf(store.appendRows(id, [{ id: "ok", results: result(1), record: trace(1) }, { id: "bad", results: result(1), record: bad as Record<string, unknown> }]));
+      expect(error).toMatchObject({ code: "INPUT_INVALID", message: `appendRows: rows[1].record ${message}` });
+      expect(error.issues?.[0]?.path).toEqual(["rows", 1, "record"]);
+    }
+    const error = await evalErrorOf(store.appendRows(id, [{ id: "bad", results: result(1), record: cyclic }]));
+    expect(error).toMatchObject({ code: "INPUT_INVALID", message: expect.stringMatching(/^appendRows: rows\[0\]\.record must be nothing or a plain object .* that JSON\.stringify can write \(Converting circular structure/) });
+    expect(await store.rowCount(id)).toBe(0);
+    // An object without a prototype is a plain object.
+    expect(await store.appendRows(id, [{ id: "ok", results: result(1), record: Object.assign(Object.create(null) as object, { a: 1 }) }])).toEqual(added(1));
+  });
+
+  it("upgrades a version 4 store in place by adding two columns (no rewrite): its rows read back without record or stored_at, and its runs take both", async () => {
+    const old = join(dir, "v4.db");
+    const db = new Database(old);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    for (const m of MIGRATIONS.slice(0, 4)) db.exec(m);
+    db.pragma("user_version = 4");
+    db.prepare(`INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators, pid, host) VALUES ('r', '2026-01-01T00:00:00Z', 'running', '', '', ?, NULL, NULL)`).run(JSON.stringify(META.evaluators));
+    const insertRow = db.prepare("INSERT INTO rows (run_id, row, id, results, scores, key) VALUES ('r', ?, ?, ?, ?, ?)");
+    insertRow.run(1, '"x"', JSON.stringify(result(1)), "[1]", "kx");
+    insertRow.run(2, '"y"', JSON.stringify(result(0)), "[0]", null);
+    const rootPage = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'rows'").pluck().get();
+    db.close();
+
+    const store = open(old);
+    const raw = new Database(old, { readonly: true });
+    expect(raw.pragma("user_version", { simple: true })).toBe(5);
+    expect(SCHEMA_VERSION).toBe(5);
+    const columns = raw.prepare("SELECT name, type, \"notnull\" FROM pragma_table_info('rows') WHERE name IN ('record', 'stored_at')").all();
+    expect(columns).toEqual([{ name: "record", type: "TEXT", notnull: 0 }, { name: "stored_at", type: "INTEGER", notnull: 0 }]);
+    expect(raw.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'rows'").pluck().get()).toBe(rootPage); // the table was not rebuilt
+    raw.close();
+    const before = [{ row: 1, id: "x", key: "kx", results: result(1) }, { row: 2, id: "y", results: result(0) }];
+    const rows = await collect(store.rows("r"));
+    expect(rows).toEqual(before);
+    for (const r of rows) expect(["record", "stored_at"].filter((k) => k in r)).toEqual([]); // absent, not undefined
+    expect(await store.rowByKey("r", "kx")).toEqual(before[0]);
+    expect(await store.appendRows("r", [{ id: "z", key: "kz", results: result(1), record: trace(3) }])).toEqual(added(3));
+    expect(untimed(await store.rowByKey("r", "kz"))).toEqual({ row: 3, id: "z", key: "kz", results: result(1), record: trace(3) });
+    expect(await collect(store.scores("r"))).toEqual((await collect(store.rows("r"))).map(rowScores));
+  });
 });
 
 describe("runs owned by no process", () => {

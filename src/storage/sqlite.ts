@@ -1,6 +1,7 @@
 import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
+import { cutText } from "../cut-text.js";
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
@@ -102,6 +103,10 @@ interface RowRecord {
   results: string;
   error: string | null;
   key: string | null;
+  /** JSON of the row's evaluated record (schema version 5); NULL without one. */
+  record: string | null;
+  /** Milliseconds since the epoch (schema version 5); NULL for rows stored before. */
+  stored_at: number | null;
 }
 
 /**
@@ -127,6 +132,8 @@ const NO_DATASET = "";
 
 const RUN_COLUMNS = "id, name, started_at, finished_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host, stop_reason";
 const NEWEST_FIRST = "ORDER BY started_at DESC, id DESC";
+/** The columns of a {@link RowRecord}. */
+const ROW_COLUMNS = "row, id, line, results, error, key, record, stored_at";
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -148,17 +155,17 @@ function prepareStatements(db: Database.Database) {
       `UPDATE runs SET status = 'incomplete', finished_at = ?, summary = coalesce(?, summary), stop_reason = ? WHERE id = ? AND status = 'running'`,
     ),
     markDead: db.prepare<[string, string]>(`UPDATE runs SET status = 'incomplete', stop_reason = coalesce(stop_reason, ?) WHERE id = ? AND status = 'running'`),
-    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null, string | null]>(
-      `INSERT INTO rows (run_id, row, id, line, results, error, scores, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    insertRow: db.prepare<[string, number, string | null, number | null, string, string | null, string | null, string | null, string | null, number]>(
+      `INSERT INTO rows (run_id, row, id, line, results, error, scores, key, record, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // A seek in rows_by_key (`key = ?` implies the index's `key IS NOT NULL`).
     rowNumberByKey: db.prepare<[string, string], number>(`SELECT row FROM rows WHERE run_id = ? AND key = ?`).pluck(),
     // The same seek, then the row's record.
-    rowByKey: db.prepare<[string, string], RowRecord>(`SELECT row, id, line, results, error, key FROM rows WHERE run_id = ? AND key = ?`),
+    rowByKey: db.prepare<[string, string], RowRecord>(`SELECT ${ROW_COLUMNS} FROM rows WHERE run_id = ? AND key = ?`),
     // One seek at the end of the run's part of the primary key: the number appendRows gives next, less one.
     lastRow: db.prepare<[string], number>(`SELECT row FROM rows WHERE run_id = ? ORDER BY row DESC LIMIT 1`).pluck(),
     rowPage: db.prepare<[string, number, number], RowRecord>(
-      `SELECT row, id, line, results, error, key FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
+      `SELECT ${ROW_COLUMNS} FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
     ),
     scoresPage: db
       .prepare<[string, number, number], ScoresRecord>(
@@ -234,8 +241,10 @@ export class SqliteRunStore implements RunStore {
   readonly #q: ReturnType<typeof prepareStatements>;
   /** Runs begun here and still running: {@link close} marks them incomplete. */
   readonly #mine = new Set<string>();
-  readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => void>;
-  readonly #appendRowsTx: Database.Transaction<(runId: string, rows: readonly UnnumberedRow[], doing: string) => AppendedRow[]>;
+  readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => void>;
+  readonly #appendRowsTx: Database.Transaction<
+    (runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], doing: string, storedAt: number) => AppendedRow[]
+  >;
   readonly #putEmbeddingsTx: Database.Transaction<
     (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => void
   >;
@@ -246,11 +255,11 @@ export class SqliteRunStore implements RunStore {
     this.#db = openDatabase(path);
     this.#file = this.#guard("open the run store", () => (path === ":memory:" ? null : fileIdentity(path)));
     this.#q = prepareStatements(this.#db);
-    this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string) => {
+    this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
-      for (const r of rows) this.#insertRow(runId, r.row, r, names);
+      for (const r of rows) this.#insertRow(runId, r.row, r, names, null, storedAt);
     });
-    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], doing: string) => {
+    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], doing: string, storedAt: number) => {
       // A batch the run holds already, every row by its key, is a redelivery: its numbers, whatever the run's status now.
       // Not once the run is deleted: its rows go after it, in chunks (or stay, after an interrupted deletion), and
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
@@ -260,7 +269,7 @@ export class SqliteRunStore implements RunStore {
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const appended: AppendedRow[] = [];
-      for (const r of rows) {
+      for (const [i, r] of rows.entries()) {
         const key = r.key;
         // An earlier row of this batch is found too: the transaction reads its own inserts.
         const stored = key === undefined ? undefined : this.#q.rowNumberByKey.get(runId, key);
@@ -268,7 +277,7 @@ export class SqliteRunStore implements RunStore {
           appended.push({ row: stored, added: false }); // delivered before: its row stands
           continue;
         }
-        this.#insertRow(runId, next, r, names);
+        this.#insertRow(runId, next, r, names, records[i] ?? null, storedAt);
         appended.push({ row: next++, added: true });
       }
       return appended;
@@ -324,7 +333,8 @@ export class SqliteRunStore implements RunStore {
    * One transaction per call: after a kill, a batch is either wholly stored or absent. A {@link SerializedRow}'s
    * JSON is stored as it is, unchecked. A row's `key` is stored with it (so that rows read from
    * one run and added to another keep theirs); a key the run already holds fails the batch, as a row number
-   * written twice does.
+   * written twice does. Every row gets `stored_at` `Date.now()`, read once per call (a row's own is not kept), and
+   * no `record`: these are rows of a dataset file, which holds their records (so the runner's per-row cost is unchanged).
    */
   async addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void> {
     if (rows.length === 0) return;
@@ -340,7 +350,7 @@ export class SqliteRunStore implements RunStore {
     const span = lo === hi ? `row ${lo}` : `rows ${lo}..${hi}`;
     this.#guard(`add ${span} to run ${runId}`, () => {
       this.#requireSameFile();
-      this.#addRowsTx.immediate(runId, rows, span);
+      this.#addRowsTx.immediate(runId, rows, span, Date.now());
     });
   }
 
@@ -356,20 +366,28 @@ export class SqliteRunStore implements RunStore {
    * unchanged (whatever this one holds). So a trace delivered twice by a queue is recorded once, and the caller
    * learns where and that it was not new (so it repeats no side effect). Rows without a key are all stored.
    *
-   * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them),
-   * has `results` that are neither an object nor a string of JSON, or a `key` that is not a non-empty
-   * string; `STORE_FAILED` a run that is unknown, or not running when the batch holds a row the run has
-   * not stored. A batch whose every row has a key the run holds is answered with their numbers even once the
-   * run has finished: a queue that delivers a trace again after the run ended gets a no-op, not an error.
+   * Each stored row keeps its `record` (see {@link RowOutcome.record}) as `JSON.stringify` writes it, made before the
+   * write lock is taken, and gets `stored_at`: `Date.now()` once per call, read before the write lock is waited
+   * for, so the rows of one batch share it. A row's own `stored_at` (a row read from another run and passed on
+   * without its `row`) is not kept, as {@link addRows} keeps none.
+   *
+   * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
+   * `results` that are neither an object nor a string of JSON, a `key` that is not a non-empty string, or a
+   * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
+   * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
+   * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace
+   * again after the run ended gets a no-op, not an error.
    * A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
    */
   async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
     checkUnnumberedRows(rows);
     if (rows.length === 0) return [];
+    // Made before the write lock is taken: a record's JSON is the largest part of a trace's row.
+    const records = rows.map((r, i) => recordJson(r, i));
     const what = rows.length === 1 ? "a row" : `${rows.length.toLocaleString("en-US")} rows`;
     return this.#guard(`append ${what} to run ${runId}`, () => {
       this.#requireSameFile();
-      return this.#appendRowsTx.immediate(runId, rows, `append ${what} to it`);
+      return this.#appendRowsTx.immediate(runId, rows, records, `append ${what} to it`, Date.now());
     });
   }
 
@@ -384,13 +402,16 @@ export class SqliteRunStore implements RunStore {
     return numbers;
   }
 
-  /** Inserts one row as number `row` of the run whose evaluators are `names` (inside a write transaction). */
-  #insertRow(runId: string, row: number, r: UnnumberedRow, names: readonly string[]): void {
+  /**
+   * Inserts one row as number `row` of the run whose evaluators are `names` (inside a write transaction), with
+   * its record's JSON `record` (or null) and `storedAt` (milliseconds since the epoch).
+   */
+  #insertRow(runId: string, row: number, r: UnnumberedRow, names: readonly string[], record: string | null, storedAt: number): void {
     const insert = this.#q.insertRow;
     const key = r.key ?? null;
     if (isSerialized(r)) {
       // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
-      insert.run(runId, row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null, key);
+      insert.run(runId, row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null, key, record, storedAt);
     } else {
       insert.run(
         runId,
@@ -401,6 +422,8 @@ export class SqliteRunStore implements RunStore {
         r.error === undefined ? null : JSON.stringify(r.error),
         outcomeScores(r, names),
         key,
+        record,
+        storedAt,
       );
     }
   }
@@ -499,7 +522,8 @@ export class SqliteRunStore implements RunStore {
    */
   async *rows(runId: string): AsyncGenerator<RowOutcome> {
     const run = this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
-    const pages = this.#pages(runId, this.#q.rowPage, (r) => r.row, (r) => r.results.length + (r.error?.length ?? 0), rowsForResults(evaluatorNames(run).length));
+    const chars = (r: RowRecord) => r.results.length + (r.error?.length ?? 0) + (r.record?.length ?? 0);
+    const pages = this.#pages(runId, this.#q.rowPage, (r) => r.row, chars, rowsForResults(evaluatorNames(run).length));
     for (const page of pages) for (const r of page) yield toRowOutcome(r);
   }
 
@@ -514,7 +538,7 @@ export class SqliteRunStore implements RunStore {
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
       for (const [row, id, text, results] of page) {
         if (text === null) {
-          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key: null }));
+          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key: null, record: null, stored_at: null }));
           continue;
         }
         const scores = decodeScores(text, names);
@@ -904,7 +928,7 @@ function isSerialized<R extends UnnumberedRow>(r: R): r is Extract<R, { results:
 /**
  * Throws INPUT_INVALID, naming the place (`appendRows: rows[2].row must be nothing …`), unless `rows` is an
  * array of objects without a `row` whose `results` is an object (a {@link RowOutcome}'s) or a string (a
- * {@link SerializedRow}'s JSON).
+ * {@link SerializedRow}'s JSON). Their records are checked by {@link recordJson}; a `stored_at` is not read.
  */
 function checkUnnumberedRows(rows: unknown): asserts rows is readonly UnnumberedRow[] {
   const bad = (arg: string, expected: string, value: unknown, path: (string | number)[]) => argumentError("INPUT_INVALID", "appendRows", arg, expected, value, path);
@@ -919,6 +943,31 @@ function checkUnnumberedRows(rows: unknown): asserts rows is readonly Unnumbered
     }
     checkKey("appendRows", r, i);
   });
+}
+
+/**
+ * Row `i`'s `record` as the JSON text to store, or null when it has none. Throws INPUT_INVALID naming
+ * `rows[i].record` unless it is nothing or a plain object (not an array, not a class instance such as a Date or a
+ * Map, whose JSON is no object or an empty one) that `JSON.stringify` can write (no BigInt, no cycle): a reader
+ * parses it back to the object the evaluators were given.
+ */
+function recordJson(r: UnnumberedRow, i: number): string | null {
+  const { record } = r as { record?: unknown };
+  if (record === undefined) return null;
+  const bad = (expected: string) => argumentError("INPUT_INVALID", "appendRows", `rows[${i}].record`, expected, record, ["rows", i, "record"]);
+  const expected = "nothing or a plain object (the record the evaluators were given, stored as its JSON)";
+  if (!isPlainObject(record)) throw bad(expected);
+  const proto: unknown = Object.getPrototypeOf(record);
+  if (proto !== Object.prototype && proto !== null) throw bad(`${expected}, not an instance of ${(record as object).constructor?.name || "a class"}`);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(record) as string | undefined;
+  } catch (error) {
+    throw bad(`${expected} that JSON.stringify can write (${error instanceof Error ? error.message : String(error)})`);
+  }
+  // A toJSON of its own may make it anything else.
+  if (json?.[0] !== "{") throw bad(`${expected} whose JSON is an object (its toJSON gives ${json === undefined ? "nothing" : cutText(json, 40)})`);
+  return json;
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
@@ -971,5 +1020,7 @@ function toRowOutcome(r: RowRecord): RowOutcome {
   if (r.line !== null) out.line = r.line;
   if (r.error !== null) out.error = JSON.parse(r.error) as { code: string; message: string };
   if (r.key !== null) out.key = r.key;
+  if (r.record !== null) out.record = JSON.parse(r.record) as Record<string, unknown>;
+  if (r.stored_at !== null) out.stored_at = r.stored_at;
   return out;
 }

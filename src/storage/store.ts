@@ -15,10 +15,14 @@ export function processGone(pid: number): string {
 
 /**
  * A row to {@link RunStore.appendRows}: a {@link RowOutcome} or a {@link SerializedRow} without its `row`,
- * which the store gives it, with an optional idempotency `key` (see {@link RowOutcome.key}). A RowOutcome's
- * `id` may be left out (a row with none), as `{ results, key }`.
+ * which the store gives it, with an optional idempotency `key` (see {@link RowOutcome.key}) and an optional
+ * `record` (see {@link RowOutcome.record}: the plain object its evaluators were given, stored as its JSON). Its
+ * `stored_at` is the store's to set: one given (a row read from another run) is not kept. A RowOutcome's `id` may be left out (a row with none), as `{ results, key }`.
  */
-export type UnnumberedRow = ((Omit<RowOutcome, "row" | "id"> & { id?: unknown }) | Omit<SerializedRow, "row">) & { key?: string };
+export type UnnumberedRow = ((Omit<RowOutcome, "row" | "id" | "stored_at"> & { id?: unknown }) | Omit<SerializedRow, "row">) & {
+  key?: string;
+  record?: Record<string, unknown>;
+};
 
 /**
  * What {@link RunStore.appendRows} did with one row: the number the row is stored under, and whether this call
@@ -64,7 +68,9 @@ export interface RunStore {
   beginRun(meta: { name: string | null; dataset_path: string | null; dataset_hash: string | null; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string>;
   /**
    * Appends row outcomes (called in batches, in order), each under the number it carries, and with its `key`
-   * when a {@link RowOutcome} has one (refused when the run holds that key already). Durable once it resolves. Rows may come already
+   * when a {@link RowOutcome} has one (refused when the run holds that key already). Each row's `stored_at` is the
+   * time of the call (one for the batch; a given `stored_at` is not kept), and no row stores a `record`: these rows
+   * are read from a dataset file, which holds it. Durable once it resolves. Rows may come already
    * serialised ({@link SerializedRow}: the runner makes each row's JSON once, off the main thread, for
    * results.jsonl and the store alike).
    */
@@ -73,7 +79,9 @@ export interface RunStore {
    * Appends rows that carry no number and resolves to one {@link AppendedRow} per given row, in order: the number
    * the store gave it, each the run's largest row number so far plus one, taken in the same transaction as the
    * insert, so that several processes appending to one run (a service's workers) never give two rows one number
-   * and leave no gaps, and `added: true`. Durable once it resolves. For rows whose number is the caller's (the
+   * and leave no gaps, and `added: true`. Each stored row keeps its `record` when given (a plain object, refused with
+   * INPUT_INVALID naming `rows[i].record` otherwise, or when it has no JSON) and gets `stored_at`, the time of the
+   * call (one for the batch). Durable once it resolves. For rows whose number is the caller's (the
    * runner's row in its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an
    * earlier row of the batch has) is not stored again: its entry is the stored row's number with `added: false`,
    * so a row delivered twice is stored once and its caller can tell; a batch made only of such rows is answered
@@ -112,7 +120,10 @@ export interface RunStore {
    * key. Throws INPUT_INVALID naming the argument that is not a non-empty string, STORE_FAILED for an unknown run.
    */
   rowByKey(runId: string, key: string): Promise<RowOutcome | undefined>;
-  /** A run's rows in row order, streamed, each with its `key` when it was stored with one. */
+  /**
+   * A run's rows in row order, streamed, each with its `key` and `record` when it was stored with them, and its
+   * `stored_at` (absent for rows stored before schema version 5: see {@link RowOutcome.stored_at}).
+   */
   rows(runId: string): AsyncIterable<RowOutcome>;
   /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
   scores(runId: string): AsyncIterable<RowScores>;

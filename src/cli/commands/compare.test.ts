@@ -5,12 +5,12 @@ import { describe, expect, it, vi } from "vitest";
 import { openSqliteStore, SqliteRunStore } from "../../storage/sqlite.js";
 import type { RowScores } from "../../run/row-scores.js";
 import { runDataset } from "../../run/run-dataset.js";
-import type { RunInfo } from "../../run/types.js";
+import type { RowOutcome, RunInfo } from "../../run/types.js";
 import { evalErrorOf } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
-import { compare, compareCommand, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
+import { compare, compareCommand, comparisonJson, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import { pDigits } from "../../report/format.js";
 
@@ -247,6 +247,48 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
         expect(await reported(db)).toEqual({ outputs: rowsOf((i) => [null, `same other ${i}`]), unavailable: [`the dataset of A (${first}) is missing`] });
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("runs whose rows hold their records (a service's, not read from a dataset file)", () => {
+  it("compare, its JSON and its report's input are what they are for the same rows without records: no record is copied into them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-records-"));
+    const store = openSqliteStore(join(dir, "simeval.db"));
+    try {
+      const evaluators = [{ type: "exact_match", name: "em" }];
+      const em = (passed: boolean): RowOutcome["results"] => ({ em: { type: "exact_match", score: passed ? 1 : 0, passed, label: passed ? "pass" : "fail", reasoning: "r", skipped: false, details: {} } });
+      /** Records run `name` of 6 traces, A passing each and B none, with their records when `records`. */
+      const recordRun = async (name: string, passed: boolean, records: boolean) => {
+        const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators }, { owner: "none" });
+        const record = (i: number) => ({ output: `RECORDED-TEXT ${name} ${i}`, expected: `RECORDED-TEXT ${i}` });
+        await store.appendRows(id, Array.from({ length: 6 }, (_, i) => {
+          const row = { id: `q${i + 1}`, key: `k${i + 1}`, results: em(passed) };
+          return records ? { ...row, record: record(i + 1) } : row;
+        }));
+        return id;
+      };
+      /** compare A B as JSON and as the report's input, each run's id and name made "A"/"B", the times left out. */
+      const compared = async (refA: string, refB: string) => {
+        const [a, b] = [await loadRun(refA, store), await loadRun(refB, store)];
+        const c = await compare(a, b);
+        const { generated_at: _, ...input } = await comparisonReportInput(c, a, b);
+        // Two runs may start in one millisecond: their starts are left out, not replaced.
+        for (const side of [input.a, input.b]) side.started_at = "";
+        const named = (text: string) => ([[a, "A"], [b, "B"]] as const).reduce((t, [r, side]) => [r.info!.id, r.info!.name!].reduce((u, v) => u.replaceAll(v, side), t), text);
+        return named(JSON.stringify({ json: comparisonJson(c, a, b), input }));
+      };
+      await recordRun("with-a", true, true);
+      await recordRun("with-b", false, true);
+      await recordRun("bare-a", true, false);
+      await recordRun("bare-b", false, false);
+      const withRecords = await compared("with-a", "with-b");
+      expect(withRecords).not.toContain("RECORDED-TEXT");
+      expect(withRecords).toBe(await compared("bare-a", "bare-b"));
+      expect(withRecords).toContain("not read from a dataset file");
+    } finally {
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
