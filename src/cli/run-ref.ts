@@ -5,6 +5,7 @@ import { readResultsFile } from "../run/results-file.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import { isResultError, type RowOutcome, type RunInfo } from "../run/types.js";
 import type { Direction } from "../types.js";
+import type { StoredRows } from "../run/dataset-texts.js";
 import type { RunStore } from "../storage/store.js";
 
 /** A run to compare: from the store (with its dataset and specs) or from a results.jsonl file. */
@@ -13,6 +14,11 @@ export interface LoadedRun {
   info: RunInfo | null;
   /** Its rows' scores, read afresh at each call. */
   rows: () => Iterable<RowScores> | AsyncIterable<RowScores>;
+  /**
+   * A recorded run's whole rows, read afresh at each call: where a run not read from a dataset file keeps its
+   * records, which a report's texts come from. None for a results.jsonl file.
+   */
+  stored?: StoredRows;
   directions: Record<string, Direction>;
   types: Record<string, string>;
   /** The line of a results.jsonl left out as cut short (see readResultsFile), once its rows have been read. */
@@ -45,7 +51,7 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, name or id prefix); \`simeval runs\` lists the runs`);
   }
   const types = Object.fromEntries(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
-  return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.scores(info.id), types, directions: directionsOf(types) };
+  return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.scores(info.id), stored: () => store.rows(info.id), types, directions: directionsOf(types) };
 }
 
 /**

@@ -59,4 +59,47 @@ describe("DatasetTexts", () => {
     const texts = new DatasetTexts({ path: `${dir}/never.jsonl`, sha256: "00" }, "A");
     expect(await texts.rowTexts(spec, new Set())).toEqual(new Map());
   });
+
+  describe("a stored run not read from a dataset file, given its stored rows", () => {
+    const NO_FILE = { path: null, sha256: null };
+    /** Stored rows 1..n, row i with a record when `hasRecord(i)`; `read` counts the rows read. */
+    function storedRows(n: number, hasRecord: (i: number) => boolean = () => true) {
+      const read = { rows: 0 };
+      async function* rows() {
+        for (let row = 1; row <= n; row++) {
+          read.rows++;
+          yield hasRecord(row) ? { row, record: { output: `out ${row}`, expected: row === 3 ? null : `exp ${row}`, nested: { o: `deep ${row}` } } } : { row };
+        }
+      }
+      return { rows, read };
+    }
+
+    it("gives the texts of the asked rows' records through the spec's mapping, reading the rows only up to the last asked", async () => {
+      const { rows, read } = storedRows(100);
+      const texts = new DatasetTexts(NO_FILE, "A", rows);
+      expect(await texts.unavailable()).toBeNull();
+      expect(await texts.rowTexts(spec, new Set([3, 2]))).toEqual(new Map([[2, { output: "out 2", expected: "exp 2" }], [3, { output: "out 3", expected: null }]]));
+      expect(read.rows).toBe(4); // rows 1..3, and the 4th that says the asked ones are past
+      expect(await texts.rowTexts({ type: "exact_match", inputs: { output: "$.nested.o" } }, new Set([5]))).toEqual(new Map([[5, { output: "deep 5", expected: "exp 5" }]]));
+      expect(await texts.rowTexts(undefined, new Set([5]))).toEqual(new Map()); // an evaluator this run does not have
+      expect(await texts.unavailable()).toBeNull();
+    });
+
+    it("leaves out a row stored without a record, and says why when none of the asked rows has one", async () => {
+      const { rows } = storedRows(10, (i) => i !== 2 && i < 5);
+      const texts = new DatasetTexts(NO_FILE, "B", rows);
+      expect(await texts.rowTexts(spec, new Set([1, 2]))).toEqual(new Map([[1, { output: "out 1", expected: "exp 1" }]]));
+      expect(await texts.unavailable()).toBeNull();
+      expect(await texts.rowTexts(spec, new Set([6, 7]))).toBeNull();
+      expect(await texts.unavailable()).toBe("the rows of B were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts");
+    });
+
+    it("does not read stored rows for a run read from a dataset file", async () => {
+      const { rows, read } = storedRows(10);
+      const texts = new DatasetTexts({ path: `${dir}/never-there.jsonl`, sha256: "00" }, "A", rows);
+      expect(await texts.rowTexts(spec, new Set([1]))).toBeNull();
+      expect(await texts.unavailable()).toBe(`the dataset of A (${dir}/never-there.jsonl) is missing`);
+      expect(read.rows).toBe(0);
+    });
+  });
 });

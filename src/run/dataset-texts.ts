@@ -4,6 +4,7 @@ import { hashFile } from "../dataset/hash.js";
 import { readDataset } from "../dataset/read-dataset.js";
 import { compileInputs } from "../mapping/inputs.js";
 import { toText } from "../mapping/to-text.js";
+import type { RowOutcome } from "./types.js";
 
 export type RowTexts = Map<number, { output: string | null; expected: string | null }>;
 
@@ -17,10 +18,17 @@ export interface RecordedDataset {
 }
 
 /**
+ * A stored run's rows in row order, as `RunStore.rows` gives them, read afresh at each call: where a run not read
+ * from a dataset file (a service's) keeps each row's record (`RowOutcome.record`, schema version 5).
+ */
+export type StoredRows = () => AsyncIterable<Pick<RowOutcome, "row" | "record">>;
+
+/**
  * The texts a run's evaluators compared, read back from its dataset file (results keep scores, not texts),
  * but only while the file still holds the bytes the run read: a file that is missing, unreadable or changed
  * since the run (its sha256 differs from the recorded one) gives no texts, never another dataset's. The
- * file is hashed once, and only when some texts are asked for.
+ * file is hashed once, and only when some texts are asked for. A stored run not read from a dataset file
+ * gives the texts of the records its rows were stored with, when it has `stored` rows to read them from.
  */
 export class DatasetTexts {
   private verdict: Promise<string | null> | undefined;
@@ -28,30 +36,48 @@ export class DatasetTexts {
   /**
    * @param dataset the recorded dataset; null for a run that records none (a results.jsonl file).
    * @param who the run(s) for messages, e.g. `A` or `A and B`.
+   * @param stored the run's stored rows, read for their records only when `dataset.path` is null.
    */
   constructor(
     readonly dataset: RecordedDataset | null,
     readonly who: string,
+    readonly stored?: StoredRows,
   ) {}
 
   /**
    * Null when the texts can be read; else why not, as a clause for a message
    * (`the dataset of A (/data/x.jsonl) has changed since the run`). Hashes the file at the first call only.
+   * Of a run read from its stored records: null until a {@link rowTexts} found none of the rows it asked for
+   * stored with a record, then why.
    */
   unavailable(): Promise<string | null> {
-    this.verdict ??= datasetProblem(this.dataset, this.who);
+    this.verdict ??= this.#fromRecords() ? Promise.resolve(null) : datasetProblem(this.dataset, this.who);
     return this.verdict;
   }
 
   /**
    * The texts of `rows` through `spec`'s input mapping: null when they are unavailable (see
    * {@link unavailable}); a map without the rows it could not read otherwise (no spec, a row whose mapping
-   * fails). No rows asked: an empty map, without reading the file.
+   * fails, a stored row without a record). No rows asked: an empty map, without reading the file.
    */
   async rowTexts(spec: EvaluatorSpec | undefined, rows: ReadonlySet<number>): Promise<RowTexts | null> {
     if (rows.size === 0) return new Map();
-    if ((await this.unavailable()) !== null || this.dataset?.path == null) return null;
+    if ((await this.unavailable()) !== null) return null;
+    if (this.stored && this.#fromRecords()) {
+      if (!spec) return new Map();
+      const texts = await readRecordTexts(this.stored, spec, rows);
+      if (texts === null) {
+        this.verdict = Promise.resolve(`the rows of ${this.who} were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`);
+      }
+      return texts;
+    }
+    if (this.dataset?.path == null) return null;
     return spec ? readRowTexts(this.dataset.path, spec, rows) : new Map();
+  }
+
+  /** Whether the texts come from the stored rows' records: a stored run not read from a dataset file, whose rows are given. */
+  #fromRecords(): boolean {
+    return this.stored !== undefined && this.dataset !== null && this.dataset.path === null;
   }
 }
 
@@ -82,23 +108,56 @@ function isMissing(error: unknown): boolean {
  */
 async function readRowTexts(datasetPath: string, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts> {
   const out: RowTexts = new Map();
-  const issues: Issue[] = [];
-  const inputs = compileInputs(spec.inputs, [], issues, spec.name ?? spec.type);
-  if (issues.length) return out;
-  const text = (v: unknown) => (v === undefined || v === null ? null : toText(v));
+  const textsOf = mapping(spec);
+  if (!textsOf) return out;
   const last = Math.max(...rows);
   try {
     for await (const item of readDataset(datasetPath)) {
       if (item.row > last) break;
       if (!rows.has(item.row) || !("record" in item)) continue;
-      try {
-        out.set(item.row, { output: text(inputs.output(item.record)), expected: text(inputs.expected(item.record)) });
-      } catch {
-        // a row whose mapping fails is shown without its texts
-      }
+      const texts = textsOf(item.record);
+      if (texts) out.set(item.row, texts);
     }
   } catch {
     // the file changed after it was checked: show what was read
   }
   return out;
+}
+
+/**
+ * Reads `rows`' texts from the records they were stored with, reading the stored rows up to the last one asked
+ * for (as {@link readRowTexts} reads a file). Null when none of `rows` was stored with a record; otherwise the
+ * texts of those that were, less any whose mapping fails. A failure to read the store is thrown: the run is there.
+ */
+async function readRecordTexts(stored: StoredRows, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts | null> {
+  const out: RowTexts = new Map();
+  const textsOf = mapping(spec);
+  const last = Math.max(...rows);
+  let records = 0;
+  for await (const r of stored()) {
+    if (r.row > last) break;
+    if (!rows.has(r.row) || r.record === undefined) continue;
+    records++;
+    const texts = textsOf?.(r.record);
+    if (texts) out.set(r.row, texts);
+  }
+  return records === 0 ? null : out;
+}
+
+/**
+ * `spec`'s input mapping as a function from a record to its output and expected texts (undefined where the mapping
+ * fails on it: such a row is shown without its texts), or undefined when the mapping does not compile.
+ */
+function mapping(spec: EvaluatorSpec): ((record: unknown) => { output: string | null; expected: string | null } | undefined) | undefined {
+  const issues: Issue[] = [];
+  const inputs = compileInputs(spec.inputs, [], issues, spec.name ?? spec.type);
+  if (issues.length) return undefined;
+  const text = (v: unknown) => (v === undefined || v === null ? null : toText(v));
+  return (record) => {
+    try {
+      return { output: text(inputs.output(record)), expected: text(inputs.expected(record)) };
+    } catch {
+      return undefined;
+    }
+  };
 }

@@ -253,7 +253,7 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
 });
 
 describe("runs whose rows hold their records (a service's, not read from a dataset file)", () => {
-  it("compare, its JSON and its report's input are what they are for the same rows without records: no record is copied into them", async () => {
+  it("compare and its JSON are what they are for the same rows without records: no record is copied into them", async () => {
     const dir = mkdtempSync(join(tmpdir(), "simeval-compare-records-"));
     const store = openSqliteStore(join(dir, "simeval.db"));
     try {
@@ -269,15 +269,12 @@ describe("runs whose rows hold their records (a service's, not read from a datas
         }));
         return id;
       };
-      /** compare A B as JSON and as the report's input, each run's id and name made "A"/"B", the times left out. */
+      /** compare A B as JSON, each run's id and name made "A"/"B". */
       const compared = async (refA: string, refB: string) => {
         const [a, b] = [await loadRun(refA, store), await loadRun(refB, store)];
         const c = await compare(a, b);
-        const { generated_at: _, ...input } = await comparisonReportInput(c, a, b);
-        // Two runs may start in one millisecond: their starts are left out, not replaced.
-        for (const side of [input.a, input.b]) side.started_at = "";
         const named = (text: string) => ([[a, "A"], [b, "B"]] as const).reduce((t, [r, side]) => [r.info!.id, r.info!.name!].reduce((u, v) => u.replaceAll(v, side), t), text);
-        return named(JSON.stringify({ json: comparisonJson(c, a, b), input }));
+        return named(JSON.stringify({ json: comparisonJson(c, a, b), c: { ...c, a: "", b: "" } }));
       };
       await recordRun("with-a", true, true);
       await recordRun("with-b", false, true);
@@ -286,7 +283,6 @@ describe("runs whose rows hold their records (a service's, not read from a datas
       const withRecords = await compared("with-a", "with-b");
       expect(withRecords).not.toContain("RECORDED-TEXT");
       expect(withRecords).toBe(await compared("bare-a", "bare-b"));
-      expect(withRecords).toContain("not read from a dataset file");
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -504,12 +500,15 @@ describe("printComparison", () => {
 describe("compare with a run not read from a dataset file (null dataset_path and dataset_hash: a service's)", () => {
   const spec = { type: "exact_match", inputs: { output: "$.a", expected: "$.ref" } };
   const result = (score: number) => ({ exact_match: { type: "exact_match", score, passed: score === 1, reasoning: null, details: null, skipped: false, label: score === 1 ? "pass" : "fail" } });
-  /** Records in `db` a run `name` of 6 rows (ids q1..q6) from traces, as a service would: no dataset file, each row scoring `score`. */
-  const recordTraces = async (db: string, name: string, score = 0) => {
+  /**
+   * Records in `db` a run `name` of 6 rows (ids q1..q6) from traces, as a service would: no dataset file, each row
+   * scoring `score`, stored with the record `record(i)` of row i when given.
+   */
+  const recordTraces = async (db: string, name: string, score = 0, record?: (i: number) => Record<string, unknown>) => {
     const store = openSqliteStore(db);
     try {
       const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
-      await store.appendRows(id, Array.from({ length: 6 }, (_, i) => ({ id: `q${i + 1}`, results: result(score) }) as never));
+      await store.appendRows(id, Array.from({ length: 6 }, (_, i) => ({ id: `q${i + 1}`, results: result(score), ...(record ? { record: record(i + 1) } : {}) }) as never));
       await store.finishRun(id, { rows: 6, row_errors: 0, skipped_as_zero: false, evaluators: [] });
     } finally {
       await store.close();
@@ -523,7 +522,7 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  const reason = (who: string) => `the rows of ${who} were not read from a dataset file (such as a service's, scored from traces), so no file holds their texts`;
+  const reason = (who: string) => `the rows of ${who} were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`;
 
   it("shows the texts of the run on a file and says why the other's are unavailable, in the report's input, the warning and the HTML", async () => {
     await inDir(async (dir, db) => {
@@ -557,7 +556,7 @@ describe("compare with a run not read from a dataset file (null dataset_path and
     });
   });
 
-  it("says once, of A and B, that two such runs have no texts, and shows their one dataset as none", async () => {
+  it("says of each of two such runs stored without records that it has no texts, and shows their one dataset as none", async () => {
     await inDir(async (_dir, db) => {
       await recordTraces(db, "a", 1);
       await recordTraces(db, "b");
@@ -565,12 +564,38 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       try {
         const [a, b] = [await loadRun("a", store), await loadRun("b", store)];
         const input = await comparisonReportInput(await compare(a, b), a, b);
-        expect(input.texts_unavailable).toEqual([reason("A and B")]);
+        expect(input.texts_unavailable).toEqual([reason("A"), reason("B")]);
         const html = renderComparisonReport(input);
         expect(html).toContain(`<dt>Dataset</dt><dd><span class="muted">none (not read from a dataset file)</span></dd>`);
       } finally {
         await store.close();
       }
+    });
+  });
+  it("shows each run's own texts from the records its rows were stored with (schema version 5), in the report's input and the HTML, with no warning", async () => {
+    await inDir(async (dir, db) => {
+      await recordTraces(db, "a", 1, (i) => ({ ref: `ref ${i}`, a: `ref ${i}` }));
+      await recordTraces(db, "b", 0, (i) => ({ ref: `ref ${i}`, a: `trace <b> ${i}` }));
+      await recordTraces(db, "c", 0); // no records
+      const store = openSqliteStore(db);
+      try {
+        const [a, b, c] = [await loadRun("a", store), await loadRun("b", store), await loadRun("c", store)];
+        const input = await comparisonReportInput(await compare(a, b), a, b);
+        expect(input.evaluators[0]?.worst.map((w) => [w.row, w.expected, w.output_a, w.output_b])).toEqual(Array.from({ length: 6 }, (_, i) => [i + 1, `ref ${i + 1}`, `ref ${i + 1}`, `trace <b> ${i + 1}`]));
+        expect(input.texts_unavailable).toBeUndefined();
+        // Beside a run stored without records: its own side's texts, and why the other's are missing.
+        const mixed = await comparisonReportInput(await compare(a, c), a, c);
+        expect(mixed.evaluators[0]?.worst.map((w) => [w.expected, w.output_a, w.output_b])).toEqual(Array.from({ length: 6 }, (_, i) => [`ref ${i + 1}`, `ref ${i + 1}`, null]));
+        expect(mixed.texts_unavailable).toEqual([reason("B")]);
+      } finally {
+        await store.close();
+      }
+      const report = join(dir, "compare.html");
+      const reported = await cliOutput(["compare", "a", "b", "--db", db, "--report", report]);
+      expect(reported).toMatchObject({ code: 0, err: "" });
+      const html = readFileSync(report, "utf8");
+      expect(html).toContain("&lt;b&gt;"); // B's output, from its records (a diff against A's, so in pieces)
+      expect(html).not.toContain("texts unavailable");
     });
   });
 });

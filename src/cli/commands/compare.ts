@@ -441,8 +441,9 @@ export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): Compa
 
 /**
  * Joins the comparison with the texts of the regressed rows, read back from each run's dataset file when
- * it still holds the bytes the run read. When it does not (missing, changed, or no dataset: a results.jsonl
- * file, or a stored run not read from a dataset file), those texts are null and `texts_unavailable` says why, once.
+ * it still holds the bytes the run read, or, for a stored run not read from a dataset file, from the records
+ * its rows were stored with. When it does not (missing, changed, or no dataset: a results.jsonl file, or a
+ * stored run whose rows hold no records), those texts are null and `texts_unavailable` says why, once.
  */
 export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: LoadedRun): Promise<ComparisonReportInput> {
   const label = (r: LoadedRun): RunLabel => ({
@@ -498,15 +499,16 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
 
 /**
  * Each run's dataset texts. Two runs that recorded the same file with the same hash share one reader,
- * so the file is hashed once and a problem with it is said once (of "A and B").
+ * so the file is hashed once and a problem with it is said once (of "A and B"). Runs not read from a dataset
+ * file share none: each one's texts are the records its own rows were stored with.
  */
 function datasetTexts(a: LoadedRun, b: LoadedRun): [DatasetTexts, DatasetTexts] {
   const recorded = (r: LoadedRun): RecordedDataset | null => (r.info ? { path: r.info.dataset_path, sha256: r.info.dataset_hash } : null);
   const da = recorded(a);
   const db = recorded(b);
-  if (da && db && da.path === db.path && da.sha256 === db.sha256) {
+  if (da && db && da.path !== null && da.path === db.path && da.sha256 === db.sha256) {
     const both = new DatasetTexts(da, "A and B");
     return [both, both];
   }
-  return [new DatasetTexts(da, a.info ? "A" : sideLabel("A", a)), new DatasetTexts(db, b.info ? "B" : sideLabel("B", b))];
+  return [new DatasetTexts(da, a.info ? "A" : sideLabel("A", a), a.stored), new DatasetTexts(db, b.info ? "B" : sideLabel("B", b), b.stored)];
 }
