@@ -155,6 +155,13 @@ describe("--seed's help", () => {
   });
 });
 
+describe("compare --json's help", () => {
+  it("says the warnings go to stderr too, where the text prints them on stdout: it said they stay on stderr", async () => {
+    const help = (await run("compare", "--help")).out.replace(/\s+/g, " ");
+    expect(help).toContain("--json print the comparison as one JSON document on stdout (its warnings on stderr too; gate failures stay there)");
+  });
+});
+
 describe("the gate options' help", () => {
   it("shows no empty default, where it printed \"(default: [])\"", async () => {
     const help = (await run("run", "--help")).out;
