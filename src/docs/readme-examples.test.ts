@@ -15,8 +15,9 @@ const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] a
  */
 function promised(example: string): unknown[] {
   const values: unknown[] = [];
-  for (const m of example.matchAll(/^console\.log\(.*\);(?: *\/\/ (.*))?\n((?:\/\/.*\n)*)/gm)) {
-    const comment = m[1] ?? m[2]!.replace(/^\/\/ ?/gm, "");
+  // Indented as a whole when the example sits in a list item.
+  for (const m of example.matchAll(/^ *console\.log\(.*\);(?: *\/\/ (.*))?\n((?: *\/\/.*\n)*)/gm)) {
+    const comment = m[1] ?? m[2]!.replace(/^ *\/\/ ?/gm, "");
     values.push(new Function(`return (${comment});`)());
   }
   return values;
