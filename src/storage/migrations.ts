@@ -128,7 +128,7 @@ function check(db: Database, path: string): number {
     throw new EvalError(
       "USAGE",
       `${path} was written by a newer simeval (schema version ${version}; this version reads up to ${SCHEMA_VERSION}): ` +
-        `upgrade simeval (npm install simeval@latest) to open it, or give --db another file`,
+        `open it with the simeval that wrote it, or a later one (simeval is installed from its folder or tarball, not from the npm registry), or give --db another file`,
     );
   }
   return version;

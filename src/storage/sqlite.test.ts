@@ -341,7 +341,7 @@ describe("opening", () => {
     const e = await evalErrorOf(Promise.resolve().then(() => open(newer)));
     expect(e.code).toBe("USAGE");
     expect(e.message).toBe(
-      `${newer} was written by a newer simeval (schema version ${SCHEMA_VERSION + 1}; this version reads up to ${SCHEMA_VERSION}): upgrade simeval (npm install simeval@latest) to open it, or give --db another file`,
+      `${newer} was written by a newer simeval (schema version ${SCHEMA_VERSION + 1}; this version reads up to ${SCHEMA_VERSION}): open it with the simeval that wrote it, or a later one (simeval is installed from its folder or tarball, not from the npm registry), or give --db another file`,
     );
   });
 
