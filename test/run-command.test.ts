@@ -1240,6 +1240,19 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(existsSync(join(dir, "fresh"))).toBe(false);
   });
 
+  it("run --baseline without the gate, on a run database it creates, warns that no baseline is set and that this run created the database; not once it was there", async () => {
+    const db = join(dir, "created", "simeval.db");
+    const data = file("created.jsonl", jsonl([{ output: "x", expected: "x" }]));
+    const args = ["run", data, "--config", file("created.json", evals([{ type: "exact_match" }])), "--db", db, "--baseline"];
+    const first = await run(...args);
+    expect(first.code).toBe(0);
+    expect(first.err).toContain(`--baseline: no baseline is set yet (this run created the run database ${db}: a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run`);
+    const second = await run(...args);
+    expect(second.code).toBe(0);
+    expect(second.err).toContain("--baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
+    expect(second.err).not.toContain("this run created");
+  });
+
   it("compare refuses runs with no evaluator in common (exit 2, naming each side's), with or without --fail-on-regression", async () => {
     const db = join(dir, "db.sqlite");
     const data = file("d.jsonl", jsonl(Array.from({ length: 6 }, (_, i) => ({ id: i, output: `a ${i}`, expected: `a ${i}` }))));

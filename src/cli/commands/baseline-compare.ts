@@ -4,6 +4,7 @@ import type { RunStore } from "../../storage/store.js";
 import type { CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
+import { forTerminalLine } from "../format.js";
 import { tableWidth } from "../table.js";
 import { compare, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionVerdict } from "./compare.js";
 import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
@@ -15,9 +16,10 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
  * compare. With `gate` (--fail-on-regression), no baseline (unset since the run began), runs whose ids
  * disagree, or that share no evaluator, or a baseline in which one of the run's evaluators scored no row
  * (see {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the first and
- * last are a warning.
+ * last are a warning. `createdDatabase`, the path of a run database this run created, makes the no-baseline
+ * warning say so: the baseline a user set elsewhere (a CI job's earlier runner) is not in it.
  */
-export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean): Promise<BaselineVerdict | null> {
+export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean, createdDatabase?: string): Promise<BaselineVerdict | null> {
   const baseline = await store.baseline();
   if (!baseline && gate) {
     // runCommand refused the gate before the first row when no baseline was set: another process deleted its run since.
@@ -27,7 +29,8 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
     );
   }
   if (!baseline) {
-    io.stderr("simeval: --baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
+    const created = createdDatabase === undefined ? "" : ` (this run created the run database ${forTerminalLine(createdDatabase)}: a CI runner starts without one unless the file is kept between jobs)`;
+    io.stderr(`simeval: --baseline: no baseline is set yet${created}; \`simeval baseline set RUN\` marks a known-good run`);
     return null;
   }
   const a = await loadRun(baseline.id, store);

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { EvalError, type Issue } from "../../errors.js";
 import { evaluatorList } from "../../compare/evaluator-list.js";
 import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
@@ -98,6 +98,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
 
   if (opts.failOnRegression && opts.db !== false) refuseNoDatabaseToGateOn(opts.db);
+  // `--baseline` on a database this run creates finds no baseline, and says why (a fresh CI runner).
+  const newDatabase = opts.db !== false && !existsSync(opts.db);
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
   if (opts.failOnRegression && store) {
     const baseline = await store.baseline();
@@ -192,7 +194,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     let noVerdict: unknown;
     if (opts.baseline && store && result.runId) {
       try {
-        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true);
+        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true, newDatabase ? String(opts.db) : undefined);
       } catch (error) {
         noVerdict = error;
       }
