@@ -10,7 +10,7 @@ import { evalErrorOf } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
-import { compare, compareCommand, comparisonJson, comparisonReportInput, printComparison, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
+import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import { pDigits } from "../../report/format.js";
 
@@ -403,6 +403,8 @@ describe("compareCommand with no run database", () => {
       expect(e.code).toBe("USAGE");
       expect(e.message).toBe(`no run database at ${db}: \`simeval run\` records runs there (--db reads another); nor is there a file at ${JSON.stringify(typo)}`);
       expect((await evalErrorOf(compareCommand("good", "worse", { db }, io))).message).toMatch(/; nor is there a file at "good" or "worse"$/);
+      // One name given twice is one missing file, named once.
+      expect((await evalErrorOf(compareCommand("typo", "typo", { db }, io))).message).toMatch(/\(--db reads another\); nor is there a file at "typo"$/);
       expect((await evalErrorOf(compareCommand(dir, good, { db }, io))).message).toMatch(/; ".*" is a folder, not a results\.jsonl file$/);
       expect(existsSync(db)).toBe(false);
     } finally {
@@ -779,6 +781,53 @@ describe("compare --json", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("says a warning on stderr with control and bidi characters escaped, as the text prints it on stdout", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
+    try {
+      const scores = (i: number) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } });
+      const a = writeResults(join(dir, "a.jsonl"), 3, scores);
+      const other = writeResults(join(dir, "other.jsonl"), 3, scores, "\u202e\u009b31m");
+      const err: string[] = [];
+      const out: string[] = [];
+      expect(await compareCommand(a, other, { db: join(dir, "none.db"), json: true }, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) })).toBe(0);
+      const c = JSON.parse(out.join("\n")) as ComparisonJson;
+      // The JSON keeps the data as it is; the terminal line escapes it.
+      expect(c.warnings[0]).toContain("\u202e");
+      expect(err.join("\n")).not.toMatch(/[\u202e\u009b]/);
+      expect(err[0]).toMatch(/^simeval: warning: Runs ".*" and ".*" disagree on the id of 3 rows, first at row 1: string "q1" in ".*", string "\\u202e\\u009b31m1" in/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives each field from its own side: B's better is no regression, the evaluators in one run only, a type that only B records, the few-pairs notes", async () => {
+    const names = (n: number, score: number, extra: string): RowScores[] => rows(["em", extra], n, score);
+    // B better on 20 rows: significant, and not regressed.
+    const a = loaded("a", { em: "exact_match", onlyA: "exact_match" }, names(20, 0, "onlyA"), "complete");
+    const b = loaded("b", { em: "exact_match", onlyB: "exact_match" }, names(20, 1, "onlyB"), "complete");
+    const c = await compare(a, b);
+    const j = comparisonJson(c, a, b);
+    expect(j.evaluators.map((e) => [e.name, e.better, e.significant, e.regressed])).toEqual([["em", "b", true, false]]);
+    expect(j.verdict).toEqual({ regressed_on: [], no_verdict_on: [] });
+    expect([j.only_in_a, j.only_in_b]).toEqual([["onlyA"], ["onlyB"]]);
+    expect(j.settings).toEqual({ ...c.settings, worst: 10 });
+    expect(j.notes).toEqual([expect.stringContaining("(seed 1)")]);
+    // Fewer than 10 pairs: the text's note under its table is in notes too.
+    const [few_a, few_b] = [loaded("fa", { em: "exact_match" }, rows(["em"], 3, 1), "complete"), loaded("fb", { em: "exact_match" }, rows(["em"], 3, 0), "complete")];
+    const few = comparisonJson(await compare(few_a, few_b), few_a, few_b);
+    expect(few.notes).toHaveLength(3);
+    expect(few.notes[1]).toMatch(/^Fewer than 10 pairs \(em\)/);
+    for (const note of few.notes) expect(printComparison(await compare(few_a, few_b))).toContain(note);
+    // An evaluator whose type A does not record (only errors in a results.jsonl) takes B's.
+    const untyped = { ...a, types: { onlyA: "exact_match" } };
+    expect(comparisonJson(c, untyped, b).evaluators[0]?.type).toBe("exact_match");
+    expect(comparisonJson(c, untyped, { ...b, types: {} }).evaluators[0]?.type).toBeNull();
+  });
+
+  it("gives a row id of null as null, as it gives a row without one, and any other id as the text shows it", () => {
+    expect([jsonRowId(null), jsonRowId(undefined), jsonRowId(0), jsonRowId("q"), jsonRowId([1])]).toEqual([null, null, "0", "q", "[1]"]);
   });
 
   it("gives the ids that disagree in dataset_mismatch, and no verdict under the gate (exit 2) as the text does", async () => {
