@@ -366,6 +366,57 @@ describe("trend --json", () => {
     });
   });
 
+  it("marks the runs --dataset matched by content, gives both notes in the text's order, each left-out run's status, and a series' setting from the latest run that has it", async () => {
+    await inTempDb("simeval-trend-json-notes-", async (db, dir) => {
+      const [a, moved] = [join(dir, "a.jsonl"), join(dir, "moved", "a.jsonl")];
+      mkdirSync(join(dir, "moved"));
+      for (const f of [a, moved]) writeFileSync(f, '{"output":"x","expected":"x"}\n');
+      const sha = createHash("sha256").update(readFileSync(a)).digest("hex");
+      const store = openSqliteStore(db);
+      const em: EvaluatorSpec = { type: "exact_match" };
+      const lev: EvaluatorSpec = { type: "levenshtein", name: "lev" };
+      const complete = async (name: string, path: string, specs: EvaluatorSpec[]) => {
+        const id = await store.beginRun({ name, dataset_path: path, dataset_hash: sha, evaluators: specs });
+        const s = run(id, specs.map((spec) => [spec, 0.5])).summary!;
+        await store.finishRun(id, { ...s, evaluators: s.evaluators.map((e) => (e.name === "lev" ? { ...e, threshold: 0.7, direction: "minimize" as const } : e)) });
+      };
+      await complete("here", a, [em, lev]);
+      const cut = await store.beginRun({ name: "cut", dataset_path: a, dataset_hash: sha, evaluators: [em] });
+      await store.abortRun(cut, null, "interrupted (SIGINT)");
+      // Begun with no owning process: still running once this store is closed.
+      await store.beginRun({ name: "live", dataset_path: a, dataset_hash: sha, evaluators: [em] }, { owner: "none" });
+      // The newest run has no levenshtein lev (a jaccard one, a series of its own): that series' setting is the one "here" records.
+      await complete("there", moved, [em, { type: "jaccard_similarity", name: "lev" }]);
+      await store.close();
+
+      const text = await trendOut(db, ["--dataset", a]);
+      const json = await cliOutput(["trend", "--db", db, "--dataset", a, "--json"]);
+      expect([text.code, json.code]).toEqual([0, 0]);
+      const t = JSON.parse(json.out) as TrendJson;
+      expect(t.runs.map((r) => [r.name, r.matched_by_content])).toEqual([
+        ["here", false],
+        ["there", true],
+      ]);
+      // The text's lines under its table, in its order: the runs matched by content, then those left out.
+      const lines = text.out.split("\n");
+      const under = lines.slice(lines.findIndex((l) => l.startsWith("there ")) + 1);
+      expect(under).toHaveLength(2);
+      expect(under[0]).toContain("matched by content");
+      expect(under[1]).toMatch(/^left out: 1 incomplete run \(cut\) and 1 run still being recorded \(live\)/);
+      expect(t.notes).toEqual(under);
+      expect(t.left_out.map((r) => [r.name, r.status])).toEqual([
+        ["cut", "incomplete"],
+        ["live", "running"],
+      ]);
+      expect(t.evaluators.map((e) => [e.title, e.name, e.type])).toEqual([
+        ["exact_match", "exact_match", "exact_match"],
+        ["lev (levenshtein)", "lev", "levenshtein"],
+        ["lev (jaccard_similarity)", "lev", "jaccard_similarity"],
+      ]);
+      expect(t.evaluators[1]).toMatchObject({ direction: "minimize", threshold: 0.7 });
+    });
+  });
+
   it("gives no runs, exit 0, when no complete run is recorded, with the text's message in notes and the runs left out", async () => {
     await inTempDb("simeval-trend-json-empty-", async (db) => {
       const store = openSqliteStore(db);
