@@ -474,6 +474,19 @@ describe("runs and rows", () => {
     expect((await collect(store.scores(id))).map((r) => r.row)).toEqual(seen);
   });
 
+  it("counts a row's stored record in the width of its pages, as its results: rows of large records (a service's traces) are read in pages of fewer rows", async () => {
+    const store = open();
+    const id = await store.beginRun({ ...META, dataset_path: null, dataset_hash: null }, { owner: "none" });
+    const traced = () => ({ results: { em: result(1).em! }, record: { output: "x".repeat(20_000), expected: "x" } });
+    for (let i = 0; i < 3; i++) await store.appendRows(id, Array.from({ length: 500 }, traced));
+    const [rows, limits] = await withPageLimits(() => collect(store.rows(id)));
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
+    expect(rows[1499]?.record?.["output"]).toHaveLength(20_000);
+    // Each page after the first holds about 2 Mi characters: of 20,000-character records, about 104.
+    expect(limits.length).toBeGreaterThanOrEqual(3);
+    expect(limits.slice(1).every((l) => l > 100 && l < 105)).toBe(true);
+  });
+
   it("reads at most 4,000 results a page whatever the last page's width: narrow failed rows first do not open a page of 1,000 wide ones", async () => {
     expect([1, 4, 5, 200, 5000].map(rowsForResults)).toEqual([1000, 1000, 800, 20, 1]);
     // Rounded down, never past 4,000: 4,000 / 7 = 571.4 (572 rows would be 4,004 results), 4,000 / 3,000 = 1.3.
