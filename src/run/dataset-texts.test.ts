@@ -94,6 +94,14 @@ describe("DatasetTexts", () => {
       expect(await texts.unavailable()).toBe("the rows of B were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts");
     });
 
+    it("does not read stored rows for a run that records no dataset (a results.jsonl file)", async () => {
+      const { rows, read } = storedRows(10);
+      const texts = new DatasetTexts(null, "A (a.jsonl)", rows);
+      expect(await texts.rowTexts(spec, new Set([1]))).toBeNull();
+      expect(await texts.unavailable()).toBe("A (a.jsonl) is a results.jsonl file, which records no dataset");
+      expect(read.rows).toBe(0);
+    });
+
     it("does not read stored rows for a run read from a dataset file", async () => {
       const { rows, read } = storedRows(10);
       const texts = new DatasetTexts({ path: `${dir}/never-there.jsonl`, sha256: "00" }, "A", rows);
