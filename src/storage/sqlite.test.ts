@@ -791,6 +791,68 @@ describe("rowCount", () => {
   });
 });
 
+describe("storedRows", () => {
+  const NO_FILE = { ...META, dataset_path: null, dataset_hash: null };
+  const none = { rows: 0, with_record: 0, with_time: 0, first_stored_at: null, last_stored_at: null };
+
+  it("counts a run's rows and those with a record, and gives the first and last time a row was stored, whatever its status", async () => {
+    const store = open();
+    const id = await store.beginRun(NO_FILE, { owner: "none" });
+    const other = await store.beginRun(NO_FILE, { owner: "none" });
+    expect(await store.storedRows(id)).toEqual(none);
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_500);
+    try {
+      await store.appendRows(id, [{ id: 1, results: result(1), record: { n: 1 } }, { id: 2, results: result(0) }]);
+      now.mockReturnValue(1_800_000_000_000); // an earlier time, later (a clock set back): the least is the first
+      await store.appendRows(id, [{ id: 3, results: result(1), record: {} }]);
+      now.mockReturnValue(1_900_000_000_000);
+      await store.appendRows(other, [{ id: 1, results: result(1), record: { n: 1 } }]); // another run's rows are not counted
+    } finally {
+      now.mockRestore();
+    }
+    const expected = { rows: 3, with_record: 2, with_time: 3, first_stored_at: 1_800_000_000_000, last_stored_at: 1_800_000_000_500 };
+    expect(await store.storedRows(id)).toEqual(expected);
+    await store.abortRun(id, null, "drained");
+    expect(await store.storedRows(id)).toEqual(expected);
+    expect((await storeError(() => store.storedRows("nope"))).message).toContain('no run with id "nope"');
+  });
+
+  it("a run of a dataset file has no records; rows stored before schema version 5 have no time, and are counted", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const before = Date.now();
+    await store.addRows(id, numbered(1, 1_500));
+    const after = Date.now();
+    const read = await store.storedRows(id);
+    expect(read).toMatchObject({ rows: 1_500, with_record: 0, with_time: 1_500 });
+    expect(read.first_stored_at).toBe(read.last_stored_at);
+    expect(read.first_stored_at! >= before && read.first_stored_at! <= after).toBe(true);
+
+    const raw = new Database(dbPath);
+    raw.prepare("UPDATE rows SET stored_at = NULL WHERE run_id = ?").run(id);
+    raw.close();
+    expect(await store.storedRows(id)).toEqual({ ...none, rows: 1_500 });
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_000);
+    try {
+      await store.addRows(id, numbered(1_501, 1_502));
+    } finally {
+      now.mockRestore();
+    }
+    expect(await store.storedRows(id)).toEqual({ rows: 1_502, with_record: 0, with_time: 2, first_stored_at: 1_800_000_000_000, last_stored_at: 1_800_000_000_000 });
+  });
+
+  it("fails as STORE_FAILED naming the file and the run when SQLite does", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const raw = new Database(dbPath);
+    raw.exec("ALTER TABLE rows RENAME COLUMN stored_at TO stored");
+    raw.close();
+    const error = await storeError(() => store.storedRows(id));
+    expect(error.message).toContain(dbPath);
+    expect(error.message).toContain(`read what the rows of run ${id} hold`);
+  });
+});
+
 describe("baseline", () => {
   it("is unset at first, then the run set, across reopening", async () => {
     const a = open();
