@@ -9,6 +9,7 @@ import { openSqliteStore, SqliteRunStore } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import type { CliIO } from "../io.js";
 import { cliOutput } from "../test-support.js";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import stringWidth from "string-width";
 import { deleteCommand, describeUnscored, finishCommand, meansCell, rowsRecorded, shownDatasetPath, unscoredEvaluators } from "./runs.js";
@@ -491,6 +492,107 @@ describe("showCommand", () => {
     await store.addRows(one, [{ row: 1, id: 1, results: {} }]);
     await store.abortRun(one, null, "stopped");
     expect((await cliOutput(["show", "one", "--db", db])).out).toMatch(/^no summary \(the run did not finish\); 1 row recorded$/m);
+  });
+});
+
+describe("show: when the rows were stored, and whether they kept their records", () => {
+  const db = () => join(dir, "simeval.db");
+  const passed = { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", details: {} } };
+  const SERVICE = { dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] };
+  /** The header lines of `show`'s text: the lines before the evaluator table. */
+  const header = async (ref: string) => (await cliOutput(["show", ref, "--db", db()])).out.split("\n\n")[0]!.split("\n");
+  const json = async (ref: string) => JSON.parse((await cliOutput(["show", ref, "--db", db(), "--json"])).out) as Record<string, unknown>;
+  /** Appends `rows` to run `id` as if at `ms` (milliseconds since the epoch). */
+  async function appendAt(store: SqliteRunStore, id: string, ms: number, rows: object[]) {
+    const now = vi.spyOn(Date, "now").mockReturnValue(ms);
+    try {
+      await store.appendRows(id, rows as never);
+    } finally {
+      now.mockRestore();
+    }
+  }
+
+  it("a service's run: the last and first time a row was stored, and how many rows kept their record; --json gives the same", async () => {
+    const store = open();
+    const id = await store.beginRun({ name: "svc", ...SERVICE }, { owner: "none" });
+    await appendAt(store, id, Date.UTC(2026, 10, 27, 1, 0, 0, 250), [{ id: "t1", results: passed, record: { output: "a" } }, { id: "t2", results: passed }]);
+    await appendAt(store, id, Date.UTC(2026, 10, 27, 1, 2, 3, 0), [{ id: "t3", results: passed, record: { output: "b" } }]);
+    const lines = await header("svc");
+    expect(lines.slice(4)).toEqual([
+      "finished -",
+      "stored   the last row at 2026-11-27T01:02:03.000Z, the first at 2026-11-27T01:00:00.250Z",
+      "dataset  none (not read from a dataset file)",
+      "records  2 of 3 rows kept their record: compare --report shows their texts, not the others'",
+    ]);
+    expect(await json("svc")).toMatchObject({ rows_recorded: 3, rows_with_record: 2, first_stored_at: "2026-11-27T01:00:00.250Z", last_stored_at: "2026-11-27T01:02:03.000Z" });
+    // Every row with its record; and once finished (a summary), --json gives no rows_recorded, the rest as before.
+    const all = await store.beginRun({ name: "all", ...SERVICE }, { owner: "none" });
+    await appendAt(store, all, Date.UTC(2026, 10, 27, 1, 0, 0), [1, 2].map((n) => ({ id: n, results: passed, record: { n } })));
+    expect((await cliOutput(["finish", "all", "--db", db()])).code).toBe(0);
+    expect((await header("all")).slice(5)).toEqual([
+      "stored   every row at 2026-11-27T01:00:00.000Z",
+      "dataset  none (not read from a dataset file)",
+      "records  every row kept its record: compare --report shows their texts",
+    ]);
+    const finished = await json("all");
+    expect(finished).toMatchObject({ rows_with_record: 2, first_stored_at: "2026-11-27T01:00:00.000Z", last_stored_at: "2026-11-27T01:00:00.000Z" });
+    expect("rows_recorded" in finished).toBe(false);
+  });
+
+  it("a service's run whose rows kept no record says compare --report cannot show their texts; one without rows says nothing of either", async () => {
+    const store = open();
+    const id = await store.beginRun({ name: "bare", ...SERVICE }, { owner: "none" });
+    await appendAt(store, id, Date.UTC(2026, 0, 2, 3, 4, 5, 6), [{ id: "t1", key: "k", results: passed }]);
+    expect((await header("bare")).slice(5)).toEqual([
+      "stored   every row at 2026-01-02T03:04:05.006Z",
+      "dataset  none (not read from a dataset file)",
+      "records  no row kept its record: compare --report cannot show texts",
+    ]);
+    expect(await json("bare")).toMatchObject({ rows_recorded: 1, rows_with_record: 0, first_stored_at: "2026-01-02T03:04:05.006Z", last_stored_at: "2026-01-02T03:04:05.006Z" });
+    const one = await store.beginRun({ name: "one", ...SERVICE }, { owner: "none" });
+    await appendAt(store, one, Date.UTC(2026, 0, 2, 3, 4, 5, 6), [{ id: "t1", results: passed, record: { output: "a" } }]);
+    expect((await header("one"))[7]).toBe("records  its row kept its record: compare --report shows its texts");
+    await store.beginRun({ name: "empty", ...SERVICE }, { owner: "none" });
+    expect((await header("empty")).slice(4)).toEqual(["finished -", "dataset  none (not read from a dataset file)"]);
+    expect(await json("empty")).toMatchObject({ rows_recorded: 0, rows_with_record: 0, first_stored_at: null, last_stored_at: null });
+  });
+
+  it("a run of simeval run: one line of when its rows were stored, between its start and its end, and no records line", async () => {
+    const data = join(dir, "a.jsonl");
+    writeFileSync(data, ['{"output":"a","expected":"a"}', '{"output":"b","expected":"c"}'].join("\n") + "\n");
+    writeFileSync(join(dir, "evals.json"), JSON.stringify({ evaluators: [{ type: "exact_match" }] }));
+    const ran = await cliOutput(["run", data, "--config", join(dir, "evals.json"), "--db", db(), "--name", "cli", "--workers", "0"]);
+    expect(ran.code).toBe(0);
+    const shown = await json("cli");
+    expect(shown).toMatchObject({ status: "complete", rows_with_record: 0 });
+    const [first, last] = [shown["first_stored_at"] as string, shown["last_stored_at"] as string];
+    expect(shown["started_at"] as string <= first && first <= last && last <= (shown["finished_at"] as string)).toBe(true);
+    const lines = await header("cli");
+    expect(lines.filter((l) => /^(stored|records) /.test(l))).toEqual([first === last ? `stored   every row at ${last}` : `stored   the last row at ${last}, the first at ${first}`]);
+    expect(lines[6]).toMatch(/^dataset  /);
+  });
+
+  it("a run whose rows were stored before schema version 5: no time, nulls in --json; rows added since have theirs, and the others are counted", async () => {
+    const store = open();
+    const id = await store.beginRun({ name: "old", ...SERVICE }, { owner: "none" });
+    await store.appendRows(id, [{ id: 1, results: passed }, { id: 2, results: passed }] as never);
+    // As a version 4 store left them (its upgrade adds both columns as NULL).
+    const raw = new Database(db());
+    raw.prepare("UPDATE rows SET stored_at = NULL, record = NULL WHERE run_id = ?").run(id);
+    raw.close();
+    expect((await header("old")).slice(4)).toEqual([
+      "finished -",
+      "dataset  none (not read from a dataset file)",
+      "records  no row kept its record: compare --report cannot show texts",
+    ]);
+    expect(await json("old")).toMatchObject({ rows_recorded: 2, rows_with_record: 0, first_stored_at: null, last_stored_at: null });
+    await appendAt(store, id, Date.UTC(2026, 10, 27, 1, 0, 0), [{ id: 3, results: passed, record: { n: 3 } }]);
+    expect((await header("old")).slice(5)).toEqual([
+      "stored   the last row at 2026-11-27T01:00:00.000Z (2 rows stored by a simeval before schema version 5 have no time)",
+      "dataset  none (not read from a dataset file)",
+      "records  1 of 3 rows kept their record: compare --report shows their texts, not the others'",
+    ]);
+    expect(await json("old")).toMatchObject({ rows_recorded: 3, rows_with_record: 1, first_stored_at: "2026-11-27T01:00:00.000Z", last_stored_at: "2026-11-27T01:00:00.000Z" });
   });
 });
 

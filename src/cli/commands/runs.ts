@@ -1,7 +1,7 @@
 import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
+import { openSqliteStore, type SqliteRunStore, type StoredRows } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo, RunSummary } from "../../run/types.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { EXIT } from "../exit-codes.js";
@@ -163,13 +163,19 @@ function evaluatorTable(specs: readonly EvaluatorSpec[]): string {
   return renderTable(["evaluator", "type", "config", ...(withInputs ? ["inputs"] : [])], rows);
 }
 
-/** `simeval show RUN`: one run's details and summary. */
+/**
+ * `simeval show RUN`: one run's details and summary. Also when its rows were stored (the last and the first row, for
+ * rows stored since schema version 5) and, for a run not read from a dataset file, how many kept their record, which
+ * `compare --report` shows texts from: what to know before `simeval finish` or `abort` ends a service's run.
+ * `--json` gives them as `rows_with_record`, `first_stored_at` and `last_stored_at` (ISO times, or null).
+ */
 export async function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
   const store = openRecordedRuns(opts.db);
   try {
     const run = findOrFail(await store.findRun(ref), ref);
+    const stored = await store.storedRows(run.id);
     if (opts.json) {
-      io.stdout(JSON.stringify(await withRowsRecorded(run, store), null, 2));
+      io.stdout(JSON.stringify(shownJson(run, stored), null, 2));
       return EXIT.ok;
     }
     const baseline = (await store.baseline())?.id;
@@ -181,11 +187,13 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `status   ${run.status}${run.status === "incomplete" && run.stop_reason !== null ? `: ${forTerminal(run.stop_reason)}` : ""}`,
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
+        ...storedLine(stored),
         `dataset  ${datasetLine(run)}`,
+        ...(run.dataset_path === null ? recordsLine(stored) : []),
         "",
         evaluatorTable(run.evaluators),
         "",
-        run.summary ? summaryTable(run.summary, tableWidth(io)) : await noSummary(run, store),
+        run.summary ? summaryTable(run.summary, tableWidth(io)) : noSummary(run, stored.rows),
         // An incomplete run's figures read like a whole run's: say they are not (as compare does).
         ...(run.summary && run.status === "incomplete"
           ? [`incomplete: these figures cover only the rows read before it stopped${run.stop_reason === null ? " (interrupted, or its file read only up to a fault)" : ""}`]
@@ -196,6 +204,46 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `show --json`: the run, with `rows_recorded` when it has no summary (as `runs --json` gives it), then how many of its
+ * rows kept their record and the first and last time a row was stored, as the text gives them (null without one).
+ */
+function shownJson(run: RunInfo, stored: StoredRows) {
+  const time = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    ...run,
+    ...(run.summary ? {} : { rows_recorded: stored.rows }),
+    rows_with_record: stored.with_record,
+    first_stored_at: time(stored.first_stored_at),
+    last_stored_at: time(stored.last_stored_at),
+  };
+}
+
+/**
+ * `show`'s line of when the run's rows were stored: the last row, then the first (the same time: every row), and how
+ * many rows have no time (stored by a simeval before schema version 5). None when no row has a time. The count of
+ * rows is not given: the summary's table, or the line that says there is none, gives it.
+ */
+function storedLine(stored: StoredRows): string[] {
+  if (stored.last_stored_at === null || stored.first_stored_at === null) return [];
+  const last = new Date(stored.last_stored_at).toISOString();
+  const first = new Date(stored.first_stored_at).toISOString();
+  const untimed = stored.rows - stored.with_time;
+  const when = first === last ? (untimed > 0 ? `the last row at ${last}` : `every row at ${last}`) : `the last row at ${last}, the first at ${first}`;
+  return [`stored   ${when}${untimed > 0 ? ` (${rowsText(untimed)} stored by a simeval before schema version 5 ${untimed === 1 ? "has" : "have"} no time)` : ""}`];
+}
+
+/**
+ * `show`'s line, for a run not read from a dataset file, of how many of its rows kept their record, from which
+ * `compare --report` shows their texts (nothing else holds them). None for a run without rows.
+ */
+function recordsLine(stored: StoredRows): string[] {
+  if (stored.rows === 0) return [];
+  if (stored.with_record === 0) return ["records  no row kept its record: compare --report cannot show texts"];
+  if (stored.with_record === stored.rows) return [stored.rows === 1 ? "records  its row kept its record: compare --report shows its texts" : "records  every row kept its record: compare --report shows their texts"];
+  return [`records  ${stored.with_record.toLocaleString("en-US")} of ${rowsText(stored.rows)} kept their record: compare --report shows their texts, not the others'`];
 }
 
 /** `show`'s dataset line after "dataset": the file and its sha256, or that the run read none (a service's, scoring traces). */
@@ -227,9 +275,9 @@ export async function rowsRecorded(run: RunInfo, store: Pick<SqliteRunStore, "ro
   }
 }
 
-/** What `show` says of a run without a summary: why it has none, and how many rows it has stored all the same. */
-async function noSummary(run: RunInfo, store: SqliteRunStore): Promise<string> {
-  const rows = rowsText(await store.rowCount(run.id));
+/** What `show` says of a run without a summary: why it has none, and how many rows (`count`) it has stored all the same. */
+function noSummary(run: RunInfo, count: number): string {
+  const rows = rowsText(count);
   return run.status === "running"
     ? `no summary yet (the run is still being recorded); ${rows} recorded so far`
     : `no summary (the run did not finish); ${rows} recorded`;
