@@ -164,18 +164,20 @@ function evaluatorTable(specs: readonly EvaluatorSpec[]): string {
 }
 
 /**
- * `simeval show RUN`: one run's details and summary. Also when its rows were stored (the last and the first row, for
- * rows stored since schema version 5) and, for a run not read from a dataset file, how many kept their record, which
- * `compare --report` shows texts from: what to know before `simeval finish` or `abort` ends a service's run.
+ * `simeval show RUN`: one run's details and summary. For a run not read from a dataset file (a service's), also when
+ * its rows were stored (the last and the first row, for rows stored since schema version 5) and how many kept their
+ * record, which `compare --report` shows texts from: what to know before `simeval finish` or `abort` ends it.
  * `--json` gives them as `rows_with_record`, `first_stored_at` and `last_stored_at` (ISO times, or null).
  */
 export async function showCommand(ref: string, opts: { db: string; json?: boolean }, io: CliIO): Promise<number> {
   const store = openRecordedRuns(opts.db);
   try {
     const run = findOrFail(await store.findRun(ref), ref);
-    const stored = await store.storedRows(run.id);
+    // Of a run not read from a dataset file only (a service's, which finish or abort ends): the times are read from
+    // every row, a pass over the run that takes seconds on a million rows of `simeval run`.
+    const stored = run.dataset_path === null ? await store.storedRows(run.id) : undefined;
     if (opts.json) {
-      io.stdout(JSON.stringify(shownJson(run, stored), null, 2));
+      io.stdout(JSON.stringify(stored ? shownJson(run, stored) : await withRowsRecorded(run, store), null, 2));
       return EXIT.ok;
     }
     const baseline = (await store.baseline())?.id;
@@ -187,13 +189,13 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
         `status   ${run.status}${run.status === "incomplete" && run.stop_reason !== null ? `: ${forTerminal(run.stop_reason)}` : ""}`,
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
-        ...storedLine(stored),
+        ...(stored ? storedLine(stored) : []),
         `dataset  ${datasetLine(run)}`,
-        ...(run.dataset_path === null ? recordsLine(stored) : []),
+        ...(stored ? recordsLine(stored) : []),
         "",
         evaluatorTable(run.evaluators),
         "",
-        run.summary ? summaryTable(run.summary, tableWidth(io)) : noSummary(run, stored.rows),
+        run.summary ? summaryTable(run.summary, tableWidth(io)) : noSummary(run, stored?.rows ?? (await store.rowCount(run.id))),
         // An incomplete run's figures read like a whole run's: say they are not (as compare does).
         ...(run.summary && run.status === "incomplete"
           ? [`incomplete: these figures cover only the rows read before it stopped${run.stop_reason === null ? " (interrupted, or its file read only up to a fault)" : ""}`]
