@@ -58,12 +58,9 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     const leftOut = leftOutNote(leftOutRuns);
     if (!runs.length) {
       const none = complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet.";
-      if (opts.json) {
-        io.stdout(JSON.stringify(trendJson({ runs, series: [], moved: new Set(), warnings: [], notes: [none, ...(leftOut ? [leftOut] : [])], leftOut: leftOutRuns }), null, 2));
-        return EXIT.ok;
-      }
-      io.stdout(forTerminal(none));
-      if (leftOut) io.stdout(forTerminal(leftOut));
+      const notes = [none, ...(leftOut ? [leftOut] : [])];
+      if (opts.json) io.stdout(JSON.stringify(trendJson({ runs, series: [], moved: new Set(), warnings: [], notes, leftOut: leftOutRuns }), null, 2));
+      else for (const note of notes) io.stdout(forTerminal(note));
       return EXIT.ok;
     }
     // Runs not read from a dataset file (null: a service's, scoring traces) count as one more dataset, as their means need
@@ -81,9 +78,6 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     ];
     for (const w of warnings) io.stderr(`simeval: ${w}`);
     const notes = [...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])];
-    const mean = (s: Series, i: number) => s.summaries[i]?.mean ?? null;
-    // A run that has the evaluator but in which it scored no row (every row skipped or an error): not a removed one's dash.
-    const unscored = (s: Series, i: number) => s.summaries[i] !== null && s.summaries[i] !== undefined && mean(s, i) === null;
     const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
     const label = datasetLabels(runs.flatMap((r) => (r.dataset_path === null ? [] : [r.dataset_path])));
     const datasetCell = (r: RunInfo) => (r.dataset_path === null ? NO_DATASET_CELL : `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`);
@@ -114,6 +108,16 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
   } finally {
     await store.close();
   }
+}
+
+/** Run `i`'s mean of series `s`: null where the run lacks the evaluator or it scored no row (see {@link unscored}). */
+function mean(s: Series, i: number): number | null {
+  return s.summaries[i]?.mean ?? null;
+}
+
+/** Whether run `i` has the evaluator of `s` but it scored no row there (every row skipped or an error): not a removed one's dash. */
+function unscored(s: Series, i: number): boolean {
+  return s.summaries[i] !== null && s.summaries[i] !== undefined && mean(s, i) === null;
 }
 
 /** A series' direction and threshold as its latest run that has it records them: the threshold the next run will be held to. */
@@ -169,8 +173,8 @@ export function trendJson(t: { runs: readonly RunInfo[]; series: readonly Series
       dataset_path: r.dataset_path,
       dataset_hash: r.dataset_hash,
       matched_by_content: t.moved.has(r.id),
-      means: Object.fromEntries(t.series.map((s) => [s.title, s.summaries[i]?.mean ?? null])),
-      unscored: t.series.filter((s) => s.summaries[i] !== null && s.summaries[i] !== undefined && s.summaries[i]?.mean === null).map((s) => s.title),
+      means: Object.fromEntries(t.series.map((s) => [s.title, mean(s, i)])),
+      unscored: t.series.filter((s) => unscored(s, i)).map((s) => s.title),
     })),
     evaluators: t.series.map((s) => ({ title: s.title, name: s.name, type: s.type, ...latestSetting(s) })),
     warnings: [...t.warnings],
