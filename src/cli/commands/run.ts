@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { EvalError, type Issue } from "../../errors.js";
 import { evaluatorList } from "../../compare/evaluator-list.js";
 import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
@@ -97,9 +97,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (opts.junit) throw new EvalError("USAGE", "--junit reads the rows back from the run database; drop --no-db");
   }
 
-  if (opts.failOnRegression && opts.db !== false) refuseNoDatabaseToGateOn(opts.db);
-  // `--baseline` on a database this run creates finds no baseline, and says why (a fresh CI runner).
-  const newDatabase = opts.db !== false && !existsSync(opts.db);
+  // The path of the run database this run would create (none at --db): the gate is refused, and `--baseline` alone
+  // finds no baseline and says why (a fresh CI runner).
+  const newDatabase = opts.db !== false && noFileAt(opts.db) ? opts.db : undefined;
+  if (opts.failOnRegression && newDatabase !== undefined) throw noDatabaseToGateOn(newDatabase);
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
   if (opts.failOnRegression && store) {
     const baseline = await store.baseline();
@@ -194,7 +195,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     let noVerdict: unknown;
     if (opts.baseline && store && result.runId) {
       try {
-        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true, newDatabase ? String(opts.db) : undefined);
+        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true, newDatabase);
       } catch (error) {
         noVerdict = error;
       }
@@ -306,20 +307,25 @@ function regressionGate(c: BaselineVerdict): GateOutcome {
   return { name: "no regression against the baseline", passed: failures.length === 0, message };
 }
 
+/** Whether there is no file at `path` (ENOENT); another failure to stat it is openSqliteStore's to name. */
+function noFileAt(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
 /**
- * Refuses `--fail-on-regression` (USAGE, before anything is created) when there is no run database at `db`:
+ * The refusal of `--fail-on-regression` (USAGE, before anything is created) when there is no run database at `db`:
  * no baseline can be set in a database that is not there. Said as such, rather than as "no baseline is set"
  * in a database this run would have just created, because it is what a CI job meets on a fresh runner where
  * the database of an earlier job (and the baseline marked in it) was not kept.
  */
-function refuseNoDatabaseToGateOn(db: string): void {
-  try {
-    statSync(db);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return; // openSqliteStore names what else is wrong with the path
-    throw new EvalError(
-      "USAGE",
-      `--fail-on-regression: there is no run database at ${db}, so no baseline to gate on (a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run in it, or \`simeval compare KNOWN_GOOD.results.jsonl NEW.results.jsonl --fail-on-regression\` gates on a results file kept in the repository`,
-    );
-  }
+function noDatabaseToGateOn(db: string): EvalError {
+  return new EvalError(
+    "USAGE",
+    `--fail-on-regression: there is no run database at ${db}, so no baseline to gate on (a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run in it, or \`simeval compare KNOWN_GOOD.results.jsonl NEW.results.jsonl --fail-on-regression\` gates on a results file kept in the repository`,
+  );
 }
