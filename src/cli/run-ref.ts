@@ -5,7 +5,7 @@ import { readResultsFile } from "../run/results-file.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import { isResultError, type RowOutcome, type RunInfo } from "../run/types.js";
 import type { Direction } from "../types.js";
-import type { StoredRows } from "../run/dataset-texts.js";
+import type { StoredRowReader } from "../run/dataset-texts.js";
 import type { RunStore } from "../storage/store.js";
 
 /** A run to compare: from the store (with its dataset and specs) or from a results.jsonl file. */
@@ -18,7 +18,7 @@ export interface LoadedRun {
    * A recorded run's whole rows, read afresh at each call: where a run not read from a dataset file keeps its
    * records, which a report's texts come from. None for a results.jsonl file.
    */
-  stored?: StoredRows;
+  stored?: StoredRowReader;
   directions: Record<string, Direction>;
   types: Record<string, string>;
   /** The line of a results.jsonl left out as cut short (see readResultsFile), once its rows have been read. */

@@ -21,7 +21,7 @@ export interface RecordedDataset {
  * A stored run's rows in row order, as `RunStore.rows` gives them, read afresh at each call: where a run not read
  * from a dataset file (a service's) keeps each row's record (`RowOutcome.record`, schema version 5).
  */
-export type StoredRows = () => AsyncIterable<Pick<RowOutcome, "row" | "record">>;
+export type StoredRowReader = () => AsyncIterable<Pick<RowOutcome, "row" | "record">>;
 
 /**
  * The texts a run's evaluators compared, read back from its dataset file (results keep scores, not texts),
@@ -41,7 +41,7 @@ export class DatasetTexts {
   constructor(
     readonly dataset: RecordedDataset | null,
     readonly who: string,
-    readonly stored?: StoredRows,
+    readonly stored?: StoredRowReader,
   ) {}
 
   /**
@@ -129,7 +129,7 @@ async function readRowTexts(datasetPath: string, spec: EvaluatorSpec, rows: Read
  * for (as {@link readRowTexts} reads a file). Null when none of `rows` was stored with a record; otherwise the
  * texts of those that were, less any whose mapping fails. A failure to read the store is thrown: the run is there.
  */
-async function readRecordTexts(stored: StoredRows, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts | null> {
+async function readRecordTexts(stored: StoredRowReader, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts | null> {
   const out: RowTexts = new Map();
   const textsOf = mapping(spec);
   const last = Math.max(...rows);
