@@ -35,7 +35,9 @@ export interface CompareOptions {
 /**
  * `simeval compare A B`: per evaluator, both means, the paired difference with its CI and p-value; with
  * `--json`, the same as one JSON document on stdout ({@link comparisonJson}), gate failures and progress staying
- * on stderr as with the text, and the warnings the text prints among its lines said on stderr too. Runs without an evaluator in common are a USAGE error (exit 2): there is nothing to compare, and no verdict.
+ * on stderr as with the text, and the warnings the text prints among its lines said on stderr too (as is
+ * `--report`'s "Report: PATH"). Runs without an evaluator in common are a USAGE error (exit 2): there is nothing
+ * to compare, and no verdict.
  * Ctrl-C or SIGTERM stops it (exit 130, or 143 for SIGTERM) while the runs are read, and before the report is
  * written, saying so: it changes nothing, and writes no part of a report. One while the report is written (heard
  * once the write is done, its main thread busy) lets the file be finished, and is said too.
@@ -64,9 +66,10 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     }
     refuseNoCommonEvaluator(a, b, comparison); // results.jsonl files: once their rows have shown their evaluators
     if (opts.json) {
-      io.stdout(JSON.stringify(comparisonJson(comparison, a, b), null, 2));
+      const json = comparisonJson(comparison, a, b);
+      io.stdout(JSON.stringify(json, null, 2));
       // The text prints them among its lines; with stdout holding the JSON alone, a CI log still shows them.
-      for (const w of comparisonWarnings(comparison)) io.stderr(`simeval: warning: ${forTerminalLine(w)}`);
+      for (const w of json.warnings) io.stderr(`simeval: warning: ${forTerminalLine(w)}`);
     } else {
       io.stdout(printComparison(comparison, tableWidth(io)));
     }
