@@ -631,7 +631,8 @@ export class SqliteRunStore implements RunStore {
       // One read transaction: the run and its rows as of one moment, so a run deleted in between is no run.
       this.#db.transaction(() => {
         this.#run(runId);
-        return this.#q.storedRows.get(runId) ?? { rows: 0, with_record: 0, with_time: 0, first_stored_at: null, last_stored_at: null };
+        // Aggregates without GROUP BY: always one row, of zeros and nulls for a run without rows.
+        return this.#q.storedRows.get(runId) as StoredRows;
       })(),
     );
   }
