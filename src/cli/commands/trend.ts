@@ -164,7 +164,7 @@ export interface TrendJson {
 }
 
 /** The trend of `runs` (oldest first) as `trend --json` prints it: see {@link TrendJson}. `moved` holds the ids of the runs matched by content. */
-export function trendJson(t: { runs: readonly RunInfo[]; series: readonly Series[]; moved: ReadonlySet<string>; warnings: readonly string[]; notes: readonly string[]; leftOut: readonly RunInfo[] }): TrendJson {
+function trendJson(t: { runs: readonly RunInfo[]; series: readonly Series[]; moved: ReadonlySet<string>; warnings: readonly string[]; notes: readonly string[]; leftOut: readonly RunInfo[] }): TrendJson {
   return {
     runs: t.runs.map((r, i) => ({
       id: r.id,
