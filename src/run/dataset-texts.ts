@@ -59,10 +59,11 @@ export class DatasetTexts {
    * The texts of `rows` through `spec`'s input mapping: null when they are unavailable (see
    * {@link unavailable}); a map without the rows it could not read otherwise (no spec, a row whose mapping
    * fails, a stored row without a record). No rows asked: an empty map, without reading the file.
+   * From stored records, null when none of `rows` kept its record, whatever earlier calls found: in a run whose
+   * later rows kept theirs (stored since schema version 5), one evaluator's rows may have none and another's all.
    */
   async rowTexts(spec: EvaluatorSpec | undefined, rows: ReadonlySet<number>): Promise<RowTexts | null> {
     if (rows.size === 0) return new Map();
-    if ((await this.unavailable()) !== null) return null;
     if (this.stored && this.#fromRecords()) {
       if (!spec) return new Map();
       const texts = await readRecordTexts(this.stored, spec, rows);
@@ -71,6 +72,7 @@ export class DatasetTexts {
       }
       return texts;
     }
+    if ((await this.unavailable()) !== null) return null;
     if (this.dataset?.path == null) return null;
     return spec ? readRowTexts(this.dataset.path, spec, rows) : new Map();
   }
