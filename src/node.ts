@@ -14,7 +14,7 @@ export type { HistogramData } from "./report/types.js";
 export type { RowOutcome, RowResult, StoredResult, ResultError, RunInfo, RunSummary, EvaluatorSummary, SerializedRow } from "./run/types.js";
 export { readDataset, detectFormat, type DatasetFormat, type DatasetItem, type ReadDatasetOptions } from "./dataset/read-dataset.js";
 export type { RowErrorCode } from "./dataset/rows.js";
-export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore } from "./storage/sqlite.js";
+export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore, type StoredRows } from "./storage/sqlite.js";
 export type { RunStore, RunOwner, UnnumberedRow, AppendedRow } from "./storage/store.js";
 export {
   compareRuns,
