@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { compareRuns, type Comparison, type EvaluatorComparison } from "../../compare/compare.js";
+import { compareRuns, type Comparison, type EvaluatorComparison, type WorstRow } from "../../compare/compare.js";
 import { specDifferenceWarning } from "../../compare/spec-diff.js";
 import { evaluatorList, firstListed } from "../../compare/evaluator-list.js";
 import { methodsNote } from "../../compare/methods-note.js";
@@ -341,30 +341,16 @@ export interface ComparedRunJson {
 /** A row named in `compare --json`: its id as the text and the HTML report show it (see {@link jsonRowId}). */
 export type RowIdJson = string | null;
 
-/** One evaluator in `compare --json`: what its line in the table and its list of regressed rows say. */
-export interface EvaluatorComparisonJson {
-  name: string;
+/**
+ * One evaluator in `compare --json`: its {@link EvaluatorComparison} (what its line in the table says, the same
+ * fields in the same order; `better` is "same" too where there are no pairs, the text's "-"), with its type, and
+ * its worst rows (up to `settings.worst`, 10, as the HTML report lists them; the text shows the first 5) naming
+ * each row by {@link RowIdJson}.
+ */
+export interface EvaluatorComparisonJson extends Omit<EvaluatorComparison, "worst"> {
   /** Its type, as either run records it; null when neither does (a results.jsonl evaluator with only errors). */
   type: string | null;
-  direction: EvaluatorComparison["direction"];
-  n_pairs: number;
-  mean_a: number | null;
-  mean_b: number | null;
-  /** mean_b − mean_a; null without pairs. */
-  diff: number | null;
-  /** The paired percentile-bootstrap interval of diff at `level` (0.95); null without pairs. */
-  ci: { low: number; high: number; level: number } | null;
-  p_value: number | null;
-  /** "exact" (every sign pattern counted) or "monte_carlo" (`settings.resamples` random ones, seeded by `settings.seed`); null without pairs. */
-  p_method: EvaluatorComparison["p_method"];
-  /** The run closer to the reference; "same" when the interval holds 0, or there are no pairs (the text's "neither" and "-"). */
-  better: EvaluatorComparison["better"];
-  significant: boolean;
-  /** What `--fail-on-regression` fails on: B significantly worse than A. */
-  regressed: boolean;
-  rows: EvaluatorComparison["rows"];
-  /** The rows that regressed most, worst first: up to `settings.worst` (10), as the HTML report lists them (the text shows the first 5). */
-  worst: { row: number; id: RowIdJson; score_a: number; score_b: number; delta: number }[];
+  worst: (Omit<WorstRow, "id"> & { id: RowIdJson })[];
 }
 
 /**
@@ -416,22 +402,12 @@ export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): Compa
     b: run(b),
     rows: { ...c.rows, ...c.unmatched },
     dataset_mismatch: c.mismatch && { message: c.mismatch.message, rows: c.mismatch.rows, examples: c.mismatch.examples.map((x) => ({ row: x.row, id_a: jsonRowId(x.id_a), id_b: jsonRowId(x.id_b) })) },
-    evaluators: c.evaluators.map((e) => ({
-      name: e.name,
-      type: a.types[e.name] ?? b.types[e.name] ?? null,
-      direction: e.direction,
-      n_pairs: e.n_pairs,
-      mean_a: e.mean_a,
-      mean_b: e.mean_b,
-      diff: e.diff,
-      ci: e.ci && { ...e.ci },
-      p_value: e.p_value,
-      p_method: e.p_method,
-      better: e.better,
-      significant: e.significant,
-      regressed: e.regressed,
-      rows: { ...e.rows },
-      worst: e.worst.map((w) => ({ row: w.row, id: jsonRowId(w.id), score_a: w.score_a, score_b: w.score_b, delta: w.delta })),
+    // The comparison's own fields, in its order (a name first, then its type), with each worst row's id as shown.
+    evaluators: c.evaluators.map(({ name, worst, ...figures }) => ({
+      name,
+      type: a.types[name] ?? b.types[name] ?? null,
+      ...figures,
+      worst: worst.map((w) => ({ ...w, id: jsonRowId(w.id) })),
     })),
     only_in_a: [...c.only_in_a],
     only_in_b: [...c.only_in_b],
