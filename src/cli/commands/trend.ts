@@ -80,11 +80,12 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     const notes = [...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])];
     const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
     const label = datasetLabels(runs.flatMap((r) => (r.dataset_path === null ? [] : [r.dataset_path])));
-    const datasetCell = (r: RunInfo) => (r.dataset_path === null ? NO_DATASET_CELL : `${label.get(r.dataset_path) ?? r.dataset_path}${moved.has(r.id) ? " *" : ""}`);
+    // A run's dataset as the table (`shown`: its short label) and the report (its path) give it, "*" when matched by content.
+    const datasetCell = (r: RunInfo, shown: (path: string) => string) => (r.dataset_path === null ? NO_DATASET_CELL : `${shown(r.dataset_path)}${moved.has(r.id) ? " *" : ""}`);
     if (opts.json) {
       io.stdout(JSON.stringify(trendJson({ runs, series, moved, warnings, notes, leftOut: leftOutRuns }), null, 2));
     } else {
-      const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r), ...series.map((s) => cell(s, i))]);
+      const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r, (path) => label.get(path) ?? path), ...series.map((s) => cell(s, i))]);
       io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
       for (const note of notes) io.stdout(forTerminal(note));
     }
@@ -93,7 +94,7 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
         const { direction, threshold } = latestSetting(s);
         return { name: s.title, type: s.type, direction, threshold, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
       });
-      const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: r.dataset_path === null ? NO_DATASET_CELL : `${r.dataset_path}${moved.has(r.id) ? " *" : ""}` }));
+      const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: datasetCell(r, (path) => path) }));
       const stop = watchInterrupts();
       const progress = terminalProgress(process.stderr, io.stderr);
       try {
