@@ -111,6 +111,15 @@ async function storeError(fn: () => unknown): Promise<EvalError> {
  * (BUSY_TIMEOUT_MS), so that a test of the lock timing out takes no time: SQLite's busy timeout is set
  * anew on each pragma call while it opens.
  */
+/** A new simeval store at `path` as schema version `version` left it (its first migrations, and that user_version), open, for a test to fill. */
+function databaseAtVersion(path: string, version: number): Database.Database {
+  const db = new Database(path);
+  db.pragma(`application_id = ${APPLICATION_ID}`);
+  for (const m of MIGRATIONS.slice(0, version)) db.exec(m);
+  db.pragma(`user_version = ${version}`);
+  return db;
+}
+
 function openWithBusyTimeout(ms: number): SqliteRunStore {
   const pragma = Database.prototype.pragma;
   const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
@@ -274,11 +283,7 @@ describe("opening", () => {
 
   it("upgrades a version 2 store in place: its runs and rows are kept, with no stop reason for the runs it marked incomplete", async () => {
     const old = join(dir, "v2.db");
-    const db = new Database(old);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    db.exec(MIGRATIONS[0] as string);
-    db.exec(MIGRATIONS[1] as string);
-    db.pragma("user_version = 2");
+    const db = databaseAtVersion(old, 2);
     const evaluators = JSON.stringify([{ type: "exact_match", name: "em" }]);
     const insertRun = db.prepare(
       `INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators, summary, pid, host) VALUES (?, '2026-01-01T00:00:00Z', ?, 'd', 'h', ?, ?, ?, ?)`,
@@ -646,10 +651,7 @@ describe("scores", () => {
 
   it("reads rows recorded before the scores column existed (a version 1 store) from their results", async () => {
     const old = join(dir, "v1.db");
-    const db = new Database(old);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    db.exec(MIGRATIONS[0] as string);
-    db.pragma("user_version = 1");
+    const db = databaseAtVersion(old, 1);
     const evaluators = JSON.stringify([{ type: "exact_match", name: "em" }]);
     db.prepare(`INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators) VALUES ('r1', '2026-01-01T00:00:00Z', 'complete', 'd', 'h', ?)`).run(evaluators);
     const insert = db.prepare("INSERT INTO rows (run_id, row, id, results) VALUES ('r1', ?, ?, ?)");
@@ -1274,10 +1276,7 @@ describe("row keys", () => {
 
   it("upgrades a version 3 store in place: its rows are kept, without keys, and its runs take keyed rows", async () => {
     const old = join(dir, "v3.db");
-    const db = new Database(old);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    for (const m of MIGRATIONS.slice(0, 3)) db.exec(m);
-    db.pragma("user_version = 3");
+    const db = databaseAtVersion(old, 3);
     db.prepare(`INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators, pid, host) VALUES ('r', '2026-01-01T00:00:00Z', 'running', 'd', 'h', ?, NULL, NULL)`).run(JSON.stringify(META.evaluators));
     const insertRow = db.prepare("INSERT INTO rows (run_id, row, id, results, scores) VALUES ('r', ?, ?, ?, ?)");
     insertRow.run(1, '"x"', JSON.stringify(result(1)), "[1]");
@@ -1412,10 +1411,7 @@ describe("records and stored times (schema version 5)", () => {
 
   it("upgrades a version 4 store in place by adding two columns (no rewrite): its rows read back without record or stored_at, and its runs take both", async () => {
     const old = join(dir, "v4.db");
-    const db = new Database(old);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    for (const m of MIGRATIONS.slice(0, 4)) db.exec(m);
-    db.pragma("user_version = 4");
+    const db = databaseAtVersion(old, 4);
     db.prepare(`INSERT INTO runs (id, started_at, status, dataset_path, dataset_hash, evaluators, pid, host) VALUES ('r', '2026-01-01T00:00:00Z', 'running', '', '', ?, NULL, NULL)`).run(JSON.stringify(META.evaluators));
     const insertRow = db.prepare("INSERT INTO rows (run_id, row, id, results, scores, key) VALUES ('r', ?, ?, ?, ?, ?)");
     insertRow.run(1, '"x"', JSON.stringify(result(1)), "[1]", "kx");
