@@ -58,6 +58,16 @@ describe("trend series", () => {
     expect(seriesWarnings(runs, series)).toEqual(["tfidf_similarity names different evaluators in these runs (tfidf_similarity, exact_match): each has a column of its own"]);
   });
 
+  it("gives a name that reads as another's title its type too, so that every title (a key of trend --json's means) names one series", () => {
+    const runs = [
+      run("a", [[{ type: "levenshtein", name: "x" }, 0.9], [{ type: "exact_match", name: "x (levenshtein)" }, 0.5]]),
+      run("b", [[{ type: "jaccard_similarity", name: "x" }, 0.7]]),
+    ];
+    const titles = trendSeries(runs).map((s) => s.title);
+    expect(titles).toEqual(["x (levenshtein)", "x (levenshtein) (exact_match)", "x (jaccard_similarity)"]);
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
   it("warns when config or inputs that change scores differ between the runs, not for the threshold alone", () => {
     const lev = (config: Record<string, unknown>, inputs?: Record<string, string>): EvaluatorSpec => ({ type: "levenshtein", config, ...(inputs ? { inputs } : {}) });
     const thresholdOnly = [run("a", [[lev({ threshold: 0.8 }), 0.9]]), run("b", [[lev({ threshold: 0.5 }), 0.9]])];

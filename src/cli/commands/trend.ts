@@ -147,7 +147,7 @@ export interface TrendRunJson {
  * What `simeval trend --json` prints: `{runs, evaluators, warnings, notes, left_out}`.
  * - `runs`: the runs the table shows, oldest first ({@link TrendRunJson}), each with every evaluator's mean.
  * - `evaluators`: the table's columns, `{title, name, type, direction, threshold}`: an evaluator is its name and type,
- *   and `title` (the key of `means`) is the name, with the type in brackets when the name has several; its direction
+ *   and `title` (the key of `means`) is the name, with the type in brackets when the name has several or is another's title; its direction
  *   and threshold as the latest run that has it records them (the threshold the next run will be held to), as `--report` draws them.
  * - `warnings`: what the text warns of on stderr (several datasets, a name given to several types, settings that change scores).
  * - `notes`: the lines under the table (runs matched by content, runs left out), or, with no run to show, the text's message.
@@ -227,7 +227,10 @@ export function trendSeries(runs: readonly RunInfo[]): Series[] {
     }
   });
   const all = [...byKey.values()];
-  for (const s of all) if (all.some((o) => o !== s && o.name === s.name)) s.title = `${s.name} (${s.type})`;
+  const typed = (s: Series) => `${s.name} (${s.type})`;
+  for (const s of all) if (all.some((o) => o !== s && o.name === s.name)) s.title = typed(s);
+  // A name written as another's title (`x (levenshtein)` beside an `x` of two types) gets its type too, so titles stay keys.
+  for (const s of all) if (all.some((o) => o !== s && o.title === s.title)) s.title = typed(s);
   return all;
 }
 
