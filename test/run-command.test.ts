@@ -765,8 +765,16 @@ describe("runs, show, baseline, compare and trend", () => {
     const files = await run("compare", join(dir, "a.out.jsonl"), join(dir, "b.out.jsonl"), "--db", nowhere);
     expect(files.out).toMatch(/levenshtein\s+60/);
     // Reading commands never create a database: a mistyped --db says so.
-    expect(await run("runs", "--db", nowhere)).toMatchObject({ code: 0, out: expect.stringContaining(`No runs recorded in ${nowhere} yet`) });
-    for (const argv of [["show", "good"], ["trend"], ["baseline"], ["compare", "good", "worse"]]) {
+    // Those that list what is recorded list nothing, as on an empty database (exit 0); those asked of a run say there is no database.
+    const noneYet = `No runs recorded in ${nowhere} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
+    expect(await run("runs", "--db", nowhere)).toMatchObject({ code: 0, out: `${noneYet}\n`, err: "" });
+    expect(await run("trend", "--db", nowhere, "--report", join(dir, "none.html"))).toMatchObject({ code: 0, out: `${noneYet}\n`, err: "" });
+    const trendJson = await run("trend", "--db", nowhere, "--json");
+    expect(trendJson.code).toBe(0);
+    expect(JSON.parse(trendJson.out)).toEqual({ runs: [], evaluators: [], warnings: [], notes: [noneYet], left_out: [] });
+    expect(await run("baseline", "--db", nowhere)).toMatchObject({ code: 0, out: expect.stringContaining(`no baseline set: there is no run database at ${nowhere} yet;`) });
+    expect(existsSync(join(dir, "none.html"))).toBe(false);
+    for (const argv of [["show", "good"], ["baseline", "set", "good"], ["compare", "good", "worse"]]) {
       const r = await run(...argv, "--db", nowhere);
       expect(r.code).toBe(2);
       expect(r.err).toContain(`no run database at ${nowhere}: \`simeval run\` records runs there`);

@@ -31,6 +31,21 @@ export function openRecordedRuns(path: string, also = ""): SqliteRunStore {
 }
 
 /**
+ * The run database of a command that lists what is recorded (`runs`, `trend`, `baseline` with no action), or null
+ * when there is no file at `path` yet: such a command then says that none is recorded (see {@link noRunsYet}), as
+ * it would of an empty database, and creates none. A path where no database can be is refused, as by {@link openRecordedRuns}.
+ */
+export function recordedRunsIfAny(path: string): SqliteRunStore | null {
+  refuseUnreachable(path);
+  return existsSync(path) ? openSqliteStore(path) : null;
+}
+
+/** What a listing command says when no run is recorded in the database at `db` (or there is none there yet). */
+export function noRunsYet(db: string): string {
+  return `No runs recorded in ${forTerminalLine(db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
+}
+
+/**
  * Refuses (USAGE) a database path that cannot be looked at: under a file (`notes.txt/runs.db`), where no
  * database can ever be, or one the system will not look up (no permission on a folder, a symlink loop).
  * A path that is merely missing passes: each command says what that means for it.
@@ -66,13 +81,12 @@ function isFileAt(path: string): boolean {
  */
 export async function runsCommand(opts: { db: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
   const checked = checkRunFilter(opts);
-  refuseUnreachable(opts.db);
-  const noneYet = `No runs recorded in ${forTerminalLine(opts.db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
-  if (!existsSync(opts.db)) {
+  const noneYet = noRunsYet(opts.db);
+  const store = recordedRunsIfAny(opts.db);
+  if (store === null) {
     io.stdout(opts.json ? "[]" : noneYet);
     return EXIT.ok;
   }
-  const store = openSqliteStore(opts.db);
   try {
     const filter = await matchRuns(checked, io);
     const recorded = await store.listRuns();
@@ -285,7 +299,10 @@ function noSummary(run: RunInfo, count: number): string {
     : `no summary (the run did not finish); ${rows} recorded`;
 }
 
-/** `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. */
+/**
+ * `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. Shown with no run database at
+ * `opts.db` yet, there is none (exit 0, creating no database); `set` then fails, naming the path.
+ */
 export async function baselineCommand(action: string | undefined, ref: string | undefined, opts: { db: string }, io: CliIO): Promise<number> {
   const usage = "usage: simeval baseline set RUN (a run id, name or id prefix), or simeval baseline to show it";
   if ((action === undefined || action === "show") && ref !== undefined) throw new EvalError("USAGE", `baseline show takes no run, received ${JSON.stringify(ref)}; ${usage}`);
@@ -294,7 +311,11 @@ export async function baselineCommand(action: string | undefined, ref: string | 
     throw new EvalError("USAGE", `baseline: unknown action ${JSON.stringify(action)}; expected set RUN or show.${didYouMean(action, ["set", "show"])} (${usage})`);
   }
   if (action === "set" && ref === undefined) throw new EvalError("USAGE", `baseline set needs a RUN; ${usage}`);
-  const store = openRecordedRuns(opts.db);
+  const store = action === "set" ? openRecordedRuns(opts.db) : recordedRunsIfAny(opts.db);
+  if (store === null) {
+    io.stdout(`no baseline set: there is no run database at ${forTerminalLine(opts.db)} yet; \`simeval run\` records runs there, and \`simeval baseline set RUN\` then sets one`);
+    return EXIT.ok;
+  }
   try {
     if (action === undefined || action === "show") {
       const b = await store.baseline();

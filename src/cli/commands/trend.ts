@@ -13,13 +13,13 @@ import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } f
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTableBlocks, tableWidth } from "../table.js";
-import { openRecordedRuns } from "./runs.js";
+import { noRunsYet, recordedRunsIfAny } from "./runs.js";
 
 /** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
 interface Series {
   name: string;
   type: string;
-  /** The column's title: the name, with the type when the name has several. */
+  /** The column's title: the name, with the type when the name has several or is another's title (each title names one series). */
   title: string;
   /** Each run's summary of this evaluator, oldest run first; null when the run has none. */
   summaries: (EvaluatorSummary | null)[];
@@ -36,12 +36,18 @@ interface Series {
  * before the write leaves the path as it was; one during it (heard once the write is done, its main thread busy)
  * lets the file be finished, so that no temporary file is left beside it.
  * `--json` prints what the table and the lines under it say as one JSON document ({@link trendJson}) instead; the
- * warnings go to stderr as well. With no complete run to show, it gives no runs (exit 0, as the text's message).
+ * warnings go to stderr as well. With no complete run to show, it gives no runs (exit 0, as the text's message), as it
+ * does when there is no run database at `opts.db` yet (creating none, as `runs` does).
  */
 export async function trendCommand(opts: { db: string; report?: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const checked = checkRunFilter(opts);
-  const store = openRecordedRuns(opts.db);
+  const store = recordedRunsIfAny(opts.db);
+  if (store === null) {
+    const notes = [noRunsYet(opts.db)];
+    io.stdout(opts.json ? JSON.stringify(trendJson({ runs: [], series: [], moved: new Set(), warnings: [], notes, leftOut: [] }), null, 2) : notes[0]!);
+    return EXIT.ok;
+  }
   try {
     const filter = await matchRuns(checked, io);
     const { dataset, byContent, keeps: kept } = filter;
