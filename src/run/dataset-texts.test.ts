@@ -91,7 +91,7 @@ describe("DatasetTexts", () => {
       expect(await texts.rowTexts(spec, new Set([1, 2]))).toEqual(new Map([[1, { output: "out 1", expected: "exp 1" }]]));
       expect(await texts.unavailable()).toBeNull();
       expect(await texts.rowTexts(spec, new Set([6, 7]))).toBeNull();
-      expect(await texts.unavailable()).toBe("the rows of B were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts");
+      expect(await texts.unavailable()).toBe("the rows of B were not read from a dataset file, and those shown without texts were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts");
     });
 
     it("gives the texts of rows that kept their record after other rows that kept none were asked (a run stored partly before schema version 5)", async () => {
@@ -99,7 +99,7 @@ describe("DatasetTexts", () => {
       const texts = new DatasetTexts(NO_FILE, "A", rows);
       expect(await texts.rowTexts(spec, new Set([1, 2]))).toBeNull();
       expect(await texts.rowTexts(spec, new Set([6]))).toEqual(new Map([[6, { output: "out 6", expected: "exp 6" }]]));
-      expect(await texts.unavailable()).toMatch(/^the rows of A were not read from a dataset file, and were stored without their records/);
+      expect(await texts.unavailable()).toMatch(/^the rows of A were not read from a dataset file, and those shown without texts were stored without their records/);
     });
 
     it("does not read stored rows for a run that records no dataset (a results.jsonl file)", async () => {

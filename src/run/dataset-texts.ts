@@ -68,7 +68,7 @@ export class DatasetTexts {
       if (!spec) return new Map();
       const texts = await readRecordTexts(this.stored, spec, rows);
       if (texts === null) {
-        this.verdict = Promise.resolve(`the rows of ${this.who} were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`);
+        this.verdict = Promise.resolve(`the rows of ${this.who} were not read from a dataset file, and those shown without texts were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`);
       }
       return texts;
     }

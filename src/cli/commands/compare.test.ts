@@ -524,7 +524,7 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  const reason = (who: string) => `the rows of ${who} were not read from a dataset file, and were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`;
+  const reason = (who: string) => `the rows of ${who} were not read from a dataset file, and those shown without texts were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`;
 
   it("shows the texts of the run on a file and says why the other's are unavailable, in the report's input, the warning and the HTML", async () => {
     await inDir(async (dir, db) => {
