@@ -73,6 +73,21 @@ describe("summarizeStoredRun", () => {
     }
   });
 
+  it("reads the rows without their records (a service's traces), which a summary does not need", async () => {
+    const store = openSqliteStore(":memory:");
+    try {
+      const run = await store.beginRun({ name: null, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+      const scored = (score: number) => ({ exact_match: { type: "exact_match", score, passed: score === 1, label: score === 1 ? "pass" : "fail", reasoning: "", skipped: false, details: {} } });
+      await store.appendRows(run, [0, 1, 1].map((score, i) => ({ id: i, results: scored(score), record: { output: "x".repeat(1000), expected: "x" } })));
+      const asked: unknown[] = [];
+      const spying = { findRun: (ref: string) => store.findRun(ref), rows: (runId: string, opts?: unknown) => (asked.push(opts), store.rows(runId, opts as never)) } as unknown as RunStore;
+      expect(await summarizeStoredRun(spying, run)).toMatchObject({ rows: 3, evaluators: [{ n: 3, mean: 2 / 3, pass_rate: 2 / 3 }] });
+      expect(asked).toEqual([{ records: false }]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("builds no evaluator: a run of semantic_similarity with the openai provider is summarized with no API key set", async () => {
     vi.stubEnv("OPENAI_API_KEY", undefined);
     const store = openSqliteStore(join(files.dir(), "semantic.db"));

@@ -66,7 +66,7 @@ export async function summarizeStoredRun(store: RunStore, runId: string, opts: S
     // Packed a batch at a time, as the runner adds them (SummaryBuilder.add packs each row alone).
     let batch: RowOutcome[] = [];
     let read = 0;
-    for await (const row of store.rows(runId)) {
+    for await (const row of store.rows(runId, { records: false })) {
       batch.push(row);
       if (batch.length === PACK_ROWS) {
         builder.addPacked(packScores(batch, names));

@@ -1355,6 +1355,22 @@ describe("records and stored times (schema version 5)", () => {
     expect(await collect(store.scores(id))).toEqual(rows.map(rowScores));
   });
 
+  it("rows(id, { records: false }) gives every row as rows(id) does, without its record; a bad option is refused, naming it", async () => {
+    const store = open();
+    const id = await store.beginRun(NO_FILE, { owner: "none" });
+    await store.appendRows(id, [{ id: "t1", key: "t1", results: result(1), record: trace(1) }, { id: "bare", results: result(0) }, { id: "t3", results: result(1), record: {} }]);
+    const rows = await collect(store.rows(id));
+    const without = await collect(store.rows(id, { records: false }));
+    expect(without).toEqual(rows.map(({ record: _, ...rest }) => rest));
+    expect(without.some((r) => "record" in r)).toBe(false);
+    expect(await collect(store.rows(id, { records: true }))).toEqual(rows);
+    expect(await collect(store.rows(id, {}))).toEqual(rows);
+    for (const [opts, where] of [[{ records: "no" }, "opts.records"], [5, "opts"], [null, "opts"]] as const) {
+      const error = await collect(store.rows(id, opts as never)).then(() => null, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining(`rows: ${where} must be`) });
+    }
+  });
+
   it("a row's own stored_at is not kept (a row copied from another run gets the time it is stored again)", async () => {
     const store = open();
     const id = await store.beginRun(NO_FILE);

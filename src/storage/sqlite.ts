@@ -10,7 +10,7 @@ import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
 import { newRunId } from "./run-id.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import { CLOSED_UNFINISHED, processGone, type AppendedRow, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type AppendedRow, type RowsOptions, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -180,6 +180,10 @@ function prepareStatements(db: Database.Database) {
     lastRow: db.prepare<[string], number>(`SELECT row FROM rows WHERE run_id = ? ORDER BY row DESC LIMIT 1`).pluck(),
     rowPage: db.prepare<[string, number, number], RowRecord>(
       `SELECT ${ROW_COLUMNS} FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
+    ),
+    // The same without the record, which a reader that needs none is spared reading and parsing (`rows(id, { records: false })`).
+    rowPageWithoutRecord: db.prepare<[string, number, number], RowRecord>(
+      `SELECT ${ROW_COLUMNS.replace("record", "NULL AS record")} FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
     ),
     scoresPage: db
       .prepare<[string, number, number], ScoresRecord>(
@@ -541,10 +545,14 @@ export class SqliteRunStore implements RunStore {
    * could not record a new run while streaming the baseline's rows) and pins a WAL snapshot for the whole
    * read, which stops checkpoints and lets the WAL file grow.
    */
-  async *rows(runId: string): AsyncGenerator<RowOutcome> {
+  async *rows(runId: string, opts: RowsOptions = {}): AsyncGenerator<RowOutcome> {
+    if (!isPlainObject(opts)) throw argumentError("CONFIG_INVALID", "rows", "opts", "an object ({ records? }) or nothing", opts, ["opts"]);
+    const { records = true } = opts;
+    if (typeof records !== "boolean") throw argumentError("CONFIG_INVALID", "rows", "opts.records", "a boolean or nothing", records, ["opts", "records"]);
     const run = this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
     const chars = (r: RowRecord) => r.results.length + (r.error?.length ?? 0) + (r.record?.length ?? 0);
-    const pages = this.#pages(runId, this.#q.rowPage, (r) => r.row, chars, rowsForResults(evaluatorNames(run).length));
+    const statement = records ? this.#q.rowPage : this.#q.rowPageWithoutRecord;
+    const pages = this.#pages(runId, statement, (r) => r.row, chars, rowsForResults(evaluatorNames(run).length));
     for (const page of pages) for (const r of page) yield toRowOutcome(r);
   }
 

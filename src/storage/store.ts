@@ -43,6 +43,12 @@ export interface AppendedRow {
  */
 export type RunOwner = "process" | "none";
 
+/** Options of {@link RunStore.rows}. */
+export interface RowsOptions {
+  /** Whether each row's `record` is read (default true); false leaves it out. */
+  records?: boolean;
+}
+
 /**
  * Where runs are recorded. The CLI uses the embedded SQLite store; the service will add PostgreSQL
  * behind the same interface, so nothing above this file knows which database it talks to. Every method
@@ -123,8 +129,10 @@ export interface RunStore {
   /**
    * A run's rows in row order, streamed, each with its `key` and `record` when it was stored with them, and its
    * `stored_at` (absent for rows stored before schema version 5: see {@link RowOutcome.stored_at}).
+   * `opts.records: false` leaves every row's `record` out, unread: for a reader that needs none (a summary, JUnit),
+   * which a service's large records would otherwise slow. A bad `opts` is CONFIG_INVALID naming it.
    */
-  rows(runId: string): AsyncIterable<RowOutcome>;
+  rows(runId: string, opts?: RowsOptions): AsyncIterable<RowOutcome>;
   /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
   scores(runId: string): AsyncIterable<RowScores>;
   /**
