@@ -77,7 +77,7 @@ describe("summarizeStoredRun", () => {
     const store = openSqliteStore(":memory:");
     try {
       const run = await store.beginRun({ name: null, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
-      const scored = (score: number) => ({ exact_match: { type: "exact_match", score, passed: score === 1, label: score === 1 ? "pass" : "fail", reasoning: "", skipped: false, details: {} } });
+      const scored = (score: number) => ({ exact_match: { type: "exact_match", score, passed: score === 1, label: score === 1 ? ("pass" as const) : ("fail" as const), reasoning: "", skipped: false, details: {} } });
       await store.appendRows(run, [0, 1, 1].map((score, i) => ({ id: i, results: scored(score), record: { output: "x".repeat(1000), expected: "x" } })));
       const asked: unknown[] = [];
       const spying = { findRun: (ref: string) => store.findRun(ref), rows: (runId: string, opts?: unknown) => (asked.push(opts), store.rows(runId, opts as never)) } as unknown as RunStore;
