@@ -5,6 +5,7 @@ import { thrownEvalError } from "../test-support.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { createEvaluator, createEvaluators } from "./create.js";
 import { describeField } from "./describe-schema.js";
+import { UNPRINTABLE_IN_NAME } from "./spec.js";
 
 
 describe("spec validation at creation", () => {
@@ -109,8 +110,18 @@ describe("spec validation at creation", () => {
     for (const name of ["a\nb", "\u001b[31mred", "a\u2028b", "\u202eevil", "a\u061cb", "lev\u200e", "le\u200bv", "\ufefflev", "le\u00adv", "le\u2060v"]) {
       const e = thrownEvalError(() => createEvaluator({ type: "exact_match", name }));
       expect(e.issues.map((i) => i.path)).toEqual([["name"]]);
-      expect(e.message).toContain(`${JSON.stringify(name)} (exact_match): "name" may not hold control`);
+      // Quoted with every such character escaped (JSON leaves U+2028, DEL, C1 and the bidi and invisible ones as they are),
+      // so that the message does not print the name the rule keeps off the screen.
+      const escaped = [...JSON.stringify(name)].map((c) => (UNPRINTABLE_IN_NAME.test(c) ? `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}` : c)).join("");
+      expect(e.message).toContain(`evaluator ${escaped} (exact_match): "name" may not hold control`);
+      expect(e.issues[0]?.message).not.toMatch(UNPRINTABLE_IN_NAME);
+      expect(e.issues[0]?.received).toBe(escaped);
     }
+    expect(thrownEvalError(() => createEvaluator({ type: "exact_match", name: "a\u202eb" })).message).toContain('evaluator "a\\u202eb" (exact_match)');
+    // A type is shown so too, in the spec's label and the unknown-type message.
+    const type = thrownEvalError(() => createEvaluator({ type: "lev\u202eenshtein" }));
+    expect(type.message).toContain('evaluator (lev\\u202eenshtein): unknown type "lev\\u202eenshtein"');
+    expect(type.issues[0]?.message).not.toMatch(UNPRINTABLE_IN_NAME);
     // The message says which character, and where (in code points: the emoji is one).
     expect(thrownEvalError(() => createEvaluator({ type: "exact_match", name: "👩x\u200e" })).message).toContain(
       '"name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or invisible characters (U+00AD, U+200B, U+2060–U+2064, U+FEFF); it holds U+200E at character 3',

@@ -42,6 +42,19 @@ export const BIDI_IN_NAME = "U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U
 /** The invisible characters {@link UNPRINTABLE_IN_NAME} refuses, as messages list them: "a\u200bb" would print as "ab". */
 export const INVISIBLE_IN_NAME = "U+00AD, U+200B, U+2060–U+2064, U+FEFF";
 
+/**
+ * `text` with every character of {@link UNPRINTABLE_IN_NAME} written as its `\uXXXX` escape, so that a message quoting
+ * a refused name or type (`evaluator "a\u202eb"`) shows it rather than being reordered or hidden by it.
+ */
+function escapeUnprintable(text: string): string {
+  return text.replace(new RegExp(UNPRINTABLE_IN_NAME.source, "gu"), (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+}
+
+/** `text` quoted as JSON, with the characters JSON leaves as they are escaped too ({@link escapeUnprintable}). */
+function quoted(text: string): string {
+  return escapeUnprintable(JSON.stringify(text));
+}
+
 /** Where a name first holds a character of {@link UNPRINTABLE_IN_NAME}: "U+200E at character 4" (in code points). */
 function unprintableInName(name: string): string {
   const chars = [...name];
@@ -63,7 +76,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   const spec = raw as Record<string, unknown>;
   const type = spec["type"];
   const name = spec["name"];
-  const who = `${where}evaluator ${typeof name === "string" ? `${JSON.stringify(name)} ` : ""}(${typeof type === "string" ? type : "no type"})`;
+  const who = `${where}evaluator ${typeof name === "string" ? `${quoted(name)} ` : ""}(${typeof type === "string" ? escapeUnprintable(type) : "no type"})`;
   const before = issues.length;
 
   for (const key of Object.keys(spec)) {
@@ -77,14 +90,14 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   } else {
     definition = findEvaluator(type);
     if (!definition) {
-      issues.push({ path: [...at, "type"], message: `${who}: unknown type "${type}"; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: type });
+      issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoted(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
     }
   }
   if (name !== undefined && (typeof name !== "string" || name.trim() === "")) {
     issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
   } else if (typeof name === "string" && UNPRINTABLE_IN_NAME.test(name)) {
     // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
-    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: JSON.stringify(name) });
+    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: quoted(name) });
   } else if (typeof name === "string" && name.trim() !== name) {
     // "levenshtein " reads as "levenshtein" in every table, yet is another key: a typo, not a name.
     issues.push({ path: [...at, "name"], message: `${who}: "name" may not begin or end with whitespace; write ${JSON.stringify(name.trim())}`, expected: "a name without surrounding whitespace", received: JSON.stringify(name) });
