@@ -768,12 +768,16 @@ describe("runs, show, baseline, compare and trend", () => {
     // Those that list what is recorded list nothing, as on an empty database (exit 0); those asked of a run say there is no database.
     const noneYet = `No runs recorded in ${nowhere} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
     expect(await run("runs", "--db", nowhere)).toMatchObject({ code: 0, out: `${noneYet}\n`, err: "" });
-    expect(await run("trend", "--db", nowhere, "--report", join(dir, "none.html"))).toMatchObject({ code: 0, out: `${noneYet}\n`, err: "" });
+    const emptyReport = join(dir, "none.html");
+    expect(await run("trend", "--db", nowhere, "--report", emptyReport)).toMatchObject({ code: 0, out: `${noneYet}\nReport: ${emptyReport}\n`, err: "" });
+    // The report asked for is written all the same: no runs, and why.
+    expect(readFileSync(emptyReport, "utf8")).toContain(`<dt>Runs</dt><dd>0</dd>`);
+    expect(readFileSync(emptyReport, "utf8")).toContain(`No runs recorded in ${nowhere} yet`);
+    rmSync(emptyReport);
     const trendJson = await run("trend", "--db", nowhere, "--json");
     expect(trendJson.code).toBe(0);
     expect(JSON.parse(trendJson.out)).toEqual({ runs: [], evaluators: [], warnings: [], notes: [noneYet], left_out: [] });
     expect(await run("baseline", "--db", nowhere)).toMatchObject({ code: 0, out: expect.stringContaining(`no baseline set: there is no run database at ${nowhere} yet;`) });
-    expect(existsSync(join(dir, "none.html"))).toBe(false);
     for (const argv of [["show", "good"], ["baseline", "set", "good"], ["compare", "good", "worse"]]) {
       const r = await run(...argv, "--db", nowhere);
       expect(r.code).toBe(2);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
@@ -10,6 +10,7 @@ import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js"
 import { datasetLabels, leftOutNote, seriesWarnings, trendSeries, type TrendJson } from "./trend.js";
 import { formatFigure } from "../format.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
+import { escapeHtml } from "../../report/escape.js";
 
 function summary(name: string, type: string, mean: number): EvaluatorSummary {
   return { name, type, direction: "maximize", threshold: null, n: 1, skipped: 0, errors: 0, mean, median: mean, p10: mean, p90: mean, min: mean, max: mean, pass_rate: null, verdicts: 0 };
@@ -442,6 +443,15 @@ describe("trend --json", () => {
       // Filters that keep none: their message, as the text's.
       const none = await cliOutput(["trend", "--db", db, "--json", "-n", "nobody"]);
       expect((JSON.parse(none.out) as TrendJson).notes).toEqual((await trendOut(db, ["-n", "nobody"])).out.split("\n"));
+      // --report is written all the same: a report of no runs, with the message and the runs left out.
+      const report = join(dirname(db), "empty.html");
+      const reported = await cliOutput(["trend", "--db", db, "--json", "--report", report]);
+      expect(reported.code).toBe(0);
+      expect(JSON.parse(reported.out)).toEqual(t);
+      expect(reported.err).toContain(`Report: ${report}`);
+      const html = readFileSync(report, "utf8");
+      expect(html).toContain("<dt>Runs</dt><dd>0</dd>");
+      for (const note of t.notes) expect(html).toContain(escapeHtml(note));
     });
   });
 });

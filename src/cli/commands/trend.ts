@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { scoreKeys, specDifferences } from "../../compare/spec-diff.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import { renderTrendReport } from "../../report/index.js";
+import type { TrendReportInput } from "../../report/types.js";
 import { NO_DATASET_CELL } from "../../report/format.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
@@ -37,17 +38,14 @@ interface Series {
  * lets the file be finished, so that no temporary file is left beside it.
  * `--json` prints what the table and the lines under it say as one JSON document ({@link trendJson}) instead; the
  * warnings go to stderr as well. With no complete run to show, it gives no runs (exit 0, as the text's message), as it
- * does when there is no run database at `opts.db` yet (creating none, as `runs` does).
+ * does when there is no run database at `opts.db` yet (creating none, as `runs` does); `--report` then writes a report
+ * of no runs that says why.
  */
 export async function trendCommand(opts: { db: string; report?: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
   const checked = checkRunFilter(opts);
   const store = recordedRunsIfAny(opts.db);
-  if (store === null) {
-    const notes = [noRunsYet(opts.db)];
-    io.stdout(opts.json ? JSON.stringify(trendJson({ runs: [], series: [], moved: new Set(), warnings: [], notes, leftOut: [] }), null, 2) : notes[0]!);
-    return EXIT.ok;
-  }
+  if (store === null) return emptyTrend([noRunsYet(opts.db)], [], opts, io);
   try {
     const filter = await matchRuns(checked, io);
     const { dataset, byContent, keeps: kept } = filter;
@@ -64,10 +62,7 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     const leftOut = leftOutNote(leftOutRuns);
     if (!runs.length) {
       const none = complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet.";
-      const notes = [none, ...(leftOut ? [leftOut] : [])];
-      if (opts.json) io.stdout(JSON.stringify(trendJson({ runs, series: [], moved: new Set(), warnings: [], notes, leftOut: leftOutRuns }), null, 2));
-      else for (const note of notes) io.stdout(forTerminal(note));
-      return EXIT.ok;
+      return await emptyTrend([none, ...(leftOut ? [leftOut] : [])], leftOutRuns, opts, io);
     }
     // Runs not read from a dataset file (null: a service's, scoring traces) count as one more dataset, as their means need
     // not be comparable with a file's either; their cell is NO_DATASET_CELL.
@@ -95,25 +90,40 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
       io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
       for (const note of notes) io.stdout(forTerminal(note));
     }
-    if (opts.report) {
-      const drawn = series.map((s) => {
-        const { direction, threshold } = latestSetting(s);
-        return { name: s.title, type: s.type, direction, threshold, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
-      });
-      const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: datasetCell(r, (path) => path) }));
-      const stop = watchInterrupts();
-      const progress = terminalProgress(process.stderr, io.stderr);
-      try {
-        const html = renderTrendReport({ runs: reportRuns, series: drawn, warnings: [...warnings, ...notes] });
-        const stopped = await writeReportHearingStops(opts.report, html, stop, progress, io, opts.json === true);
-        if (stopped !== undefined) return stopped;
-      } finally {
-        stop.dispose();
-      }
-    }
-    return EXIT.ok;
+    if (!opts.report) return EXIT.ok;
+    const drawn = series.map((s) => {
+      const { direction, threshold } = latestSetting(s);
+      return { name: s.title, type: s.type, direction, threshold, means: runs.map((_, i) => mean(s, i)), unscored: runs.map((_, i) => unscored(s, i)) };
+    });
+    const reportRuns = runs.map((r) => ({ id: r.id, name: r.name, started_at: r.started_at, dataset_path: datasetCell(r, (path) => path) }));
+    return await writeTrendReport(opts.report, () => ({ runs: reportRuns, series: drawn, warnings: [...warnings, ...notes] }), opts.json === true, io);
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * A trend with no complete run to show (or no run database yet): `notes` say why, as the text's lines or in `--json`'s
+ * `notes` beside the runs left out; `--report` is written all the same, with no runs and the notes in it, so that the
+ * file asked for is there (a CI job that keeps it finds it).
+ */
+async function emptyTrend(notes: string[], leftOut: readonly RunInfo[], opts: { report?: string; json?: boolean }, io: CliIO): Promise<number> {
+  if (opts.json) io.stdout(JSON.stringify(trendJson({ runs: [], series: [], moved: new Set(), warnings: [], notes, leftOut }), null, 2));
+  else for (const note of notes) io.stdout(forTerminal(note));
+  return opts.report ? writeTrendReport(opts.report, () => ({ runs: [], series: [], warnings: notes }), opts.json === true, io) : EXIT.ok;
+}
+
+/**
+ * Draws the trend report (`input`, called once Ctrl-C is listened for) and writes it to `path`, hearing Ctrl-C and
+ * SIGTERM as {@link trendCommand} says; resolves to the exit code. `json`: `Report: PATH` goes to stderr.
+ */
+async function writeTrendReport(path: string, input: () => TrendReportInput, json: boolean, io: CliIO): Promise<number> {
+  const stop = watchInterrupts();
+  const progress = terminalProgress(process.stderr, io.stderr);
+  try {
+    return (await writeReportHearingStops(path, renderTrendReport(input()), stop, progress, io, json)) ?? EXIT.ok;
+  } finally {
+    stop.dispose();
   }
 }
 
