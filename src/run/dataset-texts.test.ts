@@ -55,6 +55,28 @@ describe("DatasetTexts", () => {
     expect(await texts.unavailable()).toBe("the rows of A and B were not read from a dataset file (such as a service's, scored from traces), so no file holds their texts");
   });
 
+  it("gives several asks' texts at once, each through its own spec, as one ask at a time gives them", async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: i, expected: `e${i}`, output: `o${i}`, alt: { text: `alt ${i}` } })).join("\n") + "\n";
+    const dataset = await recorded("many.jsonl", rows);
+    const asks = [
+      { spec, rows: new Set([3, 29]) },
+      { spec: { type: "exact_match", inputs: { output: "$.alt.text" } }, rows: new Set([3, 7]) },
+      { spec: { type: "exact_match", inputs: { output: "$.nothing[*]" } }, rows: new Set([1]) }, // matches nothing: output null
+      { spec: undefined, rows: new Set([2]) }, // an evaluator the run does not have
+      { spec, rows: new Set<number>() },
+    ];
+    const all = await new DatasetTexts(dataset, "A").textsOf(asks);
+    const one = await Promise.all(asks.map((a) => new DatasetTexts(dataset, "A").rowTexts(a.spec, a.rows)));
+    expect(all).toEqual(one);
+    // Row n is the n-th line, whose fields hold n - 1.
+    expect(all[0]).toEqual(new Map([[3, { output: "o2", expected: "e2" }], [29, { output: "o28", expected: "e28" }]]));
+    expect(all[1]).toEqual(new Map([[3, { output: "alt 2", expected: "e2" }], [7, { output: "alt 6", expected: "e6" }]]));
+    expect(all.slice(3)).toEqual([new Map(), new Map()]);
+    // Unavailable: null for each ask with rows.
+    const gone = await new DatasetTexts({ path: dataset.path, sha256: "0".repeat(64) }, "A").textsOf(asks);
+    expect(gone).toEqual([null, null, null, null, new Map()]);
+  });
+
   it("reads (and hashes) nothing when no rows are asked for", async () => {
     const texts = new DatasetTexts({ path: `${dir}/never.jsonl`, sha256: "00" }, "A");
     expect(await texts.rowTexts(spec, new Set())).toEqual(new Map());
@@ -83,6 +105,25 @@ describe("DatasetTexts", () => {
       expect(await texts.rowTexts({ type: "exact_match", inputs: { output: "$.nested.o" } }, new Set([5]))).toEqual(new Map([[5, { output: "deep 5", expected: "exp 5" }]]));
       expect(await texts.rowTexts(undefined, new Set([5]))).toEqual(new Map()); // an evaluator this run does not have
       expect(await texts.unavailable()).toBeNull();
+    });
+
+    it("gives several asks' texts from one read of the stored rows, up to the last row any asks for", async () => {
+      const { rows, read } = storedRows(100, (i) => i !== 8);
+      const texts = new DatasetTexts(NO_FILE, "B", rows);
+      const all = await texts.textsOf([
+        { spec, rows: new Set([2, 5]) },
+        { spec: { type: "exact_match", inputs: { output: "$.nested.o" } }, rows: new Set([40]) },
+        { spec, rows: new Set([8]) }, // stored without its record
+        { spec: undefined, rows: new Set([9]) },
+      ]);
+      expect(read.rows).toBe(41);
+      expect(all).toEqual([
+        new Map([[2, { output: "out 2", expected: "exp 2" }], [5, { output: "out 5", expected: "exp 5" }]]),
+        new Map([[40, { output: "deep 40", expected: "exp 40" }]]),
+        null,
+        new Map(),
+      ]);
+      expect(await texts.unavailable()).toMatch(/^the rows of B were not read from a dataset file, and those shown without texts were stored without their records/);
     });
 
     it("leaves out a row stored without a record, and says why when none of the asked rows has one", async () => {

@@ -63,18 +63,26 @@ export class DatasetTexts {
    * later rows kept theirs (stored since schema version 5), one evaluator's rows may have none and another's all.
    */
   async rowTexts(spec: EvaluatorSpec | undefined, rows: ReadonlySet<number>): Promise<RowTexts | null> {
-    if (rows.size === 0) return new Map();
+    return (await this.textsOf([{ spec, rows }]))[0] ?? null;
+  }
+
+  /**
+   * {@link rowTexts} of each ask, in its order, from one read of the file or of the stored rows (up to the last row
+   * any ask wants), where one read per ask would read a wide config's dataset once for each of its evaluators.
+   */
+  async textsOf(asks: readonly TextsAsk[]): Promise<(RowTexts | null)[]> {
+    const wanted = asks.filter((a) => a.rows.size > 0);
+    if (wanted.length === 0) return asks.map(() => new Map());
     if (this.stored && this.#fromRecords()) {
-      if (!spec) return new Map();
-      const texts = await readRecordTexts(this.stored, spec, rows);
-      if (texts === null) {
+      const texts = await readRecordTexts(this.stored, asks);
+      if (texts.includes(null)) {
         this.verdict = Promise.resolve(`the rows of ${this.who} were not read from a dataset file, and those shown without texts were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`);
       }
       return texts;
     }
-    if ((await this.unavailable()) !== null) return null;
-    if (this.dataset?.path == null) return null;
-    return spec ? readRowTexts(this.dataset.path, spec, rows) : new Map();
+    const path = (await this.unavailable()) === null ? this.dataset?.path : null;
+    if (path == null) return asks.map((a) => (a.rows.size ? null : new Map()));
+    return readRowTexts(path, asks);
   }
 
   /** Whether the texts come from the stored rows' records: a stored run not read from a dataset file, whose rows are given. */
@@ -104,46 +112,68 @@ function isMissing(error: unknown): boolean {
   return cause?.code === "ENOENT" || cause?.code === "ENOTDIR";
 }
 
+/** What {@link DatasetTexts.textsOf} is asked for: the texts of `rows` through `spec`'s input mapping (none without a spec). */
+export interface TextsAsk {
+  spec: EvaluatorSpec | undefined;
+  rows: ReadonlySet<number>;
+}
+
 /**
- * Reads `rows`' texts from the (checked) file. Returns what it could read: should the file change while it
- * is read, or a row's mapping fail, those rows are left out.
+ * Reads each ask's texts from the (checked) file, in one pass up to the last row asked for. Returns what it could read:
+ * should the file change while it is read, or a row's mapping fail, those rows are left out.
  */
-async function readRowTexts(datasetPath: string, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts> {
-  const out: RowTexts = new Map();
-  const textsOf = mapping(spec);
-  if (!textsOf) return out;
-  const last = Math.max(...rows);
+async function readRowTexts(datasetPath: string, asks: readonly TextsAsk[]): Promise<RowTexts[]> {
+  const reading = asks.map((ask) => ({ rows: ask.rows, textsOf: ask.spec && mapping(ask.spec), out: new Map() as RowTexts }));
+  const live = reading.filter((r) => r.textsOf && r.rows.size);
+  const last = lastRow(live);
   try {
-    for await (const item of readDataset(datasetPath)) {
-      if (item.row > last) break;
-      if (!rows.has(item.row) || !("record" in item)) continue;
-      const texts = textsOf(item.record);
-      if (texts) out.set(item.row, texts);
+    if (live.length) {
+      for await (const item of readDataset(datasetPath)) {
+        if (item.row > last) break;
+        if (!("record" in item)) continue;
+        for (const r of live) {
+          if (!r.rows.has(item.row)) continue;
+          const texts = r.textsOf?.(item.record);
+          if (texts) r.out.set(item.row, texts);
+        }
+      }
     }
   } catch {
     // the file changed after it was checked: show what was read
   }
-  return out;
+  return reading.map((r) => r.out);
 }
 
 /**
- * Reads `rows`' texts from the records they were stored with, reading the stored rows up to the last one asked
- * for (as {@link readRowTexts} reads a file). Null when none of `rows` was stored with a record; otherwise the
- * texts of those that were, less any whose mapping fails. A failure to read the store is thrown: the run is there.
+ * Reads each ask's texts from the records its rows were stored with, reading the stored rows once, up to the last
+ * row asked for (as {@link readRowTexts} reads a file). An ask is null when none of its rows was stored with a record;
+ * otherwise the texts of those that were, less any whose mapping fails; an ask without rows or a spec is an empty
+ * map. A failure to read the store is thrown: the run is there.
  */
-async function readRecordTexts(stored: StoredRowReader, spec: EvaluatorSpec, rows: ReadonlySet<number>): Promise<RowTexts | null> {
-  const out: RowTexts = new Map();
-  const textsOf = mapping(spec);
-  const last = Math.max(...rows);
-  let records = 0;
-  for await (const r of stored()) {
-    if (r.row > last) break;
-    if (!rows.has(r.row) || r.record === undefined) continue;
-    records++;
-    const texts = textsOf?.(r.record);
-    if (texts) out.set(r.row, texts);
+async function readRecordTexts(stored: StoredRowReader, asks: readonly TextsAsk[]): Promise<(RowTexts | null)[]> {
+  const reading = asks.map((ask) => ({ rows: ask.spec ? ask.rows : new Set<number>(), textsOf: ask.spec && mapping(ask.spec), out: new Map() as RowTexts, records: 0 }));
+  const live = reading.filter((r) => r.rows.size);
+  const last = lastRow(live);
+  if (live.length) {
+    for await (const row of stored()) {
+      if (row.row > last) break;
+      if (row.record === undefined) continue;
+      for (const r of live) {
+        if (!r.rows.has(row.row)) continue;
+        r.records++;
+        const texts = r.textsOf?.(row.record);
+        if (texts) r.out.set(row.row, texts);
+      }
+    }
   }
-  return records === 0 ? null : out;
+  return reading.map((r) => (r.rows.size && r.records === 0 ? null : r.out));
+}
+
+/** The highest row any of `asks` wants (-Infinity for none). */
+function lastRow(asks: readonly { rows: ReadonlySet<number> }[]): number {
+  let last = -Infinity;
+  for (const ask of asks) for (const row of ask.rows) if (row > last) last = row;
+  return last;
 }
 
 /**

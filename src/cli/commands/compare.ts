@@ -434,12 +434,15 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
     dataset_hash: r.info ? r.info.dataset_hash : "",
   });
   const [datasetA, datasetB] = datasetTexts(a, b);
+  // Each run's texts for every evaluator's worst rows, in one read of its dataset (or stored rows) each.
+  const worstRows = c.evaluators.map((e) => new Set(e.worst.map((w) => w.row)));
+  const allTextsA = await datasetA.textsOf(c.evaluators.map((e, i) => ({ spec: specOf(a, e.name), rows: worstRows[i]! })));
+  const allTextsB = await datasetB.textsOf(c.evaluators.map((e, i) => ({ spec: specOf(b, e.name), rows: worstRows[i]! })));
   const evaluators = [];
-  for (const e of c.evaluators) {
-    const rows = new Set(e.worst.map((w) => w.row));
+  for (const [i, e] of c.evaluators.entries()) {
     const specA = specOf(a, e.name);
-    const textsA = await datasetA.rowTexts(specA, rows);
-    const textsB = await datasetB.rowTexts(specOf(b, e.name), rows);
+    const textsA = allTextsA[i] ?? null;
+    const textsB = allTextsB[i] ?? null;
     const type = a.types[e.name] ?? b.types[e.name] ?? "";
     evaluators.push({
       name: e.name,
