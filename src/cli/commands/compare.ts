@@ -434,15 +434,19 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
     dataset_hash: r.info ? r.info.dataset_hash : "",
   });
   const [datasetA, datasetB] = datasetTexts(a, b);
-  // Each run's texts for every evaluator's worst rows, in one read of its dataset (or stored rows) each.
+  // Each run's texts for every evaluator's worst rows, in one read of its dataset (or stored rows), one for both on one file.
   const worstRows = c.evaluators.map((e) => new Set(e.worst.map((w) => w.row)));
-  const allTextsA = await datasetA.textsOf(c.evaluators.map((e, i) => ({ spec: specOf(a, e.name), rows: worstRows[i]! })));
-  const allTextsB = await datasetB.textsOf(c.evaluators.map((e, i) => ({ spec: specOf(b, e.name), rows: worstRows[i]! })));
+  const asks = (r: LoadedRun) => c.evaluators.map((e, i) => ({ spec: specOf(r, e.name), rows: worstRows[i]! }));
+  const n = c.evaluators.length;
+  const [allTextsA, allTextsB] =
+    datasetA === datasetB
+      ? await datasetA.textsOf([...asks(a), ...asks(b)]).then((all) => [all.slice(0, n), all.slice(n)])
+      : [await datasetA.textsOf(asks(a)), await datasetB.textsOf(asks(b))];
   const evaluators = [];
   for (const [i, e] of c.evaluators.entries()) {
     const specA = specOf(a, e.name);
-    const textsA = allTextsA[i] ?? null;
-    const textsB = allTextsB[i] ?? null;
+    const textsA = allTextsA?.[i] ?? null;
+    const textsB = allTextsB?.[i] ?? null;
     const type = a.types[e.name] ?? b.types[e.name] ?? "";
     evaluators.push({
       name: e.name,
