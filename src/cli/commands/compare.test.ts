@@ -128,6 +128,8 @@ describe("compare", () => {
     expect(printComparison(c)).toMatch(/lev +0 .*- \(no pairs\)/);
     expect(printComparison(c)).not.toMatch(/lev .*neither \(CI holds 0\)/);
     expect(regressionFailures(c, "new", "base")).toEqual(["no verdict on lev: no row has a score in both runs, so --fail-on-regression fails"]);
+    // compare --json's verdict names it as what the gate has no verdict on.
+    expect(comparisonJson(c, a, b).verdict).toEqual({ regressed_on: [], no_verdict_on: ["lev"] });
     // em has 12 equal pairs: no regression, and no failure once lev has pairs too.
     expect(regressionFailures(await compare(a, a), "base", "base")).toEqual([]);
   });
@@ -405,8 +407,31 @@ describe("compareCommand with no run database", () => {
       expect((await evalErrorOf(compareCommand("good", "worse", { db }, io))).message).toMatch(/; nor is there a file at "good" or "worse"$/);
       // One name given twice is one missing file, named once.
       expect((await evalErrorOf(compareCommand("typo", "typo", { db }, io))).message).toMatch(/\(--db reads another\); nor is there a file at "typo"$/);
-      expect((await evalErrorOf(compareCommand(dir, good, { db }, io))).message).toMatch(/; ".*" is a folder, not a results\.jsonl file$/);
+      // A folder is named as one, not also as a missing file.
+      const noDb = `no run database at ${db}: \`simeval run\` records runs there (--db reads another)`;
+      expect((await evalErrorOf(compareCommand(dir, good, { db }, io))).message).toBe(`${noDb}; ${JSON.stringify(dir)} is a folder, not a results.jsonl file`);
+      expect((await evalErrorOf(compareCommand(dir, typo, { db }, io))).message).toBe(`${noDb}; nor is there a file at ${JSON.stringify(typo)}; ${JSON.stringify(dir)} is a folder, not a results.jsonl file`);
       expect(existsSync(db)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("compare --report on an input", () => {
+  it("refuses a --report path that is RUN_A, RUN_B or the database (exit 2), writing nothing over it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
+    try {
+      const scores = (i: number) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } });
+      const [a, b] = [writeResults(join(dir, "a.jsonl"), 3, scores), writeResults(join(dir, "b.jsonl"), 3, scores)];
+      const db = join(dir, "simeval.db");
+      writeFileSync(db, "not a database, but the path --db names");
+      const before = [a, b, db].map((f) => readFileSync(f, "utf8"));
+      for (const [report, flag] of [[a, "RUN_A"], [b, "RUN_B"], [db, "--db"]] as const) {
+        const refused = await cliOutput(["compare", a, b, "--db", db, "--report", report]);
+        expect(refused).toMatchObject({ code: 2, out: "", err: `simeval: --report ${report} is the same file as ${flag} (an input, which writing would destroy); give each output a file of its own` });
+      }
+      expect([a, b, db].map((f) => readFileSync(f, "utf8"))).toEqual(before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -431,6 +456,9 @@ describe("compare of results.jsonl files", () => {
       // A file's stand-in direction gives way to the other run's, which comes from a type.
       const typed = { ...b, types: { ...b.types, sem: "levenshtein_distance" }, directions: { ...b.directions, sem: "minimize" as const } };
       expect((await compare(a, typed)).evaluators.find((e) => e.name === "sem")?.direction).toBe("minimize");
+      // Whichever side the typed run is on.
+      const typedA = { ...a, types: { ...a.types, sem: "levenshtein_distance" }, directions: { ...a.directions, sem: "minimize" as const } };
+      expect((await compare(typedA, b)).evaluators.find((e) => e.name === "sem")?.direction).toBe("minimize");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -723,6 +751,8 @@ describe("compare --json", () => {
           `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
         ]);
         expect(e).toMatchObject({ regressed: true, significant: true, ci: { level: 0.95 } });
+        // 14 rows regressed: the JSON lists settings.worst (10) of them, as the HTML report does, where the text shows 5.
+        expect(e.worst).toHaveLength(c.settings.worst);
         // The text's regressed rows are the first 5 of the JSON's.
         const shown = lines.slice(lines.indexOf(`Rows that regressed most on ${e.name}:`) + 3).slice(0, 5).map((l) => l.trim().split(/\s+/));
         expect(shown).toEqual(e.worst.slice(0, 5).map((w) => [String(w.row), w.id, formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)]));
@@ -833,7 +863,8 @@ describe("compare --json", () => {
   it("gives the ids that disagree in dataset_mismatch, and no verdict under the gate (exit 2) as the text does", async () => {
     const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
     try {
-      const a = writeResults(join(dir, "a.jsonl"), 12, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }));
+      // A has a 13th row that B lacks: a warning of its own, which the ids' disagreement comes before.
+      const a = writeResults(join(dir, "a.jsonl"), 13, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }));
       const other = writeResults(join(dir, "other.jsonl"), 12, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }), "x");
       const text = await cliOutput(["compare", a, other, "--db", join(dir, "none.db"), "--fail-on-regression"]);
       const json = await cliOutput(["compare", a, other, "--db", join(dir, "none.db"), "--fail-on-regression", "--json"]);
@@ -844,7 +875,7 @@ describe("compare --json", () => {
       expect(text.err).toMatch(/^simeval: --fail-on-regression: runs ".*" and ".*" disagree on the id of 12 rows/);
       expect(c.dataset_mismatch).toMatchObject({ rows: 12 });
       expect(c.dataset_mismatch!.examples[0]).toEqual({ row: 1, id_a: "q1", id_b: "x1" });
-      expect(c.warnings[0]).toBe(c.dataset_mismatch!.message);
+      expect(c.warnings).toEqual([c.dataset_mismatch!.message, expect.stringMatching(/^A has 13 rows and B 12: only the 12 row numbers in both are compared$/)]);
       expect(text.out).toContain(`warning: ${c.dataset_mismatch!.message}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
