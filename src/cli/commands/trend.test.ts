@@ -231,6 +231,19 @@ describe("trend --report", () => {
     });
   });
 
+  it("refuses a --report path that is the database (exit 2), writing nothing over it", async () => {
+    await inTempDb("simeval-trend-report-db-", async (db) => {
+      const store = openSqliteStore(db);
+      const id = await store.beginRun({ name: "one", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      await store.finishRun(id, run(id, [[{ type: "exact_match" }, 1]]).summary!);
+      await store.close();
+      const before = readFileSync(db);
+      const refused = await cliOutput(["trend", "--db", db, "--report", db]);
+      expect(refused).toMatchObject({ code: 2, out: "", err: `simeval: --report ${db} is the same file as --db (an input, which writing would destroy); give each output a file of its own` });
+      expect(readFileSync(db).equals(before)).toBe(true);
+    });
+  });
+
   it("does not warn of several datasets when --dataset kept the runs, on its file or its content at another path", async () => {
     await inTempDb("simeval-trend-moved-", async (db, dir) => {
       const [a, moved] = [join(dir, "a.jsonl"), join(dir, "moved", "a.jsonl")];
@@ -295,6 +308,8 @@ describe("trend with runs not read from a dataset file (null dataset_path and da
       );
       const html = readFileSync(report, "utf8");
       expect(html.match(/<td class="name" data-label="Dataset">-<\/td>/g)).toHaveLength(2);
+      // The report names a run's dataset file by its whole path, where the table gives its file name.
+      expect(html.replaceAll("<wbr>", "")).toContain(`<td class="name" data-label="Dataset">${file}</td>`);
       expect(html).toContain("counting the runs not read from a dataset file as one");
       expect(html).not.toContain(">null<");
       // --dataset keeps the run on the file only; runs of traces alone are one dataset: no warning.
@@ -432,6 +447,7 @@ describe("trend --json", () => {
     await inTempDb("simeval-trend-json-empty-", async (db) => {
       const store = openSqliteStore(db);
       const id = await store.beginRun({ name: "cut", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      await new Promise((resolve) => setTimeout(resolve, 5)); // so that it ends at another millisecond than it began
       await store.abortRun(id, null, "interrupted (SIGINT)");
       await store.close();
       const text = await trendOut(db);
@@ -440,9 +456,16 @@ describe("trend --json", () => {
       const t = JSON.parse(json.out) as TrendJson;
       expect(t).toEqual({ runs: [], evaluators: [], warnings: [], notes: text.out.split("\n"), left_out: [{ id, name: "cut", status: "incomplete", started_at: expect.any(String) }] });
       expect(t.notes[0]).toBe("No complete runs recorded yet.");
-      // Filters that keep none: their message, as the text's.
+      // A left-out run's start time is the one recorded (as `runs --json` gives it), not its end.
+      const reader = openSqliteStore(db);
+      const [recorded] = await reader.listRuns();
+      await reader.close();
+      expect(recorded!.finished_at).not.toBe(recorded!.started_at);
+      expect(t.left_out[0]!.started_at).toBe(recorded!.started_at);
+      // Filters that keep none: their message, as the text's; with no complete run at all, it says that, not that none is named so.
       const none = await cliOutput(["trend", "--db", db, "--json", "-n", "nobody"]);
       expect((JSON.parse(none.out) as TrendJson).notes).toEqual((await trendOut(db, ["-n", "nobody"])).out.split("\n"));
+      expect((JSON.parse(none.out) as TrendJson).notes).toEqual(["No complete runs recorded yet."]);
       // --report is written all the same: a report of no runs, with the message and the runs left out.
       const report = join(dirname(db), "empty.html");
       const reported = await cliOutput(["trend", "--db", db, "--json", "--report", report]);
