@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { tempFiles } from "../dataset/test-support.js";
@@ -233,6 +234,33 @@ describe("finishStoredRun", () => {
       expect(await store.findRun(run)).toMatchObject({ status: "complete", summary });
     } finally {
       vi.restoreAllMocks();
+      await store.close();
+    }
+  });
+
+  it("keeps the scores past memory in scoreSet.dir, and closes that temporary file once done or stopped", async () => {
+    const store = openSqliteStore(join(files.dir(), "spill.db"));
+    // Descriptors held by this process (Linux): the spill file is unlinked while open, so only its descriptor shows it.
+    const openFiles = () => (existsSync("/proc/self/fd") ? readdirSync("/proc/self/fd").length : 0);
+    try {
+      const run = await serviceRun(store, 1000);
+      const dir = join(files.dir(), "spill");
+      mkdirSync(dir);
+      const before = openFiles();
+      const summary = await summarizeStoredRun(store, run, { scoreSet: { memoryValues: 100, dir } });
+      expect(summary).toMatchObject({ rows: 1000, evaluators: [{ n: 1000, mean: 0.5 }] });
+      expect(openFiles()).toBe(before);
+      expect(readdirSync(dir)).toEqual([]);
+      // Its folder is the one given: where it cannot be made, that is said, naming it.
+      const missing = join(files.dir(), "no-such-folder");
+      await expect(summarizeStoredRun(store, run, { scoreSet: { memoryValues: 100, dir: missing } })).rejects.toMatchObject({ code: "STORE_FAILED", message: expect.stringContaining(`temporary file at ${missing}`) });
+      // Stopped once the scores spilled: the file is closed all the same.
+      const controller = new AbortController();
+      const stopped = summarizeStoredRun(store, run, { scoreSet: { memoryValues: 100, dir }, signal: controller.signal });
+      controller.abort("SIGINT");
+      await expect(stopped).rejects.toBe("SIGINT");
+      expect(openFiles()).toBe(before);
+    } finally {
       await store.close();
     }
   });
