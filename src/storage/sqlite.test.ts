@@ -1062,6 +1062,10 @@ describe("appendRows", () => {
     expect(await collect(store.scores(id))).toEqual((await collect(store.rows(id))).map(rowScores));
     // Another run's numbers are its own.
     expect(await store.appendRows(await store.beginRun(META), unnumbered(1, 2))).toEqual(added(1, 2));
+    // After the largest number, not the count: a run whose numbers have gaps (rows 2 and 5 of a dataset) goes on at 6.
+    const gaps = await store.beginRun(META);
+    await store.addRows(gaps, [...numbered(2, 2), ...numbered(5, 5)]);
+    expect(await store.appendRows(gaps, unnumbered(6, 6))).toEqual(added(6));
   });
 
   it("refuses rows that are not a list of unnumbered rows, naming the place, and stores none of the batch", async () => {
@@ -1613,6 +1617,11 @@ describe("the file moved away", () => {
     expect(e.message).toBe(
       `${dbPath}: could not add rows 11..20 to run ${id}: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (the run is lost; run it again)`,
     );
+    // Nor does a service's appending go on: its traces would be stored where nothing can read them.
+    const appended = await storeError(() => store.appendRows(id, numbered(11, 12).map(({ row: _, ...r }) => r)));
+    expect(appended.message).toBe(
+      `${dbPath}: could not append 2 rows to run ${id}: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (the run is lost; run it again)`,
+    );
   });
 
   it("refuses to finish a run once another file has replaced the database (moved onto its path)", async () => {
@@ -1624,6 +1633,9 @@ describe("the file moved away", () => {
     renameSync(other, dbPath);
     const e = await storeError(() => store.finishRun(id, SUMMARY));
     expect(e.message).toContain(`: could not finish run ${id}: the database file was replaced by another file after this process opened it`);
+    // Nor is it marked incomplete there, as if that were recorded.
+    const aborted = await storeError(() => store.abortRun(id, null, "stopped"));
+    expect(aborted.message).toContain(`: could not mark run ${id} incomplete: the database file was replaced by another file after this process opened it`);
   });
 });
 
