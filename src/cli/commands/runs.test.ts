@@ -491,7 +491,10 @@ describe("showCommand", () => {
     const one = await store.beginRun({ name: "one", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
     await store.addRows(one, [{ row: 1, id: 1, results: {} }]);
     await store.abortRun(one, null, "stopped");
-    expect((await cliOutput(["show", "one", "--db", db])).out).toMatch(/^no summary \(the run did not finish\); 1 row recorded$/m);
+    const shown = (await cliOutput(["show", "one", "--db", db])).out;
+    expect(shown).toMatch(/^no summary \(the run did not finish\); 1 row recorded$/m);
+    // It has no figures for an "incomplete: these figures cover only ..." line to qualify: the summary's line says it all.
+    expect(shown.trimEnd().split("\n").at(-1)).toBe("no summary (the run did not finish); 1 row recorded");
   });
 });
 
@@ -680,7 +683,8 @@ describe("finish and abort", () => {
     const finishRun = SqliteRunStore.prototype.finishRun;
     vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementation(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
       const done = await finishRun.apply(this, args);
-      process.emit("SIGINT");
+      // Delivered on the loop's next turn, as a signal that came during the marking's synchronous transaction is.
+      setImmediate(() => process.emit("SIGINT"));
       return done;
     });
     try {
@@ -805,6 +809,19 @@ describe("finish and abort", () => {
       expect(refused).toEqual({ code: 2, out: "", err: `simeval: abort: run ${id} (svc) was ended by another process meanwhile: it is complete, not aborted` });
     } finally {
       abortRun.mockRestore();
+    }
+    // Another process's abort, with its own reason: not this one's, so not said to be.
+    const other = await serviceRun(store, "svc2");
+    const original = SqliteRunStore.prototype.abortRun;
+    const abortedElsewhere = vi.spyOn(SqliteRunStore.prototype, "abortRun").mockImplementationOnce(async function (this: SqliteRunStore, runId: string) {
+      await original.call(store, runId, null, "stopped by the service");
+    });
+    try {
+      const refused = await cliOutput(["abort", "svc2", "--db", db(), "--reason", "mine"]);
+      expect(refused).toEqual({ code: 2, out: "", err: `simeval: abort: run ${other} (svc2) was ended by another process meanwhile: it is incomplete (stopped by the service), not aborted` });
+      expect(await store.findRun(other)).toMatchObject({ status: "incomplete", stop_reason: "stopped by the service" });
+    } finally {
+      abortedElsewhere.mockRestore();
     }
   });
 
