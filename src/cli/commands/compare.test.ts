@@ -322,6 +322,14 @@ describe("refuseNoCommonEvaluator", () => {
     expect(e.message).toBe("no evaluator in common: A (a, id-a) has em; B (b.jsonl) has no evaluator; there is nothing to compare");
   });
 
+  it("refuses two files whose rows scored no evaluator, where --fail-on-regression would pass having compared nothing", async () => {
+    const a = loaded("a.jsonl", {}, rows([], 3), null);
+    const b = loaded("b.jsonl", {}, rows([], 3), null);
+    const e = await evalErrorOf(compare(a, b).then((c) => refuseNoCommonEvaluator(a, b, c)));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toBe("no evaluator in common: A (a.jsonl) has no evaluator; B (b.jsonl) has no evaluator; there is nothing to compare");
+  });
+
   it("checks results.jsonl files once the comparison has read their rows", async () => {
     const a = loaded("a.jsonl", { em: "exact_match" }, rows(["em"], 4), null);
     const b = loaded("b.jsonl", { lev: "levenshtein" }, rows(["lev"], 4), null);

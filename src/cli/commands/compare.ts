@@ -197,7 +197,8 @@ function specOf(run: LoadedRun, name: string): EvaluatorSpec | undefined {
  * nothing to compare: a USAGE error naming each side's evaluators, as for ids that disagree under a gate,
  * rather than an empty table and exit 0. Without `c`, only recorded runs are checked (their evaluators
  * are declared, so no row need be read) and results.jsonl files pass; with `c`, a results.jsonl file's
- * evaluators are those its rows showed. A recorded run's declared evaluators count even when it has no rows.
+ * evaluators are those its rows showed. A recorded run's declared evaluators count even when it has no rows. Two
+ * files whose rows scored no evaluator (every row an error) are refused too: a gate over them would pass having compared nothing.
  */
 export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparison): void {
   const namesA = evaluatorNames(a, c && [...c.evaluators.map((e) => e.name), ...c.only_in_a]);
@@ -205,7 +206,7 @@ export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparis
   if (namesA === undefined || namesB === undefined) return;
   const shared = namesA.filter((n) => namesB.includes(n));
   const clashes = shared.filter((n) => a.types[n] !== undefined && b.types[n] !== undefined && a.types[n] !== b.types[n]);
-  if (shared.length > clashes.length || (namesA.length === 0 && namesB.length === 0)) return;
+  if (shared.length > clashes.length) return;
   const list = (names: readonly string[]) => (names.length ? names.join(", ") : "no evaluator");
   const clashNote = clashes.map((n) => `; ${n} is ${a.types[n]} in A but ${b.types[n]} in B`).join("");
   throw new EvalError(
