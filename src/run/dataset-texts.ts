@@ -71,8 +71,7 @@ export class DatasetTexts {
    * any ask wants), where one read per ask would read a wide config's dataset once for each of its evaluators.
    */
   async textsOf(asks: readonly TextsAsk[]): Promise<(RowTexts | null)[]> {
-    const wanted = asks.filter((a) => a.rows.size > 0);
-    if (wanted.length === 0) return asks.map(() => new Map());
+    if (asks.every((a) => a.rows.size === 0)) return asks.map(() => new Map());
     if (this.stored && this.#fromRecords()) {
       const texts = await readRecordTexts(this.stored, asks);
       if (texts.includes(null)) {
