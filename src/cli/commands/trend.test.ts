@@ -69,6 +69,23 @@ describe("trend series", () => {
     expect(new Set(titles).size).toBe(titles.length);
   });
 
+  it("types a title again when typing it made it another's name, whichever series comes first", () => {
+    // `x (levenshtein)` typed is `x (levenshtein) (exact_match)`, the name of a series that came before it, which gets its type too.
+    const runs = [
+      run("a", [[{ type: "jaccard_similarity", name: "x (levenshtein) (exact_match)" }, 0.1], [{ type: "levenshtein", name: "x" }, 0.9], [{ type: "exact_match", name: "x (levenshtein)" }, 0.5]]),
+      run("b", [[{ type: "tfidf_similarity", name: "x" }, 0.7]]),
+    ];
+    expect(trendSeries(runs).map((s) => s.title)).toEqual([
+      "x (levenshtein) (exact_match) (jaccard_similarity)",
+      "x (levenshtein)",
+      "x (levenshtein) (exact_match)",
+      "x (tfidf_similarity)",
+    ]);
+    // In the other order too.
+    const titles = trendSeries([...runs].reverse().map((r) => ({ ...r, summary: { ...r.summary!, evaluators: [...r.summary!.evaluators].reverse() } }))).map((s) => s.title);
+    expect(new Set(titles).size).toBe(4);
+  });
+
   it("warns when config or inputs that change scores differ between the runs, not for the threshold alone", () => {
     const lev = (config: Record<string, unknown>, inputs?: Record<string, string>): EvaluatorSpec => ({ type: "levenshtein", config, ...(inputs ? { inputs } : {}) });
     const thresholdOnly = [run("a", [[lev({ threshold: 0.8 }), 0.9]]), run("b", [[lev({ threshold: 0.5 }), 0.9]])];

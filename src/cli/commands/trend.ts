@@ -245,8 +245,14 @@ export function trendSeries(runs: readonly RunInfo[]): Series[] {
   const all = [...byKey.values()];
   const typed = (s: Series) => `${s.name} (${s.type})`;
   for (const s of all) if (all.some((o) => o !== s && o.name === s.name)) s.title = typed(s);
-  // A name written as another's title (`x (levenshtein)` beside an `x` of two types) gets its type too, so titles stay keys.
-  for (const s of all) if (all.some((o) => o !== s && o.title === s.title)) s.title = typed(s);
+  // A name written as another's title (`x (levenshtein)` beside an `x` of two types) gets its type too, so titles stay keys;
+  // again until none is shared, as a title so typed may be yet another's name (`x (levenshtein) (exact_match)`). Each pass
+  // types at least one series not yet typed, and two typed titles never clash (one name and type is one series).
+  for (;;) {
+    const clashing = all.filter((s) => s.title !== typed(s) && all.some((o) => o !== s && o.title === s.title));
+    if (!clashing.length) break;
+    for (const s of clashing) s.title = typed(s);
+  }
   return all;
 }
 
