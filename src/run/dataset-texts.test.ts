@@ -64,6 +64,8 @@ describe("DatasetTexts", () => {
       { spec: { type: "exact_match", inputs: { output: "$.nothing[*]" } }, rows: new Set([1]) }, // matches nothing: output null
       { spec: undefined, rows: new Set([2]) }, // an evaluator the run does not have
       { spec, rows: new Set<number>() },
+      // A later ask's row past every earlier ask's last: the read goes on to it.
+      { spec: { type: "exact_match", inputs: { output: "$.alt.text" } }, rows: new Set([30]) },
     ];
     const all = await new DatasetTexts(dataset, "A").textsOf(asks);
     const one = await Promise.all(asks.map((a) => new DatasetTexts(dataset, "A").rowTexts(a.spec, a.rows)));
@@ -71,15 +73,22 @@ describe("DatasetTexts", () => {
     // Row n is the n-th line, whose fields hold n - 1.
     expect(all[0]).toEqual(new Map([[3, { output: "o2", expected: "e2" }], [29, { output: "o28", expected: "e28" }]]));
     expect(all[1]).toEqual(new Map([[3, { output: "alt 2", expected: "e2" }], [7, { output: "alt 6", expected: "e6" }]]));
-    expect(all.slice(3)).toEqual([new Map(), new Map()]);
+    expect(all.slice(3)).toEqual([new Map(), new Map(), new Map([[30, { output: "alt 29", expected: "e29" }]])]);
     // Unavailable: null for each ask with rows.
     const gone = await new DatasetTexts({ path: dataset.path, sha256: "0".repeat(64) }, "A").textsOf(asks);
-    expect(gone).toEqual([null, null, null, null, new Map()]);
+    expect(gone).toEqual([null, null, null, null, new Map(), null]);
   });
 
   it("reads (and hashes) nothing when no rows are asked for", async () => {
     const texts = new DatasetTexts({ path: `${dir}/never.jsonl`, sha256: "00" }, "A");
     expect(await texts.rowTexts(spec, new Set())).toEqual(new Map());
+    // Not hashed: a file put there afterwards, with the recorded bytes, is found, not the missing file cached.
+    const later = await recorded("later.jsonl");
+    rmSync(later.path);
+    const notYet = new DatasetTexts(later, "A");
+    expect(await notYet.textsOf([{ spec, rows: new Set() }, { spec: undefined, rows: new Set() }])).toEqual([new Map(), new Map()]);
+    await recorded("later.jsonl");
+    expect(await notYet.unavailable()).toBeNull();
   });
 
   describe("a stored run not read from a dataset file, given its stored rows", () => {
