@@ -252,6 +252,43 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("shows each evaluator's texts through each run's own mapping when two runs of two evaluators share one dataset file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-texts-"));
+    const db = join(dir, "simeval.db");
+    const path = join(dir, "shared.jsonl");
+    try {
+      // Row i: x compares `ref` with A's `a` (equal) or B's `b`; y compares `ref2` with A's `c` (equal) or B's `d`.
+      const texts = (i: number) => ({ id: `q${i}`, ref: `ref ${i}`, a: `ref ${i}`, b: `b ${i}`, ref2: `ref2 ${i}`, c: `ref2 ${i}`, d: `d ${i}` });
+      writeFileSync(path, Array.from({ length: 4 }, (_, i) => JSON.stringify(texts(i + 1))).join("\n") + "\n");
+      const evaluators = (x: string, y: string) => [
+        { name: "x", type: "exact_match", inputs: { output: `$.${x}`, expected: "$.ref" } },
+        { name: "y", type: "exact_match", inputs: { output: `$.${y}`, expected: "$.ref2" } },
+      ];
+      for (const [name, x, y] of [["a", "a", "c"], ["b", "b", "d"]] as const) {
+        const store = openSqliteStore(db);
+        try {
+          await runDataset({ dataset: path, name, store, workers: 0, evaluators: evaluators(x, y) });
+        } finally {
+          await store.close();
+        }
+      }
+      const store = openSqliteStore(db);
+      try {
+        const [a, b] = [await loadRun("a", store), await loadRun("b", store)];
+        const input = await comparisonReportInput(await compare(a, b), a, b);
+        const shown = (name: string) => input.evaluators.find((e) => e.name === name)?.worst.map((w) => [w.row, w.expected, w.output_a, w.output_b]);
+        const rows = (f: (i: number) => unknown[]) => Array.from({ length: 4 }, (_, i) => f(i + 1));
+        expect(shown("x")).toEqual(rows((i) => [i, `ref ${i}`, `ref ${i}`, `b ${i}`]));
+        expect(shown("y")).toEqual(rows((i) => [i, `ref2 ${i}`, `ref2 ${i}`, `d ${i}`]));
+        expect(input.texts_unavailable).toBeUndefined();
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("runs whose rows hold their records (a service's, not read from a dataset file)", () => {
