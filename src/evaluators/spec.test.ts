@@ -122,6 +122,11 @@ describe("spec validation at creation", () => {
     const type = thrownEvalError(() => createEvaluator({ type: "lev\u202eenshtein" }));
     expect(type.message).toContain('evaluator (lev\\u202eenshtein): unknown type "lev\\u202eenshtein"');
     expect(type.issues[0]?.message).not.toMatch(UNPRINTABLE_IN_NAME);
+    expect(type.issues[0]?.received).toBe("lev\\u202eenshtein");
+    // Every such character, not the first only; DEL and C1, which JSON leaves as they are, too.
+    const several = thrownEvalError(() => createEvaluator({ type: "exact_match", name: "a\u202eb\u007fc\u0085d\u200b" }));
+    expect(several.message).toContain('evaluator "a\\u202eb\\u007fc\\u0085d\\u200b" (exact_match)');
+    expect(several.issues[0]?.received).toBe('"a\\u202eb\\u007fc\\u0085d\\u200b"');
     // The message says which character, and where (in code points: the emoji is one).
     expect(thrownEvalError(() => createEvaluator({ type: "exact_match", name: "👩x\u200e" })).message).toContain(
       '"name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or invisible characters (U+00AD, U+200B, U+2060–U+2064, U+FEFF); it holds U+200E at character 3',
