@@ -496,6 +496,14 @@ describe("showCommand", () => {
     // It has no figures for an "incomplete: these figures cover only ..." line to qualify: the summary's line says it all.
     expect(shown.trimEnd().split("\n").at(-1)).toBe("no summary (the run did not finish); 1 row recorded");
   });
+
+  it("prints a service's evaluators with their config's defaults, as it prints a run of `simeval run`, where it printed the config as given ({})", async () => {
+    const store = open();
+    await store.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }, { name: "lev", type: "levenshtein", config: { threshold: 0.9 } }] }, { owner: "none" });
+    const out = (await cliOutput(["show", "svc", "--db", join(dir, "simeval.db")])).out;
+    expect(out).toMatch(/^exact_match +exact_match +\{"case_sensitive":false,"trim":true,"normalize_whitespace":false\}$/m);
+    expect(out).toMatch(/^lev +levenshtein +\{"threshold":0\.9,"case_sensitive":false,"max_chars":10000,"unit":"code_point"\}$/m);
+  });
 });
 
 describe("show: when the rows were stored, and whether they kept their records", () => {

@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { openSqliteStore, type SqliteRunStore, type StoredRows } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo, RunSummary } from "../../run/types.js";
-import type { EvaluatorSpec } from "../../evaluators/spec.js";
+import { parseSpec, type EvaluatorSpec } from "../../evaluators/spec.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes, formatFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -167,13 +167,23 @@ export function meansCell(means: readonly string[], room: number): string {
 }
 
 /**
+ * A recorded spec's config completed with its evaluator's defaults, as `simeval run` records it: a run begun
+ * through `beginRun` (a service's) records its specs as given, and `show` would print `{}` for an exact_match
+ * whose `trim` and `case_sensitive` still apply. A spec that no longer parses (an evaluator changed since the
+ * run) is shown as recorded.
+ */
+export function configWithDefaults(spec: EvaluatorSpec): Record<string, unknown> {
+  return parseSpec(spec, [], [])?.config ?? spec.config ?? {};
+}
+
+/**
  * The run's evaluators, one a line: name, type, config (with its defaults, as JSON) and, where a spec has them,
  * its inputs. A cell is escaped as {@link renderTable} escapes one: JSON escapes C0 controls but not a bidi
  * override or C1 control in a JSONPath or a provider setting.
  */
 function evaluatorTable(specs: readonly EvaluatorSpec[]): string {
   const withInputs = specs.some((s) => s.inputs !== undefined);
-  const rows = specs.map((s) => [s.name ?? s.type, s.type, JSON.stringify(s.config ?? {}), ...(withInputs ? [s.inputs ? JSON.stringify(s.inputs) : "-"] : [])]);
+  const rows = specs.map((s) => [s.name ?? s.type, s.type, JSON.stringify(configWithDefaults(s)), ...(withInputs ? [s.inputs ? JSON.stringify(s.inputs) : "-"] : [])]);
   return renderTable(["evaluator", "type", "config", ...(withInputs ? ["inputs"] : [])], rows);
 }
 
