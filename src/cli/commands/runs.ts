@@ -172,7 +172,7 @@ export function meansCell(means: readonly string[], room: number): string {
  * whose `trim` and `case_sensitive` still apply. A spec that no longer parses (an evaluator changed since the
  * run) is shown as recorded.
  */
-export function configWithDefaults(spec: EvaluatorSpec): Record<string, unknown> {
+function configWithDefaults(spec: EvaluatorSpec): Record<string, unknown> {
   return parseSpec(spec, [], [])?.config ?? spec.config ?? {};
 }
 
