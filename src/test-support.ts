@@ -13,6 +13,16 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
+/** Runs `body` with a temp folder of its own (`prefix` names it), removed afterwards whatever `body` does. */
+export async function inTempDir<T>(prefix: string, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Writes `content` to `dir/name` and returns the path. */
 export function writeIn(dir: string, name: string, content: string | Uint8Array): string {
   const path = join(dir, name);

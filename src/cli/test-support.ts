@@ -2,7 +2,8 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
+import { SqliteRunStore } from "../storage/sqlite.js";
 import { main } from "./main.js";
 
 /**
@@ -56,4 +57,21 @@ export async function cliOutput(argv: readonly string[], columns?: number): Prom
   const err: string[] = [];
   const code = await main(argv, { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), columns });
   return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+/**
+ * Makes every `SqliteRunStore.prototype[method]` read (`rows` or `scores`, called as it was) send this process `signal`
+ * with its first row, as a Ctrl-C while a command reads a run; the returned counter holds the rows read since.
+ * The caller restores the method (`vi.restoreAllMocks()`).
+ */
+export function signalOnFirstRowRead(method: "rows" | "scores", signal: NodeJS.Signals): { rows: number } {
+  const read = { rows: 0 };
+  const original = SqliteRunStore.prototype[method] as (this: SqliteRunStore, ...args: unknown[]) => AsyncIterable<unknown>;
+  vi.spyOn(SqliteRunStore.prototype, method).mockImplementation(async function* (this: SqliteRunStore, ...args: unknown[]) {
+    for await (const row of original.apply(this, args)) {
+      if (++read.rows === 1) process.emit(signal);
+      yield row;
+    }
+  } as never);
+  return read;
 }

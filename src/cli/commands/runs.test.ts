@@ -8,7 +8,7 @@ import { evalErrorOf } from "../../test-support.js";
 import { openSqliteStore, SqliteRunStore } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import type { CliIO } from "../io.js";
-import { cliOutput } from "../test-support.js";
+import { cliOutput, signalOnFirstRowRead } from "../test-support.js";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import stringWidth from "string-width";
@@ -661,14 +661,7 @@ describe("finish and abort", () => {
     const store = open();
     const id = await bigServiceRun(store, "svc", 25_000);
     // The signal comes with the first row read: the rest of the rows are not.
-    const rows = SqliteRunStore.prototype.rows;
-    let read = 0;
-    vi.spyOn(SqliteRunStore.prototype, "rows").mockImplementation(async function* (this: SqliteRunStore, runId: string) {
-      for await (const row of rows.call(this, runId)) {
-        if (++read === 1) process.emit(name);
-        yield row;
-      }
-    });
+    const read = signalOnFirstRowRead("rows", name);
     try {
       const out: string[] = [];
       const err: string[] = [];
@@ -676,7 +669,7 @@ describe("finish and abort", () => {
       expect(await finishCommand("svc", { db: db() }, io)).toBe(exit);
       expect(out).toEqual([]);
       expect(err).toEqual([`simeval: interrupted (${name}); run ${id} (svc) was not finished: it is still running, with its rows, as it was`]);
-      expect(read).toBeLessThan(25_000);
+      expect(read.rows).toBeLessThan(25_000);
       expect(await store.findRun(id)).toMatchObject({ status: "running", summary: null, owner: "none" });
       expect(await store.rowCount(id)).toBe(25_000);
       expect(process.listenerCount(name)).toBe(0);
