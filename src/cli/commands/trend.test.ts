@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
+import { inTempDir } from "../../test-support.js";
 import { datasetLabels, leftOutNote, seriesWarnings, trendSeries, type TrendJson } from "./trend.js";
 import { formatFigure } from "../format.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
@@ -33,13 +33,16 @@ function run(id: string, evaluators: [EvaluatorSpec, number][]): RunInfo {
 }
 
 /** Runs `body` with a database path in a temporary folder of its own (also given), removed afterwards. */
-async function inTempDb(prefix: string, body: (db: string, dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  try {
-    await body(join(dir, "simeval.db"), dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function inTempDb(prefix: string, body: (db: string, dir: string) => Promise<void>): Promise<void> {
+  return inTempDir(prefix, (dir) => body(join(dir, "simeval.db"), dir));
+}
+
+/** One dataset file at `dir/a.jsonl` and a copy at `dir/moved/a.jsonl` (a folder moved or copied), and the sha256 of both. */
+function oneDatasetAtTwoPaths(dir: string): { a: string; moved: string; sha: string } {
+  const [a, moved] = [join(dir, "a.jsonl"), join(dir, "moved", "a.jsonl")];
+  mkdirSync(join(dir, "moved"));
+  for (const f of [a, moved]) writeFileSync(f, '{"output":"x","expected":"x"}\n');
+  return { a, moved, sha: createHash("sha256").update(readFileSync(a)).digest("hex") };
 }
 
 /** `simeval trend --db DB ...argv` in this process: its exit code and what it printed on stdout. */
@@ -263,11 +266,7 @@ describe("trend --report", () => {
 
   it("does not warn of several datasets when --dataset kept the runs, on its file or its content at another path", async () => {
     await inTempDb("simeval-trend-moved-", async (db, dir) => {
-      const [a, moved] = [join(dir, "a.jsonl"), join(dir, "moved", "a.jsonl")];
-      mkdirSync(join(dir, "moved"));
-      for (const f of [a, moved]) writeFileSync(f, '{"output":"x","expected":"x"}\n');
-
-      const sha = createHash("sha256").update(readFileSync(a)).digest("hex");
+      const { a, moved, sha } = oneDatasetAtTwoPaths(dir);
       const store = openSqliteStore(db);
       for (const [name, path] of [["here", a], ["there", moved]] as const) {
         const id = await store.beginRun({ name, dataset_path: path, dataset_hash: sha, evaluators: [{ type: "exact_match" }] });
@@ -411,10 +410,7 @@ describe("trend --json", () => {
 
   it("marks the runs --dataset matched by content, gives both notes in the text's order, each left-out run's status, and a series' setting from the latest run that has it", async () => {
     await inTempDb("simeval-trend-json-notes-", async (db, dir) => {
-      const [a, moved] = [join(dir, "a.jsonl"), join(dir, "moved", "a.jsonl")];
-      mkdirSync(join(dir, "moved"));
-      for (const f of [a, moved]) writeFileSync(f, '{"output":"x","expected":"x"}\n');
-      const sha = createHash("sha256").update(readFileSync(a)).digest("hex");
+      const { a, moved, sha } = oneDatasetAtTwoPaths(dir);
       const store = openSqliteStore(db);
       const em: EvaluatorSpec = { type: "exact_match" };
       const lev: EvaluatorSpec = { type: "levenshtein", name: "lev" };
