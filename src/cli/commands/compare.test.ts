@@ -1,12 +1,11 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RowScores } from "../../run/row-scores.js";
 import { runDataset } from "../../run/run-dataset.js";
 import type { RowOutcome, RunInfo } from "../../run/types.js";
-import { evalErrorOf } from "../../test-support.js";
+import { evalErrorOf, inTempDir } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal, signalOnFirstRowRead } from "../test-support.js";
@@ -219,10 +218,9 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
     // Two files of the same bytes, A's deleted since: B's texts are still there; one reader for the hash would lose them.
     ["two files of the same bytes, A's deleted since", "copied"],
   ] as const)("shows each run's own output: %s", async (_, how) => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-texts-"));
-    const db = join(dir, "simeval.db");
-    const [first, second] = [join(dir, "first.jsonl"), join(dir, "second.jsonl")];
-    try {
+    await inTempDir("simeval-compare-texts-", async (dir) => {
+      const db = join(dir, "simeval.db");
+      const [first, second] = [join(dir, "first.jsonl"), join(dir, "second.jsonl")];
       if (how === "shared") {
         dataset(first, "t");
         await record(db, "a", first, "a");
@@ -248,16 +246,13 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
         rmSync(first);
         expect(await reported(db)).toEqual({ outputs: rowsOf((i) => [null, `same other ${i}`]), unavailable: [`the dataset of A (${first}) is missing`] });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("shows each evaluator's texts through each run's own mapping when two runs of two evaluators share one dataset file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-texts-"));
-    const db = join(dir, "simeval.db");
-    const path = join(dir, "shared.jsonl");
-    try {
+    await inTempDir("simeval-compare-texts-", async (dir) => {
+      const db = join(dir, "simeval.db");
+      const path = join(dir, "shared.jsonl");
       // Row i: x compares `ref` with A's `a` (equal) or B's `b`; y compares `ref2` with A's `c` (equal) or B's `d`.
       const texts = (i: number) => ({ id: `q${i}`, ref: `ref ${i}`, a: `ref ${i}`, b: `b ${i}`, ref2: `ref2 ${i}`, c: `ref2 ${i}`, d: `d ${i}` });
       writeFileSync(path, Array.from({ length: 4 }, (_, i) => JSON.stringify(texts(i + 1))).join("\n") + "\n");
@@ -285,47 +280,45 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
       } finally {
         await store.close();
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("runs whose rows hold their records (a service's, not read from a dataset file)", () => {
   it("compare and its JSON are what they are for the same rows without records: no record is copied into them", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-records-"));
-    const store = openSqliteStore(join(dir, "simeval.db"));
-    try {
-      const evaluators = [{ type: "exact_match", name: "em" }];
-      const em = (passed: boolean): RowOutcome["results"] => ({ em: { type: "exact_match", score: passed ? 1 : 0, passed, label: passed ? "pass" : "fail", reasoning: "r", skipped: false, details: {} } });
-      /** Records run `name` of 6 traces, A passing each and B none, with their records when `records`. */
-      const recordRun = async (name: string, passed: boolean, records: boolean) => {
-        const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators }, { owner: "none" });
-        const record = (i: number) => ({ output: `RECORDED-TEXT ${name} ${i}`, expected: `RECORDED-TEXT ${i}` });
-        await store.appendRows(id, Array.from({ length: 6 }, (_, i) => {
-          const row = { id: `q${i + 1}`, key: `k${i + 1}`, results: em(passed) };
-          return records ? { ...row, record: record(i + 1) } : row;
-        }));
-        return id;
-      };
-      /** compare A B as JSON, each run's id and name made "A"/"B". */
-      const compared = async (refA: string, refB: string) => {
-        const [a, b] = [await loadRun(refA, store), await loadRun(refB, store)];
-        const c = await compare(a, b);
-        const named = (text: string) => ([[a, "A"], [b, "B"]] as const).reduce((t, [r, side]) => [r.info!.id, r.info!.name!].reduce((u, v) => u.replaceAll(v, side), t), text);
-        return named(JSON.stringify({ json: comparisonJson(c, a, b), c: { ...c, a: "", b: "" } }));
-      };
-      await recordRun("with-a", true, true);
-      await recordRun("with-b", false, true);
-      await recordRun("bare-a", true, false);
-      await recordRun("bare-b", false, false);
-      const withRecords = await compared("with-a", "with-b");
-      expect(withRecords).not.toContain("RECORDED-TEXT");
-      expect(withRecords).toBe(await compared("bare-a", "bare-b"));
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await inTempDir("simeval-compare-records-", async (dir) => {
+      const store = openSqliteStore(join(dir, "simeval.db"));
+      try {
+        const evaluators = [{ type: "exact_match", name: "em" }];
+        const em = (passed: boolean): RowOutcome["results"] => ({ em: { type: "exact_match", score: passed ? 1 : 0, passed, label: passed ? "pass" : "fail", reasoning: "r", skipped: false, details: {} } });
+        /** Records run `name` of 6 traces, A passing each and B none, with their records when `records`. */
+        const recordRun = async (name: string, passed: boolean, records: boolean) => {
+          const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators }, { owner: "none" });
+          const record = (i: number) => ({ output: `RECORDED-TEXT ${name} ${i}`, expected: `RECORDED-TEXT ${i}` });
+          await store.appendRows(id, Array.from({ length: 6 }, (_, i) => {
+            const row = { id: `q${i + 1}`, key: `k${i + 1}`, results: em(passed) };
+            return records ? { ...row, record: record(i + 1) } : row;
+          }));
+          return id;
+        };
+        /** compare A B as JSON, each run's id and name made "A"/"B". */
+        const compared = async (refA: string, refB: string) => {
+          const [a, b] = [await loadRun(refA, store), await loadRun(refB, store)];
+          const c = await compare(a, b);
+          const named = (text: string) => ([[a, "A"], [b, "B"]] as const).reduce((t, [r, side]) => [r.info!.id, r.info!.name!].reduce((u, v) => u.replaceAll(v, side), t), text);
+          return named(JSON.stringify({ json: comparisonJson(c, a, b), c: { ...c, a: "", b: "" } }));
+        };
+        await recordRun("with-a", true, true);
+        await recordRun("with-b", false, true);
+        await recordRun("bare-a", true, false);
+        await recordRun("bare-b", false, false);
+        const withRecords = await compared("with-a", "with-b");
+        expect(withRecords).not.toContain("RECORDED-TEXT");
+        expect(withRecords).toBe(await compared("bare-a", "bare-b"));
+      } finally {
+        await store.close();
+      }
+    });
   });
 });
 
@@ -414,8 +407,7 @@ function writeResults(path: string, count: number, results: (i: number) => Recor
 
 describe("compareCommand", () => {
   it("takes seed 1 without --seed (as README says and run --baseline does), --seed N otherwise, and gives no verdict under the gate on rows whose ids disagree", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
-    try {
+    await inTempDir("simeval-compare-", async (dir) => {
       const file = (name: string, score: number) => writeResults(join(dir, name), 12, (i) => ({ ld: { type: "levenshtein_distance", score: score + (i % 3), skipped: false } }));
       const [a, b] = [file("a.jsonl", 0), file("b.jsonl", 1)];
       const printed = async (seed?: string) => {
@@ -432,16 +424,13 @@ describe("compareCommand", () => {
       const e = await evalErrorOf(compareCommand(a, other, { db: join(dir, "none.db"), failOnRegression: true }, io));
       expect(e.code).toBe("USAGE");
       expect(e.message).toMatch(/^--fail-on-regression: .*; the runs are not on the same dataset, so there is no verdict$/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("compareCommand with no run database", () => {
   it("names a RUN that is no file beside the missing database, so that a mistyped results.jsonl path is not taken for a run", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
-    try {
+    await inTempDir("simeval-compare-", async (dir) => {
       const good = writeResults(join(dir, "good.jsonl"), 3, () => ({ ld: { type: "levenshtein_distance", score: 1, skipped: false } }));
       const db = join(dir, "none.db");
       const io = { stdout: () => undefined, stderr: () => undefined };
@@ -457,16 +446,13 @@ describe("compareCommand with no run database", () => {
       expect((await evalErrorOf(compareCommand(dir, good, { db }, io))).message).toBe(`${noDb}; ${JSON.stringify(dir)} is a folder, not a results.jsonl file`);
       expect((await evalErrorOf(compareCommand(dir, typo, { db }, io))).message).toBe(`${noDb}; nor is there a file at ${JSON.stringify(typo)}; ${JSON.stringify(dir)} is a folder, not a results.jsonl file`);
       expect(existsSync(db)).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("compare --report on an input", () => {
   it("refuses a --report path that is RUN_A, RUN_B or the database (exit 2), writing nothing over it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
-    try {
+    await inTempDir("simeval-compare-", async (dir) => {
       const scores = (i: number) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } });
       const [a, b] = [writeResults(join(dir, "a.jsonl"), 3, scores), writeResults(join(dir, "b.jsonl"), 3, scores)];
       const db = join(dir, "simeval.db");
@@ -477,16 +463,13 @@ describe("compare --report on an input", () => {
         expect(refused).toMatchObject({ code: 2, out: "", err: `simeval: --report ${report} is the same file as ${flag} (an input, which writing would destroy); give each output a file of its own` });
       }
       expect([a, b, db].map((f) => readFileSync(f, "utf8"))).toEqual(before);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("compare of results.jsonl files", () => {
   it("compares the other evaluators when one has only errors in both files (no type, so no direction, in either)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
-    try {
+    await inTempDir("simeval-compare-", async (dir) => {
       const file = (name: string, shift: number) =>
         writeResults(join(dir, name), 6, (i) => ({
           ld: { type: "levenshtein_distance", score: i + shift, skipped: false },
@@ -504,14 +487,11 @@ describe("compare of results.jsonl files", () => {
       // Whichever side the typed run is on.
       const typedA = { ...a, types: { ...a.types, sem: "levenshtein_distance" }, directions: { ...a.directions, sem: "minimize" as const } };
       expect((await compare(typedA, b)).evaluators.find((e) => e.name === "sem")?.direction).toBe("minimize");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("compares a file whose last line was cut short (a run killed while writing it) without that line, and says so", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-"));
-    try {
+    await inTempDir("simeval-compare-", async (dir) => {
       const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { ld: { type: "levenshtein_distance", score: i, skipped: false } } }));
       const whole = join(dir, "whole.jsonl");
       const cut = join(dir, "cut.jsonl");
@@ -529,9 +509,7 @@ describe("compare of results.jsonl files", () => {
       const later = await compare(await loadRun(whole, undefined), loaded);
       expect(later.rows).toEqual({ a: 8, b: 8, matched: 8 });
       expect(later.warnings.filter((w) => w.includes("cut short"))).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -589,14 +567,7 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       await store.close();
     }
   };
-  const inDir = async (body: (dir: string, db: string) => Promise<void>) => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-traces-"));
-    try {
-      await body(dir, join(dir, "simeval.db"));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
+  const inDir = (body: (dir: string, db: string) => Promise<void>) => inTempDir("simeval-compare-traces-", (dir) => body(dir, join(dir, "simeval.db")));
   const reason = (who: string) => `the rows of ${who} were not read from a dataset file, and those shown without texts were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`;
 
   it("shows the texts of the run on a file and says why the other's are unavailable, in the report's input, the warning and the HTML", async () => {
@@ -680,32 +651,32 @@ describe("compareCommand interrupted", () => {
     ["SIGINT", 130, undefined],
     ["SIGTERM", 143, "report.html"],
   ] as const)("%s while the runs are read stops the comparison, says that nothing was compared or written, and exits %i", async (name, exit, report) => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-stop-"));
-    const db = join(dir, "simeval.db");
-    try {
-      const store = openSqliteStore(db);
-      for (const run of ["a", "b"]) {
-        const id = await store.beginRun({ name: run, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
-        await store.addRows(id, Array.from({ length: 25_000 }, (_, i) => ({ row: i + 1, id: i + 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, reasoning: null, details: null, skipped: false, label: null } } }) as never));
-        await store.finishRun(id, { rows: 25_000, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+    await inTempDir("simeval-compare-stop-", async (dir) => {
+      const db = join(dir, "simeval.db");
+      try {
+        const store = openSqliteStore(db);
+        for (const run of ["a", "b"]) {
+          const id = await store.beginRun({ name: run, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+          await store.addRows(id, Array.from({ length: 25_000 }, (_, i) => ({ row: i + 1, id: i + 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, reasoning: null, details: null, skipped: false, label: null } } }) as never));
+          await store.finishRun(id, { rows: 25_000, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+        }
+        await store.close();
+        // The signal comes with the first row read: the rest of the rows are not.
+        const read = signalOnFirstRowRead("scores", name);
+        const out: string[] = [];
+        const err: string[] = [];
+        const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) };
+        const at = report && join(dir, report);
+        expect(await compareCommand("a", "b", { db, ...(at ? { report: at } : {}) }, io)).toBe(exit);
+        expect(out).toEqual([]);
+        expect(err).toEqual([`simeval: interrupted (${name}); the runs were not compared${at ? `, ${at} not written` : ""}`]);
+        expect(read.rows).toBeLessThan(25_000);
+        if (at) expect(existsSync(at)).toBe(false);
+        expect(process.listenerCount(name)).toBe(0);
+      } finally {
+        vi.restoreAllMocks();
       }
-      await store.close();
-      // The signal comes with the first row read: the rest of the rows are not.
-      const read = signalOnFirstRowRead("scores", name);
-      const out: string[] = [];
-      const err: string[] = [];
-      const io = { stdout: (line: string) => void out.push(line), stderr: (line: string) => void err.push(line) };
-      const at = report && join(dir, report);
-      expect(await compareCommand("a", "b", { db, ...(at ? { report: at } : {}) }, io)).toBe(exit);
-      expect(out).toEqual([]);
-      expect(err).toEqual([`simeval: interrupted (${name}); the runs were not compared${at ? `, ${at} not written` : ""}`]);
-      expect(read.rows).toBeLessThan(25_000);
-      if (at) expect(existsSync(at)).toBe(false);
-      expect(process.listenerCount(name)).toBe(0);
-    } finally {
-      vi.restoreAllMocks();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -714,10 +685,9 @@ describe("compareCommand interrupted while the report is written", () => {
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const)("%s lets the report be finished, says so, and exits %i, where it exited 0 unsaid", async (signal, exit) => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-write-stop-"));
-    const db = join(dir, "simeval.db");
-    const report = join(dir, "compare.html");
-    try {
+    await inTempDir("simeval-compare-write-stop-", async (dir) => {
+      const db = join(dir, "simeval.db");
+      const report = join(dir, "compare.html");
       const store = openSqliteStore(db);
       for (const run of ["a", "b"]) {
         const id = await store.beginRun({ name: run, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
@@ -735,9 +705,7 @@ describe("compareCommand interrupted while the report is written", () => {
         report,
         ignored: "texts unavailable",
       });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -759,8 +727,7 @@ describe("compare --json", () => {
   const tableLine = (text: string, name: string) => (text.split("\n").find((l) => l.startsWith(`${name} `)) as string).trim().split(/\s{2,}/);
 
   it("gives the figures the text prints, at full precision, and the same exit code and stderr under --fail-on-regression", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
-    try {
+    await inTempDir("simeval-compare-json-", async (dir) => {
       const db = await recordedRuns(dir);
       const text = await cliOutput(["compare", "A", "B", "--db", db, "--fail-on-regression"]);
       const json = await cliOutput(["compare", "A", "B", "--db", db, "--fail-on-regression", "--json"]);
@@ -813,14 +780,11 @@ describe("compare --json", () => {
       expect(JSON.parse(both.out)).toEqual(c);
       expect(both.err).toBe(`Report: ${report}`);
       expect(readFileSync(report, "utf8")).toMatch(/<\/html>\s*$/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("names results.jsonl files as files, gives their warnings as the text prints them, and ids as the text shows them (cut past 100 characters, null for none)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
-    try {
+    await inTempDir("simeval-compare-json-", async (dir) => {
       const ids: unknown[] = ["x".repeat(300), 7, null, { k: [1, 2] }];
       const file = (name: string, count: number, score: number) =>
         writeFileSync(
@@ -846,14 +810,11 @@ describe("compare --json", () => {
       expect(worst.slice(0, 4).map((w) => w.id)).toEqual([`${"x".repeat(100)}…`, "7", null, '{"k":[1,2]}']);
       const shownIds = text.out.split("\n").slice(text.out.split("\n").indexOf("Rows that regressed most on ld:") + 3).slice(0, 4).map((l) => l.trim().split(/\s{2,}/));
       expect(shownIds.map((cells) => (cells.length === 5 ? cells[1] : null))).toEqual(worst.slice(0, 4).map((w) => w.id));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("says a warning on stderr with control and bidi characters escaped, as the text prints it on stdout", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
-    try {
+    await inTempDir("simeval-compare-json-", async (dir) => {
       const scores = (i: number) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } });
       const a = writeResults(join(dir, "a.jsonl"), 3, scores);
       const other = writeResults(join(dir, "other.jsonl"), 3, scores, "\u202e\u009b31m");
@@ -865,9 +826,7 @@ describe("compare --json", () => {
       expect(c.warnings[0]).toContain("\u202e");
       expect(err.join("\n")).not.toMatch(/[\u202e\u009b]/);
       expect(err[0]).toMatch(/^simeval: warning: Runs ".*" and ".*" disagree on the id of 3 rows, first at row 1: string "q1" in ".*", string "\\u202e\\u009b31m1" in/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("gives each field from its own side: B's better is no regression, the evaluators in one run only, a type that only B records, the few-pairs notes", async () => {
@@ -899,8 +858,7 @@ describe("compare --json", () => {
   });
 
   it("gives the ids that disagree in dataset_mismatch, and no verdict under the gate (exit 2) as the text does", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "simeval-compare-json-"));
-    try {
+    await inTempDir("simeval-compare-json-", async (dir) => {
       // A has a 13th row that B lacks: a warning of its own, which the ids' disagreement comes before.
       const a = writeResults(join(dir, "a.jsonl"), 13, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }));
       const other = writeResults(join(dir, "other.jsonl"), 12, (i) => ({ ld: { type: "levenshtein_distance", score: i, skipped: false } }), "x");
@@ -915,8 +873,6 @@ describe("compare --json", () => {
       expect(c.dataset_mismatch!.examples[0]).toEqual({ row: 1, id_a: "q1", id_b: "x1" });
       expect(c.warnings).toEqual([c.dataset_mismatch!.message, expect.stringMatching(/^A has 13 rows and B 12: only the 12 row numbers in both are compared$/)]);
       expect(text.out).toContain(`warning: ${c.dataset_mismatch!.message}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
