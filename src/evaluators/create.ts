@@ -104,10 +104,11 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
  * any: every problem of every spec, and names shared, in one CONFIG_INVALID (UNKNOWN_EVALUATOR when an unknown
  * type is the only problem). What only building finds is not checked: an embedding provider that the caller's
  * `env` lacks, a missing API key (so a spec of `semantic_similarity` with the openai provider passes without one).
+ * Returns the specs as {@link Evaluator.spec} gives them: named, and each config completed by its defaults.
  * For a run store, which records specs that other processes build later. `at` as in {@link createEvaluators}.
  */
-export function checkEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): void {
-  outline("checkEvaluatorSpecs", specs, at);
+export function checkEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): EvaluatorSpec[] {
+  return parsedSpecs("checkEvaluatorSpecs", specs, at).map((p) => p.spec);
 }
 
 /** What a summary needs of an evaluator: its name, type, direction and pass threshold ({@link Evaluator}'s). */
@@ -119,15 +120,16 @@ export type EvaluatorOutline = Pick<Evaluator, "name" | "type" | "direction" | "
  * {@link checkEvaluatorSpecs}, which throws as it does: for summarizing a run whose rows were scored elsewhere.
  */
 export function outlineEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): EvaluatorOutline[] {
-  return outline("outlineEvaluatorSpecs", specs, at);
+  return parsedSpecs("outlineEvaluatorSpecs", specs, at).map(({ definition, name, config }) => ({ name, type: definition.type, direction: definition.direction, threshold: thresholdOf(definition, config) }));
 }
 
-function outline(fn: string, specs: unknown, at: (string | number)[]): EvaluatorOutline[] {
+/** Every spec of `specs` parsed, or the error of {@link createEvaluators} for all their problems; `fn` names the caller. */
+function parsedSpecs(fn: string, specs: unknown, at: (string | number)[]): ParsedSpec[] {
   checkAt(fn, at);
   const issues: Issue[] = [];
   const parsed = parseSpecs(specs, at, issues);
   if (issues.length) throwIssues(inSpecOrder(issues, at.length));
-  return (parsed as ParsedSpec[]).map(({ definition, name, config }) => ({ name, type: definition.type, direction: definition.direction, threshold: thresholdOf(definition, config) }));
+  return parsed as ParsedSpec[];
 }
 
 /** A row passes at this score (for reports): the definition's `passThreshold`, else `config.threshold` when it is a number, else null. */

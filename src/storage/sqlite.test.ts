@@ -1590,10 +1590,21 @@ describe("runs owned by no process", () => {
       const evaluators = [{ type: "semantic_similarity", config: { provider: "openai", threshold: 0.8 } }];
       expect(() => createEvaluators(evaluators)).toThrow("OPENAI_API_KEY is not set"); // what building needs
       const id = await store.beginRun({ ...META, evaluators }, { owner: "none" });
-      expect((await store.findRun(id))?.evaluators).toEqual(evaluators); // as given
+      expect((await store.findRun(id))?.evaluators).toEqual([{ ...evaluators[0], name: "semantic_similarity" }]);
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+
+  it("records evaluator specs named and with their configs' defaults filled in, as simeval run records its evaluators' specs", async () => {
+    const store = open();
+    const specs = [{ type: "exact_match" }, { type: "levenshtein", name: "lev", config: { threshold: 0.9 }, inputs: { output: "$.answer" } }, { type: "jaccard_similarity", config: { similarity_threshold: 0.6 } }];
+    const id = await store.beginRun({ ...META, evaluators: specs }, { owner: "none" });
+    const recorded = (await store.findRun(id))?.evaluators;
+    expect(recorded?.[0]).toEqual({ type: "exact_match", name: "exact_match", config: { case_sensitive: false, trim: true, normalize_whitespace: false } });
+    expect(recorded?.[1]).toEqual({ type: "levenshtein", name: "lev", config: { threshold: 0.9, case_sensitive: false, max_chars: 10_000, unit: "code_point" }, inputs: { output: "$.answer" } });
+    expect(recorded?.[2]).toEqual({ type: "jaccard_similarity", name: "jaccard_similarity", config: { threshold: 0.6, case_sensitive: false } }); // the alias as its key
+    expect(recorded).toEqual(createEvaluators(specs).map((e) => e.spec)); // what runDataset records
   });
 
   it("refuses an owner that is neither \"process\" nor \"none\", and options that are not an object (CONFIG_INVALID), recording no run", async () => {

@@ -326,13 +326,15 @@ export class SqliteRunStore implements RunStore {
    * `meta.evaluators` that would not make evaluators, with the error `createEvaluators` would throw for them
    * (every issue; see `checkEvaluatorSpecs`), recording nothing: every process that scores or summarizes the run
    * builds its evaluators from the recorded specs, and would fail only then. Nothing is built, so no API key is needed.
+   * The specs are recorded as `simeval run` records them, named and with every config default filled in, so that a
+   * run reads back the same settings after a later simeval changes a default.
    * `meta.dataset_path` and `meta.dataset_hash` are both null for a run not read from a dataset file (a service's,
    * scoring traces), stored as "" (see {@link NO_DATASET}).
    */
   async beginRun(meta: { name: string | null; dataset_path: string | null; dataset_hash: string | null; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
     const owned = runOwner(opts) === "process";
     checkRunMeta(meta);
-    checkEvaluatorSpecs(meta.evaluators);
+    const specs = checkEvaluatorSpecs(meta.evaluators);
     return this.#guard("begin a run", () => {
       const now = Date.now();
       const id = newRunId(now);
@@ -342,7 +344,7 @@ export class SqliteRunStore implements RunStore {
         new Date(now).toISOString(),
         meta.dataset_path ?? NO_DATASET,
         meta.dataset_hash ?? NO_DATASET,
-        JSON.stringify(meta.evaluators),
+        JSON.stringify(specs),
         owned ? process.pid : null,
         owned ? THIS_HOST : null,
       );

@@ -167,8 +167,8 @@ export function meansCell(means: readonly string[], room: number): string {
 }
 
 /**
- * A recorded spec's config completed with its evaluator's defaults, as `simeval run` records it: a run begun
- * through `beginRun` (a service's) records its specs as given, and `show` would print `{}` for an exact_match
+ * A recorded spec's config completed with its evaluator's defaults, as `simeval run` and `beginRun` record it:
+ * `beginRun` once recorded a service's specs as given, and `show` would print `{}` for such a run's exact_match
  * whose `trim` and `case_sensitive` still apply. A spec that no longer parses (an evaluator changed since the
  * run) is shown as recorded.
  */
