@@ -784,6 +784,19 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(r.err).toContain(`no run database at ${nowhere}: \`simeval run\` records runs there`);
     }
     expect(existsSync(join(dir, "none"))).toBe(false);
+    // An empty file (touch runs.db, a cache restored empty) is no database either: read, nothing is written into it.
+    const empty = file("empty.db", "");
+    const noneInEmpty = `No runs recorded in ${empty} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
+    expect(await run("runs", "--db", empty)).toMatchObject({ code: 0, out: `${noneInEmpty}\n`, err: "" });
+    expect(await run("trend", "--db", empty)).toMatchObject({ code: 0, out: `${noneInEmpty}\n`, err: "" });
+    expect(await run("baseline", "--db", empty)).toMatchObject({ code: 0, out: expect.stringContaining(`no baseline set: there is no run database at ${empty} yet;`) });
+    for (const argv of [["show", "good"], ["baseline", "set", "good"], ["compare", "good", "worse"]]) {
+      const r = await run(...argv, "--db", empty);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`no run database at ${empty} (the file there is empty): \`simeval run\` records runs there`);
+    }
+    expect(readdirSync(dir).filter((f) => f.startsWith("empty.db"))).toEqual(["empty.db"]);
+    expect(statSync(empty).size).toBe(0);
     // A --db under a file can never hold a database: every reading command says so, `runs` too (not "no runs yet").
     const notes = file("notes.txt", "x");
     for (const under of [join(notes, "sub.db"), join(notes, "deeper", "sub.db")]) {

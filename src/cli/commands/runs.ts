@@ -20,24 +20,39 @@ import { finishStoredRun } from "../../run/stored-summary.js";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
- * would otherwise leave an empty database behind): a USAGE error says where runs are looked for, followed
+ * would otherwise leave an empty database behind), nor an empty one written to: a USAGE error says where runs are looked for, followed
  * by `also` when the command has more to say of it (compare: which RUN is no file either). A path
  * where no database can be (see {@link refuseUnreachable}) is a USAGE error saying why.
  */
 export function openRecordedRuns(path: string, also = ""): SqliteRunStore {
   refuseUnreachable(path);
-  if (!existsSync(path)) throw new EvalError("USAGE", `no run database at ${path}: \`simeval run\` records runs there (--db reads another)${also}`);
+  if (!databaseAt(path)) {
+    const empty = existsSync(path) ? " (the file there is empty)" : "";
+    throw new EvalError("USAGE", `no run database at ${path}${empty}: \`simeval run\` records runs there (--db reads another)${also}`);
+  }
   return openSqliteStore(path);
 }
 
 /**
  * The run database of a command that lists what is recorded (`runs`, `trend`, `baseline` with no action), or null
- * when there is no file at `path` yet: such a command then says that none is recorded (see {@link noRunsYet}), as
+ * when there is no file at `path` yet, or an empty one: such a command then says that none is recorded (see {@link noRunsYet}), as
  * it would of an empty database, and creates none. A path where no database can be is refused, as by {@link openRecordedRuns}.
  */
 export function recordedRunsIfAny(path: string): SqliteRunStore | null {
   refuseUnreachable(path);
-  return existsSync(path) ? openSqliteStore(path) : null;
+  return databaseAt(path) ? openSqliteStore(path) : null;
+}
+
+/**
+ * True when a run database may be at `path`: a file is there that is not empty. SQLite takes an empty file for a
+ * new database, which opening would write simeval's tables into: a command that only reads runs takes an empty
+ * file (`touch runs.db`, or a CI cache restored empty) for no database, and leaves it as it is. A database's first
+ * write puts its header in the file itself, so a store whose changes are all still in its `-wal` is never empty.
+ */
+function databaseAt(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const stat = statSync(path);
+  return !stat.isFile() || stat.size > 0;
 }
 
 /** What a listing command says when no run is recorded in the database at `db` (or there is none there yet). */
