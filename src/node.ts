@@ -4,8 +4,10 @@
  */
 export { runDataset, type RunDatasetOptions, type RunDatasetResult, type RowErrorInfo, type EvaluatorErrorInfo } from "./run/run-dataset.js";
 export { scoreRecord } from "./run/evaluate-row.js";
-// The root's, again: a service builds the evaluators scoreRecord takes, and needs one import for both.
+// The root's, again: a service builds the evaluators scoreRecord takes, and tells the store's and the evaluators'
+// errors apart by their EvalError code, and needs one import for all of it.
 export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } from "./evaluators/create.js";
+export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";
 export type { EvaluatorEnv } from "./evaluators/define.js";
 export { summarizeStoredRun, finishStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";

@@ -50,4 +50,9 @@ describe("the root export", () => {
     expect(node.createEvaluators).toBe(root.createEvaluators);
     expect(node.createEvaluator).toBe(root.createEvaluator);
   });
+
+  it("offers EvalError and formatIssues, the same ones simeval/node exports, so that a service tells errors apart with one import", () => {
+    expect(node.EvalError).toBe(root.EvalError);
+    expect(node.formatIssues).toBe(root.formatIssues);
+  });
 });
