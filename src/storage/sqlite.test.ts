@@ -742,6 +742,16 @@ describe("findRun", () => {
     expect(await store.findRun("")).toBeUndefined();
   });
 
+  it("refuses a ref that is not a string (INPUT_INVALID, naming it), which was STORE_FAILED with a TypeError's words", async () => {
+    const store = open();
+    for (const bad of [5, null, undefined, { id: "x" }]) {
+      await expect(store.findRun(bad as unknown as string)).rejects.toMatchObject({
+        code: "INPUT_INVALID",
+        message: `findRun: ref must be a run's id, name or unique id prefix (a string), received ${describeValue(bad)}`,
+      });
+    }
+  });
+
   it("looks a name up before an id prefix, so that a run named like the start of an id is found by its name", async () => {
     const store = open();
     const first = await store.beginRun({ ...META, name: "first" });

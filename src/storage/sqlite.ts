@@ -516,9 +516,11 @@ export class SqliteRunStore implements RunStore {
    * The run with id `ref`; else the newest run named `ref`; else the one run whose id starts with `ref`
    * (case-insensitive; several → `USAGE` listing them, since the reference is what the user must fix);
    * else undefined. Names come before prefixes, as git resolves ref names before abbreviated hashes:
-   * otherwise a run named like the start of an id (`01m7`) could never be reached by its name.
+   * otherwise a run named like the start of an id (`01m7`) could never be reached by its name. A `ref` that is not
+   * a string is INPUT_INVALID naming it (5 was STORE_FAILED saying "ref.trim is not a function").
    */
   async findRun(ref: string): Promise<RunInfo | undefined> {
+    if (typeof ref !== "string") throw argumentError("INPUT_INVALID", "findRun", "ref", "a run's id, name or unique id prefix (a string)", ref);
     return this.#guard(`find run "${ref}"`, () => {
       const key = ref.trim();
       if (key === "") return undefined;
