@@ -584,6 +584,18 @@ describe("runs and rows", () => {
     expect(run?.finished_at).not.toBeNull();
     expect(await collect(store.rows(id))).toHaveLength(7);
     expect((await storeError(() => store.abortRun("nope", null, "interrupted"))).message).toContain("nope");
+    // Arguments of the wrong kind are refused, naming them, before the run is looked up: nothing is recorded.
+    const running = await store.beginRun(META);
+    const summaryExpected = "a RunSummary ({ rows, row_errors, skipped_as_zero, evaluators: [...] }, as summarizeStoredRun makes)";
+    for (const bad of [5, "x", {}, { evaluators: 5 }]) {
+      await expect(store.abortRun(running, bad as never, "why")).rejects.toMatchObject({ code: "INPUT_INVALID", message: `abortRun: summary must be ${summaryExpected} or null, received ${describeValue(bad)}` });
+      await expect(store.finishRun(running, bad as never)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `finishRun: summary must be ${summaryExpected}, received ${describeValue(bad)}` });
+    }
+    await expect(store.finishRun(running, null as never)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `finishRun: summary must be ${summaryExpected}, received null` });
+    for (const bad of ["", 5, null, undefined]) {
+      await expect(store.abortRun(running, null, bad as string)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `abortRun: reason must be a non-empty string (why the run stopped, as show prints it), received ${describeValue(bad)}` });
+    }
+    expect((await store.findRun(running))?.status).toBe("running");
     // A finished run has no stop reason.
     const done = await store.beginRun(META);
     await store.finishRun(done, SUMMARY);

@@ -458,9 +458,11 @@ export class SqliteRunStore implements RunStore {
   /**
    * Marks the run complete with `summary`. With `opts.rows`, only when the run stores exactly that many rows,
    * counted under the write lock of the update (`BEGIN IMMEDIATE`), so no row can be appended in between:
-   * otherwise it resolves false and the run stays running (see {@link RunStore.finishRun}).
+   * otherwise it resolves false and the run stays running (see {@link RunStore.finishRun}). A `summary` that is
+   * no {@link RunSummary} is INPUT_INVALID (see {@link checkSummary}).
    */
   async finishRun(runId: string, summary: RunSummary, opts?: { rows?: number }): Promise<boolean> {
+    checkSummary("finishRun", summary, false);
     const rows = opts?.rows;
     if (rows !== undefined && (!Number.isSafeInteger(rows) || rows < 0)) {
       throw argumentError("INPUT_INVALID", "finishRun", "opts.rows", "nothing or a whole number from 0 (the rows the summary covers)", rows, ["opts", "rows"]);
@@ -486,8 +488,14 @@ export class SqliteRunStore implements RunStore {
    * A no-op on a run that is no longer running, so that cleanup code can always call it: the first reason
    * recorded stays. Refused (`STORE_FAILED`) once the database file was deleted or replaced, as adding rows is: the
    * run would be marked in a file nothing can open, and a caller that said it was recorded would mislead.
+   * INPUT_INVALID, naming it, for a `summary` that is neither null nor a {@link RunSummary} (see {@link checkSummary})
+   * and a `reason` that is not a non-empty string: SQLite stored 5 as "5.0", and "" says nothing of why.
    */
   async abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void> {
+    checkSummary("abortRun", summary, true);
+    if (typeof reason !== "string" || reason === "") {
+      throw argumentError("INPUT_INVALID", "abortRun", "reason", "a non-empty string (why the run stopped, as show prints it)", reason);
+    }
     this.#guard(`mark run ${runId} incomplete`, () => this.#requireSameFile());
     this.#abort(runId, summary, reason);
   }
@@ -962,6 +970,17 @@ function checkRunMeta(meta: unknown): void {
   if (meta["dataset_hash"] === null && meta["dataset_path"] !== null) {
     throw bad("meta.dataset_hash", "a string (the sha256 of the dataset file), as meta.dataset_path is; both are null only for a run not read from a dataset file", null);
   }
+}
+
+/**
+ * Throws INPUT_INVALID naming `summary` (for `fn`) unless it is an object with an `evaluators` array (or null, when
+ * `nullable`): a run was recorded with 5 or "x" as its summary, and `simeval show` failed on it with a TypeError.
+ */
+function checkSummary(fn: string, summary: unknown, nullable: boolean): void {
+  if (nullable && summary === null) return;
+  if (isPlainObject(summary) && Array.isArray(summary["evaluators"])) return;
+  const expected = `a RunSummary ({ rows, row_errors, skipped_as_zero, evaluators: [...] }, as summarizeStoredRun makes)${nullable ? " or null" : ""}`;
+  throw argumentError("INPUT_INVALID", fn, "summary", expected, summary);
 }
 
 /** `opts.owner` of {@link SqliteRunStore.beginRun}, checked: "process" when not given. */
