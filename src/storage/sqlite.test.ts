@@ -1099,11 +1099,21 @@ describe("appendRows", () => {
       [[...unnumbered(1, 1), numbered(2, 2)[0]], "appendRows: rows[1].row must be nothing (appendRows numbers the rows; addRows takes numbered ones), received number 2"],
       [[{ id: 1 }], "appendRows: rows[0].results must be an object of results by evaluator name, or their JSON, received nothing"],
       [[{ id: 1, results: [] }], "appendRows: rows[0].results must be an object of results by evaluator name, or their JSON, received array of 0"],
+      [[...unnumbered(1, 1), { results: { lev: 7 } }], "appendRows: rows[1].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
+      [[{ results: { lev: null } }], "appendRows: rows[0].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received null"],
     ];
     for (const [rows, message] of cases) {
       const error = await evalErrorOf(store.appendRows(id, rows as never));
       expect(error).toMatchObject({ code: "INPUT_INVALID", message });
     }
+    expect(await collect(store.rows(id))).toEqual([]);
+  });
+
+  it("refuses a result that is not an object in addRows too, naming the row and the evaluator, and stores none of the batch", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const error = await evalErrorOf(store.addRows(id, [...numbered(1, 1), { row: 2, results: { lev: "high" } } as never]));
+    expect(error).toMatchObject({ code: "INPUT_INVALID", message: `addRows: rows[1].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received string "high"` });
     expect(await collect(store.rows(id))).toEqual([]);
   });
 

@@ -371,6 +371,7 @@ export class SqliteRunStore implements RunStore {
       // A row's 1-based number in its dataset keys it: a 0, a fraction or a "3" would be stored as given.
       if (!Number.isSafeInteger(r?.row) || r.row < 1) throw argumentError("INPUT_INVALID", "addRows", `rows[${i}].row`, "a whole number from 1 (the row's number in its dataset)", r?.row, ["rows", i, "row"]);
       checkKey("addRows", r, i);
+      checkResults("addRows", r, i);
       lo = Math.min(lo, r.row);
       hi = Math.max(hi, r.row);
     }
@@ -399,7 +400,7 @@ export class SqliteRunStore implements RunStore {
    * without its `row`) is not kept, as {@link addRows} keeps none.
    *
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
-   * `results` that are neither an object nor a string of JSON, a `key` that is not a non-empty string, or a
+   * `results` that are neither an object (whose every value is an object: see `checkResults`) nor a string of JSON, a `key` that is not a non-empty string, or a
    * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
    * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
    * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace
@@ -1012,6 +1013,7 @@ function checkUnnumberedRows(rows: unknown): asserts rows is readonly Unnumbered
     if (typeof results !== "string" && !isPlainObject(results)) {
       throw bad(`rows[${i}].results`, "an object of results by evaluator name, or their JSON", results, ["rows", i, "results"]);
     }
+    checkResults("appendRows", r, i);
     checkKey("appendRows", r, i);
   });
 }
@@ -1039,6 +1041,20 @@ function recordJson(r: UnnumberedRow, i: number): string | null {
   // A toJSON of its own may make it anything else.
   if (json?.[0] !== "{") throw bad(`${expected} whose JSON is an object (its toJSON gives ${json === undefined ? "nothing" : cutText(json, 40)})`);
   return json;
+}
+
+/**
+ * Throws INPUT_INVALID naming `rows[i].results.NAME` when row `i`'s results are an object (not a SerializedRow's
+ * JSON) holding a value that is not an object, a result or `{ error }` as `scoreRecord` gives them: `{ lev: 7 }` was
+ * STORE_FAILED saying "Cannot use 'in' operator to search for 'error' in 7", which named neither row nor evaluator.
+ */
+function checkResults(fn: string, r: object, i: number): void {
+  const { results } = r as { results?: unknown };
+  if (!isPlainObject(results)) return;
+  for (const [name, result] of Object.entries(results)) {
+    if (isPlainObject(result)) continue;
+    throw argumentError("INPUT_INVALID", fn, `rows[${i}].results.${name}`, "an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it)", result, ["rows", i, "results", name]);
+  }
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
