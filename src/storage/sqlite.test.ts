@@ -1109,6 +1109,22 @@ describe("appendRows", () => {
     expect(await collect(store.rows(id))).toEqual([]);
   });
 
+  it("reads a row stored with JSON that does not parse (a SerializedRow's, stored unchecked) as STORE_FAILED naming the run, row and column, not a SyntaxError", async () => {
+    const store = open();
+    const id = await store.beginRun(META, { owner: "none" });
+    // A string `results` makes the row a SerializedRow, whose `id` is JSON text: "trace-1" is none.
+    await store.appendRows(id, [{ id: "trace-1", key: "a", results: "{}" } as never, { key: "b", results: "not json" } as never]);
+    const idMessage = `${dbPath}: row 1 of run ${id} holds id "trace-1", which is not JSON (`;
+    const tail = "it was stored so as a SerializedRow's JSON, which appendRows and addRows store unchecked, or the file is damaged";
+    for (const read of [() => collect(store.rows(id)), () => collect(store.scores(id)), () => store.rowByKey(id, "a")]) {
+      const e = await evalErrorOf(read());
+      expect(e.code).toBe("STORE_FAILED");
+      expect(e.message.startsWith(idMessage) && e.message.endsWith(tail)).toBe(true);
+    }
+    const e = await evalErrorOf(store.rowByKey(id, "b"));
+    expect(e.message.startsWith(`${dbPath}: row 2 of run ${id} holds results "not json", which is not JSON (`)).toBe(true);
+  });
+
   it("refuses a result that is not an object in addRows too, naming the row and the evaluator, and stores none of the batch", async () => {
     const store = open();
     const id = await store.beginRun(META);

@@ -566,7 +566,7 @@ export class SqliteRunStore implements RunStore {
     const chars = (r: RowRecord) => r.results.length + (r.error?.length ?? 0) + (r.record?.length ?? 0);
     const statement = records ? this.#q.rowPage : this.#q.rowPageWithoutRecord;
     const pages = this.#pages(runId, statement, (r) => r.row, chars, rowsForResults(evaluatorNames(run).length));
-    for (const page of pages) for (const r of page) yield toRowOutcome(r);
+    for (const page of pages) for (const r of page) yield toRowOutcome(r, this.path, runId);
   }
 
   /**
@@ -580,7 +580,7 @@ export class SqliteRunStore implements RunStore {
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
       for (const [row, id, text, results] of page) {
         if (text === null) {
-          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key: null, record: null, stored_at: null }));
+          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key: null, record: null, stored_at: null }, this.path, runId));
           continue;
         }
         const scores = decodeScores(text, names);
@@ -590,7 +590,7 @@ export class SqliteRunStore implements RunStore {
             `${this.path}: row ${row} of run ${runId} has scores ${text.slice(0, 100)}, not an array of ${names.length} numbers or nulls (one per evaluator); the file is damaged`,
           );
         }
-        yield { row, id: id === null ? undefined : (JSON.parse(id) as unknown), scores };
+        yield { row, id: id === null ? undefined : parseColumn(this.path, runId, row, "id", id), scores };
       }
     }
   }
@@ -672,7 +672,7 @@ export class SqliteRunStore implements RunStore {
       this.#db.transaction(() => {
         this.#run(runId);
         const r = this.#q.rowByKey.get(runId, key);
-        return r && toRowOutcome(r);
+        return r && toRowOutcome(r, this.path, runId);
       })(),
     );
   }
@@ -1098,16 +1098,37 @@ function outcomeScores(r: Pick<RowOutcome, "results" | "error">, names: readonly
   return encodeScores(names.map((n) => scoreOf(r.results[n])));
 }
 
-function toRowOutcome(r: RowRecord): RowOutcome {
+/** Row `r` of run `runId` in the file `path`, its JSON columns parsed (see {@link parseColumn}). */
+function toRowOutcome(r: RowRecord, path: string, runId: string): RowOutcome {
+  const parse = (column: string, text: string) => parseColumn(path, runId, r.row, column, text);
   const out: RowOutcome = {
     row: r.row,
-    id: r.id === null ? undefined : (JSON.parse(r.id) as unknown),
-    results: JSON.parse(r.results) as Record<string, RowResult>,
+    id: r.id === null ? undefined : parse("id", r.id),
+    results: parse("results", r.results) as Record<string, RowResult>,
   };
   if (r.line !== null) out.line = r.line;
-  if (r.error !== null) out.error = JSON.parse(r.error) as { code: string; message: string };
+  if (r.error !== null) out.error = parse("error", r.error) as { code: string; message: string };
   if (r.key !== null) out.key = r.key;
-  if (r.record !== null) out.record = JSON.parse(r.record) as Record<string, unknown>;
+  if (r.record !== null) out.record = parse("record", r.record) as Record<string, unknown>;
   if (r.stored_at !== null) out.stored_at = r.stored_at;
   return out;
+}
+
+/**
+ * `text`, the JSON of column `column` of row `row` of run `runId` in the file `path`, parsed. STORE_FAILED naming
+ * them when it is no JSON, which a SerializedRow given to appendRows or addRows (stored unchecked) can make
+ * (`{ id: "trace-1", results: "{…}" }`: a string `results` makes the row a SerializedRow, whose `id` is JSON text):
+ * a SyntaxError from JSON.parse named neither, and escaped rows(), summarizeStoredRun and `simeval finish` as it was.
+ */
+function parseColumn(path: string, runId: string, row: number, column: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new EvalError(
+      "STORE_FAILED",
+      `${path}: row ${row} of run ${runId} holds ${column} ${JSON.stringify(cutText(text, 40))}, which is not JSON (${why}); ` +
+        "it was stored so as a SerializedRow's JSON, which appendRows and addRows store unchecked, or the file is damaged",
+    );
+  }
 }
