@@ -8,6 +8,7 @@ export { scoreRecord } from "./run/evaluate-row.js";
 // errors apart by their EvalError code, and needs one import for all of it.
 export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } from "./evaluators/create.js";
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
+export type { EvalRecord, EvalResult, Direction } from "./types.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";
 export type { EvaluatorEnv } from "./evaluators/define.js";
 export { summarizeStoredRun, finishStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";

@@ -38,6 +38,26 @@ export const renderers: [(i: RunReportInput) => string, (i: ComparisonReportInpu
     expect(p.status).toBe(0);
   }, 60_000);
 
+  it("give a service all it names from simeval/node alone: the record scoreRecord scores, its result, and the EvalError it tells apart", () => {
+    writeFileSync(
+      join(dir, "service.ts"),
+      `import { createEvaluators, scoreRecord, EvalError, type EvalRecord, type EvalResult, type Direction } from "simeval/node";
+export async function score(record: EvalRecord): Promise<unknown> {
+  try {
+    return await scoreRecord(record, createEvaluators([{ type: "exact_match" }]));
+  } catch (e) {
+    return e instanceof EvalError ? e.code : e;
+  }
+}
+export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}\`;
+`,
+    );
+    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "service.ts")];
+    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
+    expect(p.stdout + p.stderr).toBe("");
+    expect(p.status).toBe(0);
+  }, 60_000);
+
   it("export every type that an exported signature names, so that a caller can write its arguments down", () => {
     writeFileSync(join(dir, "all.ts"), `export * as root from "simeval";\nexport * as metrics from "simeval/metrics";\nexport * as node from "simeval/node";\n`);
     const program = ts.createProgram([join(dir, "all.ts")], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, types: ["node"], noEmit: true });
