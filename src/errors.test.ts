@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EvalError, formatIssues } from "./errors.js";
+import { describeValue, EvalError, formatIssues } from "./errors.js";
 import { thrownEvalError } from "./test-support.js";
 
 describe("formatIssues", () => {
@@ -34,5 +34,14 @@ describe("EvalError", () => {
     expect(new EvalError("STORE_FAILED", "no run").transient).toBe(false);
     expect(new EvalError("STORE_FAILED", "locked", { transient: true })).toMatchObject({ code: "STORE_FAILED", message: "locked", transient: true, issues: [] });
     expect(new EvalError("STORE_FAILED", "damaged", { transient: false }).transient).toBe(false);
+  });
+});
+
+describe("describeValue", () => {
+  it("quotes a string as JSON with the characters JSON leaves as they are escaped too: a bidi override cannot reverse the message after it", () => {
+    expect(describeValue("a\u202eb\u200bc\u007f\u0085d\n")).toBe('string "a\\u202eb\\u200bc\\u007f\\u0085d\\n"');
+    expect(describeValue("héllo — ok")).toBe('string "héllo — ok"'); // printable text as it is
+    expect(describeValue(undefined)).toBe("nothing");
+    expect(describeValue([1, 2])).toBe("array of 2");
   });
 });

@@ -4,6 +4,7 @@
  * an HTTP server or a test can react to the code and show every problem at once.
  */
 import { cutText } from "./cut-text.js";
+import { escapeUnprintable } from "./unprintable.js";
 
 /** The closed set of error codes; the CLI and (later) the server map each to an exit code / status. */
 export type ErrorCode =
@@ -113,7 +114,9 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    return `string ${JSON.stringify(cutText(value, 40))}`;
+    // Escaped as JSON, and the bidirectional and invisible characters JSON leaves as they are too: a U+202E in a
+    // received value would reverse the message after it.
+    return `string ${escapeUnprintable(JSON.stringify(cutText(value, 40)))}`;
   }
   if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
   if (Array.isArray(value)) return `array of ${value.length}`;

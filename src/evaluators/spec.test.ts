@@ -5,7 +5,7 @@ import { thrownEvalError } from "../test-support.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { createEvaluator, createEvaluators } from "./create.js";
 import { describeField } from "./describe-schema.js";
-import { UNPRINTABLE_IN_NAME } from "./spec.js";
+import { UNPRINTABLE_IN_NAME } from "../unprintable.js";
 
 
 describe("spec validation at creation", () => {

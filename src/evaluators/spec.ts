@@ -5,6 +5,7 @@ import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
 import { didYouMean } from "./suggest.js";
+import { BIDI_IN_NAME, escapeUnprintable, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../unprintable.js";
 
 /** An evaluator as a user writes it, in JSON. */
 export interface EvaluatorSpec {
@@ -27,29 +28,6 @@ export interface ParsedSpec {
 }
 
 const SPEC_KEYS = ["type", "name", "config", "inputs"];
-/**
- * What a name printed in tables, reports and comparisons (an evaluator's, a run's) may not hold: controls
- * (C0, DEL, C1: line breaks, ESC), the line and paragraph separators, and the bidirectional marks
- * (U+061C, U+200E/F), embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder the text around them,
- * and the invisible soft hyphen, zero width space, word joiner and invisible operators, and BOM, with which a
- * name prints as another ("a\u200bb" as "ab"). The zero width (non-)joiners, which shape visible text, are allowed.
- */
-export const UNPRINTABLE_IN_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad\u200b\u2060-\u2064\ufeff]/u;
-
-/** The bidirectional characters {@link UNPRINTABLE_IN_NAME} refuses, as messages list them. */
-export const BIDI_IN_NAME = "U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069";
-
-/** The invisible characters {@link UNPRINTABLE_IN_NAME} refuses, as messages list them: "a\u200bb" would print as "ab". */
-export const INVISIBLE_IN_NAME = "U+00AD, U+200B, U+2060–U+2064, U+FEFF";
-
-/**
- * `text` with every character of {@link UNPRINTABLE_IN_NAME} written as its `\uXXXX` escape, so that a message quoting
- * a refused name or type (`evaluator "a\u202eb"`) shows it rather than being reordered or hidden by it.
- */
-function escapeUnprintable(text: string): string {
-  return text.replace(new RegExp(UNPRINTABLE_IN_NAME.source, "gu"), (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
-}
-
 /** `text` quoted as JSON, with the characters JSON leaves as they are escaped too ({@link escapeUnprintable}). */
 function quoted(text: string): string {
   return escapeUnprintable(JSON.stringify(text));

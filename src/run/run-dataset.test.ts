@@ -9,6 +9,7 @@ import { renderRunReport } from "../report/run-report.js";
 import { runReportInput } from "./report-input.js";
 import { rowScores } from "./row-scores.js";
 import { defaultBatchSize, defaultWorkers, runDataset } from "./run-dataset.js";
+import { RUN_NAME_EXPECTED } from "../storage/run-name.js";
 
 const files = tempFiles("simeval-run-dataset-");
 
@@ -57,7 +58,10 @@ describe("runDataset on worker threads", () => {
       [undefined, "opts must be an object ({ dataset, evaluators, ... }), received nothing"],
       [null, "opts must be an object ({ dataset, evaluators, ... }), received null"],
       [{ ...base, dataset: 5 }, "opts.dataset must be the path of a dataset file (a non-empty string), received number 5"],
-      [{ ...base, name: 5 }, "opts.name must be a string, null or nothing, received number 5"],
+      [{ ...base, name: 5 }, `opts.name must be ${RUN_NAME_EXPECTED}, null or nothing, received number 5`],
+      // A run's name as beginRun takes it, refused before anything is read rather than once the store is asked.
+      [{ ...base, name: " nightly" }, `opts.name must be ${RUN_NAME_EXPECTED}, null or nothing, received string " nightly"`],
+      [{ ...base, name: "a\nb" }, `opts.name must be ${RUN_NAME_EXPECTED}, null or nothing, received string "a\\nb"`],
       [{ ...base, countSkippedAsZero: "yes" }, 'opts.countSkippedAsZero must be a boolean or nothing, received string "yes"'],
       [{ ...base, embeddingCacheDb: 5 }, "opts.embeddingCacheDb must be the path of a SQLite database (a non-empty string) or nothing, received number 5"],
       [{ ...base, signal: 5 }, "opts.signal must be an AbortSignal or nothing, received number 5"],

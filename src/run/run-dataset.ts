@@ -22,6 +22,7 @@ import type { ScoredBatch } from "./batch-scorer.js";
 import { batchRow, batchRowCount, batchRowFailed, batchRows } from "./serialized-batch.js";
 import { isResultError, type EvaluatorSummary, type RowResult, type RunSummary, type SerializedRow } from "./types.js";
 import { WorstRows, type WorstRow } from "./worst-rows.js";
+import { isRunName, RUN_NAME_EXPECTED } from "../storage/run-name.js";
 
 export interface RunDatasetOptions {
   /** Path of a JSONL, JSON-array or CSV dataset. */
@@ -415,7 +416,7 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
   const optional = (option: string, expected: string, ok: (v: unknown) => boolean) => {
     if (o[option] !== undefined && !ok(o[option])) throw bad(option, `${expected} or nothing`, o[option]);
   };
-  optional("name", "a string, null", (v) => v === null || typeof v === "string");
+  optional("name", `${RUN_NAME_EXPECTED}, null`, (v) => v === null || isRunName(v));
   optional("embeddingCacheDb", "the path of a SQLite database (a non-empty string)", (v) => typeof v === "string" && v !== "");
   optional("countSkippedAsZero", "a boolean", (v) => typeof v === "boolean");
   optional("signal", "an AbortSignal", (v) => v instanceof AbortSignal);

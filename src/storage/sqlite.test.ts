@@ -15,6 +15,7 @@ import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
 import { DELETE_CHUNK_ROWS, nextPageRows, rowsForResults, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
 import { CLOSED_UNFINISHED, processGone, type UnnumberedRow } from "./store.js";
+import { RUN_NAME_EXPECTED } from "./run-name.js";
 
 const SQLITE_TS = fileURLToPath(new URL("./sqlite.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -1101,21 +1102,37 @@ describe("appendRows", () => {
       [[{ id: 1, results: [] }], "appendRows: rows[0].results must be an object of results by evaluator name, or their JSON, received array of 0"],
       [[...unnumbered(1, 1), { results: { lev: 7 } }], "appendRows: rows[1].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
       [[{ results: { lev: null } }], "appendRows: rows[0].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received null"],
+      // A result under a name the run has no evaluator for (META's is "em").
+      [[...unnumbered(1, 1), { results: { em: { score: 1 }, lev: { score: 1 } } }], `appendRows: rows[1].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
+      // A string `results` makes the row a SerializedRow: its JSON is checked, and its id must be JSON too.
+      [[{ id: "trace-1", results: '{"em":{"score":1}}' }], `appendRows: rows[0].id must be the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing, received string "trace-1"`],
+      [[{ results: "not json" }], `appendRows: rows[0].results must be an object of results by evaluator name, or its JSON (a string that parses to an object), received string "not json"`],
+      [[{ results: "[]" }], `appendRows: rows[0].results must be an object of results by evaluator name, or its JSON (a string that parses to an object), received string "[]"`],
+      [[{ results: '{"em":7}' }], "appendRows: rows[0].results.em must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
+      [[{ results: '{"em":{"score":1}}', error: "oops" }], `appendRows: rows[0].error must be null, nothing or the JSON of { code, message }, received string "oops"`],
+      [[{ results: '{"lev":{"score":1}}' }], `appendRows: rows[0].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
     ];
     for (const [rows, message] of cases) {
       const error = await evalErrorOf(store.appendRows(id, rows as never));
       expect(error).toMatchObject({ code: "INPUT_INVALID", message });
     }
     expect(await collect(store.rows(id))).toEqual([]);
+    // Serialised rows whose JSON is right are stored, with or without an id, line or error.
+    const serialized = [{ id: '"t-1"', results: '{"em":{"score":1,"passed":true,"skipped":false}}' }, { results: '{"em":{"score":0}}', error: null }];
+    expect(await store.appendRows(id, serialized as never)).toEqual([{ row: 1, added: true }, { row: 2, added: true }]);
+    expect((await collect(store.rows(id))).map((r) => [r.row, r.id, r.results["em"]])).toEqual([
+      [1, "t-1", { score: 1, passed: true, skipped: false }],
+      [2, undefined, { score: 0 }],
+    ]);
   });
 
-  it("reads a row stored with JSON that does not parse (a SerializedRow's, stored unchecked) as STORE_FAILED naming the run, row and column, not a SyntaxError", async () => {
+  it("reads a row stored with JSON that does not parse (a SerializedRow's, stored unchecked by addRows) as STORE_FAILED naming the run, row and column, not a SyntaxError", async () => {
     const store = open();
     const id = await store.beginRun(META, { owner: "none" });
-    // A string `results` makes the row a SerializedRow, whose `id` is JSON text: "trace-1" is none.
-    await store.appendRows(id, [{ id: "trace-1", key: "a", results: "{}" } as never, { key: "b", results: "not json" } as never]);
+    // A SerializedRow's `id` is JSON text: "trace-1" is none. addRows, the runner's path, stores it unchecked.
+    await store.addRows(id, [{ row: 1, id: "trace-1", line: null, key: "a", results: "{}", error: null } as never, { row: 2, id: "null", line: null, key: "b", results: "not json", error: null } as never]);
     const idMessage = `${dbPath}: row 1 of run ${id} holds id "trace-1", which is not JSON (`;
-    const tail = "it was stored so as a SerializedRow's JSON, which appendRows and addRows store unchecked, or the file is damaged";
+    const tail = "it was stored so as a SerializedRow's JSON, which addRows stores unchecked, or the file is damaged";
     for (const read of [() => collect(store.rows(id)), () => collect(store.scores(id)), () => store.rowByKey(id, "a")]) {
       const e = await evalErrorOf(read());
       expect(e.code).toBe("STORE_FAILED");
@@ -1609,8 +1626,14 @@ describe("runs owned by no process", () => {
     const store = open();
     const cases: [unknown, string][] = [
       [null, "meta must be an object ({ name, dataset_path, dataset_hash, evaluators }), received null"],
-      [{ ...META, name: 5 }, "meta.name must be a string or null, received number 5"],
-      [{ ...META, name: undefined }, "meta.name must be a string or null, received nothing"],
+      [{ ...META, name: 5 }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received number 5`],
+      [{ ...META, name: undefined }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received nothing`],
+      // As `simeval run --name` takes a name: one that prints as one line and is found as written.
+      [{ ...META, name: "" }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received string ""`],
+      [{ ...META, name: "  " }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received string "  "`],
+      [{ ...META, name: " nightly" }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received string " nightly"`],
+      [{ ...META, name: "night\nly" }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received string "night\\nly"`],
+      [{ ...META, name: "night\u202ely" }, `meta.name must be null or ${RUN_NAME_EXPECTED}, received string "night\\u202ely"`],
       [{ ...META, dataset_path: ["a"] }, "meta.dataset_path must be a non-empty string, or null for a run not read from a dataset file, received array of 1"],
       [{ ...META, dataset_hash: 5 }, "meta.dataset_hash must be a string, or null for a run not read from a dataset file, received number 5"],
       // "" is how the store records no dataset: a path of "" would be read back as none.
@@ -1642,6 +1665,19 @@ describe("runs owned by no process", () => {
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+
+  it("refuses tfidf_similarity with idf \"dataset\" for a run not read from a dataset file (CONFIG_INVALID naming it), which no process could score; a dataset run takes it", async () => {
+    const store = open();
+    const evaluators = [{ type: "exact_match" }, { name: "tf", type: "tfidf_similarity", config: { idf: "dataset" } }];
+    const error = await evalErrorOf(store.beginRun({ ...META, dataset_path: null, dataset_hash: null, evaluators }, { owner: "none" }));
+    expect(error).toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["evaluators", 1, "config", "idf"] }] });
+    expect(error.message).toBe(
+      'beginRun: meta.evaluators[1].config.idf: evaluator "tf" (tfidf_similarity) has "idf": "dataset", fitted on a dataset file\'s expected texts, which a run not read from one (dataset_path null) has none of, so no process could score it; use "idf": "pair"',
+    );
+    expect(await store.listRuns()).toEqual([]);
+    const id = await store.beginRun({ ...META, evaluators });
+    expect((await store.findRun(id))?.evaluators[1]?.config?.["idf"]).toBe("dataset");
   });
 
   it("records evaluator specs named and with their configs' defaults filled in, as simeval run records its evaluators' specs", async () => {

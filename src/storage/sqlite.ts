@@ -9,6 +9,7 @@ import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RowResult, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
 import { newRunId } from "./run-id.js";
+import { isRunName, RUN_NAME_EXPECTED } from "./run-name.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
 import { CLOSED_UNFINISHED, processGone, type AppendedRow, type RowsOptions, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
 
@@ -268,7 +269,7 @@ export class SqliteRunStore implements RunStore {
   readonly #mine = new Set<string>();
   readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => void>;
   readonly #appendRowsTx: Database.Transaction<
-    (runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], doing: string, storedAt: number) => AppendedRow[]
+    (runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], named: readonly string[][], doing: string, storedAt: number) => AppendedRow[]
   >;
   readonly #putEmbeddingsTx: Database.Transaction<
     (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => void
@@ -284,13 +285,14 @@ export class SqliteRunStore implements RunStore {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
       for (const r of rows) this.#insertRow(runId, r.row, r, names, null, storedAt);
     });
-    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], doing: string, storedAt: number) => {
+    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], named: readonly string[][], doing: string, storedAt: number) => {
       // A batch the run holds already, every row by its key, is a redelivery: its numbers, whatever the run's status now.
       // Not once the run is deleted: its rows go after it, in chunks (or stay, after an interrupted deletion), and
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
       const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
       const names = evaluatorNames(this.#requireRunning(runId, doing));
+      refuseUnknownResults(runId, names, named);
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const appended: AppendedRow[] = [];
@@ -335,6 +337,7 @@ export class SqliteRunStore implements RunStore {
     const owned = runOwner(opts) === "process";
     checkRunMeta(meta);
     const specs = checkEvaluatorSpecs(meta.evaluators);
+    if (meta.dataset_path === null) refuseDatasetIdf(specs);
     return this.#guard("begin a run", () => {
       const now = Date.now();
       const id = newRunId(now);
@@ -400,22 +403,24 @@ export class SqliteRunStore implements RunStore {
    * without its `row`) is not kept, as {@link addRows} keeps none.
    *
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
-   * `results` that are neither an object (whose every value is an object: see `checkResults`) nor a string of JSON, a `key` that is not a non-empty string, or a
+   * `results` that are neither an object (whose every value is an object: see `checkResults`) nor a string of JSON
+   * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too: see `checkSerializedRow`), a result
+   * under a name that is none of the run's evaluators', a `key` that is not a non-empty string, or a
    * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
    * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
    * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace
    * again after the run ended gets a no-op, not an error.
-   * A {@link SerializedRow}'s JSON is stored as it is, unchecked, as {@link addRows} does.
    */
   async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
     checkUnnumberedRows(rows);
     if (rows.length === 0) return [];
     // Made before the write lock is taken: a record's JSON is the largest part of a trace's row.
     const records = rows.map((r, i) => recordJson(r, i));
+    const named = rows.map((r) => Object.keys(isSerialized(r) ? (JSON.parse(r.results) as object) : r.results));
     const what = rows.length === 1 ? "a row" : `${rows.length.toLocaleString("en-US")} rows`;
     return this.#guard(`append ${what} to run ${runId}`, () => {
       this.#requireSameFile();
-      return this.#appendRowsTx.immediate(runId, rows, records, `append ${what} to it`, Date.now());
+      return this.#appendRowsTx.immediate(runId, rows, records, named, `append ${what} to it`, Date.now());
     });
   }
 
@@ -439,7 +444,8 @@ export class SqliteRunStore implements RunStore {
     const key = r.key ?? null;
     if (isSerialized(r)) {
       // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
-      insert.run(runId, row, r.id, r.line, r.results, r.error, r.scores?.length === names.length ? encodeScores(r.scores) : null, key, record, storedAt);
+      // A service's row may leave out what the runner's always has (id, line, error): stored as NULL.
+      insert.run(runId, row, r.id ?? null, r.line ?? null, r.results, r.error ?? null, r.scores?.length === names.length ? encodeScores(r.scores) : null, key, record, storedAt);
     } else {
       insert.run(
         runId,
@@ -957,7 +963,7 @@ function writerMayBeAlive(r: { id: string; pid: number | null; host: string | nu
 function checkRunMeta(meta: unknown): void {
   const bad = (arg: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "beginRun", arg, expected, value);
   if (!isPlainObject(meta)) throw bad("meta", "an object ({ name, dataset_path, dataset_hash, evaluators })", meta);
-  if (meta["name"] !== null && typeof meta["name"] !== "string") throw bad("meta.name", "a string or null", meta["name"]);
+  if (meta["name"] !== null && !isRunName(meta["name"])) throw bad("meta.name", `null or ${RUN_NAME_EXPECTED}`, meta["name"]);
   if (meta["dataset_path"] !== null && (typeof meta["dataset_path"] !== "string" || meta["dataset_path"] === "")) {
     throw bad("meta.dataset_path", "a non-empty string, or null for a run not read from a dataset file", meta["dataset_path"]);
   }
@@ -971,6 +977,17 @@ function checkRunMeta(meta: unknown): void {
   if (meta["dataset_hash"] === null && meta["dataset_path"] !== null) {
     throw bad("meta.dataset_hash", "a string (the sha256 of the dataset file), as meta.dataset_path is; both are null only for a run not read from a dataset file", null);
   }
+}
+
+/**
+ * Throws CONFIG_INVALID naming the first spec of a run not read from a dataset file that has `"idf": "dataset"`:
+ * its IDF is fitted on a dataset file's expected texts, which such a run has none of, so no process could build it.
+ */
+function refuseDatasetIdf(specs: readonly EvaluatorSpec[]): void {
+  const i = specs.findIndex((s) => s.config?.["idf"] === "dataset");
+  if (i < 0) return;
+  const message = `evaluator ${JSON.stringify(specs[i]?.name)} (${specs[i]?.type}) has "idf": "dataset", fitted on a dataset file's expected texts, which a run not read from one (dataset_path null) has none of, so no process could score it; use "idf": "pair"`;
+  throw new EvalError("CONFIG_INVALID", `beginRun: meta.evaluators[${i}].config.idf: ${message}`, { issues: [{ path: ["evaluators", i, "config", "idf"], message, received: '"dataset"' }] });
 }
 
 /**
@@ -1013,9 +1030,35 @@ function checkUnnumberedRows(rows: unknown): asserts rows is readonly Unnumbered
     if (typeof results !== "string" && !isPlainObject(results)) {
       throw bad(`rows[${i}].results`, "an object of results by evaluator name, or their JSON", results, ["rows", i, "results"]);
     }
+    if (typeof results === "string") checkSerializedRow(r as Omit<SerializedRow, "row">, i);
     checkResults("appendRows", r, i);
     checkKey("appendRows", r, i);
   });
+}
+
+/**
+ * Throws INPUT_INVALID naming the field unless row `i`, a {@link SerializedRow} (its `results` a string), holds JSON
+ * where it should: `results` an object's (of objects, see {@link checkResults}), `id` any JSON text (or null or nothing:
+ * no id), `error` null, nothing or an object's. `{ id: "trace-1", results: JSON.stringify(results) }` was stored as it was, and every later read of
+ * the run (`rows()`, `finishStoredRun`, `simeval finish`) failed on its id. Parsing costs a service's batch little;
+ * `addRows`, the dataset runner's path, stores its rows unchecked.
+ */
+function checkSerializedRow(r: Omit<SerializedRow, "row">, i: number): void {
+  const bad = (field: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "appendRows", `rows[${i}].${field}`, expected, value, ["rows", i, field]);
+  const parsed = (text: unknown): unknown => {
+    try {
+      return typeof text === "string" ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const results = parsed(r.results);
+  if (!isPlainObject(results)) throw bad("results", "an object of results by evaluator name, or its JSON (a string that parses to an object)", r.results);
+  checkResults("appendRows", { results }, i);
+  if (r.id !== undefined && r.id !== null && parsed(r.id) === undefined) {
+    throw bad("id", "the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing", r.id);
+  }
+  if (r.error !== undefined && r.error !== null && !isPlainObject(parsed(r.error))) throw bad("error", "null, nothing or the JSON of { code, message }", r.error);
 }
 
 /**
@@ -1041,6 +1084,21 @@ function recordJson(r: UnnumberedRow, i: number): string | null {
   // A toJSON of its own may make it anything else.
   if (json?.[0] !== "{") throw bad(`${expected} whose JSON is an object (its toJSON gives ${json === undefined ? "nothing" : cutText(json, 40)})`);
   return json;
+}
+
+/**
+ * Throws INPUT_INVALID naming `rows[i].results.NAME` for the first result of a row (`named[i]`, the names of row
+ * `i`'s results) under a name that is none of run `runId`'s evaluators (`names`): stored, it would be summarized by
+ * no evaluator and compared as "only in B", a result of an evaluator the run never had.
+ */
+function refuseUnknownResults(runId: string, names: readonly string[], named: readonly string[][]): void {
+  const known = new Set(names);
+  for (const [i, rowNames] of named.entries()) {
+    const name = rowNames.find((n) => !known.has(n));
+    if (name === undefined) continue;
+    const message = `run ${runId} has no evaluator named ${JSON.stringify(name)} (its evaluators: ${names.map((n) => JSON.stringify(n)).join(", ")}); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`;
+    throw new EvalError("INPUT_INVALID", `appendRows: rows[${i}].results.${name}: ${message}`, { issues: [{ path: ["rows", i, "results", name], message, received: JSON.stringify(name) }] });
+  }
 }
 
 /**
@@ -1116,8 +1174,8 @@ function toRowOutcome(r: RowRecord, path: string, runId: string): RowOutcome {
 
 /**
  * `text`, the JSON of column `column` of row `row` of run `runId` in the file `path`, parsed. STORE_FAILED naming
- * them when it is no JSON, which a SerializedRow given to appendRows or addRows (stored unchecked) can make
- * (`{ id: "trace-1", results: "{…}" }`: a string `results` makes the row a SerializedRow, whose `id` is JSON text):
+ * them when it is no JSON, which a SerializedRow given to addRows (stored unchecked) can make
+ * (`{ row, id: "trace-1", results: "{…}" }`: a SerializedRow's `id` is JSON text):
  * a SyntaxError from JSON.parse named neither, and escaped rows(), summarizeStoredRun and `simeval finish` as it was.
  */
 function parseColumn(path: string, runId: string, row: number, column: string, text: string): unknown {
@@ -1128,7 +1186,7 @@ function parseColumn(path: string, runId: string, row: number, column: string, t
     throw new EvalError(
       "STORE_FAILED",
       `${path}: row ${row} of run ${runId} holds ${column} ${JSON.stringify(cutText(text, 40))}, which is not JSON (${why}); ` +
-        "it was stored so as a SerializedRow's JSON, which appendRows and addRows store unchecked, or the file is damaged",
+        "it was stored so as a SerializedRow's JSON, which addRows stores unchecked, or the file is damaged",
     );
   }
 }
