@@ -195,6 +195,17 @@ describe("finishStoredRun", () => {
     });
   });
 
+  it("refuses a run that is not running before reading its rows, and names itself in its argument errors", async () => {
+    await withTwoStores("done.db", async (a, _b, run) => {
+      await a.appendRows(run, [{ id: 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", skipped: false, details: {} } } }]);
+      await finishStoredRun(a, run);
+      const rows = vi.spyOn(a, "rows");
+      await expect(finishStoredRun(a, run)).rejects.toMatchObject({ code: "STORE_FAILED", message: `finishStoredRun: run ${run} is complete, not running: only a running run can be finished (it is unchanged)` });
+      expect(rows).not.toHaveBeenCalled();
+      await expect(finishStoredRun(a, run, { countSkippedAsZero: "yes" } as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: 'finishStoredRun: opts.countSkippedAsZero must be a boolean or nothing, received string "yes"' });
+    });
+  });
+
   /** A run of exact_match that no process owns, with `n` rows appended (a pass every other row). */
   async function serviceRun(store: RunStore, n: number): Promise<string> {
     const run = await store.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });

@@ -52,7 +52,7 @@ export interface StoredSummaryOptions {
  * and the evaluators' CONFIG_INVALID when the run's recorded specs no longer make evaluators.
  */
 export async function summarizeStoredRun(store: RunStore, runId: string, opts: StoredSummaryOptions = {}): Promise<RunSummary> {
-  checkArguments(store, runId, opts);
+  checkArguments("summarizeStoredRun", store, runId, opts);
   opts.signal?.throwIfAborted();
   const run = await store.findRun(runId);
   if (run === undefined || run.id !== runId) throw new EvalError("STORE_FAILED", `summarizeStoredRun: the store has no run with id "${runId}"`);
@@ -98,10 +98,18 @@ export const FINISH_ATTEMPTS = 5;
  * once `opts.signal` is aborted while the rows are read, it rejects with the signal's reason and writes nothing,
  * the run left running with its rows; a signal heard only once the run is marked (the mark is one synchronous
  * transaction) leaves it complete. Throws STORE_FAILED when
- * rows kept coming each time (stop appending to the run first), or when the run is not running, and the
- * errors of {@link summarizeStoredRun}.
+ * rows kept coming each time (stop appending to the run first), or when the run is not running (said before its
+ * rows are read), and the errors of {@link summarizeStoredRun} (its argument errors naming finishStoredRun). It
+ * finishes any running run, one that the process that began it (owner "process") still records too, whose next
+ * `addRows` or `appendRows` then fails: `simeval finish` ends only a run no process owns.
  */
 export async function finishStoredRun(store: RunStore, runId: string, opts: StoredSummaryOptions = {}): Promise<RunSummary> {
+  checkArguments("finishStoredRun", store, runId, opts);
+  // Said before its rows are read (seconds on a million), not after, when finishRun would refuse it.
+  const run = await store.findRun(runId);
+  if (run !== undefined && run.id === runId && run.status !== "running") {
+    throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} is ${run.status}, not running: only a running run can be finished (it is unchanged)`);
+  }
   for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt++) {
     const summary = await summarizeStoredRun(store, runId, opts);
     if (await store.finishRun(runId, summary, { rows: summary.rows })) return summary;
@@ -110,8 +118,8 @@ export async function finishStoredRun(store: RunStore, runId: string, opts: Stor
 }
 
 /** Throws, naming the argument, unless the arguments are of their kinds. */
-function checkArguments(store: unknown, runId: unknown, opts: unknown): void {
-  const bad = (code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown) => argumentError(code, "summarizeStoredRun", arg, expected, value);
+function checkArguments(fn: string, store: unknown, runId: unknown, opts: unknown): void {
+  const bad = (code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, expected: string, value: unknown) => argumentError(code, fn, arg, expected, value);
   if (typeof store !== "object" || store === null) throw bad("CONFIG_INVALID", "store", "a RunStore (such as openSqliteStore(path))", store);
   for (const method of ["findRun", "rows"]) {
     const m = (store as Record<string, unknown>)[method];
