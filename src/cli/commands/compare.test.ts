@@ -822,8 +822,9 @@ describe("compare --json", () => {
       const out: string[] = [];
       expect(await compareCommand(a, other, { db: join(dir, "none.db"), json: true }, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) })).toBe(0);
       const c = JSON.parse(out.join("\n")) as ComparisonJson;
-      // The JSON keeps the data as it is; the terminal line escapes it.
-      expect(c.warnings[0]).toContain("\u202e");
+      // A warning quotes the id escaped (describeValue), in the JSON too: a bidi override would reorder the message after it.
+      expect(c.warnings[0]).toContain('string "\\u202e\\u009b31m1" in');
+      expect(c.warnings[0]).not.toMatch(/[\u202e\u009b]/);
       expect(err.join("\n")).not.toMatch(/[\u202e\u009b]/);
       expect(err[0]).toMatch(/^simeval: warning: Runs ".*" and ".*" disagree on the id of 3 rows, first at row 1: string "q1" in ".*", string "\\u202e\\u009b31m1" in/);
     });
