@@ -1111,6 +1111,12 @@ describe("appendRows", () => {
       [[{ results: '{"em":7}' }], "appendRows: rows[0].results.em must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
       [[{ results: '{"em":{"score":1}}', error: "oops" }], `appendRows: rows[0].error must be null, nothing or the JSON of { code, message }, received string "oops"`],
       [[{ results: '{"lev":{"score":1}}' }], `appendRows: rows[0].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
+      // A SerializedRow's scores, one per evaluator, are stored and read by scores() in place of its results.
+      [[{ results: '{"em":{"score":1}}', scores: ["x"] }], `appendRows: rows[0].scores must be nothing or an array of numbers (each evaluator's pairable score, NaN for none), received array of 1`],
+      [[{ results: '{"em":{"score":1}}', scores: "1" }], `appendRows: rows[0].scores must be nothing or an array of numbers (each evaluator's pairable score, NaN for none), received string "1"`],
+      // A line goes to an INTEGER column: anything else was STORE_FAILED naming no row.
+      [[{ results: '{"em":{"score":1}}', line: "3" }], `appendRows: rows[0].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received string "3"`],
+      [[...unnumbered(1, 1), { results: {}, line: 1.5 }], `appendRows: rows[1].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received number 1.5`],
     ];
     for (const [rows, message] of cases) {
       const error = await evalErrorOf(store.appendRows(id, rows as never));
@@ -1118,12 +1124,13 @@ describe("appendRows", () => {
     }
     expect(await collect(store.rows(id))).toEqual([]);
     // Serialised rows whose JSON is right are stored, with or without an id, line or error.
-    const serialized = [{ id: '"t-1"', results: '{"em":{"score":1,"passed":true,"skipped":false}}' }, { results: '{"em":{"score":0}}', error: null }];
+    const serialized = [{ id: '"t-1"', results: '{"em":{"score":1,"passed":true,"skipped":false}}', line: 7, scores: new Float64Array([1]) }, { results: '{"em":{"score":0}}', error: null, line: null }];
     expect(await store.appendRows(id, serialized as never)).toEqual([{ row: 1, added: true }, { row: 2, added: true }]);
-    expect((await collect(store.rows(id))).map((r) => [r.row, r.id, r.results["em"]])).toEqual([
-      [1, "t-1", { score: 1, passed: true, skipped: false }],
-      [2, undefined, { score: 0 }],
+    expect((await collect(store.rows(id))).map((r) => [r.row, r.id, r.line, r.results["em"]])).toEqual([
+      [1, "t-1", 7, { score: 1, passed: true, skipped: false }],
+      [2, undefined, undefined, { score: 0 }],
     ]);
+    expect((await collect(store.scores(id))).map((r) => r.scores)).toEqual([{ em: 1 }, { em: 0 }]);
   });
 
   it("reads a row stored with JSON that does not parse (a SerializedRow's, stored unchecked by addRows) as STORE_FAILED naming the run, row and column, not a SyntaxError", async () => {

@@ -405,7 +405,7 @@ export class SqliteRunStore implements RunStore {
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
    * `results` that are neither an object (whose every value is an object: see `checkResults`) nor a string of JSON
    * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too: see `checkSerializedRow`), a result
-   * under a name that is none of the run's evaluators', a `key` that is not a non-empty string, or a
+   * under a name that is none of the run's evaluators', a `line` that is not null or a whole number from 1, a `key` that is not a non-empty string, or a
    * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
    * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
    * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace
@@ -1033,13 +1033,25 @@ function checkUnnumberedRows(rows: unknown): asserts rows is readonly Unnumbered
     if (typeof results === "string") checkSerializedRow(r as Omit<SerializedRow, "row">, i);
     checkResults("appendRows", r, i);
     checkKey("appendRows", r, i);
+    checkLine(r, i);
   });
+}
+
+/**
+ * Throws INPUT_INVALID naming `rows[i].line` unless row `i` has no line, a null one or a whole number from 1 (the
+ * dataset line it was read from): "3" or 1.5 were STORE_FAILED saying "cannot store TEXT value in INTEGER column
+ * rows.line", naming no row.
+ */
+function checkLine(r: object, i: number): void {
+  const { line } = r as { line?: unknown };
+  if (line === undefined || line === null || (Number.isSafeInteger(line) && (line as number) >= 1)) return;
+  throw argumentError("INPUT_INVALID", "appendRows", `rows[${i}].line`, "nothing, null or a whole number from 1 (the dataset line the row was read from)", line, ["rows", i, "line"]);
 }
 
 /**
  * Throws INPUT_INVALID naming the field unless row `i`, a {@link SerializedRow} (its `results` a string), holds JSON
  * where it should: `results` an object's (of objects, see {@link checkResults}), `id` any JSON text (or null or nothing:
- * no id), `error` null, nothing or an object's. `{ id: "trace-1", results: JSON.stringify(results) }` was stored as it was, and every later read of
+ * no id), `error` null, nothing or an object's, `scores` nothing or numbers. `{ id: "trace-1", results: JSON.stringify(results) }` was stored as it was, and every later read of
  * the run (`rows()`, `finishStoredRun`, `simeval finish`) failed on its id. Parsing costs a service's batch little;
  * `addRows`, the dataset runner's path, stores its rows unchecked.
  */
@@ -1059,6 +1071,12 @@ function checkSerializedRow(r: Omit<SerializedRow, "row">, i: number): void {
     throw bad("id", "the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing", r.id);
   }
   if (r.error !== undefined && r.error !== null && !isPlainObject(parsed(r.error))) throw bad("error", "null, nothing or the JSON of { code, message }", r.error);
+  // Stored when there is one per evaluator, and read by scores() (compare) instead of the results: ["x"] was
+  // stored, and every later read of the run's scores failed saying the file was damaged.
+  const scores: unknown = r.scores;
+  if (scores !== undefined && !((Array.isArray(scores) || ArrayBuffer.isView(scores)) && Array.from(scores as ArrayLike<unknown>).every((v) => typeof v === "number"))) {
+    throw bad("scores", "nothing or an array of numbers (each evaluator's pairable score, NaN for none)", scores);
+  }
 }
 
 /**
