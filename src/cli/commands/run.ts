@@ -19,7 +19,7 @@ import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
-import { BIDI_IN_NAME, INVISIBLE_IN_NAME } from "../../unprintable.js";
+import { BIDI_IN_NAME, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../../unprintable.js";
 import { isRunName } from "../../storage/run-name.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
@@ -64,9 +64,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   }
   if (dataset === "") throw new EvalError("USAGE", 'the dataset was given an empty path ("" names no file); give the path of a dataset file');
   if (dataset === "-") throw new EvalError("USAGE", "a dataset cannot be read from standard input; save it to a file and give its path");
-  // Runs are looked up by the name trimmed (`show " a "` finds "a"): recorded trimmed, so that it can be found.
+  // Runs are looked up by the name trimmed (`show " a "` finds "a"): recorded trimmed, so that it can be found. What
+  // trimming takes off is only spaces: a line break, tab, BOM or U+2028 around the name is refused, as within it.
   const name = opts.name?.trim();
-  if (name !== undefined && !isRunName(name)) {
+  if (name !== undefined && (!isRunName(name) || UNPRINTABLE_IN_NAME.test(opts.name as string))) {
     throw new EvalError(
       "USAGE",
       `--name takes a non-empty name without line breaks, control characters or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}), received ${JSON.stringify(opts.name)}`,
