@@ -203,6 +203,10 @@ describe("finishStoredRun", () => {
       await expect(finishStoredRun(a, run)).rejects.toMatchObject({ code: "STORE_FAILED", message: `finishStoredRun: run ${run} is complete, not running: only a running run can be finished (it is unchanged)` });
       expect(rows).not.toHaveBeenCalled();
       await expect(finishStoredRun(a, run, { countSkippedAsZero: "yes" } as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: 'finishStoredRun: opts.countSkippedAsZero must be a boolean or nothing, received string "yes"' });
+      // A run it does not have (by that exact id) is said by finishStoredRun too, not by summarizeStoredRun, which it calls.
+      for (const ref of ["nope", run.slice(0, 8)]) {
+        await expect(finishStoredRun(a, ref)).rejects.toMatchObject({ code: "STORE_FAILED", message: `finishStoredRun: the store has no run with id "${ref}"` });
+      }
     });
   });
 

@@ -107,7 +107,8 @@ export async function finishStoredRun(store: RunStore, runId: string, opts: Stor
   checkArguments("finishStoredRun", store, runId, opts);
   // Said before its rows are read (seconds on a million), not after, when finishRun would refuse it.
   const run = await store.findRun(runId);
-  if (run !== undefined && run.id === runId && run.status !== "running") {
+  if (run === undefined || run.id !== runId) throw new EvalError("STORE_FAILED", `finishStoredRun: the store has no run with id "${runId}"`);
+  if (run.status !== "running") {
     throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} is ${run.status}, not running: only a running run can be finished (it is unchanged)`);
   }
   for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt++) {
