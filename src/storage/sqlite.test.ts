@@ -1111,9 +1111,6 @@ describe("appendRows", () => {
       [[{ results: '{"em":7}' }], "appendRows: rows[0].results.em must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
       [[{ results: '{"em":{"score":1}}', error: "oops" }], `appendRows: rows[0].error must be null, nothing or the JSON of { code, message }, received string "oops"`],
       [[{ results: '{"lev":{"score":1}}' }], `appendRows: rows[0].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
-      // A SerializedRow's scores, one per evaluator, are stored and read by scores() in place of its results.
-      [[{ results: '{"em":{"score":1}}', scores: ["x"] }], `appendRows: rows[0].scores must be nothing or an array of numbers (each evaluator's pairable score, NaN for none), received array of 1`],
-      [[{ results: '{"em":{"score":1}}', scores: "1" }], `appendRows: rows[0].scores must be nothing or an array of numbers (each evaluator's pairable score, NaN for none), received string "1"`],
       // A line goes to an INTEGER column: anything else was STORE_FAILED naming no row.
       [[{ results: '{"em":{"score":1}}', line: "3" }], `appendRows: rows[0].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received string "3"`],
       [[...unnumbered(1, 1), { results: {}, line: 1.5 }], `appendRows: rows[1].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received number 1.5`],
@@ -1124,7 +1121,13 @@ describe("appendRows", () => {
     }
     expect(await collect(store.rows(id))).toEqual([]);
     // Serialised rows whose JSON is right are stored, with or without an id, line or error.
-    const serialized = [{ id: '"t-1"', results: '{"em":{"score":1,"passed":true,"skipped":false}}', line: 7, scores: new Float64Array([1]) }, { results: '{"em":{"score":0}}', error: null, line: null }];
+    // A serialised row's scores are made from its results, as a RowOutcome's are: ones given that disagree, or are
+    // no numbers, are not read (stored, ["x"] failed every later scores() read, and [0] beside a score of 1 made
+    // compare and the summary disagree).
+    const serialized = [
+      { id: '"t-1"', results: '{"em":{"score":1,"passed":true,"skipped":false}}', line: 7, scores: new Float64Array([0]) },
+      { results: '{"em":{"score":0}}', error: null, line: null, scores: ["x"] },
+    ];
     expect(await store.appendRows(id, serialized as never)).toEqual([{ row: 1, added: true }, { row: 2, added: true }]);
     expect((await collect(store.rows(id))).map((r) => [r.row, r.id, r.line, r.results["em"]])).toEqual([
       [1, "t-1", 7, { score: 1, passed: true, skipped: false }],

@@ -269,7 +269,7 @@ export class SqliteRunStore implements RunStore {
   readonly #mine = new Set<string>();
   readonly #addRowsTx: Database.Transaction<(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => void>;
   readonly #appendRowsTx: Database.Transaction<
-    (runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], named: readonly string[][], doing: string, storedAt: number) => AppendedRow[]
+    (runId: string, rows: readonly UnnumberedOutcome[], records: readonly (string | null)[], doing: string, storedAt: number) => AppendedRow[]
   >;
   readonly #putEmbeddingsTx: Database.Transaction<
     (provider: string, model: string, entries: Iterable<readonly [string, Float32Array]>) => void
@@ -285,14 +285,14 @@ export class SqliteRunStore implements RunStore {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
       for (const r of rows) this.#insertRow(runId, r.row, r, names, null, storedAt);
     });
-    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedRow[], records: readonly (string | null)[], named: readonly string[][], doing: string, storedAt: number) => {
+    this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedOutcome[], records: readonly (string | null)[], doing: string, storedAt: number) => {
       // A batch the run holds already, every row by its key, is a redelivery: its numbers, whatever the run's status now.
       // Not once the run is deleted: its rows go after it, in chunks (or stay, after an interrupted deletion), and
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
       const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
       const names = evaluatorNames(this.#requireRunning(runId, doing));
-      refuseUnknownResults(runId, names, named);
+      refuseUnknownResults(runId, names, rows);
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const appended: AppendedRow[] = [];
@@ -404,23 +404,22 @@ export class SqliteRunStore implements RunStore {
    *
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
    * `results` that are neither an object (whose every value is an object: see `checkResults`) nor a string of JSON
-   * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too: see `checkSerializedRow`), a result
+   * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too, and whose `scores` are made from its results: see `parsedSerializedRow`), a result
    * under a name that is none of the run's evaluators', a `line` that is not null or a whole number from 1, a `key` that is not a non-empty string, or a
    * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
    * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
    * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace
    * again after the run ended gets a no-op, not an error.
    */
-  async appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
-    checkUnnumberedRows(rows);
+  async appendRows(runId: string, given: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
+    const rows = checkUnnumberedRows(given);
     if (rows.length === 0) return [];
     // Made before the write lock is taken: a record's JSON is the largest part of a trace's row.
     const records = rows.map((r, i) => recordJson(r, i));
-    const named = rows.map((r) => Object.keys(isSerialized(r) ? (JSON.parse(r.results) as object) : r.results));
     const what = rows.length === 1 ? "a row" : `${rows.length.toLocaleString("en-US")} rows`;
     return this.#guard(`append ${what} to run ${runId}`, () => {
       this.#requireSameFile();
-      return this.#appendRowsTx.immediate(runId, rows, records, named, `append ${what} to it`, Date.now());
+      return this.#appendRowsTx.immediate(runId, rows, records, `append ${what} to it`, Date.now());
     });
   }
 
@@ -444,7 +443,7 @@ export class SqliteRunStore implements RunStore {
     const key = r.key ?? null;
     if (isSerialized(r)) {
       // Scores that are not one per evaluator are not kept: the results, always kept, are read instead.
-      // A service's row may leave out what the runner's always has (id, line, error): stored as NULL.
+      // A row given to addRows by hand may leave out what the runner's always has (id, line, error): stored as NULL.
       insert.run(runId, row, r.id ?? null, r.line ?? null, r.results, r.error ?? null, r.scores?.length === names.length ? encodeScores(r.scores) : null, key, record, storedAt);
     } else {
       insert.run(
@@ -1014,15 +1013,20 @@ function isSerialized<R extends UnnumberedRow>(r: R): r is Extract<R, { results:
   return typeof r.results === "string";
 }
 
+/** A row given to `appendRows` as a {@link RowOutcome} without its `row`: a {@link SerializedRow}'s JSON parsed. */
+type UnnumberedOutcome = Extract<UnnumberedRow, { results: Record<string, RowResult> }>;
+
 /**
- * Throws INPUT_INVALID, naming the place (`appendRows: rows[2].row must be nothing …`), unless `rows` is an
- * array of objects without a `row` whose `results` is an object (a {@link RowOutcome}'s) or a string (a
- * {@link SerializedRow}'s JSON). Their records are checked by {@link recordJson}; a `stored_at` is not read.
+ * `rows` as outcomes, a {@link SerializedRow}'s JSON parsed (see {@link checkSerializedRow}), so that a row is
+ * stored, and its scores made from its results, as a RowOutcome is. Throws INPUT_INVALID, naming the place
+ * (`appendRows: rows[2].row must be nothing …`), unless `rows` is an array of objects without a `row` whose
+ * `results` is an object of objects (a {@link RowOutcome}'s, see {@link checkResults}) or their JSON, with a `key`
+ * and `line` of their kinds. Their records are checked by {@link recordJson}; a `stored_at` is not read.
  */
-function checkUnnumberedRows(rows: unknown): asserts rows is readonly UnnumberedRow[] {
+function checkUnnumberedRows(rows: unknown): UnnumberedOutcome[] {
   const bad = (arg: string, expected: string, value: unknown, path: (string | number)[]) => argumentError("INPUT_INVALID", "appendRows", arg, expected, value, path);
   if (!Array.isArray(rows)) throw bad("rows", "an array of rows (RowOutcomes or SerializedRows without their row)", rows, ["rows"]);
-  rows.forEach((r: unknown, i) => {
+  return rows.map((r: unknown, i) => {
     if (typeof r !== "object" || r === null || Array.isArray(r)) throw bad(`rows[${i}]`, "a row (a RowOutcome or SerializedRow without its row)", r, ["rows", i]);
     const { row, results } = r as Record<string, unknown>;
     // A number given here would be silently replaced: the caller meant addRows, or copied rows of another run.
@@ -1030,10 +1034,11 @@ function checkUnnumberedRows(rows: unknown): asserts rows is readonly Unnumbered
     if (typeof results !== "string" && !isPlainObject(results)) {
       throw bad(`rows[${i}].results`, "an object of results by evaluator name, or their JSON", results, ["rows", i, "results"]);
     }
-    if (typeof results === "string") checkSerializedRow(r as Omit<SerializedRow, "row">, i);
-    checkResults("appendRows", r, i);
+    const outcome = typeof results === "string" ? parsedSerializedRow(r as Omit<SerializedRow, "row">, i) : (r as UnnumberedOutcome);
+    checkResults("appendRows", outcome, i);
     checkKey("appendRows", r, i);
     checkLine(r, i);
+    return outcome;
   });
 }
 
@@ -1049,34 +1054,40 @@ function checkLine(r: object, i: number): void {
 }
 
 /**
- * Throws INPUT_INVALID naming the field unless row `i`, a {@link SerializedRow} (its `results` a string), holds JSON
- * where it should: `results` an object's (of objects, see {@link checkResults}), `id` any JSON text (or null or nothing:
- * no id), `error` null, nothing or an object's, `scores` nothing or numbers. `{ id: "trace-1", results: JSON.stringify(results) }` was stored as it was, and every later read of
- * the run (`rows()`, `finishStoredRun`, `simeval finish`) failed on its id. Parsing costs a service's batch little;
- * `addRows`, the dataset runner's path, stores its rows unchecked.
+ * Row `i`, a {@link SerializedRow} (its `results` a string), as the outcome its JSON holds: `results` an object's,
+ * `id` any JSON text (or null or nothing: no id), `error` null, nothing or an object's; its `scores` are not read
+ * (made from the results, as a RowOutcome's are, where ones given could disagree with them). Throws INPUT_INVALID
+ * naming the field otherwise: `{ id: "trace-1", results: JSON.stringify(results) }` was stored as it was, and every
+ * later read of the run (`rows()`, `finishStoredRun`, `simeval finish`) failed on its id. Parsing costs a service's
+ * batch little; `addRows`, the dataset runner's path, stores its rows unchecked.
  */
-function checkSerializedRow(r: Omit<SerializedRow, "row">, i: number): void {
+function parsedSerializedRow(r: Omit<SerializedRow, "row"> & { key?: string; record?: Record<string, unknown> }, i: number): UnnumberedOutcome {
   const bad = (field: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "appendRows", `rows[${i}].${field}`, expected, value, ["rows", i, field]);
-  const parsed = (text: unknown): unknown => {
+  const NOT_JSON = Symbol("not JSON");
+  const parsed = (text: string): unknown => {
     try {
-      return typeof text === "string" ? (JSON.parse(text) as unknown) : undefined;
+      return JSON.parse(text) as unknown;
     } catch {
-      return undefined;
+      return NOT_JSON;
     }
   };
   const results = parsed(r.results);
   if (!isPlainObject(results)) throw bad("results", "an object of results by evaluator name, or its JSON (a string that parses to an object)", r.results);
-  checkResults("appendRows", { results }, i);
-  if (r.id !== undefined && r.id !== null && parsed(r.id) === undefined) {
-    throw bad("id", "the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing", r.id);
+  const outcome: UnnumberedOutcome = { results: results as Record<string, RowResult> };
+  if (r.id !== undefined && r.id !== null) {
+    const id = typeof r.id === "string" ? parsed(r.id) : NOT_JSON;
+    if (id === NOT_JSON) throw bad("id", "the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing", r.id);
+    outcome.id = id;
   }
-  if (r.error !== undefined && r.error !== null && !isPlainObject(parsed(r.error))) throw bad("error", "null, nothing or the JSON of { code, message }", r.error);
-  // Stored when there is one per evaluator, and read by scores() (compare) instead of the results: ["x"] was
-  // stored, and every later read of the run's scores failed saying the file was damaged.
-  const scores: unknown = r.scores;
-  if (scores !== undefined && !((Array.isArray(scores) || ArrayBuffer.isView(scores)) && Array.from(scores as ArrayLike<unknown>).every((v) => typeof v === "number"))) {
-    throw bad("scores", "nothing or an array of numbers (each evaluator's pairable score, NaN for none)", scores);
+  if (r.error !== undefined && r.error !== null) {
+    const error = typeof r.error === "string" ? parsed(r.error) : NOT_JSON;
+    if (!isPlainObject(error)) throw bad("error", "null, nothing or the JSON of { code, message }", r.error);
+    outcome.error = error as { code: string; message: string };
   }
+  if (r.line !== undefined && r.line !== null) outcome.line = r.line;
+  if (r.key !== undefined) outcome.key = r.key;
+  if (r.record !== undefined) outcome.record = r.record;
+  return outcome;
 }
 
 /**
@@ -1105,14 +1116,14 @@ function recordJson(r: UnnumberedRow, i: number): string | null {
 }
 
 /**
- * Throws INPUT_INVALID naming `rows[i].results.NAME` for the first result of a row (`named[i]`, the names of row
- * `i`'s results) under a name that is none of run `runId`'s evaluators (`names`): stored, it would be summarized by
+ * Throws INPUT_INVALID naming `rows[i].results.NAME` for the first result of a row of `rows` under a name that is
+ * none of run `runId`'s evaluators (`names`): stored, it would be summarized by
  * no evaluator and compared as "only in B", a result of an evaluator the run never had.
  */
-function refuseUnknownResults(runId: string, names: readonly string[], named: readonly string[][]): void {
+function refuseUnknownResults(runId: string, names: readonly string[], rows: readonly UnnumberedOutcome[]): void {
   const known = new Set(names);
-  for (const [i, rowNames] of named.entries()) {
-    const name = rowNames.find((n) => !known.has(n));
+  for (const [i, r] of rows.entries()) {
+    const name = Object.keys(r.results).find((n) => !known.has(n));
     if (name === undefined) continue;
     const message = `run ${runId} has no evaluator named ${JSON.stringify(name)} (its evaluators: ${names.map((n) => JSON.stringify(n)).join(", ")}); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`;
     throw new EvalError("INPUT_INVALID", `appendRows: rows[${i}].results.${name}: ${message}`, { issues: [{ path: ["rows", i, "results", name], message, received: JSON.stringify(name) }] });
