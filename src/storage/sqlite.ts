@@ -1017,7 +1017,7 @@ function isSerialized<R extends UnnumberedRow>(r: R): r is Extract<R, { results:
 type UnnumberedOutcome = Extract<UnnumberedRow, { results: Record<string, RowResult> }>;
 
 /**
- * `rows` as outcomes, a {@link SerializedRow}'s JSON parsed (see {@link checkSerializedRow}), so that a row is
+ * `rows` as outcomes, a {@link SerializedRow}'s JSON parsed (see {@link parsedSerializedRow}), so that a row is
  * stored, and its scores made from its results, as a RowOutcome is. Throws INPUT_INVALID, naming the place
  * (`appendRows: rows[2].row must be nothing …`), unless `rows` is an array of objects without a `row` whose
  * `results` is an object of objects (a {@link RowOutcome}'s, see {@link checkResults}) or their JSON, with a `key`
