@@ -1110,6 +1110,7 @@ describe("appendRows", () => {
       [[{ results: "[]" }], `appendRows: rows[0].results must be an object of results by evaluator name, or its JSON (a string that parses to an object), received string "[]"`],
       [[{ results: '{"em":7}' }], "appendRows: rows[0].results.em must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
       [[{ results: '{"em":{"score":1}}', error: "oops" }], `appendRows: rows[0].error must be null, nothing or the JSON of { code, message }, received string "oops"`],
+      [[{ results: { em: { score: 1 } }, error: "oops" }], `appendRows: rows[0].error must be nothing or the row's error ({ code, message }), received string "oops"`],
       [[{ results: '{"lev":{"score":1}}' }], `appendRows: rows[0].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
       // A line goes to an INTEGER column: anything else was STORE_FAILED naming no row.
       [[{ results: '{"em":{"score":1}}', line: "3" }], `appendRows: rows[0].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received string "3"`],
@@ -1683,7 +1684,7 @@ describe("runs owned by no process", () => {
     const error = await evalErrorOf(store.beginRun({ ...META, dataset_path: null, dataset_hash: null, evaluators }, { owner: "none" }));
     expect(error).toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["evaluators", 1, "config", "idf"] }] });
     expect(error.message).toBe(
-      'beginRun: meta.evaluators[1].config.idf: evaluator "tf" (tfidf_similarity) has "idf": "dataset", fitted on a dataset file\'s expected texts, which a run not read from one (dataset_path null) has none of, so no process could score it; use "idf": "pair"',
+      'beginRun: meta.evaluators[1].config.idf: evaluator "tf" (tfidf_similarity) has "idf": "dataset", fitted on a dataset file\'s expected texts, which a run not read from one (dataset_path null) has none of: the IDF its scores used would be recorded nowhere, so no process could score the run again from its specs; use "idf": "pair"',
     );
     expect(await store.listRuns()).toEqual([]);
     const id = await store.beginRun({ ...META, evaluators });

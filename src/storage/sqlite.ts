@@ -980,12 +980,14 @@ function checkRunMeta(meta: unknown): void {
 
 /**
  * Throws CONFIG_INVALID naming the first spec of a run not read from a dataset file that has `"idf": "dataset"`:
- * its IDF is fitted on a dataset file's expected texts, which such a run has none of, so no process could build it.
+ * its IDF is fitted on a dataset file's expected texts, which such a run has none of. A caller could give one of its
+ * own (`EvaluatorEnv.datasetIdf`), but the run would record it nowhere: another process building the run's
+ * evaluators from its specs could not score it alike, so it is refused.
  */
 function refuseDatasetIdf(specs: readonly EvaluatorSpec[]): void {
   const i = specs.findIndex((s) => s.config?.["idf"] === "dataset");
   if (i < 0) return;
-  const message = `evaluator ${JSON.stringify(specs[i]?.name)} (${specs[i]?.type}) has "idf": "dataset", fitted on a dataset file's expected texts, which a run not read from one (dataset_path null) has none of, so no process could score it; use "idf": "pair"`;
+  const message = `evaluator ${JSON.stringify(specs[i]?.name)} (${specs[i]?.type}) has "idf": "dataset", fitted on a dataset file's expected texts, which a run not read from one (dataset_path null) has none of: the IDF its scores used would be recorded nowhere, so no process could score the run again from its specs; use "idf": "pair"`;
   throw new EvalError("CONFIG_INVALID", `beginRun: meta.evaluators[${i}].config.idf: ${message}`, { issues: [{ path: ["evaluators", i, "config", "idf"], message, received: '"dataset"' }] });
 }
 
@@ -1035,6 +1037,8 @@ function checkUnnumberedRows(rows: unknown): UnnumberedOutcome[] {
       throw bad(`rows[${i}].results`, "an object of results by evaluator name, or their JSON", results, ["rows", i, "results"]);
     }
     const outcome = typeof results === "string" ? parsedSerializedRow(r as Omit<SerializedRow, "row">, i) : (r as UnnumberedOutcome);
+    // A row that could not be read: `show` counts it unreadable, so it is one only with the error's { code, message }.
+    if (outcome.error !== undefined && !isPlainObject(outcome.error)) throw bad(`rows[${i}].error`, "nothing or the row's error ({ code, message })", outcome.error, ["rows", i, "error"]);
     checkResults("appendRows", outcome, i);
     checkKey("appendRows", r, i);
     checkLine(r, i);

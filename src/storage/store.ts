@@ -68,7 +68,7 @@ export interface RunStore {
    * or summarizes the run builds its evaluators from them; nothing is built (no API key is needed). They are
    * recorded named and with their configs' defaults filled in ({@link RunInfo.evaluators}, as `simeval run` records them).
    * A `meta.name` must be a name `simeval run --name` would record (see `isRunName`), and a run not read from a dataset
-   * file may not have a `"idf": "dataset"` evaluator (CONFIG_INVALID), which no process could build for it.
+   * file may not have a `"idf": "dataset"` evaluator (CONFIG_INVALID), whose IDF the run would record nowhere.
    * `meta.dataset_path` (the dataset file read) and `meta.dataset_hash` (the sha256 of its bytes) are both null
    * for a run not read from a dataset file, such as one a service records from traces; one null and the other a
    * string, or an empty path, is refused with INPUT_INVALID naming the field. They are read back as given
