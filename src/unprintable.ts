@@ -20,3 +20,14 @@ export const INVISIBLE_IN_NAME = "U+00AD, U+200B, U+2060–U+2064, U+FEFF";
 export function escapeUnprintable(text: string): string {
   return text.replace(new RegExp(UNPRINTABLE_IN_NAME.source, "gu"), (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
 }
+
+/** A character that shows: neither whitespace nor default-ignorable. */
+const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * True when `text` shows a character. The zero width joiners that {@link UNPRINTABLE_IN_NAME} allows (they shape
+ * visible text) print as nothing alone: a name of only "\u200d" would be listed as a blank.
+ */
+export function hasVisible(text: string): boolean {
+  return VISIBLE.test(text);
+}

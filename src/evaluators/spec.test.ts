@@ -98,6 +98,12 @@ describe("spec validation at creation", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "exact_match", options: {}, name: "" }));
     expect(e.message).toContain('unknown key "options"; a spec has only type, name, config, inputs');
     expect(e.message).toContain('"name" must be a non-empty string');
+    // A name that shows nothing (a lone zero width joiner, a Hangul filler) would head its column as a blank.
+    for (const blank of ["\u200d", "\u3164", " \u200c "]) {
+      const shown = thrownEvalError(() => createEvaluator({ type: "exact_match", name: blank }));
+      expect(shown.issues).toEqual([expect.objectContaining({ path: ["name"], expected: "non-empty string with a visible character" })]);
+    }
+    expect(createEvaluator({ type: "exact_match", name: "👩\u200d💻" }).name).toBe("👩\u200d💻");
     // A JSON object keyed by it would get a new prototype instead of the results.
     const proto = thrownEvalError(() => createEvaluators([{ type: "exact_match", name: "__proto__" }, { type: "levenshtein" }]));
     expect(proto.code).toBe("CONFIG_INVALID");

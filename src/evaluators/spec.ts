@@ -5,7 +5,7 @@ import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
 import { didYouMean } from "./suggest.js";
-import { BIDI_IN_NAME, escapeUnprintable, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../unprintable.js";
+import { BIDI_IN_NAME, escapeUnprintable, hasVisible, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../unprintable.js";
 
 /** An evaluator as a user writes it, in JSON. */
 export interface EvaluatorSpec {
@@ -71,8 +71,10 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
       issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoted(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
     }
   }
-  if (name !== undefined && (typeof name !== "string" || name.trim() === "")) {
-    issues.push({ path: [...at, "name"], message: `${who}: "name" must be a non-empty string, received ${describeValue(name)}`, expected: "non-empty string", received: describeValue(name) });
+  if (name !== undefined && (typeof name !== "string" || !hasVisible(name))) {
+    // A name of only "\u200d" would head its column as a blank.
+    const expected = "non-empty string with a visible character";
+    issues.push({ path: [...at, "name"], message: `${who}: "name" must be a ${expected}, received ${describeValue(name)}`, expected, received: describeValue(name) });
   } else if (typeof name === "string" && UNPRINTABLE_IN_NAME.test(name)) {
     // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
     issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: quoted(name) });
