@@ -202,6 +202,18 @@ describe("opening", () => {
     expect(thrownEvalError(() => call(":memory:", { readonly: true })).message).toBe("openSqliteStore: a second argument must be nothing (it takes only a path), received object");
   });
 
+  it("says a call on a closed store is one on a closed store (STORE_FAILED, not transient), whatever the call", async () => {
+    const store = open();
+    const id = await store.beginRun(META, { owner: "none" });
+    await store.close();
+    await store.close(); // a second close is a no-op
+    const closed = (doing: string) => ({ code: "STORE_FAILED", transient: false, message: `${dbPath}: could not ${doing}: this store was closed (its close() was called); open the file again with openSqliteStore` });
+    expect(await evalErrorOf(store.appendRows(id, [{ results: {} }]))).toMatchObject(closed(`append a row to run ${id}`));
+    expect(await evalErrorOf(store.findRun(id))).toMatchObject(closed(`find run "${id}"`));
+    expect(await evalErrorOf(store.listRuns())).toMatchObject(closed("list runs"));
+    expect(await evalErrorOf(collect(store.rows(id)))).toMatchObject(closed(`read the rows of run ${id}`));
+  });
+
   it("creates the parent directories and a WAL database with 16 KiB pages at the current schema version", async () => {
     await open().close();
     expect(existsSync(dbPath)).toBe(true);

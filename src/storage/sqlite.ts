@@ -927,6 +927,8 @@ export class SqliteRunStore implements RunStore {
    * when SQLite's code says retrying may succeed (see {@link storeError}).
    */
   #guard<T>(doing: string, fn: () => T): T {
+    // SQLite's own word for it, "The database connection is not open", did not say who closed it.
+    if (!this.#db.open) throw new EvalError("STORE_FAILED", `${this.path}: could not ${doing}: this store was closed (its close() was called); open the file again with openSqliteStore`);
     try {
       return fn();
     } catch (cause) {
