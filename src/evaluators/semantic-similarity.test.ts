@@ -161,6 +161,14 @@ describe("semantic_similarity: provider config", () => {
     expect(e.message).toContain('"timeout_ms" is an option of the "openai" provider');
   });
 
+  it("a provider name one typo away from an available one suggests it, as an unknown type does (word_vector, OpenAI)", () => {
+    const builtin = { embeddingProviders: builtinEmbeddingProviders };
+    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "word_vector" } }, builtin));
+    expect(e.message).toContain('embedding provider "word_vector" is not available; available: openai, word_vectors, transformers. Did you mean "word_vectors"?');
+    expect(issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "OpenAI" } }, builtin)).message).toContain('Did you mean "openai"?');
+    expect(issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "nope" } }, env)).message).not.toContain("Did you mean");
+  });
+
   it("a provider named as a method of every object (constructor, toString, __proto__) is not available, where it made a provider that threw a TypeError", () => {
     for (const provider of ["constructor", "toString", "hasOwnProperty", "__proto__"]) {
       const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider } }, env));

@@ -8,6 +8,7 @@ import type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHook
 import { builtinEmbeddingProviders, embeddingProviderDefinitions } from "../embeddings/registry.js";
 import { defineEvaluator, type Scorer } from "./define.js";
 import { scoreText } from "./score-text.js";
+import { didYouMean } from "./suggest.js";
 
 /** Every built-in provider's option keys, all optional here; each provider applies its own defaults. */
 const providerKeys = providerOptionKeys(embeddingProviderDefinitions, ["provider", "model", "threshold", "rescale", "unicode_normalization"]);
@@ -61,7 +62,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
         path: ["config", "provider"],
         message:
           `embedding provider "${config.provider}" is not available; ` +
-          (known.length ? `available: ${known.join(", ")}` : "no embedding provider is registered in this build"),
+          (known.length ? `available: ${known.join(", ")}.${didYouMean(config.provider, known)}` : "no embedding provider is registered in this build"),
         expected: known.length ? `one of ${known.join(", ")}` : "a registered provider",
         received: config.provider,
       });
