@@ -55,6 +55,13 @@ describe("simeval score", () => {
     // run asks for the dataset first, then for --config.
     expect(await run("run")).toMatchObject({ code: 2, err: expect.stringContaining("missing required argument 'dataset'") });
     expect(await run("run", "rows.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("run needs --config EVALS.json") });
+    // The evaluators file given without --config, or several datasets: each said as such, not "too many arguments".
+    const slip = await run("run", "rows.jsonl", "evals.json");
+    expect(slip).toMatchObject({ code: 2, out: "" });
+    expect(slip.err).toContain('run takes one dataset, received 2 arguments: "rows.jsonl", "evals.json"; the evaluators file is given with --config: simeval run DATASET --config EVALS.json');
+    const several = await run("run", "a.jsonl", "b.jsonl", "--config", "evals.json");
+    expect(several).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2 arguments: "a.jsonl", "b.jsonl"; a run scores one dataset file') });
+    expect((await run("run", "--", "a.jsonl", "--config", "evals.json")).err).toContain("; after --, every word is read as a file name, options too: give the options before --");
   });
 
   it("scores a text that reads like the program's -V / --version option, rather than printing the version", async () => {

@@ -44,6 +44,22 @@ function filePath(flag: string, output = true): (value: string) => string {
 }
 
 /**
+ * Refuses `run` given more than one dataset, saying what the extra words likely were: the evaluators file
+ * without its --config (`simeval run rows.jsonl evals.json`, the most common slip), several datasets
+ * from a shell pattern, or options written after `--`. commander's own message ("too many arguments for 'run'") said neither.
+ */
+function excessRunArguments(args: readonly string[], opts: RunOptions): void {
+  if (args.length <= 1) return;
+  const given = `run takes one dataset, received ${args.length} arguments: ${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  const why = args.slice(1).some((a) => a.startsWith("-"))
+    ? "; after --, every word is read as a file name, options too: give the options before --"
+    : opts.config === undefined
+      ? "; the evaluators file is given with --config: simeval run DATASET --config EVALS.json"
+      : "; a run scores one dataset file: run each dataset as a run of its own";
+  throw new EvalError("USAGE", given + why);
+}
+
+/**
  * Parses `argv` (without node and the script), runs the command and returns its exit code.
  * Never exits the process and never throws: errors become a message on stderr and an exit code.
  * Control and bidi characters in what is printed on stderr are escaped ({@link forTerminal}).
@@ -114,7 +130,10 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--baseline", "compare with the baseline run in the same step")
     .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse, or when an evaluator has no row scored in both runs (no verdict)")
     .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core, one fewer when the run is recorded")
-    .action(async (dataset: string, opts: RunOptions) => {
+    // Excess arguments are refused in the action, which can say what they likely were (see excessRunArguments).
+    .allowExcessArguments()
+    .action(async (dataset: string, opts: RunOptions, command: Command) => {
+      excessRunArguments(command.args, opts);
       // --db and --no-db set the same option, the last one winning; given both, the user meant one of them.
       const args = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
       if (args.includes("--no-db") && args.some((a) => a === "--db" || a.startsWith("--db="))) throw new EvalError("USAGE", "--db and --no-db contradict each other: give one of them");
