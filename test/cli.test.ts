@@ -44,6 +44,12 @@ describe("simeval score", () => {
     expect((await run("score", "-t", "levenshtein", "-c", "{threshold:1}")).err).toContain("--config is not valid JSON at line 1, column 2 (");
     expect((await run("score", "-t", "levenshtein", "-c", '{"threshold":1,}')).err).toContain("--config is not valid JSON at line 1, column 15 (a trailing comma");
     expect((await run("score", "-t", "levenshtien")).err).toContain('Did you mean "levenshtein"?');
+    // A file named where score takes JSON text (run's --config takes a file): said so, not just "Unexpected token".
+    const evals = `${root}examples/evals.json`;
+    const file = await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", evals);
+    expect(file).toMatchObject({ code: 2, out: "" });
+    expect(file.err).toContain(`--config ${evals}: score's --config takes JSON text, not a file: the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`);
+    expect((await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "--inputs", evals)).err).toContain("score's --inputs takes JSON text, not a file");
     const missing = await run("score", "-o", "x");
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("--type");

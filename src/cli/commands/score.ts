@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { builtinEmbeddingProviders } from "../../embeddings/registry.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { EvalError } from "../../errors.js";
@@ -17,6 +18,28 @@ export interface ScoreOptions {
 }
 
 /**
+ * A JSON option of `score`, given as text. A value that is not JSON but names a file (`score --config
+ * evals.json`, as `run --config` takes one) is said to be a file, which the option does not read: the JSON
+ * parser's complaint alone ("Unexpected token 'e'") left the user to guess.
+ */
+function parseTextOption(flag: string, text: string, takes: string): unknown {
+  try {
+    return parseJsonOption(flag, text);
+  } catch (error) {
+    if (isFile(text)) throw new EvalError("USAGE", `${flag} ${text}: score's ${flag} takes JSON text, not a file: ${takes}`);
+    throw error;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * `simeval score`: one evaluator on one pair; prints the result as JSON. Exit 0 pass or no verdict, 1 fail.
  * Without --record, --output and --expected are both required unless --inputs maps them (a forgotten one
  * is a usage error, exit 2, not a failed check).
@@ -24,8 +47,8 @@ export interface ScoreOptions {
 export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<number> {
   const spec: Record<string, unknown> = { type: opts.type };
   if (opts.name !== undefined) spec["name"] = opts.name;
-  if (opts.config !== undefined) spec["config"] = parseJsonOption("--config", opts.config);
-  if (opts.inputs !== undefined) spec["inputs"] = parseJsonOption("--inputs", opts.inputs);
+  if (opts.config !== undefined) spec["config"] = parseTextOption("--config", opts.config, `the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`);
+  if (opts.inputs !== undefined) spec["inputs"] = parseTextOption("--inputs", opts.inputs, `the mapping itself, such as '{"output":"$.answer"}'`);
   const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
   const mapped = (p: "output" | "expected") => evaluator.spec.inputs?.[p] !== undefined;
   // --output / --expected put the text in the record, where a mapping of that parameter does not read it
