@@ -41,6 +41,10 @@ describe("describeValue", () => {
   it("quotes a string as JSON with the characters JSON leaves as they are escaped too: a bidi override cannot reverse the message after it", () => {
     expect(describeValue("a\u202eb\u200bc\u007f\u0085d\n")).toBe('string "a\\u202eb\\u200bc\\u007f\\u0085d\\n"');
     expect(describeValue("héllo — ok")).toBe('string "héllo — ok"'); // printable text as it is
+    // A text that shows nothing (a zero width joiner, a Hangul filler) is escaped whole, not quoted as a blank "".
+    expect(describeValue("\u200d")).toBe('string "\\u200d"');
+    expect(describeValue(" \u3164\u200c ")).toBe('string " \\u3164\\u200c "');
+    expect(describeValue("👩\u200d💻")).toBe('string "👩\u200d💻"'); // the joiner of a visible emoji left as it is
     expect(describeValue(undefined)).toBe("nothing");
     expect(describeValue([1, 2])).toBe("array of 2");
   });

@@ -4,7 +4,7 @@
  * an HTTP server or a test can react to the code and show every problem at once.
  */
 import { cutText } from "./cut-text.js";
-import { escapeUnprintable } from "./unprintable.js";
+import { quoteForMessage } from "./unprintable.js";
 
 /** The closed set of error codes; the CLI and (later) the server map each to an exit code / status. */
 export type ErrorCode =
@@ -116,7 +116,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === "string") {
     // Escaped as JSON, and the bidirectional and invisible characters JSON leaves as they are too: a U+202E in a
     // received value would reverse the message after it.
-    return `string ${escapeUnprintable(JSON.stringify(cutText(value, 40)))}`;
+    return `string ${quoteForMessage(cutText(value, 40))}`;
   }
   if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
   if (Array.isArray(value)) return `array of ${value.length}`;

@@ -31,3 +31,14 @@ const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}]/u;
 export function hasVisible(text: string): boolean {
   return VISIBLE.test(text);
 }
+
+/**
+ * `text` quoted as JSON for a message, with {@link escapeUnprintable}'s escapes, and, when no character of it shows
+ * ({@link hasVisible}), every character that is not ASCII escaped too: a refused name of only a zero width joiner or a
+ * Hangul filler was quoted as `""` or a blank, which read as an empty name, or as no name at all.
+ */
+export function quoteForMessage(text: string): string {
+  const json = escapeUnprintable(JSON.stringify(text));
+  if (hasVisible(text)) return json;
+  return json.replace(/[^\x20-\x7e]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+}

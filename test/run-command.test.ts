@@ -523,17 +523,22 @@ describe("simeval run", () => {
     const stdin = await run("run", "-", "--config", config, "--no-db");
     expect(stdin).toMatchObject({ code: 2, err: expect.stringContaining("a dataset cannot be read from standard input") });
     const badName = await run("run", data, "--config", config, "--no-db", "--name", "two\nlines");
-    expect(badName).toMatchObject({ code: 2, err: expect.stringContaining('--name takes a non-empty name without line breaks, control characters or bidirectional marks, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or invisible characters (U+00AD, U+200B, U+2060–U+2064, U+FEFF), received "two\\nlines"') });
+    expect(badName).toMatchObject({ code: 2, err: expect.stringContaining('--name takes a non-empty name with a visible character, without line breaks, control characters or bidirectional marks, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or invisible characters (U+00AD, U+200B, U+2060–U+2064, U+FEFF), received "two\\nlines"') });
     expect((await run("run", data, "--config", config, "--no-db", "--name", " ")).code).toBe(2);
+    // A name that shows nothing is quoted escaped, where it read as "" or a blank.
+    for (const [blank, shown] of [["\u200d", '"\\u200d"'], ["\u3164", '"\\u3164"']] as const) {
+      expect(await run("run", data, "--config", config, "--no-db", "--name", blank)).toMatchObject({ code: 2, err: expect.stringContaining(`--name takes a non-empty name with a visible character, without line breaks`) });
+      expect((await run("run", data, "--config", config, "--no-db", "--name", blank)).err).toContain(`received ${shown}`);
+    }
     // Trimming takes off spaces, not a control or invisible character around the name: refused as within it.
     for (const padded of ["nightly\n", "\tnightly", "\ufeffnightly", "nightly\u2028"]) {
-      expect(await run("run", data, "--config", config, "--no-db", "--name", padded), JSON.stringify(padded)).toMatchObject({ code: 2, err: expect.stringContaining("--name takes a non-empty name without") });
+      expect(await run("run", data, "--config", config, "--no-db", "--name", padded), JSON.stringify(padded)).toMatchObject({ code: 2, err: expect.stringContaining("--name takes a non-empty name with a visible character, without") });
     }
     expect((await run("run", data, "--config", config, "--no-db", "--name", " nightly ")).code).toBe(0);
     // Bidi marks, overrides and isolates reorder what a table or report prints around the name; C1 controls act like ESC.
     for (const c of ["\u061c", "\u200e", "\u200f", "\u202a", "\u202e", "\u2066", "\u2069", "\u2028", "\u0085", "\u009b", "\u007f", "\u001b", "\u200b", "\ufeff"]) {
       const bidi = await run("run", data, "--config", config, "--no-db", "--name", `prompt${c}b`);
-      expect(bidi, JSON.stringify(c)).toMatchObject({ code: 2, err: expect.stringContaining("--name takes a non-empty name without") });
+      expect(bidi, JSON.stringify(c)).toMatchObject({ code: 2, err: expect.stringContaining("--name takes a non-empty name with a visible character, without") });
       // Quoted escaped, not acting on the terminal.
       expect(bidi.err).not.toContain(c);
     }

@@ -102,6 +102,9 @@ describe("spec validation at creation", () => {
     for (const blank of ["\u200d", "\u3164", " \u200c "]) {
       const shown = thrownEvalError(() => createEvaluator({ type: "exact_match", name: blank }));
       expect(shown.issues).toEqual([expect.objectContaining({ path: ["name"], expected: "non-empty string with a visible character" })]);
+      // Quoted escaped: raw, the name read as an empty one ("").
+      expect(shown.message).toContain(`evaluator ${JSON.stringify(blank).replace(/[^\x20-\x7e]/gu, (c) => `\\u${c.codePointAt(0)?.toString(16)}`)} (exact_match)`);
+      expect(shown.message).not.toMatch(/[\u200c\u200d\u3164]/u);
     }
     expect(createEvaluator({ type: "exact_match", name: "👩\u200d💻" }).name).toBe("👩\u200d💻");
     // A JSON object keyed by it would get a new prototype instead of the results.

@@ -5,7 +5,7 @@ import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
 import { didYouMean } from "./suggest.js";
-import { BIDI_IN_NAME, escapeUnprintable, hasVisible, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../unprintable.js";
+import { BIDI_IN_NAME, escapeUnprintable, hasVisible, INVISIBLE_IN_NAME, quoteForMessage, UNPRINTABLE_IN_NAME } from "../unprintable.js";
 
 /** An evaluator as a user writes it, in JSON. */
 export interface EvaluatorSpec {
@@ -28,9 +28,9 @@ export interface ParsedSpec {
 }
 
 const SPEC_KEYS = ["type", "name", "config", "inputs"];
-/** `text` quoted as JSON, with the characters JSON leaves as they are escaped too ({@link escapeUnprintable}). */
+/** `text` quoted as JSON, with the characters JSON leaves as they are escaped too ({@link quoteForMessage}). */
 function quoted(text: string): string {
-  return escapeUnprintable(JSON.stringify(text));
+  return quoteForMessage(text);
 }
 
 /** Where a name first holds a character of {@link UNPRINTABLE_IN_NAME}: "U+200E at character 4" (in code points). */

@@ -19,7 +19,7 @@ import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
-import { BIDI_IN_NAME, INVISIBLE_IN_NAME, UNPRINTABLE_IN_NAME } from "../../unprintable.js";
+import { BIDI_IN_NAME, INVISIBLE_IN_NAME, quoteForMessage, UNPRINTABLE_IN_NAME } from "../../unprintable.js";
 import { isRunName } from "../../storage/run-name.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
@@ -70,7 +70,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   if (name !== undefined && (!isRunName(name) || UNPRINTABLE_IN_NAME.test(opts.name as string))) {
     throw new EvalError(
       "USAGE",
-      `--name takes a non-empty name without line breaks, control characters or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}), received ${JSON.stringify(opts.name)}`,
+      `--name takes a non-empty name with a visible character, without line breaks, control characters or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}), received ${quoteForMessage(opts.name as string)}`,
     );
   }
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k], streamed: k === "out" }] : []));
