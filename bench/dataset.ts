@@ -81,5 +81,23 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
   }
 }
 
-const args = process.argv.slice(2);
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await benchDataset(args[0] ? Number(args[0]) : undefined);
+/**
+ * The row count given on the command line: a whole number of rows, or undefined for the default. "--help" prints
+ * the usage and anything else is refused (exit 2): Number("--help") was NaN, which generated an empty file and
+ * benchmarked it.
+ */
+function rowsArgument(args: readonly string[]): number | undefined {
+  const usage = "usage: npm run build && npx tsx bench/dataset.ts [rows]   (rows: a whole number, default 1000000)";
+  if (args.length === 0) return undefined;
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    console.log(usage);
+    process.exit(0);
+  }
+  if (args.length > 1 || !/^[1-9][0-9]*$/.test(args[0] ?? "")) {
+    console.error(`bench/dataset.ts: rows must be a whole number above 0, received ${args.map((a) => JSON.stringify(a)).join(" ")}\n${usage}`);
+    process.exit(2);
+  }
+  return Number(args[0]);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await benchDataset(rowsArgument(process.argv.slice(2)));
