@@ -64,6 +64,17 @@ describe("fieldHints", () => {
     expect(fieldHints(noOutput, ["model response", "expected"])).toEqual(['to read "model response" as the output, map it: "inputs": {"output": "$[\\"model response\\"]"}']);
   });
 
+  it("names a field that is the default name in another case (a spreadsheet's Expected, Output header), which JSONPath does not match", async () => {
+    const rows = [{ Input: "q", Output: "Paris", Expected: "Paris" }];
+    const warnings = await warningsFor(rows, [{ type: "exact_match" }]);
+    expect(fieldHints(warnings, Object.keys(rows[0] ?? {}))).toEqual(['to read "Expected" as the expected output, map it: "inputs": {"expected": "$.Expected"}']);
+    const noOutput = await warningsFor([{ OUTPUT: "Paris", expected: "Paris" }], [{ type: "exact_match" }]);
+    expect(fieldHints(noOutput, ["OUTPUT", "expected"])).toEqual(['to read "OUTPUT" as the output, map it: "inputs": {"output": "$.OUTPUT"}']);
+    // The default name itself, present but holding null on every row, is not suggested as its own mapping.
+    const nulls = await warningsFor([{ output: "x", expected: null }], [{ type: "exact_match" }]);
+    expect(fieldHints(nulls, ["output", "expected"])).toEqual([]);
+  });
+
   it("says nothing when no field's name suggests the parameter, or no warning is about a missing field", async () => {
     const warnings = await warningsFor([{ output: "x", answer_key: "x" }], [{ type: "exact_match" }]);
     expect(warnings).toHaveLength(1);

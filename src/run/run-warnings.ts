@@ -87,12 +87,12 @@ export function firstRowFieldsText(fields: readonly string[]): string {
 
 /**
  * Names of fields that usually hold a parameter's text, normalised as {@link fieldHints} compares them
- * (lower case, without "_", "-" or spaces): the product documents' `expectedOutput`, and the names
- * other tools and datasets use.
+ * (lower case, without "_", "-" or spaces): the product documents' `expectedOutput`, the names
+ * other tools and datasets use, and the default names written in another case (`Expected`, `OUTPUT`).
  */
 const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
-  output: ["actual", "actualoutput", "response", "modelresponse", "modeloutput", "completion", "prediction", "generated", "generation"],
-  expected: ["expectedoutput", "expectedanswer", "reference", "referenceanswer", "referenceoutput", "groundtruth", "gold", "goldanswer", "target", "ideal", "idealresponse"],
+  output: ["output", "actual", "actualoutput", "response", "modelresponse", "modeloutput", "completion", "prediction", "generated", "generation"],
+  expected: ["expected", "expectedoutput", "expectedanswer", "reference", "referenceanswer", "referenceoutput", "groundtruth", "gold", "goldanswer", "target", "ideal", "idealresponse"],
 };
 
 /**
@@ -103,7 +103,8 @@ const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
 export function fieldHints(warnings: readonly RunWarning[], fields: readonly string[]): string[] {
   const parameters = new Set(warnings.flatMap((w) => (w.parameter ? [w.parameter] : [])));
   return [...parameters].flatMap((p) => {
-    const field = fields.find((f) => LIKELY_FIELDS[p].includes(f.toLowerCase().replace(/[-_ ]/g, "")));
+    // The default name itself, written otherwise ("Expected", a spreadsheet's header, as JSONPath is case-sensitive), is one of them.
+    const field = fields.find((f) => f !== p && LIKELY_FIELDS[p].includes(f.toLowerCase().replace(/[-_ ]/g, "")));
     if (field === undefined) return [];
     const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(field) ? `$.${field}` : `$[${JSON.stringify(field)}]`;
     return [`to read ${JSON.stringify(field)} as the ${p === "output" ? "output" : "expected output"}, map it: "inputs": {${JSON.stringify(p)}: ${JSON.stringify(path)}}`];
