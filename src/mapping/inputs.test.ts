@@ -87,12 +87,12 @@ describe("compileInputs", () => {
         path: ["inputs", "expected", "literal", "a", 1],
         message:
           'e: input "expected" (a literal): cannot turn the value into text: found the number -Infinity, which JSON writes as null ' +
-          '(a number beyond ±1.8e308, such as 1e400, reads as Infinity) at a[1]; expected a finite number, or the number as a string ("1e400")',
-        expected: 'a finite number, or the number as a string ("1e400")',
+          '(a number beyond ±1.8e308, such as 1e400, reads as Infinity) at a[1]; expected a finite number, or the value as a string ("1e400")',
+        expected: 'a finite number, or the value as a string ("1e400")',
         received: "the number -Infinity, which JSON writes as null (a number beyond ±1.8e308, such as 1e400, reads as Infinity)",
       },
     ]);
-    expect(issuesOf(NaN)[0]?.message).toBe('e: input "expected" (a literal): cannot turn the value into text: found the number NaN, which JSON writes as null; expected a finite number, or the number as a string ("1e400")');
+    expect(issuesOf(NaN)[0]?.message).toBe('e: input "expected" (a literal): cannot turn the value into text: found the number NaN, which JSON writes as null; expected a finite number, or the value as a string ("NaN")');
     const big = issuesOf({ x: [2n] });
     expect(big.map((i) => [i.path, i.message])).toEqual([
       [["inputs", "expected", "literal", "x", 0], 'e: input "expected" (a literal): cannot turn the value into text: found a BigInt (2n) at x[0]; expected a string, number, boolean, or JSON-compatible object or array'],

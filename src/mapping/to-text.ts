@@ -39,8 +39,10 @@ export const MAX_DEPTH = 512;
 function sortKeys(value: unknown, what: string, path: (string | number)[], ancestors: object[]): unknown {
   if (typeof value === "bigint") throw unreadable(what, path, `a BigInt (${value}n)`);
   if (typeof value === "number" && !Number.isFinite(value)) {
-    const why = Number.isNaN(value) ? "" : " (a number beyond ±1.8e308, such as 1e400, reads as Infinity)";
-    throw unreadable(what, path, `the number ${value}, which JSON writes as null${why}`, undefined, 'a finite number, or the number as a string ("1e400")');
+    // NaN comes from a caller's own value (JSON has none): the string to give is "NaN", not the "1e400" that Infinity may have been written as.
+    const nan = Number.isNaN(value);
+    const why = nan ? "" : " (a number beyond ±1.8e308, such as 1e400, reads as Infinity)";
+    throw unreadable(what, path, `the number ${value}, which JSON writes as null${why}`, undefined, `a finite number, or the value as a string (${nan ? '"NaN"' : '"1e400"'})`);
   }
   if (value === null || typeof value !== "object") return value;
   // The path to it is MAX_DEPTH steps long: too long to print.
