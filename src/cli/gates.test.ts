@@ -68,6 +68,19 @@ describe("gates", () => {
     expect(parseGates("fail-over", ["x=-1", "y=.5", "z=2e-1"]).map((g) => g.value)).toEqual([-1, 0.5, 0.2]);
   });
 
+  it("several gates joined by commas in one option say to give the option once for each, rather than list the evaluators", () => {
+    const evaluators: GatedEvaluator[] = [
+      { name: "levenshtein", direction: "maximize", threshold: 0.8 },
+      { name: "exact_match", direction: "maximize", threshold: 1 },
+    ];
+    const [issue] = gateIssues(readGates({ "fail-under": ["levenshtein=0.8,exact_match=0.5"] }), evaluators);
+    expect(issue?.message).toBe(
+      '--fail-under levenshtein=0.8,exact_match=0.5: no evaluator is named "levenshtein=0.8,exact_match"; each --fail-under gives one gate: give it once for each, as --fail-under levenshtein=0.8 --fail-under exact_match=0.5',
+    );
+    // A name with a comma that is not such a list is named as any other unknown name.
+    expect(gateIssues(readGates({ "fail-under": ["a,b=0.5"] }), evaluators)[0]?.message).toContain("the evaluators are levenshtein, exact_match.");
+  });
+
   it("name every malformed argument at once, not the first only", () => {
     expect(() => parseGates("fail-under", ["a", "b=0.5", "c=x"])).toThrow('2 problems with the gate options:\n✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "a"\n✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "c=x"');
     const parsed = readGates({ "min-pass-rate": ["m=2"], "fail-under": ["u=0.5", "v"] });

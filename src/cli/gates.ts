@@ -99,11 +99,23 @@ export function gateIssues(entries: readonly (Gate | Issue)[], evaluators: reado
   });
 }
 
+/**
+ * For a gate whose name is several gates joined by commas (`--fail-under levenshtein=0.8,exact_match=0.5`, read as
+ * the name "levenshtein=0.8,exact_match"), how to give them: the option once for each. Undefined for any other name.
+ */
+function commaListed(g: Gate): string | undefined {
+  const parts = g.evaluator.split(",");
+  const earlier = parts.slice(0, -1);
+  if (earlier.length === 0 || !earlier.every((p) => /^[^=]+=[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(p))) return undefined;
+  const each = [...earlier, `${parts[parts.length - 1]}=${g.value}`].map((p) => `--${g.kind} ${p}`).join(" ");
+  return `each --${g.kind} gives one gate: give it once for each, as ${each}`;
+}
+
 /** What is wrong with one gate, or undefined. */
 function gateProblem(g: Gate, evaluators: readonly GatedEvaluator[], names: string[]): string | undefined {
   const e = evaluators.find((x) => x.name === g.evaluator);
   const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
-  if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`;
+  if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; ${commaListed(g) ?? `the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`}`;
   const distance = e.direction === "minimize";
   if (g.kind === "fail-under" && distance) {
     return `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`;
