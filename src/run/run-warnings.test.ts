@@ -75,6 +75,14 @@ describe("fieldHints", () => {
     expect(fieldHints(nulls, ["output", "expected"])).toEqual([]);
   });
 
+  it("says of rows shaped as simeval's results.jsonl (row, id, results) that the file is one, not a dataset", async () => {
+    const rows = [{ row: 1, id: "q1", results: { exact_match: { score: 1 } } }];
+    const warnings = await warningsFor(rows, [{ type: "exact_match" }]);
+    expect(fieldHints(warnings, ["row", "id", "results"])).toEqual([
+      "the rows look like a results.jsonl that simeval run --out wrote (row, id, results), which holds scores, not texts: give the dataset that was scored",
+    ]);
+  });
+
   it("says nothing when no field's name suggests the parameter, or no warning is about a missing field", async () => {
     const warnings = await warningsFor([{ output: "x", answer_key: "x" }], [{ type: "exact_match" }]);
     expect(warnings).toHaveLength(1);

@@ -98,10 +98,15 @@ const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
 /**
  * For each parameter that a warning says no row held, the first of `fields` (the first row's) whose
  * name usually holds it, and the mapping that reads it: `to read "expectedOutput" as the expected
- * output, map it: "inputs": {"expected": "$.expectedOutput"}`. Empty when no field's name suggests one.
+ * output, map it: "inputs": {"expected": "$.expectedOutput"}`; or, for rows shaped as simeval's results.jsonl, that
+ * this is such a file. Empty when no field's name suggests one.
  */
 export function fieldHints(warnings: readonly RunWarning[], fields: readonly string[]): string[] {
   const parameters = new Set(warnings.flatMap((w) => (w.parameter ? [w.parameter] : [])));
+  // simeval's own results.jsonl given as the dataset (its rows are {row, id, results}): no mapping reads texts from it.
+  if (parameters.size > 0 && fields.includes("row") && fields.includes("results")) {
+    return ["the rows look like a results.jsonl that simeval run --out wrote (row, id, results), which holds scores, not texts: give the dataset that was scored"];
+  }
   return [...parameters].flatMap((p) => {
     // The default name itself, written otherwise ("Expected", a spreadsheet's header, as JSONPath is case-sensitive), is one of them.
     const field = fields.find((f) => f !== p && LIKELY_FIELDS[p].includes(f.toLowerCase().replace(/[-_ ]/g, "")));
