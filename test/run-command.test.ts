@@ -248,6 +248,7 @@ describe("simeval run", () => {
     expect(JSON.parse(readFileSync(join(dir, "typo.json"), "utf8")).warnings).toEqual([
       '"levenshtein": every row was skipped: no row has an expected value at $.answr',
       'the first row\'s fields are "answer", "reply", "many"',
+      'to read "answer" as the expected output, map it: "inputs": {"expected": "$.answer"}',
     ]);
     expect(readFileSync(join(dir, "typo.html"), "utf8")).toContain("the first row&#39;s fields are &quot;answer&quot;, &quot;reply&quot;, &quot;many&quot;");
     const report = join(dir, "failing.html");

@@ -64,6 +64,13 @@ describe("fieldHints", () => {
     expect(fieldHints(noOutput, ["model response", "expected"])).toEqual(['to read "model response" as the output, map it: "inputs": {"output": "$[\\"model response\\"]"}']);
   });
 
+  it("names a question-and-answer dataset's answer as the reference, after the names that say so more plainly", async () => {
+    const rows = [{ question: "q", answer: "Paris", model_response: { text: "Paris" } }];
+    const warnings = await warningsFor(rows, [{ type: "exact_match", inputs: { output: "$.model_response.text" } }]);
+    expect(fieldHints(warnings, Object.keys(rows[0] ?? {}))).toEqual(['to read "answer" as the expected output, map it: "inputs": {"expected": "$.answer"}']);
+    expect(fieldHints(warnings, ["answer", "reference"])).toEqual(['to read "reference" as the expected output, map it: "inputs": {"expected": "$.reference"}']);
+  });
+
   it("names a field that is the default name in another case (a spreadsheet's Expected, Output header), which JSONPath does not match", async () => {
     const rows = [{ Input: "q", Output: "Paris", Expected: "Paris" }];
     const warnings = await warningsFor(rows, [{ type: "exact_match" }]);

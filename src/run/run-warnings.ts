@@ -86,18 +86,19 @@ export function firstRowFieldsText(fields: readonly string[]): string {
 }
 
 /**
- * Names of fields that usually hold a parameter's text, normalised as {@link fieldHints} compares them
+ * Names of fields that usually hold a parameter's text, likeliest first, normalised as {@link fieldHints} compares them
  * (lower case, without "_", "-" or spaces): the product documents' `expectedOutput`, the names
  * other tools and datasets use, and the default names written in another case (`Expected`, `OUTPUT`).
  */
 const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
   output: ["output", "actual", "actualoutput", "response", "modelresponse", "modeloutput", "completion", "prediction", "generated", "generation"],
-  expected: ["expected", "expectedoutput", "expectedanswer", "reference", "referenceanswer", "referenceoutput", "groundtruth", "gold", "goldanswer", "target", "ideal", "idealresponse"],
+  // "answer" last: a question-and-answer dataset's reference (the issue's own example row, {question, answer, model_response}).
+  expected: ["expected", "expectedoutput", "expectedanswer", "reference", "referenceanswer", "referenceoutput", "groundtruth", "gold", "goldanswer", "target", "ideal", "idealresponse", "answer"],
 };
 
 /**
- * For each parameter that a warning says no row held, the first of `fields` (the first row's) whose
- * name usually holds it, and the mapping that reads it: `to read "expectedOutput" as the expected
+ * For each parameter that a warning says no row held, the field of `fields` (the first row's) whose
+ * name most usually holds it (see {@link LIKELY_FIELDS}), and the mapping that reads it: `to read "expectedOutput" as the expected
  * output, map it: "inputs": {"expected": "$.expectedOutput"}`; or, for rows shaped as simeval's results.jsonl, that
  * this is such a file. Empty when no field's name suggests one.
  */
@@ -109,7 +110,9 @@ export function fieldHints(warnings: readonly RunWarning[], fields: readonly str
   }
   return [...parameters].flatMap((p) => {
     // The default name itself, written otherwise ("Expected", a spreadsheet's header, as JSONPath is case-sensitive), is one of them.
-    const field = fields.find((f) => f !== p && LIKELY_FIELDS[p].includes(f.toLowerCase().replace(/[-_ ]/g, "")));
+    // The likeliest name first, in LIKELY_FIELDS's order, wherever its field is in the row.
+    const candidates = fields.filter((f) => f !== p);
+    const field = LIKELY_FIELDS[p].map((name) => candidates.find((f) => f.toLowerCase().replace(/[-_ ]/g, "") === name)).find((f) => f !== undefined);
     if (field === undefined) return [];
     const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(field) ? `$.${field}` : `$[${JSON.stringify(field)}]`;
     return [`to read ${JSON.stringify(field)} as the ${p === "output" ? "output" : "expected output"}, map it: "inputs": {${JSON.stringify(p)}: ${JSON.stringify(path)}}`];
