@@ -28,11 +28,6 @@ export interface ParsedSpec {
 }
 
 const SPEC_KEYS = ["type", "name", "config", "inputs"];
-/** `text` quoted as JSON, with the characters JSON leaves as they are escaped too ({@link quoteForMessage}). */
-function quoted(text: string): string {
-  return quoteForMessage(text);
-}
-
 /** Where a name first holds a character of {@link UNPRINTABLE_IN_NAME}: "U+200E at character 4" (in code points). */
 function unprintableInName(name: string): string {
   const chars = [...name];
@@ -54,7 +49,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   const spec = raw as Record<string, unknown>;
   const type = spec["type"];
   const name = spec["name"];
-  const who = `${where}evaluator ${typeof name === "string" ? `${quoted(name)} ` : ""}(${typeof type === "string" ? escapeUnprintable(type) : "no type"})`;
+  const who = `${where}evaluator ${typeof name === "string" ? `${quoteForMessage(name)} ` : ""}(${typeof type === "string" ? escapeUnprintable(type) : "no type"})`;
   const before = issues.length;
 
   for (const key of Object.keys(spec)) {
@@ -68,7 +63,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   } else {
     definition = findEvaluator(type);
     if (!definition) {
-      issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoted(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
+      issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoteForMessage(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
     }
   }
   if (name !== undefined && (typeof name !== "string" || !hasVisible(name))) {
@@ -77,7 +72,7 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
     issues.push({ path: [...at, "name"], message: `${who}: "name" must be a ${expected}, received ${describeValue(name)}`, expected, received: describeValue(name) });
   } else if (typeof name === "string" && UNPRINTABLE_IN_NAME.test(name)) {
     // A name is printed as it is in tables, headings and messages: a line break or an escape sequence would garble them.
-    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: quoted(name) });
+    issues.push({ path: [...at, "name"], message: `${who}: "name" may not hold control characters, line separators or bidirectional marks, overrides and isolates (${BIDI_IN_NAME}) or invisible characters (${INVISIBLE_IN_NAME}); it holds ${unprintableInName(name)}`, expected: "a name that prints as one line", received: quoteForMessage(name) });
   } else if (typeof name === "string" && name.trim() !== name) {
     // "levenshtein " reads as "levenshtein" in every table, yet is another key: a typo, not a name.
     issues.push({ path: [...at, "name"], message: `${who}: "name" may not begin or end with whitespace; write ${JSON.stringify(name.trim())}`, expected: "a name without surrounding whitespace", received: JSON.stringify(name) });
