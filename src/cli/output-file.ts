@@ -1,4 +1,5 @@
 import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodSync, ftruncateSync, lstatSync, open, mkdtempSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type Stats, type WriteStream } from "node:fs";
+import { statIfAny } from "./stat-if-any.js";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -362,7 +363,7 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
   const seen = new Map<string, NamedPath>(inputs.map((p) => [identity(p.path), p]));
   for (const out of outputs) {
     // A folder would be found only once the run is over, when the file is written.
-    if (isFolder(out.path)) throw new EvalError("USAGE", `${out.flag} ${out.path} is a folder; give the path of a file to write, such as ${join(out.path, defaultName(out.flag))}`);
+    if (statIfAny(out.path)?.isDirectory()) throw new EvalError("USAGE", `${out.flag} ${out.path} is a folder; give the path of a file to write, such as ${join(out.path, defaultName(out.flag))}`);
     // --summary, --report and --junit are written once the run is over: a path that cannot be, found now.
     const unwritable = cannotWrite(out.path, out.streamed !== true);
     if (unwritable !== undefined) throw new EvalError("USAGE", `${out.flag} ${out.path}: cannot write (${unwritable}); give a path where a file can be written`);
@@ -410,13 +411,6 @@ function cannotWrite(path: string, whole: boolean): string | undefined {
   }
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** A file name to suggest for an output flag: `--report` → report.html. */
 function defaultName(flag: string): string {

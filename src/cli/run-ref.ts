@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { statIfAny } from "./stat-if-any.js";
 import { EvalError } from "../errors.js";
 import { findEvaluator } from "../evaluators/registry.js";
 import { readResultsFile } from "../run/results-file.js";
@@ -27,7 +27,7 @@ export interface LoadedRun {
 
 /** Whether RUN names a file, read as a results.jsonl, rather than a recorded run. */
 export function isResultsFile(ref: string): boolean {
-  return existsSync(ref) && statSync(ref).isFile();
+  return statIfAny(ref)?.isFile() === true;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
   }
   const info = await store?.findRun(ref);
   if (!info || !store) {
-    if (existsSync(ref) && statSync(ref).isDirectory()) {
+    if (statIfAny(ref)?.isDirectory()) {
       throw new EvalError("USAGE", `${JSON.stringify(ref)} is a folder, and no recorded run is named so; give a results.jsonl file in it, or a recorded run (id, name or id prefix)`);
     }
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, name or id prefix); \`simeval runs\` lists the runs`);

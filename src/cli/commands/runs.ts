@@ -1,5 +1,6 @@
 import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
+import { statIfAny } from "../stat-if-any.js";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { openSqliteStore, type SqliteRunStore, type StoredRows } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo, RunSummary } from "../../run/types.js";
@@ -50,9 +51,8 @@ export function recordedRunsIfAny(path: string): SqliteRunStore | null {
  * write puts its header in the file itself, so a store whose changes are all still in its `-wal` is never empty.
  */
 function databaseAt(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const stat = statSync(path);
-  return !stat.isFile() || stat.size > 0;
+  const stat = statIfAny(path);
+  return stat !== undefined && (!stat.isFile() || stat.size > 0);
 }
 
 /** What a listing command says when no run is recorded in the database at `db` (or there is none there yet). */
@@ -73,18 +73,10 @@ function refuseUnreachable(path: string): void {
     if (code === "ENOENT") return;
     if (code === "ENOTDIR") {
       let file = dirname(resolve(path));
-      while (!isFileAt(file) && dirname(file) !== file) file = dirname(file);
+      while (statIfAny(file)?.isDirectory() !== false && dirname(file) !== file) file = dirname(file);
       throw new EvalError("USAGE", `no run database at ${path}: ${file} is a file, not a folder, so no database can be under it; give --db the path of a database file`);
     }
     throw new EvalError("USAGE", `no run database can be read at ${path} (${(error as Error).message}); give --db the path of a database file you can read`);
-  }
-}
-
-function isFileAt(path: string): boolean {
-  try {
-    return !statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statIfAny } from "../stat-if-any.js";
 import { builtinEmbeddingProviders } from "../../embeddings/registry.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { EvalError } from "../../errors.js";
@@ -26,16 +26,8 @@ function parseTextOption(flag: string, text: string, takes: string): unknown {
   try {
     return parseJsonOption(flag, text);
   } catch (error) {
-    if (isFile(text)) throw new EvalError("USAGE", `${flag} ${text}: score's ${flag} takes JSON text, not a file: ${takes}`);
+    if (statIfAny(text)?.isFile()) throw new EvalError("USAGE", `${flag} ${text}: score's ${flag} takes JSON text, not a file: ${takes}`);
     throw error;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }
 
