@@ -296,6 +296,21 @@ describe("option words commander let through", () => {
       expect(r.err, word).toContain(`simeval: ${word}: ${short} would take ${JSON.stringify(`=${value}`)} as its value; write ${short} ${value} or ${long}=${value}`);
     }
   });
+
+  it("a short option the command lacks (run -o, as score has) names the long options it likely meant, where commander only called it unknown", async () => {
+    for (const [argv, message] of [
+      [["run", "rows.jsonl", "-c", "evals.json", "-o", "out.jsonl"], "simeval: unknown option '-o': run has no -o; did you mean --out?"],
+      [["run", "rows.jsonl", "-f", "lev=0.8"], "simeval: unknown option '-f': run has no -f; did you mean --fail-under, --fail-over or --fail-on-regression?"],
+      [["compare", "a", "b", "-J"], "simeval: unknown option '-J': compare has no -J; did you mean --json?"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r, message).toMatchObject({ code: 2, out: "" });
+      expect(r.err.trim(), message).toBe(message);
+    }
+    // A short option with no long one to suggest is left to commander; one the command has is taken.
+    expect((await run("runs", "-x")).err).toContain("simeval: unknown option '-x'");
+    expect((await run("run", "rows.jsonl", "-n", "-o")).err).not.toContain("unknown option");
+  });
 });
 
 describe("simeval baseline ACTION", () => {

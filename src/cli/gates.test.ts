@@ -50,6 +50,12 @@ describe("gates", () => {
     expect(() => parseGates("fail-over", ["dist=80%"])).toThrow(/^--fail-over takes EVALUATOR=NUMBER .*received "dist=80%"$/);
   });
 
+  it("a pass rate just over 1 (1.01) is said to be past the highest rate, not read as 1.01%", () => {
+    expect(() => parseGates("min-pass-rate", ["em=1.01"])).toThrow('--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "em=1.01": the highest pass rate, every row passing, is 1');
+    expect(() => parseGates("min-pass-rate", ["em=1.999"])).toThrow(/: the highest pass rate, every row passing, is 1$/);
+    expect(() => parseGates("min-pass-rate", ["em=2"])).toThrow(/a pass rate of 2% is written em=0.02$/);
+  });
+
   it("a percentage of exactly 100 is explained like any other: 100% is written 1", () => {
     expect(() => parseGates("min-pass-rate", ["em=100%"])).toThrow(/a pass rate of 100% is written em=1$/);
     expect(() => parseGates("min-pass-rate", ["em=100"])).toThrow(/a pass rate of 100% is written em=1$/);

@@ -9,7 +9,9 @@ import { EvalError } from "../errors.js";
  *   --json` read a database file named "--json". A value that starts with "-" is given as `--name=-x`,
  *   and one that is no option of this command (`score -e -V`) is taken as it is;
  * - a switch given a value (`--json=yes`), which commander called an unknown option;
- * - a short option joined to its value by `=` (`-n=foo`), whose value commander took as "=foo".
+ * - a short option joined to its value by `=` (`-n=foo`), whose value commander took as "=foo";
+ * - a short option the command lacks that one of its long options begins with (`run -o`, as `score -o`):
+ *   commander said "unknown option" and, as it suggests only long options, nothing more.
  */
 export function checkOptionWords(command: Command, words: readonly string[]): void {
   const options = command.options as readonly Option[];
@@ -36,6 +38,7 @@ export function checkOptionWords(command: Command, words: readonly string[]): vo
       continue;
     }
     const option = byFlag(word);
+    if (!option && /^-[a-zA-Z]$/.test(word) && word !== "-h") unknownShortOption(command, word);
     if (option?.required && i + 1 < words.length) {
       const next = words[i + 1] as string;
       if (isOption(next)) {
@@ -47,4 +50,13 @@ export function checkOptionWords(command: Command, words: readonly string[]): vo
       i++; // the value, whatever it reads like
     }
   }
+}
+
+/** USAGE naming the long options that `-x` likely meant (those beginning `--x`), when there are any. */
+function unknownShortOption(command: Command, word: string): void {
+  const letter = word.slice(1).toLowerCase();
+  const longs = (command.options as readonly Option[]).flatMap((o) => (o.long?.startsWith(`--${letter}`) && !o.negate ? [o.long] : []));
+  if (!longs.length) return;
+  const choices = longs.length === 1 ? longs[0] : `${longs.slice(0, -1).join(", ")} or ${longs.at(-1)}`;
+  throw new EvalError("USAGE", `unknown option '${word}': ${command.name()} has no ${word}; did you mean ${choices}?`);
 }
