@@ -223,7 +223,7 @@ const graphemes = (t: string): string[] => Array.from(new Intl.Segmenter("en", {
  * Per side, each character with whether it is marked.
  */
 function referenceCharMarks(expected: string, output: string, ignoreCase: boolean): [boolean[], boolean[]] {
-  const changes = diffArrays(graphemes(expected), graphemes(output), ignoreCase ? { comparator: (a: string, b: string) => a.toLowerCase() === b.toLowerCase() } : {});
+  const changes = diffArrays(graphemes(expected), graphemes(output), ignoreCase ? { comparator: (a: string, b: string) => a.toLowerCase().replace(/ς/g, "σ") === b.toLowerCase().replace(/ς/g, "σ") } : {});
   const e: boolean[] = [];
   const o: boolean[] = [];
   changes.forEach((c, i) => {
@@ -237,7 +237,7 @@ function referenceCharMarks(expected: string, output: string, ignoreCase: boolea
 
 /** Per UTF-16 unit of `t`: marked when it is in a word (letters, marks, numbers; lower-cased unless `caseSensitive`) that `other` lacks. */
 function referenceWordMarks(t: string, other: string, caseSensitive: boolean): boolean[] {
-  const fold = (x: string) => (caseSensitive ? x : x.toLowerCase());
+  const fold = (x: string) => (caseSensitive ? x : x.toLowerCase().replace(/ς/g, "σ"));
   const others = new Set(fold(other).match(/[\p{L}\p{M}\p{N}]+/gu) ?? []);
   const marks = Array<boolean>(t.length).fill(false);
   for (const m of t.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) if (!others.has(fold(m[0]))) marks.fill(true, m.index, m.index + m[0].length);
@@ -251,7 +251,7 @@ function ngramPoints(t: string, caseSensitive: boolean): { cp: string; start: nu
     const start = m.index;
     const end = start + m[0].length;
     if (/^\s/u.test(m[0])) out.push({ cp: " ", start, end });
-    else for (const cp of caseSensitive ? m[0] : m[0].toLowerCase()) out.push({ cp, start, end });
+    else for (const cp of caseSensitive ? m[0] : m[0].toLowerCase().replace(/ς/g, "σ")) out.push({ cp, start, end });
   }
   while (out[0]?.cp === " ") out.shift();
   while (out[out.length - 1]?.cp === " ") out.pop();

@@ -31,7 +31,7 @@ describe("max_chars cuts without an array of every unit", () => {
       fc.property(text, text, fc.nat({ max: 25 }), unit, fc.boolean(), (output, expected, maxChars, u, caseSensitive) => {
         const got = prepareEditTexts(output, expected, { caseSensitive, maxChars, unit: u });
         const cut = (t: string): string => (maxChars && unitLength(t, u) > maxChars ? toUnits(t, u).slice(0, maxChars).join("") : t);
-        const lower = (t: string): string => (caseSensitive ? t : t.toLowerCase());
+        const lower = (t: string): string => (caseSensitive ? t : t.toLowerCase().replace(/ς/g, "σ"));
         expect(got.output).toBe(lower(cut(output)));
         expect(got.expected).toBe(lower(cut(expected)));
         const sides = { output, expected };

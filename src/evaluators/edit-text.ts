@@ -1,6 +1,7 @@
 import { EvalError } from "../errors.js";
 import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
 import { commonAffixes, unitPrefixEnd } from "../metrics/text-units.js";
+import { lowerCase } from "../metrics/lower-case.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
 export interface EditTexts {
@@ -32,8 +33,8 @@ export function prepareEditTexts(
   let a = cut(output, "output");
   let b = cut(expected, "expected");
   if (!opts.caseSensitive) {
-    a = a.toLowerCase();
-    b = b.toLowerCase();
+    a = lowerCase(a);
+    b = lowerCase(b);
   }
   return { output: a, expected: b, truncated };
 }

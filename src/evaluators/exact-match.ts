@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { lowerCase } from "../metrics/lower-case.js";
 import { codePointCount, isHighSurrogate, isLowSurrogate } from "../metrics/text-units.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
 
 /**
  * Exact equality (the "Exact Match" document): score 1.0 (pass) or 0.0 (fail).
- * Before comparing: `normalize_whitespace` collapses every run of Unicode white space (newlines and
- * tabs too) to one space; `trim` removes Unicode white space at both ends; unless `case_sensitive`,
- * both sides are lower-cased with the locale-independent `toLowerCase`.
+ * Before comparing: `normalize_whitespace` collapses every run of white space (`\s`: newlines and
+ * tabs too, U+FEFF, not U+0085) to one space; `trim` removes it at both ends; unless `case_sensitive`,
+ * both sides are lower-cased by {@link lowerCase} (the locale-independent `toLowerCase`, "ς" as "σ").
  * Defaults: case-insensitive, trim on, whitespace normalisation off.
  */
 export const exactMatchEvaluator = defineEvaluator({
@@ -25,7 +26,7 @@ export const exactMatchEvaluator = defineEvaluator({
     const prepare = (text: string): string => {
       let t = config.normalize_whitespace ? text.replace(/\s+/gu, " ") : text;
       if (config.trim) t = t.trim();
-      return config.case_sensitive ? t : t.toLowerCase();
+      return config.case_sensitive ? t : lowerCase(t);
     };
     const applied = [
       config.case_sensitive ? "case-sensitive" : "case-insensitive",

@@ -105,10 +105,10 @@ function halfUp2(num: number, den: number): number {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
-const words = (t: string, cs: boolean) => (cs ? t : t.toLowerCase()).match(WORD) ?? [];
+const words = (t: string, cs: boolean) => (cs ? t : t.toLowerCase().replace(/ς/g, "σ")).match(WORD) ?? [];
 const collapse = (t: string) => t.replace(/\s+/gu, " ").trim();
 function ngrams(t: string, n: number, cs: boolean): string[] {
-  const points = Array.from(collapse(cs ? t : t.toLowerCase()));
+  const points = Array.from(collapse(cs ? t : t.toLowerCase().replace(/ς/g, "σ")));
   if (points.length === 0) return [];
   if (points.length <= n) return [points.join("")];
   return Array.from({ length: points.length - n + 1 }, (_, i) => points.slice(i, i + n).join(""));
@@ -187,7 +187,7 @@ const checkExactMatch: Check = (r, config, rec) => {
   const prepare = (t: string) => {
     let x = ws ? t.replace(/\s+/gu, " ") : t;
     if (trim) x = x.trim();
-    return cs ? x : x.toLowerCase();
+    return cs ? x : x.toLowerCase().replace(/ς/g, "σ");
   };
   const a = Array.from(prepare(texts.output));
   const b = Array.from(prepare(texts.expected));
@@ -225,7 +225,7 @@ function editTexts(texts: { output: string; expected: string }, cs: boolean, max
     truncated[side] = u.length;
     return u.slice(0, maxChars).join("");
   };
-  const lower = (t: string) => (cs ? t : t.toLowerCase());
+  const lower = (t: string) => (cs ? t : t.toLowerCase().replace(/ς/g, "σ"));
   const a = units(lower(cut(texts.output, "output")), unit);
   const b = units(lower(cut(texts.expected, "expected")), unit);
   return { a, b, truncated: Object.keys(truncated).length ? truncated : (false as const) };
@@ -359,7 +359,7 @@ const checkJaccard: Check = (r, config, rec) => {
   const union = shared + (r.details["missing_count"] as number) + (r.details["extra_count"] as number);
   let score: number;
   if (out.size === 0 && exp.size === 0) {
-    const equal = cs ? collapse(texts.output) === collapse(texts.expected) : collapse(texts.output).toLowerCase() === collapse(texts.expected).toLowerCase();
+    const equal = cs ? collapse(texts.output) === collapse(texts.expected) : collapse(texts.output).toLowerCase().replace(/ς/g, "σ") === collapse(texts.expected).toLowerCase().replace(/ς/g, "σ");
     score = equal ? 1 : 0;
   } else if (out.size === 0 || exp.size === 0) score = 0;
   else score = shared / union; // the documented formula, from the details
@@ -410,7 +410,7 @@ const checkTfidf: Check = (r, config, rec) => {
   const noTokens = out.size === 0 && exp.size === 0;
   let score: number;
   if (noTokens) {
-    const equal = cs ? collapse(texts.output) === collapse(texts.expected) : collapse(texts.output).toLowerCase() === collapse(texts.expected).toLowerCase();
+    const equal = cs ? collapse(texts.output) === collapse(texts.expected) : collapse(texts.output).toLowerCase().replace(/ς/g, "σ") === collapse(texts.expected).toLowerCase().replace(/ς/g, "σ");
     score = equal ? 1 : 0;
     expect(r.score).toBe(score);
   } else if (out.size === 0 || exp.size === 0) {

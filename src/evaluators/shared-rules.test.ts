@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createEvaluator } from "./create.js";
 
@@ -27,6 +28,33 @@ describe("text is compared by code point", () => {
     const r = await score({ type: "levenshtein", config: { unit: "grapheme" } }, { output: `a${family}`, expected: "ab" });
     expect(r.details["distance"]).toBe(1);
     expect(r.details["max_length"]).toBe(2);
+  });
+});
+
+describe("the case rule", () => {
+  // "ΟΔΟΣ" lower-cases to "οδος" before a space and to "οδοσ" before ".Κ" (Unicode's Final_Sigma), so that
+  // case-insensitively these scored lower than case-sensitively: jaccard 0.33 against 1, distance 2 against 1.
+  const pair = { output: "ΟΔΟΣ.ΚΑΙ", expected: "ΟΔΟΣ ΚΑΙ" };
+
+  it("counts σ and ς as one letter, so that ignoring case never parts a word from itself", async () => {
+    expect((await score({ type: "jaccard_similarity" }, pair)).score).toBe(1);
+    expect((await score({ type: "tfidf_similarity" }, pair)).score).toBeCloseTo(1, 12);
+    expect((await score({ type: "levenshtein_distance" }, pair)).score).toBe(1);
+    expect((await score({ type: "levenshtein" }, { output: "ΟΔΟΣ.", expected: "οδοσ." })).score).toBe(1);
+    expect((await score({ type: "exact_match" }, { output: "ΟΔΟΣ", expected: "οδοσ" })).passed).toBe(true);
+    expect((await score({ type: "exact_match", config: { case_sensitive: true } }, { output: "οδος", expected: "οδοσ" })).passed).toBe(false);
+  });
+
+  it("a case-insensitive distance is at most the case-sensitive one (texts without İ, whose lower case is two code points)", async () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "A", "Σ", "σ", "ς", "Ο", ".", " ", "'", "ß", "ǅ", "😀"), maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(text, text, async (output, expected) => {
+        const insensitive = await score({ type: "levenshtein_distance" }, { output, expected });
+        const sensitive = await score({ type: "levenshtein_distance", config: { case_sensitive: true } }, { output, expected });
+        expect(insensitive.score).toBeLessThanOrEqual(sensitive.score as number);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

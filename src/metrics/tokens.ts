@@ -5,6 +5,7 @@
 import type { EvalError } from "../errors.js";
 import { badArgument, notAString, notAToken, notTokens } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
+import { lowerCase } from "./lower-case.js";
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 /**
@@ -43,7 +44,7 @@ function split(text: string, rule: string): Split {
 /**
  * Word tokens: maximal runs of Unicode letters, marks and numbers (`\p{L}`, `\p{M}`, `\p{N}`).
  * Punctuation, apostrophes, underscores, hyphens and periods split words and never stick to them;
- * CJK text yields tokens. Lower-cased with `toLowerCase` (locale-independent) unless `caseSensitive`.
+ * CJK text yields tokens. Lower-cased by {@link lowerCase} (locale-independent; "ς" as "σ") unless `caseSensitive`.
  * The array is frozen: callers that split the same text share it. Throws EvalError (INPUT_INVALID)
  * when `text` is not a string or `caseSensitive` is given and not a boolean.
  */
@@ -61,7 +62,7 @@ export function wordCounts(text: string, caseSensitive = false): ReadonlyMap<str
 
 /** The words of a split text, made on first use (one lookup in {@link recent} per call above). */
 function words(s: Split, caseSensitive: boolean): readonly string[] {
-  return (s.tokens ??= Object.freeze((caseSensitive ? s.text : s.text.toLowerCase()).match(WORD) ?? []));
+  return (s.tokens ??= Object.freeze((caseSensitive ? s.text : lowerCase(s.text)).match(WORD) ?? []));
 }
 
 /**
@@ -71,10 +72,10 @@ function words(s: Split, caseSensitive: boolean): readonly string[] {
  */
 export function equalWithoutTokens(a: string, b: string, caseSensitive = false): boolean {
   const [x, y] = [collapseWhitespace(a), collapseWhitespace(b)];
-  return caseSensitive ? x === y : x.toLowerCase() === y.toLowerCase();
+  return caseSensitive ? x === y : lowerCase(x) === lowerCase(y);
 }
 
-/** Collapses every run of Unicode white space to one space and trims the ends. Throws EvalError (INPUT_INVALID) when `text` is not a string. */
+/** Collapses every run of white space (`\s`: Unicode's space separators, tabs, line breaks, U+FEFF) to one space and trims the ends. Throws EvalError (INPUT_INVALID) when `text` is not a string. */
 export function collapseWhitespace(text: string): string {
   if (typeof text !== "string") throw notAString("collapseWhitespace", "text", text);
   return text.replace(WHITESPACE_RUN, " ").trim();
@@ -126,7 +127,7 @@ function notABoolean(fn: string, value: unknown): EvalError {
 /** The text that n-grams are taken of: case rule applied, white space collapsed; checks `n`. */
 function ngramText(fn: string, text: string, n: number, caseSensitive: boolean): string {
   if (!Number.isInteger(n) || n < 1) throw badArgument(fn, "n", "an integer >= 1", n);
-  return collapseWhitespace(caseSensitive ? text : text.toLowerCase());
+  return collapseWhitespace(caseSensitive ? text : lowerCase(text));
 }
 
 /**
@@ -166,8 +167,8 @@ export interface TokenSpan {
  */
 export function wordTokenSpans(text: string, caseSensitive = false, limit = Infinity): TokenSpan[] {
   if (typeof text !== "string") throw notAString("wordTokenSpans", "text", text);
-  // The whole text under the case rule, as wordTokens splits it (lower-casing depends on context: a final "Σ").
-  const prepared = caseSensitive ? text : text.toLowerCase();
+  // The whole text under the case rule, as wordTokens splits it.
+  const prepared = caseSensitive ? text : lowerCase(text);
   const starts = new CaseOffsets(text, caseSensitive);
   const ends = new CaseOffsets(text, caseSensitive);
   const spans: TokenSpan[] = [];
@@ -190,7 +191,7 @@ export function wordTokenSpans(text: string, caseSensitive = false, limit = Infi
 export function charNgramSpans(text: string, n: number, caseSensitive = false, limit = Infinity): TokenSpan[] {
   if (typeof text !== "string") throw notAString("charNgramSpans", "text", text);
   const prepared = ngramText("charNgramSpans", text, n, caseSensitive);
-  const lowered = caseSensitive ? text : text.toLowerCase();
+  const lowered = caseSensitive ? text : lowerCase(text);
   const starts = new PreparedOffsets(text, lowered, caseSensitive);
   const ends = new PreparedOffsets(text, lowered, caseSensitive);
   // The UTF-16 offset of each code point of `prepared`, made as far as the n-grams need.
@@ -227,7 +228,7 @@ function lowerLength(cp: number): number {
 }
 
 /**
- * Maps offsets of `text` under the case rule (`text.toLowerCase()` unless `caseSensitive`) back to
+ * Maps offsets of `text` under the case rule ({@link lowerCase} unless `caseSensitive`) back to
  * `text`. Offsets must be asked in non-decreasing order (one instance for starts, one for ends).
  */
 class CaseOffsets {

@@ -4,6 +4,7 @@
  * original text and writes the marks. Token-set evaluators are marked without a diff (token-marks.ts).
  */
 import { wordsWithSpaceDiff } from "diff";
+import { lowerCase } from "../metrics/lower-case.js";
 import { codePointCount, graphemeSegments } from "../metrics/text-units.js";
 import { escapeText } from "./escape.js";
 import { comparedTexts } from "./compared-texts.js";
@@ -96,7 +97,7 @@ function diffWindows(expected: string, output: string, windowChars: number, opts
   const outTokens = tokenize(o.text);
   const generous = Math.abs(expTokens.length - outTokens.length) + MAX_EDIT_LENGTH;
   const shorter = Math.min(expTokens.length, outTokens.length);
-  const comparator = opts.ignore_case ? (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase() : (a: string, b: string): boolean => a === b;
+  const comparator = opts.ignore_case ? (a: string, b: string): boolean => a === b || lowerCase(a) === lowerCase(b) : (a: string, b: string): boolean => a === b;
   const diff = diffPrefixes(expTokens, outTokens, comparator, { aCut: e.cut, bCut: o.cut, maxEditLength: shorter * generous <= WORK_BUDGET ? generous : MAX_EDIT_LENGTH });
   if (diff === undefined) return undefined;
   const sides = mapChanges(absorbTinyEqualities(diff.changes, opts.unit === "chars" ? 3 : 1), expTokens, outTokens, opts.unit === "words");

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { wordTokens } from "../../metrics/tokens.js";
 import { addRow, indexWords, quantizeRows, rowOf, tokenRows, type WordTable } from "./table.js";
 
 describe("indexWords", () => {
@@ -10,6 +11,11 @@ describe("indexWords", () => {
     expect(index.get("étoile")).toBe(4);
     expect(index.has("Paris")).toBe(false);
     expect(index.size).toBe(3);
+  });
+
+  it("lower-cases as wordTokens does, so that a Greek word with a final sigma is found", () => {
+    const index = indexWords(["οδος", "ΚΑΙ"]);
+    for (const text of ["ΟΔΟΣ ΚΑΙ", "ΟΔΟΣ.ΚΑΙ", "οδος και"]) for (const word of wordTokens(text)) expect(index.has(word), `${text}: ${word}`).toBe(true);
   });
 });
 

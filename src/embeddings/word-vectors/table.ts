@@ -3,6 +3,7 @@
  * cache: the words in file order and their vectors, row-major. Files of this kind list their words
  * from the most to the least frequent, and that order is all we know about frequency (see `sif.ts`).
  */
+import { lowerCase } from "../../metrics/lower-case.js";
 import { wordTokens } from "../../metrics/tokens.js";
 
 export interface WordTable {
@@ -21,12 +22,13 @@ export interface WordTable {
 
 /**
  * Lower-cased word -> row, keeping the first (most frequent) row when a cased vocabulary (GloVe 840B,
- * fastText) has several spellings of one lower-cased word, because `wordTokens` lower-cases the text.
+ * fastText) has several spellings of one lower-cased word, because `wordTokens` lower-cases the text
+ * (by {@link lowerCase}, as here: a final "ς" is "σ", as the text's words have it).
  */
 export function indexWords(words: readonly string[]): Map<string, number> {
   const index = new Map<string, number>();
   for (let i = 0; i < words.length; i++) {
-    const key = (words[i] as string).toLowerCase();
+    const key = lowerCase(words[i] as string);
     if (!index.has(key)) index.set(key, i);
   }
   return index;
