@@ -519,6 +519,15 @@ describe("simeval run", () => {
     expect(overwrite.code).toBe(2);
     expect(overwrite.err).toContain(`--out ${data} is the same file as the dataset (an input, which writing would destroy)`);
     expect(readFileSync(data, "utf8")).toBe(jsonl([{ output: "a", expected: "a" }]));
+    // The files SQLite keeps beside --db are the database too: an output over DB-wal lost every recorded run.
+    const db = join(dir, "runs.db");
+    expect((await run("run", data, "--config", config, "--db", db, "--name", "kept")).code).toBe(0);
+    for (const [flag, side, what] of [["--out", "-wal", "write-ahead log"], ["--report", "-shm", "shared-memory index"], ["--summary", "-journal", "rollback journal"]] as const) {
+      const over = await run("run", data, "--config", config, "--db", db, flag, `${db}${side}`);
+      expect(over).toMatchObject({ code: 2, err: expect.stringContaining(`${flag} ${db}${side} is the same file as --db's ${what} (an input, which writing would destroy)`) });
+    }
+    expect((await run("runs", "--db", db, "--json")).out).toContain('"name": "kept"');
+    expect(await run("trend", "--db", db, "--report", `${db}-wal`)).toMatchObject({ code: 2, err: expect.stringContaining("is the same file as --db's write-ahead log") });
     const twice = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"), "--summary", join(dir, ".", "o.jsonl"));
     expect(twice.err).toContain("is the same file as --out (one output would overwrite the other)");
     const stdin = await run("run", "-", "--config", config, "--no-db");

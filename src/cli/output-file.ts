@@ -345,6 +345,30 @@ export interface NamedPath {
   streamed?: boolean;
 }
 
+/** The files SQLite keeps beside a database, by suffix, with what each is, for a message. */
+const DATABASE_SIDE_FILES = [
+  ["-wal", "write-ahead log"],
+  ["-shm", "shared-memory index"],
+  ["-journal", "rollback journal"],
+] as const;
+
+/**
+ * The run database `--db` and the files SQLite keeps beside it, as inputs for {@link checkOutputPaths}:
+ * an output written over `DB-wal` truncates the changes not yet copied into the database, and SQLite then
+ * copies the output's bytes into it as pages, so that every recorded run is lost. Beside the file a
+ * symbolic link leads to as well, where SQLite keeps them.
+ */
+export function databaseInputs(db: string): NamedPath[] {
+  const files = [db];
+  try {
+    const real = realpathSync(db);
+    if (real !== resolve(db)) files.push(real);
+  } catch {
+    // Not made yet: its side files, if any come, are beside the path given.
+  }
+  return [{ flag: "--db", path: db }, ...files.flatMap((file) => DATABASE_SIDE_FILES.map(([suffix, what]) => ({ flag: `--db's ${what}`, path: `${file}${suffix}` })))];
+}
+
 /**
  * Refuses, before anything is opened, an output that is one of the inputs (writing it would destroy
  * the input) or that two flags share (one would overwrite the other). Existing files are compared by

@@ -16,7 +16,7 @@ import { EXIT } from "../exit-codes.js";
 import { wholeNumberOption } from "../whole-number.js";
 import { formatFigure, formatSignedFigure, forTerminal, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
-import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
+import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
@@ -44,7 +44,7 @@ export interface CompareOptions {
  */
 export async function compareCommand(refA: string, refB: string, opts: CompareOptions, io: CliIO): Promise<number> {
   // A run given as a results.jsonl file is an input too (a name or id that is no file matches nothing).
-  if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, { flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
+  if (opts.report) checkOutputPaths([{ flag: "RUN_A", path: refA }, { flag: "RUN_B", path: refB }, ...databaseInputs(opts.db)], [{ flag: "--report", path: opts.report }]);
   // Two results.jsonl files need no database; a run id or name does. The database is still read when there
   // is one, so that a file named like a recorded run is refused as ambiguous (see loadRun), as it is beside a run.
   const store = isResultsFile(refA) && isResultsFile(refB) ? optionalRecordedRuns(opts.db) : openRecordedRuns(opts.db, noFileNote(refA, refB));

@@ -17,7 +17,7 @@ import { evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates,
 import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
-import { checkOutputPaths, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
+import { checkOutputPaths, databaseInputs, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { BIDI_IN_NAME, INVISIBLE_IN_NAME, quoteForMessage, UNPRINTABLE_IN_NAME } from "../../unprintable.js";
 import { isRunName } from "../../storage/run-name.js";
@@ -74,7 +74,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     );
   }
   const outputs = (["out", "summary", "report", "junit"] as const).flatMap((k) => (opts[k] ? [{ flag: `--${k}`, path: opts[k], streamed: k === "out" }] : []));
-  checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: config }, ...(opts.db === false ? [] : [{ flag: "--db", path: opts.db }])], outputs);
+  checkOutputPaths([{ flag: "the dataset", path: dataset }, { flag: "--config", path: config }, ...(opts.db === false ? [] : databaseInputs(opts.db))], outputs);
   let specs: unknown[];
   let evaluators;
   try {

@@ -9,7 +9,7 @@ import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/ty
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
-import { checkOutputPaths, writeReportHearingStops } from "../output-file.js";
+import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../output-file.js";
 import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
@@ -42,7 +42,7 @@ interface Series {
  * of no runs that says why.
  */
 export async function trendCommand(opts: { db: string; report?: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
-  if (opts.report) checkOutputPaths([{ flag: "--db", path: opts.db }], [{ flag: "--report", path: opts.report }]);
+  if (opts.report) checkOutputPaths(databaseInputs(opts.db), [{ flag: "--report", path: opts.report }]);
   const checked = checkRunFilter(opts);
   const store = recordedRunsIfAny(opts.db);
   if (store === null) return emptyTrend([noRunsYet(opts.db)], [], opts, io);
