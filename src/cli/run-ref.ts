@@ -50,7 +50,7 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
     }
     throw new EvalError("USAGE", `${JSON.stringify(ref)} is neither a results.jsonl file nor a recorded run (id, name or id prefix); \`simeval runs\` lists the runs`);
   }
-  const types = Object.fromEntries(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
+  const types = byName(info.evaluators.map((s) => [s.name ?? s.type, s.type]));
   return { label: info.name ? `${info.name} (${info.id})` : info.id, info, rows: () => store.scores(info.id), stored: () => store.rows(info.id), types, directions: directionsOf(types) };
 }
 
@@ -60,7 +60,7 @@ export async function loadRun(ref: string, store: RunStore | undefined): Promise
  * the file is parsed about once, not twice. Its lines are checked as the comparison reads them.
  */
 function loadResultsFile(path: string): LoadedRun {
-  const types: Record<string, string> = {};
+  const types = byName<string>([]);
   const errored = new Set<string>();
   let cutShort: number | undefined;
   // Each read says anew: the file may have changed since the last (a run still writing it finished the line).
@@ -85,6 +85,16 @@ function loadResultsFile(path: string): LoadedRun {
   const untyped = [...errored].filter((name) => types[name] === undefined);
   const directions = { ...Object.fromEntries(untyped.map((name) => [name, "maximize" as const])), ...directionsOf(types) };
   return { label: path, info: null, rows: () => eachRowScores(read()), types, directions, cutShortLine: () => cutShort };
+}
+
+/**
+ * Evaluators' types by name, in an object with no prototype: an evaluator may be named "constructor" or
+ * "toString", which a plain object has already (an inherited function), so that `types[name] ??= type` kept
+ * the function, the evaluator of a results.jsonl got no direction and compare refused it, and a run without
+ * such an evaluator seemed to have one of another type.
+ */
+function byName<T>(entries: Iterable<readonly [string, T]>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, Object.fromEntries(entries));
 }
 
 function directionsOf(types: Record<string, string>): Record<string, Direction> {

@@ -490,6 +490,29 @@ describe("compare of results.jsonl files", () => {
     });
   });
 
+  it("compares evaluators named as an object's own methods (constructor, toString) in results.jsonl files, and a file with one beside a run without it", async () => {
+    await inTempDir("simeval-compare-", async (dir) => {
+      const file = (name: string, shift: number) =>
+        writeResults(join(dir, name), 6, (i) => ({
+          constructor: { type: "levenshtein_distance", score: i + shift, skipped: false },
+          toString: { type: "exact_match", score: 1, skipped: false },
+        }));
+      const [a, b] = [file("a.jsonl", 0), file("b.jsonl", 1)];
+      const both = await cliOutput(["compare", a, b, "--json"]);
+      expect(both.code, both.err).toBe(0);
+      const json = JSON.parse(both.out) as ComparisonJson;
+      expect(json.evaluators.map((e) => [e.name, e.type, e.direction])).toEqual([
+        ["constructor", "levenshtein_distance", "minimize"],
+        ["toString", "exact_match", "maximize"],
+      ]);
+      // A file without them has none of another type: it is no clash, only an evaluator in one run.
+      const other = writeResults(join(dir, "c.jsonl"), 6, () => ({ em: { type: "exact_match", score: 1, skipped: false }, toString: { type: "exact_match", score: 1, skipped: false } }));
+      const one = await cliOutput(["compare", a, other, "--json"]);
+      expect(one.code, one.err).toBe(0);
+      expect(JSON.parse(one.out)).toMatchObject({ only_in_a: ["constructor"], only_in_b: ["em"], warnings: [] });
+    });
+  });
+
   it("compares a file whose last line was cut short (a run killed while writing it) without that line, and says so", async () => {
     await inTempDir("simeval-compare-", async (dir) => {
       const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { ld: { type: "levenshtein_distance", score: i, skipped: false } } }));
