@@ -30,6 +30,17 @@ describe("checkOutputPaths", () => {
     expect(() => checkOutputPaths([], [{ flag: "--out", path: out }, { flag: "--summary", path: `${dir}/./new.jsonl` }])).toThrow("is the same file as --out (one output would overwrite the other)");
   });
 
+  it("refuses, before the run, an output under another path it names, or a path under an output, when neither exists yet", () => {
+    const out = join(dir, "fresh.jsonl");
+    const db = join(dir, "fresh.db");
+    expect(() => checkOutputPaths([], [{ flag: "--out", path: out }, { flag: "--summary", path: join(out, "s.json") }])).toThrow(`--summary ${join(out, "s.json")} is under --out ${out}, which is a file, not a folder`);
+    expect(() => checkOutputPaths([{ flag: "--db", path: db }], [{ flag: "--out", path: join(db, "o.jsonl") }])).toThrow(`--out ${join(db, "o.jsonl")} is under --db ${db}, which is a file, not a folder`);
+    expect(() => checkOutputPaths([{ flag: "--db", path: join(dir, "runs", "x.db") }], [{ flag: "--out", path: join(dir, "runs") }])).toThrow(`--db ${join(dir, "runs", "x.db")} is under --out ${join(dir, "runs")}, which is a file, not a folder`);
+    // Side by side, or a name that only starts alike, is no folder of the other.
+    expect(() => checkOutputPaths([{ flag: "--db", path: join(dir, "runs.db") }], [{ flag: "--out", path: join(dir, "runs.db.jsonl") }, { flag: "--summary", path: join(dir, "runs", "s.json") }])).not.toThrow();
+    expect(existsSync(out) || existsSync(db)).toBe(false);
+  });
+
   it("refuses, before the run, an output that cannot be written: under a file, or in a read-only folder", () => {
     const file = writeIn(dir, "plain.txt", "x");
     expect(() => checkOutputPaths([], [{ flag: "--summary", path: join(file, "summary.json") }])).toThrow(`--summary ${join(file, "summary.json")}: cannot write (${file} is a file, not a folder)`);

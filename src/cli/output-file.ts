@@ -2,7 +2,7 @@ import { accessSync, closeSync, fstatSync, constants, createWriteStream, fchmodS
 import { statIfAny } from "./stat-if-any.js";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { once } from "node:events";
 import { isatty } from "node:tty";
 import { EvalError } from "../errors.js";
@@ -398,6 +398,23 @@ export function checkOutputPaths(inputs: readonly NamedPath[], outputs: readonly
       throw new EvalError("USAGE", `${out.flag} ${out.path} is the same file as ${earlier.flag} (${why}); give each output a file of its own`);
     }
     seen.set(key, out);
+  }
+  refuseNested([...inputs, ...outputs], outputs);
+}
+
+/**
+ * Refuses an output under another path the command names, or a path under an output (`--out r.jsonl
+ * --summary r.jsonl/s.json`, `--db runs.db --out runs.db/r.jsonl`): one is written as a file, so the other
+ * cannot be in it as in a folder. When neither exists yet, this was found only once written: after the run,
+ * which went on to the end (or after the database was made) to fail then.
+ */
+function refuseNested(paths: readonly NamedPath[], outputs: readonly NamedPath[]): void {
+  for (const inner of paths) {
+    for (const outer of paths) {
+      if (!outputs.includes(inner) && !outputs.includes(outer)) continue;
+      if (!resolve(inner.path).startsWith(`${resolve(outer.path)}${sep}`)) continue;
+      throw new EvalError("USAGE", `${inner.flag} ${inner.path} is under ${outer.flag} ${outer.path}, which is a file, not a folder; give each a path of its own`);
+    }
   }
 }
 
