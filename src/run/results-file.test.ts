@@ -46,6 +46,18 @@ describe("readResultsFile", () => {
     expect((await failure(writeIn(dir, "empty.jsonl", "\n\n"))).message).toMatch(/empty\.jsonl: no result rows/);
   });
 
+  it("says a UTF-16 or compressed file is one, where its garbage was taken for a line cut short", async () => {
+    const line = '{"row":1,"id":null,"results":{}}\n';
+    const utf16 = writeIn(dir, "utf16.jsonl", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(line, "utf16le")]));
+    const bare = writeIn(dir, "utf16-bare.jsonl", Buffer.from(line, "utf16le"));
+    const gzip = writeIn(dir, "gz.jsonl", Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00]));
+    for (const read of [(path: string) => [...readResultsFile(path, undefined, () => {})], (path: string) => all(path)]) {
+      expect((await evalErrorOf(Promise.resolve().then(() => read(utf16)))).message).toBe(`${utf16}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);
+      expect((await evalErrorOf(Promise.resolve().then(() => read(bare)))).message).toContain(`${bare}: looks like UTF-16LE text without a byte order mark`);
+      expect((await evalErrorOf(Promise.resolve().then(() => read(gzip)))).message).toBe(`${gzip}: is gzip-compressed; expected a UTF-8 text file (a results.jsonl from simeval run --out): decompress it first, e.g. gunzip -k FILE`);
+    }
+  });
+
   it("leaves out a last line cut short (not JSON, no line break after it) when told where, whatever the read size; refuses it otherwise, saying it looks cut short", async () => {
     const line = (row: number) => `{"row":${row},"id":"é${row}","results":{"x":{"type":"levenshtein","score":0.5}}}`;
     const cut = writeIn(dir, "cut.jsonl", `${line(1)}\n${line(2)}\n${line(3).slice(0, 30)}`);

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { describeValue, EvalError } from "../errors.js";
 import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
+import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import type { RowOutcome } from "./types.js";
 
 /** Bytes read at a time. */
@@ -29,8 +30,12 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: 
     let lineNo = 0;
     let rows = 0;
     let cut: number | undefined;
-    for (;;) {
+    for (let first = true; ; first = false) {
       const n = tryRead(path, () => readSync(fd, buffer, 0, chunkBytes, null));
+      // UTF-16 (PowerShell 5's `>`) or a compressed file (a CI artifact as downloaded) decodes as garbage: said as
+      // such, where its one "line" was said to be cut short, or not a result row.
+      const notUtf8 = first ? notText(buffer.subarray(0, Math.min(n, MAGIC_BYTES)), "a results.jsonl from simeval run --out") : undefined;
+      if (notUtf8) throw new EvalError("USAGE", `${path}: ${notUtf8}`);
       const lines = (rest + (n > 0 ? decoder.write(buffer.subarray(0, n)) : decoder.end())).split("\n");
       rest = n > 0 ? (lines.pop() as string) : "";
       for (let line of lines) {
