@@ -1173,6 +1173,29 @@ describe("appendRows", () => {
     expect(await collect(store.rows(id))).toEqual([]);
   });
 
+  it("refuses a result whose score, passed, skipped or error is given but of the wrong kind, naming the field, in appendRows and addRows", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    // `passed: "yes"` was stored and counted as a pass, `score: "0.9"` as the evaluator's error, a summary's mean could pass 1.
+    const cases: [unknown, string][] = [
+      [{ score: "0.9", passed: true, skipped: false }, `rows[1].results.em.score must be a number or null, received string "0.9"`],
+      [{ score: 2, passed: "yes" }, `rows[1].results.em.passed must be true, false or null (no verdict), received string "yes"`],
+      [{ score: 1, passed: true, skipped: "no" }, `rows[1].results.em.skipped must be true or false, received string "no"`],
+      [{ error: "failed" }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received string "failed"`],
+      [{ error: { code: "X" } }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received object`],
+    ];
+    for (const [result, message] of cases) {
+      const appended = await evalErrorOf(store.appendRows(id, [...unnumbered(1, 1), { results: { em: result } }] as never));
+      expect(appended).toMatchObject({ code: "INPUT_INVALID", message: `appendRows: ${message}` });
+      const added = await evalErrorOf(store.addRows(id, [...numbered(1, 1), { row: 2, id: null, results: { em: result } }] as never));
+      expect(added).toMatchObject({ code: "INPUT_INVALID", message: `addRows: ${message}` });
+    }
+    expect(await collect(store.rows(id))).toEqual([]);
+    // Fields left out, and null ones, are as before: a hand-made result of a score alone is stored.
+    const fine = [{ score: 1 }, { score: null, passed: null, skipped: true }, { error: { code: "E", message: "m" } }];
+    expect(await store.appendRows(id, fine.map((em) => ({ results: { em } })) as never)).toEqual(added(1, 2, 3));
+  });
+
   it("refuses an unknown or finished run (STORE_FAILED), storing nothing", async () => {
     const store = open();
     expect((await storeError(() => store.appendRows("nope", unnumbered(1, 2)))).message).toBe(`${dbPath}: no run with id "nope"`);

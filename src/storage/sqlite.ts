@@ -403,7 +403,7 @@ export class SqliteRunStore implements RunStore {
    * without its `row`) is not kept, as {@link addRows} keeps none.
    *
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
-   * `results` that are neither an object (whose every value is an object: see `checkResults`) nor a string of JSON
+   * `results` that are neither an object (whose every value is an object, its `score`, `passed`, `skipped` and `error` of their kinds when given: see `checkResults`) nor a string of JSON
    * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too, and whose `scores` are made from its results: see `parsedSerializedRow`), a result
    * under a name that is none of the run's evaluators', a `line` that is not null or a whole number from 1, a `key` that is not a non-empty string, or a
    * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
@@ -1140,14 +1140,39 @@ function refuseUnknownResults(runId: string, names: readonly string[], rows: rea
  * Throws INPUT_INVALID naming `rows[i].results.NAME` when row `i`'s results are an object (not a SerializedRow's
  * JSON) holding a value that is not an object, a result or `{ error }` as `scoreRecord` gives them: `{ lev: 7 }` was
  * STORE_FAILED saying "Cannot use 'in' operator to search for 'error' in 7", which named neither row nor evaluator.
+ * Naming `rows[i].results.NAME.FIELD` too when a field the summary reads is there but of the wrong kind (see
+ * {@link resultFieldFault}): `{ score: 2, passed: "yes" }` was stored and counted as a pass.
  */
 function checkResults(fn: string, r: object, i: number): void {
   const { results } = r as { results?: unknown };
   if (!isPlainObject(results)) return;
   for (const [name, result] of Object.entries(results)) {
-    if (isPlainObject(result)) continue;
-    throw argumentError("INPUT_INVALID", fn, `rows[${i}].results.${name}`, "an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it)", result, ["rows", i, "results", name]);
+    if (!isPlainObject(result)) {
+      throw argumentError("INPUT_INVALID", fn, `rows[${i}].results.${name}`, "an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it)", result, ["rows", i, "results", name]);
+    }
+    const fault = resultFieldFault(result);
+    if (fault) throw argumentError("INPUT_INVALID", fn, `rows[${i}].results.${name}.${fault.field}`, fault.expected, result[fault.field], ["rows", i, "results", name, fault.field]);
   }
+}
+
+/**
+ * The first field of a result that the summary and the comparison read and that is given but of the wrong kind, with
+ * what it must be; null when there is none. A field left out is not a fault here (rows of hand-made results carry only
+ * a `score`), but one given as a string, say, would be stored and then read as a verdict or an error (`passed: "yes"`
+ * counted as a pass, `score: "0.9"` as the evaluator's error).
+ */
+function resultFieldFault(result: Record<string, unknown>): { field: string; expected: string } | null {
+  if ("error" in result) {
+    const { error } = result;
+    const whole = isPlainObject(error) && typeof error["code"] === "string" && typeof error["message"] === "string";
+    return whole ? null : { field: "error", expected: "the evaluator's error ({ code, message }, both strings, as scoreRecord gives it)" };
+  }
+  const { score, passed, skipped } = result;
+  // NaN and ±Infinity are numbers, stored as JSON's null: no score, as a reader of the row finds.
+  if (score !== undefined && score !== null && typeof score !== "number") return { field: "score", expected: "a number or null" };
+  if (passed !== undefined && passed !== null && typeof passed !== "boolean") return { field: "passed", expected: "true, false or null (no verdict)" };
+  if (skipped !== undefined && typeof skipped !== "boolean") return { field: "skipped", expected: "true or false" };
+  return null;
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
