@@ -98,7 +98,7 @@ export const FINISH_ATTEMPTS = 5;
  * once `opts.signal` is aborted while the rows are read, it rejects with the signal's reason and writes nothing,
  * the run left running with its rows; a signal heard only once the run is marked (the mark is one synchronous
  * transaction) leaves it complete. Throws STORE_FAILED when
- * rows kept coming each time (stop appending to the run first), or when the run is not running (said before its
+ * rows kept coming each time (`transient`: stop appending to the run first, then call it again), or when the run is not running (said before its
  * rows are read), and the errors of {@link summarizeStoredRun} (its argument errors naming finishStoredRun). It
  * finishes any running run, one that the process that began it (owner "process") still records too, whose next
  * `addRows` or `appendRows` then fails: `simeval finish` ends only a run no process owns.
@@ -115,7 +115,9 @@ export async function finishStoredRun(store: RunStore, runId: string, opts: Stor
     const summary = await summarizeStoredRun(store, runId, opts);
     if (await store.finishRun(runId, summary, { rows: summary.rows })) return summary;
   }
-  throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it, then finish it`);
+  // Transient: the same call succeeds once the appends stop, so a queue consumer retries it rather than drop it
+  // (and leave the run running for good), as it would a STORE_FAILED that is not.
+  throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it, then finish it`, { transient: true });
 }
 
 /** Throws, naming the argument, unless the arguments are of their kinds. */
