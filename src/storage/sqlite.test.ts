@@ -777,6 +777,35 @@ describe("findRun", () => {
     }
   });
 
+  it("refuses a runId that is not a non-empty string (INPUT_INVALID, naming the method and runId), which was STORE_FAILED with SQLite's words or a run \"undefined\"", async () => {
+    const store = open();
+    const id = await store.beginRun(META, { owner: "none" });
+    const unnumbered = (from: number, to: number) => numbered(from, to).map(({ row: _, ...r }) => r);
+    await store.appendRows(id, unnumbered(1, 1));
+    const calls: [string, (runId: never) => Promise<unknown>][] = [
+      ["addRows", (r) => store.addRows(r, numbered(2, 2))],
+      ["appendRows", (r) => store.appendRows(r, unnumbered(1, 1))],
+      ["finishRun", (r) => store.finishRun(r, SUMMARY)],
+      ["abortRun", (r) => store.abortRun(r, null, "stopped")],
+      ["rows", (r) => collect(store.rows(r))],
+      ["scores", (r) => collect(store.scores(r))],
+      ["rowCount", (r) => store.rowCount(r)],
+      ["storedRows", (r) => store.storedRows(r)],
+      ["rowByKey", (r) => store.rowByKey(r, "k")],
+      ["setBaseline", (r) => store.setBaseline(r)],
+      ["deleteRun", (r) => store.deleteRun(r)],
+    ];
+    for (const [fn, call] of calls) {
+      for (const bad of [undefined, null, 5, {}, true, ""]) {
+        const error = await evalErrorOf(call(bad as never));
+        expect(error).toMatchObject({ code: "INPUT_INVALID", message: `${fn}: runId must be a run's id (a non-empty string), received ${describeValue(bad)}` });
+      }
+    }
+    // Nothing was changed: the run is running with its one row.
+    expect(await store.findRun(id)).toMatchObject({ status: "running" });
+    expect(await store.rowCount(id)).toBe(1);
+  });
+
   it("looks a name up before an id prefix, so that a run named like the start of an id is found by its name", async () => {
     const store = open();
     const first = await store.beginRun({ ...META, name: "first" });

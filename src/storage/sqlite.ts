@@ -367,6 +367,7 @@ export class SqliteRunStore implements RunStore {
    * no `record`: these are rows of a dataset file, which holds their records (so the runner's per-row cost is unchanged).
    */
   async addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void> {
+    checkRunId("addRows", runId);
     if (rows.length === 0) return;
     let lo = Infinity;
     let hi = -Infinity;
@@ -412,6 +413,7 @@ export class SqliteRunStore implements RunStore {
    * again after the run ended gets a no-op, not an error.
    */
   async appendRows(runId: string, given: readonly UnnumberedRow[]): Promise<AppendedRow[]> {
+    checkRunId("appendRows", runId);
     const rows = checkUnnumberedRows(given);
     if (rows.length === 0) return [];
     // Made before the write lock is taken: a record's JSON is the largest part of a trace's row.
@@ -468,6 +470,7 @@ export class SqliteRunStore implements RunStore {
    * no {@link RunSummary} is INPUT_INVALID (see {@link checkSummary}).
    */
   async finishRun(runId: string, summary: RunSummary, opts?: { rows?: number }): Promise<boolean> {
+    checkRunId("finishRun", runId);
     checkSummary("finishRun", summary, false);
     const rows = opts?.rows;
     if (rows !== undefined && (!Number.isSafeInteger(rows) || rows < 0)) {
@@ -498,6 +501,7 @@ export class SqliteRunStore implements RunStore {
    * and a `reason` that is not a non-empty string: SQLite stored 5 as "5.0", and "" says nothing of why.
    */
   async abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void> {
+    checkRunId("abortRun", runId);
     checkSummary("abortRun", summary, true);
     if (typeof reason !== "string" || reason === "") {
       throw argumentError("INPUT_INVALID", "abortRun", "reason", "a non-empty string (why the run stopped, as show prints it)", reason);
@@ -564,6 +568,7 @@ export class SqliteRunStore implements RunStore {
    * read, which stops checkpoints and lets the WAL file grow.
    */
   async *rows(runId: string, opts: RowsOptions = {}): AsyncGenerator<RowOutcome> {
+    checkRunId("rows", runId);
     if (!isPlainObject(opts)) throw argumentError("CONFIG_INVALID", "rows", "opts", "an object ({ records? }) or nothing", opts, ["opts"]);
     const { records = true } = opts;
     if (typeof records !== "boolean") throw argumentError("CONFIG_INVALID", "rows", "opts.records", "a boolean or nothing", records, ["opts", "records"]);
@@ -581,6 +586,7 @@ export class SqliteRunStore implements RunStore {
    * read from their results.
    */
   async *scores(runId: string): AsyncGenerator<RowScores> {
+    checkRunId("scores", runId);
     const names = evaluatorNames(this.#guard(`read the scores of run ${runId}`, () => this.#run(runId)));
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
       for (const [row, id, text, results] of page) {
@@ -638,6 +644,7 @@ export class SqliteRunStore implements RunStore {
    * the run's rows; a run's summary, when it has one, already says how many.
    */
   async rowCount(runId: string): Promise<number> {
+    checkRunId("rowCount", runId);
     return this.#guard(`count the rows of run ${runId}`, () => {
       this.#run(runId);
       return this.#q.rowCount.get(runId) ?? 0;
@@ -653,6 +660,7 @@ export class SqliteRunStore implements RunStore {
    * 0.2 s where it takes 5 ms (1 KB records: 0.06 s), yet no row is parsed. `STORE_FAILED` when there is no such run.
    */
   async storedRows(runId: string): Promise<StoredRows> {
+    checkRunId("storedRows", runId);
     return this.#guard(`read what the rows of run ${runId} hold`, () =>
       // One read transaction: the run and its rows as of one moment, so a run deleted in between is no run.
       this.#db.transaction(() => {
@@ -670,7 +678,7 @@ export class SqliteRunStore implements RunStore {
    * (also when a deleted run's rows are still in the file: they answer for no run).
    */
   async rowByKey(runId: string, key: string): Promise<RowOutcome | undefined> {
-    if (typeof runId !== "string" || runId === "") throw argumentError("INPUT_INVALID", "rowByKey", "runId", "a run's id (a non-empty string)", runId);
+    checkRunId("rowByKey", runId);
     if (typeof key !== "string" || key === "") throw argumentError("INPUT_INVALID", "rowByKey", "key", "a row's idempotency key (a non-empty string)", key);
     return this.#guard(`read the row with key "${key}" of run ${runId}`, () =>
       // One read transaction: the run and its row as of one moment, so a run deleted in between answers no row.
@@ -684,6 +692,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Makes `runId` (an exact id) the baseline that comparisons default to. */
   async setBaseline(runId: string): Promise<void> {
+    checkRunId("setBaseline", runId);
     // One write transaction: a run deleted by another process meanwhile cannot be left as the baseline.
     this.#guard(`set the baseline to run ${runId}`, () =>
       this.#db
@@ -712,6 +721,7 @@ export class SqliteRunStore implements RunStore {
     runId: string,
     opts: { onProgress?: (deleted: number, total: number) => void; force?: boolean; signal?: AbortSignal } = {},
   ): Promise<{ rows: number; wasBaseline: boolean; left: number }> {
+    checkRunId("deleteRun", runId);
     const doing = `delete run ${runId}`;
     const wasBaseline = this.#guard(doing, () => {
       // Foreign keys off for this transaction, so that deleting the run does not cascade to all its
@@ -1173,6 +1183,14 @@ function resultFieldFault(result: Record<string, unknown>): { field: string; exp
   if (passed !== undefined && passed !== null && typeof passed !== "boolean") return { field: "passed", expected: "true, false or null (no verdict)" };
   if (skipped !== undefined && typeof skipped !== "boolean") return { field: "skipped", expected: "true or false" };
   return null;
+}
+
+/**
+ * Throws INPUT_INVALID naming `runId` of method `fn` unless it is a non-empty string: `{}` or `true` were STORE_FAILED
+ * with SQLite's words ("Too few parameter values were provided"), and a missing one said there was no run "undefined".
+ */
+function checkRunId(fn: string, runId: unknown): void {
+  if (typeof runId !== "string" || runId === "") throw argumentError("INPUT_INVALID", fn, "runId", "a run's id (a non-empty string)", runId);
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
