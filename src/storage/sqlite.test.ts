@@ -963,6 +963,24 @@ describe("deleting runs", () => {
     return id;
   }
 
+  it("refuses deleteRun options of the wrong kind (CONFIG_INVALID, naming them) before deleting anything: force \"no\" deleted a running run", async () => {
+    const store = open();
+    const running = await store.beginRun(META, { owner: "none" });
+    const done = await finishedRun(store, 3);
+    const cases: [string, unknown, string][] = [
+      [running, { force: "no" }, `opts.force must be a boolean or nothing, received string "no"`],
+      [done, { onProgress: 5 }, "opts.onProgress must be a function or nothing, received number 5"],
+      [done, { signal: {} }, "opts.signal must be an AbortSignal or nothing, received object"],
+      [done, null, "opts must be an object ({ onProgress?, force?, signal? }) or nothing, received null"],
+      [done, 5, "opts must be an object ({ onProgress?, force?, signal? }) or nothing, received number 5"],
+    ];
+    for (const [id, opts, message] of cases) {
+      expect(await evalErrorOf(store.deleteRun(id, opts as never))).toMatchObject({ code: "CONFIG_INVALID", message: `deleteRun: ${message}` });
+    }
+    expect(await store.findRun(running)).toMatchObject({ status: "running" });
+    expect(await store.rowCount(done)).toBe(3);
+  });
+
   it("deletes a run and its rows chunk by chunk, unsets the baseline it was, and leaves other runs whole", async () => {
     const store = open();
     const big = await finishedRun(store, 2 * DELETE_CHUNK_ROWS + 5);

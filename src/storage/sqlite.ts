@@ -722,6 +722,7 @@ export class SqliteRunStore implements RunStore {
     opts: { onProgress?: (deleted: number, total: number) => void; force?: boolean; signal?: AbortSignal } = {},
   ): Promise<{ rows: number; wasBaseline: boolean; left: number }> {
     checkRunId("deleteRun", runId);
+    checkDeleteOptions(opts);
     const doing = `delete run ${runId}`;
     const wasBaseline = this.#guard(doing, () => {
       // Foreign keys off for this transaction, so that deleting the run does not cascade to all its
@@ -1191,6 +1192,19 @@ function resultFieldFault(result: Record<string, unknown>): { field: string; exp
  */
 function checkRunId(fn: string, runId: unknown): void {
   if (typeof runId !== "string" || runId === "") throw argumentError("INPUT_INVALID", fn, "runId", "a run's id (a non-empty string)", runId);
+}
+
+/**
+ * Throws CONFIG_INVALID naming the option of {@link SqliteRunStore.deleteRun} that is of the wrong kind: `force: "no"`,
+ * being truthy, deleted a run still being recorded, and `onProgress: 5` failed with a TypeError once the run was gone.
+ */
+function checkDeleteOptions(opts: unknown): void {
+  const bad = (arg: string, expected: string, value: unknown) => argumentError("CONFIG_INVALID", "deleteRun", arg, expected, value, arg.split("."));
+  if (!isPlainObject(opts)) throw bad("opts", "an object ({ onProgress?, force?, signal? }) or nothing", opts);
+  const { onProgress, force, signal } = opts;
+  if (force !== undefined && typeof force !== "boolean") throw bad("opts.force", "a boolean or nothing", force);
+  if (onProgress !== undefined && typeof onProgress !== "function") throw bad("opts.onProgress", "a function or nothing", onProgress);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw bad("opts.signal", "an AbortSignal or nothing", signal);
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
