@@ -1243,6 +1243,29 @@ describe("appendRows", () => {
     expect(await store.appendRows(id, fine.map((em) => ({ results: { em } })) as never)).toEqual(added(1, 2, 3));
   });
 
+  it("refuses a row whose id, results or error has no JSON (INPUT_INVALID naming it), storing none of the batch: an id of 1n was STORE_FAILED naming no row", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const cycle: Record<string, unknown> = {};
+    cycle["self"] = cycle;
+    const unnumbered = (from: number, to: number) => numbered(from, to).map(({ row: _, ...r }) => r);
+    const em = result(1)["em"];
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["id", { id: 1n, results: result(1) }, "Do not know how to serialize a BigInt"],
+      ["results", { results: { em: { ...em, details: cycle } } }, "Converting circular structure to JSON"],
+      ["error", { results: {}, error: { code: "X", message: "m", cause: cycle } }, "Converting circular structure to JSON"],
+    ];
+    for (const [field, row, why] of cases) {
+      const appended = await evalErrorOf(store.appendRows(id, [...unnumbered(1, 1), row] as never));
+      expect(appended.code).toBe("INPUT_INVALID");
+      expect(appended.message.startsWith(`appendRows: rows[1].${field} must be a value that JSON.stringify can write (${why}`)).toBe(true);
+      const added = await evalErrorOf(store.addRows(id, [...numbered(1, 1), { row: 2, id: null, ...row }] as never));
+      expect(added.code).toBe("INPUT_INVALID");
+      expect(added.message.startsWith(`addRows: rows[1].${field} must be a value that JSON.stringify can write (${why}`)).toBe(true);
+    }
+    expect(await collect(store.rows(id))).toEqual([]);
+  });
+
   it("refuses an unknown or finished run (STORE_FAILED), storing nothing", async () => {
     const store = open();
     expect((await storeError(() => store.appendRows("nope", unnumbered(1, 2)))).message).toBe(`${dbPath}: no run with id "nope"`);

@@ -283,7 +283,7 @@ export class SqliteRunStore implements RunStore {
     this.#q = prepareStatements(this.#db);
     this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
-      for (const r of rows) this.#insertRow(runId, r.row, r, names, null, storedAt);
+      for (const [i, r] of rows.entries()) this.#insertRow({ fn: "addRows", i }, runId, r.row, r, names, null, storedAt);
     });
     this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedOutcome[], records: readonly (string | null)[], doing: string, storedAt: number) => {
       // A batch the run holds already, every row by its key, is a redelivery: its numbers, whatever the run's status now.
@@ -304,7 +304,7 @@ export class SqliteRunStore implements RunStore {
           appended.push({ row: stored, added: false }); // delivered before: its row stands
           continue;
         }
-        this.#insertRow(runId, next, r, names, records[i] ?? null, storedAt);
+        this.#insertRow({ fn: "appendRows", i }, runId, next, r, names, records[i] ?? null, storedAt);
         appended.push({ row: next++, added: true });
       }
       return appended;
@@ -438,9 +438,10 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * Inserts one row as number `row` of the run whose evaluators are `names` (inside a write transaction), with
-   * its record's JSON `record` (or null) and `storedAt` (milliseconds since the epoch).
+   * its record's JSON `record` (or null) and `storedAt` (milliseconds since the epoch). `at` names the row given
+   * (`rows[i]` of method `fn`) in the INPUT_INVALID of an `id`, `results` or `error` that has no JSON (see {@link rowJson}).
    */
-  #insertRow(runId: string, row: number, r: UnnumberedRow, names: readonly string[], record: string | null, storedAt: number): void {
+  #insertRow(at: { fn: string; i: number }, runId: string, row: number, r: UnnumberedRow, names: readonly string[], record: string | null, storedAt: number): void {
     const insert = this.#q.insertRow;
     const key = r.key ?? null;
     if (isSerialized(r)) {
@@ -451,10 +452,10 @@ export class SqliteRunStore implements RunStore {
       insert.run(
         runId,
         row,
-        r.id === undefined ? null : (JSON.stringify(r.id) ?? null),
+        r.id === undefined ? null : (rowJson(at, "id", r.id) ?? null),
         r.line ?? null,
-        JSON.stringify(r.results),
-        r.error === undefined ? null : JSON.stringify(r.error),
+        rowJson(at, "results", r.results) as string,
+        r.error === undefined ? null : (rowJson(at, "error", r.error) ?? null),
         outcomeScores(r, names),
         key,
         record,
@@ -1205,6 +1206,19 @@ function checkDeleteOptions(opts: unknown): void {
   if (force !== undefined && typeof force !== "boolean") throw bad("opts.force", "a boolean or nothing", force);
   if (onProgress !== undefined && typeof onProgress !== "function") throw bad("opts.onProgress", "a function or nothing", onProgress);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw bad("opts.signal", "an AbortSignal or nothing", signal);
+}
+
+/**
+ * The JSON of field `field` of row `at.i` given to `at.fn`. Throws INPUT_INVALID naming `rows[i].FIELD` when
+ * `JSON.stringify` cannot write it (a BigInt, a cycle): an id of `1n` was STORE_FAILED with JSON's words, naming no row.
+ */
+function rowJson(at: { fn: string; i: number }, field: string, value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) as string | undefined;
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw argumentError("INPUT_INVALID", at.fn, `rows[${at.i}].${field}`, `a value that JSON.stringify can write (${why})`, value, ["rows", at.i, field]);
+  }
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
