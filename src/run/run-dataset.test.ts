@@ -491,6 +491,16 @@ describe("runDataset's stop reason", () => {
     }
   });
 
+  it("sends no more rows to be scored once aborted, though one read of the file gave thousands", async () => {
+    const dataset = await files.file("aborted-mid-read.jsonl", rows(3000));
+    const controller = new AbortController();
+    const result = await runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, signal: controller.signal, onProgress: () => controller.abort("SIGINT") });
+    expect(result.interrupted).toBe(true);
+    // The batches already sent (two in flight, and the one being sent) are scored and kept; the read's other rows are not.
+    expect(result.summary.rows).toBeGreaterThanOrEqual(16);
+    expect(result.summary.rows).toBeLessThanOrEqual(48);
+  });
+
   it("an abort once every row is read (onRead) stops nothing: the rows in flight are scored and the run is recorded complete", async () => {
     const dataset = await files.file("read.jsonl", rows(100));
     const store = openSqliteStore(join(files.dir(), "read.db"));

@@ -172,8 +172,8 @@ export function createRunEvaluators(specs: unknown): Evaluator[] {
  * Scores every row of a dataset with every evaluator: reads the file as a stream, scores batches on
  * worker threads (results stay in input order), writes results.jsonl lines and the store's rows as
  * they come, and builds the summary. A row that cannot be read or scored is recorded as that row's
- * error; the run goes on. When `signal` aborts before every row is read (`onRead`), the rows already scored are
- * written and the run is recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`) or changed
+ * error; the run goes on. When `signal` aborts before every row is read (`onRead`), no more rows are sent to be
+ * scored, the rows already sent are scored and written, and the run is recorded as incomplete; so is a run whose file could not be read to its end (`readStopped`) or changed
  * while it was read (`datasetChanged`), each with its `stopReason`, and a run that an error stopped (with
  * "stopped by an error: " and the error's message), among them one whose results could not be written whole
  * (`write` or `end` failed: the error is then thrown). `signal.reason`, when it is a string or an Error of its
@@ -298,6 +298,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
           batch.push(item);
           if ("json" in item) chars += item.json.length;
           if (batch.length >= batchSize || chars >= BATCH_CHARS) {
+            // A read hands over hundreds of rows at once: after an abort, none more is sent to be scored (a remote evaluator's calls).
+            opts.signal?.throwIfAborted();
             inFlight.push(scorer.score(batch));
             batch = [];
             chars = 0;
