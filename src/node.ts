@@ -11,6 +11,8 @@ export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js
 export type { EvalRecord, EvalResult, Direction } from "./types.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";
 export type { EvaluatorEnv } from "./evaluators/define.js";
+// What `EvaluatorEnv.embeddingProviders` takes: a service adding its own provider names it from here too.
+export type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHooks, EmbeddingProviderOptions, EmbeddingBatch, EmbeddingUsage } from "./embeddings/provider.js";
 export { summarizeStoredRun, finishStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";
 export type { WorstRow } from "./run/worst-rows.js";
 export type { HistogramData } from "./report/types.js";

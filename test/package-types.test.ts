@@ -38,10 +38,11 @@ export const renderers: [(i: RunReportInput) => string, (i: ComparisonReportInpu
     expect(p.status).toBe(0);
   }, 60_000);
 
-  it("give a service all it names from simeval/node alone: the record scoreRecord scores, its result, and the EvalError it tells apart", () => {
+  it("give a service all it names from simeval/node alone: the record scoreRecord scores, its result, the EvalError it tells apart, and an embedding provider of its own", () => {
     writeFileSync(
       join(dir, "service.ts"),
-      `import { createEvaluators, scoreRecord, EvalError, type EvalRecord, type EvalResult, type Direction } from "simeval/node";
+      `import { createEvaluators, scoreRecord, EvalError, type EvalRecord, type EvalResult, type Direction, type EmbeddingProviderFactory, type EvaluatorEnv } from "simeval/node";
+export const env = (own: EmbeddingProviderFactory): EvaluatorEnv => ({ embeddingProviders: { own } });
 export async function score(record: EvalRecord): Promise<unknown> {
   try {
     return await scoreRecord(record, createEvaluators([{ type: "exact_match" }]));

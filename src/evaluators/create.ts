@@ -17,7 +17,7 @@ export interface Evaluator {
   readonly config: Readonly<Record<string, unknown>>;
   /** The score at which a row passes (for reports), or null when the evaluator has none. */
   readonly threshold: number | null;
-  /** The spec as given, with the config completed by its defaults. */
+  /** The spec as given, named (its type when it had no name) and with the config completed by its defaults. */
   readonly spec: EvaluatorSpec;
   /**
    * True when it sends texts to a network service (semantic_similarity with the openai provider): its
