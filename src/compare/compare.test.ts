@@ -282,16 +282,17 @@ describe("compareRuns", () => {
     } catch (e) {
       expect(e).toBeInstanceOf(EvalError);
       expect((e as EvalError).code).toBe("CONFIG_INVALID");
-      expect((e as EvalError).issues.map((i) => i.path[0])).toEqual(["seed", "resamples", "alpha", "worst"]);
-      expect((e as EvalError).message).toMatch(/Invalid resamples: expected an integer from 1 to 10,000,000 but received number 0/);
+      expect((e as EvalError).issues.map((i) => i.path.join("."))).toEqual(["opts.seed", "opts.resamples", "opts.alpha", "opts.worst"]);
+      expect((e as EvalError).message).toMatch(/compareRuns: opts.resamples must be an integer from 1 to 10,000,000, received number 0/);
     }
-    await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/No direction for evaluator "sim": expected "maximize" or "minimize" but received nothing/);
+    await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/compareRuns: opts.directions: no direction for evaluator "sim", which both runs have: expected "maximize" or "minimize" \(its summary's evaluators\[\].direction\) but received nothing/);
   });
 
   it("names the evaluators without a direction in run a's order, whatever order the rows and their scores come in", async () => {
     const row = (r: number, names: string[]): RowOutcome => ({ row: r, id: `q${r}`, results: Object.fromEntries(names.map((n) => [n, result(0.5)])) });
     const a: ComparisonInput = { name: "a", rows: [row(1, ["u", "v"]), row(2, ["w"])] };
-    const message = 'No direction for evaluator "u": expected "maximize" or "minimize" but received nothing; No direction for evaluator "v": expected "maximize" or "minimize" but received nothing; No direction for evaluator "w": expected "maximize" or "minimize" but received nothing';
+    const each = (name: string) => `no direction for evaluator "${name}", which both runs have: expected "maximize" or "minimize" (its summary's evaluators[].direction) but received nothing`;
+    const message = `compareRuns: opts.directions: ${each("u")}; ${each("v")}; ${each("w")}`;
     for (const rows of [
       [row(1, ["u", "v"]), row(2, ["w"])],
       [row(1, ["v", "u"]), row(2, ["w"])], // run b names v first
@@ -299,7 +300,7 @@ describe("compareRuns", () => {
     ]) {
       const issues = await compareRuns(a, { name: "b", rows }, { directions: {} }).then(
         () => expect.unreachable(),
-        (e: unknown) => (e as EvalError).issues.map((i) => i.path[1]),
+        (e: unknown) => (e as EvalError).issues.map((i) => i.path[2]),
       );
       expect(issues).toEqual(["u", "v", "w"]);
       await expect(compareRuns(a, { name: "b", rows }, { directions: {} })).rejects.toThrow(message);

@@ -170,12 +170,12 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const missingDirections = common.filter((n) => opts.directions[n] !== "maximize" && opts.directions[n] !== "minimize");
   if (missingDirections.length) {
     const issues: Issue[] = missingDirections.map((name) => ({
-      path: ["directions", name],
-      message: `No direction for evaluator "${name}": expected "maximize" or "minimize" but received ${describeValue(opts.directions[name])}`,
+      path: ["opts", "directions", name],
+      message: `no direction for evaluator "${name}", which both runs have: expected "maximize" or "minimize" (its summary's evaluators[].direction) but received ${describeValue(opts.directions[name])}`,
       expected: '"maximize" | "minimize"',
       received: describeValue(opts.directions[name]),
     }));
-    throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
+    throw new EvalError("CONFIG_INVALID", `compareRuns: opts.directions: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }
 
   const evaluators: EvaluatorComparison[] = [];
@@ -346,7 +346,7 @@ function checkOptions(opts: CompareOptions): Comparison["settings"] {
   const alpha = opts.alpha ?? 0.05;
   const worst = opts.worst ?? 10;
   const bad = (key: string, expected: string, value: unknown) =>
-    issues.push({ path: [key], message: `Invalid ${key}: expected ${expected} but received ${describeValue(value)}`, expected, received: describeValue(value) });
+    issues.push({ path: ["opts", key], message: `compareRuns: opts.${key} must be ${expected}, received ${describeValue(value)}`, expected, received: describeValue(value) });
   if (!Number.isSafeInteger(seed)) bad("seed", "an integer", opts.seed);
   if (!Number.isSafeInteger(resamples) || resamples < 1 || resamples > 10_000_000) bad("resamples", "an integer from 1 to 10,000,000", opts.resamples);
   if (!(typeof alpha === "number" && alpha > 0 && alpha < 1)) bad("alpha", "a number between 0 and 1 (exclusive)", opts.alpha);
