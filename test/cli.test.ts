@@ -86,6 +86,15 @@ describe("simeval score", () => {
     expect(a).toMatchObject({ code: 2, err: expect.stringContaining(`--output and --inputs' "output"`) });
   });
 
+  it("refuses --output / --expected beside a --record that has that field, where the flag won without a word", async () => {
+    const r = await run("score", "-t", "levenshtein", "--record", '{"output":"a","expected":"a"}', "--expected", "c");
+    expect(r).toMatchObject({ code: 2, out: "", err: `simeval: --expected and --record's "expected" both give the expected output: give one of them` });
+    // A field the record lacks is the flag's to give.
+    const filled = await run("score", "-t", "levenshtein", "--record", '{"output":"a","metadata":{}}', "--expected", "a");
+    expect(filled).toMatchObject({ code: 0 });
+    expect(JSON.parse(filled.out)).toMatchObject({ score: 1 });
+  });
+
   it("reads a record with an input mapping", async () => {
     const r = await run("score", "-t", "exact_match", "--record", '{"answer":{"text":"Paris"},"ref":"paris"}', "--inputs", '{"output":"$.answer.text","expected":"$.ref"}');
     expect(r.code).toBe(0);

@@ -61,6 +61,11 @@ export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<numbe
       throw new EvalError("USAGE", "--record must be a JSON object such as {\"output\": \"...\", \"expected\": \"...\"}");
     }
     record = parsed as EvalRecord;
+    // One of them would win without a word (the flag did): refused, as beside a mapping of the field.
+    const twice = (["output", "expected"] as const).filter((p) => opts[p] !== undefined && record[p] !== undefined);
+    if (twice.length) {
+      throw new EvalError("USAGE", twice.map((p) => `--${p} and --record's "${p}" both give the ${p === "output" ? "output" : "expected output"}`).join("; ") + ": give one of them");
+    }
   }
   if (opts.output !== undefined) record = { ...record, output: opts.output };
   if (opts.expected !== undefined) record = { ...record, expected: opts.expected };
