@@ -83,10 +83,17 @@ describe("renderComparisonReport", () => {
     expect(row).toMatch(/<circle class="ci-dot [a-z]+" cx="24.5" cy="11" r="4"\/>/);
   });
 
-  it("calls a non-significant difference so, whichever mean is higher", () => {
+  it("calls a non-significant difference so, naming the run the interval favours as the terminal does, not calling it better", () => {
     const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ significant: false, better: "b" })] })), "lev");
-    expect(row).toContain("= not significant");
+    expect(row).toContain("= B (not significant)");
     expect(row).not.toContain("B better");
+  });
+
+  it("says neither run is better when the interval holds 0 and p is not below the level, as the terminal says (not 'not significant')", () => {
+    // The commonest case of a comparison with no difference: CI [-0.17, 0.12], p = 0.67.
+    const row = tableRow(renderComparisonReport(input({ evaluators: [evaluator({ diff: -0.03, ci: [-0.17, 0.12], p_value: 0.67, significant: false, better: null })] })), "lev");
+    expect(row).toContain("= neither (CI holds 0)");
+    expect(row).not.toContain("not significant</span>");
   });
 
   it("does not call a significant p-value not significant when the interval holds 0: neither run is better, as the terminal says", () => {

@@ -93,11 +93,20 @@ function renderTable(input: ComparisonReportInput): string {
   );
 }
 
+/**
+ * The verdict cell, in the words of `simeval compare`'s last column: "neither (CI holds 0)" whenever the interval
+ * holds 0, whatever p (where it read "not significant" for p ≥ the level, unlike the terminal); the run the
+ * interval favours with "(not significant)" when p is not below the level; else B better or worse.
+ */
 function verdict(ev: ComparisonEvaluator): string {
   if (ev.n_pairs === 0) return `<span class="badge none" title="no row has a score in both runs">no pairs: no verdict</span>`;
-  // p < alpha while the interval holds 0: the two disagree, so no run is called better (as `simeval compare` says).
-  if (ev.significant && ev.better === null) return `<span class="badge none" title="p is below the level, but the confidence interval holds 0">= neither (CI holds 0)</span>`;
-  if (!ev.significant || ev.better === null) return `<span class="badge none" title="the difference is not significant">= not significant</span>`;
+  // The interval holds 0: no run is called better, whether p agrees (not significant) or not (p < alpha).
+  if (ev.better === null) {
+    const why = ev.significant ? "p is below the level, but the confidence interval holds 0" : "the confidence interval holds 0, and the difference is not significant";
+    return `<span class="badge none" title="${why}">= neither (CI holds 0)</span>`;
+  }
+  const favoured = ev.better.toUpperCase();
+  if (!ev.significant) return `<span class="badge none" title="the interval favours ${favoured}, but the difference is not significant">= ${favoured} (not significant)</span>`;
   return ev.better === "b" ? `<span class="badge pass">▲ B better</span>` : `<span class="badge fail">▼ B worse</span>`;
 }
 
