@@ -149,6 +149,21 @@ describe("renderComparisonReport", () => {
     expect(html.match(/\(empty\)/g)).toHaveLength(1); // output B was read, and is empty
   });
 
+  it("marks the expected text against A's output when B's text is unavailable, not all of it as missing from B's", () => {
+    // B's dataset changed since its run: its output is unavailable (null), A's is at hand.
+    const row = { row: 4, id: "q4", score_a: 0.9, score_b: 0.2, delta: -0.7, expected: "Paris is the capital", output_a: "Paris is a capital", output_b: null };
+    const html = renderComparisonReport(input({ evaluators: [evaluator({ worst: [row] })], texts_unavailable: ["the dataset of B (b.jsonl) has changed since the run"] }));
+    const card = html.slice(html.indexOf(`data-row="4"`));
+    expect(card).toContain("<h3>Expected (marked vs A)</h3>");
+    expect(card).not.toContain("marked vs B");
+    expect(card).not.toContain(`<mark class="missing" title="missing from the output">Paris is the capital</mark>`);
+    expect(card).toContain(`Paris is <mark class="missing" title="missing from the output">the</mark> capital`);
+    // Neither output at hand: the expected text is shown, unmarked.
+    const neither = renderComparisonReport(input({ evaluators: [evaluator({ worst: [{ ...row, output_a: null }] })] }));
+    const unmarked = neither.slice(neither.indexOf(`data-row="4"`));
+    expect(unmarked).toContain(`<h3>Expected</h3><pre class="text">Paris is the capital</pre>`);
+  });
+
   it("escapes names and texts, and loads nothing", () => {
     const evil = "<script>alert(1)</script>";
     const html = renderComparisonReport(

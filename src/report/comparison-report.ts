@@ -7,7 +7,7 @@ import { formatId, formatInt, formatLevel, formatP, formatTime, htmlFigure, html
 import { cell, changeKind, deltaHtml, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { NO_DATASET_HTML, directionText } from "./run-report.js";
-import { alignTexts, segmentsToHtml } from "./text-diff.js";
+import { alignTexts, segmentsToHtml, type AlignedTexts } from "./text-diff.js";
 import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, HighlightOptions, RunLabel } from "./types.js";
 
 /**
@@ -146,6 +146,17 @@ function renderWorst(ev: ComparisonEvaluator, id: string): string {
   );
 }
 
+/**
+ * The expected text's pane, marked against B's output, or against A's when B's text is unavailable (its dataset
+ * missing or changed): marked against no text, the whole expected text read as missing from B's output. With
+ * neither output at hand it is shown unmarked.
+ */
+function expectedPane(row: ComparisonRow, vsA: AlignedTexts, vsB: AlignedTexts, pane: (title: string, text: string | null, html: string) => Pane): Pane {
+  if (row.output_b !== null) return pane("Expected (marked vs B)", row.expected, segmentsToHtml(vsB.expected, "missing"));
+  if (row.output_a !== null) return pane("Expected (marked vs A)", row.expected, segmentsToHtml(vsA.expected, "missing"));
+  return pane("Expected", row.expected, segmentsToHtml(vsB.expected.map((s) => ({ ...s, changed: false })), "missing"));
+}
+
 function renderRow(row: ComparisonRow, direction: Direction, highlight: HighlightOptions): string {
   const id = formatId(row.id);
   // The expected text is marked against B (the candidate, which regressed); each output against the expected text.
@@ -153,7 +164,7 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
   const vsA = alignTexts(row.expected ?? "", row.output_a ?? "", highlight);
   const pane = (title: string, text: string | null, html: string): Pane => ({ title, html, empty: text === "", unavailable: text === null });
   const panes: Pane[] = [
-    pane("Expected (marked vs B)", row.expected, segmentsToHtml(vsB.expected, "missing")),
+    expectedPane(row, vsA, vsB, pane),
     pane("Output A · baseline", row.output_a, segmentsToHtml(vsA.output, "extra")),
     pane("Output B · candidate", row.output_b, segmentsToHtml(vsB.output, "extra")),
   ];
