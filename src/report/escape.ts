@@ -11,10 +11,12 @@ const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": 
  * width space, bidi marks, embeddings, overrides and isolates, BOM, …) except ZWNJ/ZWJ (U+200C/D)
  * and the emoji tag characters, which shape visible text (Persian, Indic scripts, emoji sequences);
  * lone surrogates, which UTF-8 cannot encode; and the line and paragraph separators (U+2028, U+2029),
- * which a browser shows as nothing or a space, never a line break (a name "a\u2028b" read "ab").
+ * which a browser shows as nothing or a space, never a line break (a name "a\u2028b" read "ab"); and the
+ * noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF, the last two of each plane), which have no glyph and
+ * which HTML calls a parse error (an id "\uFFFE\uFFFFx" read "x").
  * An output "abc\u202Edef" would otherwise read "abcfed".
  */
-const HIDDEN = /(?![\t\n\u200C\u200D\u{E0020}-\u{E007F}])(?!\r\n)[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const HIDDEN = /(?![\t\n\u200C\u200D\u{E0020}-\u{E007F}])(?!\r\n)[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}]/gu;
 
 /** Names for the hidden characters a reader most often meets; others show their code point only. */
 const HIDDEN_NAMES: Record<number, string> = {

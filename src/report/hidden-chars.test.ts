@@ -20,6 +20,12 @@ describe("hidden characters in user texts", () => {
     expect(escapeHtml(`x\u202E"y`)).toBe("x⟨U+202E⟩&quot;y");
   });
 
+  it("marks noncharacters (U+FFFE, U+FFFF, U+FDD0, U+10FFFF), which have no glyph, and keeps private-use characters", () => {
+    expect(escapeText("\uFFFE\uFFFFx")).toBe(`${marker("FFFE")}">⟨U+FFFE⟩</span>${marker("FFFF")}">⟨U+FFFF⟩</span>x`);
+    expect(escapeHtml("a\uFDD0b\u{10FFFF}")).toBe("a⟨U+FDD0⟩b⟨U+10FFFF⟩");
+    expect(escapeText("\uE000")).toBe("\uE000");
+  });
+
   it("run report: no raw controls, a visible marker, and the highlight on the marker", () => {
     const input = sampleRunReportInput();
     const ev = input.evaluators[0];
