@@ -255,8 +255,11 @@ describe("simeval run", () => {
     const failing = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db", "--report", report);
     expect(failing.code).toBe(3);
     expect(failing.err).toContain('simeval: "exact_match": 2 rows failed, and nothing was scored; the first, row 1: output: JSONPath $.many[*] matched 2 values');
-    // The report says it too, not only "errors 2".
-    expect(readFileSync(report, "utf8")).toContain("exact_match&quot;: 2 rows failed, and nothing was scored; the first, row 1: output: JSONPath $.many[*] matched 2 values");
+    // The report says it too, not only "errors 2", among its gates as --summary and --junit have it: it read "Gates ✓ passed".
+    const failingHtml = readFileSync(report, "utf8");
+    expect(failingHtml).toContain("exact_match&quot;: 2 rows failed, and nothing was scored; the first, row 1: output: JSONPath $.many[*] matched 2 values");
+    expect(failingHtml).toContain(`<span class="badge fail">✗ 1 of 1 failed</span>`);
+    expect(failingHtml).toMatch(/✗ failed<\/span> &quot;exact_match&quot;: 2 rows failed, and nothing was scored/);
     // Failed on one row of two: a gate on it fails, though the row it scored passes.
     const some = file("some.jsonl", jsonl([{ answer: "Paris", many: ["Paris"] }, { answer: "Rome", many: [3, 4] }]));
     const gated = await run("run", some, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db", "--fail-under", "exact_match=0.5");

@@ -239,8 +239,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       }
     };
     await attempt("--report", opts.report, async (path) => {
-      const said = [...partial.map((p) => p.message), ...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
-      await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: gateOutcomes }));
+      // The report's gates are --summary's and --junit's (those failures among them: an evaluator that scored nothing
+      // read "Gates ✓ passed" in a run that exited 3, its failure a warning box only).
+      const said = [...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
+      await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: checks }));
       io.stdout(`Report: ${forTerminalLine(path)}`);
     });
     await attempt("--summary", opts.summary, async (path) => {
