@@ -832,9 +832,11 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("compare", "good", "good", "--db", db, "--fail-on-regression")).code).toBe(0);
     const narrow = file("narrow.json", evals([{ type: "levenshtein" }, { type: "exact_match" }]));
     await run("run", a, "--config", narrow, "--db", db, "--name", "other-evaluators");
-    const partial = await run("compare", "good", "other-evaluators", "--db", db);
+    const partial = await run("compare", "good", "other-evaluators", "--db", db, "--report", join(dir, "partial.html"));
     expect(partial.out).toContain("only in A (not compared): levenshtein_distance");
     expect(partial.out).toContain("only in B (not compared): exact_match");
+    // The report names them too, where it left them out without a word.
+    expect(readFileSync(join(dir, "partial.html"), "utf8")).toContain("Only in A (not compared): levenshtein_distance</p><p class=\"sub not-compared\">Only in B (not compared): exact_match</p>");
     expect((await run("compare", "good", "nothing-like-this", "--db", db)).err).toContain("neither a results.jsonl file nor a recorded run");
 
     const trend = await run("trend", "--db", db, "--report", join(dir, "t.html"));

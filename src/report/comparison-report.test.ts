@@ -37,6 +37,14 @@ function tableRow(html: string, name: string): string {
 }
 
 describe("renderComparisonReport", () => {
+  it("names the evaluators of one run only, which were not compared, as simeval compare does under its table", () => {
+    const html = renderComparisonReport(input({ only_in_a: ["old_metric", "<b>x</b>"], only_in_b: ["new_metric"] }));
+    expect(html).toContain(`<p class="sub not-compared">Only in A (not compared): old_metric, &lt;b&gt;x&lt;/b&gt;</p>`);
+    expect(html).toContain(`<p class="sub not-compared">Only in B (not compared): new_metric</p>`);
+    expect(renderComparisonReport(input())).not.toContain("not compared");
+    expect(() => renderComparisonReport(input({ only_in_a: "old_metric" as unknown as string[] }))).toThrow(/only_in_a/);
+  });
+
   it("shows both means, the difference with its CI, the p-value, the verdict and the row counts", () => {
     const html = renderComparisonReport(input());
     const row = tableRow(html, "lev");

@@ -18,7 +18,7 @@ import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, Highlig
 export function renderComparisonReport(input: ComparisonReportInput): string {
   checkReportInput("renderComparisonReport", "a comparison report's input ({ a, b, evaluators })", input,
     { a: "object", b: "object", evaluators: "array" },
-    { confidence: "number", methods: "string", warnings: "array", texts_unavailable: "array", generated_at: "string" });
+    { confidence: "number", methods: "string", warnings: "array", texts_unavailable: "array", only_in_a: "array", only_in_b: "array", generated_at: "string" });
   const title = `${label(input.a)} → ${label(input.b)}`;
   const body = [
     renderHeader(input),
@@ -89,7 +89,9 @@ function renderTable(input: ComparisonReportInput): string {
   return (
     `<section class="card"><h2>Summary</h2><p class="sub">B − A over the rows scored in both runs; improved and regressed count rows that moved in the evaluator's direction.</p>` +
     `${scrollBox("Summary", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}` +
-    `${input.methods ? `<p class="sub methods">${escapeText(input.methods)}</p>` : ""}</section>`
+    `${input.methods ? `<p class="sub methods">${escapeText(input.methods)}</p>` : ""}` +
+    notCompared(input) +
+    `</section>`
   );
 }
 
@@ -175,4 +177,11 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
     `<span class="score">A ${htmlFigure(row.score_a)} → B ${htmlFigure(row.score_b)}</span>` +
     `${deltaHtml(row.delta, direction)}</div>${renderPanes(panes, 3)}${renderNotes(notes)}</div>`
   );
+}
+
+/** The evaluators of one run only, one line per run, as `simeval compare` prints them under its table. */
+function notCompared(input: ComparisonReportInput): string {
+  const line = (side: string, names: readonly string[] | undefined) =>
+    names?.length ? `<p class="sub not-compared">Only in ${side} (not compared): ${names.map((n) => escapeText(n)).join(", ")}</p>` : "";
+  return line("A", input.only_in_a) + line("B", input.only_in_b);
 }

@@ -169,6 +169,9 @@ export interface ComparisonReportInput {
    * said once at the top, and the row panes say "unavailable" rather than "(empty)".
    */
   texts_unavailable?: string[];
+  /** Evaluators of one run only, which were not compared (the text's "only in A (not compared)"): said under the table; default none. */
+  only_in_a?: string[];
+  only_in_b?: string[];
   generated_at?: string;
 }
 

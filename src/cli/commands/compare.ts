@@ -475,6 +475,8 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
   }
   const warnings = [...comparisonWarnings(c), ...fewPairsNotes(c)];
   const input: ComparisonReportInput = { a: label(a), b: label(b), evaluators, confidence: 1 - c.settings.alpha, methods: methodsNote(c), warnings };
+  if (c.only_in_a.length) input.only_in_a = [...c.only_in_a];
+  if (c.only_in_b.length) input.only_in_b = [...c.only_in_b];
   // Only when some texts were asked for: a comparison without regressed rows reads no dataset.
   if (c.evaluators.some((e) => e.worst.length)) {
     const problems = await Promise.all([...new Set([datasetA, datasetB])].map((d) => d.unavailable()));
