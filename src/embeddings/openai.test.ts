@@ -69,6 +69,30 @@ describe("openai provider: the key", () => {
     expect(make).toThrow(/MY_EMBED_KEY is not set/);
   });
 
+  it("with a character no HTTP header may hold is a CONFIG_INVALID error at once, naming the variable and the character, not the key", () => {
+    for (const [key, at, point] of [
+      ["sk\u2013proj-0123456789", 3, "U+2013"],
+      ["sk-proj-0123\n4567-89ab", 13, "U+000A"],
+      ["sk-proj-0123456789\u2026", 19, "U+2026"],
+    ] as const) {
+      const make = () => createOpenAIProvider(parseOpenAIOptions({ base_url: server.url, api_key_env: "MY_EMBED_KEY" }), { ...fast, env: { MY_EMBED_KEY: key } });
+      let err: unknown;
+      try {
+        make();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(EvalError);
+      const e = err as EvalError;
+      expect(e.code).toBe("CONFIG_INVALID");
+      expect(e.message).toContain(`the API key in MY_EMBED_KEY has a character that cannot be sent in an HTTP header: character ${at} is ${point}`);
+      expect(e.issues?.[0]?.path).toEqual(["config", "api_key_env"]);
+      expect(JSON.stringify(e) + e.message).not.toContain("0123");
+    }
+    // Latin-1 (é) goes in a header as is.
+    expect(() => createOpenAIProvider(parseOpenAIOptions({ base_url: server.url }), { ...fast, env: { OPENAI_API_KEY: "sk-caf\u00e9-0123456789" } })).not.toThrow();
+  });
+
   it("is optional elsewhere: no Authorization header when the variable is unset", async () => {
     await provider({}, { ...fast, env: {} }).embed(["x"]);
     expect(server.requests[0]!.headers.authorization).toBeUndefined();

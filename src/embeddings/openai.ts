@@ -113,6 +113,7 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
       issues: [{ path: ["config", "api_key_env"], message, expected: "the name of a set environment variable", received: options.api_key_env }],
     });
   }
+  if (key !== undefined) checkHeaderSafe(key, options.api_key_env);
   const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...tuning.backoff };
   const retryAfterCap = tuning.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
   const doFetch = tuning.fetch ?? fetch;
@@ -228,6 +229,27 @@ export const openaiEmbeddingProvider: EmbeddingProviderDefinition = {
   options: openaiOptions,
   create: (options, hooks) => createOpenAIProvider(parseOpenAIOptions(options), hooks?.notice ? { notice: hooks.notice } : {}),
 };
+
+/**
+ * Throws CONFIG_INVALID naming `variable` when the key holds a character that cannot go in an HTTP header
+ * (one above U+00FF, such as an en dash or "…" pasted with it, or a line break or NUL inside it): fetch
+ * refused every request with it, each retried as a "network error", so a run failed every row slowly
+ * after the first. The message gives the character's position and code point, never the key.
+ */
+function checkHeaderSafe(key: string, variable: string): void {
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    if (code <= 0xff && code !== 0x00 && code !== 0x0a && code !== 0x0d) continue;
+    const point = key.codePointAt(i) ?? code;
+    const what = `U+${point.toString(16).toUpperCase().padStart(4, "0")}`;
+    const message =
+      `the API key in ${variable} has a character that cannot be sent in an HTTP header: character ${i + 1} is ${what}` +
+      ` (a key holds only Latin-1 characters, without line breaks or NUL); check that the key was copied whole and unchanged`;
+    throw new EvalError("CONFIG_INVALID", `semantic_similarity (openai): ${message}`, {
+      issues: [{ path: ["config", "api_key_env"], message, expected: "a variable holding a key of Latin-1 characters without line breaks", received: variable }],
+    });
+  }
+}
 
 /** `{base_url}/embeddings`, keeping a query string (Azure's `?api-version=`) after the path. */
 function endpointOf(baseUrl: string): URL {
