@@ -280,6 +280,13 @@ describe("parseOpenAIOptions", () => {
     });
   });
 
+  it("accepts a timeout_ms up to the longest delay a timer keeps, 2^31 - 1 ms, and refuses one above, naming it", () => {
+    expect(parseOpenAIOptions({ timeout_ms: 2_147_483_647 }).timeout_ms).toBe(2_147_483_647);
+    for (const timeout_ms of [2_147_483_648, 3_000_000_000, 1e10]) {
+      expect(() => parseOpenAIOptions({ timeout_ms })).toThrow(/openai: timeout_ms: /);
+    }
+  });
+
   it("rejects bad values and unknown keys, listing each", () => {
     let err: unknown;
     try {

@@ -17,6 +17,8 @@ const OPENAI_DEFAULT_MODEL = "text-embedding-3-small";
  * the request at once, naming the wait: a run would otherwise sit silent for minutes per retry.
  */
 const RETRY_AFTER_CAP_MS = 60_000;
+/** The longest delay a timer keeps, ms (2^31 - 1): Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 /** The API key is masked in messages ("[redacted]") when it has at least this many characters. */
 const MASK_MIN_LENGTH = 8;
 
@@ -38,7 +40,9 @@ const openaiOptions = {
     .describe("openai: environment variable holding the API key (required only for the default base_url)"),
   batch_size: z.number().int().min(1).max(2048).default(64).describe("openai: most texts per request"),
   concurrency: z.number().int().min(1).max(64).default(4).describe("openai: most requests in flight"),
-  timeout_ms: z.number().int().min(1).default(30_000).describe("openai: time limit per request attempt, ms"),
+  // At most the longest delay Node's timers keep (about 24.8 days): above it, AbortSignal.timeout() fired after
+  // 1 ms (every request "timed out") or threw a RangeError naming neither the key nor the provider, on every row.
+  timeout_ms: z.number().int().min(1).max(MAX_TIMER_MS).default(30_000).describe("openai: time limit per request attempt, ms"),
   max_retries: z.number().int().min(0).max(20).default(5).describe("openai: retries after a 429, 5xx, network error or timeout"),
   dimensions: z.number().int().min(1).optional().describe("openai: output dimensions, passed through (text-embedding-3 models)"),
 } satisfies z.ZodRawShape;
