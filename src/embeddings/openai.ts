@@ -35,7 +35,8 @@ const openaiOptions = {
   api_key_env: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-    .meta({ expected: "an environment variable name (letters, digits and _, not starting with a digit)" })
+    // A key pasted here would be quoted, 40 characters of it, in the message (and a CI log): it is not.
+    .meta({ expected: "the name of the environment variable that holds the key, not the key itself (letters, digits and _, not starting with a digit)", redact: true })
     .default("OPENAI_API_KEY")
     .describe("openai: environment variable holding the API key (required only for the default base_url)"),
   batch_size: z.number().int().min(1).max(2048).default(64).describe("openai: most texts per request"),

@@ -11,6 +11,8 @@ export interface FieldSchema {
   minLength?: number;
   /** What the field accepts, in words, when the schema cannot say it (set with zod's `.meta({ expected })`). */
   expected?: string;
+  /** A value never quoted in a message (`.meta({ redact: true })`): a field naming where a secret is, which a user may fill with the secret. */
+  redact?: boolean;
   properties?: Record<string, FieldSchema>;
   default?: unknown;
   description?: string;

@@ -40,7 +40,15 @@ describe("spec validation at creation", () => {
   it("a string field that must have a form says which: a URL, a variable name", () => {
     const openai = (config: Record<string, unknown>) => thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", ...config } }, { embeddingProviders: builtinEmbeddingProviders })).message;
     expect(openai({ base_url: "ftp://example.com" })).toContain('invalid config.base_url: expected an http:// or https:// URL, received string "ftp://example.com"');
-    expect(openai({ api_key_env: "MY KEY" })).toContain('invalid config.api_key_env: expected an environment variable name (letters, digits and _, not starting with a digit), received string "MY KEY"');
+    expect(openai({ api_key_env: "MY KEY" })).toContain("invalid config.api_key_env: expected the name of the environment variable that holds the key, not the key itself (letters, digits and _, not starting with a digit), received a string of 6 characters (not shown: it may be a secret)");
+  });
+
+  it("does not quote an api_key_env given the key itself, where 40 of its characters went into the message (a CI log)", () => {
+    const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", api_key_env: key } }, { embeddingProviders: builtinEmbeddingProviders }));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.message).toContain("received a string of 44 characters (not shown: it may be a secret)");
+    expect(JSON.stringify(e.issues) + e.message).not.toContain("abcdefgh");
   });
 
   it("a malformed JSONPath is a configuration error", () => {

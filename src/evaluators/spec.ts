@@ -141,8 +141,10 @@ function parseConfig(
       }
       continue;
     }
-    const expected = describeField(fieldAt(fields, inner));
-    const received = describeValue((issue as { input?: unknown }).input);
+    const field = fieldAt(fields, inner);
+    const expected = describeField(field);
+    const input = (issue as { input?: unknown }).input;
+    const received = field?.redact && typeof input === "string" ? `a string of ${input.length} characters (not shown: it may be a secret)` : describeValue(input);
     issues.push({
       path: [...at, ...asWritten],
       message: `${who}: invalid ${formatPath(["config", ...asWritten.map(String)])}: expected ${expected}, received ${received}`,
