@@ -182,6 +182,6 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
 /** The evaluators of one run only, one line per run, as `simeval compare` prints them under its table. */
 function notCompared(input: ComparisonReportInput): string {
   const line = (side: string, names: readonly string[] | undefined) =>
-    names?.length ? `<p class="sub not-compared">Only in ${side} (not compared): ${names.map((n) => escapeText(n)).join(", ")}</p>` : "";
+    names?.length ? `<p class="sub not-compared">Only in ${side} (not compared): ${names.map((n) => escapeText(String(n))).join(", ")}</p>` : "";
   return line("A", input.only_in_a) + line("B", input.only_in_b);
 }
