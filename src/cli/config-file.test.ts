@@ -141,6 +141,16 @@ describe("readEvalsFile", () => {
     expect(e.message).toContain('evaluators[1].inputs: the key "output" is given twice');
   });
 
+  it("lists the first 20 keys given twice, then how many more, where every one was placed by encoding the text up to it", async () => {
+    const repeated = Array.from({ length: 50 }, () => '"x":1').join(",");
+    const e = await errorOf(file(`{"evaluators":[{"type":"exact_match"}],${repeated}}`));
+    // 20 placed, one for the 29 others, and "x" itself, an unknown top-level key.
+    expect(e.issues).toHaveLength(22);
+    expect(e.issues.slice(0, 20).every((i) => i.path.join(".") === "x")).toBe(true);
+    expect(e.issues[20]).toMatchObject({ path: [], message: "…and 29 more keys given again in the same object" });
+    expect(e.message).toContain("(22 problems)");
+  });
+
   it("says what a file that is not JSON is: empty, a comment, YAML, UTF-16, compressed, or a path through a file", async () => {
     expect((await errorOf(file(" \n"))).message).toMatch(/evals\.json: the file is empty; expected \{"evaluators": \[spec, \.\.\.\]\}$/);
     expect((await errorOf(file("\uFEFF"))).message).toContain("the file is empty");
