@@ -593,6 +593,20 @@ describe("compare with a run not read from a dataset file (null dataset_path and
   const inDir = (body: (dir: string, db: string) => Promise<void>) => inTempDir("simeval-compare-traces-", (dir) => body(dir, join(dir, "simeval.db")));
   const reason = (who: string) => `the rows of ${who} were not read from a dataset file, and those shown without texts were stored without their records (by a service that kept none, or a simeval before schema version 5), so nothing holds their texts`;
 
+  it("says that two runs from traces whose ids disagree are paired by the order their rows arrived, not that their datasets differ", async () => {
+    await inDir(async (_, db) => {
+      await recordTraces(db, "a");
+      const store = openSqliteStore(db);
+      const id = await store.beginRun({ name: "b", dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
+      // The same traces, arrived in the opposite order.
+      await store.appendRows(id, Array.from({ length: 6 }, (_, i) => ({ id: `q${6 - i}`, results: result(0) }) as never));
+      await store.close();
+      const out = await cliOutput(["compare", "a", "b", "--db", db]);
+      expect(out.out).toContain(`both runs were recorded from traces (no dataset file), whose rows are numbered in the order they arrived, and rows are paired by number: runs over the same traces in another order disagree so too (pairing by key is not supported yet)`);
+      expect(out.out).not.toContain("probably made on different datasets");
+    });
+  });
+
   it("shows the texts of the run on a file and says why the other's are unavailable, in the report's input, the warning and the HTML", async () => {
     await inDir(async (dir, db) => {
       const file = join(dir, "data.jsonl");

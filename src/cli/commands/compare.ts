@@ -153,7 +153,21 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} row number${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
-  return { ...c, warnings: [...early, ...c.warnings] };
+  return { ...c, mismatch: c.mismatch && tracedMismatch(a, b, c.mismatch), warnings: [...early, ...c.warnings] };
+}
+
+/**
+ * Ids that disagree between two runs recorded from traces (neither read from a dataset file) are said to come from
+ * the pairing: their rows are numbered in the order they arrived, and rows are paired by number, so that two runs
+ * over the same traces in another order disagree too ("probably made on different datasets" misled).
+ */
+function tracedMismatch(a: LoadedRun, b: LoadedRun, mismatch: NonNullable<Comparison["mismatch"]>): Comparison["mismatch"] {
+  if (a.info?.dataset_path !== null || b.info?.dataset_path !== null) return mismatch;
+  const cause = /they were probably made on different datasets .*$/;
+  const traced =
+    "both runs were recorded from traces (no dataset file), whose rows are numbered in the order they arrived, and rows are paired by number: " +
+    "runs over the same traces in another order disagree so too (pairing by key is not supported yet), so their scores should not be compared row by row.";
+  return { ...mismatch, message: mismatch.message.replace(cause, traced) };
 }
 
 /** A run's directions of the evaluators it knows the type of. */
