@@ -148,6 +148,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict)")
     .option("--report <file>", "write an HTML comparison", filePath("--report"))
     .addOption(new Option("--seed <n>", "seed of the bootstrap and permutation test").default("1", "1"))
+    .addOption(new Option("--pair-by <how>", "pair rows by row number (row), or by the keys recorded runs' rows were stored with (key: runs a service recorded from traces)").choices(["row", "key"]).default("row"))
     .option("--json", "print the comparison as one JSON document on stdout (its warnings on stderr too; gate failures stay there)")
     .addOption(dbOption())
     .action(async (a: string, b: string, opts: CompareOptions) => {

@@ -602,3 +602,55 @@ describe("compareRuns", () => {
     expect(e).toMatchObject({ significant: true, better: "same", regressed: false });
   });
 });
+
+describe("compareRuns by key (pairBy: \"key\")", () => {
+  /** Run `name`'s rows as a service stores them: numbered in arrival order `order` (keys k1..kn), row i scoring scores[i - 1]. */
+  const arrived = (name: string, scores: number[], order: number[]): ComparisonInput => ({
+    name,
+    rows: order.map((k, i): RowOutcome => ({ row: i + 1, id: `trace-${k}`, key: `k${k}`, results: { sim: result(scores[k - 1] as number) } })),
+  });
+  const opts: CompareOptions = { directions: { sim: "maximize" }, resamples: 500, pairBy: "key" };
+
+  it("gives the figures of the same rows paired by number, whatever order each run's rows arrived in", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 40 }), fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 40, maxLength: 40 }), fc.integer(), async (tenthsA, tenthsB, seed) => {
+        const n = tenthsA.length;
+        const [sa, sb] = [tenthsA.map((t) => t / 10), tenthsB.slice(0, n).map((t) => t / 10)];
+        const shuffled = (s: number) => Array.from({ length: n }, (_, i) => i + 1).sort((x, y) => ((x * 7919 + s) % 101) - ((y * 7919 + s) % 101));
+        // Every regressed row listed (worst: 40): which of several tied rows a shorter list keeps depends on their numbers.
+        const byKey = await compareRuns(arrived("a", sa, shuffled(seed)), arrived("b", sb, shuffled(seed + 1)), { ...opts, worst: 40 });
+        const inOrder = Array.from({ length: n }, (_, i) => i + 1);
+        const byRow = await compareRuns(arrived("a", sa, inOrder), arrived("b", sb, inOrder), { ...opts, worst: 40, pairBy: "row" });
+        // Worst rows tied on how much they regressed come lowest row number (of run a) first, and the rows are numbered otherwise.
+        const figures = (e: (typeof byKey.evaluators)[number] | undefined) => e && { ...e, worst: e.worst.map((w) => [w.id, w.score_a, w.score_b]).sort() };
+        expect(figures(byKey.evaluators[0])).toEqual(figures(byRow.evaluators[0]));
+        expect(byKey).toMatchObject({ rows: { a: n, b: n, matched: n }, mismatch: null, warnings: [], settings: { pair_by: "key" } });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("names each worst row's number in both runs, and leaves out rows without a key or with a repeated one, with warnings", async () => {
+    const a: ComparisonInput = { name: "a", rows: [
+      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
+      { row: 2, id: "t2", key: "k2", results: { sim: result(1) } },
+      { row: 3, id: "t3", results: { sim: result(1) } },
+      { row: 4, id: "t2 again", key: "k2", results: { sim: result(0) } },
+    ] };
+    const b: ComparisonInput = { name: "b", rows: [
+      { row: 1, id: "t2", key: "k2", results: { sim: result(0.5) } },
+      { row: 2, id: "t1", key: "k1", results: { sim: result(1) } },
+      { row: 3, id: "t9", key: "k9", results: { sim: result(1) } },
+    ] };
+    const c = await compareRuns(a, b, opts);
+    expect(c).toMatchObject({ rows: { a: 2, b: 3, matched: 2 }, unmatched: { a_only: 0, b_only: 1 }, mismatch: null });
+    expect(c.evaluators[0]).toMatchObject({ n_pairs: 2, mean_a: 1, mean_b: 0.75, worst: [{ row: 2, row_b: 1, id: "t2", score_a: 1, score_b: 0.5 }] });
+    expect(c.warnings).toEqual([
+      'Run "a", row 3 has no key (nothing), so it cannot be paired by key; this row was left out.',
+      'Run "a", row 4 has the key string "k2" of an earlier row; the first was kept; this row was left out.',
+    ]);
+    // By number, the same rows pair otherwise: ids disagree.
+    expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).dataset_mismatch).toBe(true);
+    await expect(compareRuns(a, b, { ...opts, pairBy: "id" as never })).rejects.toThrow('compareRuns: opts.pairBy must be "row" or "key", received string "id"');
+  });
+});

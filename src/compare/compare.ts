@@ -26,7 +26,8 @@ const MAX_PENDING = 65_536;
 
 /**
  * Compares run b against run a (the baseline) on the same dataset. For each evaluator present in both
- * runs, rows are paired by row number where both runs have a score (neither skipped nor an error), and:
+ * runs, rows are paired by row number (or, with `pairBy: "key"`, by their key: see {@link pairByKey}) where both
+ * runs have a score (neither skipped nor an error), and:
  * - `diff` = mean_b − mean_a;
  * - `ci`: paired percentile bootstrap of the mean difference b − a, at level 1 − alpha, from
  *   `resamples` resamples of the pairs (see {@link bootstrapMeanInterval});
@@ -51,7 +52,7 @@ const MAX_PENDING = 65_536;
  * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
  * TypeError reading `seed`); the rows themselves are read as given.
  *
- * Memory: both runs are read together in row-number order, so rows that come in that order (a store's,
+ * Memory (by row number; by key, run a's rows are held, about 200 bytes a row): both runs are read together in row-number order, so rows that come in that order (a store's,
  * or results.jsonl as a run writes it) are paired as they come. Rows out of order wait for their pair, and
  * a row in one run only waits until the other run ends (it could still come); past {@link MAX_PENDING}
  * waiting rows, the run with more of them is held whole in typed arrays instead ({@link HeldRows}, 8 bytes a
@@ -105,7 +106,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         if (direction !== "maximize" && direction !== "minimize") continue; // refused below, with the others
         pairs.set(name, (p = new Pairs(direction, settings.worst)));
       }
-      p.add(row, idB ?? idA, scoreA as number, scoreB as number);
+      p.add(row, idB ?? idA, scoreA as number, scoreB as number, y.row);
     }
   };
   // Each run with its waiting rows, and how one of its rows pairs with one of the other run's (run a's first).
@@ -121,8 +122,13 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     return true;
   };
   try {
-    let x = await readA.next();
-    let y = await readB.next();
+    if (settings.pair_by === "key") {
+      const left = await pairByKey(readA, readB, a.name, b.name, pair);
+      readA.rows -= left.a;
+      readB.rows -= left.b;
+    }
+    let x = settings.pair_by === "key" ? null : await readA.next();
+    let y = settings.pair_by === "key" ? null : await readB.next();
     while (x || y) {
       if (x && (!y || x.row <= y.row)) {
         if (!met(x, sideA, sideB) && !readB.done) sideA.waiting.set(x.row, x);
@@ -214,6 +220,49 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
 }
 
 /**
+ * Pairs the rows of `a` and `b` by their `key` (`pairBy: "key"`): run a's rows with a key are held by it, then each of
+ * run b's is paired with the one of its key. A row without a key (`key` not a non-empty string), or with a key its run
+ * gave an earlier row, is left out with a warning; `left` counts them per run, to be taken from its usable rows.
+ */
+async function pairByKey(
+  readA: RunReader,
+  readB: RunReader,
+  nameA: string,
+  nameB: string,
+  pair: (x: RowScores, y: RowScores) => void,
+): Promise<{ a: number; b: number }> {
+  const left = { a: 0, b: 0 };
+  /** The row's key, or null (with a warning, counted) when it has none or its run gave the key before. */
+  const keyOf = (row: RowScores, reader: RunReader, run: string, seen: (key: string) => boolean, side: "a" | "b"): string | null => {
+    const key: unknown = row.key;
+    const why =
+      typeof key !== "string" || key === ""
+        ? `has no key (${describeValue(key)}), so it cannot be paired by key`
+        : seen(key)
+          ? `has the key ${describeValue(key)} of an earlier row; the first was kept`
+          : null;
+    if (why === null) return key as string;
+    left[side]++;
+    reader.warnings.add(`Run "${run}", row ${row.row} ${why}; this row was left out.`);
+    return null;
+  };
+  const held = new Map<string, RowScores>();
+  for (let x = await readA.next(); x; x = await readA.next()) {
+    const key = keyOf(x, readA, nameA, (k) => held.has(k), "a");
+    if (key !== null) held.set(key, x);
+  }
+  const seenB = new Set<string>();
+  for (let y = await readB.next(); y; y = await readB.next()) {
+    const key = keyOf(y, readB, nameB, (k) => seenB.has(k), "b");
+    if (key === null) continue;
+    seenB.add(key);
+    const x = held.get(key);
+    if (x) pair(x, y);
+  }
+  return left;
+}
+
+/**
  * Says that an evaluator in both runs has no row scored in both (skipped or failed on every row of one
  * run, or on every row the other scored): its figures are empty and there is no verdict on it, which
  * `--fail-on-regression` counts as a failure rather than as "no regression".
@@ -268,14 +317,14 @@ class Pairs {
     this.worst = new MostRegressed(direction, worst);
   }
 
-  add(row: number, id: unknown, a: number, b: number): void {
+  add(row: number, id: unknown, a: number, b: number, rowB: number): void {
     this.diffs.add(b - a);
     this.sumA.add(a);
     this.sumB.add(b);
     if (a === b) this.unchanged++;
     else if (this.direction === "maximize" ? b > a : b < a) this.improved++;
     else this.regressed++;
-    this.worst.offer(row, id, a, b);
+    this.worst.offer(row, id, a, b, rowB);
   }
 }
 
@@ -352,8 +401,10 @@ function checkOptions(opts: CompareOptions): Comparison["settings"] {
   if (!(typeof alpha === "number" && alpha > 0 && alpha < 1)) bad("alpha", "a number between 0 and 1 (exclusive)", opts.alpha);
   if (!Number.isSafeInteger(worst) || worst < 0) bad("worst", "a non-negative integer", opts.worst);
   if (typeof opts.directions !== "object" || opts.directions === null) bad("directions", "an object of evaluator name → direction", opts.directions);
+  const pairBy = opts.pairBy ?? "row";
+  if (pairBy !== "row" && pairBy !== "key") bad("pairBy", '"row" or "key"', opts.pairBy);
   if (issues.length) throw new EvalError("CONFIG_INVALID", issues.map((i) => i.message).join("; "), { issues });
-  return { seed, resamples, alpha, worst };
+  return { seed, resamples, alpha, worst, pair_by: pairBy };
 }
 
 /** The counts of `name` in `map`, made at 0 on first use. */

@@ -19,7 +19,8 @@ export class MostRegressed {
     private readonly limit: number,
   ) {}
 
-  offer(row: number, id: unknown, a: number, b: number): void {
+  /** `rowB`: the row's number in run b, where rows are paired by key (kept when it is not `row`). */
+  offer(row: number, id: unknown, a: number, b: number, rowB = row): void {
     const badness = regression(this.direction, a, b);
     if (!(badness > 0) || this.limit === 0) return;
     const list = this.rows;
@@ -31,12 +32,12 @@ export class MostRegressed {
       if (!prev || !worse(badness, row, prev.badness, prev.row)) break;
       i--;
     }
-    list.splice(i, 0, { row, id, score_a: a, score_b: b, delta: b - a, badness });
+    list.splice(i, 0, { row, ...(rowB !== row ? { row_b: rowB } : {}), id, score_a: a, score_b: b, delta: b - a, badness });
     if (list.length > this.limit) list.pop();
   }
 
   list(): WorstRow[] {
-    return this.rows.map(({ row, id, score_a, score_b, delta }) => ({ row, id, score_a, score_b, delta }));
+    return this.rows.map(({ badness: _, ...worst }) => worst);
   }
 }
 

@@ -7,7 +7,7 @@ import type { RowOutcome } from "../run/types.js";
 export interface ComparisonInput {
   name: string;
   /**
-   * Rows are matched by `row` number; their `id`s, where both runs have one, must agree. Each row is an
+   * Rows are matched by `row` number (or by `key`: {@link CompareOptions.pairBy}); their `id`s, where both runs have one, must agree. Each row is an
    * outcome (as a run writes it) or only its scores (as `RunStore.scores` reads them, without parsing
    * the results). Sync or async (a store streams them).
    */
@@ -23,6 +23,14 @@ export interface CompareOptions {
   resamples?: number | undefined;
   /** Significance level; default 0.05. The confidence interval's level is 1 − alpha. */
   alpha?: number | undefined;
+  /**
+   * How rows of the two runs are paired: `"row"` (the default), by row number, as two runs of one dataset file
+   * number them; `"key"`, by their idempotency key (`RowOutcome.key`), as runs a service records from traces number
+   * their rows in the order they arrive. By key, run a's rows with a key are held in memory while run b's are read
+   * (about 200 bytes a row, more for long keys and many evaluators); a row without a key, or with one its run gave
+   * an earlier row, is left out with a warning.
+   */
+  pairBy?: "row" | "key" | undefined;
   /** How many of the most regressed rows to list per evaluator; default 10. */
   worst?: number | undefined;
   /** Called with the rows read so far (both runs together), every 10,000 rows. */
@@ -37,7 +45,10 @@ export interface CompareOptions {
 
 /** A row that got worse from run a to run b. */
 export interface WorstRow {
+  /** Its row number in run a. */
   row: number;
+  /** Its row number in run b, where that is another (rows paired by key); else absent. */
+  row_b?: number;
   id: unknown;
   score_a: number;
   score_b: number;
@@ -91,6 +102,6 @@ export interface Comparison {
    * scored in one of them, then rows left out (bad or repeated row numbers: at most 20, then a count).
    */
   warnings: string[];
-  settings: { seed: number; resamples: number; alpha: number; worst: number };
+  settings: { seed: number; resamples: number; alpha: number; worst: number; pair_by: "row" | "key" };
 }
 

@@ -8,6 +8,8 @@ import { isResultError, type RowOutcome, type RowResult } from "./types.js";
 export interface RowScores {
   row: number;
   id?: unknown;
+  /** The row's idempotency key ({@link RowOutcome.key}), when it has one: what `compareRuns` pairs by with `pairBy: "key"`. */
+  key?: string;
   /** By evaluator name: the score, or null when it cannot be paired ({@link pairableScore}). */
   scores: Record<string, number | null>;
 }
@@ -45,7 +47,9 @@ export function scoresOfOutcome(o: RowOutcome): RowScores {
   // `?? {}`: an outcome built by hand for an unreadable row may leave its (empty) results out.
   const results = o.results ?? {};
   for (const name of Object.keys(results)) scores[name] = scoreOf(results[name]);
-  return { row: o.row, id: o.id, scores };
+  const row: RowScores = { row: o.row, id: o.id, scores };
+  if (o.key !== undefined) row.key = o.key;
+  return row;
 }
 
 /** {@link pairableScore} without the check, for the callers that read a run's results (once per result). */

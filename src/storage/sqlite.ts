@@ -128,7 +128,7 @@ export interface StoredRows {
  * A row as {@link SqliteRunStore.scores} reads it: row, id, scores, and results only where scores is NULL.
  * An array (better-sqlite3's raw mode): about 1 s faster a million rows than an object.
  */
-type ScoresRecord = [row: number, id: string | null, scores: string | null, results: string | null];
+type ScoresRecord = [row: number, id: string | null, scores: string | null, results: string | null, key: string | null];
 
 interface EmbeddingRecord {
   text_hash: string;
@@ -188,7 +188,7 @@ function prepareStatements(db: Database.Database) {
     ),
     scoresPage: db
       .prepare<[string, number, number], ScoresRecord>(
-        `SELECT row, id, scores, iif(scores IS NULL, results, NULL) FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
+        `SELECT row, id, scores, iif(scores IS NULL, results, NULL), key FROM rows WHERE run_id = ? AND row > ? ORDER BY row LIMIT ?`,
       )
       .raw(true),
     deleteRun: db.prepare<[string]>(`DELETE FROM runs WHERE id = ?`),
@@ -581,7 +581,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * The run's rows in row order with only their pairable scores, for comparisons: read from the
+   * The run's rows in row order with only their pairable scores (and their `key`, when stored with one), for comparisons: read from the
    * `scores` column without parsing the results, so that two recorded runs of a million rows compare
    * in about a quarter of the time. Rows without that column's value (recorded before it existed) are
    * read from their results.
@@ -590,9 +590,9 @@ export class SqliteRunStore implements RunStore {
     checkRunId("scores", runId);
     const names = evaluatorNames(this.#guard(`read the scores of run ${runId}`, () => this.#run(runId)));
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
-      for (const [row, id, text, results] of page) {
+      for (const [row, id, text, results, key] of page) {
         if (text === null) {
-          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key: null, record: null, stored_at: null }, this.path, runId));
+          yield scoresOfOutcome(toRowOutcome({ row, id, line: null, results: results ?? "{}", error: null, key, record: null, stored_at: null }, this.path, runId));
           continue;
         }
         const scores = decodeScores(text, names);
@@ -602,7 +602,9 @@ export class SqliteRunStore implements RunStore {
             `${this.path}: row ${row} of run ${runId} has scores ${text.slice(0, 100)}, not an array of ${names.length} numbers or nulls (one per evaluator); the file is damaged`,
           );
         }
-        yield { row, id: id === null ? undefined : parseColumn(this.path, runId, row, "id", id), scores };
+        const scored: RowScores = { row, id: id === null ? undefined : parseColumn(this.path, runId, row, "id", id), scores };
+        if (key !== null) scored.key = key;
+        yield scored;
       }
     }
   }

@@ -545,7 +545,7 @@ describe("printComparison", () => {
     };
     const text = printComparison({
       a: "A", b: "B", rows: { a: 400, b: 400, matched: 400 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null,
-      evaluators: [e], only_in_a: [], only_in_b: [], warnings: [], settings: { seed: 1, resamples: 10_000, alpha: 0.05, worst: 10 },
+      evaluators: [e], only_in_a: [], only_in_b: [], warnings: [], settings: { seed: 1, resamples: 10_000, alpha: 0.05, worst: 10, pair_by: "row" },
     });
     expect(text).toMatch(/em\s+400\s+0\.5000\s+0\.4575\s+-0\.0425\s+\[-0\.0825, -0\.0025\]\s+0\.049995\s+A\s/);
   });
@@ -602,8 +602,45 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       await store.appendRows(id, Array.from({ length: 6 }, (_, i) => ({ id: `q${6 - i}`, results: result(0) }) as never));
       await store.close();
       const out = await cliOutput(["compare", "a", "b", "--db", db]);
-      expect(out.out).toContain(`both runs were recorded from traces (no dataset file), whose rows are numbered in the order they arrived, and rows are paired by number: runs over the same traces in another order disagree so too (pairing by key is not supported yet)`);
+      expect(out.out).toContain(`both runs were recorded from traces (no dataset file), whose rows are numbered in the order they arrived, and rows are paired by number: runs over the same traces in another order disagree so too; if their rows were stored with keys, compare them with --pair-by key.`);
       expect(out.out).not.toContain("probably made on different datasets");
+    });
+  });
+
+  it("--pair-by key pairs two runs from traces by their rows' keys, whatever order they arrived in, the report showing each row's own texts", async () => {
+    await inDir(async (dir, db) => {
+      const store = openSqliteStore(db);
+      const record = (k: number, run: string) => ({ a: `${run} says ${k}`, ref: `${k}` });
+      for (const [name, order, score] of [["a", [1, 2, 3, 4, 5, 6], 1], ["b", [6, 5, 4, 3, 2, 1], 0]] as const) {
+        const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
+        await store.appendRows(id, order.map((k) => ({ id: `q${k}`, key: `trace-${k}`, record: record(k, name), results: result(score) })) as never);
+        await store.finishRun(id, { rows: 6, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      }
+      await store.close();
+      const report = join(dir, "c.html");
+      const json = await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "key", "--json", "--report", report]);
+      expect(json.code).toBe(0);
+      const c = JSON.parse(json.out) as ComparisonJson;
+      expect(c).toMatchObject({ rows: { a: 6, b: 6, matched: 6 }, dataset_mismatch: null, settings: { pair_by: "key" } });
+      expect(c.evaluators[0]).toMatchObject({ n_pairs: 6, mean_a: 1, mean_b: 0, rows: { regressed: 6 } });
+      // q1 is row 1 of A and row 6 of B; the report shows B's output of that trace.
+      expect(c.evaluators[0]?.worst[0]).toMatchObject({ row: 1, row_b: 6, id: "q1" });
+      // Each regressed row's card shows both runs' outputs of its own trace.
+      const cards = readFileSync(report, "utf8").split('<div class="row regressed-row"').slice(1);
+      expect(cards).toHaveLength(6);
+      for (const card of cards) {
+        const k = /id <code>q(\d)<\/code>/.exec(card)?.[1];
+        expect(card).toContain(`a says </mark>${k}</pre>`);
+        expect(card).toContain(`b says </mark>${k}</pre>`);
+      }
+      // The text names each worst row's number in both runs.
+      expect((await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "key"])).out).toMatch(/row A\/B\s+id\s+A\s+B\s+B - A\n[- ]+\n\s*1\/6\s+q1\s/);
+      // By row number, the same runs' ids disagree; results.jsonl files keep no keys.
+      expect(JSON.parse((await cliOutput(["compare", "a", "b", "--db", db, "--json"])).out).dataset_mismatch).not.toBeNull();
+      const file = join(dir, "r.results.jsonl");
+      writeFileSync(file, JSON.stringify({ row: 1, id: "q1", results: result(1) }) + "\n");
+      expect(await cliOutput(["compare", file, "b", "--db", db, "--pair-by", "key"])).toMatchObject({ code: 2, err: expect.stringContaining(`--pair-by key pairs rows by the keys a run was recorded with, and A (${file}) is a results.jsonl file, which keeps none`) });
+      expect((await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "id"])).err).toContain("Allowed choices are row, key");
     });
   });
 

@@ -30,6 +30,8 @@ export interface CompareOptions {
   seed?: string;
   /** Print the comparison as JSON ({@link ComparisonJson}) instead of the text. */
   json?: boolean;
+  /** How rows are paired: "row" (the default) or "key" (`--pair-by key`, recorded runs' keys). */
+  pairBy?: "row" | "key";
 }
 
 /**
@@ -56,10 +58,11 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
     const seed = opts.seed === undefined ? 1 : wholeNumberOption("--seed", opts.seed, "a whole number such as 1 or 42");
+    if (opts.pairBy === "key") refuseKeylessFiles(a, b);
     refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
     let comparison: Comparison;
     try {
-      comparison = await compare(a, b, seed, progress, stop.signal);
+      comparison = await compare(a, b, seed, progress, stop.signal, opts.pairBy);
     } catch (error) {
       if (stop.signal.aborted) return interrupted(`the runs were not compared${report}`);
       throw error;
@@ -121,7 +124,7 @@ function optionalRecordedRuns(path: string): SqliteRunStore | undefined {
  * variant's outputs are a file of their own; ids that disagree are the compared runs' own warning.)
  * Once `signal` is aborted, the rows stop being read, and it rejects with the signal's reason.
  */
-export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress, signal?: AbortSignal): Promise<Comparison> {
+export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress, signal?: AbortSignal, pairBy: "row" | "key" = "row"): Promise<Comparison> {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
   const rows = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
   // Recorded runs tell their row counts; results files do not.
@@ -132,6 +135,7 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
       // A direction that comes from a type wins over a results.jsonl file's stand-in for an evaluator it has no type for.
       directions: { ...b.directions, ...a.directions, ...typedDirections(b), ...typedDirections(a) },
       seed,
+      pairBy,
       onProgress: (read) => progress?.update(read, total),
       signal,
     });
@@ -153,7 +157,7 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} row number${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
-  return { ...c, mismatch: c.mismatch && tracedMismatch(a, b, c.mismatch), warnings: [...early, ...c.warnings] };
+  return { ...c, mismatch: c.mismatch && tracedMismatch(a, b, c.mismatch, pairBy), warnings: [...early, ...c.warnings] };
 }
 
 /**
@@ -161,12 +165,13 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
  * the pairing: their rows are numbered in the order they arrived, and rows are paired by number, so that two runs
  * over the same traces in another order disagree too ("probably made on different datasets" misled).
  */
-function tracedMismatch(a: LoadedRun, b: LoadedRun, mismatch: NonNullable<Comparison["mismatch"]>): Comparison["mismatch"] {
+function tracedMismatch(a: LoadedRun, b: LoadedRun, mismatch: NonNullable<Comparison["mismatch"]>, pairBy: "row" | "key"): Comparison["mismatch"] {
   if (a.info?.dataset_path !== null || b.info?.dataset_path !== null) return mismatch;
   const cause = /they were probably made on different datasets .*$/;
+  if (pairBy === "key") return mismatch;
   const traced =
     "both runs were recorded from traces (no dataset file), whose rows are numbered in the order they arrived, and rows are paired by number: " +
-    "runs over the same traces in another order disagree so too (pairing by key is not supported yet), so their scores should not be compared row by row.";
+    "runs over the same traces in another order disagree so too; if their rows were stored with keys, compare them with --pair-by key.";
   return { ...mismatch, message: mismatch.message.replace(cause, traced) };
 }
 
@@ -237,6 +242,12 @@ export function refuseNoCommonEvaluator(a: LoadedRun, b: LoadedRun, c?: Comparis
 function evaluatorNames(run: LoadedRun, seen: readonly string[] | undefined): string[] | undefined {
   if (run.info) return Object.keys(run.types);
   return seen && [...new Set([...Object.keys(run.types), ...seen])];
+}
+
+/** `--pair-by key` pairs the keys runs were stored with: a results.jsonl file keeps none (USAGE, before a row is read). */
+function refuseKeylessFiles(a: LoadedRun, b: LoadedRun): void {
+  const files = [["A", a], ["B", b]].filter(([, r]) => !(r as LoadedRun).info).map(([side, r]) => sideLabel(side as "A" | "B", r as LoadedRun));
+  if (files.length) throw new EvalError("USAGE", `--pair-by key pairs rows by the keys a run was recorded with, and ${files.join(" and ")} ${files.length === 1 ? "is a results.jsonl file, which keeps" : "are results.jsonl files, which keep"} none; compare recorded runs, or pair by row number`);
 }
 
 /** A regression gate over rows whose ids disagree would judge different questions: a USAGE error instead of a verdict. */
@@ -337,7 +348,10 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
-    lines.push(renderTable(["row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [w.row, forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)])));
+    // Paired by key, a row has a number in each run.
+    const byKey = c.settings.pair_by === "key";
+    const row = (w: WorstRow) => (byKey ? `${w.row}/${w.row_b ?? w.row}` : w.row);
+    lines.push(renderTable([byKey ? "row A/B" : "row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [row(w), forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)])));
   }
   return forTerminal(lines.join("\n"));
 }
@@ -379,7 +393,7 @@ export interface EvaluatorComparisonJson extends Omit<EvaluatorComparison, "wors
  * - `verdict`: `{regressed_on, no_verdict_on}`, the evaluator names `--fail-on-regression` fails on, as `run --summary`'s `baseline` gives them.
  * - `warnings`: every line the text prints as `warning:`, in its order; `notes`: the lines under its table (how p and the
  *   CI were computed, and what few pairs cannot tell).
- * - `settings`: `{seed, resamples, alpha, worst}`.
+ * - `settings`: `{seed, resamples, alpha, worst, pair_by}`.
  * Numbers are full precision (as `runs --json` and `show --json` give the means), not rounded as in the table.
  * Row ids come from the data and may be any JSON value of any size: each is given as the text and the HTML
  * report show it ({@link jsonRowId}), a string of at most 100 characters and "…", or null for a row without one.
@@ -450,8 +464,10 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
   });
   const [datasetA, datasetB] = datasetTexts(a, b);
   // Each run's texts for every evaluator's worst rows, in one read of its dataset (or stored rows), one for both on one file.
-  const worstRows = c.evaluators.map((e) => new Set(e.worst.map((w) => w.row)));
-  const asks = (r: LoadedRun) => c.evaluators.map((e, i) => ({ spec: specOf(r, e.name), rows: worstRows[i]! }));
+  // Paired by key, a row's number in B is its own (row_b).
+  const worstRows = (side: "a" | "b") => c.evaluators.map((e) => new Set(e.worst.map((w) => (side === "b" ? (w.row_b ?? w.row) : w.row))));
+  const [rowsA, rowsB] = [worstRows("a"), worstRows("b")];
+  const asks = (r: LoadedRun) => c.evaluators.map((e, i) => ({ spec: specOf(r, e.name), rows: (r === b ? rowsB : rowsA)[i]! }));
   const n = c.evaluators.length;
   const [allTextsA, allTextsB] =
     datasetA === datasetB
@@ -481,9 +497,9 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
       highlight: highlightFor(type, specA?.config),
       worst: e.worst.map((w) => ({
         ...w,
-        expected: textsA || textsB ? (textsA?.get(w.row)?.expected ?? textsB?.get(w.row)?.expected ?? "") : null,
+        expected: textsA || textsB ? (textsA?.get(w.row)?.expected ?? textsB?.get(w.row_b ?? w.row)?.expected ?? "") : null,
         output_a: textsA ? (textsA.get(w.row)?.output ?? "") : null,
-        output_b: textsB ? (textsB.get(w.row)?.output ?? "") : null,
+        output_b: textsB ? (textsB.get(w.row_b ?? w.row)?.output ?? "") : null,
       })),
     });
   }
