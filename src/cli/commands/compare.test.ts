@@ -644,6 +644,23 @@ describe("compare with a run not read from a dataset file (null dataset_path and
     });
   });
 
+  it("--pair-by key says that only the keys in both runs are compared, not row numbers, when some key is in one run only", async () => {
+    await inDir(async (_, db) => {
+      const store = openSqliteStore(db);
+      for (const [name, keys] of [["a", [1, 2, 3]], ["b", [3, 2, 4]]] as const) {
+        const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
+        await store.appendRows(id, keys.map((k) => ({ id: `q${k}`, key: `trace-${k}`, results: result(1) })) as never);
+        await store.finishRun(id, { rows: 3, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      }
+      await store.close();
+      const out = await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "key"]);
+      expect(out.out).toContain("warning: A has 3 rows and B 3: only the 2 keys in both are compared");
+      expect(out.out).not.toContain("row numbers in both");
+      // By row number, the same runs have every row number in both.
+      expect((await cliOutput(["compare", "a", "b", "--db", db])).out).not.toContain("in both are compared");
+    });
+  });
+
   it("shows the texts of the run on a file and says why the other's are unavailable, in the report's input, the warning and the HTML", async () => {
     await inDir(async (dir, db) => {
       const file = join(dir, "data.jsonl");

@@ -154,7 +154,9 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     if (cut !== undefined) early.push(`${sideLabel(side, run)} ends in a line cut short (line ${cut}, not valid JSON, with no line break after it: a run killed while writing it), left out`);
   }
   // Equal counts can still hold different row numbers (two subsets of one dataset): say so whenever some row is in one run only.
-  if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} row number${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`);
+  // Paired by key, what both runs have is keys, not row numbers (a row's number differs from run to run).
+  const unit = pairBy === "key" ? "key" : "row number";
+  if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} ${unit}${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`);
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
   return { ...c, mismatch: c.mismatch && tracedMismatch(a, b, c.mismatch, pairBy), warnings: [...early, ...c.warnings] };
