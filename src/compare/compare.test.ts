@@ -653,4 +653,26 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).dataset_mismatch).toBe(true);
     await expect(compareRuns(a, b, { ...opts, pairBy: "id" as never })).rejects.toThrow('compareRuns: opts.pairBy must be "row" or "key", received string "id"');
   });
+
+  it("says of ids that disagree under one key which key, and its row in each run, not that the datasets differ", async () => {
+    const a: ComparisonInput = { name: "a", rows: [
+      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
+      { row: 2, id: "t2", key: "k2", results: { sim: result(1) } },
+    ] };
+    const b: ComparisonInput = { name: "b", rows: [
+      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
+      { row: 2, id: "t3", key: "x", results: { sim: result(1) } },
+      { row: 3, id: "other", key: "k2", results: { sim: result(1) } },
+    ] };
+    const c = await compareRuns(a, b, opts);
+    expect(c.mismatch).toEqual({
+      message:
+        'Runs "a" and "b" disagree on the id of 1 row paired by key, first at key string "k2" (row 2 in "a", row 3 in "b"): string "t2" in "a", string "other" in "b"; ' +
+        "one key was probably given to different items (traces), so their scores should not be compared key by key.",
+      rows: 1,
+      examples: [{ row: 2, row_b: 3, key: "k2", id_a: "t2", id_b: "other" }],
+    });
+    // By row number, the examples and the message are as they were.
+    expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).mismatch?.examples).toEqual([{ row: 2, id_a: "t2", id_b: "t3" }]);
+  });
 });

@@ -83,7 +83,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const scored = new Map<string, { a: number; b: number }>();
   let matched = 0;
   let mismatched = 0;
-  const examples: { row: number; id_a: unknown; id_b: unknown }[] = [];
+  const examples: NonNullable<Comparison["mismatch"]>["examples"] = [];
   const pair = (x: RowScores, y: RowScores) => {
     matched++;
     const row = x.row;
@@ -91,7 +91,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     const idB = y.id;
     if (idA !== undefined && idB !== undefined && idB !== null && !sameId(idA, idB)) {
       mismatched++;
-      keepFirstRows(examples, { row, id_a: idA, id_b: idB }, MAX_MISMATCH_EXAMPLES);
+      const byKey = settings.pair_by === "key" ? { row_b: y.row, key: y.key as string } : {};
+      keepFirstRows(examples, { row, ...byKey, id_a: idA, id_b: idB }, MAX_MISMATCH_EXAMPLES);
     }
     for (const name in x.scores) if (Number.isFinite(x.scores[name])) counted(scored, name).a++;
     for (const name in y.scores) {
@@ -199,10 +200,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     dataset_mismatch: mismatched > 0,
     mismatch: first
       ? {
-          message:
-            `Runs "${a.name}" and "${b.name}" disagree on the id of ${rowsText(mismatched)}, first at row ${first.row}: ` +
-            `${describeValue(first.id_a)} in "${a.name}", ${describeValue(first.id_b)} in "${b.name}"; they were probably made on different datasets ` +
-            `(or on different versions of one), so their scores should not be compared row by row.`,
+          message: mismatchMessage(a.name, b.name, mismatched, first),
           rows: mismatched,
           examples,
         }
@@ -217,6 +215,25 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     ],
     settings,
   };
+}
+
+/**
+ * Says that `mismatched` pairs of rows have different ids, naming the first. Paired by key, it names the key and the
+ * row's number in each run (they differ), and the likely cause: one key given to different items, not different datasets.
+ */
+function mismatchMessage(nameA: string, nameB: string, mismatched: number, first: NonNullable<Comparison["mismatch"]>["examples"][number]): string {
+  const ids = `${describeValue(first.id_a)} in "${nameA}", ${describeValue(first.id_b)} in "${nameB}"`;
+  if (first.key !== undefined) {
+    return (
+      `Runs "${nameA}" and "${nameB}" disagree on the id of ${rowsText(mismatched)} paired by key, first at key ${describeValue(first.key)} ` +
+      `(row ${first.row} in "${nameA}", row ${first.row_b} in "${nameB}"): ${ids}; one key was probably given to different items (traces), ` +
+      `so their scores should not be compared key by key.`
+    );
+  }
+  return (
+    `Runs "${nameA}" and "${nameB}" disagree on the id of ${rowsText(mismatched)}, first at row ${first.row}: ${ids}; ` +
+    `they were probably made on different datasets (or on different versions of one), so their scores should not be compared row by row.`
+  );
 }
 
 /**

@@ -92,7 +92,8 @@ export interface Comparison {
   unmatched: { a_only: number; b_only: number };
   /** True when some row number has different ids in the two runs: probably different datasets. */
   dataset_mismatch: boolean;
-  mismatch: { message: string; rows: number; examples: { row: number; id_a: unknown; id_b: unknown }[] } | null;
+  /** Rows paired by key also give, in each example, the key and the row's number in run b (`row_b`). */
+  mismatch: { message: string; rows: number; examples: { row: number; row_b?: number; key?: string; id_a: unknown; id_b: unknown }[] } | null;
   /** Evaluators present in both runs, in run a's order. */
   evaluators: EvaluatorComparison[];
   only_in_a: string[];
