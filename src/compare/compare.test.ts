@@ -654,6 +654,20 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     await expect(compareRuns(a, b, { ...opts, pairBy: "id" as never })).rejects.toThrow('compareRuns: opts.pairBy must be "row" or "key", received string "id"');
   });
 
+  it("gives each worst row's number in run b (row_b) whenever rows are paired by key, also where it is its number in run a, and never by row number", async () => {
+    const a = arrived("a", [1, 1, 1], [1, 2, 3]);
+    const b = arrived("b", [0, 0.5, 0.2], [3, 2, 1]);
+    const c = await compareRuns(a, b, opts);
+    // k2 is row 2 of both runs.
+    expect(c.evaluators[0]?.worst).toEqual([
+      { row: 1, row_b: 3, id: "trace-1", score_a: 1, score_b: 0, delta: -1 },
+      { row: 3, row_b: 1, id: "trace-3", score_a: 1, score_b: 0.2, delta: 0.2 - 1 },
+      { row: 2, row_b: 2, id: "trace-2", score_a: 1, score_b: 0.5, delta: -0.5 },
+    ]);
+    const byRow = await compareRuns(a, arrived("b", [0, 0.5, 0.2], [1, 2, 3]), { ...opts, pairBy: "row" });
+    expect(byRow.evaluators[0]?.worst.map((w) => Object.keys(w))).toEqual(Array(3).fill(["row", "id", "score_a", "score_b", "delta"]));
+  });
+
   it("says of ids that disagree under one key which key, and its row in each run, not that the datasets differ", async () => {
     const a: ComparisonInput = { name: "a", rows: [
       { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },

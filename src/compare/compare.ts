@@ -107,7 +107,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         if (direction !== "maximize" && direction !== "minimize") continue; // refused below, with the others
         pairs.set(name, (p = new Pairs(direction, settings.worst)));
       }
-      p.add(row, idB ?? idA, scoreA as number, scoreB as number, y.row);
+      p.add(row, idB ?? idA, scoreA as number, scoreB as number, settings.pair_by === "key" ? y.row : undefined);
     }
   };
   // Each run with its waiting rows, and how one of its rows pairs with one of the other run's (run a's first).
@@ -334,7 +334,7 @@ class Pairs {
     this.worst = new MostRegressed(direction, worst);
   }
 
-  add(row: number, id: unknown, a: number, b: number, rowB: number): void {
+  add(row: number, id: unknown, a: number, b: number, rowB: number | undefined): void {
     this.diffs.add(b - a);
     this.sumA.add(a);
     this.sumB.add(b);

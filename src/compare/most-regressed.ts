@@ -19,8 +19,8 @@ export class MostRegressed {
     private readonly limit: number,
   ) {}
 
-  /** `rowB`: the row's number in run b, where rows are paired by key (kept when it is not `row`). */
-  offer(row: number, id: unknown, a: number, b: number, rowB = row): void {
+  /** `rowB`: the row's number in run b, given where rows are paired by key (kept as `row_b`, even when it is `row`). */
+  offer(row: number, id: unknown, a: number, b: number, rowB?: number): void {
     const badness = regression(this.direction, a, b);
     if (!(badness > 0) || this.limit === 0) return;
     const list = this.rows;
@@ -32,7 +32,7 @@ export class MostRegressed {
       if (!prev || !worse(badness, row, prev.badness, prev.row)) break;
       i--;
     }
-    list.splice(i, 0, { row, ...(rowB !== row ? { row_b: rowB } : {}), id, score_a: a, score_b: b, delta: b - a, badness });
+    list.splice(i, 0, { row, ...(rowB !== undefined ? { row_b: rowB } : {}), id, score_a: a, score_b: b, delta: b - a, badness });
     if (list.length > this.limit) list.pop();
   }
 

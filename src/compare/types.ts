@@ -47,7 +47,7 @@ export interface CompareOptions {
 export interface WorstRow {
   /** Its row number in run a. */
   row: number;
-  /** Its row number in run b, where that is another (rows paired by key); else absent. */
+  /** Its row number in run b where rows are paired by key (whether or not it is `row`); absent when paired by row number. */
   row_b?: number;
   id: unknown;
   score_a: number;
