@@ -172,7 +172,7 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
   ];
   const notes = [...new Set([...vsB.notes, ...vsA.notes.filter((n) => !n.startsWith("Expected"))])];
   return (
-    `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row}</b>` +
+    `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row_b === undefined ? row.row : `${row.row} in A, ${escapeText(String(row.row_b))} in B`}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
     `<span class="score">A ${htmlFigure(row.score_a)} → B ${htmlFigure(row.score_b)}</span>` +
     `${deltaHtml(row.delta, direction)}</div>${renderPanes(panes, 3)}${renderNotes(notes)}</div>`

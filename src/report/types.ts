@@ -115,6 +115,8 @@ export type RunLabel = Pick<RunInfo, "id" | "name" | "started_at" | "dataset_pat
 /** A row whose score moved between run A (baseline) and run B (candidate). */
 export interface ComparisonRow {
   row: number;
+  /** Its row number in run B, where rows were paired by key (shown beside `row`, run A's). */
+  row_b?: number;
   id: unknown;
   score_a: number;
   score_b: number;

@@ -628,6 +628,8 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       // Each regressed row's card shows both runs' outputs of its own trace.
       const cards = readFileSync(report, "utf8").split('<div class="row regressed-row"').slice(1);
       expect(cards).toHaveLength(6);
+      // Each card names the row's number in both runs: q1 is row 1 of A and row 6 of B.
+      expect(cards.map((card) => /<b>Row ([^<]*)<\/b>/.exec(card)?.[1]).sort()).toEqual(["1 in A, 6 in B", "2 in A, 5 in B", "3 in A, 4 in B", "4 in A, 3 in B", "5 in A, 2 in B", "6 in A, 1 in B"]);
       for (const card of cards) {
         const k = /id <code>q(\d)<\/code>/.exec(card)?.[1];
         expect(card).toContain(`a says </mark>${k}</pre>`);
