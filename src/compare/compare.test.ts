@@ -654,6 +654,18 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     await expect(compareRuns(a, b, { ...opts, pairBy: "id" as never })).rejects.toThrow('compareRuns: opts.pairBy must be "row" or "key", received string "id"');
   });
 
+  it("refuses, in one message, a run none of whose rows has a key (one read from a dataset file), where every row was a warning", async () => {
+    const keyed = arrived("b", [1, 1], [1, 2]);
+    const plain: ComparisonInput = { name: "dataset run", rows: [1, 2, 3].map((row): RowOutcome => ({ row, id: `q${row}`, results: { sim: result(1) } })) };
+    for (const [a, b] of [[plain, keyed], [keyed, plain]] as const) {
+      const e = await evalErrorOf(compareRuns(a, b, opts));
+      expect(e).toMatchObject({ code: "CONFIG_INVALID", message: 'compareRuns: pairing by key (pairBy "key", --pair-by key), but none of the 3 rows of run "dataset run" has a key (a run read from a dataset file has none): pair its rows by number' });
+    }
+    // One row with a key is enough to pair by key; the others are warnings.
+    const some: ComparisonInput = { name: "some", rows: [{ row: 1, id: "t1", key: "k1", results: { sim: result(1) } }, { row: 2, id: "t2", results: { sim: result(1) } }] };
+    expect((await compareRuns(some, keyed, opts)).rows).toMatchObject({ a: 1, matched: 1 });
+  });
+
   it("gives each worst row's number in run b (row_b) whenever rows are paired by key, also where it is its number in run a, and never by row number", async () => {
     const a = arrived("a", [1, 1, 1], [1, 2, 3]);
     const b = arrived("b", [0, 0.5, 0.2], [3, 2, 1]);

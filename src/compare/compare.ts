@@ -249,6 +249,16 @@ async function pairByKey(
   pair: (x: RowScores, y: RowScores) => void,
 ): Promise<{ a: number; b: number }> {
   const left = { a: 0, b: 0 };
+  const keyless = { a: 0, b: 0 };
+  /**
+   * CONFIG_INVALID when not one of a run's rows has a key (a run read from a dataset file): one message, where every
+   * row was a warning and the run counted as empty.
+   */
+  const refuseKeyless = (reader: RunReader, run: string, side: "a" | "b") => {
+    if (reader.rows === 0 || keyless[side] < reader.rows) return;
+    const message = `compareRuns: pairing by key (pairBy "key", --pair-by key), but none of the ${rowsText(reader.rows)} of run "${run}" has a key (a run read from a dataset file has none): pair its rows by number`;
+    throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["opts", "pairBy"], message, expected: "rows with keys", received: `run "${run}" without a key` }] });
+  };
   /** The row's key, or null (with a warning, counted) when it has none or its run gave the key before. */
   const keyOf = (row: RowScores, reader: RunReader, run: string, seen: (key: string) => boolean, side: "a" | "b"): string | null => {
     const key: unknown = row.key;
@@ -260,6 +270,7 @@ async function pairByKey(
           : null;
     if (why === null) return key as string;
     left[side]++;
+    if (typeof key !== "string" || key === "") keyless[side]++;
     reader.warnings.add(`Run "${run}", row ${row.row} ${why}; this row was left out.`);
     return null;
   };
@@ -268,6 +279,7 @@ async function pairByKey(
     const key = keyOf(x, readA, nameA, (k) => held.has(k), "a");
     if (key !== null) held.set(key, x);
   }
+  refuseKeyless(readA, nameA, "a");
   const seenB = new Set<string>();
   for (let y = await readB.next(); y; y = await readB.next()) {
     const key = keyOf(y, readB, nameB, (k) => seenB.has(k), "b");
@@ -276,6 +288,7 @@ async function pairByKey(
     const x = held.get(key);
     if (x) pair(x, y);
   }
+  refuseKeyless(readB, nameB, "b");
   return left;
 }
 

@@ -9,7 +9,7 @@ import { evalErrorOf, inTempDir } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal, signalOnFirstRowRead } from "../test-support.js";
-import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
+import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import { pDigits } from "../../report/format.js";
 
@@ -573,6 +573,19 @@ describe("printComparison", () => {
     expect(text).toMatch(/^ *3 +7 +1 +0 +-1$/m);
   });
 });
+describe("compare --json paired by key", () => {
+  it("gives each id mismatch example its row in B and its key", async () => {
+    const a = loaded("A", { em: "exact_match" }, [{ row: 1, id: "t1", key: "k1", scores: { em: 1 } }, { row: 2, id: "t2", key: "k2", scores: { em: 1 } }], "complete");
+    const b = loaded("B", { em: "exact_match" }, [{ row: 1, id: "other", key: "k2", scores: { em: 1 } }, { row: 2, id: "t1", key: "k1", scores: { em: 1 } }], "complete");
+    const keyed = await compare(a, b, 1, undefined, undefined, "key");
+    const json = comparisonJson(keyed, a, b);
+    expect(json.dataset_mismatch?.examples).toEqual([{ row: 2, row_b: 1, key: "k2", id_a: "t2", id_b: "other" }]);
+    expect(() => refuseMismatchedGate(keyed)).toThrow(/; one key names different items in the two runs, so there is no verdict$/);
+    // Paired by row number, the examples are as before.
+    expect(comparisonJson(await compare(a, b), a, b).dataset_mismatch?.examples[0]).toEqual({ row: 1, id_a: "t1", id_b: "other" });
+  });
+});
+
 describe("compare with a run not read from a dataset file (null dataset_path and dataset_hash: a service's)", () => {
   const spec = { type: "exact_match", inputs: { output: "$.a", expected: "$.ref" } };
   const result = (score: number) => ({ exact_match: { type: "exact_match", score, passed: score === 1, reasoning: null, details: null, skipped: false, label: score === 1 ? "pass" : "fail" } });

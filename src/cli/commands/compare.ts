@@ -257,7 +257,8 @@ export function refuseMismatchedGate(c: Comparison): void {
   if (!c.mismatch) return;
   const message = c.mismatch.message.replace(/\.$/, "");
   // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
-  throw new EvalError("USAGE", `--fail-on-regression: ${message.charAt(0).toLowerCase()}${message.slice(1)}; the runs are not on the same dataset, so there is no verdict`);
+  const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
+  throw new EvalError("USAGE", `--fail-on-regression: ${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`);
 }
 
 /**
@@ -390,6 +391,7 @@ export interface EvaluatorComparisonJson extends Omit<EvaluatorComparison, "wors
  * - `a`, `b`: the runs ({@link ComparedRunJson}).
  * - `rows`: `{a, b, matched, a_only, b_only}`, rows read from each run, in both, in one only.
  * - `dataset_mismatch`: null, or `{message, rows, examples: [{row, id_a, id_b}]}` when ids at one row number disagree
+ *   (paired by key, each example also has `row_b` and `key`, cut as an id is)
  *   (`--fail-on-regression` then gives no verdict: exit 2).
  * - `evaluators`: one per evaluator in both runs, in A's order ({@link EvaluatorComparisonJson}).
  * - `verdict`: `{regressed_on, no_verdict_on}`, the evaluator names `--fail-on-regression` fails on, as `run --summary`'s `baseline` gives them.
@@ -405,7 +407,7 @@ export interface ComparisonJson {
   a: ComparedRunJson;
   b: ComparedRunJson;
   rows: { a: number; b: number; matched: number; a_only: number; b_only: number };
-  dataset_mismatch: { message: string; rows: number; examples: { row: number; id_a: RowIdJson; id_b: RowIdJson }[] } | null;
+  dataset_mismatch: { message: string; rows: number; examples: { row: number; row_b?: number; key?: RowIdJson; id_a: RowIdJson; id_b: RowIdJson }[] } | null;
   evaluators: EvaluatorComparisonJson[];
   only_in_a: string[];
   only_in_b: string[];
@@ -432,7 +434,7 @@ export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): Compa
     a: run(a),
     b: run(b),
     rows: { ...c.rows, ...c.unmatched },
-    dataset_mismatch: c.mismatch && { message: c.mismatch.message, rows: c.mismatch.rows, examples: c.mismatch.examples.map((x) => ({ row: x.row, id_a: jsonRowId(x.id_a), id_b: jsonRowId(x.id_b) })) },
+    dataset_mismatch: c.mismatch && { message: c.mismatch.message, rows: c.mismatch.rows, examples: c.mismatch.examples.map((x) => ({ row: x.row, ...(x.row_b === undefined ? {} : { row_b: x.row_b, key: jsonRowId(x.key) }), id_a: jsonRowId(x.id_a), id_b: jsonRowId(x.id_b) })) },
     // The comparison's own fields, in its order (a name first, then its type), with each worst row's id as shown.
     evaluators: c.evaluators.map(({ name, worst, ...figures }) => ({
       name,
