@@ -701,4 +701,24 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     // By row number, the examples and the message are as they were.
     expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).mismatch?.examples).toEqual([{ row: 2, id_a: "t2", id_b: "t3" }]);
   });
+
+  it("leaves out run b's rows with an empty key or a key it gave before, pairing each key once and counting them out of b's rows", async () => {
+    const a: ComparisonInput = { name: "a", rows: [
+      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
+      { row: 2, id: "t2", key: "k2", results: { sim: result(1) } },
+    ] };
+    const b: ComparisonInput = { name: "b", rows: [
+      { row: 1, id: "t1", key: "k1", results: { sim: result(0) } },
+      { row: 2, id: "t1 again", key: "k1", results: { sim: result(1) } },
+      { row: 3, id: "t2", key: "", results: { sim: result(0) } },
+    ] };
+    const c = await compareRuns(a, b, opts);
+    // Row 2 of b would pair k1 a second time (n_pairs 2), and row 3's "" is no key.
+    expect(c).toMatchObject({ rows: { a: 2, b: 1, matched: 1 }, unmatched: { a_only: 1, b_only: 0 }, mismatch: null });
+    expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 1, mean_b: 0 });
+    expect(c.warnings).toEqual([
+      'Run "b", row 2 has the key string "k1" of an earlier row; the first was kept; this row was left out.',
+      'Run "b", row 3 has no key (string ""), so it cannot be paired by key; this row was left out.',
+    ]);
+  });
 });
