@@ -620,6 +620,49 @@ describe("compare with a run not read from a dataset file (null dataset_path and
     });
   });
 
+  it("keeps \"probably made on different datasets\" where one run is of a dataset file, or the rows were paired by key", async () => {
+    await inDir(async (dir, db) => {
+      // Run a from traces (q1..q6), run b of a file holding them in the opposite order.
+      await recordTraces(db, "a");
+      const file = join(dir, "data.jsonl");
+      writeFileSync(file, Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `q${6 - i}`, ref: "x", a: "x" })).join("\n") + "\n");
+      const store = openSqliteStore(db);
+      await runDataset({ dataset: file, name: "b", store, workers: 0, evaluators: [spec] });
+      // Run c from traces whose keys are run d's, but not their ids: paired by key, the order they arrived in is not the cause.
+      for (const [name, prefix] of [["c", "q"], ["d", "other-"]] as const) {
+        const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
+        await store.appendRows(id, [1, 2, 3].map((k) => ({ id: `${prefix}${k}`, key: `trace-${k}`, results: result(1) })) as never);
+        await store.finishRun(id, { rows: 3, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      }
+      await store.close();
+      for (const argv of [["a", "b"], ["b", "a"], ["c", "d", "--pair-by", "key"]]) {
+        const out = await cliOutput(["compare", ...argv, "--db", db]);
+        expect(out.out).toContain("probably made on different datasets");
+        expect(out.out).not.toContain("recorded from traces");
+      }
+    });
+  });
+
+  it("--pair-by key reads each run's texts of its own row numbers when only some rows regressed", async () => {
+    await inDir(async (dir, db) => {
+      const store = openSqliteStore(db);
+      const record = (k: number, run: string) => ({ a: `${run} says ${k}`, ref: `${k}` });
+      // Only trace 1 regresses: row 1 of A, row 6 of B.
+      for (const [name, order] of [["a", [1, 2, 3, 4, 5, 6]], ["b", [6, 5, 4, 3, 2, 1]]] as const) {
+        const id = await store.beginRun({ name, dataset_path: null, dataset_hash: null, evaluators: [spec] }, { owner: "none" });
+        await store.appendRows(id, order.map((k) => ({ id: `q${k}`, key: `trace-${k}`, record: record(k, name), results: result(name === "b" && k === 1 ? 0 : 1) })) as never);
+        await store.finishRun(id, { rows: 6, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      }
+      await store.close();
+      const report = join(dir, "c.html");
+      expect((await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "key", "--report", report])).code).toBe(0);
+      const cards = readFileSync(report, "utf8").split('<div class="row regressed-row"').slice(1);
+      expect(cards).toHaveLength(1);
+      expect(cards[0]).toContain("a says </mark>1</pre>");
+      expect(cards[0]).toContain("b says </mark>1</pre>");
+    });
+  });
+
   it("--pair-by key pairs two runs from traces by their rows' keys, whatever order they arrived in, the report showing each row's own texts", async () => {
     await inDir(async (dir, db) => {
       const store = openSqliteStore(db);
