@@ -74,6 +74,10 @@ describe("openai provider: the key", () => {
       ["sk\u2013proj-0123456789", 3, "U+2013"],
       ["sk-proj-0123\n4567-89ab", 13, "U+000A"],
       ["sk-proj-0123456789\u2026", 19, "U+2026"],
+      ["sk-proj-0123\r4567-89ab", 13, "U+000D"],
+      ["sk-proj-0123\u00004567-89ab", 13, "U+0000"],
+      // A character past U+FFFF is named by its code point, not its first UTF-16 unit (U+D83D).
+      ["sk-\u{1F511}-proj-0123456789", 4, "U+1F511"],
     ] as const) {
       const make = () => createOpenAIProvider(parseOpenAIOptions({ base_url: server.url, api_key_env: "MY_EMBED_KEY" }), { ...fast, env: { MY_EMBED_KEY: key } });
       let err: unknown;
@@ -91,6 +95,8 @@ describe("openai provider: the key", () => {
     }
     // Latin-1 (é) goes in a header as is.
     expect(() => createOpenAIProvider(parseOpenAIOptions({ base_url: server.url }), { ...fast, env: { OPENAI_API_KEY: "sk-caf\u00e9-0123456789" } })).not.toThrow();
+    // So does the last Latin-1 character, U+00FF.
+    expect(() => createOpenAIProvider(parseOpenAIOptions({ base_url: server.url }), { ...fast, env: { OPENAI_API_KEY: "sk-\u00ff-0123456789" } })).not.toThrow();
   });
 
   it("is optional elsewhere: no Authorization header when the variable is unset", async () => {
