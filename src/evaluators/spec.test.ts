@@ -51,6 +51,13 @@ describe("spec validation at creation", () => {
     expect(JSON.stringify(e.issues) + e.message).not.toContain("abcdefgh");
   });
 
+  it("names a redacted field's value that is not a string as any other (a number is no secret)", () => {
+    const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "openai", api_key_env: 42 } }, { embeddingProviders: builtinEmbeddingProviders }));
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.message).toContain("received number 42");
+    expect(e.message).not.toContain("characters (not shown");
+  });
+
   it("a malformed JSONPath is a configuration error", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "exact_match", inputs: { output: "$.answer[", expected: "answer" } }));
     expect(e.code).toBe("CONFIG_INVALID");
