@@ -1212,6 +1212,16 @@ describe("appendRows", () => {
     expect(e.message.startsWith(`${dbPath}: row 2 of run ${id} holds results "not json", which is not JSON (`)).toBe(true);
   });
 
+  it("scores() gives the key of a row read from its results (no scores column: an error or a missing result), as --pair-by key pairs it", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.appendRows(id, [
+      { key: "k1", results: {}, error: { code: "INPUT_INVALID", message: "unreadable" } },
+      { key: "k2", results: {} },
+    ] as never);
+    expect((await collect(store.scores(id))).map((r) => [r.row, r.key])).toEqual([[1, "k1"], [2, "k2"]]);
+  });
+
   it("refuses a result that is not an object in addRows too, naming the row and the evaluator, and stores none of the batch", async () => {
     const store = open();
     const id = await store.beginRun(META);
@@ -1230,6 +1240,7 @@ describe("appendRows", () => {
       [{ score: 1, passed: true, skipped: "no" }, `rows[1].results.em.skipped must be true or false, received string "no"`],
       [{ error: "failed" }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received string "failed"`],
       [{ error: { code: "X" } }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received object`],
+      [{ error: { message: "m" } }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received object`],
     ];
     for (const [result, message] of cases) {
       const appended = await evalErrorOf(store.appendRows(id, [...unnumbered(1, 1), { results: { em: result } }] as never));
