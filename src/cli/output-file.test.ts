@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { writeJUnitFile } from "./junit-file.js";
-import { checkOutputPaths, notingEarlierFiles, openTextFile, writeOutput } from "./output-file.js";
+import { checkOutputPaths, databaseInputs, notingEarlierFiles, openTextFile, writeOutput } from "./output-file.js";
 
 const dir = tempDir("simeval-output-file-");
 
@@ -23,6 +23,15 @@ describe("checkOutputPaths", () => {
     for (const path of [data, link, join(dir, "sub", "..", "data.jsonl")]) {
       expect(() => checkOutputPaths([{ flag: "the dataset", path: data }], [{ flag: "--out", path }])).toThrow(`--out ${path} is the same file as the dataset (an input, which writing would destroy)`);
     }
+  });
+
+  it("refuses an output over a side file of the database a --db symbolic link leads to, where SQLite keeps them", () => {
+    mkdirSync(join(dir, "dbs"), { recursive: true });
+    const real = writeIn(join(dir, "dbs"), "runs.db", "");
+    const db = join(dir, "runs-link.db");
+    symlinkSync(real, db);
+    expect(() => checkOutputPaths(databaseInputs(db), [{ flag: "--out", path: `${real}-wal` }])).toThrow(`--out ${real}-wal is the same file as --db's write-ahead log (an input, which writing would destroy)`);
+    expect(() => checkOutputPaths(databaseInputs(db), [{ flag: "--out", path: `${db}-journal` }])).toThrow("is the same file as --db's rollback journal");
   });
 
   it("refuses two outputs on one file that does not exist yet", () => {
