@@ -260,6 +260,8 @@ describe("simeval run", () => {
     expect(failingHtml).toContain("exact_match&quot;: 2 rows failed, and nothing was scored; the first, row 1: output: JSONPath $.many[*] matched 2 values");
     expect(failingHtml).toContain(`<span class="badge fail">✗ 1 of 1 failed</span>`);
     expect(failingHtml).toMatch(/✗ failed<\/span> &quot;exact_match&quot;: 2 rows failed, and nothing was scored/);
+    // Said once, among the gates, not again in a warning box.
+    expect(failingHtml.split("2 rows failed, and nothing was scored").length - 1).toBe(1);
     // Failed on one row of two: a gate on it fails, though the row it scored passes.
     const some = file("some.jsonl", jsonl([{ answer: "Paris", many: ["Paris"] }, { answer: "Rome", many: [3, 4] }]));
     const gated = await run("run", some, "--config", file("evals.json", evals([{ type: "exact_match", inputs: { output: "$.many[*]", expected: "$.answer" } }])), "--no-db", "--fail-under", "exact_match=0.5");
