@@ -643,6 +643,22 @@ describe("compare with a run not read from a dataset file (null dataset_path and
     });
   });
 
+  it("a recorded run without an evaluator named \"constructor\" has none of another type beside one that has it", async () => {
+    await inDir(async (_, db) => {
+      const store = openSqliteStore(db);
+      const em = { type: "exact_match", score: 1, passed: true, reasoning: null, details: null, skipped: false, label: "pass" };
+      for (const names of [["constructor", "em"], ["em"]]) {
+        const id = await store.beginRun({ name: names.join("-"), dataset_path: null, dataset_hash: null, evaluators: names.map((name) => ({ ...spec, name })) }, { owner: "none" });
+        await store.appendRows(id, [{ id: "q1", results: Object.fromEntries(names.map((n) => [n, em])) }] as never);
+        await store.finishRun(id, { rows: 1, row_errors: 0, skipped_as_zero: false, evaluators: [] });
+      }
+      await store.close();
+      const out = await cliOutput(["compare", "constructor-em", "em", "--db", db, "--json"]);
+      expect(out.code, out.err).toBe(0);
+      expect(JSON.parse(out.out)).toMatchObject({ only_in_a: ["constructor"], only_in_b: [], warnings: [] });
+    });
+  });
+
   it("--pair-by key reads each run's texts of its own row numbers when only some rows regressed", async () => {
     await inDir(async (dir, db) => {
       const store = openSqliteStore(db);
