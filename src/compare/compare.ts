@@ -52,7 +52,7 @@ const MAX_PENDING = 65_536;
  * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
  * TypeError reading `seed`); the rows themselves are read as given.
  *
- * Memory (by row number; by key, run a's rows are held, about 200 bytes a row): both runs are read together in row-number order, so rows that come in that order (a store's,
+ * Memory (by row number; by key, run a's rows are held, about 250 bytes of heap a row): both runs are read together in row-number order, so rows that come in that order (a store's,
  * or results.jsonl as a run writes it) are paired as they come. Rows out of order wait for their pair, and
  * a row in one run only waits until the other run ends (it could still come); past {@link MAX_PENDING}
  * waiting rows, the run with more of them is held whole in typed arrays instead ({@link HeldRows}, 8 bytes a
