@@ -716,8 +716,8 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     // Row 2 of b would pair k1 a second time (n_pairs 2), and row 3's "" is no key.
     expect(c).toMatchObject({ rows: { a: 2, b: 1, matched: 1 }, unmatched: { a_only: 1, b_only: 0 }, mismatch: null });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 1, mean_b: 0 });
-    // Row 1 in both runs: no row_b, and nothing of how the list was ordered.
-    expect(Object.keys(c.evaluators[0]?.worst[0] ?? {})).toEqual(["row", "id", "score_a", "score_b", "delta"]);
+    // Row 1 in both runs: row_b all the same (paired by key), and nothing of how the list was ordered.
+    expect(Object.keys(c.evaluators[0]?.worst[0] ?? {})).toEqual(["row", "row_b", "id", "score_a", "score_b", "delta"]);
     expect(c.warnings).toEqual([
       'Run "b", row 2 has the key string "k1" of an earlier row; the first was kept; this row was left out.',
       'Run "b", row 3 has no key (string ""), so it cannot be paired by key; this row was left out.',
