@@ -168,9 +168,8 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
  * over the same traces in another order disagree too ("probably made on different datasets" misled).
  */
 function tracedMismatch(a: LoadedRun, b: LoadedRun, mismatch: NonNullable<Comparison["mismatch"]>, pairBy: "row" | "key"): Comparison["mismatch"] {
-  if (a.info?.dataset_path !== null || b.info?.dataset_path !== null) return mismatch;
+  if (pairBy === "key" || a.info?.dataset_path !== null || b.info?.dataset_path !== null) return mismatch;
   const cause = /they were probably made on different datasets .*$/;
-  if (pairBy === "key") return mismatch;
   const traced =
     "both runs were recorded from traces (no dataset file), whose rows are numbered in the order they arrived, and rows are paired by number: " +
     "runs over the same traces in another order disagree so too; if their rows were stored with keys, compare them with --pair-by key.";
@@ -248,7 +247,7 @@ function evaluatorNames(run: LoadedRun, seen: readonly string[] | undefined): st
 
 /** `--pair-by key` pairs the keys runs were stored with: a results.jsonl file keeps none (USAGE, before a row is read). */
 function refuseKeylessFiles(a: LoadedRun, b: LoadedRun): void {
-  const files = [["A", a], ["B", b]].filter(([, r]) => !(r as LoadedRun).info).map(([side, r]) => sideLabel(side as "A" | "B", r as LoadedRun));
+  const files = ([["A", a], ["B", b]] as const).filter(([, r]) => !r.info).map(([side, r]) => sideLabel(side, r));
   if (files.length) throw new EvalError("USAGE", `--pair-by key pairs rows by the keys a run was recorded with, and ${files.join(" and ")} ${files.length === 1 ? "is a results.jsonl file, which keeps" : "are results.jsonl files, which keep"} none; compare recorded runs, or pair by row number`);
 }
 
@@ -469,14 +468,14 @@ export async function comparisonReportInput(c: Comparison, a: LoadedRun, b: Load
   const [datasetA, datasetB] = datasetTexts(a, b);
   // Each run's texts for every evaluator's worst rows, in one read of its dataset (or stored rows), one for both on one file.
   // Paired by key, a row's number in B is its own (row_b).
-  const worstRows = (side: "a" | "b") => c.evaluators.map((e) => new Set(e.worst.map((w) => (side === "b" ? (w.row_b ?? w.row) : w.row))));
-  const [rowsA, rowsB] = [worstRows("a"), worstRows("b")];
-  const asks = (r: LoadedRun) => c.evaluators.map((e, i) => ({ spec: specOf(r, e.name), rows: (r === b ? rowsB : rowsA)[i]! }));
+  const worstRows = (rowOf: (w: WorstRow) => number) => c.evaluators.map((e) => new Set(e.worst.map(rowOf)));
+  const asks = (r: LoadedRun, rows: Set<number>[]) => c.evaluators.map((e, i) => ({ spec: specOf(r, e.name), rows: rows[i]! }));
+  const [asksA, asksB] = [asks(a, worstRows((w) => w.row)), asks(b, worstRows((w) => w.row_b ?? w.row))];
   const n = c.evaluators.length;
   const [allTextsA, allTextsB] =
     datasetA === datasetB
-      ? await datasetA.textsOf([...asks(a), ...asks(b)]).then((all) => [all.slice(0, n), all.slice(n)])
-      : [await datasetA.textsOf(asks(a)), await datasetB.textsOf(asks(b))];
+      ? await datasetA.textsOf([...asksA, ...asksB]).then((all) => [all.slice(0, n), all.slice(n)])
+      : [await datasetA.textsOf(asksA), await datasetB.textsOf(asksB)];
   const evaluators = [];
   for (const [i, e] of c.evaluators.entries()) {
     const specA = specOf(a, e.name);

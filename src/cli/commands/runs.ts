@@ -604,7 +604,7 @@ export function runLabel(run: RunInfo): string {
 
 /** The database file and its write-ahead log, in bytes. */
 function fileBytes(db: string): number {
-  return [db, `${db}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
+  return [db, `${db}-wal`].reduce((sum, f) => sum + (statIfAny(f)?.size ?? 0), 0);
 }
 
 function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {
