@@ -18,7 +18,7 @@ export const INVISIBLE_IN_NAME = "U+00AD, U+200B, U+2060–U+2064, U+FEFF";
  * a refused name or type (`evaluator "a\u202eb"`) shows it rather than being reordered or hidden by it.
  */
 export function escapeUnprintable(text: string): string {
-  return text.replace(new RegExp(UNPRINTABLE_IN_NAME.source, "gu"), (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+  return text.replace(new RegExp(UNPRINTABLE_IN_NAME.source, "gu"), codeEscape);
 }
 
 /** A character that shows: neither whitespace nor default-ignorable. */
@@ -40,5 +40,19 @@ export function hasVisible(text: string): boolean {
 export function quoteForMessage(text: string): string {
   const json = escapeUnprintable(JSON.stringify(text));
   if (hasVisible(text)) return json;
-  return json.replace(/[^\x20-\x7e]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+  return json.replace(/[^\x20-\x7e]/gu, codeEscape);
+}
+
+/** A character as `\u` and its code point in hex, at least four digits (`\u200d`, `\u1f600`). */
+function codeEscape(c: string): string {
+  return `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * A character as JavaScript writes it escaped: `\u` and four hex digits, or `\u{…}` above U+FFFF (`\u001b`,
+ * `\u{e0001}`), for a message or a terminal line that shows a character rather than letting it act.
+ */
+export function jsEscape(c: string): string {
+  const code = c.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }

@@ -3,6 +3,7 @@
  * itself is report/format.ts's, shared with the HTML reports.
  */
 import { formatFigure, formatPassRate, formatSignedFigure, passRatePrinted, type PassRateCounts } from "../report/format.js";
+import { jsEscape } from "../unprintable.js";
 
 export { formatFigure, formatSignedFigure };
 
@@ -52,10 +53,7 @@ const UNPRINTABLE = /(?![\n\u200C\u200D])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
  * (results.jsonl, --summary) keep the data as it was.
  */
 export function forTerminal(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
+  return text.replace(UNPRINTABLE, jsEscape);
 }
 
 /**

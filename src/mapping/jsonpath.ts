@@ -1,6 +1,7 @@
 import { query, type JsonValue } from "jsonpath-rfc9535";
 import parse from "jsonpath-rfc9535/parser";
 import { EvalError } from "../errors.js";
+import { jsEscape } from "../unprintable.js";
 
 /**
  * A compiled RFC 9535 JSONPath query (through `jsonpath-rfc9535`, which never evaluates code).
@@ -196,8 +197,5 @@ function quote(text: string): string {
  * as \uXXXX (\u{XXXXX} above U+FFFF).
  */
 function visible(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cs}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\uFFFD]/gu, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
+  return text.replace(/[\p{Cc}\p{Cs}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\uFFFD]/gu, jsEscape);
 }
