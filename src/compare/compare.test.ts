@@ -609,6 +609,11 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     name,
     rows: order.map((k, i): RowOutcome => ({ row: i + 1, id: `trace-${k}`, key: `k${k}`, results: { sim: result(scores[k - 1] as number) } })),
   });
+  /** Run `name` whose row i (1-based) is `rows[i - 1]`: its id, its key (none when undefined) and its score. */
+  const keyedRun = (name: string, rows: [id: string, key: string | undefined, score: number][]): ComparisonInput => ({
+    name,
+    rows: rows.map(([id, key, score], i): RowOutcome => ({ row: i + 1, id, ...(key === undefined ? {} : { key }), results: { sim: result(score) } })),
+  });
   const opts: CompareOptions = { directions: { sim: "maximize" }, resamples: 500, pairBy: "key" };
 
   it("gives the figures of the same rows paired by number, whatever order each run's rows arrived in", async () => {
@@ -631,17 +636,8 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
   });
 
   it("names each worst row's number in both runs, and leaves out rows without a key or with a repeated one, with warnings", async () => {
-    const a: ComparisonInput = { name: "a", rows: [
-      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
-      { row: 2, id: "t2", key: "k2", results: { sim: result(1) } },
-      { row: 3, id: "t3", results: { sim: result(1) } },
-      { row: 4, id: "t2 again", key: "k2", results: { sim: result(0) } },
-    ] };
-    const b: ComparisonInput = { name: "b", rows: [
-      { row: 1, id: "t2", key: "k2", results: { sim: result(0.5) } },
-      { row: 2, id: "t1", key: "k1", results: { sim: result(1) } },
-      { row: 3, id: "t9", key: "k9", results: { sim: result(1) } },
-    ] };
+    const a = keyedRun("a", [["t1", "k1", 1], ["t2", "k2", 1], ["t3", undefined, 1], ["t2 again", "k2", 0]]);
+    const b = keyedRun("b", [["t2", "k2", 0.5], ["t1", "k1", 1], ["t9", "k9", 1]]);
     const c = await compareRuns(a, b, opts);
     expect(c).toMatchObject({ rows: { a: 2, b: 3, matched: 2 }, unmatched: { a_only: 0, b_only: 1 }, mismatch: null });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 2, mean_a: 1, mean_b: 0.75, worst: [{ row: 2, row_b: 1, id: "t2", score_a: 1, score_b: 0.5 }] });
@@ -662,7 +658,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
       expect(e).toMatchObject({ code: "CONFIG_INVALID", message: 'compareRuns: pairing by key (pairBy "key", --pair-by key), but none of the 3 rows of run "dataset run" has a key (a run read from a dataset file has none): pair its rows by number' });
     }
     // One row with a key is enough to pair by key; the others are warnings.
-    const some: ComparisonInput = { name: "some", rows: [{ row: 1, id: "t1", key: "k1", results: { sim: result(1) } }, { row: 2, id: "t2", results: { sim: result(1) } }] };
+    const some = keyedRun("some", [["t1", "k1", 1], ["t2", undefined, 1]]);
     expect((await compareRuns(some, keyed, opts)).rows).toMatchObject({ a: 1, matched: 1 });
   });
 
@@ -681,15 +677,8 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
   });
 
   it("says of ids that disagree under one key which key, and its row in each run, not that the datasets differ", async () => {
-    const a: ComparisonInput = { name: "a", rows: [
-      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
-      { row: 2, id: "t2", key: "k2", results: { sim: result(1) } },
-    ] };
-    const b: ComparisonInput = { name: "b", rows: [
-      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
-      { row: 2, id: "t3", key: "x", results: { sim: result(1) } },
-      { row: 3, id: "other", key: "k2", results: { sim: result(1) } },
-    ] };
+    const a = keyedRun("a", [["t1", "k1", 1], ["t2", "k2", 1]]);
+    const b = keyedRun("b", [["t1", "k1", 1], ["t3", "x", 1], ["other", "k2", 1]]);
     const c = await compareRuns(a, b, opts);
     expect(c.mismatch).toEqual({
       message:
@@ -703,15 +692,8 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
   });
 
   it("leaves out run b's rows with an empty key or a key it gave before, pairing each key once and counting them out of b's rows", async () => {
-    const a: ComparisonInput = { name: "a", rows: [
-      { row: 1, id: "t1", key: "k1", results: { sim: result(1) } },
-      { row: 2, id: "t2", key: "k2", results: { sim: result(1) } },
-    ] };
-    const b: ComparisonInput = { name: "b", rows: [
-      { row: 1, id: "t1", key: "k1", results: { sim: result(0) } },
-      { row: 2, id: "t1 again", key: "k1", results: { sim: result(1) } },
-      { row: 3, id: "t2", key: "", results: { sim: result(0) } },
-    ] };
+    const a = keyedRun("a", [["t1", "k1", 1], ["t2", "k2", 1]]);
+    const b = keyedRun("b", [["t1", "k1", 0], ["t1 again", "k1", 1], ["t2", "", 0]]);
     const c = await compareRuns(a, b, opts);
     // Row 2 of b would pair k1 a second time (n_pairs 2), and row 3's "" is no key.
     expect(c).toMatchObject({ rows: { a: 2, b: 1, matched: 1 }, unmatched: { a_only: 1, b_only: 0 }, mismatch: null });
