@@ -56,7 +56,7 @@ export function createEvaluator(spec: unknown, env: EvaluatorEnv = {}): Evaluato
   const parsed = parseSpec(spec, [], issues);
   if (!parsed) throwIssues(issues);
   try {
-    return build(parsed, env);
+    return build(parsed, { ...env });
   } catch (error) {
     throwIssues(creationIssues(error, parsed, spec, []));
   }
@@ -87,10 +87,13 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
   // well, with the problems above, so that one error lists every problem.
   const built: Evaluator[] = [];
+  // One env object of this call's own: evaluators made together may share what they build from it (see
+  // semantic_similarity's providers), and nothing is shared with, or kept for, another call.
+  const together = { ...env };
   parsed.forEach((p, i) => {
     if (!p) return;
     try {
-      built.push(build(p, env));
+      built.push(build(p, together));
     } catch (error) {
       issues.push(...creationIssues(error, p, (specs as unknown[])[i], [...at, i]));
     }

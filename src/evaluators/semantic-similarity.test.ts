@@ -6,7 +6,7 @@ import { sqliteEmbeddingCache } from "../embeddings/sqlite-cache.js";
 import { EvalError } from "../errors.js";
 import { cosineSimilarity } from "../metrics/cosine.js";
 import { openSqliteStore } from "../storage/sqlite.js";
-import { createEvaluator } from "./create.js";
+import { createEvaluator, createEvaluators, type Evaluator } from "./create.js";
 import { evalErrorOf, thrownEvalError } from "../test-support.js";
 
 function issuesOf(f: () => unknown): EvalError {
@@ -68,6 +68,34 @@ describe("semantic_similarity", () => {
     expect((await e.evaluate({ output: "same", expected: "same" })).score).toBe(1);
     expect((await e.evaluate({ output: "", expected: "x" })).score).toBe(0);
     expect(calls).toHaveLength(1);
+  });
+
+  it("two evaluators created together on the same provider and options share its requests: a text both ask for is sent and billed once", async () => {
+    const calls: string[][] = [];
+    let made = 0;
+    const env = { embeddingProviders: { letters: () => (made++, letterProvider(calls)) } };
+    const [raw, rescaled, other] = createEvaluators(
+      [
+        { type: "semantic_similarity", name: "raw", config: { provider: "letters" } },
+        { type: "semantic_similarity", name: "rescaled", config: { provider: "letters", rescale: { from: 0.5 }, threshold: 0.1 } },
+        { type: "semantic_similarity", name: "other_model", config: { provider: "letters", model: "m2" } },
+      ],
+      env,
+    ) as [Evaluator, Evaluator, Evaluator];
+    expect(made).toBe(2);
+    const record = { output: "ab", expected: "ac" };
+    const [a, b] = await Promise.all([raw.evaluate(record), rescaled.evaluate(record)]);
+    expect(calls).toEqual([["ab", "ac"]]);
+    expect(a.score).toBeCloseTo(0.5, 12);
+    expect(b.score).toBeCloseTo(0, 12);
+    // The two texts' 2 tokens, split between the two evaluators that asked for them.
+    expect([a.details["usage"], b.details["usage"]]).toEqual([{ prompt_tokens: 1, total_tokens: 1 }, { prompt_tokens: 1, total_tokens: 1 }]);
+    await other.evaluate(record);
+    expect(calls).toEqual([["ab", "ac"], ["ab", "ac"]]);
+    // Another call, even with the same env (another run), has its own provider.
+    createEvaluators([{ type: "semantic_similarity", config: { provider: "letters" } }], env);
+    createEvaluator({ type: "semantic_similarity", config: { provider: "letters" } }, env);
+    expect(made).toBe(4);
   });
 
   it("the model is passed to the factory", () => {

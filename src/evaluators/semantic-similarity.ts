@@ -6,7 +6,7 @@ import { memoryEmbeddingCache } from "../embeddings/cache.js";
 import { providerOptionKeys } from "../embeddings/provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHooks, EmbeddingProviderOptions, EmbeddingUsage } from "../embeddings/provider.js";
 import { builtinEmbeddingProviders, embeddingProviderDefinitions } from "../embeddings/registry.js";
-import { defineEvaluator, type Scorer } from "./define.js";
+import { defineEvaluator, type EvaluatorEnv, type Scorer } from "./define.js";
 import { scoreText } from "./score-text.js";
 import { didYouMean } from "./suggest.js";
 
@@ -26,9 +26,10 @@ const providerKeys = providerOptionKeys(embeddingProviderDefinitions, ["provider
  * both (`cosine`, `score`). With a `threshold`, passes iff score >= threshold, on that exact score.
  * Identical texts have cosine 1.0 and a text against an empty one 0.0, without a provider call.
  *
- * Texts go through an {@link EmbeddingBatcher} owned by this evaluator (concurrent rows share requests;
- * the provider's batch size and concurrency apply) and `env.embeddingCache`, or a 64 MiB in-memory
- * cache when the environment gives none. `details.usage` is the row's share of the tokens of the
+ * Texts go through an {@link EmbeddingBatcher} (concurrent rows share requests; the provider's batch size
+ * and concurrency apply) and `env.embeddingCache`, or a 64 MiB in-memory cache when the environment gives
+ * none. Evaluators created together (one `createEvaluators` call) with the same provider, model and
+ * provider options share one provider and batcher (see {@link sharedEmbedder}), so that a text both ask for is sent once. `details.usage` is the row's share of the tokens of the
  * requests that embedded its texts (split by text length, rounded to 0.01), so that summing it over the
  * rows gives the tokens billed; cached texts cost nothing.
  *
@@ -84,8 +85,10 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       const count = problemCount(issues.length);
       throw new EvalError("CONFIG_INVALID", `semantic_similarity: invalid configuration (${count}):\n${formatIssues(issues)}`, { issues });
     }
-    const provider = createProvider(config.provider, factory, options, env.notice ? { notice: env.notice } : {});
-    const batcher = new EmbeddingBatcher(provider, { cache: env.embeddingCache ?? memoryEmbeddingCache() });
+    const { provider, batcher } = sharedEmbedder(env, config.provider, options, () => {
+      const made = createProvider(config.provider, factory, options, env.notice ? { notice: env.notice } : {});
+      return { provider: made, batcher: new EmbeddingBatcher(made, { cache: env.embeddingCache ?? memoryEmbeddingCache() }) };
+    });
 
     const from = config.rescale?.from;
     const toScore = (cosine: number) => (from === undefined ? cosine : Math.min(1, Math.max(0, (cosine - from) / (1 - from))));
@@ -158,6 +161,32 @@ export const semanticSimilarityEvaluator = defineEvaluator({
     return scorer;
   },
 });
+
+interface Embedder {
+  provider: EmbeddingProvider;
+  batcher: EmbeddingBatcher;
+}
+
+/** Each environment's embedders by provider name and options (see {@link sharedEmbedder}). */
+const embedders = new WeakMap<EvaluatorEnv, Map<string, Embedder>>();
+
+/**
+ * The provider and batcher for `name` with `options` in `env`, made by `make` the first time: two
+ * `semantic_similarity` evaluators of one run (one raw, one rescaled, say) on the same model then
+ * coalesce their requests, so that a text neither has cached is sent, and billed, once (each row's
+ * `usage` share is split between them). Options that differ (another model, `dimensions`, timeout…)
+ * make another provider. Keyed by the env object, of which `createEvaluators` makes one for each call:
+ * evaluators created together share, and nothing is kept for a later call (a vectors file replaced since
+ * is loaded anew; a service creating evaluators for each run holds no provider of an earlier run).
+ */
+function sharedEmbedder(env: EvaluatorEnv, name: string, options: EmbeddingProviderOptions, make: () => Embedder): Embedder {
+  let byKey = embedders.get(env);
+  if (!byKey) embedders.set(env, (byKey = new Map()));
+  const key = JSON.stringify([name, Object.entries(options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  let embedder = byKey.get(key);
+  if (!embedder) byKey.set(key, (embedder = make()));
+  return embedder;
+}
 
 function createProvider(name: string, factory: EmbeddingProviderFactory, options: EmbeddingProviderOptions, hooks: EmbeddingProviderHooks): EmbeddingProvider {
   try {
