@@ -121,6 +121,24 @@ describe("openai provider: the key", () => {
     expect(String(err.stack)).not.toContain(KEY);
   });
 
+  it("once refused (401 or 403), sends no further request: each later call fails at once, naming the refusal", async () => {
+    for (const status of [401, 403]) {
+      server.requests.length = 0;
+      server.faults.push({ kind: "status", status, message: status === 401 ? "Incorrect API key provided" : "You are not allowed to use this model" });
+      const p = provider();
+      const first = await evalErrorOf(p.embed(["x"]));
+      expect(first.message).toContain(`HTTP ${status}`);
+      const later = await evalErrorOf(p.embed(["y", "z"]));
+      expect(server.requests).toHaveLength(1);
+      expect(later.code).toBe("PROVIDER_FAILED");
+      expect(later.message).toMatch(new RegExp(`: not sent: an earlier request was refused \\(HTTP ${status}: `));
+      expect((later as unknown as { inputRejected: boolean }).inputRejected).toBe(false);
+    }
+    // A refusal is the provider's own: another provider (another run) asks again.
+    await provider().embed(["x"]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("is masked also when a server echoes it URL-encoded or in base64", async () => {
     const key = "sk-with space/and+plus";
     const echoed = `key=${encodeURIComponent(key)} basic=${Buffer.from(key).toString("base64")} raw=${key}`;

@@ -102,7 +102,9 @@ class EmbeddingRequestError extends EvalError {
  * - Each attempt has `timeout_ms`, combined with the caller's signal. A 429, a 5xx, a network error or a
  *   timeout is retried up to `max_retries` times, waiting the response's `retry-after-ms` / `Retry-After`
  *   (one longer than {@link RETRY_AFTER_CAP_MS} fails the request at once, naming it) or else a full-jitter exponential backoff (500 ms doubling,
- *   at most 8 s). Any other 4xx fails at once with the server's message (`{error: {message, type, code}}`).
+ *   at most 8 s). Any other 4xx fails at once with the server's message (`{error: {message, type, code}}`);
+ *   after a 401 or 403 (the key, or its access to the model, refused) no further request is sent: each
+ *   later call fails at once, naming the refusal.
  * - A malformed response fails with a message naming what was wrong (see `parseEmbeddingsResponse`).
  * - Vectors are cached under `model`, or `model@dimensions` when `dimensions` is set, followed by
  *   ` at <endpoint>` (without credentials or query) for any server but OpenAI's.
@@ -134,13 +136,22 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (key !== undefined) headers["authorization"] = `Bearer ${key}`;
 
+  /**
+   * The first 401 or 403: the server refused the key (or its access to the model), which every later
+   * request would be refused for too, so none is sent: a run of a million rows fails each at once instead of
+   * sending thousands of requests that count against the account's limits.
+   */
+  let refusal: string | undefined;
+
   /** One request of ≤ batch_size texts, with retries. */
   async function request(texts: readonly string[], signal: AbortSignal | undefined): Promise<EmbeddingBatch> {
+    if (refusal !== undefined) throw fail(`not sent: an earlier request was refused (${refusal})`);
     const body = JSON.stringify({ input: texts, model: options.model, ...(options.dimensions !== undefined ? { dimensions: options.dimensions } : {}) });
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(body, texts.length, signal);
       if ("batch" in outcome) return outcome.batch;
       const retriesLeft = options.max_retries - attempt;
+      if (outcome.status === 401 || outcome.status === 403) refusal ??= outcome.message;
       if (!outcome.retryable || retriesLeft <= 0) {
         const gaveUp = outcome.retryable && options.max_retries > 0 ? `gave up after ${attempt + 1} attempts; last: ` : "";
         throw fail(gaveUp + outcome.message, outcome.status);
