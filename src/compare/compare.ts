@@ -274,10 +274,14 @@ async function pairByKey(
     reader.warnings.add(`Run "${run}", row ${row.row} ${why}; this row was left out.`);
     return null;
   };
-  const held = new Map<string, RowScores>();
+  // Run a's scores in typed arrays, and each key's row number: a row's object would hold its scores' record too.
+  const held = new HeldRows();
+  const rowOfKey = new Map<string, number>();
   for (let x = await readA.next(); x; x = await readA.next()) {
-    const key = keyOf(x, readA, nameA, (k) => held.has(k), "a");
-    if (key !== null) held.set(key, x);
+    const key = keyOf(x, readA, nameA, (k) => rowOfKey.has(k), "a");
+    if (key === null) continue;
+    rowOfKey.set(key, x.row);
+    held.add(x);
   }
   refuseKeyless(readA, nameA, "a");
   const seenB = new Set<string>();
@@ -285,7 +289,8 @@ async function pairByKey(
     const key = keyOf(y, readB, nameB, (k) => seenB.has(k), "b");
     if (key === null) continue;
     seenB.add(key);
-    const x = held.get(key);
+    const row = rowOfKey.get(key);
+    const x = row === undefined ? null : held.take(row);
     if (x) pair(x, y);
   }
   refuseKeyless(readB, nameB, "b");
