@@ -691,18 +691,19 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).mismatch?.examples).toEqual([{ row: 2, id_a: "t2", id_b: "t3" }]);
   });
 
-  it("leaves out run b's rows with an empty key or a key it gave before, pairing each key once and counting them out of b's rows", async () => {
+  it("leaves out run b's rows with an empty key or a key it gave before (one run a has, or not), pairing each key once and counting them out of b's rows", async () => {
     const a = keyedRun("a", [["t1", "k1", 1], ["t2", "k2", 1]]);
-    const b = keyedRun("b", [["t1", "k1", 0], ["t1 again", "k1", 1], ["t2", "", 0]]);
+    const b = keyedRun("b", [["t1", "k1", 0], ["t1 again", "k1", 1], ["t2", "", 0], ["t9", "k9", 1], ["t9 again", "k9", 0]]);
     const c = await compareRuns(a, b, opts);
     // Row 2 of b would pair k1 a second time (n_pairs 2), and row 3's "" is no key.
-    expect(c).toMatchObject({ rows: { a: 2, b: 1, matched: 1 }, unmatched: { a_only: 1, b_only: 0 }, mismatch: null });
+    expect(c).toMatchObject({ rows: { a: 2, b: 2, matched: 1 }, unmatched: { a_only: 1, b_only: 1 }, mismatch: null });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 1, mean_b: 0 });
     // Row 1 in both runs: row_b all the same (paired by key), and nothing of how the list was ordered.
     expect(Object.keys(c.evaluators[0]?.worst[0] ?? {})).toEqual(["row", "row_b", "id", "score_a", "score_b", "delta"]);
     expect(c.warnings).toEqual([
       'Run "b", row 2 has the key string "k1" of an earlier row; the first was kept; this row was left out.',
       'Run "b", row 3 has no key (string ""), so it cannot be paired by key; this row was left out.',
+      'Run "b", row 5 has the key string "k9" of an earlier row; the first was kept; this row was left out.',
     ]);
   });
 });

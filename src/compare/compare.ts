@@ -284,13 +284,23 @@ async function pairByKey(
     held.add(x);
   }
   refuseKeyless(readA, nameA, "a");
-  const seenB = new Set<string>();
+  // A key of run a's that run b gave is marked by its row number's sign (row numbers are from 1): only run b's keys
+  // that run a lacks are kept apart, so that two runs of the same traces hold each key once.
+  const onlyB = new Set<string>();
+  const seenB = (k: string) => {
+    const row = rowOfKey.get(k);
+    return row === undefined ? onlyB.has(k) : row < 0;
+  };
   for (let y = await readB.next(); y; y = await readB.next()) {
-    const key = keyOf(y, readB, nameB, (k) => seenB.has(k), "b");
+    const key = keyOf(y, readB, nameB, seenB, "b");
     if (key === null) continue;
-    seenB.add(key);
     const row = rowOfKey.get(key);
-    const x = row === undefined ? null : held.take(row);
+    if (row === undefined) {
+      onlyB.add(key);
+      continue;
+    }
+    rowOfKey.set(key, -row);
+    const x = held.take(row);
     if (x) pair(x, y);
   }
   refuseKeyless(readB, nameB, "b");

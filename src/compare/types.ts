@@ -27,7 +27,7 @@ export interface CompareOptions {
    * How rows of the two runs are paired: `"row"` (the default), by row number, as two runs of one dataset file
    * number them; `"key"`, by their idempotency key (`RowOutcome.key`), as runs a service records from traces number
    * their rows in the order they arrive. By key, run a's rows with a key are held in memory while run b's are read
-   * (its keys, ids and scores: about 180 bytes of heap a row with 45-character keys and 2 evaluators, 8 more per evaluator; 249 MB peak RSS on 500,000 such rows); a row without a key, or with one its run gave
+   * (its keys, ids and scores: about 250 bytes a row with 45-character keys and 2 evaluators, 8 more per evaluator; 243 MB peak RSS on 500,000 such rows, 366 MB on 1,000,000); a row without a key, or with one its run gave
    * an earlier row, is left out with a warning.
    */
   pairBy?: "row" | "key" | undefined;
