@@ -50,8 +50,9 @@ describe.each(evaluators.map((e) => [e.type, e] as const))("contract: %s", (type
     expect(r.score).toBe(definition.direction === "maximize" ? 1 : 0);
   });
 
-  it("rejects a record that is not an object (INPUT_INVALID), rather than scoring it as a row without a reference", async () => {
-    const e = createEvaluator(specFor(type), env);
+  it("rejects a record that is not an object (INPUT_INVALID), naming the evaluator, the method and what it must be, rather than scoring it as a row without a reference", async () => {
+    // Named unlike its type, so that both show: a service holding many evaluators sees only the error.
+    const e = createEvaluator({ ...specFor(type), name: "mine" }, env);
     for (const [record, received] of [
       [null, "null"],
       [undefined, "nothing"],
@@ -60,13 +61,18 @@ describe.each(evaluators.map((e) => [e.type, e] as const))("contract: %s", (type
       [42, "number 42"],
     ] as const) {
       const bad = record as unknown as EvalRecord;
-      const message = `the record to evaluate must be an object such as {"output": "...", "expected": "..."}, received ${received}`;
-      expect(await evalErrorOf(e.evaluate(bad))).toMatchObject({ code: "INPUT_INVALID", message });
-      expect(thrownEvalError(() => e.evaluateNow(bad))).toMatchObject({ code: "INPUT_INVALID", message });
-      if (e.verdictNow) expect(thrownEvalError(() => e.verdictNow?.(bad))).toMatchObject({ code: "INPUT_INVALID", message });
-      expect(thrownEvalError(() => e.texts(bad))).toMatchObject({ code: "INPUT_INVALID", message });
+      const message = (method: string) => `evaluator "mine" (${type}).${method}: the record must be an object such as {"output": "...", "expected": "..."}, received ${received}`;
+      expect(await evalErrorOf(e.evaluate(bad))).toMatchObject({ code: "INPUT_INVALID", message: message("evaluate") });
+      expect(thrownEvalError(() => e.evaluateNow(bad))).toMatchObject({ code: "INPUT_INVALID", message: message("evaluateNow") });
+      if (e.verdictNow) expect(thrownEvalError(() => e.verdictNow?.(bad))).toMatchObject({ code: "INPUT_INVALID", message: message("verdictNow") });
+      expect(thrownEvalError(() => e.texts(bad))).toMatchObject({ code: "INPUT_INVALID", message: message("texts") });
     }
     expect((await e.evaluate({})).skipped).toBe(true); // an object without expected is still skipped
+  });
+
+  it("names an evaluator without a name of its own by its type alone, in the error of a record that is not an object", async () => {
+    const e = createEvaluator(specFor(type), env);
+    expect((await evalErrorOf(e.evaluate(null as unknown as EvalRecord))).message).toMatch(new RegExp(`^evaluator "${type}"\\.evaluate: the record must be an object`));
   });
 
   it("is described for `simeval list` with its defaults", () => {

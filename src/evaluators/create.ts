@@ -1,4 +1,4 @@
-import { argumentError, describeValue, EvalError, formatPath, isPlainObject, type Issue } from "../errors.js";
+import { argumentError, EvalError, formatPath, isPlainObject, type Issue } from "../errors.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
@@ -27,7 +27,8 @@ export interface Evaluator {
   readonly remote: boolean;
   /**
    * Scores one record. Rejects with an INPUT_INVALID EvalError when the record cannot be read, and when
-   * it is not an object (null, a string, an array...).
+   * it is not an object (null, a string, an array...): that message names the evaluator and the method,
+   * e.g. `evaluator "strict" (exact_match).evaluate: the record must be an object such as {...}, received null`.
    */
   evaluate(record: EvalRecord): Promise<EvalResult>;
   /** Like {@link evaluate}, but returns the result directly when the evaluator is synchronous. For runners. */
@@ -230,12 +231,17 @@ function nameOf(raw: unknown): string | undefined {
 /**
  * Throws INPUT_INVALID unless `record` is an object (not null, not an array): a record of another kind
  * has no output or expected to read, and is a caller's mistake rather than a row without a reference.
+ * The message names the evaluator (`who`, see {@link evaluatorLabel}) and its `method` that was called,
+ * for a service that holds many evaluators and sees only the error.
  */
-function checkRecord(record: unknown): asserts record is EvalRecord {
+function checkRecord(record: unknown, who: string, method: string): asserts record is EvalRecord {
   if (isPlainObject(record)) return;
-  const received = describeValue(record);
-  const message = `the record to evaluate must be an object such as {"output": "...", "expected": "..."}, received ${received}`;
-  throw new EvalError("INPUT_INVALID", message, { issues: [{ path: [], message, expected: "an object", received }] });
+  throw argumentError("INPUT_INVALID", `${who}.${method}`, "the record", 'an object such as {"output": "...", "expected": "..."}', record, []);
+}
+
+/** How an error names an evaluator: `evaluator "name"`, with its type after when the name is not the type. */
+function evaluatorLabel(name: string, type: string): string {
+  return `evaluator ${JSON.stringify(name)}${name === type ? "" : ` (${type})`}`;
 }
 
 function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
@@ -258,8 +264,9 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   });
 
   /** The two texts to score, or null when the row has no expected output (skipped). */
-  const argsOf = (record: EvalRecord): (ScoreArgs & { outputMissing: boolean }) | null => {
-    checkRecord(record);
+  const who = evaluatorLabel(name, definition.type);
+  const argsOf = (record: EvalRecord, method: string): (ScoreArgs & { outputMissing: boolean }) | null => {
+    checkRecord(record, who, method);
     const expected = inputs.expected(record);
     if (expected === undefined || expected === null) return null;
     const rawOutput = inputs.output(record);
@@ -273,8 +280,9 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     return { output, expected: reference, outputMissing };
   };
 
-  const evaluateNow = (record: EvalRecord): EvalResult | Promise<EvalResult> => {
-    const args = argsOf(record);
+  /** {@link Evaluator.evaluateNow}; `method` is the one the caller called, for the error of a record that is not an object. */
+  const evaluateAs = (record: EvalRecord, method: string): EvalResult | Promise<EvalResult> => {
+    const args = argsOf(record, method);
     if (args === null) {
       return {
         name,
@@ -295,7 +303,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
   const verdictOf = scorer.verdict;
   const verdictNow = verdictOf
     ? (record: EvalRecord): EvalVerdict => {
-        const args = argsOf(record);
+        const args = argsOf(record, "verdictNow");
         if (args === null) return { score: skippedScore, passed: false, skipped: true };
         const v = verdictOf(args);
         return { score: v.score, passed: v.passed, skipped: false };
@@ -303,7 +311,7 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     : undefined;
 
   const texts = (record: EvalRecord) => {
-    checkRecord(record);
+    checkRecord(record, who, "texts");
     const text = (v: unknown, what: string) => (v === undefined || v === null ? null : toText(v, what));
     return { output: text(inputs.output(record), "output"), expected: text(inputs.expected(record), "expected") };
   };
@@ -320,9 +328,9 @@ function build(parsed: ParsedSpec, env: EvaluatorEnv): Evaluator {
     ready: async () => {
       await scorer.ready?.();
     },
-    evaluateNow,
+    evaluateNow: (record) => evaluateAs(record, "evaluateNow"),
     ...(verdictNow ? { verdictNow } : {}),
-    evaluate: async (record) => evaluateNow(record),
+    evaluate: async (record) => evaluateAs(record, "evaluate"),
   };
 }
 
