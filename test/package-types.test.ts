@@ -59,6 +59,23 @@ export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}
     expect(p.status).toBe(0);
   }, 60_000);
 
+  it("name what beginRun takes, so that a service can build a run's meta and options apart from the call", () => {
+    writeFileSync(
+      join(dir, "begin.ts"),
+      `import type { BeginRunOptions, RunMeta, RunStore } from "simeval/node";
+export function begin(store: RunStore, name: string): Promise<string> {
+  const meta: RunMeta = { name, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] };
+  const opts: BeginRunOptions = { owner: "none" };
+  return store.beginRun(meta, opts);
+}
+`,
+    );
+    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "begin.ts")];
+    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
+    expect(p.stdout + p.stderr).toBe("");
+    expect(p.status).toBe(0);
+  }, 60_000);
+
   it("export every type that an exported signature names, so that a caller can write its arguments down", () => {
     writeFileSync(join(dir, "all.ts"), `export * as root from "simeval";\nexport * as metrics from "simeval/metrics";\nexport * as node from "simeval/node";\n`);
     const program = ts.createProgram([join(dir, "all.ts")], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, types: ["node"], noEmit: true });

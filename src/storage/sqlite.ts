@@ -11,7 +11,7 @@ import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-
 import { newRunId } from "./run-id.js";
 import { isRunName, RUN_NAME_EXPECTED } from "./run-name.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import { CLOSED_UNFINISHED, processGone, type AppendedRow, type RowsOptions, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions, type RowsOptions, type RunMeta, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -333,7 +333,7 @@ export class SqliteRunStore implements RunStore {
    * `meta.dataset_path` and `meta.dataset_hash` are both null for a run not read from a dataset file (a service's,
    * scoring traces), stored as "" (see {@link NO_DATASET}).
    */
-  async beginRun(meta: { name: string | null; dataset_path: string | null; dataset_hash: string | null; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string> {
+  async beginRun(meta: RunMeta, opts?: BeginRunOptions): Promise<string> {
     const owned = runOwner(opts) === "process";
     checkRunMeta(meta);
     const specs = checkEvaluatorSpecs(meta.evaluators);

@@ -43,6 +43,23 @@ export interface AppendedRow {
  */
 export type RunOwner = "process" | "none";
 
+/**
+ * What {@link RunStore.beginRun} records of a new run (its `meta`): the run's name, the dataset file it reads
+ * (`dataset_path`, and `dataset_hash`, the sha256 of its bytes; both null for a run not read from a file, such as
+ * a service's run of traces) and the specs of its evaluators. Named so that a caller can build one apart from the call.
+ */
+export interface RunMeta {
+  name: string | null;
+  dataset_path: string | null;
+  dataset_hash: string | null;
+  evaluators: EvaluatorSpec[];
+}
+
+/** Options of {@link RunStore.beginRun}: `owner`, who answers for the run (see {@link RunOwner}). */
+export interface BeginRunOptions {
+  owner?: RunOwner;
+}
+
 /** Options of {@link RunStore.rows}. */
 export interface RowsOptions {
   /** Whether each row's `record` is read (default true); false leaves it out. */
@@ -74,7 +91,7 @@ export interface RunStore {
    * string, or an empty path, is refused with INPUT_INVALID naming the field. They are read back as given
    * ({@link RunInfo.dataset_path}).
    */
-  beginRun(meta: { name: string | null; dataset_path: string | null; dataset_hash: string | null; evaluators: EvaluatorSpec[] }, opts?: { owner?: RunOwner }): Promise<string>;
+  beginRun(meta: RunMeta, opts?: BeginRunOptions): Promise<string>;
   /**
    * Appends row outcomes (called in batches, in order), each under the number it carries, and with its `key`
    * when a {@link RowOutcome} has one (refused when the run holds that key already). Each row's `stored_at` is the
