@@ -134,6 +134,26 @@ describe("renderJUnit", () => {
     expect(message(`${"b".repeat(300)}c`)).toBe(`${"b".repeat(299)}…`);
   });
 
+  it("gives a message starting with line breaks (or blank lines) its first line that is not blank", () => {
+    const out = renderJUnit({
+      name: "r",
+      evaluators: ["lev"],
+      rows: [
+        { row: 1, id: null, results: { lev: result({ passed: false, reasoning: "\nEdit distance 8.\nsecond line" }) } },
+        { row: 2, id: null, results: { lev: { error: { code: "INPUT_INVALID", message: "\r\n  \n$.output matched 2 values" } } } },
+        { row: 3, id: null, results: { lev: result({ passed: false, reasoning: "\n \n" }) } },
+      ],
+      gates: [{ name: "mean", passed: false, message: "\nmean 0.2 < 0.7" }],
+    });
+    const { list: l } = parse(out);
+    const cases = (l[0] as Node)["testcase"] as Node[];
+    expect((cases[0]?.["failure"] as Node)["@message"]).toBe("Edit distance 8.");
+    expect((cases[1]?.["error"] as Node)["@message"]).toBe("$.output matched 2 values");
+    expect((cases[2]?.["failure"] as Node)["@message"]).toBe(""); // nothing but blank lines
+    const gate = ((l[1] as Node)["testcase"] as Node[])[0] as Node;
+    expect((gate["failure"] as Node)["@message"]).toBe("mean 0.2 < 0.7");
+  });
+
   it("fails the skipped rows of the evaluators counted that way by --count-skipped-as-zero, as the summary does", () => {
     const { suites: s, list: l } = parse(renderJUnit({ name: "r", evaluators: ["lev", "dist"], skippedAsFailed: ["lev"], rows, gates: [] }));
     const lev = l[0] as Node;

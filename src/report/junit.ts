@@ -52,9 +52,13 @@ function caseName(row: RowOutcome): string {
   return id === "" ? `row ${row.row}` : `row ${row.row} (id ${id})`;
 }
 
-/** The text's first line, cut past 300 characters (code points, so that no surrogate pair is split into U+FFFD). */
+/**
+ * The text's first line that is not blank, cut past 300 characters (code points, so that no surrogate pair is
+ * split into U+FFFD): a reasoning or error that starts with a line break would otherwise give an empty message,
+ * which is all a CI view shows of a failure. "" when every line is blank.
+ */
 function firstLine(text: string): string {
-  const line = text.split(/\r?\n/, 1)[0] ?? "";
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   const capped = capCodePoints(line, 299);
   return capped.length > 300 ? `${capped.text}…` : line;
 }
