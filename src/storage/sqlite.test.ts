@@ -1107,7 +1107,7 @@ describe("several writers", () => {
       let row = 0;
       for (let b = 0; b < 100; b++) {
         const rows = [];
-        for (let i = 0; i < 200; i++) { row++; rows.push({ row, id: row, results: { em: { type: "exact_match", score: 1 } } }); }
+        for (let i = 0; i < 200; i++) { row++; rows.push({ row, id: row, results: { em: { type: "exact_match", score: 1, passed: true } } }); }
         await store.addRows(id, rows);
       }
       await store.finishRun(id, { rows: row, row_errors: 0, skipped_as_zero: false, evaluators: [] });
@@ -1162,17 +1162,17 @@ describe("appendRows", () => {
       [[...unnumbered(1, 1), { results: { lev: 7 } }], "appendRows: rows[1].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
       [[{ results: { lev: null } }], "appendRows: rows[0].results.lev must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received null"],
       // A result under a name the run has no evaluator for (META's is "em").
-      [[...unnumbered(1, 1), { results: { em: { score: 1 }, lev: { score: 1 } } }], `appendRows: rows[1].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
+      [[...unnumbered(1, 1), { results: { em: { score: 1, passed: true }, lev: { score: 1, passed: true } } }], `appendRows: rows[1].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
       // A string `results` makes the row a SerializedRow: its JSON is checked, and its id must be JSON too.
-      [[{ id: "trace-1", results: '{"em":{"score":1}}' }], `appendRows: rows[0].id must be the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing, received string "trace-1"`],
+      [[{ id: "trace-1", results: '{"em":{"score":1,"passed":true}}' }], `appendRows: rows[0].id must be the JSON of the row's id (JSON.stringify(id): a row whose results are a string of JSON is a SerializedRow, whose id is JSON too), or nothing, received string "trace-1"`],
       [[{ results: "not json" }], `appendRows: rows[0].results must be an object of results by evaluator name, or its JSON (a string that parses to an object), received string "not json"`],
       [[{ results: "[]" }], `appendRows: rows[0].results must be an object of results by evaluator name, or its JSON (a string that parses to an object), received string "[]"`],
       [[{ results: '{"em":7}' }], "appendRows: rows[0].results.em must be an evaluator's result ({ score, skipped, … } or { error }, as scoreRecord gives it), received number 7"],
-      [[{ results: '{"em":{"score":1}}', error: "oops" }], `appendRows: rows[0].error must be null, nothing or the JSON of { code, message }, received string "oops"`],
-      [[{ results: { em: { score: 1 } }, error: "oops" }], `appendRows: rows[0].error must be nothing or the row's error ({ code, message }), received string "oops"`],
-      [[{ results: '{"lev":{"score":1}}' }], `appendRows: rows[0].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
+      [[{ results: '{"em":{"score":1,"passed":true}}', error: "oops" }], `appendRows: rows[0].error must be null, nothing or the JSON of { code, message }, received string "oops"`],
+      [[{ results: { em: { score: 1, passed: true } }, error: "oops" }], `appendRows: rows[0].error must be nothing or the row's error ({ code, message }), received string "oops"`],
+      [[{ results: '{"lev":{"score":1,"passed":true}}' }], `appendRows: rows[0].results.lev: run ${id} has no evaluator named "lev" (its evaluators: "em"); a row's results are keyed by the names of the run's evaluators, as scoreRecord gives them`],
       // A line goes to an INTEGER column: anything else was STORE_FAILED naming no row.
-      [[{ results: '{"em":{"score":1}}', line: "3" }], `appendRows: rows[0].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received string "3"`],
+      [[{ results: '{"em":{"score":1,"passed":true}}', line: "3" }], `appendRows: rows[0].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received string "3"`],
       [[...unnumbered(1, 1), { results: {}, line: 1.5 }], `appendRows: rows[1].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received number 1.5`],
     ];
     for (const [rows, message] of cases) {
@@ -1186,12 +1186,12 @@ describe("appendRows", () => {
     // compare and the summary disagree).
     const serialized = [
       { id: '"t-1"', results: '{"em":{"score":1,"passed":true,"skipped":false}}', line: 7, scores: new Float64Array([0]) },
-      { results: '{"em":{"score":0}}', error: null, line: null, scores: ["x"] },
+      { results: '{"em":{"score":0,"passed":false}}', error: null, line: null, scores: ["x"] },
     ];
     expect(await store.appendRows(id, serialized as never)).toEqual([{ row: 1, added: true }, { row: 2, added: true }]);
     expect((await collect(store.rows(id))).map((r) => [r.row, r.id, r.line, r.results["em"]])).toEqual([
       [1, "t-1", 7, { score: 1, passed: true, skipped: false }],
-      [2, undefined, undefined, { score: 0 }],
+      [2, undefined, undefined, { score: 0, passed: false }],
     ]);
     expect((await collect(store.scores(id))).map((r) => r.scores)).toEqual([{ em: 1 }, { em: 0 }]);
   });
@@ -1230,7 +1230,7 @@ describe("appendRows", () => {
     expect(await collect(store.rows(id))).toEqual([]);
   });
 
-  it("refuses a result whose score, passed, skipped or error is given but of the wrong kind, naming the field, in appendRows and addRows", async () => {
+  it("refuses a result whose score, passed, skipped or error is of the wrong kind, or whose score or passed is missing, naming the field, in appendRows and addRows", async () => {
     const store = open();
     const id = await store.beginRun(META);
     // `passed: "yes"` was stored and counted as a pass, `score: "0.9"` as the evaluator's error, a summary's mean could pass 1.
@@ -1241,6 +1241,11 @@ describe("appendRows", () => {
       [{ error: "failed" }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received string "failed"`],
       [{ error: { code: "X" } }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received object`],
       [{ error: { message: "m" } }, `rows[1].results.em.error must be the evaluator's error ({ code, message }, both strings, as scoreRecord gives it), received object`],
+      // Left out, they were read as what the caller did not say: `{}` as the evaluator's error, `{ score: 1 }` as a failed row.
+      [{}, `rows[1].results.em.score must be a number or null (no score), unless the result is skipped (skipped: true) or an { error }, as scoreRecord gives them, received nothing`],
+      [{ passed: true }, `rows[1].results.em.score must be a number or null (no score), unless the result is skipped (skipped: true) or an { error }, as scoreRecord gives them, received nothing`],
+      [{ score: 1 }, `rows[1].results.em.passed must be true, false or null (no verdict), unless the result is skipped (skipped: true) or an { error }, as scoreRecord gives them, received nothing`],
+      [{ score: 1, skipped: false }, `rows[1].results.em.passed must be true, false or null (no verdict), unless the result is skipped (skipped: true) or an { error }, as scoreRecord gives them, received nothing`],
     ];
     for (const [result, message] of cases) {
       const appended = await evalErrorOf(store.appendRows(id, [...unnumbered(1, 1), { results: { em: result } }] as never));
@@ -1249,9 +1254,9 @@ describe("appendRows", () => {
       expect(added).toMatchObject({ code: "INPUT_INVALID", message: `addRows: ${message}` });
     }
     expect(await collect(store.rows(id))).toEqual([]);
-    // Fields left out, and null ones, are as before: a hand-made result of a score alone is stored.
-    const fine = [{ score: 1 }, { score: null, passed: null, skipped: true }, { error: { code: "E", message: "m" } }];
-    expect(await store.appendRows(id, fine.map((em) => ({ results: { em } })) as never)).toEqual(added(1, 2, 3));
+    // Null ones mean no score and no verdict; a skipped result and an error need neither; the rest may be left out.
+    const fine = [{ score: 1, passed: true }, { score: null, passed: null }, { score: null, passed: null, skipped: true }, { skipped: true }, { error: { code: "E", message: "m" } }];
+    expect(await store.appendRows(id, fine.map((em) => ({ results: { em } })) as never)).toEqual(added(1, 2, 3, 4, 5));
   });
 
   it("refuses a row whose id, results or error has no JSON (INPUT_INVALID naming it), storing none of the batch: an id of 1n was STORE_FAILED naming no row", async () => {

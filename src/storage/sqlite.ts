@@ -1154,8 +1154,8 @@ function refuseUnknownResults(runId: string, names: readonly string[], rows: rea
  * Throws INPUT_INVALID naming `rows[i].results.NAME` when row `i`'s results are an object (not a SerializedRow's
  * JSON) holding a value that is not an object, a result or `{ error }` as `scoreRecord` gives them: `{ lev: 7 }` was
  * STORE_FAILED saying "Cannot use 'in' operator to search for 'error' in 7", which named neither row nor evaluator.
- * Naming `rows[i].results.NAME.FIELD` too when a field the summary reads is there but of the wrong kind (see
- * {@link resultFieldFault}): `{ score: 2, passed: "yes" }` was stored and counted as a pass.
+ * Naming `rows[i].results.NAME.FIELD` too when a field the summary reads is missing or of the wrong kind (see
+ * {@link resultFieldFault}): `{ score: 2, passed: "yes" }` was stored and counted as a pass, `{ score: 1 }` as a fail.
  */
 function checkResults(fn: string, r: object, i: number): void {
   const { results } = r as { results?: unknown };
@@ -1170,10 +1170,12 @@ function checkResults(fn: string, r: object, i: number): void {
 }
 
 /**
- * The first field of a result that the summary and the comparison read and that is given but of the wrong kind, with
- * what it must be; null when there is none. A field left out is not a fault here (rows of hand-made results carry only
- * a `score`), but one given as a string, say, would be stored and then read as a verdict or an error (`passed: "yes"`
- * counted as a pass, `score: "0.9"` as the evaluator's error).
+ * The first field of a result that the summary and the comparison read and that is missing or of the wrong kind,
+ * with what it must be; null when there is none. Given as a string, say, it would be stored and then read as a
+ * verdict or an error (`passed: "yes"` counted as a pass, `score: "0.9"` as the evaluator's error); left out, it
+ * was read as something the caller did not say: `{}` as the evaluator's error, `{ score: 1 }` as a failed row. So
+ * a result that is not skipped must give `score` and `passed` (either may be null: no score, no verdict), as
+ * `scoreRecord` does; a skipped one (`skipped: true`) or an `{ error }` need not.
  */
 function resultFieldFault(result: Record<string, unknown>): { field: string; expected: string } | null {
   if ("error" in result) {
@@ -1186,6 +1188,10 @@ function resultFieldFault(result: Record<string, unknown>): { field: string; exp
   if (score !== undefined && score !== null && typeof score !== "number") return { field: "score", expected: "a number or null" };
   if (passed !== undefined && passed !== null && typeof passed !== "boolean") return { field: "passed", expected: "true, false or null (no verdict)" };
   if (skipped !== undefined && typeof skipped !== "boolean") return { field: "skipped", expected: "true or false" };
+  if (skipped === true) return null;
+  const unless = "unless the result is skipped (skipped: true) or an { error }, as scoreRecord gives them";
+  if (score === undefined) return { field: "score", expected: `a number or null (no score), ${unless}` };
+  if (passed === undefined) return { field: "passed", expected: `true, false or null (no verdict), ${unless}` };
   return null;
 }
 
