@@ -20,7 +20,7 @@ export type { RowOutcome, RowResult, StoredResult, ResultError, RunInfo, RunSumm
 export { readDataset, detectFormat, type DatasetFormat, type DatasetItem, type ReadDatasetOptions } from "./dataset/read-dataset.js";
 export type { RowErrorCode } from "./dataset/rows.js";
 export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore, type StoredRows } from "./storage/sqlite.js";
-export type { RunStore, RunOwner, RunMeta, BeginRunOptions, RowsOptions, UnnumberedRow, AppendedRow } from "./storage/store.js";
+export type { RunStore, RunOwner, RunMeta, BeginRunOptions, FinishRunOptions, DeleteRunOptions, DeletedRun, RowsOptions, UnnumberedRow, AppendedRow } from "./storage/store.js";
 export {
   compareRuns,
   type CompareOptions,

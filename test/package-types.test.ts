@@ -59,18 +59,27 @@ export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}
     expect(p.status).toBe(0);
   }, 60_000);
 
-  it("name what beginRun takes, so that a service can build a run's meta and options apart from the call", () => {
+  it("name what the run store's methods take and give, so that a service can write them down, and a store of its own implement RunStore", () => {
     writeFileSync(
-      join(dir, "begin.ts"),
-      `import type { BeginRunOptions, RunMeta, RunStore } from "simeval/node";
+      join(dir, "store.ts"),
+      `import type { BeginRunOptions, DeletedRun, DeleteRunOptions, FinishRunOptions, RunMeta, RunStore, RunSummary } from "simeval/node";
 export function begin(store: RunStore, name: string): Promise<string> {
   const meta: RunMeta = { name, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] };
   const opts: BeginRunOptions = { owner: "none" };
   return store.beginRun(meta, opts);
 }
+export function finish(store: RunStore, id: string, summary: RunSummary): Promise<boolean> {
+  const opts: FinishRunOptions = { rows: summary.rows };
+  return store.finishRun(id, summary, opts);
+}
+export async function remove(store: RunStore, id: string): Promise<number> {
+  const opts: DeleteRunOptions = { force: true, onProgress: () => {}, signal: AbortSignal.timeout(1000) };
+  const deleted: DeletedRun = await store.deleteRun(id, opts);
+  return deleted.rows - (deleted.left ?? 0);
+}
 `,
     );
-    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "begin.ts")];
+    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "store.ts")];
     const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
     expect(p.stdout + p.stderr).toBe("");
     expect(p.status).toBe(0);

@@ -11,7 +11,7 @@ import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-
 import { newRunId } from "./run-id.js";
 import { isRunName, RUN_NAME_EXPECTED } from "./run-name.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
-import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions, type RowsOptions, type RunMeta, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions, type DeletedRun, type DeleteRunOptions, type FinishRunOptions, type RowsOptions, type RunMeta, type RunOwner, type RunStore, type UnnumberedRow } from "./store.js";
 
 /** Where the CLI keeps its runs, relative to the working directory. */
 export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
@@ -470,7 +470,7 @@ export class SqliteRunStore implements RunStore {
    * otherwise it resolves false and the run stays running (see {@link RunStore.finishRun}). A `summary` that is
    * no {@link RunSummary} is INPUT_INVALID (see {@link checkSummary}).
    */
-  async finishRun(runId: string, summary: RunSummary, opts?: { rows?: number }): Promise<boolean> {
+  async finishRun(runId: string, summary: RunSummary, opts?: FinishRunOptions): Promise<boolean> {
     checkRunId("finishRun", runId);
     checkSummary("finishRun", summary, false);
     const rows = opts?.rows;
@@ -720,10 +720,7 @@ export class SqliteRunStore implements RunStore {
    * is 0 unless `signal` was aborted (Ctrl-C), which stops the deletion after the chunk in hand, the run gone;
    * `onProgress` gets (rows deleted, rows in all) per chunk.
    */
-  async deleteRun(
-    runId: string,
-    opts: { onProgress?: (deleted: number, total: number) => void; force?: boolean; signal?: AbortSignal } = {},
-  ): Promise<{ rows: number; wasBaseline: boolean; left: number }> {
+  async deleteRun(runId: string, opts: DeleteRunOptions = {}): Promise<Required<DeletedRun>> {
     checkRunId("deleteRun", runId);
     checkDeleteOptions(opts);
     const doing = `delete run ${runId}`;

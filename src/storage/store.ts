@@ -60,6 +60,31 @@ export interface BeginRunOptions {
   owner?: RunOwner;
 }
 
+/** Options of {@link RunStore.finishRun}: `rows`, the rows the summary covers (the run must store exactly that many). */
+export interface FinishRunOptions {
+  rows?: number;
+}
+
+/**
+ * Options of {@link RunStore.deleteRun}: `onProgress` gets (rows deleted, rows to delete) as it goes, `force`
+ * deletes a run a live process may still be recording, and an aborted `signal` may stop it once the run is gone.
+ */
+export interface DeleteRunOptions {
+  onProgress?: (deleted: number, total: number) => void;
+  force?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * What {@link RunStore.deleteRun} did: the rows the run had, whether it was the baseline (now unset), and `left`,
+ * the rows still stored when a `signal` stopped it (a later deletion removes them).
+ */
+export interface DeletedRun {
+  rows: number;
+  wasBaseline: boolean;
+  left?: number;
+}
+
 /** Options of {@link RunStore.rows}. */
 export interface RowsOptions {
   /** Whether each row's `record` is read (default true); false leaves it out. */
@@ -120,7 +145,7 @@ export interface RunStore {
    * as the update: otherwise, as when another process appended rows after the summary was made, it resolves
    * false and the run stays running, to be summarized again (see `finishStoredRun` in `simeval/node`).
    */
-  finishRun(runId: string, summary: RunSummary, opts?: { rows?: number }): Promise<boolean>;
+  finishRun(runId: string, summary: RunSummary, opts?: FinishRunOptions): Promise<boolean>;
   /**
    * Marks the run incomplete, keeping every row already written, with why it stopped (`reason`, read back
    * as {@link RunInfo.stop_reason}): a short sentence that names the cause, such as "interrupted (SIGINT)" or
@@ -161,10 +186,7 @@ export interface RunStore {
    * (rows deleted, rows to delete) as it goes. An aborted `signal` may stop it once the run is gone and
    * before all its rows are: `left` is then how many rows are still stored (never read; a later deletion removes them).
    */
-  deleteRun(
-    runId: string,
-    opts?: { onProgress?: (deleted: number, total: number) => void; force?: boolean; signal?: AbortSignal },
-  ): Promise<{ rows: number; wasBaseline: boolean; left?: number }>;
+  deleteRun(runId: string, opts?: DeleteRunOptions): Promise<DeletedRun>;
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
   /**
