@@ -134,6 +134,25 @@ describe("simeval run", () => {
     expect([suites[1]["@_name"], suites[1]["@_failures"], suites[1]["@_skipped"]]).toEqual(["simeval.dist", "0", "1"]);
   });
 
+  it("--junit gives the run's recorded duration as the suites' time, the gates 0, and no testcase a time", async () => {
+    const data = file("t.jsonl", jsonl([{ output: "a", expected: "a" }, { output: "b", expected: "c" }]));
+    const db = join(dir, "db.sqlite");
+    const junit = join(dir, "t.xml");
+    const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--db", db, "--junit", junit, "--min-pass-rate", "exact_match=0.5");
+    expect(r.code).toBe(0);
+    const id = /^Run (\w+):/m.exec(r.out)?.[1] as string;
+    const shown = JSON.parse((await run("show", id, "--db", db, "--json")).out);
+    const seconds = ((Date.parse(shown.finished_at) - Date.parse(shown.started_at)) / 1000).toFixed(3);
+    const xml = readFileSync(junit, "utf8");
+    const doc = new XMLParser({ ignoreAttributes: false }).parse(xml).testsuites;
+    expect(doc["@_time"]).toBe(seconds);
+    expect(doc.testsuite.map((s: Record<string, string>) => [s["@_name"], s["@_time"]])).toEqual([
+      ["simeval.exact_match", seconds],
+      ["simeval:gates", "0.000"],
+    ]);
+    expect(xml).not.toMatch(/<testcase [^>]*time=/);
+  });
+
   it("in a CSV, an empty expected cell skips the row and an empty output is scored as the empty string", async () => {
     const data = file("s.csv", "output,expected\na,a\nb,\"\"\n,x\n");
     await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--summary", join(dir, "s.json"));
@@ -694,7 +713,8 @@ describe("simeval run on any number of threads", () => {
       const { run_id: id, ...summary } = JSON.parse(readFileSync(at("summary.json"), "utf8"));
       const times = /\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( UTC|Z)?/g;
       const report = readFileSync(at("report.html"), "utf8").replaceAll(id, "RUN").replace(times, "TIME");
-      const junit = readFileSync(at("junit.xml"), "utf8").replaceAll(id, "RUN").replace(times, "TIME");
+      // The run's duration differs from run to run.
+      const junit = readFileSync(at("junit.xml"), "utf8").replaceAll(id, "RUN").replace(times, "TIME").replace(/ time="\d+\.\d{3}"/g, ' time="SECONDS"');
       return { results: readFileSync(at("out.jsonl"), "utf8"), summary, report, junit, out: r.out.replaceAll(id, "RUN").replaceAll(at(""), "") };
     };
     const inline = await outputs(0);

@@ -188,6 +188,29 @@ describe("renderJUnit", () => {
     expect(parse(renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [] })).list.map((s) => s["@name"])).toEqual(["simeval.lev", "simeval:rows"]);
   });
 
+  it("gives the run's duration as the time of the document and of each suite of rows, the gates 0, and no testcase a time", () => {
+    const timed = renderJUnit({ name: "r", evaluators: ["lev", "dist"], time: 12.3456, rows, gates: [{ name: "lev=0.5", passed: true, message: "passed" }] });
+    const { suites: s, list: l } = parse(timed);
+    expect(s["@time"]).toBe("12.346");
+    expect(l.map((suite) => [suite["@name"], suite["@time"]])).toEqual([
+      ["simeval.lev", "12.346"],
+      ["simeval.dist", "12.346"],
+      ["simeval:rows", "12.346"],
+      ["simeval:gates", "0.000"],
+    ]);
+    // No `time="0"` on each row and evaluator, read as "took no time": a row's time per evaluator is not measured.
+    expect(l.flatMap((suite) => suite["testcase"] as Node[]).filter((c) => c["@time"] !== undefined)).toEqual([]);
+    expect(timed).not.toMatch(/<testcase [^>]*time=/);
+  });
+
+  it("writes no time at all when the run's duration is not given, and refuses one that is not a duration", () => {
+    const untimed = renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [{ name: "lev=0.5", passed: true, message: "passed" }] });
+    expect(untimed).not.toContain("time=");
+    for (const time of [-1, Number.NaN, Number.POSITIVE_INFINITY, "12"]) {
+      expect(() => renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [], time } as never)).toThrow(/renderJUnit: input\.time must be/);
+    }
+  });
+
   it("writes an empty run as an empty, valid document", () => {
     const { suites: s, list: l } = parse(renderJUnit({ name: "empty", evaluators: [], rows: [], gates: [] }));
     expect(l).toEqual([]);

@@ -214,6 +214,14 @@ export interface JUnitInput {
   name: string;
   /** ISO 8601; written as each suite's `timestamp` when given. */
   timestamp?: string;
+  /**
+   * The run's duration in seconds (a finite number >= 0), written to 3 decimals as the `time` of `<testsuites>`
+   * and of each suite of rows (each evaluator's, and the unreadable rows'), whose rows were scored over the
+   * whole run alongside the other evaluators'; `simeval:gates` has time 0, its checks made once the run ended.
+   * Testcases have no `time`: a row's time per evaluator is not measured, and a `time="0"` on each would say
+   * that it took none. Absent: no `time` is written at all.
+   */
+  time?: number;
   /** Evaluator names in the order their suites should appear. */
   evaluators: string[];
   /**

@@ -10,6 +10,7 @@ import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../ru
 import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings } from "../../run/run-warnings.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
+import type { RunInfo } from "../../run/types.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
 import { wholeNumberOption } from "../whole-number.js";
@@ -268,7 +269,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
       // Skipped rows fail where the summary counted them as failed verdicts (an evaluator that gives verdicts).
       const skippedAsFailed = result.summary.skipped_as_zero ? result.summary.evaluators.filter((e) => e.verdicts > 0).map((e) => e.name) : [];
-      const input = { name: run.name ?? run.id, timestamp: run.started_at, evaluators: evaluators.map((e) => e.name), skippedAsFailed };
+      const input = { name: run.name ?? run.id, timestamp: run.started_at, ...runSeconds(run), evaluators: evaluators.map((e) => e.name), skippedAsFailed };
       // A million rows take about 20 s to read back.
       const reading = terminalProgress(process.stderr, io.stderr, undefined, results?.terminal !== true);
       reading.step(`writing ${forTerminalLine(path)}: reading the rows back`);
@@ -309,6 +310,16 @@ function regressionGate(c: BaselineVerdict): GateOutcome {
   ];
   const message = failures.length ? `${failures.join("; ")} (--fail-on-regression)` : `no regression against the baseline ${c.baseline}`;
   return { name: "no regression against the baseline", passed: failures.length === 0, message };
+}
+
+/**
+ * `{ time }`, the run's duration in seconds from its start to its recorded end, for `--junit`'s `time` attributes
+ * (the files written after the run are not in it); empty when the run has no end recorded.
+ */
+function runSeconds(run: RunInfo): { time?: number } {
+  if (run.finished_at === null) return {};
+  const ms = Date.parse(run.finished_at) - Date.parse(run.started_at);
+  return Number.isFinite(ms) ? { time: Math.max(0, ms) / 1000 } : {};
 }
 
 /** Whether there is no file at `path` (ENOENT); another failure to stat it is openSqliteStore's to name. */
