@@ -788,6 +788,12 @@ describe("runs, show, baseline, compare and trend", () => {
     const baselineId = (await run("baseline", "--db", db)).out.match(/^baseline: (\S+) \(good\)/)?.[1];
     expect(summary.baseline.run).toBe(`good (${summary.baseline.run_id})`);
     expect(summary.baseline.run_id).toBe(baselineId);
+    // The comparison's figures (means, difference, interval, p-value, verdict, rows) as `compare --json` gives them,
+    // where before they were in the text alone.
+    const json = JSON.parse((await run("compare", "good", "worse", "--db", db, "--json")).out);
+    expect(summary.baseline.comparison).toEqual(json);
+    expect(summary.baseline.comparison.evaluators[0]).toMatchObject({ name: "levenshtein", n_pairs: 60, regressed: true, rows: { improved: 0, regressed: 60, unchanged: 0 } });
+    expect(summary.baseline.comparison.verdict).toEqual({ regressed_on: summary.baseline.regressed_on, no_verdict_on: summary.baseline.no_verdict_on });
     expect(readFileSync(join(dir, "b.junit.xml"), "utf8")).toMatch(/<testcase[^>]*name="no regression against the baseline"[^>]*>\s*<failure[^>]*message="this run is significantly worse/);
 
     const runs = await run("runs", "--db", db);

@@ -6,13 +6,14 @@ import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
 import { forTerminalLine } from "../format.js";
 import { tableWidth } from "../table.js";
-import { compare, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionVerdict } from "./compare.js";
+import { compare, comparisonJson, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionVerdict, type ComparisonJson } from "./compare.js";
 import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
 
 /**
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.
- * Returns the baseline's label and id, the evaluators on which the new run is significantly worse, and those
- * with no row scored in both runs (no verdict, which fails a gate), or null when there was nothing to
+ * Returns the baseline's label and id, the evaluators on which the new run is significantly worse, those
+ * with no row scored in both runs (no verdict, which fails a gate), and the whole comparison as `compare --json`
+ * gives it, or null when there was nothing to
  * compare. With `gate` (--fail-on-regression), no baseline (unset since the run began), runs whose ids
  * disagree, or that share no evaluator, or a baseline in which one of the run's evaluators scored no row
  * (see {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the first and
@@ -49,7 +50,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
   if (gate) refuseMismatchedGate(comparison);
-  return { baseline: a.label, baseline_id: baseline.id, ...regressionVerdict(comparison) };
+  return { baseline: a.label, baseline_id: baseline.id, ...regressionVerdict(comparison), comparison: comparisonJson(comparison, a, b) };
 }
 
 /** The new run against the baseline: the evaluators it regressed on, and those with no pair to judge (see {@link compareAgainstBaseline}). */
@@ -62,6 +63,12 @@ export interface BaselineVerdict {
   no_verdict: string[];
   /** How many evaluators the comparison covers. */
   compared: number;
+  /**
+   * The comparison as `simeval compare BASELINE RUN --json` prints it (each evaluator's means, difference, interval,
+   * p-value, verdict and rows improved, regressed and unchanged), for summary.json's `baseline.comparison`: with
+   * `--baseline`, there is no other way to read these figures but the text.
+   */
+  comparison: ComparisonJson;
 }
 
 /**

@@ -256,7 +256,13 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         read_stopped: result.readStopped,
         summary: result.summary,
         gates: checks,
-        baseline: againstBaseline && { run: againstBaseline.baseline, run_id: againstBaseline.baseline_id, regressed_on: againstBaseline.regressed, no_verdict_on: againstBaseline.no_verdict },
+        baseline: againstBaseline && {
+          run: againstBaseline.baseline,
+          run_id: againstBaseline.baseline_id,
+          regressed_on: againstBaseline.regressed,
+          no_verdict_on: againstBaseline.no_verdict,
+          comparison: againstBaseline.comparison,
+        },
         // What the terminal showed besides the table: the first unreadable rows, each evaluator's first error, the warnings
         // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
