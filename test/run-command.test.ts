@@ -1325,10 +1325,15 @@ describe("runs, show, baseline, compare and trend", () => {
     const first = await run(...args);
     expect(first.code).toBe(0);
     expect(first.err).toContain(`--baseline: no baseline is set yet (this run created the run database ${db}: a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run`);
-    const second = await run(...args);
+    const summary = join(dir, "created-summary.json");
+    const second = await run(...args, "--summary", summary);
     expect(second.code).toBe(0);
     expect(second.err).toContain("--baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
     expect(second.err).not.toContain("this run created");
+    // A script reading summary.json is told why `baseline` is null, as the terminal was.
+    const json = JSON.parse(readFileSync(summary, "utf8"));
+    expect(json.baseline).toBeNull();
+    expect(json.warnings).toEqual(["--baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run"]);
   });
 
   it("compare refuses runs with no evaluator in common (exit 2, naming each side's), with or without --fail-on-regression", async () => {

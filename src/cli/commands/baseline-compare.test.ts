@@ -61,8 +61,11 @@ describe("compareAgainstBaseline on a baseline it cannot judge by", () => {
     let err = "";
     const io = { stdout: () => {}, stderr: (s: string) => void (err += s) };
     expect((await evalErrorOf(compareAgainstBaseline(store, id, io, true))).message).toContain("no evaluator in common");
-    expect(await compareAgainstBaseline(store, id, io, false)).toBeNull();
+    const warnings: string[] = [];
+    expect(await compareAgainstBaseline(store, id, io, false, undefined, warnings)).toBeNull();
     expect(err).toMatch(/^simeval: --baseline: no evaluator in common/);
+    // The same for --summary and --report, without the prefix.
+    expect(warnings).toEqual([err.replace(/^simeval: /, "")]);
   });
 
   it("in which one of the run's evaluators scored no row: no verdict (USAGE) under the gate, a warning without it", async () => {

@@ -18,9 +18,15 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
  * disagree, or that share no evaluator, or a baseline in which one of the run's evaluators scored no row
  * (see {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the first and
  * last are a warning. `createdDatabase`, the path of a run database this run created, makes the no-baseline
- * warning say so: the baseline a user set elsewhere (a CI job's earlier runner) is not in it.
+ * warning say so: the baseline a user set elsewhere (a CI job's earlier runner) is not in it. Each warning, printed
+ * on stderr, is pushed to `warnings` too (without the `simeval: ` before it), for `--summary` and `--report`, which
+ * would otherwise give a null `baseline` without saying why.
  */
-export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean, createdDatabase?: string): Promise<BaselineVerdict | null> {
+export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean, createdDatabase?: string, warnings: string[] = []): Promise<BaselineVerdict | null> {
+  const warn = (text: string) => {
+    io.stderr(`simeval: ${text}`);
+    warnings.push(text);
+  };
   const baseline = await store.baseline();
   if (!baseline && gate) {
     // runCommand refused the gate before the first row when no baseline was set: another process deleted its run since.
@@ -31,7 +37,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   }
   if (!baseline) {
     const created = createdDatabase === undefined ? "" : ` (this run created the run database ${forTerminalLine(createdDatabase)}: a CI runner starts without one unless the file is kept between jobs)`;
-    io.stderr(`simeval: --baseline: no baseline is set yet${created}; \`simeval baseline set RUN\` marks a known-good run`);
+    warn(`--baseline: no baseline is set yet${created}; \`simeval baseline set RUN\` marks a known-good run`);
     return null;
   }
   const a = await loadRun(baseline.id, store);
@@ -41,12 +47,12 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   } catch (error) {
     // Nothing to compare: a gate has no verdict (exit 2); otherwise the run stands and this is said.
     if (gate) throw error;
-    io.stderr(`simeval: --baseline: ${(error as Error).message}`);
+    warn(`--baseline: ${(error as Error).message}`);
     return null;
   }
   const unscored = unscoredInBaseline(baseline, Object.keys(b.types));
   if (unscored && gate) throw new EvalError("USAGE", `--fail-on-regression: ${unscored}; \`simeval baseline set RUN\` marks a run in which every evaluator scored rows`);
-  if (unscored) io.stderr(`simeval: --baseline: warning: ${unscored}`);
+  if (unscored) warn(`--baseline: warning: ${unscored}`);
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
   if (gate) refuseMismatchedGate(comparison);

@@ -196,9 +196,11 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     // comparison with no verdict (exit 2) is thrown once they are written: the run's own figures stand.
     let againstBaseline: Awaited<ReturnType<typeof compareAgainstBaseline>> = null;
     let noVerdict: unknown;
+    // What --baseline warned of (no baseline set, nothing in common with it): said in --summary and --report too.
+    const baselineWarnings: string[] = [];
     if (opts.baseline && store && result.runId) {
       try {
-        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true, newDatabase);
+        againstBaseline = await compareAgainstBaseline(store, result.runId, io, opts.failOnRegression === true, newDatabase, baselineWarnings);
       } catch (error) {
         noVerdict = error;
       }
@@ -242,7 +244,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await attempt("--report", opts.report, async (path) => {
       // The report's gates are --summary's and --junit's (those failures among them: an evaluator that scored nothing
       // read "Gates ✓ passed" in a run that exited 3, its failure a warning box only).
-      const said = [...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine];
+      const said = [...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine, ...baselineWarnings];
       await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: checks }));
       io.stdout(`Report: ${forTerminalLine(path)}`);
     });
@@ -267,7 +269,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
         evaluator_errors: result.evaluatorErrors,
-        warnings: [...datasetWarnings, ...warnings.map((w) => w.message), ...fieldsLine],
+        warnings: [...datasetWarnings, ...warnings.map((w) => w.message), ...fieldsLine, ...baselineWarnings],
       };
       await writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
     });
