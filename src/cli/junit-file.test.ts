@@ -57,6 +57,21 @@ describe("writeJUnitFile", () => {
     expect(xml).toBe(readFileSync(join(dir, "plain.xml"), "utf8"));
   });
 
+  it("lets the event loop turn while the rows stream from a synchronous source, so that a Ctrl-C's listener runs", async () => {
+    let read = 0;
+    let turnedAt: number | undefined;
+    function* counted(): Generator<RowOutcome> {
+      for (const r of rows()) {
+        // Asked for once the rows have begun: it runs on the event loop's next turn.
+        if (++read === 1) setImmediate(() => (turnedAt = read));
+        yield r;
+      }
+    }
+    await writeJUnitFile(join(dir, "turns.xml"), input, counted(), gates);
+    expect(turnedAt).toBeDefined();
+    expect(turnedAt).toBeLessThanOrEqual(1024);
+  });
+
   it("tells a progress display of the rows read back, of the total given, then is done with it", async () => {
     const updates: [number, number | null][] = [];
     let done = 0;

@@ -77,7 +77,13 @@ export async function writeJUnitFile(
       let read = 0;
       for await (const row of rows) {
         builder.add(row);
-        if (++read % PROGRESS_ROWS === 0) progress?.to.update(read, progress.total);
+        if (++read % PROGRESS_ROWS === 0) {
+          progress?.to.update(read, progress.total);
+          // The rows come from a synchronous store, and the lines go to a file synchronously: the event loop would not
+          // turn until the end (a million rows take about 20 s), and a Ctrl-C or SIGTERM meanwhile was not heard, not
+          // even a second one, which stops at once. Let it turn, so that a signal's listener runs.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       }
       progress?.to.update(read, progress.total);
       progress?.to.done();

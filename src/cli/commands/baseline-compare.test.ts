@@ -33,6 +33,26 @@ describe("compareAgainstBaseline", () => {
   });
 });
 
+describe("compareAgainstBaseline on runs read from the store", () => {
+  it("lets the event loop turn while it reads the rows (synchronous SQLite), so that a Ctrl-C's listener runs before the comparison is printed", async () => {
+    const ids: string[] = [];
+    for (const name of ["base", "new"]) {
+      const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      const result = { type: "exact_match", score: 1, passed: true, reasoning: null, details: null, skipped: false, label: null };
+      await store.addRows(id, Array.from({ length: 25_000 }, (_, i) => ({ row: i + 1, id: i + 1, results: { exact_match: result } })) as never);
+      await store.finishRun(id, { rows: 25_000, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+      ids.push(id);
+    }
+    await store.setBaseline(ids[0] as string);
+    let turned = false;
+    let turnedBeforePrinted: boolean | undefined;
+    const io = { stdout: () => void (turnedBeforePrinted ??= turned), stderr: () => {} };
+    setImmediate(() => (turned = true));
+    expect(await compareAgainstBaseline(store, ids[1] as string, io, true)).toMatchObject({ regressed: [], no_verdict: [] });
+    expect(turnedBeforePrinted).toBe(true);
+  });
+});
+
 const ev = (name: string, skipped: number, errors: number): EvaluatorSummary => ({ name, type: "exact_match", direction: "maximize", threshold: null, n: 2 - skipped - errors, skipped, errors, mean: null, median: null, p10: null, p90: null, min: null, max: null, pass_rate: null, verdicts: 0 });
 
 describe("unscoredInBaseline", () => {
