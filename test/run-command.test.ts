@@ -1505,7 +1505,11 @@ describe("runs, show, baseline, compare and trend", () => {
     const data = file("big.jsonl", jsonl(rows));
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "tfidf_similarity" }]));
     const db = join(dir, "db.sqlite");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1", "--summary", join(dir, "cut.json"), "--junit", join(dir, "cut.xml")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    // A baseline whose ids disagree with this run's: its comparison has no verdict (exit 2 on a whole run), which
+    // the interruption's exit code wins over.
+    expect((await run("run", file("other.jsonl", jsonl([{ id: "q1", output: "a", expected: "a" }])), "--config", config, "--db", db, "--name", "base")).code).toBe(0);
+    expect((await run("baseline", "set", "base", "--db", db)).code).toBe(0);
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1", "--summary", join(dir, "cut.json"), "--junit", join(dir, "cut.xml"), "--baseline", "--fail-on-regression"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     // Interrupt once rows are being recorded.
@@ -1525,15 +1529,16 @@ describe("runs, show, baseline, compare and trend", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(stderr).toContain(`interrupted (${signal})`);
     expect(code).toBe(exitCode);
+    expect(stderr).toMatch(/simeval: --fail-on-regression: runs .* disagree on the id of 1 row/);
     const store = openSqliteStore(db);
-    const run = await store.findRun("cut");
-    expect(run?.status).toBe("incomplete");
-    expect(run?.stop_reason).toBe(`interrupted (${signal})`);
-    const kept = await collect(store.rows(run!.id));
+    const cut = await store.findRun("cut");
+    expect(cut?.status).toBe("incomplete");
+    expect(cut?.stop_reason).toBe(`interrupted (${signal})`);
+    const kept = await collect(store.rows(cut!.id));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(200_000);
     expect(kept.map((r) => r.row)).toEqual(kept.map((_, i) => i + 1));
-    expect(run?.summary?.rows).toBe(kept.length);
+    expect(cut?.summary?.rows).toBe(kept.length);
     await store.close();
     // The summary file and JUnit say that the figures cover part of the dataset.
     const summary = JSON.parse(readFileSync(join(dir, "cut.json"), "utf8"));

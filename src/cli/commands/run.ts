@@ -283,10 +283,12 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       reading.step(`writing ${forTerminalLine(path)}: reading the rows back`);
       await writeJUnitFile(path, input, store.rows(result.runId, { records: false }), checks, { to: reading, total: result.summary.rows });
     });
-    // Every failure is said; the first (a write's, else the comparison's) gives the exit code.
+    // Every failure is said; the first write's gives the exit code, else the interruption's (the comparison of a run
+    // cut short is no reason to exit otherwise than as the signal asked), else the comparison's.
     const thrown = [...writeFailures, ...(noVerdict ? [noVerdict] : [])];
-    for (const e of thrown.slice(1)) io.stderr(`simeval: ${(e as Error).message}`);
-    if (thrown.length) throw thrown[0];
+    const exitBy = writeFailures.length || !result.interrupted ? thrown[0] : undefined;
+    for (const e of thrown) if (e !== exitBy) io.stderr(`simeval: ${(e as Error).message}`);
+    if (exitBy) throw exitBy;
 
     if (result.interrupted) return STOPPED_EXIT[stop.stoppedBy ?? "SIGINT"];
     if (result.readStopped || unreadable || result.datasetChanged) return EXIT.usage;
