@@ -86,6 +86,17 @@ describe("readJsonl", () => {
     expect(items.every((i) => !("error" in i) || i.error.code === "DATASET_ROW_INVALID")).toBe(true);
   });
 
+  it("a line that is an array of row objects (JSON.stringify(rows) in a .jsonl file) says to name the file .json", async () => {
+    const path = await file("one-line-array.jsonl", '[{"output":"a","expected":"a"},{"output":"b","expected":"b"}]\n[1,2]\n[]\n[{"a":1},2]\n');
+    const messages = (await collect(readJsonl(path))).map((i) => ("error" in i ? i.error.message : ""));
+    expect(messages).toEqual([
+      "line 1: expected a JSON object per line, found an array of 2 row objects: a JSON array of rows is read from a .json file, so name the file .json (or write one object per line)",
+      "line 2: expected a JSON object per line, found an array",
+      "line 3: expected a JSON object per line, found an array",
+      "line 4: expected a JSON object per line, found an array",
+    ]);
+  });
+
   it("a line that is not valid JSON names the column, counted from 1, where JSON.parse stopped", async () => {
     const lines = ['{"a": "éé" x}', "[1,2", '{"a":1} 2', '{"a":"open', '{"a":1 // note', "{'a':1}"];
     const items = await collect(readJsonl(await file("columns.jsonl", lines.join("\n"))));

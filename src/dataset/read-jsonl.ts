@@ -124,7 +124,18 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
     return rowError(row, line, `line ${line}: not valid JSON (${whyNotJson(text, err, bom)}); expected ${EXPECTED}`);
   }
   if (isRowObject(value)) return { row, line, record: value };
-  return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}`);
+  return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}${arrayOfRowsHint(value)}`);
+}
+
+/**
+ * For a JSONL line that is an array of row objects (`JSON.stringify(rows)` written to a .jsonl file, the whole
+ * dataset on one line): what the file looks like and how it is read, since the bare "found an array" left the
+ * fix to guess. Empty otherwise.
+ */
+function arrayOfRowsHint(value: unknown): string {
+  if (!Array.isArray(value) || value.length === 0 || !value.every(isRowObject)) return "";
+  const rows = value.length === 1 ? "1 row object" : `${value.length.toLocaleString("en-US")} row objects`;
+  return ` of ${rows}: a JSON array of rows is read from a .json file, so name the file .json (or write one object per line)`;
 }
 
 /**
