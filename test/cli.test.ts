@@ -50,6 +50,13 @@ describe("simeval score", () => {
     expect(file).toMatchObject({ code: 2, out: "" });
     expect(file.err).toContain(`--config ${evals}: score's --config takes JSON text, not a file: the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`);
     expect((await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "--inputs", evals)).err).toContain("score's --inputs takes JSON text, not a file");
+    // What run's config file holds, or one spec, given as score's --config: said so, not only as unknown config keys.
+    const whole = await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", '{"evaluators":[{"type":"levenshtein"}]}');
+    expect(whole).toMatchObject({ code: 2, out: "" });
+    expect(whole.err).toContain(`--config holds {"evaluators": [...]}, which run's --config file holds; score's --config takes one evaluator's config itself, such as '{"threshold":0.9}', with the type as --type`);
+    const spec = await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", '{"type":"levenshtein","config":{"threshold":0.5}}');
+    expect(spec).toMatchObject({ code: 2, out: "" });
+    expect(spec.err).toContain(`--config holds an evaluator spec ({"type": ..., "config": {...}}); score's --config takes only its "config" object, such as '{"threshold":0.9}', with the type as --type (and its "inputs" as --inputs)`);
     const missing = await run("score", "-o", "x");
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("--type");

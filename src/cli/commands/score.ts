@@ -32,6 +32,24 @@ function parseTextOption(flag: string, text: string, takes: string): unknown {
 }
 
 /**
+ * Refuses a `--config` that holds what run's config file holds, `{"evaluators": [...]}`, or one spec
+ * (`{"type": ..., "config": {...}}`), where score takes the config object alone: no evaluator has a config
+ * key `evaluators`, `type` or `config`, and the unknown-key issues that validation gave named the keys but not
+ * the mix-up.
+ */
+function notASpec(config: unknown): unknown {
+  if (config === null || typeof config !== "object" || Array.isArray(config)) return config;
+  const example = `such as '{"threshold":0.9}', with the type as --type`;
+  if ("evaluators" in config) {
+    throw new EvalError("USAGE", `--config holds {"evaluators": [...]}, which run's --config file holds; score's --config takes one evaluator's config itself, ${example}`);
+  }
+  if ("type" in config || "config" in config) {
+    throw new EvalError("USAGE", `--config holds an evaluator spec ({"type": ..., "config": {...}}); score's --config takes only its "config" object, ${example} (and its "inputs" as --inputs)`);
+  }
+  return config;
+}
+
+/**
  * `simeval score`: one evaluator on one pair; prints the result as JSON. Exit 0 pass or no verdict, 1 fail.
  * Without --record, --output and --expected are both required unless --inputs maps them (a forgotten one
  * is a usage error, exit 2, not a failed check).
@@ -39,7 +57,7 @@ function parseTextOption(flag: string, text: string, takes: string): unknown {
 export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<number> {
   const spec: Record<string, unknown> = { type: opts.type };
   if (opts.name !== undefined) spec["name"] = opts.name;
-  if (opts.config !== undefined) spec["config"] = parseTextOption("--config", opts.config, `the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`);
+  if (opts.config !== undefined) spec["config"] = notASpec(parseTextOption("--config", opts.config, `the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`));
   if (opts.inputs !== undefined) spec["inputs"] = parseTextOption("--inputs", opts.inputs, `the mapping itself, such as '{"output":"$.answer"}'`);
   const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
   const mapped = (p: "output" | "expected") => evaluator.spec.inputs?.[p] !== undefined;
