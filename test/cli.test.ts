@@ -178,6 +178,13 @@ describe("--fail-on-regression's help", () => {
   });
 });
 
+describe("compare's arguments", () => {
+  it("are named run_a and run_b, as the README's RUN_A RUN_B, where a forgotten one was \"missing required argument 'b'\"", async () => {
+    expect(await run("compare", "prompt-a")).toMatchObject({ code: 2, out: "", err: expect.stringContaining("missing required argument 'run_b'") });
+    expect((await run("compare", "--help")).out).toContain("Usage: simeval compare [options] <run_a> <run_b>");
+  });
+});
+
 describe("--seed's help", () => {
   it("shows its default as the number the README gives, where it showed the string \"1\"", async () => {
     expect((await run("compare", "--help")).out.replace(/\s+/g, " ")).toContain("seed of the bootstrap and permutation test (default: 1)");
