@@ -318,6 +318,10 @@ describe("option words commander let through", () => {
       const [short, value] = [word.slice(0, 2), word.slice(3)];
       expect(r.err, word).toContain(`simeval: ${word}: ${short} would take ${JSON.stringify(`=${value}`)} as its value; write ${short} ${value} or ${long}=${value}`);
     }
+    // A value that starts with "-" only as --name=VALUE: the "-n --no-db" it also offered is refused as a value forgotten.
+    const dashed = await run("run", "rows.jsonl", "-c", "evals.json", "-n=--no-db");
+    expect(dashed).toMatchObject({ code: 2, out: "" });
+    expect(dashed.err.trimEnd()).toBe('simeval: -n=--no-db: -n would take "=--no-db" as its value; write --name=--no-db');
   });
 
   it("a short option the command lacks (run -o, as score has) names the long options it likely meant, where commander only called it unknown", async () => {

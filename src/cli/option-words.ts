@@ -9,7 +9,8 @@ import { EvalError } from "../errors.js";
  *   --json` read a database file named "--json". A value that starts with "-" is given as `--name=-x`,
  *   and one that is no option of this command (`score -e -V`) is taken as it is;
  * - a switch given a value (`--json=yes`), which commander called an unknown option;
- * - a short option joined to its value by `=` (`-n=foo`), whose value commander took as "=foo";
+ * - a short option joined to its value by `=` (`-n=foo`), whose value commander took as "=foo" (the message
+ *   offers `-n foo` or `--name=foo`, and only `--name=-x` for a value that starts with "-");
  * - a short option the command lacks that one of its long options begins with (`run -o`, as `score -o`):
  *   commander said "unknown option" and, as it suggests only long options, nothing more.
  */
@@ -33,7 +34,9 @@ export function checkOptionWords(command: Command, words: readonly string[]): vo
       const option = byFlag(word.slice(0, 2));
       if (option?.required) {
         const value = word.slice(3);
-        throw new EvalError("USAGE", `${word}: ${word.slice(0, 2)} would take ${JSON.stringify(`=${value}`)} as its value; write ${word.slice(0, 2)} ${value} or ${option.long}=${value}`);
+        // A value starting with "-" (`-n=--no-db`) is given only as `--name=VALUE`: `-n --no-db` is refused (above).
+        const spaced = value.startsWith("-") ? "" : `${word.slice(0, 2)} ${value} or `;
+        throw new EvalError("USAGE", `${word}: ${word.slice(0, 2)} would take ${JSON.stringify(`=${value}`)} as its value; write ${spaced}${option.long}=${value}`);
       }
       continue;
     }
