@@ -9,7 +9,7 @@ import { evalErrorOf, inTempDir } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal, signalOnFirstRowRead } from "../test-support.js";
-import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionFailures, type ComparisonJson } from "./compare.js";
+import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionFailures, textsShown, type ComparisonJson } from "./compare.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import { pDigits } from "../../report/format.js";
 
@@ -281,6 +281,16 @@ describe("comparisonReportInput's texts of the regressed rows", () => {
         await store.close();
       }
     });
+  });
+});
+
+describe("textsShown", () => {
+  it("says which run's texts the report shows when the other's could not be read back, and none when neither's could", () => {
+    const input = (output_a: string | null, output_b: string | null) =>
+      ({ evaluators: [{ worst: [{ row: 1, output_a, output_b }] }] }) as unknown as Parameters<typeof textsShown>[0];
+    expect(textsShown(input("a", null))).toBe("the report shows A's outputs and the expected text, and B's scores without its outputs");
+    expect(textsShown(input(null, "b"))).toBe("the report shows B's outputs and the expected text, and A's scores without its outputs");
+    expect(textsShown(input(null, null))).toBe("the report shows the rows' scores without their texts");
   });
 });
 
@@ -760,7 +770,8 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       const report = join(dir, "compare.html");
       const reported = await cliOutput(["compare", "a", "b", "--db", db, "--report", report]);
       expect(reported.code).toBe(0);
-      expect(reported.err).toContain(`simeval: warning: texts unavailable: ${reason("B")}; the report shows the rows' scores without their texts`);
+      // A's texts are in the report: the warning says so, where it said "the rows' scores without their texts".
+      expect(reported.err).toContain(`simeval: warning: texts unavailable: ${reason("B")}; the report shows A's outputs and the expected text, and B's scores without its outputs`);
       const html = readFileSync(report, "utf8");
       expect(html).toContain(`<dt>Dataset B</dt><dd><span class="muted">none (not read from a dataset file)</span></dd>`);
       expect(html).toContain(`<dt>Dataset A</dt><dd><code>${file}</code>`);

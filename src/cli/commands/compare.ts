@@ -79,7 +79,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
-      if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; the report shows the rows' scores without their texts`);
+      if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; ${textsShown(input)}`);
       const stopped = await writeReportHearingStops(opts.report, renderComparisonReport(input), stop, progress, io, opts.json === true);
       if (stopped !== undefined) return stopped;
     }
@@ -448,6 +448,18 @@ export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): Compa
     notes: [methodsNote(c), ...fewPairsNotes(c)],
     settings: { ...c.settings },
   };
+}
+
+/**
+ * What the report shows of the regressed rows' texts when some could not be read back: one run's texts
+ * are shown when only the other's are missing (the expected text then marked against its output), so the
+ * warning says which, where it said "without their texts" also when A's were there.
+ */
+export function textsShown(input: ComparisonReportInput): string {
+  const rows = input.evaluators.flatMap((e) => e.worst);
+  if (rows.some((w) => w.output_a !== null)) return "the report shows A's outputs and the expected text, and B's scores without its outputs";
+  if (rows.some((w) => w.output_b !== null)) return "the report shows B's outputs and the expected text, and A's scores without its outputs";
+  return "the report shows the rows' scores without their texts";
 }
 
 /**
