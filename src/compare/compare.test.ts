@@ -140,26 +140,28 @@ describe("compareRuns", () => {
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 0.5, mean_b: 0.7 });
     expect(c.evaluators[0]?.diff).toBeCloseTo(0.2, 15);
     // Rows 2–5 are in both runs but not scored in both: the output says how many, and in which run.
-    expect(c.warnings).toEqual(['sim: 4 of the 5 rows in both runs have no score in one of them (skipped or an error: 1 in A, 3 in B) and are left out, so its figures are over the other 1']);
-    // Evaluators left out on the same rows (no reference, say) share one sentence.
-    const two = await compareRuns(run("a", { sim: [1, null, 1, 1], dist: [1, null, 2, 3] }), run("b", { sim: [1, null, 1, 0], dist: [1, null, 2, 4] }), both);
-    expect(two.warnings).toEqual(["sim, dist: 1 of the 4 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 3"]);
+    expect(c.warnings).toEqual(['sim: 4 of the 5 rows in both runs have a score in one of them only (skipped or an error in the other: 1 in A, 3 in B) and are left out, so its figures are over the other 1']);
+    // Rows neither run scored (the same rows without a reference, in two runs of one dataset) lose the comparison nothing: no warning.
+    expect((await compareRuns(run("a", { sim: [1, null, 1, 1], dist: [1, null, 2, 3] }), run("b", { sim: [1, null, 1, 0], dist: [1, null, 2, 4] }), both)).warnings).toEqual([]);
+    // Evaluators left out on the same rows (no reference in A, say) share one sentence.
+    const two = await compareRuns(run("a", { sim: [1, null, 1, 1], dist: [1, null, 2, 3] }), run("b", { sim: [1, 0.5, 1, 0], dist: [1, 1, 2, 4] }), both);
+    expect(two.warnings).toEqual(["sim, dist: 1 of the 4 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in A) and is left out, so their figures are over the other 3"]);
     // A wide config: every evaluator skipping the same rows is counted, not listed; a group of some of them names five.
     const names = Array.from({ length: 8 }, (_, i) => `ev${i}`);
-    const wideRun = (side: string) => run(side, Object.fromEntries(names.map((n) => [n, [null, 1, 0.5]])));
+    const wideRun = (side: string) => run(side, Object.fromEntries(names.map((n) => [n, [side === "a" ? null : 0.2, 1, 0.5]])));
     const wide = await compareRuns(wideRun("a"), wideRun("b"), { directions: Object.fromEntries(names.map((n) => [n, "maximize" as const])) });
-    expect(wide.warnings).toEqual(["all 8 evaluators: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 2"]);
+    expect(wide.warnings).toEqual(["all 8 evaluators: 1 of the 3 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in A) and is left out, so their figures are over the other 2"]);
     const some = [...names, "ev8", "ev9"];
     const part = await compareRuns(
       run("a", Object.fromEntries(some.map((n, i) => [n, [i < 7 ? null : 1, 1]]))),
-      run("b", Object.fromEntries(some.map((n, i) => [n, [i < 7 ? null : 1, 1]]))),
+      run("b", Object.fromEntries(some.map((n) => [n, [1, 1]]))),
       { directions: Object.fromEntries(some.map((n) => [n, "maximize" as const])) },
     );
-    expect(part.warnings).toEqual(["ev0, ev1, ev2, ev3, ev4 and 2 more evaluators: 1 of the 2 rows in both runs has no score in one of them (skipped or an error: 1 in A, 1 in B) and is left out, so their figures are over the other 1"]);
+    expect(part.warnings).toEqual(["ev0, ev1, ev2, ev3, ev4 and 2 more evaluators: 1 of the 2 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in A) and is left out, so their figures are over the other 1"]);
     const seven = some.slice(0, 7);
     const one = await compareRuns(
       run("a", Object.fromEntries(seven.map((n, i) => [n, [i < 6 ? null : 1, 1]]))),
-      run("b", Object.fromEntries(seven.map((n, i) => [n, [i < 6 ? null : 1, 1]]))),
+      run("b", Object.fromEntries(seven.map((n) => [n, [1, 1]]))),
       { directions: Object.fromEntries(seven.map((n) => [n, "maximize" as const])) },
     );
     expect(one.warnings[0]).toMatch(/^ev0, ev1, ev2, ev3, ev4 and 1 more evaluator: /);
@@ -168,16 +170,16 @@ describe("compareRuns", () => {
 
   it("warns of rows left out when only one run has no score for them, naming that run alone", async () => {
     const onlyB = await compareRuns(run("a", { sim: [0.5, 0.5, 0.5] }), run("b", { sim: [0.6, failed, 0.4] }), { directions: { sim: "maximize" } });
-    expect(onlyB.warnings).toEqual(["sim: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in B) and is left out, so its figures are over the other 2"]);
+    expect(onlyB.warnings).toEqual(["sim: 1 of the 3 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in B) and is left out, so its figures are over the other 2"]);
     const onlyA = await compareRuns(run("a", { sim: [null, 0.5, 0.5] }), run("b", { sim: [0.6, 0.6, 0.4] }), { directions: { sim: "maximize" } });
-    expect(onlyA.warnings).toEqual(["sim: 1 of the 3 rows in both runs has no score in one of them (skipped or an error: 1 in A) and is left out, so its figures are over the other 2"]);
+    expect(onlyA.warnings).toEqual(["sim: 1 of the 3 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in A) and is left out, so its figures are over the other 2"]);
   });
 
   it("writes the counts of 1,000 or more in the rows-left-out warning with thousands separators", async () => {
     // 2,500 rows in both: 1,200 not scored in A, 1,100 in B (300 by both), leaving 500 pairs.
     const scores = (unscored: (i: number) => boolean) => Array.from({ length: 2500 }, (_, i) => (unscored(i) ? failed : 0.5));
     const c = await compareRuns(run("a", { sim: scores((i) => i < 1200) }), run("b", { sim: scores((i) => i >= 900 && i < 2000) }), { directions: { sim: "maximize" } });
-    expect(c.warnings).toEqual(["sim: 2,000 of the 2,500 rows in both runs have no score in one of them (skipped or an error: 1,200 in A, 1,100 in B) and are left out, so its figures are over the other 500"]);
+    expect(c.warnings).toEqual(["sim: 1,700 of the 2,500 rows in both runs have a score in one of them only (skipped or an error in the other: 900 in A, 800 in B) and are left out, as are 300 with a score in neither, so its figures are over the other 500"]);
   });
 
   it("counts a row unchanged only when its two scores are equal: the smallest difference is a change, as in the test's differences", async () => {

@@ -318,9 +318,12 @@ function noPairsWarning(name: string): string {
 
 /**
  * Says, for evaluators with pairs, that some rows in both runs were left out of their figures because
- * one run did not score them (skipped or an error): the figures are over fewer rows than the runs share.
- * `unscored` counts those rows per run, A (the baseline) and B (a row neither scored counts in both).
- * Evaluators with the same counts share one sentence: rows without a reference are skipped by all of them.
+ * one run scored them and the other did not (skipped or an error): the figures are over fewer rows than the
+ * runs share, and each run's mean is over rows the other's is not. `unscored` counts the rows not scored per
+ * run, A (the baseline) and B (a row neither scored counts in both). Rows neither run scored (the same rows
+ * without a reference, in two runs of one dataset) lose the comparison nothing: alone, they are not warned
+ * of, as every healthy comparison of runs with skipped rows would be. Evaluators with the same counts share
+ * one sentence: rows without a reference are skipped by all of them.
  */
 function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: ReadonlyMap<string, { a: number; b: number }>, matched: number): string[] {
   const groups = new Map<string, { names: string[]; pairs: number; a: number; b: number }>();
@@ -333,11 +336,17 @@ function unpairedWarnings(evaluators: readonly EvaluatorComparison[], unscored: 
     else groups.set(key, { names: [e.name], pairs: e.n_pairs, a: u.a, b: u.b });
   }
   const compared = evaluators.filter((e) => e.n_pairs > 0).length;
-  return [...groups.values()].map(({ names, pairs, a, b }) => {
+  return [...groups.values()].flatMap(({ names, pairs, a, b }) => {
     const left = matched - pairs;
-    const sides = [a ? `${formatInt(a)} in A` : "", b ? `${formatInt(b)} in B` : ""].filter(Boolean).join(", ");
-    const one = left === 1;
-    return `${evaluatorList(names, compared)}: ${formatInt(left)} of the ${formatInt(matched)} rows in both runs ${one ? "has" : "have"} no score in one of them (skipped or an error: ${sides}) and ${one ? "is" : "are"} left out, so ${names.length === 1 ? "its" : "their"} figures are over the other ${formatInt(pairs)}`;
+    const neither = a + b - left; // unscored in A or in B: left = a + b − neither
+    const oneOnly = left - neither;
+    if (oneOnly === 0) return [];
+    const sides = [a > neither ? `${formatInt(a - neither)} in A` : "", b > neither ? `${formatInt(b - neither)} in B` : ""].filter(Boolean).join(", ");
+    const one = oneOnly === 1;
+    const alsoNeither = neither ? `, as ${neither === 1 ? "is" : "are"} ${formatInt(neither)} with a score in neither` : "";
+    return [
+      `${evaluatorList(names, compared)}: ${formatInt(oneOnly)} of the ${formatInt(matched)} rows in both runs ${one ? "has" : "have"} a score in one of them only (skipped or an error in the other: ${sides}) and ${one ? "is" : "are"} left out${alsoNeither}, so ${names.length === 1 ? "its" : "their"} figures are over the other ${formatInt(pairs)}`,
+    ];
   });
 }
 
