@@ -13,7 +13,7 @@ import { EDIT_WORK_BUDGET, measureEdits, truncationNote, unitName } from "./edit
 export const levenshteinDistanceEvaluator = defineEvaluator({
   type: "levenshtein_distance",
   title: "Levenshtein Distance",
-  description: "The raw number of single-character edits between output and expected; lower is better.",
+  description: "The raw number of single-unit edits (code points, or graphemes with unit: \"grapheme\") between output and expected; lower is better.",
   direction: "minimize",
   config: {
     threshold: z.number().int().min(0).optional().describe("Maximum allowed distance to pass (no verdict when unset)"),

@@ -149,12 +149,13 @@ describe("renderRunReport", () => {
   it("says how many unreadable rows are not listed, and nothing more when all are", () => {
     const listed = [
       { row: 2, line: 2, message: "not valid JSON" },
-      { row: 5, line: 5, message: "not valid JSON" },
+      { row: 5, line: 5, message: "line 5: not valid JSON" },
     ];
     const some = renderRunReport(input({ summary: { rows: 9, row_errors: 5, skipped_as_zero: false }, row_errors: listed }));
     expect(some).toContain(`<p class="sub">and 3 more</p>`);
     const all = renderRunReport(input({ summary: { rows: 9, row_errors: 2, skipped_as_zero: false }, row_errors: listed }));
-    expect(all).toContain("row 5 (line 5): not valid JSON");
+    // The line, which the reader's message starts with, is said once.
+    expect(all).toContain("row 5 (line 5): not valid JSON<");
     expect(all).not.toContain("more</p>");
   });
 
