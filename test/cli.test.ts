@@ -75,6 +75,9 @@ describe("simeval score", () => {
     const several = await run("run", "a.jsonl", "b.jsonl", "--config", "evals.json");
     expect(several).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2 arguments: "a.jsonl", "b.jsonl"; a run scores one dataset file') });
     expect((await run("run", "--", "a.jsonl", "--config", "evals.json")).err).toContain("; after --, every word is read as a file name, options too: give the options before --");
+    // runs and trend take no argument: a run's name given bare is said, with how to give it.
+    expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });
+    expect((await run("runs", "a", "b", "--db", "nowhere.db")).err).toBe('simeval: runs takes no arguments, received 2: "a", "b"; to list only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE); to see one run, simeval show RUN');
   });
 
   it("scores a text that reads like the program's -V / --version option, rather than printing the version", async () => {

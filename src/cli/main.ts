@@ -60,6 +60,18 @@ function excessRunArguments(args: readonly string[], opts: RunOptions): void {
 }
 
 /**
+ * Refuses words after `runs` or `trend`, which take none, naming them and saying how a run's name, the likeliest
+ * meaning (`simeval trend prompt-b`), is given; commander's own message ("too many arguments for 'runs'. Expected
+ * 0 arguments but got 1.") named neither.
+ */
+function noArguments(command: "runs" | "trend", args: readonly string[]): void {
+  if (args.length === 0) return;
+  const given = `${command} takes no arguments, received ${args.length === 1 ? "" : `${args.length}: `}${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  const only = command === "runs" ? "list only the runs of one name" : "follow only the runs of one name";
+  throw new EvalError("USAGE", `${given}; to ${only}, give it as --name NAME (or a dataset as --dataset FILE)${command === "runs" ? "; to see one run, simeval show RUN" : ""}`);
+}
+
+/**
  * Parses `argv` (without node and the script), runs the command and returns its exit code.
  * Never exits the process and never throws: errors become a message on stderr and an exit code.
  * Control and bidi characters in what is printed on stderr are escaped ({@link forTerminal}).
@@ -163,7 +175,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .addOption(lastFilter("runs"))
     .option("--json", "print as JSON")
     .addOption(dbOption())
-    .action(async (opts: { db: string; json?: boolean; name?: string; dataset?: string; last?: string }) => {
+    .allowExcessArguments()
+    .action(async (opts: { db: string; json?: boolean; name?: string; dataset?: string; last?: string }, command: Command) => {
+      noArguments("runs", command.args);
       code = await runsCommand(opts, io);
     });
 
@@ -228,7 +242,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .addOption(lastFilter("complete runs"))
     .option("--json", "print as JSON (warnings stay on stderr too)")
     .addOption(dbOption())
-    .action(async (opts: { db: string; report?: string; json?: boolean; name?: string; dataset?: string; last?: string }) => {
+    .allowExcessArguments()
+    .action(async (opts: { db: string; report?: string; json?: boolean; name?: string; dataset?: string; last?: string }, command: Command) => {
+      noArguments("trend", command.args);
       code = await trendCommand(opts, io);
     });
 
