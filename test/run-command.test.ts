@@ -71,6 +71,9 @@ describe("simeval run", () => {
     const lines = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(lines[1]).toMatchObject({ row: 2, line: 2, error: { code: "DATASET_ROW_INVALID" } });
     expect(lines[3].results.exact_match.passed).toBe(true);
+    // A gate does not pass over rows lost: exit 1, naming them, where its figure alone passed.
+    const gated = await run("run", data, "--config", config, "--no-db", "--min-pass-rate", "exact_match=0.5");
+    expect(gated).toMatchObject({ code: 1, err: expect.stringContaining("--min-pass-rate exact_match=0.5: failed, 2 rows of the dataset could not be read (its pass rate 100.0% covers only the rows read)") });
   });
 
   it("an unreadable row's message shows its control and bidi characters escaped on the terminal, and as they were in --out", async () => {

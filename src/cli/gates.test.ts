@@ -155,6 +155,15 @@ describe("gates", () => {
     expect(evaluateGates(parseGates("min-pass-rate", ["oa=0.5"]), none)[0]?.message).toBe("--min-pass-rate oa=0.5: failed, oa failed on 1 row (and scored no row)");
   });
 
+  it("every gate fails when rows of the dataset could not be read, whatever its figure covers", () => {
+    const s = { ...summary(evaluator("lev", 0.91, 0.95)), row_errors: 1 };
+    expect(evaluateGates([...parseGates("fail-under", ["lev=0.5"]), ...parseGates("min-pass-rate", ["lev=0.5"])], s)).toEqual([
+      { name: "--fail-under lev=0.5", passed: false, message: "--fail-under lev=0.5: failed, 1 row of the dataset could not be read (its mean 0.9100 covers only the rows read)" },
+      { name: "--min-pass-rate lev=0.5", passed: false, message: "--min-pass-rate lev=0.5: failed, 1 row of the dataset could not be read (its pass rate 95.0% covers only the rows read)" },
+    ]);
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), { ...s, row_errors: 0 })[0]?.passed).toBe(true);
+  });
+
   it("are checked against the evaluators before the run: name, direction, verdicts, reachable value", () => {
     const evaluators = [
       { name: "lev", direction: "maximize", threshold: 0.8 },

@@ -155,13 +155,19 @@ function lowestScore(e: GatedEvaluator): number {
  * evaluator that failed on some rows (an embedding API that refused the key, a mapping that matched
  * several values) fails whatever its figure: that figure covers only the rows it could score, which
  * may be the few it scored without the failing part (identical or empty texts), so it vouches for
- * nothing. Skipped rows (no expected output) are not failures.
+ * nothing. So does every gate of a run with rows that could not be read (bad JSON, a ragged CSV row), which
+ * no evaluator saw. Skipped rows (no expected output) are not failures.
  */
 export function evaluateGates(gates: readonly Gate[], summary: RunSummary): GateOutcome[] {
   return gates.map((g) => {
     const s = summary.evaluators.find((e) => e.name === g.evaluator) as EvaluatorSummary;
     const name = `--${g.kind} ${g.evaluator}=${g.value}`;
     const figure = g.kind === "min-pass-rate" ? `pass rate ${formatRate(s)}` : `mean ${formatFigure(s.mean)}`;
+    // Rows lost before any evaluator saw them fail the gate as rows an evaluator failed on do: the figure covers neither.
+    if (summary.row_errors > 0) {
+      const lost = rowsText(summary.row_errors);
+      return { name, passed: false, message: `${name}: failed, ${lost} of the dataset could not be read (its ${figure} covers only the rows read)` };
+    }
     if (s.errors > 0) {
       const failedRows = rowsText(s.errors);
       // With nothing scored there is no figure to qualify: say so, rather than "its mean - covers only the 0".
