@@ -20,6 +20,15 @@ describe("readJsonArray", () => {
     ]);
   });
 
+  it("an element whose id is read as Infinity (1e400), which JSON would record as null, is a row error naming its line", async () => {
+    const items = await collect(readJsonArray(await file("infinite-id.json", '[{"id": "a"},\n {"id": -1e400},\n {"id": 3}]')));
+    expect(items.map((i) => ("error" in i ? i.error.message : i.record["id"]))).toEqual([
+      "a",
+      'line 2: id is the number -Infinity, which JSON writes as null (a number beyond ±1.8e308, such as 1e400, reads as Infinity), so the row would be recorded without its id; expected the id as a string ("1e400") or a finite number',
+      3,
+    ]);
+  });
+
   it("handles a BOM, CRLF, a one-line array and values with escaped newlines", async () => {
     const text = '\uFEFF[{"a":"x\\ny"},\r\n{"a":"é"}, {"a":3}]';
     expect(brief(await collect(readJsonArray(await file("crlf.json", text))))).toEqual([

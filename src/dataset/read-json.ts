@@ -7,7 +7,7 @@ import { Tokenizer, TokenParser, TokenType, type ParsedTokenInfo } from "@stream
 import type { EvalError } from "../errors.js";
 import { datasetInvalid } from "./errors.js";
 import { LineIndex, openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
-import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
+import { describeJsonKind, isRowObject, itemsOf, recordItem, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 const EXPECTED = "a JSON array of row objects";
 
@@ -183,7 +183,7 @@ export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, 
       const where = lines.locate(bad[0]!);
       while (bad.length > 0 && bad[0]! <= at) bad.shift();
       out.push(rowError(row, line, `line ${where.line}: not valid UTF-8 at byte ${where.byte} of the line; expected UTF-8 text`));
-    } else if (isRowObject(value)) out.push({ row, line, record: value });
+    } else if (isRowObject(value)) out.push(recordItem(row, line, value));
     else out.push(rowError(row, line, `line ${line}: expected a row object in the array, found ${describeJsonKind(value)}`));
   };
 

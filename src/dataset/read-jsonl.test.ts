@@ -136,6 +136,20 @@ describe("readJsonl", () => {
     expect(unparsed.map((u) => parseJsonlRow(u as UnparsedRow)).map((i) => ("error" in i ? i.error.message : "record"))).toEqual(expected);
   });
 
+  it("refuses a row whose id JSON.parse reads as Infinity (1e400), which the results would record as null, read here or handed out unparsed", async () => {
+    const path = await file("infinite-id.jsonl", ['{"id": 1e400, "output": "a"}', '{"id": [1, {"k": -1e400}]}', '{"id": 12345678901234567890}', '{"id": "1e400", "n": 1e400}'].join("\n"));
+    const expected = [
+      'line 1: id is the number Infinity, which JSON writes as null (a number beyond ±1.8e308, such as 1e400, reads as Infinity), so the row would be recorded without its id; expected the id as a string ("1e400") or a finite number',
+      expect.stringMatching(/^line 2: id\[1\]\.k is the number -Infinity, which JSON writes as null /),
+      "record",
+      "record",
+    ];
+    expect((await collect(readJsonl(path))).map((i) => ("error" in i ? i.error.message : "record"))).toEqual(expected);
+    const unparsed: (DatasetItem | UnparsedRow)[] = [];
+    for await (const batch of readJsonlBatches(path, undefined, true)) unparsed.push(...batch);
+    expect(unparsed.map((u) => parseJsonlRow(u as UnparsedRow)).map((i) => ("error" in i ? i.error.message : "record"))).toEqual(expected);
+  });
+
   it("takes no position from the line's own words that V8 quotes, nor cuts them out of the quote", async () => {
     const items = await collect(readJsonl(await file("words.jsonl", ['x at position 1', '[,"at position 9"]'].join("\n"))));
     expect(items.map((i) => ("error" in i ? i.error.message : ""))).toEqual([

@@ -6,7 +6,7 @@ import { constants, isAscii, isUtf8 } from "node:buffer";
 import { jsonFault, jsonParseMessage } from "../json-error-place.js";
 import { datasetInvalid } from "./errors.js";
 import { firstInvalidUtf8, openDatasetFile, readChunks } from "./read-bytes.js";
-import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
+import { describeJsonKind, isRowObject, itemsOf, recordItem, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
 
 const EXPECTED = "one JSON object per line (JSONL)";
 /** JSON's whitespace; a line holding only these is blank, not a row. */
@@ -123,7 +123,7 @@ export function parseJsonlRow({ row, line, json }: UnparsedRow): DatasetItem {
   } catch (err) {
     return rowError(row, line, `line ${line}: not valid JSON (${whyNotJson(text, err, bom)}); expected ${EXPECTED}`);
   }
-  if (isRowObject(value)) return { row, line, record: value };
+  if (isRowObject(value)) return recordItem(row, line, value);
   return rowError(row, line, `line ${line}: expected a JSON object per line, found ${describeJsonKind(value)}${arrayOfRowsHint(value)}`);
 }
 

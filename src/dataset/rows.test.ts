@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeJsonKind, isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
+import { describeJsonKind, isRowObject, itemsOf, recordItem, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 const item = (row: number): DatasetItem => ({ row, line: row, record: { id: row } });
 
@@ -89,5 +89,17 @@ describe("row helpers", () => {
     expect(shortMessage("abcdefgh", 5)).toBe("abcde…");
     expect(shortMessage("x".repeat(201))).toBe(`${"x".repeat(200)}…`);
     expect(shortMessage("x".repeat(200))).toBe("x".repeat(200));
+  });
+});
+
+describe("recordItem", () => {
+  it("keeps a row whose id has no infinite number, and walks a deeply nested id without overflowing the stack", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(recordItem(1, 1, { id: deep })).toHaveProperty("record");
+    expect(recordItem(2, 5, { id: { b: [1, 2], a: Number.MAX_VALUE } })).toHaveProperty("record");
+    let inner: unknown[] = [Infinity];
+    for (let i = 0; i < 3; i++) inner = [0, inner];
+    expect(recordItem(3, 7, { id: inner })).toMatchObject({ row: 3, line: 7, error: { code: "DATASET_ROW_INVALID", message: expect.stringMatching(/^line 7: id\[1\]\[1\]\[1\]\[0\] is the number Infinity/) } });
   });
 });
