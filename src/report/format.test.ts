@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { capCodePoints, formatFigure, formatId, formatInt, formatLevel, formatP, formatPassRate, formatScore, formatSignedFigure, formatThreshold, formatTime } from "./format.js";
+import { cutText } from "../cut-text.js";
+import { capCodePoints, cutAtGrapheme, formatFigure, formatId, formatInt, formatLevel, formatP, formatPassRate, formatScore, formatSignedFigure, formatThreshold, formatTime } from "./format.js";
 
 describe("format", () => {
   it.each([
@@ -92,6 +93,39 @@ describe("format", () => {
     expect(formatId(`${"b".repeat(5_000_000)}c`)).toBe(`${"b".repeat(100)}…`);
     expect(formatId(`${"c".repeat(99)}\u{1D400}`)).toBe(`${"c".repeat(99)}…`);
     expect(formatId({ text: "d".repeat(200) })).toBe(`${JSON.stringify({ text: "d".repeat(200) }).slice(0, 100)}…`);
+  });
+
+  it("formatId cuts a long id at a character boundary: never parting a letter from its mark, nor an emoji sequence or flag", () => {
+    // The 100th unit is "e", whose acute accent (U+0301) is the 101st: the "e" goes with it.
+    expect(formatId(`${"a".repeat(99)}e\u0301x`)).toBe(`${"a".repeat(99)}…`);
+    // A flag is two regional indicators (four units, the 99th to the 102nd): not one of them, which shows as a letter.
+    expect(formatId(`${"a".repeat(98)}\u{1F1EB}\u{1F1F7}x`)).toBe(`${"a".repeat(98)}…`);
+    // A family emoji joined by ZWJs (8 units from the 96th): not the man alone.
+    expect(formatId(`${"a".repeat(95)}\u{1F468}\u200D\u{1F469}\u200D\u{1F467}x`)).toBe(`${"a".repeat(95)}…`);
+    // A cluster ending exactly at the 100th unit is kept.
+    expect(formatId(`${"a".repeat(98)}e\u0301x`)).toBe(`${"a".repeat(98)}e\u0301…`);
+    // One cluster longer than the limit: cut between code points, not shown as "…" alone.
+    expect(formatId(`e${"\u0301".repeat(200)}`)).toBe(`e${"\u0301".repeat(99)}…`);
+  });
+
+  it("cutAtGrapheme gives back the text's first whole grapheme clusters, at most max units of them", () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "e\u0301", "\u0301", "\u{1F1EB}", "\u{1F468}", "\u200D", "\u{1F3FD}", "\r", "\n", "\uD800"), { maxLength: 40 }), fc.integer({ min: 1, max: 30 }), (parts, max) => {
+        const text = parts.join("");
+        const cut = cutAtGrapheme(text, max);
+        if (text.length <= max) {
+          expect(cut).toBe(text);
+          return;
+        }
+        const kept = cut.slice(0, -1);
+        expect(text.startsWith(kept)).toBe(true);
+        const starts = [...segmenter.segment(text)].map((s) => s.index);
+        const best = Math.max(...starts.filter((i) => i <= max));
+        expect(kept.length).toBe(best > 0 ? best : cutText(text, max).length - 1);
+      }),
+      { seed: 42, numRuns: 500 },
+    );
   });
 
   it("cuts a text to its first code points and counts them, as an array of its code points would", () => {

@@ -3,7 +3,7 @@
  * the same run always renders the same bytes.
  */
 import { roundFractionHalfUp } from "../metrics/rounding.js";
-import { codePointCount, unitPrefixEnd } from "../metrics/text-units.js";
+import { codePointCount, graphemeSegments, unitPrefixEnd } from "../metrics/text-units.js";
 import type { EvaluatorSummary } from "../run/types.js";
 import type { Direction } from "../types.js";
 import { cutText } from "../cut-text.js";
@@ -188,8 +188,8 @@ const SHOWN_ID_LENGTH = 100;
 
 /**
  * A row id as text: strings as they are, numbers and other values as JSON, none as ""; one longer than
- * {@link SHOWN_ID_LENGTH} code units is cut to its first 100 (99 where the 100th would split a surrogate
- * pair) and "…".
+ * {@link SHOWN_ID_LENGTH} code units is cut at the last character boundary within its first 100
+ * ({@link cutAtGrapheme}) and "…".
  */
 export function formatId(id: unknown): string {
   if (id === null || id === undefined) return "";
@@ -202,5 +202,22 @@ export function formatId(id: unknown): string {
       text = String(id);
     }
   }
-  return cutText(text, SHOWN_ID_LENGTH);
+  return cutAtGrapheme(text, SHOWN_ID_LENGTH);
+}
+
+/**
+ * `text` whole when it is at most `max` UTF-16 code units long, else cut at the last grapheme cluster boundary
+ * at or before `max` and "…": a letter is not parted from its combining marks (`é` written `e` + U+0301), nor an
+ * emoji sequence (👨‍👩‍👧, 👍🏽) or a flag (two regional indicators) cut into pieces that show as other characters.
+ * A first cluster longer than `max` (a letter under hundreds of marks) is cut as {@link cutText} cuts, between
+ * code points, rather than shown as "…" alone. Segments only the start of the text, however long it is.
+ */
+export function cutAtGrapheme(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (const { index } of graphemeSegments(text)) {
+    if (index > max) break;
+    end = index;
+  }
+  return end === 0 ? cutText(text, max) : `${text.slice(0, end)}…`;
 }

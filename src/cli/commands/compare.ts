@@ -418,7 +418,7 @@ export interface ComparisonJson {
 
 /**
  * A row id as `compare --json` gives it: as {@link formatId} shows it in the text and the HTML report (a string
- * as it is, any other value as its JSON text, one over 100 UTF-16 code units cut to its first 100 and "…"), so
+ * as it is, any other value as its JSON text, one over 100 UTF-16 code units cut to at most its first 100, at a grapheme boundary, and "…"), so
  * that a 5 MB id is not copied whole into the output; null for a row without an id.
  */
 export function jsonRowId(id: unknown): RowIdJson {
