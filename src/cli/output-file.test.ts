@@ -73,6 +73,23 @@ describe("checkOutputPaths", () => {
     }
   });
 
+  it("refuses, before the run, an output through a \"..\" after a folder that is not there or is a file, which the system cannot step out of", () => {
+    const file = writeIn(dir, "not-a-folder.txt", "x");
+    // Written as text, not joined: join would take "missing/.." away, as resolve does.
+    for (const flag of ["--out", "--summary", "--report", "--junit"]) {
+      const path = `${dir}/missing/../kept.json`;
+      expect(() => checkOutputPaths([], [{ flag, path, streamed: flag === "--out" }])).toThrow(
+        `${flag} ${path}: cannot write (ENOENT: no such file or directory, realpath '${dir}/missing/..': a ".." steps out of the folder before it, which must be a folder that is there); give a path where a file can be written`,
+      );
+    }
+    expect(() => checkOutputPaths([], [{ flag: "--out", path: `${file}/../kept.json` }])).toThrow(`--out ${file}/../kept.json: cannot write (ENOTDIR: not a directory, realpath '${file}/..'`);
+    expect(existsSync(join(dir, "kept.json"))).toBe(false);
+    // Through a folder that is there, or a link to one (beside the folder it leads to), the output is written as asked.
+    mkdirSync(join(dir, "there", "inner"), { recursive: true });
+    symlinkSync(join(dir, "there", "inner"), join(dir, "to-inner"));
+    expect(() => checkOutputPaths([], [{ flag: "--out", path: `${dir}/there/../kept.json` }, { flag: "--summary", path: `${dir}/to-inner/../../s.json` }])).not.toThrow();
+  });
+
   it("refuses an output that is a folder, before the run rather than after it", () => {
     expect(() => checkOutputPaths([], [{ flag: "--junit", path: dir }])).toThrow(`--junit ${dir} is a folder; give the path of a file to write, such as ${join(dir, "junit.xml")}`);
     expect(() => checkOutputPaths([], [{ flag: "--report", path: dir }])).toThrow(`such as ${join(dir, "report.html")}`);

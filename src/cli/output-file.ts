@@ -424,7 +424,9 @@ function refuseNested(paths: readonly NamedPath[], outputs: readonly NamedPath[]
  * A regular file written `whole` is replaced by one written beside it: its folder must be writable too.
  */
 function cannotWrite(path: string, whole: boolean): string | undefined {
-  let at = resolve(path);
+  const target = systemPath(path);
+  if (typeof target !== "string") return target.error;
+  let at = target;
   for (;;) {
     let st;
     try {
@@ -435,13 +437,13 @@ function cannotWrite(path: string, whole: boolean): string | undefined {
       at = parent;
       continue;
     }
-    if (at !== resolve(path) && !st.isDirectory()) return `${at} is a file, not a folder`;
+    if (at !== target && !st.isDirectory()) return `${at} is a file, not a folder`;
     try {
       accessSync(at, constants.W_OK);
     } catch (error) {
       return (error as Error).message;
     }
-    if (whole && at === resolve(path) && st.isFile()) {
+    if (whole && at === target && st.isFile()) {
       try {
         accessSync(dirname(realpathSync(at)), constants.W_OK);
       } catch (error) {
@@ -452,6 +454,24 @@ function cannotWrite(path: string, whole: boolean): string | undefined {
   }
 }
 
+/**
+ * The absolute path the system opens for `path`, or why there is none. `resolve` reads ".." as text, taking
+ * the folder before it away, where the system steps out of that folder as it finds it on disk: `x/../r.json`
+ * cannot be opened when there is no folder `x` (nor when `x` is a file), and `link/../r.json` is beside the
+ * folder the link leads to. So the part up to the last ".." is resolved by the system (`realpath`); without a
+ * "..", or on Windows, which reads ".." as text too, `resolve` gives the same path.
+ */
+function systemPath(path: string): string | { error: string } {
+  const parts = path.split(sep);
+  const last = parts.lastIndexOf("..");
+  if (last < 0 || process.platform === "win32") return resolve(path);
+  const head = parts.slice(0, last + 1).join(sep);
+  try {
+    return resolve(realpathSync.native(head), ...parts.slice(last + 1));
+  } catch (error) {
+    return { error: `${(error as Error).message}: a ".." steps out of the folder before it, which must be a folder that is there` };
+  }
+}
 
 /** A file name to suggest for an output flag: `--report` → report.html. */
 function defaultName(flag: string): string {
