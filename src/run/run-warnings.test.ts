@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tempFiles } from "../dataset/test-support.js";
 import { runDataset } from "./run-dataset.js";
-import { fieldHints, firstRowFields, runWarnings } from "./run-warnings.js";
+import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings } from "./run-warnings.js";
 
 const files = tempFiles("simeval-run-warnings-");
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n");
@@ -95,5 +95,12 @@ describe("fieldHints", () => {
     expect(warnings).toHaveLength(1);
     expect(fieldHints(warnings, ["output", "answer_key"])).toEqual([]);
     expect(fieldHints([], ["expectedOutput"])).toEqual([]);
+  });
+});
+
+describe("firstRowFieldsText", () => {
+  it("quotes each field, and says that a first row {} has none rather than ending after \"are\"", () => {
+    expect(firstRowFieldsText(["a", "b c"])).toBe('the first row\'s fields are "a", "b c"');
+    expect(firstRowFieldsText([])).toBe("the first row has no fields (it is {})");
   });
 });

@@ -77,11 +77,13 @@ export async function firstRowFields(dataset: string): Promise<string[] | null> 
 const SHOWN_FIELD_LENGTH = 100;
 
 /**
- * `the first row's fields are "a", "b"`: each name quoted, one over 100 code units cut to its first 100
+ * `the first row's fields are "a", "b"` (or that it has none): each name quoted, one over 100 code units cut to its first 100
  * (99 where the 100th would split a surrogate pair) and "…", since a row's key may be megabytes long and
  * this line goes to the terminal, `--summary`'s warnings and the report.
  */
 export function firstRowFieldsText(fields: readonly string[]): string {
+  // A first row `{}` has none: "the first row's fields are " with nothing after it read as cut off.
+  if (fields.length === 0) return "the first row has no fields (it is {})";
   return `the first row's fields are ${fields.map((f) => JSON.stringify(cutText(f, SHOWN_FIELD_LENGTH))).join(", ")}`;
 }
 
