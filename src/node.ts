@@ -30,6 +30,7 @@ export {
   type WorstRow as ComparisonWorstRow,
 } from "./compare/compare.js";
 export { rowScores, pairableScore, type RowScores } from "./run/row-scores.js";
+export { runReportInput } from "./run/report-input.js";
 export { SummaryBuilder, type SummaryEvaluator, type SummaryOptions } from "./stats/summarize.js";
 export type { ScoreSetOptions } from "./stats/score-set.js";
 export {
