@@ -50,7 +50,8 @@ export function isRowObject(value: unknown): value is Record<string, unknown> {
  */
 export function recordItem(row: number, line: number, record: Record<string, unknown>): DatasetItem {
   const id = record["id"];
-  if (typeof id !== "number" && (typeof id !== "object" || id === null)) return { row, line, record };
+  // A number or text, as most ids are, is checked without walking it.
+  if (typeof id === "number" ? Number.isFinite(id) : typeof id !== "object" || id === null) return { row, line, record };
   const found = infinityIn(id);
   if (found === undefined) return { row, line, record };
   return rowError(
