@@ -164,6 +164,24 @@ describe("gates", () => {
     expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), { ...s, row_errors: 0 })[0]?.passed).toBe(true);
   });
 
+  it("a gate on rows lost says when its evaluator scored no row, and names the rows it failed on too", () => {
+    // Every readable row skipped (or none readable): no figure, so not "its mean - covers only the rows read".
+    const none = { ...summary({ ...evaluator("lev", null, null), n: 0, verdicts: 0, skipped: 1 }), row_errors: 2 };
+    expect(evaluateGates([...parseGates("fail-under", ["lev=0.5"]), ...parseGates("min-pass-rate", ["lev=0.5"])], none).map((o) => o.message)).toEqual([
+      "--fail-under lev=0.5: failed, 2 rows of the dataset could not be read (and lev scored no row)",
+      "--min-pass-rate lev=0.5: failed, 2 rows of the dataset could not be read (and lev scored no row)",
+    ]);
+    // The evaluator's own failures are not hidden behind the rows lost.
+    const failed = { ...summary({ ...evaluator("lev", 0.91, 0.95), n: 15, errors: 3 }), row_errors: 1 };
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), failed)[0]?.message).toBe(
+      "--fail-under lev=0.5: failed, 1 row of the dataset could not be read and lev failed on 3 rows (its mean 0.9100 covers only the 15 it scored)",
+    );
+    const failedAll = { ...summary({ ...evaluator("lev", null, null), n: 0, verdicts: 0, errors: 1 }), row_errors: 1 };
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), failedAll)[0]?.message).toBe(
+      "--fail-under lev=0.5: failed, 1 row of the dataset could not be read and lev failed on 1 row (and scored no row)",
+    );
+  });
+
   it("are checked against the evaluators before the run: name, direction, verdicts, reachable value", () => {
     const evaluators = [
       { name: "lev", direction: "maximize", threshold: 0.8 },

@@ -150,6 +150,22 @@ function lowestScore(e: GatedEvaluator): number {
 }
 
 /**
+ * Why a gate fails whatever its figure, or undefined when nothing does: rows of the dataset that could
+ * not be read (which no evaluator saw), and rows the evaluator failed on; each is named, so that one
+ * does not hide the other. The figure is qualified by what it covers, or, when the evaluator scored no
+ * row, that is said rather than "its mean - covers only the rows read".
+ */
+function failureBehindFigure(evaluator: string, s: EvaluatorSummary, rowErrors: number, figure: string): string | undefined {
+  if (rowErrors === 0 && s.errors === 0) return undefined;
+  const causes: string[] = [];
+  if (rowErrors > 0) causes.push(`${rowsText(rowErrors)} of the dataset could not be read`);
+  if (s.errors > 0) causes.push(`${evaluator} failed on ${rowsText(s.errors)}`);
+  if (s.n === 0) return `${causes.join(" and ")} (and ${s.errors > 0 ? "" : `${evaluator} `}scored no row)`;
+  const covered = s.errors > 0 ? `the ${s.n.toLocaleString("en-US")} it scored` : "the rows read";
+  return `${causes.join(" and ")} (its ${figure} covers only ${covered})`;
+}
+
+/**
  * Evaluates gates on a summary. A gate compares the value exactly as it is printed (means to 4
  * decimals, pass rates to 0.1%), so what a person reads is what decided the exit code. A gate on an
  * evaluator that failed on some rows (an embedding API that refused the key, a mapping that matched
@@ -163,17 +179,8 @@ export function evaluateGates(gates: readonly Gate[], summary: RunSummary): Gate
     const s = summary.evaluators.find((e) => e.name === g.evaluator) as EvaluatorSummary;
     const name = `--${g.kind} ${g.evaluator}=${g.value}`;
     const figure = g.kind === "min-pass-rate" ? `pass rate ${formatRate(s)}` : `mean ${formatFigure(s.mean)}`;
-    // Rows lost before any evaluator saw them fail the gate as rows an evaluator failed on do: the figure covers neither.
-    if (summary.row_errors > 0) {
-      const lost = rowsText(summary.row_errors);
-      return { name, passed: false, message: `${name}: failed, ${lost} of the dataset could not be read (its ${figure} covers only the rows read)` };
-    }
-    if (s.errors > 0) {
-      const failedRows = rowsText(s.errors);
-      // With nothing scored there is no figure to qualify: say so, rather than "its mean - covers only the 0".
-      const scored = s.n === 0 ? "and scored no row" : `its ${figure} covers only the ${s.n.toLocaleString("en-US")} it scored`;
-      return { name, passed: false, message: `${name}: failed, ${g.evaluator} failed on ${failedRows} (${scored})` };
-    }
+    const failure = failureBehindFigure(g.evaluator, s, summary.row_errors, figure);
+    if (failure !== undefined) return { name, passed: false, message: `${name}: failed, ${failure}` };
     if (g.kind === "min-pass-rate") {
       const rate = printedRate(s);
       if (rate === null) return { name, passed: false, message: `${name}: failed, ${g.evaluator} gave no verdicts` };
