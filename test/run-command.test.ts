@@ -768,6 +768,18 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("trend", "--db", db, "-n", "other")).out).toContain('No complete run named "other" (1 other complete run is recorded; `simeval runs` lists it).');
   });
 
+  it("--fail-on-regression fails, as every gate does, when rows of the dataset could not be read", async () => {
+    const db = join(dir, "lost.sqlite");
+    const config = file("evals.json", evals([{ type: "levenshtein" }]));
+    const rows = jsonl(Array.from({ length: 20 }, (_, i) => ({ id: i, output: `answer ${i}`, expected: `answer ${i}` })));
+    expect((await run("run", file("good.jsonl", rows), "--config", config, "--db", db, "--name", "good")).code).toBe(0);
+    expect((await run("baseline", "set", "good", "--db", db)).code).toBe(0);
+    // The same rows and a line of bad JSON after them: nothing regressed on the rows compared.
+    const lost = await run("run", file("lost.jsonl", `${rows}{not json\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    expect(lost).toMatchObject({ code: 1, err: expect.stringContaining("simeval: 1 gate not met: no regression against the baseline") });
+    expect(lost.err).toContain("1 row of the dataset could not be read, so it was not compared (--fail-on-regression)");
+  });
+
   it("records runs and compares two prompt variants on the same dataset", async () => {
     const db = join(dir, "db.sqlite");
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "levenshtein_distance" }]));

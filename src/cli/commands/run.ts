@@ -206,7 +206,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       }
     }
     if (opts.failOnRegression && againstBaseline) {
-      const g = regressionGate(againstBaseline);
+      const g = regressionGate(againstBaseline, result.summary.row_errors);
       (g.passed ? io.stdout : io.stderr)(g.message);
       gateOutcomes.push(g);
     }
@@ -308,11 +308,14 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 
 /**
  * --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some
- * evaluator, or has no row scored in both runs on one (no verdict: a gate that cannot look does not pass), naming them
+ * evaluator, or has no row scored in both runs on one (no verdict: a gate that cannot look does not pass), naming them,
+ * and when rows of the dataset could not be read (`rowErrors`), as every gate does
  * (five at most, {@link evaluatorList}; the comparison's table and summary.json's `baseline` name each).
  */
-function regressionGate(c: BaselineVerdict): GateOutcome {
+function regressionGate(c: BaselineVerdict, rowErrors: number): GateOutcome {
   const failures = [
+    // Rows lost before any evaluator saw them fail this gate as they fail the others: they were compared with nothing.
+    ...(rowErrors > 0 ? [`${rowsText(rowErrors)} of the dataset could not be read, so ${rowErrors === 1 ? "it was" : "they were"} not compared`] : []),
     ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${evaluatorList(c.regressed, c.compared)}`] : []),
     ...(c.no_verdict.length
       ? [`no row has a score in both this run and the baseline ${c.baseline} on ${evaluatorList(c.no_verdict, c.compared)}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`]
