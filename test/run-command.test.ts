@@ -66,8 +66,8 @@ describe("simeval run", () => {
     const r = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "out.jsonl"));
     expect(r.code).toBe(0);
     expect(r.out).toContain("4 rows, 2 unreadable");
-    expect(r.err).toMatch(/row 2: line 2: not valid JSON/);
-    expect(r.err).toMatch(/row 3: line 3: expected a JSON object/);
+    expect(r.err).toMatch(/row 2 \(line 2\): not valid JSON/);
+    expect(r.err).toMatch(/row 3 \(line 3\): expected a JSON object/);
     const lines = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(lines[1]).toMatchObject({ row: 2, line: 2, error: { code: "DATASET_ROW_INVALID" } });
     expect(lines[3].results.exact_match.passed).toBe(true);
@@ -82,7 +82,7 @@ describe("simeval run", () => {
     const data = file("ctl.jsonl", `{"output":"a","expected":"a"}\n${line}\n`);
     const out = join(dir, "out.jsonl");
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--out", out);
-    expect(r.err).toContain("row 2: line 2: not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON at column 1 of the line)");
+    expect(r.err).toContain("row 2 (line 2): not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON at column 1 of the line)");
     expect(r.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     const written = JSON.parse(readFileSync(out, "utf8").trim().split("\n")[1]!);
     expect(written.error.message).toContain(`"${line}"`);

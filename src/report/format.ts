@@ -167,6 +167,16 @@ export function formatTime(iso: string | null | undefined): string {
   return `${new Date(t).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
+/**
+ * An unreadable row as `run` prints it and its report lists it: "row 2 (line 2): not valid JSON …", the line said
+ * once (a reader's message starts with "line N: ", which follows the row's number otherwise).
+ */
+export function rowErrorText(e: { row: number; line?: number | null | undefined; message: string }): string {
+  if (e.line === undefined || e.line === null) return `row ${e.row}: ${e.message}`;
+  const prefix = `line ${e.line}: `;
+  return `row ${e.row} (line ${e.line}): ${e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message}`;
+}
+
 /** "1 row", "2 rows", "1,234 rows": a count of rows as the messages and reports write it. */
 export function rowsText(n: number): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;

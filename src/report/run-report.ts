@@ -4,7 +4,7 @@ import type { EvaluatorSummary } from "../run/types.js";
 import { highlightFor, scoreRange } from "./choose.js";
 import { checkReportInput } from "./check-input.js";
 import { escapeHtml, escapeText, nameText } from "./escape.js";
-import { MISSING, NO_DATASET_TEXT, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent } from "./format.js";
+import { MISSING, NO_DATASET_TEXT, formatId, formatInt, formatPassRate, formatScore, formatThreshold, formatTime, htmlFigure, passRatePercent, rowErrorText } from "./format.js";
 import { renderHistogramSvg } from "./histogram-svg.js";
 import { NARROW_CHART_WIDTH, cell, chartLegend, diffLegend, evaluatorNav, renderPage, responsiveChart, scrollBox, slug, verdictBadge } from "./html-page.js";
 import { reasoningHtml, renderDiffPanes, renderNotes, renderPanes, renderTokens } from "./row-card.js";
@@ -33,7 +33,7 @@ function renderHeader(input: RunReportInput): string {
     run.status === "complete" ? `<span class="badge pass">✓ complete</span>` : `<span class="badge warn">${escapeHtml(run.status)}</span>`;
   const errors = input.row_errors?.length
     ? `<h2>Rows that could not be read</h2><ul class="sub">${input.row_errors
-        .map((e) => `<li>row ${e.row}${e.line === undefined ? "" : ` (line ${e.line})`}: ${escapeText(withoutLine(e.message, e.line))}</li>`)
+        .map((e) => `<li>${escapeText(rowErrorText(e))}</li>`)
         .join("")}</ul>${input.row_errors.length < summary.row_errors ? `<p class="sub">and ${formatInt(summary.row_errors - input.row_errors.length)} more</p>` : ""}`
     : "";
   const warnings = (input.warnings ?? []).map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
@@ -181,10 +181,4 @@ function renderWorstRow(w: WorstRow, direction: Direction, threshold: number | n
     `${w.reasoning ? `<span class="reason">${reasoningHtml(w.reasoning, MAX_SHOWN_CHARS)}</span>` : ""}</div>` +
     `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`
   );
-}
-
-/** A row error's message without the "line N: " it starts with when N is the line already shown beside it. */
-function withoutLine(message: string, line: number | undefined): string {
-  const prefix = `line ${line}: `;
-  return line !== undefined && message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }

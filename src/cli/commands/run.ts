@@ -26,7 +26,7 @@ import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
 import { runLabel } from "./runs.js";
-import { rowsText } from "../../report/format.js";
+import { rowErrorText, rowsText } from "../../report/format.js";
 
 export interface RunOptions {
   /** Required; undefined only until runCommand checks it. */
@@ -171,7 +171,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${forTerminalLine(resolve(dataset))}\n`);
     io.stdout(summaryTable(result.summary, tableWidth(io)));
     // A read that stopped is said once, below, with the file's name.
-    for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(`row ${e.row}: ${e.message}`);
+    for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(rowErrorText(e));
     if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);
 
     // A fault in the file that lost no row (a trailing comma after a JSON array's last element): said once, with the file's name.
