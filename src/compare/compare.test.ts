@@ -644,7 +644,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     expect(c).toMatchObject({ rows: { a: 2, b: 3, matched: 2 }, unmatched: { a_only: 0, b_only: 1 }, mismatch: null });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 2, mean_a: 1, mean_b: 0.75, worst: [{ row: 2, row_b: 1, id: "t2", score_a: 1, score_b: 0.5 }] });
     expect(c.warnings).toEqual([
-      'Run "a", row 3 has no key (nothing), so it cannot be paired by key; this row was left out.',
+      'Run "a", row 3 has no key, so it cannot be paired by key; this row was left out.',
       'Run "a", row 4 has the key string "k2" of an earlier row; the first was kept; this row was left out.',
     ]);
     // By number, the same rows pair otherwise: ids disagree.

@@ -264,7 +264,7 @@ async function pairByKey(
     const key: unknown = row.key;
     const why =
       typeof key !== "string" || key === ""
-        ? `has no key (${describeValue(key)}), so it cannot be paired by key`
+        ? `has no key${key === undefined || key === null ? "" : ` (${describeValue(key)})`}, so it cannot be paired by key`
         : seen(key)
           ? `has the key ${describeValue(key)} of an earlier row; the first was kept`
           : null;
