@@ -583,7 +583,7 @@ describe("simeval run", () => {
     expect((await run("run", data, "--config", config, "--no-db", "--name", "עברית مرحبا 👩‍💻")).code).toBe(0);
     // Not one row readable: the run says so and exits 2 rather than passing on nothing.
     const junk = await run("run", file("junk.jsonl", "not json\n[1]\n"), "--config", config, "--no-db");
-    expect(junk).toMatchObject({ code: 2, err: expect.stringContaining("junk.jsonl: no row could be read (the errors above say why); nothing was scored") });
+    expect(junk).toMatchObject({ code: 2, err: expect.stringContaining("junk.jsonl: no row could be read (its rows' errors say why); nothing was scored") });
     for (const r of [missing, empty, badConfig, notJson, junitNoDb, overwrite, twice, stdin, badName, junk]) expect(r.err).not.toMatch(/\n\s+at /);
   });
 });

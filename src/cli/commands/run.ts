@@ -218,7 +218,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (result.readStopped) partial.push({ name: "dataset read to its end", passed: false, message: `${dataset}: ${result.readStopped.message}` });
     if (result.datasetChanged) partial.push({ name: "dataset unchanged while read", passed: false, message: `${dataset}: ${result.datasetChanged}` });
     const unreadable = result.summary.rows > 0 && result.summary.row_errors === result.summary.rows;
-    if (unreadable && !result.interrupted) partial.push({ name: "dataset rows read", passed: false, message: `${dataset}: no row could be read (the errors above say why); nothing was scored` });
+    if (unreadable && !result.interrupted) partial.push({ name: "dataset rows read", passed: false, message: `${dataset}: no row could be read (its rows' errors say why); nothing was scored` });
     const failedEvaluators = warnings.filter((w) => w.nothingScored);
     for (const w of failedEvaluators) partial.push({ name: `${w.evaluator} scored rows`, passed: false, message: w.message });
     for (const p of partial) io.stderr(`simeval: ${p.message}`);
