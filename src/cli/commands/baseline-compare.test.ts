@@ -51,6 +51,24 @@ describe("compareAgainstBaseline on runs read from the store", () => {
     expect(await compareAgainstBaseline(store, ids[1] as string, io, true)).toMatchObject({ regressed: [], no_verdict: [] });
     expect(turnedBeforePrinted).toBe(true);
   });
+
+  it("gives the comparison's warnings to --summary and --report, as it prints them in its text", async () => {
+    const ids: string[] = [];
+    const result = (score: number) => ({ type: "exact_match", score, passed: score === 1, reasoning: "", details: {}, skipped: false, label: null });
+    for (const [name, rows] of [["base", 3], ["new", 4]] as const) {
+      const id = await store.beginRun({ name, dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+      await store.addRows(id, Array.from({ length: rows }, (_, i) => ({ row: i + 1, id: i + 1, results: { exact_match: result(1) } })) as never);
+      await store.finishRun(id, { rows, row_errors: 0, skipped_as_zero: false, evaluators: [] } as never);
+      ids.push(id);
+    }
+    await store.setBaseline(ids[0] as string);
+    let out = "";
+    const warnings: string[] = [];
+    const verdict = await compareAgainstBaseline(store, ids[1] as string, { stdout: (s: string) => void (out += s), stderr: () => {} }, false, undefined, warnings);
+    expect(verdict?.comparison.warnings.length).toBeGreaterThan(0);
+    expect(warnings).toEqual(verdict?.comparison.warnings.map((w) => `--baseline: ${w}`));
+    for (const w of verdict?.comparison.warnings ?? []) expect(out).toContain(w);
+  });
 });
 
 const ev = (name: string, skipped: number, errors: number): EvaluatorSummary => ({ name, type: "exact_match", direction: "maximize", threshold: null, n: 2 - skipped - errors, skipped, errors, mean: null, median: null, p10: null, p90: null, min: null, max: null, pass_rate: null, verdicts: 0 });

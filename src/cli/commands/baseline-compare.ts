@@ -20,7 +20,8 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
  * last are a warning. `createdDatabase`, the path of a run database this run created, makes the no-baseline
  * warning say so: the baseline a user set elsewhere (a CI job's earlier runner) is not in it. Each warning, printed
  * on stderr, is pushed to `warnings` too (without the `simeval: ` before it), for `--summary` and `--report`, which
- * would otherwise give a null `baseline` without saying why.
+ * would otherwise give a null `baseline` without saying why; so are the comparison's own warnings (rows in one run
+ * only, ids that disagree), which its text prints.
  */
 export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean, createdDatabase?: string, warnings: string[] = []): Promise<BaselineVerdict | null> {
   const warn = (text: string) => {
@@ -59,6 +60,8 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   // now, so a first signal lets the comparison and the files be finished, as it does the files.
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr), new AbortController().signal);
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
+  // Printed in that text; said in --summary's and --report's warnings too, with the run's own.
+  for (const w of comparison.warnings) warnings.push(`--baseline: ${w}`);
   if (gate) refuseMismatchedGate(comparison);
   return { baseline: a.label, baseline_id: baseline.id, ...regressionVerdict(comparison), comparison: comparisonJson(comparison, a, b) };
 }
