@@ -161,16 +161,16 @@ describe("compare", () => {
   it("warns when some rows are in one run only, even when both runs have as many rows", async () => {
     const shifted = rows(["em"], 6).map((r) => ({ ...r, row: r.row + 1, id: `q${r.row + 1}` })); // rows 2–7
     const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 6), "complete"), loaded("new", { em: "exact_match" }, shifted, "complete"));
-    expect(c.warnings).toEqual(["A has 6 rows and B 6: only the 5 row numbers in both are compared"]);
+    expect(c.warnings).toEqual(["A has 6 rows and B 6: only the 5 row numbers in both are compared (1 in A only, 1 in B only)"]);
   });
 
   it("writes the row counts of one-run-only rows and of the text's header with thousands separators, and one row as such", async () => {
     const shifted = rows(["em"], 1500).map((r) => ({ ...r, row: r.row + 1, id: `q${r.row + 1}` })); // rows 2–1501
     const big = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 1200), "complete"), loaded("new", { em: "exact_match" }, shifted, "complete"));
-    expect(big.warnings).toEqual(["A has 1,200 rows and B 1,500: only the 1,199 row numbers in both are compared"]);
+    expect(big.warnings).toEqual(["A has 1,200 rows and B 1,500: only the 1,199 row numbers in both are compared (1 in A only, 301 in B only)"]);
     expect(printComparison(big)).toContain("\n1,199 rows in both runs (A 1,200, B 1,500)\n");
     const one = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 1), "complete"), loaded("new", { em: "exact_match" }, rows(["em"], 2), "complete"));
-    expect(one.warnings).toEqual(["A has 1 row and B 2: only the 1 row number in both is compared"]);
+    expect(one.warnings).toEqual(["A has 1 row and B 2: only the 1 row number in both is compared (1 in B only)"]);
     expect(printComparison(one)).toContain("\n1 row in both runs (A 1, B 2)\n");
   });
 
@@ -1049,7 +1049,7 @@ describe("compare --json", () => {
       expect(text.err).toMatch(/^simeval: --fail-on-regression: runs ".*" and ".*" disagree on the id of 12 rows/);
       expect(c.dataset_mismatch).toMatchObject({ rows: 12 });
       expect(c.dataset_mismatch!.examples[0]).toEqual({ row: 1, id_a: "q1", id_b: "x1" });
-      expect(c.warnings).toEqual([c.dataset_mismatch!.message, expect.stringMatching(/^A has 13 rows and B 12: only the 12 row numbers in both are compared$/)]);
+      expect(c.warnings).toEqual([c.dataset_mismatch!.message, expect.stringMatching(/^A has 13 rows and B 12: only the 12 row numbers in both are compared \(1 in A only\)$/)]);
       expect(text.out).toContain(`warning: ${c.dataset_mismatch!.message}`);
     });
   });

@@ -156,7 +156,10 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   // Equal counts can still hold different row numbers (two subsets of one dataset): say so whenever some row is in one run only.
   // Paired by key, what both runs have is keys, not row numbers (a row's number differs from run to run).
   const unit = pairBy === "key" ? "key" : "row number";
-  if (c.unmatched.a_only || c.unmatched.b_only) early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} ${unit}${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`);
+  if (c.unmatched.a_only || c.unmatched.b_only) {
+    const apart = [c.unmatched.a_only ? `${formatInt(c.unmatched.a_only)} in A only` : "", c.unmatched.b_only ? `${formatInt(c.unmatched.b_only)} in B only` : ""].filter(Boolean).join(", ");
+    early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} ${unit}${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared (${apart})`);
+  }
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
   return { ...c, mismatch: c.mismatch && tracedMismatch(a, b, c.mismatch, pairBy), warnings: [...early, ...c.warnings] };
