@@ -430,6 +430,27 @@ describe("simeval run", () => {
     expect(existsSync(join(dir, "x.db"))).toBe(false);
   });
 
+  it("--db through a '..' after a folder that is not there or is a file is a usage error naming the path, for run and for the commands that read runs", async () => {
+    const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    file("notes.txt", "x");
+    // Not join(), which reads the ".." away: the system steps out of the folder before it, so that must be one.
+    for (const through of ["missing", "notes.txt", "notes.txt/deeper"]) {
+      const db = `${dir}/${through}/../db.sqlite`;
+      const r = await run("run", data, "--config", config, "--db", db);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`${db}: could not open the run store: `);
+      expect(r.err).toContain(`a ".." steps out of the folder before it, which must be a folder that is there`);
+      for (const argv of [["runs"], ["show", "good"], ["trend"]]) {
+        const read = await run(...argv, "--db", db);
+        expect(read).toMatchObject({ code: 2, out: "" });
+        expect(read.err).toContain(`no run database at ${db}: `);
+        expect(read.err).toContain(`a ".." steps out of the folder before it`);
+      }
+    }
+    expect(existsSync(join(dir, "db.sqlite"))).toBe(false);
+  });
+
   it("tf-idf with idf fitted on the dataset stops counting words every reference shares", async () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ output: `the answer is ${i % 2 ? "yes" : "maybe"}`, expected: `the answer is ${i % 2 ? "yes" : "no"}` }));
     const data = file("idf.jsonl", jsonl(rows));

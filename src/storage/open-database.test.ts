@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -77,6 +77,29 @@ describe("openDatabase and storeError, as they are (no injected checks)", () => 
     expect(() => openDatabase(join(file, "simeval.db"))).toThrow(expect.objectContaining({ code: "USAGE", message: expect.stringContaining("a parent of the path is a file, not a directory") }));
     expect(toStoreError("/dev/null", "open the run store", new Error("disk I/O error")).message).toBe("/dev/null: could not open the run store: disk I/O error (the path is a device, pipe or socket, not a database file; give the path of a file)");
     expect(readOnlyHint(file)).toBeNull();
+  });
+
+  it("reads a '..' as the system does: through a folder that is not there or is a file, a bad argument (USAGE) naming the path; through a link, beside the folder it leads to", () => {
+    writeFileSync(join(dir, "a-file"), "");
+    // Not join(), which would read the ".." away as resolve() does.
+    for (const through of ["missing", "a-file"]) {
+      const path = `${dir}/${through}/../runs.db`;
+      const error = (() => {
+        try {
+          openDatabase(path).close();
+        } catch (e) {
+          return e as EvalError;
+        }
+      })();
+      expect(error).toMatchObject({ code: "USAGE", message: expect.stringContaining(`${path}: could not open the run store: `) });
+      expect(error?.message).toContain(`a ".." steps out of the folder before it, which must be a folder that is there`);
+    }
+    expect(existsSync(join(dir, "runs.db"))).toBe(false);
+    // The folder made is the one SQLite opens the path in: beside the folder the link leads to.
+    mkdirSync(join(dir, "far", "inner"), { recursive: true });
+    symlinkSync(join(dir, "far", "inner"), join(dir, "link"));
+    openDatabase(`${dir}/link/../new/runs.db`).close();
+    expect(existsSync(join(dir, "far", "new", "runs.db"))).toBe(true);
   });
 
   it("refuses a SQLite file with a schema version of its own but no tables and no application id", () => {

@@ -7,6 +7,7 @@ import { basename, dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
+import { systemPath } from "../system-path.js";
 import { migrate } from "./migrations.js";
 
 /**
@@ -33,7 +34,7 @@ export function openDatabase(path: string): Database.Database {
       // SQLite opens a device such as /dev/null and fails only on its first statement, having made a PATH-journal
       // beside it (/dev/null-journal, as root): a path that is no file is refused before SQLite touches it.
       if (notAFile(path) !== null) throw new Error("not a regular file");
-      makeFolder(dirname(path));
+      makeFolder(dirname(databasePath(path)));
     }
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     // Rows hold about 2 KB of results each: on 16 KiB pages (a new file's; an existing one keeps its
@@ -52,6 +53,19 @@ export function openDatabase(path: string): Database.Database {
     db?.close();
     throw storeError(path, "open the run store", cause);
   }
+}
+
+/**
+ * The path SQLite opens for `path` ({@link systemPath}), whose folder is the one to make: `x/../runs.db` is
+ * opened through `x`, so it cannot be when `x` is not a folder that is there, where `resolve` reads the ".."
+ * away and the folder made was the wrong one (SQLite then failed with "the directory does not exist", a
+ * store failure, exit 3, for a path the user must give again). That is a `USAGE` error naming the path.
+ */
+function databasePath(path: string): string {
+  const at = systemPath(path);
+  // Without a ".." the path as given, which the error of a folder that cannot be made then names.
+  if (typeof at === "string") return at === resolve(path) ? path : at;
+  throw new EvalError("USAGE", `${path}: could not open the run store: ${at.error}; give the path of a database file in a folder that is there or can be made`);
 }
 
 /** What to do about the common SQLite failures, by (extended) result code prefix. */

@@ -1,7 +1,8 @@
 import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
 import { statIfAny } from "../stat-if-any.js";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, sep } from "node:path";
+import { systemPath } from "../../system-path.js";
 import { openSqliteStore, type SqliteRunStore, type StoredRows } from "../../storage/sqlite.js";
 import type { EvaluatorSummary, RunInfo, RunSummary } from "../../run/types.js";
 import { parseSpec, type EvaluatorSpec } from "../../evaluators/spec.js";
@@ -62,17 +63,21 @@ export function noRunsYet(db: string): string {
 
 /**
  * Refuses (USAGE) a database path that cannot be looked at: under a file (`notes.txt/runs.db`), where no
- * database can ever be, or one the system will not look up (no permission on a folder, a symlink loop).
+ * database can ever be, or one the system will not look up (no permission on a folder, a symlink loop), or
+ * one through a ".." after a folder that is not there (`x/../runs.db`), where `simeval run` could make none.
  * A path that is merely missing passes: each command says what that means for it.
  */
 function refuseUnreachable(path: string): void {
+  // A ".." is read as the system reads it (through the folder before it), not taken away as resolve() does.
+  const at = systemPath(path);
+  if (typeof at !== "string") throw new EvalError("USAGE", `no run database at ${path}: ${at.error}; give --db the path of a database file`);
   try {
     statSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return;
     if (code === "ENOTDIR") {
-      let file = dirname(resolve(path));
+      let file = dirname(at);
       while (statIfAny(file)?.isDirectory() !== false && dirname(file) !== file) file = dirname(file);
       throw new EvalError("USAGE", `no run database at ${path}: ${file} is a file, not a folder, so no database can be under it; give --db the path of a database file`);
     }
