@@ -85,8 +85,8 @@ export async function openRegularFile(path: string): Promise<FileHandle> {
 
 /**
  * Opens `path` for reading, or throws DATASET_INVALID naming the file: missing, a directory, a pipe, socket
- * or device (refused before it is opened: {@link checkDatasetFile}), unreadable, an empty file (`emptyHint`
- * says what a non-empty file should hold), UTF-16 text, or a compressed or binary file ({@link notText}).
+ * or device (refused before it is opened: {@link checkDatasetFile}), unreadable, an empty file or one holding only a
+ * UTF-8 byte order mark (`emptyHint` says what a non-empty file should hold), UTF-16 text, or a compressed or binary file ({@link notText}).
  */
 export async function openDatasetFile(path: string, emptyHint: string): Promise<FileHandle> {
   const handle = await openRegularFile(path);
@@ -99,7 +99,11 @@ export async function openDatasetFile(path: string, emptyHint: string): Promise<
     // Every row of a UTF-16, compressed or binary file would be an error of its own (or one garbage
     // header): one message for the file says why.
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(MAGIC_BYTES), 0, MAGIC_BYTES, 0);
-    const why = notText(buffer.subarray(0, bytesRead));
+    const head = buffer.subarray(0, bytesRead);
+    // A byte order mark alone (an editor's "UTF-8 with BOM" file saved empty) is an empty file: read as one, each
+    // reader said "only blank lines", and a file of no known extension was taken for a CSV with no header.
+    if (stat.size === BOM.length && hasBom(head)) throw datasetInvalid(path, `the file is empty (but for a UTF-8 byte order mark); expected ${emptyHint}`);
+    const why = notText(head);
     if (why !== undefined) throw datasetInvalid(path, why);
     return handle;
   } catch (err) {

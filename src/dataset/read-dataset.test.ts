@@ -127,6 +127,15 @@ describe("readDataset", () => {
     });
   });
 
+  it.each(["jsonl", "json", "csv", "txt"])("a .%s file holding only a UTF-8 byte order mark → DATASET_INVALID, read as the empty file it is", async (ext) => {
+    const expected = { jsonl: "one JSON object per line (JSONL)", json: "a JSON array of row objects", csv: "a header row naming the columns, then one row per line", txt: "a JSONL, JSON or CSV dataset" }[ext];
+    const path = await file(`bom-only.${ext}`, Buffer.from([0xef, 0xbb, 0xbf]));
+    await expect(collect(readDataset(path))).rejects.toMatchObject({ code: "DATASET_INVALID", message: `${path}: the file is empty (but for a UTF-8 byte order mark); expected ${expected}` });
+    // A byte order mark then a line break is a file of blank lines, said as such.
+    const blank = await file(`bom-blank.${ext}`, Buffer.from([0xef, 0xbb, 0xbf, 0x0a]));
+    await expect(collect(readDataset(blank))).rejects.toMatchObject({ code: "DATASET_INVALID", message: expect.not.stringContaining("the file is empty") });
+  });
+
   it.each(["jsonl", "json", "csv", "dat"])("a UTF-16 .%s file (either byte order) → DATASET_INVALID saying so, not an error per row", async (ext) => {
     const text = ext === "csv" ? "output,expected\na,a\n" : ext === "json" ? '[{"output":"a"}]' : '{"output":"a"}\n';
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
