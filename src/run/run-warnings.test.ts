@@ -103,4 +103,19 @@ describe("firstRowFieldsText", () => {
     expect(firstRowFieldsText(["a", "b c"])).toBe('the first row\'s fields are "a", "b c"');
     expect(firstRowFieldsText([])).toBe("the first row has no fields (it is {})");
   });
+
+  it("names the first 20 fields and says how many more there are, where it stopped at 20 without a word", async () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `f${i + 1}`);
+    const listed = (n: number) => names(n).map((f) => JSON.stringify(f)).join(", ");
+    expect(firstRowFieldsText(names(20))).toBe(`the first row's fields are ${listed(20)}`);
+    expect(firstRowFieldsText(names(21))).toBe(`the first row's fields are ${listed(20)}, and 1 more`);
+    expect(firstRowFieldsText(names(25))).toBe(`the first row's fields are ${listed(20)}, and 5 more`);
+    // firstRowFields gives them all, so that the count is right and a hint finds a likely field past the 20th.
+    const row = Object.fromEntries([...names(24), "expectedOutput"].map((f) => [f, "x"]));
+    const fields = await firstRowFields(await files.file("wide.jsonl", jsonl([row])));
+    expect(fields).toHaveLength(25);
+    expect(firstRowFieldsText(fields ?? [])).toMatch(/"f20", and 5 more$/);
+    const warnings = await warningsFor([{ ...row, output: "x" }], [{ type: "exact_match" }]);
+    expect(fieldHints(warnings, fields ?? [])).toEqual(['to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}']);
+  });
 });

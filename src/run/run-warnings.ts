@@ -63,10 +63,14 @@ function where(e: Evaluator, parameter: Parameter): string {
   return typeof source === "string" ? source : "its literal (null)";
 }
 
-/** The top-level fields of the dataset's first readable row (at most 20), for warnings about missing fields; null when none can be read. */
+/**
+ * The top-level fields of the dataset's first readable row, all of them (so that {@link fieldHints} finds a likely
+ * field wherever it is; {@link firstRowFieldsText} shows the first few), for warnings about missing fields; null
+ * when none can be read.
+ */
 export async function firstRowFields(dataset: string): Promise<string[] | null> {
   try {
-    for await (const item of readDataset(dataset)) if ("record" in item) return Object.keys(item.record).slice(0, 20);
+    for await (const item of readDataset(dataset)) if ("record" in item) return Object.keys(item.record);
   } catch {
     // The run read this file already; a second read failing only costs the hint.
   }
@@ -76,15 +80,21 @@ export async function firstRowFields(dataset: string): Promise<string[] | null> 
 /** The longest field name {@link firstRowFieldsText} shows whole, in UTF-16 code units. */
 const SHOWN_FIELD_LENGTH = 100;
 
+/** How many fields {@link firstRowFieldsText} names; the others are counted. */
+const SHOWN_FIELDS = 20;
+
 /**
  * `the first row's fields are "a", "b"` (or that it has none): each name quoted, one over 100 code units cut to its first 100
  * (99 where the 100th would split a surrogate pair) and "…", since a row's key may be megabytes long and
- * this line goes to the terminal, `--summary`'s warnings and the report.
+ * this line goes to the terminal, `--summary`'s warnings and the report. The first 20 are named, then how many more
+ * there are (`, and 5 more`): a list that stopped at 20 without a word read as all the fields of a row of 25.
  */
 export function firstRowFieldsText(fields: readonly string[]): string {
   // A first row `{}` has none: "the first row's fields are " with nothing after it read as cut off.
   if (fields.length === 0) return "the first row has no fields (it is {})";
-  return `the first row's fields are ${fields.map((f) => JSON.stringify(cutText(f, SHOWN_FIELD_LENGTH))).join(", ")}`;
+  const shown = fields.slice(0, SHOWN_FIELDS).map((f) => JSON.stringify(cutText(f, SHOWN_FIELD_LENGTH)));
+  const more = fields.length - shown.length;
+  return `the first row's fields are ${shown.join(", ")}${more > 0 ? `, and ${more} more` : ""}`;
 }
 
 /**
