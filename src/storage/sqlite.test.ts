@@ -1126,6 +1126,9 @@ describe("several writers", () => {
   });
 });
 
+/** What appendRows says an id must be when it holds NaN or ±Infinity. */
+const NON_FINITE_ID = "nothing or a value JSON writes as it is (a string, a finite number, or arrays and objects of them): NaN and ±Infinity are written as null, and the row would be stored without its id";
+
 describe("appendRows", () => {
   const unnumbered = (from: number, to: number) => numbered(from, to).map(({ row: _, ...r }) => r);
 
@@ -1174,6 +1177,11 @@ describe("appendRows", () => {
       // A line goes to an INTEGER column: anything else was STORE_FAILED naming no row.
       [[{ results: '{"em":{"score":1,"passed":true}}', line: "3" }], `appendRows: rows[0].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received string "3"`],
       [[...unnumbered(1, 1), { results: {}, line: 1.5 }], `appendRows: rows[1].line must be nothing, null or a whole number from 1 (the dataset line the row was read from), received number 1.5`],
+      // An id holding NaN or ±Infinity, anywhere in it, was stored as JSON writes it: null, the row without its id.
+      [[...unnumbered(1, 1), { id: Infinity, results: {} }], `appendRows: rows[1].id must be ${NON_FINITE_ID}, received number Infinity`],
+      [[{ id: NaN, results: {} }], `appendRows: rows[0].id must be ${NON_FINITE_ID}, received number NaN`],
+      [[{ id: { case: [1, -Infinity] }, results: {} }], `appendRows: rows[0].id.case[1] must be ${NON_FINITE_ID}, received number -Infinity`],
+      [[{ id: "1e400", results: '{"em":{"score":1,"passed":true}}' }], `appendRows: rows[0].id must be ${NON_FINITE_ID}, received number Infinity`],
     ];
     for (const [rows, message] of cases) {
       const error = await evalErrorOf(store.appendRows(id, rows as never));

@@ -2,7 +2,7 @@ import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
 import { cutText } from "../cut-text.js";
-import { argumentError, EvalError, isPlainObject } from "../errors.js";
+import { argumentError, EvalError, formatPath, isPlainObject } from "../errors.js";
 import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import { scoresOfOutcome, scoreOf, type RowScores } from "../run/row-scores.js";
@@ -1053,10 +1053,51 @@ function checkUnnumberedRows(rows: unknown): UnnumberedOutcome[] {
     // A row that could not be read: `show` counts it unreadable, so it is one only with the error's { code, message }.
     if (outcome.error !== undefined && !isPlainObject(outcome.error)) throw bad(`rows[${i}].error`, "nothing or the row's error ({ code, message })", outcome.error, ["rows", i, "error"]);
     checkResults("appendRows", outcome, i);
+    checkId(outcome, i);
     checkKey("appendRows", r, i);
     checkLine(r, i);
     return outcome;
   });
+}
+
+/**
+ * Throws INPUT_INVALID naming `rows[i].id` (and where in it) when row `i`'s id holds a number JSON cannot write: NaN
+ * or ±Infinity, anywhere in an id that is an array or object. JSON writes them as null, so the row was stored with
+ * no id (or `[1,null]`), silently, and could not be found by the id the caller gave it; the dataset readers refuse
+ * such an id as a row error. An id that JSON.stringify cannot write at all (a BigInt, a cycle) is left to
+ * {@link rowJson}, which says why. A SerializedRow's id is checked as parsed (`"1e400"` reads as Infinity).
+ */
+function checkId(r: UnnumberedOutcome, i: number): void {
+  const { id } = r;
+  if (id === undefined || id === null || typeof id === "string" || typeof id === "boolean") return;
+  const found = nonFiniteIn(id);
+  if (found === undefined) return;
+  const path = ["rows", i, "id", ...found.path];
+  const expected = "nothing or a value JSON writes as it is (a string, a finite number, or arrays and objects of them): NaN and ±Infinity are written as null, and the row would be stored without its id";
+  throw argumentError("INPUT_INVALID", "appendRows", formatPath(path), expected, found.value, path);
+}
+
+/**
+ * Where JSON.stringify meets the first NaN or ±Infinity in `value` (after each `toJSON`, as it writes it), as a path
+ * below `value`, and which number; undefined when there is none, or when `value` cannot be written at all.
+ */
+function nonFiniteIn(value: unknown): { path: (string | number)[]; value: number } | undefined {
+  let found: { path: (string | number)[]; value: number } | undefined;
+  // Each object's path below `value`, known before its members are visited (JSON.stringify goes depth first).
+  const paths = new Map<unknown, (string | number)[]>();
+  try {
+    JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+      if (found !== undefined) return undefined;
+      const parent = paths.get(this);
+      const path = parent === undefined ? [] : [...parent, Array.isArray(this) ? Number(key) : key];
+      if (typeof v === "number" && !Number.isFinite(v)) found = { path, value: v };
+      else if (typeof v === "object" && v !== null) paths.set(v, path);
+      return v;
+    });
+  } catch {
+    return undefined;
+  }
+  return found;
 }
 
 /**
