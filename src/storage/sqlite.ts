@@ -1070,6 +1070,8 @@ function checkUnnumberedRows(rows: unknown): UnnumberedOutcome[] {
 function checkId(r: UnnumberedOutcome, i: number): void {
   const { id } = r;
   if (id === undefined || id === null || typeof id === "string" || typeof id === "boolean") return;
+  // A number, as most ids are, is checked without a walk.
+  if (typeof id === "number" && Number.isFinite(id)) return;
   const found = nonFiniteIn(id);
   if (found === undefined) return;
   const path = ["rows", i, "id", ...found.path];
