@@ -139,6 +139,17 @@ describe("openai provider: the key", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("after another 4xx (a batch the server cannot take) or a 429, later requests are still sent", async () => {
+    for (const status of [400, 404, 422, 429]) {
+      server.requests.length = 0;
+      server.faults.push({ kind: "status", status, message: "not this batch" });
+      const p = provider({ max_retries: 0 });
+      expect((await evalErrorOf(p.embed(["x"]))).message).toContain(`HTTP ${status}`);
+      await p.embed(["y"]);
+      expect(server.requests).toHaveLength(2);
+    }
+  });
+
   it("is masked also when a server echoes it URL-encoded or in base64", async () => {
     const key = "sk-with space/and+plus";
     const echoed = `key=${encodeURIComponent(key)} basic=${Buffer.from(key).toString("base64")} raw=${key}`;
