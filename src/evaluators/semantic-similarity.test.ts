@@ -98,6 +98,18 @@ describe("semantic_similarity", () => {
     expect(made).toBe(4);
   });
 
+  it("shares a provider only between evaluators of one createEvaluators call that name the same provider", () => {
+    const made: string[] = [];
+    const env = { embeddingProviders: { letters: () => (made.push("letters"), letterProvider([])), other: () => (made.push("other"), letterProvider([])) } };
+    // Two providers given the same options (none) are two providers.
+    createEvaluators([{ type: "semantic_similarity", config: { provider: "letters" } }, { type: "semantic_similarity", name: "o", config: { provider: "other" } }], env);
+    expect(made).toEqual(["letters", "other"]);
+    // Each createEvaluator call, with the same env, has its own.
+    createEvaluator({ type: "semantic_similarity", config: { provider: "letters" } }, env);
+    createEvaluator({ type: "semantic_similarity", config: { provider: "letters" } }, env);
+    expect(made).toEqual(["letters", "other", "letters", "letters"]);
+  });
+
   it("the model is passed to the factory", () => {
     let seen: unknown;
     createEvaluator({ type: "semantic_similarity", config: { provider: "letters", model: "m1" } }, { embeddingProviders: { letters: (o) => ((seen = o), letterProvider([])) } });
