@@ -175,6 +175,11 @@ describe("compareRuns", () => {
     expect(onlyA.warnings).toEqual(["sim: 1 of the 3 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in A) and is left out, so its figures are over the other 2"]);
   });
 
+  it("says \"has\" and \"is\" of one row left out by one run alongside one left out by both", async () => {
+    const c = await compareRuns(run("a", { sim: [failed, failed, 0.5, 0.5] }), run("b", { sim: [0.6, failed, 0.4, 0.5] }), { directions: { sim: "maximize" } });
+    expect(c.warnings).toEqual(["sim: 1 of the 4 rows in both runs has a score in one of them only (skipped or an error in the other: 1 in A) and is left out, as is 1 with a score in neither, so its figures are over the other 2"]);
+  });
+
   it("writes the counts of 1,000 or more in the rows-left-out warning with thousands separators", async () => {
     // 2,500 rows in both: 1,200 not scored in A, 1,100 in B (300 by both), leaving 500 pairs.
     const scores = (unscored: (i: number) => boolean) => Array.from({ length: 2500 }, (_, i) => (unscored(i) ? failed : 0.5));
