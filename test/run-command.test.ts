@@ -1362,8 +1362,11 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(first.code).toBe(0);
     expect(first.err).toContain(`--baseline: no baseline is set yet (this run created the run database ${db}: a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run`);
     const summary = join(dir, "created-summary.json");
-    const second = await run(...args, "--summary", summary);
+    const report = join(dir, "created-report.html");
+    const second = await run(...args, "--summary", summary, "--report", report);
     expect(second.code).toBe(0);
+    // The report says it too, in a warning box.
+    expect(readFileSync(report, "utf8")).toMatch(/class="warnbox">⚠ --baseline: no baseline is set yet;/);
     expect(second.err).toContain("--baseline: no baseline is set yet; `simeval baseline set RUN` marks a known-good run");
     expect(second.err).not.toContain("this run created");
     // A script reading summary.json is told why `baseline` is null, as the terminal was.
