@@ -114,7 +114,10 @@ describe("compareAgainstBaseline on a baseline it cannot judge by", () => {
     const e = await evalErrorOf(compareAgainstBaseline(store, id, io, true));
     expect(e.code).toBe("USAGE");
     expect(e.message).toMatch(/^--fail-on-regression: the baseline \S+ \(base\): lev \(every row skipped\) scored no row in it/);
-    expect(await compareAgainstBaseline(store, id, io, false)).toMatchObject({ baseline: expect.stringContaining("base") });
+    const warnings: string[] = [];
+    expect(await compareAgainstBaseline(store, id, io, false, undefined, warnings)).toMatchObject({ baseline: expect.stringContaining("base") });
     expect(err).toMatch(/^simeval: --baseline: warning: the baseline \S+ \(base\): lev \(every row skipped\)/);
+    // The same for --summary and --report, without the prefix.
+    expect(warnings).toEqual([expect.stringMatching(/^--baseline: warning: the baseline \S+ \(base\): lev \(every row skipped\)/)]);
   });
 });
