@@ -143,7 +143,7 @@ describe("renderJUnit", () => {
         { row: 2, id: null, results: { lev: { error: { code: "INPUT_INVALID", message: "\r\n  \n$.output matched 2 values" } } } },
         { row: 3, id: null, results: { lev: result({ passed: false, reasoning: "\n \n" }) } },
       ],
-      gates: [{ name: "mean", passed: false, message: "\nmean 0.2 < 0.7" }],
+      gates: [{ name: "mean", passed: false, message: "\nmean 0.2 < 0.7\r\nsecond line" }],
     });
     const { list: l } = parse(out);
     const cases = (l[0] as Node)["testcase"] as Node[];
@@ -206,6 +206,8 @@ describe("renderJUnit", () => {
   it("writes no time at all when the run's duration is not given, and refuses one that is not a duration", () => {
     const untimed = renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [{ name: "lev=0.5", passed: true, message: "passed" }] });
     expect(untimed).not.toContain("time=");
+    // A run that took no measurable time (its start and end in the same millisecond) has a duration: 0.
+    expect(parse(renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [], time: 0 })).suites["@time"]).toBe("0.000");
     for (const time of [-1, Number.NaN, Number.POSITIVE_INFINITY, "12"]) {
       expect(() => renderJUnit({ name: "r", evaluators: ["lev"], rows, gates: [], time } as never)).toThrow(/renderJUnit: input\.time must be/);
     }
