@@ -102,4 +102,9 @@ describe("recordItem", () => {
     for (let i = 0; i < 3; i++) inner = [0, inner];
     expect(recordItem(3, 7, { id: inner })).toMatchObject({ row: 3, line: 7, error: { code: "DATASET_ROW_INVALID", message: expect.stringMatching(/^line 7: id\[1\]\[1\]\[1\]\[0\] is the number Infinity/) } });
   });
+
+  it("names the first infinite number of an id, in the order the id is written", () => {
+    expect(recordItem(1, 1, { id: [1, -Infinity, Infinity] })).toMatchObject({ error: { message: expect.stringMatching(/^line 1: id\[1\] is the number -Infinity/) } });
+    expect(recordItem(1, 1, { id: { a: [Infinity], b: -Infinity } })).toMatchObject({ error: { message: expect.stringMatching(/^line 1: id\.a\[0\] is the number Infinity/) } });
+  });
 });
