@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { EvalError } from "../errors.js";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
 import { exitCodeFor } from "./exit-codes.js";
@@ -83,6 +83,8 @@ describe("checkOutputPaths", () => {
       );
     }
     expect(() => checkOutputPaths([], [{ flag: "--out", path: `${file}/../kept.json` }])).toThrow(`--out ${file}/../kept.json: cannot write (ENOTDIR: not a directory, realpath '${file}/..'`);
+    // A missing folder before a later "..", after one the system can step out of, is refused as well.
+    expect(() => checkOutputPaths([], [{ flag: "--out", path: `${dir}/../${basename(dir)}/missing/../kept.json` }])).toThrow(`realpath '${dir}/../${basename(dir)}/missing/..'`);
     expect(existsSync(join(dir, "kept.json"))).toBe(false);
     // Through a folder that is there, or a link to one (beside the folder it leads to), the output is written as asked.
     mkdirSync(join(dir, "there", "inner"), { recursive: true });
