@@ -57,6 +57,10 @@ describe("simeval score", () => {
     const spec = await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", '{"type":"levenshtein","config":{"threshold":0.5}}');
     expect(spec).toMatchObject({ code: 2, out: "" });
     expect(spec.err).toContain(`--config holds an evaluator spec ({"type": ..., "config": {...}}); score's --config takes only its "config" object, such as '{"threshold":0.9}', with the type as --type (and its "inputs" as --inputs)`);
+    // A spec's "type" or "config" alone is one too.
+    for (const config of ['{"type":"levenshtein"}', '{"config":{"threshold":0.5}}']) {
+      expect((await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", config)).err, config).toContain("--config holds an evaluator spec");
+    }
     const missing = await run("score", "-o", "x");
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("--type");
