@@ -1592,6 +1592,40 @@ describe("runs, show, baseline, compare and trend", () => {
   });
 });
 
+describe("run interrupted, with an output that cannot be written", () => {
+  it("exits as the failed write asks (2), not as the signal (130): the file asked for is missing", async () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, output: `output ${i} `.repeat(8), expected: `expected ${i} `.repeat(8) }));
+    const data = file("big.jsonl", jsonl(rows));
+    const config = file("evals.json", evals([{ type: "levenshtein" }]));
+    const db = join(dir, "db.sqlite");
+    const outputs = join(dir, "outputs");
+    mkdirSync(outputs);
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1", "--summary", join(outputs, "s.json")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const started = Date.now();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      if (existsSync(db)) {
+        const s = openSqliteStore(db);
+        const r = await s.findRun("cut");
+        const n = r ? (await collect(s.rows(r.id))).length : 0;
+        await s.close();
+        if (n > 0) break;
+      }
+      if (Date.now() - started > 60_000) throw new Error("the run never recorded a row");
+    }
+    // The folder of --summary is replaced by a file during the run: its write fails once the run stops.
+    rmSync(outputs, { recursive: true });
+    writeFileSync(outputs, "not a folder");
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(stderr).toContain("interrupted (SIGINT)");
+    expect(stderr).toContain(`--summary ${join(outputs, "s.json")}: cannot write`);
+    expect(code).toBe(2);
+  });
+});
+
 describe("run interrupted once every row is read", () => {
   it.each([
     ["SIGINT", "Ctrl-C"],
