@@ -162,6 +162,9 @@ describe("gates", () => {
       { name: "--min-pass-rate lev=0.5", passed: false, message: "--min-pass-rate lev=0.5: failed, 1 row of the dataset could not be read (its pass rate 95.0% covers only the rows read)" },
     ]);
     expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), { ...s, row_errors: 0 })[0]?.passed).toBe(true);
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), { ...s, row_errors: 1200 })[0]?.message).toBe(
+      "--fail-under lev=0.5: failed, 1,200 rows of the dataset could not be read (its mean 0.9100 covers only the rows read)",
+    );
   });
 
   it("a gate on rows lost says when its evaluator scored no row, and names the rows it failed on too", () => {
