@@ -95,6 +95,12 @@ describe("readJsonl", () => {
       "line 3: expected a JSON object per line, found an array",
       "line 4: expected a JSON object per line, found an array",
     ]);
+    // A count of 1,000 or more is grouped by thousands; one row object is "1 row object".
+    const many = await file("many.jsonl", `${JSON.stringify(Array.from({ length: 1200 }, () => ({ output: "a" })))}\n[{"output":"a"}]\n`);
+    expect((await collect(readJsonl(many))).map((i) => ("error" in i ? i.error.message : ""))).toEqual([
+      expect.stringContaining("found an array of 1,200 row objects: "),
+      expect.stringContaining("found an array of 1 row object: "),
+    ]);
   });
 
   it("a line that is not valid JSON names the column, counted from 1, where JSON.parse stopped", async () => {
