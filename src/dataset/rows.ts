@@ -4,6 +4,7 @@
  */
 import { formatPath, isPlainObject } from "../errors.js";
 import { cutText } from "../cut-text.js";
+import { nonFiniteIn } from "../non-finite.js";
 
 /** One dataset row, or the reason it could not be read. `row` is 1-based; `line` is where it starts in the file. */
 export type DatasetItem =
@@ -52,43 +53,13 @@ export function recordItem(row: number, line: number, record: Record<string, unk
   const id = record["id"];
   // A number or text, as most ids are, is checked without walking it.
   if (typeof id === "number" ? Number.isFinite(id) : typeof id !== "object" || id === null) return { row, line, record };
-  const found = infinityIn(id);
+  const found = nonFiniteIn(id);
   if (found === undefined) return { row, line, record };
   return rowError(
     row,
     line,
     `line ${line}: ${formatPath(["id", ...found.path])} is the number ${found.value}, which JSON writes as null (a number beyond ±1.8e308, such as 1e400, reads as Infinity), so the row would be recorded without its id; expected the id as a string ("1e400") or a finite number`,
   );
-}
-
-/**
- * Where the first ±Infinity in `value` is, as a path, and which; undefined when there is none. Walked with a stack
- * of its own, not by recursion: JSON.parse reads arrays nested 100,000 levels deep, which would overflow the call stack.
- */
-function infinityIn(value: unknown): { path: (string | number)[]; value: number } | undefined {
-  interface Step {
-    value: unknown;
-    parent: Step | undefined;
-    key: string | number | undefined;
-  }
-  const pathOf = (step: Step): (string | number)[] => {
-    const path: (string | number)[] = [];
-    for (let s: Step | undefined = step; s?.key !== undefined; s = s.parent) path.push(s.key);
-    return path.reverse();
-  };
-  const stack: Step[] = [{ value, parent: undefined, key: undefined }];
-  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
-    const v = step.value;
-    if (typeof v === "number") {
-      if (v === Infinity || v === -Infinity) return { path: pathOf(step), value: v };
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: step, key: i });
-    } else if (typeof v === "object" && v !== null) {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]!], parent: step, key: keys[i]! });
-    }
-  }
-  return undefined;
 }
 
 /** `an array`, `a string`, `null`...: how a JSON value that is not a row object is named in messages. */

@@ -2,6 +2,7 @@ import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
 import { cutText } from "../cut-text.js";
+import { nonFiniteIn } from "../non-finite.js";
 import { argumentError, EvalError, formatPath, isPlainObject } from "../errors.js";
 import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
@@ -1077,29 +1078,6 @@ function checkId(r: UnnumberedOutcome, i: number): void {
   const path = ["rows", i, "id", ...found.path];
   const expected = "nothing or a value JSON writes as it is (a string, a finite number, or arrays and objects of them): NaN and ±Infinity are written as null, and the row would be stored without its id";
   throw argumentError("INPUT_INVALID", "appendRows", formatPath(path), expected, found.value, path);
-}
-
-/**
- * Where JSON.stringify meets the first NaN or ±Infinity in `value` (after each `toJSON`, as it writes it), as a path
- * below `value`, and which number; undefined when there is none, or when `value` cannot be written at all.
- */
-function nonFiniteIn(value: unknown): { path: (string | number)[]; value: number } | undefined {
-  let found: { path: (string | number)[]; value: number } | undefined;
-  // Each object's path below `value`, known before its members are visited (JSON.stringify goes depth first).
-  const paths = new Map<unknown, (string | number)[]>();
-  try {
-    JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
-      if (found !== undefined) return undefined;
-      const parent = paths.get(this);
-      const path = parent === undefined ? [] : [...parent, Array.isArray(this) ? Number(key) : key];
-      if (typeof v === "number" && !Number.isFinite(v)) found = { path, value: v };
-      else if (typeof v === "object" && v !== null) paths.set(v, path);
-      return v;
-    });
-  } catch {
-    return undefined;
-  }
-  return found;
 }
 
 /**
