@@ -29,9 +29,10 @@ const providerKeys = providerOptionKeys(embeddingProviderDefinitions, ["provider
  * Texts go through an {@link EmbeddingBatcher} (concurrent rows share requests; the provider's batch size
  * and concurrency apply) and `env.embeddingCache`, or a 64 MiB in-memory cache when the environment gives
  * none. Evaluators created together (one `createEvaluators` call) with the same provider, model and
- * provider options share one provider and batcher (see {@link sharedEmbedder}), so that a text both ask for is sent once. `details.usage` is the row's share of the tokens of the
- * requests that embedded its texts (split by text length, rounded to 0.01), so that summing it over the
- * rows gives the tokens billed, give or take the roundings; cached texts cost nothing.
+ * provider options share one provider and batcher (see {@link sharedEmbedder}), so that a text both ask
+ * for is sent once. `details.usage` is the row's share of the tokens of the requests that embedded its
+ * texts (split by text length, rounded to 0.01), so that summing it over the rows gives the tokens billed,
+ * give or take the roundings; cached texts cost nothing.
  *
  * Defaults: provider "openai", the provider's default model, no threshold, no rescale. A provider key
  * of another provider than the chosen one is a configuration error.
@@ -175,9 +176,10 @@ const embedders = new WeakMap<EvaluatorEnv, Map<string, Embedder>>();
  * `semantic_similarity` evaluators of one run (one raw, one rescaled, say) on the same model then
  * coalesce their requests, so that a text neither has cached is sent, and billed, once (each row's
  * `usage` share is split between them). Options that differ (another model, `dimensions`, timeout…), or
- * are written otherwise (a default left out in one and given in the other), make another provider. Keyed by the env object, of which `createEvaluators` makes one for each call:
- * evaluators created together share, and nothing is kept for a later call (a vectors file replaced since
- * is loaded anew; a service creating evaluators for each run holds no provider of an earlier run).
+ * are written otherwise (a default left out in one and given in the other), make another provider. Keyed
+ * by the env object, of which `createEvaluators` makes one for each call: evaluators created together
+ * share, and nothing is kept for a later call (a vectors file replaced since is loaded anew; a service
+ * creating evaluators for each run holds no provider of an earlier run).
  */
 function sharedEmbedder(env: EvaluatorEnv, name: string, options: EmbeddingProviderOptions, make: () => Embedder): Embedder {
   let byKey = embedders.get(env);
