@@ -15,6 +15,22 @@ import type { FakeOpenAI } from "./openai-server.js";
 const root = fileURLToPath(new URL("..", import.meta.url));
 let dir: string;
 
+/** Resolves once the run named `name` in the database `db` (being made by another process) has recorded a row. */
+async function rowsRecorded(db: string, name: string): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (existsSync(db)) {
+      const s = openSqliteStore(db);
+      const r = await s.findRun(name);
+      const n = r ? (await collect(s.rows(r.id))).length : 0;
+      await s.close();
+      if (n > 0) return;
+    }
+    if (Date.now() - started > 60_000) throw new Error(`the run ${name} never recorded a row`);
+  }
+}
+
 async function run(...argv: string[]) {
   let out = "";
   let err = "";
@@ -1552,18 +1568,7 @@ describe("runs, show, baseline, compare and trend", () => {
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     // Interrupt once rows are being recorded.
-    const started = Date.now();
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 200));
-      if (existsSync(db)) {
-        const s = openSqliteStore(db);
-        const r = await s.findRun("cut");
-        const n = r ? (await collect(s.rows(r.id))).length : 0;
-        await s.close();
-        if (n > 0) break;
-      }
-      if (Date.now() - started > 60_000) throw new Error("the run never recorded a row");
-    }
+    await rowsRecorded(db, "cut");
     child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(stderr).toContain(`interrupted (${signal})`);
@@ -1603,18 +1608,7 @@ describe("run interrupted, with an output that cannot be written", () => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "run", data, "--config", config, "--db", db, "--name", "cut", "--workers", "1", "--summary", join(outputs, "s.json")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const started = Date.now();
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 200));
-      if (existsSync(db)) {
-        const s = openSqliteStore(db);
-        const r = await s.findRun("cut");
-        const n = r ? (await collect(s.rows(r.id))).length : 0;
-        await s.close();
-        if (n > 0) break;
-      }
-      if (Date.now() - started > 60_000) throw new Error("the run never recorded a row");
-    }
+    await rowsRecorded(db, "cut");
     // The folder of --summary is replaced by a file during the run: its write fails once the run stops.
     rmSync(outputs, { recursive: true });
     writeFileSync(outputs, "not a folder");
