@@ -972,11 +972,11 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(await table(join(dir, "a.out.jsonl"), id("B"))).toBe(byName);
     // Another seed, other resamples: the interval moves, which shows that it comes from them.
     expect((await run("compare", "A", "B", "--db", db, "--seed", "7")).out.split("\n").slice(2).join("\n")).not.toBe(byName);
-    // A seed is a whole number written in decimal: "" was taken as 0, "0x10" as 16, "1e3" as 1000.
+    // A seed is an integer written in decimal: "" was taken as 0, "0x10" as 16, "1e3" as 1000.
     for (const seed of ["", " ", "0x10", "1e3", "1.0", "9007199254740993"]) {
       const r = await run("compare", "A", "B", "--db", db, "--seed", seed);
       expect(r.code, seed).toBe(2);
-      expect(r.err).toContain(`--seed takes a whole number such as 1 or 42, received ${JSON.stringify(seed)}`);
+      expect(r.err).toContain(`--seed takes an integer such as 1 or 42 (negative too; used modulo 2^32), received ${JSON.stringify(seed)}`);
     }
     expect((await run("compare", "A", "B", "--db", db, "--seed", "-3")).code).toBe(0);
   });

@@ -57,7 +57,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   try {
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
-    const seed = opts.seed === undefined ? 1 : wholeNumberOption("--seed", opts.seed, "a whole number such as 1 or 42");
+    const seed = opts.seed === undefined ? 1 : wholeNumberOption("--seed", opts.seed, "an integer such as 1 or 42 (negative too; used modulo 2^32)");
     if (opts.pairBy === "key") refuseKeylessFiles(a, b);
     refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
     let comparison: Comparison;
