@@ -1213,10 +1213,10 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("run", file("other.jsonl", jsonl([{ output: "x", expected: "y" }])), "--config", config, "--db", db, "--name", "other")).code).toBe(0);
     const t = await run("trend", "--db", db, "--dataset", moved, "--report", join(dir, "t.html"));
     expect(t.code).toBe(0);
-    expect(t.out).toMatch(new RegExp(`before-move\\s+\\S+ \\S+\\s+${old.replace(/[.\\]/g, "\\$&")} \\*`));
+    expect(t.out).toMatch(new RegExp(`before-move\\s+\\S+ \\S+\\s+${old.replace(/[.\\]/g, "\\$&")} \\(same content\\)`));
     expect(t.out).toMatch(new RegExp(`after-move\\s+\\S+ \\S+\\s+${moved.replace(/[.\\]/g, "\\$&")}\\s`));
     expect(t.out).not.toMatch(/^other\s/m);
-    expect(t.out).toContain(`* recorded at another path, matched by content: its dataset's sha256 is that of ${moved}`);
+    expect(t.out).toContain(`(same content): recorded at another path, matched by content: its dataset's sha256 is that of ${moved}`);
     expect(t.err).toBe("");
     expect(readFileSync(join(dir, "t.html"), "utf8")).toContain("matched by content");
     // The file at the old path is gone: its runs are matched by path, as before.

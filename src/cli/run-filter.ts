@@ -24,6 +24,14 @@ export interface CheckedRunFilter {
   last: number | undefined;
 }
 
+/** What a table of runs writes after the dataset of a run `--dataset` kept for its content, recorded at another path. */
+export const SAME_CONTENT_MARK = " (same content)";
+
+/** The line under such a table, when it marks some run with {@link SAME_CONTENT_MARK}. */
+export function sameContentNote(dataset: string): string {
+  return `(same content): recorded at another path, matched by content: its dataset's sha256 is that of ${dataset}`;
+}
+
 /** What the filters keep, once the dataset's content is known (see {@link matchRuns}). */
 export interface RunFilter extends CheckedRunFilter {
   /** Whether `-n` and `--dataset` keep the run (`--last` is applied to the list: see {@link newest}). */

@@ -199,8 +199,12 @@ describe("runs -n and --dataset", () => {
     // A relative path is the file's, as in trend; the copy is kept by its content.
     const onA = await cli("runs", "--db", db, "--dataset", relative(process.cwd(), a));
     expect(onA).toMatchObject({ code: 0, err: "" });
-    expect(names(onA.out)).toEqual(["nightly", "adhoc", "nightly"]);
+    expect(names(onA.out.split("\n(same content)")[0] ?? "")).toEqual(["nightly", "adhoc", "nightly"]);
     expect(onA.out).not.toContain(b);
+    // The copy's run is marked, as trend marks it, and the mark said under the table.
+    expect(onA.out).toContain(`${copy} (same content)`);
+    expect(onA.out.match(/\(same content\)/g)).toHaveLength(2);
+    expect(onA.out).toContain(`(same content): recorded at another path, matched by content: its dataset's sha256 is that of ${a}`);
     const both = JSON.parse((await cli("runs", "--db", db, "--json", "--name=nightly", "--dataset", a)).out) as RunInfo[];
     expect(both.map((r) => [r.name, r.dataset_path])).toEqual([
       ["nightly", copy],

@@ -15,7 +15,7 @@ import { summaryTable } from "../summary-table.js";
 import { vacuumInChild } from "../vacuum.js";
 import stringWidth from "string-width";
 import { renderTable, tableWidth } from "../table.js";
-import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
+import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameContentNote, type RunFilterOptions } from "../run-filter.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 import { NO_DATASET_CELL, NO_DATASET_TEXT, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
@@ -120,13 +120,17 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
     const rows: (string | number)[][] = [];
     const runMeans: string[][] = [];
     let baselineListed = false;
+    // Whether --dataset kept some run for its content, recorded at another path: marked, and said under the table.
+    let sameContent = false;
     const cwd = workingFolder();
     for (const r of runs) {
       // A run killed outright has no summary, but its rows are stored (and compared): they are counted, for such runs only.
       const count = r.summary?.rows ?? (await rowsRecorded(r, store));
       if (count === null) continue; // deleted by another process since it was listed
       baselineListed ||= r.id === baseline;
-      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, r.dataset_path === null ? NO_DATASET_CELL : shownDatasetPath(r.dataset_path, cwd)]);
+      sameContent ||= filter.byContent(r);
+      const datasetCell = r.dataset_path === null ? NO_DATASET_CELL : `${shownDatasetPath(r.dataset_path, cwd)}${filter.byContent(r) ? SAME_CONTENT_MARK : ""}`;
+      rows.push([r.id === baseline ? `${r.id} *` : r.id, r.name ?? "", r.started_at.replace("T", " ").slice(0, 19), r.status, count, datasetCell]);
       runMeans.push(means(r));
     }
     // The means go last, cut to the width the other columns leave: `show RUN` and `--json` give them all.
@@ -135,6 +139,7 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
     io.stdout(renderTable([...header, "means"], rows.map((r, i) => [...r, meansCell(runMeans[i] ?? [], room)])));
     // Only under a table that marks it: a filter may leave the baseline out.
     if (baselineListed) io.stdout("* baseline");
+    if (sameContent && filter.dataset !== undefined) io.stdout(sameContentNote(filter.dataset));
     return EXIT.ok;
   } finally {
     await store.close();

@@ -438,7 +438,8 @@ describe("trend --json", () => {
       ]);
       // The text's lines under its table, in its order: the runs matched by content, then those left out.
       const lines = text.out.split("\n");
-      const under = lines.slice(lines.findIndex((l) => l.startsWith("there ")) + 1);
+      // After the last table: a wide one goes on below, each part ending with the run "there".
+      const under = lines.slice(lines.findLastIndex((l) => l.startsWith("there ")) + 1);
       expect(under).toHaveLength(2);
       expect(under[0]).toContain("matched by content");
       expect(under[1]).toMatch(/^left out: 1 incomplete run \(cut\) and 1 run still being recorded \(live\)/);

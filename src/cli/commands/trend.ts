@@ -10,7 +10,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal } from "../format.js";
 import type { CliIO } from "../io.js";
 import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../output-file.js";
-import { checkRunFilter, matchRuns, newest, noRunKept, type RunFilterOptions } from "../run-filter.js";
+import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameContentNote, type RunFilterOptions } from "../run-filter.js";
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTableBlocks, tableWidth } from "../table.js";
@@ -70,7 +70,7 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     const series = trendSeries(runs);
     // Runs kept by --dataset are on its file or its content: their paths may differ, their data does not.
     const moved = new Set(runs.filter(byContent).map((r) => r.id));
-    const movedNote = moved.size ? `* recorded at another path, matched by content: its dataset's sha256 is that of ${dataset}` : null;
+    const movedNote = moved.size ? sameContentNote(dataset ?? "") : null;
     const warnings = [
       ...(datasets.size > 1 && dataset === undefined
         ? [`these runs are on ${datasets.size} datasets${datasets.has(null) ? " (counting the runs not read from a dataset file as one)" : ""}, whose means need not be comparable; --dataset PATH keeps the runs on one`]
@@ -81,8 +81,8 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     const notes = [...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])];
     const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
     const label = datasetLabels(runs.flatMap((r) => (r.dataset_path === null ? [] : [r.dataset_path])));
-    // A run's dataset as the table (`shown`: its short label) and the report (its path) give it, "*" when matched by content.
-    const datasetCell = (r: RunInfo, shown: (path: string) => string) => (r.dataset_path === null ? NO_DATASET_CELL : `${shown(r.dataset_path)}${moved.has(r.id) ? " *" : ""}`);
+    // A run's dataset as the table (`shown`: its short label) and the report (its path) give it, marked when matched by content.
+    const datasetCell = (r: RunInfo, shown: (path: string) => string) => (r.dataset_path === null ? NO_DATASET_CELL : `${shown(r.dataset_path)}${moved.has(r.id) ? SAME_CONTENT_MARK : ""}`);
     if (opts.json) {
       io.stdout(JSON.stringify(trendJson({ runs, series, moved, warnings, notes, leftOut: leftOutRuns }), null, 2));
     } else {
@@ -151,7 +151,7 @@ export interface TrendRunJson {
   /** The dataset file as recorded (absolute), and its sha256; both null for a run not read from a dataset file, as in `runs --json`. */
   dataset_path: string | null;
   dataset_hash: string | null;
-  /** Kept by `--dataset` for its dataset's content, recorded at another path (the table's `*`). */
+  /** Kept by `--dataset` for its dataset's content, recorded at another path (the table's `(same content)`). */
   matched_by_content: boolean;
   /** Each evaluator's mean in this run, by its `title`, every evaluator listed: null where the run lacks it or it scored no row. */
   means: Record<string, number | null>;
