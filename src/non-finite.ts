@@ -7,6 +7,8 @@
  * the value is written).
  */
 export function nonFiniteIn(value: unknown): { path: (string | number)[]; value: number } | undefined {
+  // A number, text or nothing, as most ids are, is checked without a walk (this runs on every row read).
+  if (typeof value !== "object" || value === null) return typeof value === "number" && !Number.isFinite(value) ? { path: [], value } : undefined;
   interface Step {
     value: unknown;
     parent: Step | undefined;

@@ -50,10 +50,7 @@ export function isRowObject(value: unknown): value is Record<string, unknown> {
  * so the row is refused, as a text holding such a number is, with the advice that keeps every id: a string.
  */
 export function recordItem(row: number, line: number, record: Record<string, unknown>): DatasetItem {
-  const id = record["id"];
-  // A number or text, as most ids are, is checked without walking it.
-  if (typeof id === "number" ? Number.isFinite(id) : typeof id !== "object" || id === null) return { row, line, record };
-  const found = nonFiniteIn(id);
+  const found = nonFiniteIn(record["id"]);
   if (found === undefined) return { row, line, record };
   return rowError(
     row,

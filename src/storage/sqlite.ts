@@ -1069,11 +1069,7 @@ function checkUnnumberedRows(rows: unknown): UnnumberedOutcome[] {
  * {@link rowJson}, which says why. A SerializedRow's id is checked as parsed (`"1e400"` reads as Infinity).
  */
 function checkId(r: UnnumberedOutcome, i: number): void {
-  const { id } = r;
-  if (id === undefined || id === null || typeof id === "string" || typeof id === "boolean") return;
-  // A number, as most ids are, is checked without a walk.
-  if (typeof id === "number" && Number.isFinite(id)) return;
-  const found = nonFiniteIn(id);
+  const found = nonFiniteIn(r.id);
   if (found === undefined) return;
   const path = ["rows", i, "id", ...found.path];
   const expected = "nothing or a value JSON writes as it is (a string, a finite number, or arrays and objects of them): NaN and ±Infinity are written as null, and the row would be stored without its id";
