@@ -249,7 +249,7 @@ describe("simeval run", () => {
     const data = file("key.jsonl", `{"answer":"a",${JSON.stringify(key)}:1}\n{"answer":"b",${JSON.stringify(key)}:2}\n`);
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--summary", join(dir, "k.json"), "--report", join(dir, "k.html"));
     const shown = `the first row's fields are "answer", "${"k".repeat(100)}…"`;
-    expect(r.err).toContain(`simeval: ${shown}\n`);
+    expect(r.err).toContain(`simeval: warning: ${shown}\n`);
     expect(r.err.length).toBeLessThan(5_000);
     expect(JSON.parse(readFileSync(join(dir, "k.json"), "utf8")).warnings).toContain(shown);
     expect(statSync(join(dir, "k.json")).size).toBeLessThan(10_000);
@@ -280,8 +280,8 @@ describe("simeval run", () => {
     const typoConfig = file("evals.json", evals([{ type: "levenshtein", inputs: { output: "$.reply.text", expected: "$.answr" } }]));
     const typo = await run("run", data, "--config", typoConfig, "--no-db", "--summary", join(dir, "typo.json"), "--report", join(dir, "typo.html"));
     expect(typo.code).toBe(0);
-    expect(typo.err).toContain('simeval: "levenshtein": every row was skipped: no row has an expected value at $.answr');
-    expect(typo.err).toContain('simeval: the first row\'s fields are "answer", "reply", "many"');
+    expect(typo.err).toContain('simeval: warning: "levenshtein": every row was skipped: no row has an expected value at $.answr');
+    expect(typo.err).toContain('simeval: warning: the first row\'s fields are "answer", "reply", "many"');
     // The summary file and the report say what the terminal said, the fields included.
     expect(JSON.parse(readFileSync(join(dir, "typo.json"), "utf8")).warnings).toEqual([
       '"levenshtein": every row was skipped: no row has an expected value at $.answr',
@@ -317,7 +317,7 @@ describe("simeval run", () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1000");
     expect(r.code).toBe(0);
-    expect(r.err).toContain(`--workers 1000 is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
+    expect(r.err).toContain(`simeval: warning: --workers 1000 is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
     expect((await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1e3")).err).toContain('--workers takes a whole number >= 0, received "1e3"');
   });
 
@@ -529,7 +529,7 @@ describe("simeval run", () => {
     const r = await run("run", data, "--config", config, "--no-db", "--summary", join(dir, "s.json"));
     expect(r.out).toContain("3 rows, 2 unreadable");
     const hint = `${data}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`;
-    expect(r.err.split("\n").filter((l) => l.includes("usually mean"))).toEqual([`simeval: ${hint}`]);
+    expect(r.err.split("\n").filter((l) => l.includes("usually mean"))).toEqual([`simeval: warning: ${hint}`]);
     expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).warnings).toContain(hint);
     // Not said when every row is UTF-8.
     const clean = await run("run", file("clean.csv", "output,expected\ncafé,café\n"), "--config", config, "--no-db");
@@ -544,7 +544,7 @@ describe("simeval run", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("2 rows, 0 unreadable");
     const said = `${data}: line 1: not valid JSON (a trailing comma after the last element, at byte 61 of the line; JSON allows no comma before ]): every row was read, and the comma is ignored`;
-    expect(r.err.split("\n").filter((l) => l.includes("trailing comma"))).toEqual([`simeval: ${said}`]);
+    expect(r.err.split("\n").filter((l) => l.includes("trailing comma"))).toEqual([`simeval: warning: ${said}`]);
     const summary = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
     expect(summary.summary).toMatchObject({ rows: 2, row_errors: 0, evaluators: [{ n: 2, errors: 0 }] });
     expect(summary.read_stopped).toBeNull();
@@ -1153,7 +1153,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("runs", "--json", "--db", db)).out).toBe(rows); // nothing was run
     const warned = await run("run", data, "--config", config, "--db", db, "--baseline");
     expect(warned.code).toBe(0);
-    expect(warned.err).toMatch(/--baseline: warning: the baseline \w+ \(typo\): levenshtein \(every row skipped\) scored no row in it/);
+    expect(warned.err).toMatch(/simeval: warning: --baseline: the baseline \w+ \(typo\): levenshtein \(every row skipped\) scored no row in it/);
     expect(warned.out).toContain("Against the baseline:");
     // A run without that evaluator is not compared on it: the gate stands.
     const narrow = await run("run", data, "--config", file("good.json", evals([{ type: "exact_match" }])), "--db", db, "--baseline", "--fail-on-regression");
@@ -1408,7 +1408,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("baseline", "set", "A", "--db", db)).code).toBe(0);
     const eb = join(dir, "eb.json");
     const step = await run("run", data, "--config", eb, "--db", db, "--baseline");
-    expect(step).toMatchObject({ code: 0, err: expect.stringContaining("simeval: --baseline: no evaluator in common") });
+    expect(step).toMatchObject({ code: 0, err: expect.stringContaining("simeval: warning: --baseline: no evaluator in common") });
     expect(step.out).not.toContain("Against the baseline");
     expect(await run("run", data, "--config", eb, "--db", db, "--baseline", "--fail-on-regression")).toMatchObject({ code: 2, err: expect.stringContaining("no evaluator in common") });
   });

@@ -39,6 +39,18 @@ export function lineWriter(stream: NodeJS.WritableStream, name: string, report?:
   };
 }
 
+/**
+ * The prefix of every warning a command prints on standard error: something the user should know that does not make
+ * the command fail (errors are `simeval: MESSAGE`; `compare`'s text prints its warnings among its lines on stdout as
+ * `warning: MESSAGE`), so that a search of a CI log for "warning" finds every one.
+ */
+export const WARNING_PREFIX = "simeval: warning: ";
+
+/** Prints `text` on `io`'s standard error as a warning (see {@link WARNING_PREFIX}). */
+export function warn(io: Pick<CliIO, "stderr">, text: string): void {
+  io.stderr(`${WARNING_PREFIX}${text}`);
+}
+
 export const processIO: CliIO = {
   stdout: lineWriter(process.stdout, "output", process.stderr),
   stderr: lineWriter(process.stderr, "error"),

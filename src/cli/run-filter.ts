@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { hashFile } from "../dataset/hash.js";
 import { EvalError } from "../errors.js";
 import type { RunInfo } from "../run/types.js";
-import type { CliIO } from "./io.js";
+import { warn, type CliIO } from "./io.js";
 import { wholeNumberOption } from "./whole-number.js";
 
 /** The options by which `runs` and `trend` pick recorded runs, as given. */
@@ -115,7 +115,7 @@ async function datasetContent(path: string, io: CliIO): Promise<string | undefin
   try {
     return await hashFile(path);
   } catch (error) {
-    io.stderr(`simeval: --dataset: ${(error as Error).message}; runs are matched by its path only, not by its content`);
+    warn(io, `--dataset: ${(error as Error).message}; runs are matched by its path only, not by its content`);
     return undefined;
   }
 }

@@ -101,9 +101,9 @@ describe("compareAgainstBaseline on a baseline it cannot judge by", () => {
     expect((await evalErrorOf(compareAgainstBaseline(store, id, io, true))).message).toContain("no evaluator in common");
     const warnings: string[] = [];
     expect(await compareAgainstBaseline(store, id, io, false, undefined, warnings)).toBeNull();
-    expect(err).toMatch(/^simeval: --baseline: no evaluator in common/);
+    expect(err).toMatch(/^simeval: warning: --baseline: no evaluator in common/);
     // The same for --summary and --report, without the prefix.
-    expect(warnings).toEqual([err.replace(/^simeval: /, "")]);
+    expect(warnings).toEqual([err.replace(/^simeval: warning: /, "")]);
   });
 
   it("in which one of the run's evaluators scored no row: no verdict (USAGE) under the gate, a warning without it", async () => {
@@ -116,8 +116,8 @@ describe("compareAgainstBaseline on a baseline it cannot judge by", () => {
     expect(e.message).toMatch(/^--fail-on-regression: the baseline \S+ \(base\): lev \(every row skipped\) scored no row in it/);
     const warnings: string[] = [];
     expect(await compareAgainstBaseline(store, id, io, false, undefined, warnings)).toMatchObject({ baseline: expect.stringContaining("base") });
-    expect(err).toMatch(/^simeval: --baseline: warning: the baseline \S+ \(base\): lev \(every row skipped\)/);
+    expect(err).toMatch(/^simeval: warning: --baseline: the baseline \S+ \(base\): lev \(every row skipped\)/);
     // The same for --summary and --report, without the prefix.
-    expect(warnings).toEqual([expect.stringMatching(/^--baseline: warning: the baseline \S+ \(base\): lev \(every row skipped\)/)]);
+    expect(warnings).toEqual([expect.stringMatching(/^--baseline: the baseline \S+ \(base\): lev \(every row skipped\)/)]);
   });
 });

@@ -1,7 +1,7 @@
 import { EvalError } from "../../errors.js";
 import type { RunInfo } from "../../run/types.js";
 import type { RunStore } from "../../storage/store.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
 import { forTerminalLine } from "../format.js";
@@ -19,13 +19,13 @@ import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
  * (see {@link unscoredInBaseline}), are a USAGE error rather than a verdict; without it, the first and
  * last are a warning. `createdDatabase`, the path of a run database this run created, makes the no-baseline
  * warning say so: the baseline a user set elsewhere (a CI job's earlier runner) is not in it. Each warning, printed
- * on stderr, is pushed to `warnings` too (without the `simeval: ` before it), for `--summary` and `--report`, which
+ * on stderr (see {@link warn}), is pushed to `warnings` too (without the prefix before it), for `--summary` and `--report`, which
  * would otherwise give a null `baseline` without saying why; so are the comparison's own warnings (rows in one run
  * only, ids that disagree), which its text prints.
  */
 export async function compareAgainstBaseline(store: RunStore, runId: string, io: CliIO, gate: boolean, createdDatabase?: string, warnings: string[] = []): Promise<BaselineVerdict | null> {
-  const warn = (text: string) => {
-    io.stderr(`simeval: ${text}`);
+  const said = (text: string) => {
+    warn(io, text);
     warnings.push(text);
   };
   const baseline = await store.baseline();
@@ -38,7 +38,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   }
   if (!baseline) {
     const created = createdDatabase === undefined ? "" : ` (this run created the run database ${forTerminalLine(createdDatabase)}: a CI runner starts without one unless the file is kept between jobs)`;
-    warn(`--baseline: no baseline is set yet${created}; \`simeval baseline set RUN\` marks a known-good run`);
+    said(`--baseline: no baseline is set yet${created}; \`simeval baseline set RUN\` marks a known-good run`);
     return null;
   }
   const a = await loadRun(baseline.id, store);
@@ -48,12 +48,12 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   } catch (error) {
     // Nothing to compare: a gate has no verdict (exit 2); otherwise the run stands and this is said.
     if (gate) throw error;
-    warn(`--baseline: ${(error as Error).message}`);
+    said(`--baseline: ${(error as Error).message}`);
     return null;
   }
   const unscored = unscoredInBaseline(baseline, Object.keys(b.types));
   if (unscored && gate) throw new EvalError("USAGE", `--fail-on-regression: ${unscored}; \`simeval baseline set RUN\` marks a run in which every evaluator scored rows`);
-  if (unscored) warn(`--baseline: warning: ${unscored}`);
+  if (unscored) said(`--baseline: ${unscored}`);
   // A signal never aborted: with one, the comparison lets the event loop turn every 10,000 rows, so that a Ctrl-C or
   // SIGTERM while it reads a million rows (about 12 s, from a synchronous store) is heard: said, and the same signal
   // again stops at once. Without one, neither was heard until the run's files were written. The run is scored by

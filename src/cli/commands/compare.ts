@@ -15,7 +15,7 @@ import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { wholeNumberOption } from "../whole-number.js";
 import { formatFigure, formatSignedFigure, forTerminal, forTerminalLine } from "../format.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../output-file.js";
 import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
@@ -72,14 +72,14 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       const json = comparisonJson(comparison, a, b);
       io.stdout(JSON.stringify(json, null, 2));
       // The text prints them among its lines; with stdout holding the JSON alone, a CI log still shows them.
-      for (const w of json.warnings) io.stderr(`simeval: warning: ${forTerminalLine(w)}`);
+      for (const w of json.warnings) warn(io, forTerminalLine(w));
     } else {
       io.stdout(printComparison(comparison, tableWidth(io)));
     }
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
       if (stop.signal.aborted) return interrupted(report.slice(2));
-      if (input.texts_unavailable) io.stderr(`simeval: warning: ${textsUnavailableNote(input.texts_unavailable)}; ${textsShown(input)}`);
+      if (input.texts_unavailable) warn(io, `${textsUnavailableNote(input.texts_unavailable)}; ${textsShown(input)}`);
       const stopped = await writeReportHearingStops(opts.report, renderComparisonReport(input), stop, progress, io, opts.json === true);
       if (stopped !== undefined) return stopped;
     }

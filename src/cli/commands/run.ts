@@ -16,7 +16,7 @@ import { EXIT } from "../exit-codes.js";
 import { wholeNumberOption } from "../whole-number.js";
 import { evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates, type GateOutcome } from "../gates.js";
 import { forTerminalLine } from "../format.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
 import { checkOutputPaths, databaseInputs, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
@@ -60,7 +60,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   let workers = opts.workers === undefined ? undefined : wholeNumberOption("--workers", opts.workers, "a whole number >= 0", 0);
   // Scoring threads beyond the cores only cost memory (each holds its own evaluators).
   if (workers !== undefined && workers > availableParallelism()) {
-    io.stderr(`simeval: --workers ${workers} is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
+    warn(io, `--workers ${workers} is more than this machine's ${availableParallelism()} cores; using ${availableParallelism()}`);
     workers = availableParallelism();
   }
   if (dataset === "") throw new EvalError("USAGE", 'the dataset was given an empty path ("" names no file); give the path of a dataset file');
@@ -182,13 +182,13 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         `${dataset}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`,
       );
     }
-    for (const w of datasetWarnings) io.stderr(`simeval: ${w}`);
+    for (const w of datasetWarnings) warn(io, w);
     const warnings = runWarnings(result);
-    for (const w of warnings) if (!w.nothingScored) io.stderr(`simeval: ${w.message}`);
+    for (const w of warnings) if (!w.nothingScored) warn(io, w.message);
     // A warning about a missing field is followed by the fields there are, here and in --summary and --report.
     const fields = warnings.some((w) => w.aboutFields) ? await firstRowFields(dataset) : null;
     const fieldsLine = fields ? [firstRowFieldsText(fields), ...fieldHints(warnings, fields)] : [];
-    for (const line of fieldsLine) io.stderr(`simeval: ${line}`);
+    for (const line of fieldsLine) warn(io, line);
 
     const gateOutcomes = evaluateGates(gates, result.summary);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);

@@ -320,7 +320,7 @@ describe("trend with runs not read from a dataset file (null dataset_path and da
         ["svc2", "-", "1"],
       ]);
       expect(all.err).toBe(
-        "simeval: these runs are on 2 datasets (counting the runs not read from a dataset file as one), whose means need not be comparable; --dataset PATH keeps the runs on one",
+        "simeval: warning: these runs are on 2 datasets (counting the runs not read from a dataset file as one), whose means need not be comparable; --dataset PATH keeps the runs on one",
       );
       const html = readFileSync(report, "utf8");
       expect(html.match(/<td class="name" data-label="Dataset">-<\/td>/g)).toHaveLength(2);
@@ -394,7 +394,7 @@ describe("trend --json", () => {
       ]);
       // The warnings the text gives on stderr, also on stderr with --json; the notes the text prints under its table.
       expect(t.warnings.length).toBeGreaterThan(0);
-      expect(t.warnings.map((w) => `simeval: ${w}`).join("\n")).toBe(text.err);
+      expect(t.warnings.map((w) => `simeval: warning: ${w}`).join("\n")).toBe(text.err);
       expect(json.err).toBe(text.err);
       expect(t.warnings[0]).toContain("these runs are on 2 datasets");
       expect(t.notes).toEqual(text.out.split("\n").filter((l) => l.startsWith("left out: ")));

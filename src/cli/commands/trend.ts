@@ -8,7 +8,7 @@ import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { evaluatorSpec, type EvaluatorSummary, type RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal } from "../format.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../output-file.js";
 import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameContentNote, type RunFilterOptions } from "../run-filter.js";
 import { terminalProgress } from "../progress.js";
@@ -77,7 +77,7 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
         : []),
       ...seriesWarnings(runs, series),
     ];
-    for (const w of warnings) io.stderr(`simeval: ${w}`);
+    for (const w of warnings) warn(io, w);
     const notes = [...(movedNote ? [movedNote] : []), ...(leftOut ? [leftOut] : [])];
     const cell = (s: Series, i: number) => (unscored(s, i) ? NO_ROW_SCORED : formatFigure(mean(s, i)));
     const label = datasetLabels(runs.flatMap((r) => (r.dataset_path === null ? [] : [r.dataset_path])));
