@@ -380,6 +380,30 @@ describe("compareRuns", () => {
     await expect(compareRuns({ name: "a", rows: few() }, { name: "b", rows: few() }, { ...opts, signal: late.signal })).rejects.toBe("late");
   });
 
+  it("lets the event loop turn every 10,000 rows without a signal too, so that a server's other work goes on", async () => {
+    let turns = 0;
+    let read = 0;
+    const seen: number[] = [];
+    const tick = () => {
+      turns++;
+      if (read < 25_000) setImmediate(tick);
+    };
+    function* rows(): Generator<RowOutcome> {
+      for (let i = 1; i <= 25_000; i++) {
+        read = i;
+        if (i % 10_000 === 5_000 || i === 1) seen.push(turns);
+        yield { row: i, id: i, results: { sim: result(0.5) } };
+      }
+    }
+    setImmediate(tick);
+    await compareRuns({ name: "a", rows: rows() }, run("b", { sim: [1] }), { directions: { sim: "maximize" }, resamples: 10 });
+    // The rows come synchronously: the loop turned only where the comparison let it, after each 10,000 (both runs' rows).
+    const [first, at5k, at15k, at25k] = seen as [number, number, number, number];
+    expect(at5k).toBe(first);
+    expect(at15k).toBeGreaterThan(at5k);
+    expect(at25k).toBeGreaterThan(at15k);
+  });
+
   it("rejects with the error of a source that threw, which is not closed, while the other source is, even when closing it fails", async () => {
     const calls: string[] = [];
     /** Rows 1 to `n`, then `error` thrown if given; its return() is recorded, and throws `closeError` if given. */

@@ -81,13 +81,13 @@ async function progressed(opts: CompareOptions, rows: number): Promise<void> {
 }
 
 /**
- * With a signal, lets the event loop turn (rows read from a synchronous source never do, nor do the
- * figures) so that a listener can abort it, and throws once it is aborted.
+ * Lets the event loop turn (rows read from a synchronous source never do, nor do the figures), so that a
+ * listener can abort `signal` (a Ctrl-C handler) and a server's other requests are served meanwhile, and
+ * throws once `signal` is aborted.
  */
 export async function turned(signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return;
   await new Promise<void>((resolve) => nextTurn(resolve));
-  signal.throwIfAborted();
+  signal?.throwIfAborted();
 }
 
 /** Runs `f` on a later turn of the event loop (setImmediate where there is one: setTimeout waits a millisecond in Node). */

@@ -37,8 +37,9 @@ export interface CompareOptions {
   onProgress?: ((rows: number) => void) | undefined;
   /**
    * Stops the comparison once aborted: it rejects with the signal's reason. Every 10,000 rows, and before each
-   * evaluator's figures, the event loop is let turn, so that a listener that aborts it (a Ctrl-C handler) runs
-   * even when the rows come from a synchronous source such as the SQLite store.
+   * evaluator's figures, the event loop is let turn (with a signal or without), so that a listener that aborts it
+   * (a Ctrl-C handler) runs, and a server's other work goes on, even when the rows come from a synchronous source
+   * such as the SQLite store.
    */
   signal?: AbortSignal | undefined;
 }

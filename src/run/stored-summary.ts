@@ -31,7 +31,8 @@ export interface StoredSummaryOptions {
    * Stops the summary once aborted: it rejects with the signal's reason, and {@link finishStoredRun} then leaves
    * the run as it was (running, with its rows; nothing is written). Every {@link SUMMARY_PROGRESS_ROWS} rows, and
    * once the summary is made, the event loop is let turn, so that a listener that aborts it (a Ctrl-C handler)
-   * runs although the SQLite store reads its rows synchronously. Default: none (the loop is not let turn).
+   * runs although the SQLite store reads its rows synchronously (without a signal too, so that a server's other work
+   * goes on meanwhile). Default: none.
    */
   signal?: AbortSignal | undefined;
 }

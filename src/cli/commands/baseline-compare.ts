@@ -54,11 +54,10 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   const unscored = unscoredInBaseline(baseline, Object.keys(b.types));
   if (unscored && gate) throw new EvalError("USAGE", `--fail-on-regression: ${unscored}; \`simeval baseline set RUN\` marks a run in which every evaluator scored rows`);
   if (unscored) said(`--baseline: ${unscored}`);
-  // A signal never aborted: with one, the comparison lets the event loop turn every 10,000 rows, so that a Ctrl-C or
-  // SIGTERM while it reads a million rows (about 12 s, from a synchronous store) is heard: said, and the same signal
-  // again stops at once. Without one, neither was heard until the run's files were written. The run is scored by
-  // now, so a first signal lets the comparison and the files be finished, as it does the files.
-  const comparison = await compare(a, b, 1, terminalProgress(process.stderr), new AbortController().signal);
+  // No signal: the run is scored by now, so a first Ctrl-C or SIGTERM lets the comparison and the files be finished.
+  // The comparison lets the event loop turn every 10,000 rows all the same, so that one while it reads a million rows
+  // (about 12 s, from a synchronous store) is heard: said, and the same signal again stops at once.
+  const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
   // Printed in that text; said in --summary's and --report's warnings too, with the run's own.
   for (const w of comparison.warnings) warnings.push(`--baseline: ${w}`);
