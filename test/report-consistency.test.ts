@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { compare } from "../src/cli/commands/compare.js";
 import { loadRun } from "../src/cli/run-ref.js";
-import { openRecordedRuns } from "../src/cli/commands/runs.js";
+import { openRecordedRuns } from "../src/cli/commands/recorded-runs.js";
 import type { Comparison } from "../src/compare/compare.js";
 import { methodsNote } from "../src/compare/methods-note.js";
 import { formatSignedFigure } from "../src/report/format.js";

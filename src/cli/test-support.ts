@@ -1,9 +1,10 @@
 /** Helpers shared by the command tests (not shipped: excluded from the build). */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, dirname } from "node:path";
-import { expect, vi } from "vitest";
-import { SqliteRunStore } from "../storage/sqlite.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { afterEach, beforeEach, expect, vi } from "vitest";
+import { openSqliteStore, SqliteRunStore } from "../storage/sqlite.js";
 import { main } from "./main.js";
 
 /**
@@ -74,4 +75,31 @@ export function signalOnFirstRowRead(method: "rows" | "scores", signal: NodeJS.S
     }
   } as never);
   return read;
+}
+
+/**
+ * For each test of the file that calls it (at its top level): a new temporary folder, `dir` (named from `prefix`),
+ * and `open()`, which opens the run database `simeval.db` in it. After each test, the stores opened are closed and
+ * the folder is removed.
+ */
+export function storesInTempDir(prefix: string): { readonly dir: string; open(): SqliteRunStore } {
+  let dir = "";
+  const opened: SqliteRunStore[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    open() {
+      const store = openSqliteStore(join(dir, "simeval.db"));
+      opened.push(store);
+      return store;
+    },
+  };
 }

@@ -7,7 +7,8 @@ import { loadRun } from "../run-ref.js";
 import { forTerminalLine } from "../format.js";
 import { tableWidth } from "../table.js";
 import { compare, comparisonJson, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionVerdict, type ComparisonJson } from "./compare.js";
-import { describeUnscored, runLabel, unscoredEvaluators } from "./runs.js";
+import { describeUnscored, unscoredEvaluators } from "./baseline.js";
+import { runLabel } from "./recorded-runs.js";
 
 /**
  * `simeval run … --baseline`: compares the new run with the baseline in the same step and prints it.

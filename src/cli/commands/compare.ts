@@ -21,7 +21,7 @@ import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { renderTable, renderTableBlocks, tableWidth } from "../table.js";
-import { openRecordedRuns } from "./runs.js";
+import { openRecordedRuns } from "./recorded-runs.js";
 
 export interface CompareOptions {
   db: string;

@@ -25,7 +25,7 @@ import { isRunName } from "../../storage/run-name.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
-import { runLabel } from "./runs.js";
+import { runLabel } from "./recorded-runs.js";
 import { rowErrorText, rowsText } from "../../report/format.js";
 
 export interface RunOptions {

@@ -14,7 +14,7 @@ import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameCo
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTableBlocks, tableWidth } from "../table.js";
-import { noRunsYet, recordedRunsIfAny } from "./runs.js";
+import { noRunsYet, recordedRunsIfAny } from "./recorded-runs.js";
 
 /** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
 interface Series {

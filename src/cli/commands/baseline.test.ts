@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import { describeUnscored, unscoredEvaluators } from "./baseline.js";
+
+describe("unscoredEvaluators", () => {
+  const ev = (name: string, skipped: number, errors: number): EvaluatorSummary => ({ name, type: "exact_match", direction: "maximize", threshold: null, n: 0, skipped, errors, mean: null, median: null, p10: null, p90: null, min: null, max: null, pass_rate: null, verdicts: 0 });
+  const run = (rows: number, rowErrors: number, evaluators: EvaluatorSummary[]) => ({ summary: { rows, row_errors: rowErrors, skipped_as_zero: false, evaluators } }) as RunInfo;
+
+  it("finds the evaluators each of whose readable rows (rows less unreadable ones) was skipped or an error", () => {
+    // 4 rows, 1 unreadable: 3 readable. skipped + errors of 3 is none scored; of 2, one row scored.
+    const found = unscoredEvaluators(run(4, 1, [ev("all_skipped", 3, 0), ev("mixed", 2, 1), ev("one_scored", 2, 0), ev("all_errors", 0, 3)]));
+    expect(found.map((e) => e.name)).toEqual(["all_skipped", "mixed", "all_errors"]);
+    expect(unscoredEvaluators({ summary: null } as RunInfo)).toEqual([]);
+  });
+
+  it("are described with why, counting rows in the singular and the plural", () => {
+    expect(describeUnscored([ev("em", 0, 3), ev("lev", 3, 0), ev("tf", 1, 2), ev("j", 2, 1)])).toBe(
+      "em (every row an error), lev (every row skipped), tf (1 row skipped, 2 rows failed), j (2 rows skipped, 1 row failed)",
+    );
+  });
+});

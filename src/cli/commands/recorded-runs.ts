@@ -1,0 +1,108 @@
+import { EvalError } from "../../errors.js";
+import { existsSync, statSync } from "node:fs";
+import { statIfAny } from "../stat-if-any.js";
+import { dirname } from "node:path";
+import { systemPath } from "../../system-path.js";
+import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
+import type { RunInfo } from "../../run/types.js";
+import { forTerminalLine } from "../format.js";
+
+/**
+ * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
+ * would otherwise leave an empty database behind), nor an empty one written to: a USAGE error says where runs are looked for, followed
+ * by `also` when the command has more to say of it (compare: which RUN is no file either). A path
+ * where no database can be (see {@link refuseUnreachable}) is a USAGE error saying why.
+ */
+export function openRecordedRuns(path: string, also = ""): SqliteRunStore {
+  refuseUnreachable(path);
+  if (!databaseAt(path)) {
+    const empty = existsSync(path) ? " (the file there is empty)" : "";
+    throw new EvalError("USAGE", `no run database at ${path}${empty}: \`simeval run\` records runs there (--db reads another)${also}`);
+  }
+  return openSqliteStore(path);
+}
+
+/**
+ * The run database of a command that lists what is recorded (`runs`, `trend`, `baseline` with no action), or null
+ * when there is no file at `path` yet, or an empty one: such a command then says that none is recorded (see {@link noRunsYet}), as
+ * it would of an empty database, and creates none. A path where no database can be is refused, as by {@link openRecordedRuns}.
+ */
+export function recordedRunsIfAny(path: string): SqliteRunStore | null {
+  refuseUnreachable(path);
+  return databaseAt(path) ? openSqliteStore(path) : null;
+}
+
+/**
+ * True when a run database may be at `path`: a file is there that is not empty. SQLite takes an empty file for a
+ * new database, which opening would write simeval's tables into: a command that only reads runs takes an empty
+ * file (`touch runs.db`, or a CI cache restored empty) for no database, and leaves it as it is. A database's first
+ * write puts its header in the file itself, so a store whose changes are all still in its `-wal` is never empty.
+ */
+function databaseAt(path: string): boolean {
+  const stat = statIfAny(path);
+  return stat !== undefined && (!stat.isFile() || stat.size > 0);
+}
+
+/** What a listing command says when no run is recorded in the database at `db` (or there is none there yet). */
+export function noRunsYet(db: string): string {
+  return `No runs recorded in ${forTerminalLine(db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
+}
+
+/**
+ * Refuses (USAGE) a database path that cannot be looked at: under a file (`notes.txt/runs.db`), where no
+ * database can ever be, or one the system will not look up (no permission on a folder, a symlink loop), or
+ * one through a ".." after a folder that is not there (`x/../runs.db`), where `simeval run` could make none.
+ * A path that is merely missing passes: each command says what that means for it.
+ */
+function refuseUnreachable(path: string): void {
+  // A ".." is read as the system reads it (through the folder before it), not taken away as resolve() does.
+  const at = systemPath(path);
+  if (typeof at !== "string") throw new EvalError("USAGE", `no run database at ${path}: ${at.error}; give --db the path of a database file`);
+  try {
+    statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "ENOTDIR") {
+      let file = dirname(at);
+      while (statIfAny(file)?.isDirectory() !== false && dirname(file) !== file) file = dirname(file);
+      throw new EvalError("USAGE", `no run database at ${path}: ${file} is a file, not a folder, so no database can be under it; give --db the path of a database file`);
+    }
+    throw new EvalError("USAGE", `no run database can be read at ${path} (${(error as Error).message}); give --db the path of a database file you can read`);
+  }
+}
+
+/**
+ * A run for `--json`; one without a summary (killed, or still running) also gives `rows_recorded`, as the
+ * table does. Null when another process deleted the run since it was listed.
+ */
+export async function withRowsRecorded(run: RunInfo, store: SqliteRunStore): Promise<(RunInfo & { rows_recorded?: number }) | null> {
+  if (run.summary) return run;
+  const rows = await rowsRecorded(run, store);
+  return rows === null ? null : { ...run, rows_recorded: rows };
+}
+
+/**
+ * The rows stored for a run without a summary, or null when the run is gone: a run still being recorded
+ * or left incomplete may be deleted (`delete --force`, or once finished) between a listing and its count,
+ * and the listing leaves it out rather than fail.
+ */
+export async function rowsRecorded(run: RunInfo, store: Pick<SqliteRunStore, "rowCount" | "findRun">): Promise<number | null> {
+  try {
+    return await store.rowCount(run.id);
+  } catch (error) {
+    if ((await store.findRun(run.id))?.id !== run.id) return null;
+    throw error;
+  }
+}
+
+/** A run as messages name it: its id, and its name when it has one. */
+export function runLabel(run: RunInfo): string {
+  return run.name ? `${run.id} (${run.name})` : run.id;
+}
+
+/** The run `ref` names, looked up by the caller (`run`), or a USAGE error saying that no recorded run matches it. */
+export function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {
+  if (!run) throw new EvalError("USAGE", `no recorded run matches ${JSON.stringify(ref)} (an id, name or id prefix); \`simeval runs\` lists them`);
+  return run;
+}
