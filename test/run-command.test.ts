@@ -239,6 +239,9 @@ describe("simeval run", () => {
     const plain = file("plain.json", evals([{ type: "exact_match" }]));
     expect((await run("run", cut, "--config", plain, "--no-db", "--summary", join(dir, "c.json"))).code).toBe(2);
     expect(gatesOf(join(dir, "c.json"))).toEqual([{ name: "dataset read to its end", passed: false, message: expect.stringContaining("Reading stopped here") }]);
+    // A gate fails on it as on the rest of the file not read, not as "1 row of the dataset could not be read".
+    const gated = await run("run", cut, "--config", plain, "--no-db", "--fail-under", "exact_match=0.5");
+    expect(gated.err).toContain("--fail-under exact_match=0.5: failed, the dataset was not read to its end (its mean 1 covers only the rows read)");
     // Not one row readable: exit 2.
     expect((await run("run", file("junk.jsonl", "not json\n[1]\n"), "--config", plain, "--no-db", "--summary", join(dir, "j.json"))).code).toBe(2);
     expect(gatesOf(join(dir, "j.json"))).toEqual([{ name: "dataset rows read", passed: false, message: expect.stringContaining("no row could be read") }]);
@@ -814,7 +817,7 @@ describe("runs, show, baseline, compare and trend", () => {
     // The same rows and a line of bad JSON after them: nothing regressed on the rows compared.
     const lost = await run("run", file("lost.jsonl", `${rows}{not json\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
     expect(lost).toMatchObject({ code: 1, err: expect.stringContaining("simeval: 1 gate not met: no regression against the baseline") });
-    expect(lost.err).toContain("1 row of the dataset could not be read, so it was not compared (--fail-on-regression)");
+    expect(lost.err).toContain("1 row of the dataset could not be read, and what was lost was not compared with the baseline (--fail-on-regression)");
   });
 
   it("records runs and compares two prompt variants on the same dataset", async () => {

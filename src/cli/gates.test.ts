@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Issue } from "../errors.js";
 import type { EvaluatorSummary, RunSummary } from "../run/types.js";
-import { evaluateGates, gateIssues, gatesError, isGate, readGates, type Gate, type GatedEvaluator, type GateKind } from "./gates.js";
+import { datasetLost, evaluateGates, gateIssues, gatesError, isGate, readGates, type Gate, type GatedEvaluator, type GateKind } from "./gates.js";
 
 /** One flag's arguments as gates, throwing the USAGE error of the malformed ones, as `simeval run` does. */
 function parseGates(kind: GateKind, args: readonly string[]): Gate[] {
@@ -165,6 +165,18 @@ describe("gates", () => {
     expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), { ...s, row_errors: 1200 })[0]?.message).toBe(
       "--fail-under lev=0.5: failed, 1,200 rows of the dataset could not be read (its mean 0.9100 covers only the rows read)",
     );
+  });
+
+  it("a read that stopped (an I/O error) fails every gate as the rest of the file not read, not as one row more", () => {
+    // row_errors counts the stop as one: the rows after it are not known, so not counted.
+    const stopped = { ...summary(evaluator("lev", 0.91, 0.95)), row_errors: 1 };
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), stopped, true)[0]?.message).toBe(
+      "--fail-under lev=0.5: failed, the dataset was not read to its end (its mean 0.9100 covers only the rows read)",
+    );
+    expect(evaluateGates(parseGates("fail-under", ["lev=0.5"]), { ...stopped, row_errors: 3 }, true)[0]?.message).toBe(
+      "--fail-under lev=0.5: failed, 2 rows of the dataset could not be read and the dataset was not read to its end (its mean 0.9100 covers only the rows read)",
+    );
+    expect(datasetLost(0, false)).toBeUndefined();
   });
 
   it("a gate on rows lost says when its evaluator scored no row, and names the rows it failed on too", () => {

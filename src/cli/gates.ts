@@ -150,15 +150,29 @@ function lowestScore(e: GatedEvaluator): number {
 }
 
 /**
- * Why a gate fails whatever its figure, or undefined when nothing does: rows of the dataset that could
- * not be read (which no evaluator saw), and rows the evaluator failed on; each is named, so that one
+ * What of the dataset no evaluator saw, or undefined when nothing was lost: its rows that could not be read
+ * (`rowErrors`, counting the read that stopped, when `readStopped`, as one), and the rest of a file whose
+ * reading stopped (an I/O error), whose rows are not known, so not counted.
+ */
+export function datasetLost(rowErrors: number, readStopped: boolean): string | undefined {
+  const unreadable = rowErrors - (readStopped ? 1 : 0);
+  const lost = [
+    ...(unreadable > 0 ? [`${rowsText(unreadable)} of the dataset could not be read`] : []),
+    ...(readStopped ? ["the dataset was not read to its end"] : []),
+  ];
+  return lost.length ? lost.join(" and ") : undefined;
+}
+
+/**
+ * Why a gate fails whatever its figure, or undefined when nothing does: what of the dataset was lost
+ * ({@link datasetLost}, which no evaluator saw), and rows the evaluator failed on; each is named, so that one
  * does not hide the other. The figure is qualified by what it covers, or, when the evaluator scored no
  * row, that is said rather than "its mean - covers only the rows read".
  */
-function failureBehindFigure(evaluator: string, s: EvaluatorSummary, rowErrors: number, figure: string): string | undefined {
-  if (rowErrors === 0 && s.errors === 0) return undefined;
+function failureBehindFigure(evaluator: string, s: EvaluatorSummary, lost: string | undefined, figure: string): string | undefined {
+  if (lost === undefined && s.errors === 0) return undefined;
   const causes: string[] = [];
-  if (rowErrors > 0) causes.push(`${rowsText(rowErrors)} of the dataset could not be read`);
+  if (lost !== undefined) causes.push(lost);
   if (s.errors > 0) causes.push(`${evaluator} failed on ${rowsText(s.errors)}`);
   if (s.n === 0) return `${causes.join(" and ")} (and ${s.errors > 0 ? "" : `${evaluator} `}scored no row)`;
   const covered = s.errors > 0 ? `the ${s.n.toLocaleString("en-US")} it scored` : "the rows read";
@@ -172,14 +186,15 @@ function failureBehindFigure(evaluator: string, s: EvaluatorSummary, rowErrors: 
  * several values) fails whatever its figure: that figure covers only the rows it could score, which
  * may be the few it scored without the failing part (identical or empty texts), so it vouches for
  * nothing. So does every gate of a run with rows that could not be read (bad JSON, a ragged CSV row), which
- * no evaluator saw. Skipped rows (no expected output) are not failures.
+ * no evaluator saw, or whose file was not read to its end (`readStopped`). Skipped rows (no expected output) are not failures.
  */
-export function evaluateGates(gates: readonly Gate[], summary: RunSummary): GateOutcome[] {
+export function evaluateGates(gates: readonly Gate[], summary: RunSummary, readStopped = false): GateOutcome[] {
+  const lost = datasetLost(summary.row_errors, readStopped);
   return gates.map((g) => {
     const s = summary.evaluators.find((e) => e.name === g.evaluator) as EvaluatorSummary;
     const name = `--${g.kind} ${g.evaluator}=${g.value}`;
     const figure = g.kind === "min-pass-rate" ? `pass rate ${formatRate(s)}` : `mean ${formatFigure(s.mean)}`;
-    const failure = failureBehindFigure(g.evaluator, s, summary.row_errors, figure);
+    const failure = failureBehindFigure(g.evaluator, s, lost, figure);
     if (failure !== undefined) return { name, passed: false, message: `${name}: failed, ${failure}` };
     if (g.kind === "min-pass-rate") {
       const rate = printedRate(s);

@@ -14,7 +14,7 @@ import type { RunInfo } from "../../run/types.js";
 import { readEvalsFile } from "../config-file.js";
 import { EXIT } from "../exit-codes.js";
 import { wholeNumberOption } from "../whole-number.js";
-import { evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates, type GateOutcome } from "../gates.js";
+import { datasetLost, evaluateGates, gateIssues, gatesError, gatesMessage, isGate, readGates, type GateOutcome } from "../gates.js";
 import { forTerminalLine } from "../format.js";
 import { warn, type CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
@@ -190,7 +190,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     const fieldsLine = fields ? [firstRowFieldsText(fields), ...fieldHints(warnings, fields)] : [];
     for (const line of fieldsLine) warn(io, line);
 
-    const gateOutcomes = evaluateGates(gates, result.summary);
+    const gateOutcomes = evaluateGates(gates, result.summary, result.readStopped !== null);
     for (const g of gateOutcomes) (g.passed ? io.stdout : io.stderr)(g.message);
     // Before the files are written, so that --summary and --junit say whether the run regressed. A
     // comparison with no verdict (exit 2) is thrown once they are written: the run's own figures stand.
@@ -206,7 +206,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       }
     }
     if (opts.failOnRegression && againstBaseline) {
-      const g = regressionGate(againstBaseline, result.summary.row_errors);
+      const g = regressionGate(againstBaseline, datasetLost(result.summary.row_errors, result.readStopped !== null));
       (g.passed ? io.stdout : io.stderr)(g.message);
       gateOutcomes.push(g);
     }
@@ -309,13 +309,13 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
 /**
  * --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some
  * evaluator, or has no row scored in both runs on one (no verdict: a gate that cannot look does not pass), naming them,
- * and when rows of the dataset could not be read (`rowErrors`), as every gate does
+ * and when rows of the dataset were lost (`lost`, {@link datasetLost}), as every gate does
  * (five at most, {@link evaluatorList}; the comparison's table and summary.json's `baseline` name each).
  */
-function regressionGate(c: BaselineVerdict, rowErrors: number): GateOutcome {
+function regressionGate(c: BaselineVerdict, lost: string | undefined): GateOutcome {
   const failures = [
     // Rows lost before any evaluator saw them fail this gate as they fail the others: they were compared with nothing.
-    ...(rowErrors > 0 ? [`${rowsText(rowErrors)} of the dataset could not be read, so ${rowErrors === 1 ? "it was" : "they were"} not compared`] : []),
+    ...(lost !== undefined ? [`${lost}, and what was lost was not compared with the baseline`] : []),
     ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${evaluatorList(c.regressed, c.compared)}`] : []),
     ...(c.no_verdict.length
       ? [`no row has a score in both this run and the baseline ${c.baseline} on ${evaluatorList(c.no_verdict, c.compared)}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`]
