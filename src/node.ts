@@ -19,7 +19,8 @@ export type { HistogramData } from "./report/types.js";
 export type { RowOutcome, RowResult, StoredResult, ResultError, RunInfo, RunSummary, EvaluatorSummary, SerializedRow } from "./run/types.js";
 export { readDataset, detectFormat, type DatasetFormat, type DatasetItem, type ReadDatasetOptions } from "./dataset/read-dataset.js";
 export type { RowErrorCode } from "./dataset/rows.js";
-export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore, type StoredRows } from "./storage/sqlite.js";
+export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore } from "./storage/sqlite.js";
+export type { StoredRows } from "./storage/records.js";
 export type { RunStore, RunOwner, RunMeta, BeginRunOptions, FinishRunOptions, DeleteRunOptions, DeletedRun, RowsOptions, UnnumberedRow, AppendedRow } from "./storage/store.js";
 export {
   compareRuns,

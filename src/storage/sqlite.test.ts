@@ -13,7 +13,9 @@ import type { RowOutcome, RunSummary, SerializedRow } from "../run/types.js";
 import { rowScores } from "../run/row-scores.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { collect, evalErrorOf, thrownEvalError } from "../test-support.js";
-import { DELETE_CHUNK_ROWS, nextPageRows, rowsForResults, openSqliteStore, THIS_HOST, type SqliteRunStore } from "./sqlite.js";
+import { nextPageRows, rowsForResults } from "./row-pages.js";
+import { THIS_HOST } from "./run-owner.js";
+import { DELETE_CHUNK_ROWS, openSqliteStore, type SqliteRunStore } from "./sqlite.js";
 import { CLOSED_UNFINISHED, processGone, type UnnumberedRow } from "./store.js";
 import { RUN_NAME_EXPECTED } from "./run-name.js";
 

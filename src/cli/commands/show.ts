@@ -1,4 +1,4 @@
-import type { StoredRows } from "../../storage/sqlite.js";
+import type { StoredRows } from "../../storage/records.js";
 import type { RunInfo } from "../../run/types.js";
 import { parseSpec, type EvaluatorSpec } from "../../evaluators/spec.js";
 import { EXIT } from "../exit-codes.js";
