@@ -399,6 +399,32 @@ describe("runDataset when writing fails", () => {
     }
   });
 
+  it("does not say a run is recorded as incomplete when another process deleted it meanwhile (delete --force): it is not recorded at all", async () => {
+    const dataset = await files.file("run-deleted.jsonl", rows(100));
+    const path = join(files.dir(), "run-deleted.db");
+    const store = openSqliteStore(path);
+    // Another connection to the file, as `simeval delete RUN --force` in another process is.
+    const other = openSqliteStore(path);
+    try {
+      let deleted = false;
+      // Deleted once the first batch is recorded: the second batch's rows have no run to go to.
+      const write = async () => {
+        if (deleted) return;
+        deleted = true;
+        const [run] = await other.listRuns();
+        await other.deleteRun(run?.id as string, { force: true });
+      };
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
+      expect(error.code).toBe("STORE_FAILED");
+      expect(error.message).toContain("was deleted by another process");
+      expect(error.message).not.toContain("is recorded as incomplete");
+      expect(await other.listRuns()).toEqual([]);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   it("reports the error that stopped the run when recording it as stopped fails too (the store's disk full as well): not the store's", async () => {
     const dataset = await files.file("write-and-store-fail.jsonl", rows(100));
     const path = join(files.dir(), "write-and-store-fail.db");

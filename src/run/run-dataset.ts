@@ -345,7 +345,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       try {
         const partial = summary.finish();
         await store.abortRun(runId, partial, `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
-        kept = `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`;
+        // abortRun is a no-op on a run another process deleted (`simeval delete RUN --force`): then nothing is recorded.
+        if ((await store.findRun(runId))?.id === runId) kept = `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`;
       } catch {
         // The store failing too (a full disk) must not hide what stopped the run; the run, left "running", is
         // marked incomplete when the store closes.
