@@ -6,11 +6,15 @@ import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
 /**
- * Runs begun by this process and not yet finished, over every store instance. A run whose recorded pid
- * is our own pid but which is not in here was begun by an earlier process that had the same pid (in a
- * container the CLI is often pid 1 every time), so it is dead.
+ * Runs begun by this thread and not yet finished, over every store instance. A run whose recorded pid is our
+ * own pid, not in here, and begun before this process started was begun by an earlier process that had the same
+ * pid (in a container the CLI is often pid 1 every time), so it is dead; one begun since is another thread's
+ * (each worker thread has a set of its own), alive.
  */
 export const RUNS_OF_THIS_PROCESS = new Set<string>();
+
+/** When this process started, in milliseconds since the epoch (`process.uptime()` is the process's in a worker thread too). */
+const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000;
 
 /**
  * Where this process's pids mean something, as `runs.host` records it: the host name and, on Linux, the
@@ -34,9 +38,10 @@ function hostIdentity(): string {
  * look alive (the safe direction: it stays "running"). A host name alone was recorded before the pid
  * namespace was, and is still taken as this host.
  */
-export function writerMayBeAlive(r: { id: string; pid: number | null; host: string | null }): boolean {
+export function writerMayBeAlive(r: { id: string; pid: number | null; host: string | null; started_at: string }): boolean {
   if (r.pid === null || (r.host !== THIS_HOST && r.host !== hostname())) return true;
-  if (r.pid === process.pid) return RUNS_OF_THIS_PROCESS.has(r.id);
+  // Another thread of this process (a service's worker) keeps its runs in a set of its own: begun since we started, alive.
+  if (r.pid === process.pid) return RUNS_OF_THIS_PROCESS.has(r.id) || Date.parse(r.started_at) >= PROCESS_STARTED_AT;
   try {
     process.kill(r.pid, 0); // signal 0: checks existence and permission, sends nothing
     return true;

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readlinkSync, renameSync, rmSync, s
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeValue, EvalError } from "../errors.js";
@@ -1938,13 +1939,50 @@ describe("interruption", () => {
     const earlier = await store.beginRun(META);
     const db = new Database(dbPath);
     db.prepare("UPDATE runs SET host = 'another-host', pid = 999999999 WHERE id = ?").run(elsewhere);
-    // Same pid as this process, but a run this process never began: a previous process that had our pid.
-    db.prepare("INSERT INTO runs SELECT 'zz' || substr(id, 3), name, started_at, NULL, 'running', dataset_path, dataset_hash, evaluators, NULL, pid, host, NULL FROM runs WHERE id = ?").run(earlier);
+    // Same pid as this process, but a run this process never began, begun before it started: a previous process that had our pid.
+    const before = new Date(Date.now() - process.uptime() * 1000 - 1000).toISOString();
+    db.prepare("INSERT INTO runs SELECT 'zz' || substr(id, 3), name, ?, NULL, 'running', dataset_path, dataset_hash, evaluators, NULL, pid, host, NULL FROM runs WHERE id = ?").run(before, earlier);
     db.close();
     const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, [r.status, r.stop_reason]]));
     expect(statuses[elsewhere]).toEqual(["running", null]);
     expect(statuses[earlier]).toEqual(["running", null]);
     expect(statuses[`zz${earlier.slice(2)}`]).toEqual(["incomplete", processGone(process.pid)]);
+  });
+
+  it("keeps a run that another thread of this process is recording running: a worker thread's runs are not in this thread's set", async () => {
+    const script = join(dir, "thread-run.mjs");
+    // The worker begins a run (owner "process") and keeps its store open until told to append.
+    writeFileSync(
+      script,
+      `import { openSqliteStore } from ${JSON.stringify(pathToFileURL(SQLITE_TS).href)};
+import { parentPort, workerData } from "node:worker_threads";
+const store = openSqliteStore(workerData);
+const run = await store.beginRun(${JSON.stringify(META)});
+parentPort.postMessage(run);
+parentPort.once("message", async () => {
+  try {
+    await store.appendRows(run, [{ results: { em: { score: 1, passed: true } } }]);
+    parentPort.postMessage("appended");
+  } catch (e) {
+    parentPort.postMessage(e.message);
+  }
+  await store.close();
+});
+`,
+    );
+    const store = open();
+    // A worker does not inherit tsx: it registers it first, as src/run/pool.ts does.
+    const bootstrap = `import("tsx/esm/api").then((m) => m.register()).then(() => import(${JSON.stringify(pathToFileURL(script).href)}));`;
+    const worker = new Worker(bootstrap, { eval: true, workerData: dbPath });
+    try {
+      const next = () => new Promise<unknown>((resolve, reject) => (worker.once("message", resolve), worker.once("error", reject)));
+      const run = (await next()) as string;
+      expect((await store.findRun(run))?.status).toBe("running");
+      worker.postMessage("append");
+      expect(await next()).toBe("appended");
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it.runIf(process.platform === "linux")("records the pid namespace with the host name: a dead-looking pid of another namespace on a host of the same name stays running", async () => {

@@ -19,7 +19,7 @@ export interface Statements {
   runsByPrefix: Database.Statement<{ prefix: string; limit: number }, RunRecord>;
   runByName: Database.Statement<[string], RunRecord>;
   allRuns: Database.Statement<[], RunRecord>;
-  runningRuns: Database.Statement<[], Pick<RunRecord, "id" | "pid" | "host">>;
+  runningRuns: Database.Statement<[], Pick<RunRecord, "id" | "pid" | "host" | "started_at">>;
   finish: Database.Statement<[string, string, string]>;
   abort: Database.Statement<[string, string | null, string, string]>;
   markDead: Database.Statement<[string, string]>;
@@ -61,7 +61,7 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     runByName: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ? ${NEWEST_FIRST} LIMIT 1`),
     allRuns: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ${NEWEST_FIRST}`),
-    runningRuns: db.prepare(`SELECT id, pid, host FROM runs WHERE status = 'running'`),
+    runningRuns: db.prepare(`SELECT id, pid, host, started_at FROM runs WHERE status = 'running'`),
     finish: db.prepare(
       `UPDATE runs SET status = 'complete', finished_at = ?, summary = ? WHERE id = ? AND status = 'running'`,
     ),
