@@ -222,6 +222,24 @@ describe("finish and abort", () => {
     }
   });
 
+  it("finish refuses a run another process ended while its rows were read (exit 2, saying how it ended), as abort does, rather than fail as the store (exit 3)", async () => {
+    const store = open();
+    const id = await serviceRun(store, "svc");
+    const finishRun = SqliteRunStore.prototype.finishRun;
+    // `simeval abort` in another process, landing after the rows were read and before the run is marked.
+    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementationOnce(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
+      await store.abortRun(id, null, "ops stop");
+      return finishRun.apply(this, args);
+    });
+    try {
+      const refused = await cliOutput(["finish", "svc", "--db", db()]);
+      expect(refused).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was ended by another process meanwhile: it is incomplete (ops stop), not finished` });
+      expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: "ops stop" });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("are named, with finish, abort and delete --force, where delete and --vacuum refuse a running run that no process owns", async () => {
     const store = open();
     const id = await serviceRun(store, "svc");

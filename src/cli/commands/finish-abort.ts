@@ -66,7 +66,7 @@ export async function finishCommand(ref: string, opts: { db: string; countSkippe
       });
     } catch (error) {
       if (stop.signal.aborted) return interrupted(`run ${label} was not finished: it is still running, with its rows, as it was`);
-      throw error;
+      throw (await endedMeanwhile(store, run, "finish")) ?? error;
     } finally {
       progress.done();
     }
@@ -78,6 +78,19 @@ export async function finishCommand(ref: string, opts: { db: string; countSkippe
     stop.dispose();
     await store.close();
   }
+}
+
+/**
+ * The USAGE error to give, as {@link abortCommand} gives it, when another process ended or deleted `run` after
+ * `command` looked it up (a `simeval abort` while `finish` read the rows): `finishStoredRun` then fails as the store,
+ * STORE_FAILED "is incomplete; cannot finish it", exit 3, which said neither that nor how. Undefined when the run is
+ * still running (the failure was something else).
+ */
+async function endedMeanwhile(store: SqliteRunStore, run: RunInfo, command: "finish"): Promise<EvalError | undefined> {
+  const after = await store.findRun(run.id).catch(() => undefined);
+  if (after?.id === run.id && after.status === "running") return undefined;
+  const what = after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
+  return new EvalError("USAGE", `${command}: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not finished`);
 }
 
 /**
