@@ -9,6 +9,7 @@ import { renderRunReport } from "../report/run-report.js";
 import { runReportInput } from "./report-input.js";
 import { rowScores } from "./row-scores.js";
 import { defaultBatchSize, defaultWorkers, runDataset } from "./run-dataset.js";
+import { finishStoredRun } from "./stored-summary.js";
 import { RUN_NAME_EXPECTED } from "../storage/run-name.js";
 
 const files = tempFiles("simeval-run-dataset-");
@@ -419,6 +420,29 @@ describe("runDataset when writing fails", () => {
       expect(error.message).toContain("was deleted by another process");
       expect(error.message).not.toContain("is recorded as incomplete");
       expect(await other.listRuns()).toEqual([]);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
+  it("does not say a run is recorded as incomplete when another process finished it meanwhile (finishStoredRun): it is complete", async () => {
+    const dataset = await files.file("run-finished.jsonl", rows(100));
+    const path = join(files.dir(), "run-finished.db");
+    const store = openSqliteStore(path);
+    const other = openSqliteStore(path);
+    try {
+      let finished = false;
+      const write = async () => {
+        if (finished) return;
+        finished = true;
+        const [run] = await other.listRuns();
+        await finishStoredRun(other, run?.id as string);
+      };
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
+      expect(error.message).toContain("is complete; cannot add");
+      expect(error.message).not.toContain("is recorded as incomplete");
+      expect((await other.listRuns()).map((r) => r.status)).toEqual(["complete"]);
     } finally {
       await other.close();
       await store.close();

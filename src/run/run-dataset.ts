@@ -345,8 +345,10 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       try {
         const partial = summary.finish();
         await store.abortRun(runId, partial, `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
-        // abortRun is a no-op on a run another process deleted (`simeval delete RUN --force`): then nothing is recorded.
-        if ((await store.findRun(runId))?.id === runId) kept = `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`;
+        // abortRun is a no-op on a run another process deleted (`simeval delete RUN --force`), or finished (`finishStoredRun`):
+        // then it is not recorded as incomplete, and saying so would send the user to a run that is not there, or is complete.
+        const after = await store.findRun(runId);
+        if (after?.id === runId && after.status === "incomplete") kept = `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`;
       } catch {
         // The store failing too (a full disk) must not hide what stopped the run; the run, left "running", is
         // marked incomplete when the store closes.
