@@ -79,6 +79,24 @@ describe("deleteCommand interrupted", () => {
     expect(err).toEqual([expect.stringMatching(/^simeval: interrupted \(SIGINT\); 15,000 of the rows of deleted runs are still in the file/)]);
   });
 
+  it("--vacuum does not vacuum when a run began while the runs were deleted: the rewrite would make it fail (exit 2, the runs deleted, the run left running)", async () => {
+    const db = await recorded({ old: 10 });
+    const other = open();
+    let live = "";
+    // Another process's `simeval run`, begun after the check for running runs, as the runs are deleted.
+    const { out, err, io } = captured({
+      onOut: (line) => {
+        if (line.startsWith("deleted")) void other.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] }).then((id) => (live = id));
+      },
+    });
+    const e = await evalErrorOf(deleteCommand(["old"], { db, vacuum: true }, io));
+    expect(e.code).toBe("USAGE");
+    expect(e.message).toMatch(new RegExp(`^--vacuum: ${live} \\(live\\) began being recorded while the runs were deleted, .*; the runs above are deleted, the file not vacuumed: vacuum once it has finished`));
+    expect(out[0]).toMatch(/^deleted \w+ \(old\): 10 rows$/);
+    expect(err.some((line) => line.startsWith("vacuuming"))).toBe(false);
+    expect((await other.findRun(live))?.status).toBe("running");
+  });
+
   it("--vacuum says on stderr that it vacuums the file, with its size, before it does, and the sizes before and after on stdout", async () => {
     const db = await recorded({ first: 12_000 });
     const said: string[] = [];

@@ -96,6 +96,15 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     }
     if (stop.signal.aborted && opts.vacuum) return interrupted(notDone().join(", "));
     if (opts.vacuum) {
+      // Checked again: a run begun while the runs were deleted (seconds, for large ones) would fail at its next batch.
+      const begun = (await store.listRuns()).filter((r) => r.status === "running");
+      if (begun.length) {
+        const one = begun.length === 1;
+        throw new EvalError(
+          "USAGE",
+          `--vacuum: ${begun.map(runLabel).join(", ")} began being recorded while the runs were deleted, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; ${runs.size ? "the runs above are deleted, " : ""}the file not vacuumed: vacuum once ${one ? "it has" : "they have"} finished; ${runningHints(begun)}`,
+        );
+      }
       // Closed first: the child is then the only connection (with this one open, vacuuming a 500 MB file took about 0.3 s longer).
       await store.close();
       const before = fileBytes(opts.db);
