@@ -1427,6 +1427,14 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(html).toContain(`is incomplete: it covers only the rows recorded before it stopped`);
       expect(html).toContain(`is still being recorded: it covers only the rows recorded so far`);
       expect((await run("compare", "done", "done", "--db", db)).out).not.toMatch(/incomplete|still being recorded/);
+      // A gate gives no verdict on either, once the comparison is printed: on a shared database a name finds the
+      // newest run of that name, which may be another CI job's still running.
+      const gated = await run("compare", "done", "live", "--db", db, "--fail-on-regression");
+      expect(gated.code).toBe(2);
+      expect(gated.out).toContain("still being recorded");
+      expect(gated.err).toContain(`--fail-on-regression: run B (live, ${live}) is still being recorded, so it covers only the rows recorded so far: there is no verdict`);
+      expect(await run("compare", "cut", "done", "--db", db, "--fail-on-regression")).toMatchObject({ code: 2, err: expect.stringContaining(`run A (cut, ${cut}) is incomplete, so it covers only the rows recorded before it stopped`) });
+      expect((await run("compare", "done", "done", "--db", db, "--fail-on-regression")).code).toBe(0);
     } finally {
       await recorder.close();
     }

@@ -83,8 +83,9 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       const stopped = await writeReportHearingStops(opts.report, renderComparisonReport(input), stop, progress, io, opts.json === true);
       if (stopped !== undefined) return stopped;
     }
-    if (opts.failOnRegression) refuseMismatchedGate(comparison);
     if (!opts.failOnRegression) return EXIT.ok;
+    refuseMismatchedGate(comparison);
+    refuseUnfinishedGate(a, b);
     const failures = regressionFailures(comparison, b.label, a.label);
     for (const f of failures) io.stderr(`simeval: ${f}`);
     return failures.length ? EXIT.failed : EXIT.ok;
@@ -261,6 +262,20 @@ export function refuseMismatchedGate(c: Comparison): void {
   // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
   const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
   throw new EvalError("USAGE", `--fail-on-regression: ${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`);
+}
+
+/**
+ * `--fail-on-regression` gives no verdict (USAGE, exit 2, once the comparison is printed) on a recorded run still being
+ * recorded or incomplete (interrupted, killed, its file read only up to a fault): it covers only some of its rows, and
+ * on a shared database a name finds the newest run of that name, which may be another job's still running.
+ */
+function refuseUnfinishedGate(a: LoadedRun, b: LoadedRun): void {
+  for (const [side, run] of [["A", a], ["B", b]] as const) {
+    const status = run.info?.status;
+    if (status !== "running" && status !== "incomplete") continue;
+    const why = status === "running" ? "is still being recorded, so it covers only the rows recorded so far" : "is incomplete, so it covers only the rows recorded before it stopped";
+    throw new EvalError("USAGE", `--fail-on-regression: run ${sideLabel(side, run)} ${why}: there is no verdict; compare a complete run (\`simeval runs\` lists them with their ids)`);
+  }
 }
 
 /**
