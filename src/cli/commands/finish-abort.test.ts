@@ -240,6 +240,28 @@ describe("finish and abort", () => {
     }
   });
 
+  it("finish refuses a run still receiving rows each time it is summarized (exit 2, saying so), not as the library's function", async () => {
+    const store = open();
+    const id = await serviceRun(store, "svc");
+    const finishRun = SqliteRunStore.prototype.finishRun;
+    // A service still appending: a row lands after each reading of the rows, before the run is marked.
+    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementation(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
+      await store.appendRows(id, [{ id: "late", results: { exact_match: result(1) } }] as never);
+      return finishRun.apply(this, args);
+    });
+    try {
+      const refused = await cliOutput(["finish", "svc", "--db", db()]);
+      expect(refused).toEqual({
+        code: 2,
+        out: "",
+        err: `simeval: finish: run ${id} (svc) is still receiving rows (3 when finish began, 8 now), more each time it was summarized: stop what appends to it, then finish it (it is still running, with its rows)`,
+      });
+      expect((await store.findRun(id))?.status).toBe("running");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("are named, with finish, abort and delete --force, where delete and --vacuum refuse a running run that no process owns", async () => {
     const store = open();
     const id = await serviceRun(store, "svc");

@@ -8,7 +8,7 @@ import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
-import { rowsText } from "../../report/format.js";
+import { formatInt, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
 import { findOrFail, openRecordedRuns, runLabel } from "./recorded-runs.js";
 import { STILL_RUNNING_HINT } from "./delete.js";
@@ -66,7 +66,7 @@ export async function finishCommand(ref: string, opts: { db: string; countSkippe
       });
     } catch (error) {
       if (stop.signal.aborted) return interrupted(`run ${label} was not finished: it is still running, with its rows, as it was`);
-      throw (await endedMeanwhile(store, run, "finish")) ?? error;
+      throw (await endedMeanwhile(store, run, "finish")) ?? (await stillReceiving(store, run, total, error)) ?? error;
     } finally {
       progress.done();
     }
@@ -91,6 +91,17 @@ async function endedMeanwhile(store: SqliteRunStore, run: RunInfo, command: "fin
   if (after?.id === run.id && after.status === "running") return undefined;
   const what = after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
   return new EvalError("USAGE", `${command}: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not finished`);
+}
+
+/**
+ * A USAGE error when `finishStoredRun` gave up (`error`, transient) because rows kept coming while it summarized
+ * the run, which held `total` rows before: a writer no process owns (a service's) still appends to it.
+ */
+async function stillReceiving(store: SqliteRunStore, run: RunInfo, total: number, error: unknown): Promise<EvalError | undefined> {
+  if (!(error instanceof EvalError && error.transient)) return undefined;
+  const now = await store.rowCount(run.id).catch(() => total);
+  if (now <= total) return undefined;
+  return new EvalError("USAGE", `finish: run ${runLabel(run)} is still receiving rows (${formatInt(total)} when finish began, ${formatInt(now)} now), more each time it was summarized: stop what appends to it, then finish it (it is still running, with its rows)`);
 }
 
 /**
