@@ -1,4 +1,7 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { finishStoredRun } from "../../run/stored-summary.js";
+import { cliOutput, storesInTempDir } from "../test-support.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { describeUnscored, unscoredEvaluators } from "./baseline.js";
 
@@ -17,5 +20,26 @@ describe("unscoredEvaluators", () => {
     expect(describeUnscored([ev("em", 0, 3), ev("lev", 3, 0), ev("tf", 1, 2), ev("j", 2, 1)])).toBe(
       "em (every row an error), lev (every row skipped), tf (1 row skipped, 2 rows failed), j (2 rows skipped, 1 row failed)",
     );
+  });
+});
+
+describe("baseline set", () => {
+  const temp = storesInTempDir("simeval-baseline-");
+
+  it("refused a name whose newest run is still running, names the newest complete run of that name to set instead", async () => {
+    const store = temp.open();
+    const meta = { name: "nightly", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] };
+    const row = { id: "t", results: { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", details: {} } } };
+    const done = await store.beginRun(meta, { owner: "none" });
+    await store.appendRows(done, [row] as never);
+    await finishStoredRun(store, done);
+    const live = await store.beginRun(meta, { owner: "none" });
+    const db = join(temp.dir, "simeval.db");
+    const refused = await cliOutput(["baseline", "set", "nightly", "--db", db]);
+    expect(refused).toMatchObject({ code: 2, out: "" });
+    expect(refused.err).toBe(
+      `simeval: run ${live} (nightly) is running; only a complete run can be the baseline (the baseline is unchanged); the newest complete run named "nightly" is ${done}: \`simeval baseline set ${done}\``,
+    );
+    expect(await cliOutput(["baseline", "set", done, "--db", db])).toMatchObject({ code: 0, out: `baseline: ${done} (nightly)` });
   });
 });

@@ -1,11 +1,22 @@
 import { EvalError } from "../../errors.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
+import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 import { rowsText } from "../../report/format.js";
 import { findOrFail, openRecordedRuns, recordedRunsIfAny, runLabel } from "./recorded-runs.js";
+
+/**
+ * When `run` was found by its name (the newest run of that name), and an earlier run of that name is complete,
+ * names the newest such to set instead: on a shared database the newest may be another job's still running.
+ */
+async function completeOfName(store: SqliteRunStore, run: RunInfo): Promise<string> {
+  if (run.name === null) return "";
+  const complete = (await store.listRuns()).find((r) => r.name === run.name && r.status === "complete");
+  return complete ? `; the newest complete run named ${forTerminalLine(JSON.stringify(run.name))} is ${complete.id}: \`simeval baseline set ${complete.id}\`` : "";
+}
 
 /**
  * `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. Shown with no run database at
@@ -31,7 +42,7 @@ export async function baselineCommand(action: string | undefined, ref: string | 
       return EXIT.ok;
     }
     const run = findOrFail(await store.findRun(ref as string), ref as string);
-    if (run.status !== "complete") throw new EvalError("USAGE", `run ${runLabel(run)} is ${run.status}; only a complete run can be the baseline (the baseline is unchanged)`);
+    if (run.status !== "complete") throw new EvalError("USAGE", `run ${runLabel(run)} is ${run.status}; only a complete run can be the baseline (the baseline is unchanged)${await completeOfName(store, run)}`);
     // A comparison with it would have no pairs for these, so a regression on them would pass unseen.
     const unscored = unscoredEvaluators(run);
     if (unscored.length) {
