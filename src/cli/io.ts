@@ -44,7 +44,7 @@ export function lineWriter(stream: NodeJS.WritableStream, name: string, report?:
  * the command fail (errors are `simeval: MESSAGE`; `compare`'s text prints its warnings among its lines on stdout as
  * `warning: MESSAGE`), so that a search of a CI log for "warning" finds every one.
  */
-export const WARNING_PREFIX = "simeval: warning: ";
+const WARNING_PREFIX = "simeval: warning: ";
 
 /** Prints `text` on `io`'s standard error as a warning (see {@link WARNING_PREFIX}). */
 export function warn(io: Pick<CliIO, "stderr">, text: string): void {

@@ -28,7 +28,7 @@ const PATH_ERRORS = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", 
  * With `earlier`, the path still holds a file written before, which the message says, so that it is not
  * taken for this command's (a CI system reading an earlier junit.xml).
  */
-export function writeFailure(flag: string, path: string, error: unknown, earlier = false): EvalError {
+function writeFailure(flag: string, path: string, error: unknown, earlier = false): EvalError {
   const note = earlier ? earlierFileNote(path) : "";
   if (error instanceof EvalError) return earlier ? new EvalError(error.code, `${error.message}${note}`, { issues: error.issues, cause: error }) : error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -63,7 +63,7 @@ const OWN_DESCRIPTOR = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/(\d+))|proc\/self\/f
  * before (the summary table), and what is printed later would be written over it, from the descriptor's own
  * place in the file. Pipes and terminals have no place: they are opened anew.
  */
-export function sharedDescriptor(path: string): number | undefined {
+function sharedDescriptor(path: string): number | undefined {
   const m = process.platform === "win32" ? null : OWN_DESCRIPTOR.exec(resolve(path));
   if (!m) return undefined;
   const fd = m[1] ? 1 : m[2] ? 2 : Number(m[3] ?? m[4]);
@@ -100,7 +100,7 @@ export async function writeReportHearingStops(path: string, html: string, stop: 
 }
 
 /** What {@link writeWhole} gives the function that writes the file. */
-export interface WholeFile {
+interface WholeFile {
   /** Opens the file to write (once: later calls give the same descriptor), which writeWhole closes. */
   open(): number;
   /**
@@ -233,7 +233,7 @@ function fileStat(path: string): Stats | undefined {
  * A file written as a stream that honours back-pressure, so that a million rows never pile up in memory.
  * A failure to open, write or close it is thrown as {@link writeFailure} says.
  */
-export interface TextFile {
+interface TextFile {
   /**
    * Writes `chunk`, settling once it is written (the stream's write callback), so that the caller may then
    * write over its bytes (runDataset hands them back to be reused) and nothing piles up.
@@ -339,7 +339,7 @@ export async function openTextFile(flag: string, path: string): Promise<TextFile
 }
 
 /** A file the command reads or writes, and the flag (or argument) that named it. */
-export interface NamedPath {
+interface NamedPath {
   flag: string;
   path: string;
   /** Written as a stream into the file itself (`--out`), rather than whole ({@link writeWhole}); an output only. */

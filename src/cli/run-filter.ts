@@ -17,7 +17,7 @@ export interface RunFilterOptions {
 }
 
 /** The filters checked (see {@link checkRunFilter}): the dataset's path made absolute, --last a number. */
-export interface CheckedRunFilter {
+interface CheckedRunFilter {
   name: string | undefined;
   /** The absolute path of `--dataset`, as runs record theirs. */
   dataset: string | undefined;
@@ -33,7 +33,7 @@ export function sameContentNote(dataset: string): string {
 }
 
 /** What the filters keep, once the dataset's content is known (see {@link matchRuns}). */
-export interface RunFilter extends CheckedRunFilter {
+interface RunFilter extends CheckedRunFilter {
   /** Whether `-n` and `--dataset` keep the run (`--last` is applied to the list: see {@link newest}). */
   keeps(run: RunInfo): boolean;
   /** Whether a run is kept as recorded at another path than `--dataset`'s, on a file of the same sha256. */

@@ -3,7 +3,7 @@ import type { Progress } from "./progress.js";
 
 /** Exit code of a run stopped by a signal: the shell's convention, 128 + the signal's number. */
 export const STOPPED_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
-export type StopSignal = keyof typeof STOPPED_EXIT;
+type StopSignal = keyof typeof STOPPED_EXIT;
 
 /**
  * What `simeval run` does with Ctrl-C and SIGTERM; see {@link watchStopSignals}. Its `signal`'s reason

@@ -13,14 +13,14 @@ const VERDICT_KEYS: ReadonlySet<string> = new Set(["threshold"]);
 const OPERATIONAL_KEYS: ReadonlySet<string> = new Set(["batch_size", "concurrency", "timeout_ms", "max_retries", "cache_dir", "api_key_env"]);
 
 /** One key whose value differs between the runs: its values as shown ("default" when not given). */
-export interface KeyDifference {
+interface KeyDifference {
   key: string;
   a: string;
   b: string;
 }
 
 /** The config and inputs keys of one evaluator that differ between run A's spec and run B's. */
-export interface SpecDifferences {
+interface SpecDifferences {
   config: KeyDifference[];
   inputs: KeyDifference[];
 }

@@ -67,7 +67,7 @@ export function makeFifo(dir: string, name: string): string | undefined {
 // Fuzzing: random datasets in each format, with the items a reader must give for them (see *.fuzz.test.ts).
 
 /** What a reader must give for one generated row: its record, a row error, or either (`any`: lenient readers may take it as text). */
-export type Planned = { line: number; record: Record<string, unknown> } | { line: number; error: true } | { line: number; any: true };
+type Planned = { line: number; record: Record<string, unknown> } | { line: number; error: true } | { line: number; any: true };
 
 /** A generated dataset file: its bytes, and what reading it must give. */
 export interface FuzzedFile {

@@ -15,7 +15,7 @@ const DEFAULT_CONCURRENCY = 4;
 /** The batching hints a provider may declare (see {@link EmbeddingProvider}). */
 export type BatchingHints = Pick<EmbeddingProvider, "cacheModel" | "batchSize" | "concurrency">;
 
-export interface EmbeddingBatcherOptions {
+interface EmbeddingBatcherOptions {
   /** Most distinct texts per provider call (default: the provider's `batchSize` hint, else {@link DEFAULT_BATCH_SIZE}). */
   batchSize?: number;
   /** Most provider calls in flight (default: the provider's `concurrency` hint, else {@link DEFAULT_CONCURRENCY}). */
@@ -44,7 +44,7 @@ export interface EmbeddedText {
 }
 
 /** Counters since the batcher was created. */
-export interface BatcherStats {
+interface BatcherStats {
   /** Provider calls made (including the extra ones made to isolate a refused text). */
   requests: number;
   /** Texts sent to the provider. */

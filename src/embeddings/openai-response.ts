@@ -2,7 +2,7 @@ import { describeValue } from "../errors.js";
 import type { EmbeddingUsage } from "./provider.js";
 
 /** A checked `/embeddings` response: one vector per input text, in input order. */
-export interface ParsedEmbeddings {
+interface ParsedEmbeddings {
   vectors: Float32Array[];
   usage?: EmbeddingUsage;
 }

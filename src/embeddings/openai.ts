@@ -51,7 +51,7 @@ const openaiOptions = {
 const openaiConfig = z.strictObject({ model: z.string().min(1).default(OPENAI_DEFAULT_MODEL), ...openaiOptions });
 
 /** The openai provider's settings, every default applied. */
-export type OpenAIEmbeddingOptions = z.output<typeof openaiConfig>;
+type OpenAIEmbeddingOptions = z.output<typeof openaiConfig>;
 
 /**
  * Test seams: retry timing, the environment and `fetch` (defaults: {@link DEFAULT_BACKOFF}, `process.env`,
@@ -75,7 +75,7 @@ function base64Utf8(text: string): string {
 }
 
 /** The provider object: an {@link EmbeddingProvider} with the batcher's hints. */
-export type OpenAIEmbeddingProvider = EmbeddingProvider & Required<BatchingHints>;
+type OpenAIEmbeddingProvider = EmbeddingProvider & Required<BatchingHints>;
 
 /**
  * An error from the embeddings endpoint. `inputRejected` (HTTP 400, 413, 422) tells the batcher that

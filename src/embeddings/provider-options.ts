@@ -3,7 +3,7 @@ import { EvalError, formatIssues } from "../errors.js";
 import type { EmbeddingProviderDefinition } from "./provider.js";
 
 /** Every provider's option keys merged into one schema shape, and which providers accept each key. */
-export interface ProviderOptionKeys {
+interface ProviderOptionKeys {
   /** Each key optional and without a default (the default shows in JSON Schema as `default` only). */
   shape: z.ZodRawShape;
   /** Key → names of the providers that declare it, in registry order. */

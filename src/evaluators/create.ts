@@ -116,7 +116,7 @@ export function checkEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["
 }
 
 /** What a summary needs of an evaluator: its name, type, direction and pass threshold ({@link Evaluator}'s). */
-export type EvaluatorOutline = Pick<Evaluator, "name" | "type" | "direction" | "threshold">;
+type EvaluatorOutline = Pick<Evaluator, "name" | "type" | "direction" | "threshold">;
 
 /**
  * The name, type, direction and threshold that {@link createEvaluators} would give each of `specs`, in their

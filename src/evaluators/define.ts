@@ -12,7 +12,7 @@ export interface ScoreArgs {
 }
 
 /** A score and its verdict, without the explanation: all that a run's summary needs. */
-export interface Verdict {
+interface Verdict {
   score: number;
   passed: boolean | null;
 }
@@ -66,7 +66,7 @@ export interface EvaluatorEnv {
 }
 
 /** Options every evaluator accepts, added to each config schema by {@link defineEvaluator}. */
-export const commonConfig = {
+const commonConfig = {
   /** Unicode normalisation applied to both texts first; none by default (`e` + U+0301 is not `é`). */
   unicode_normalization: z
     .enum(["NFC", "NFKC"])

@@ -4,7 +4,7 @@ import { commonAffixes, unitPrefixEnd } from "../metrics/text-units.js";
 import { lowerCase } from "../metrics/lower-case.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
-export interface EditTexts {
+interface EditTexts {
   output: string;
   expected: string;
   /** Which sides `max_chars` cut, with their lengths before the cut (in the unit). */
@@ -53,7 +53,7 @@ export function unitName(unit: TextUnit, count = 2): string {
 }
 
 /** The edit distance of two texts under the Levenshtein evaluators' rules, with the lengths compared. */
-export interface Edits {
+interface Edits {
   distance: number;
   outputLength: number;
   expectedLength: number;

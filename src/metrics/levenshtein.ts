@@ -24,7 +24,7 @@ export interface LevenshteinOptions {
 }
 
 /** Which engine runs: "auto" picks per input, the others force one (tests, benchmarks). */
-export type LevenshteinBackend = "auto" | "js" | "wasm";
+type LevenshteinBackend = "auto" | "js" | "wasm";
 
 let backend: LevenshteinBackend = "auto";
 

@@ -7,7 +7,7 @@ import type { EvaluatorSummary } from "../run/types.js";
 import type { HighlightOptions } from "./types.js";
 
 /** Arguments for `histogram(values, { bins, min, max })`, plus whether the bins are integer-centred. */
-export interface BinChoice {
+interface BinChoice {
   bins: number;
   min: number;
   max: number;

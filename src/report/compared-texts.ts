@@ -2,7 +2,7 @@ import { capCodePoints, formatInt, type CappedText } from "./format.js";
 import type { HighlightOptions } from "./types.js";
 
 /** A row's two texts as its evaluator compared them, each capped for showing, and notes for the reader. */
-export interface ComparedTexts {
+interface ComparedTexts {
   /** The expected text, prepared (uncapped). */
   expected: string;
   /** The output, prepared (uncapped). */

@@ -14,7 +14,7 @@ import { formatInt, formatThreshold, htmlFigure, passes, passSign, rowsText } fr
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
-export interface HistogramSvgOptions {
+interface HistogramSvgOptions {
   /** Unique within the page: SVG ids (the hatch pattern) are document-global. */
   id: string;
   direction: Direction;

@@ -108,7 +108,7 @@ function caseXml(suite: string, k: Case): string {
 }
 
 /** A suite of the document: its name, counts, and where its testcase lines went. */
-export interface JUnitSuite {
+interface JUnitSuite {
   /** Index passed to the sink with each of this suite's lines. */
   index: number;
   /** `<testsuite ...>`, counts included; written before the suite's lines. */

@@ -20,7 +20,7 @@ export interface LinePoint {
 }
 
 /** How to draw a trend line; default size 1080×210. */
-export interface LineChartOptions {
+interface LineChartOptions {
   direction: Direction;
   threshold: number | null;
   title: string;

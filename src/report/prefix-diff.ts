@@ -15,14 +15,14 @@ export interface Change {
 }
 
 /** The changes covering `a`'s first `aEnd` tokens and `b`'s first `bEnd`; the tokens after those are unaligned. */
-export interface PrefixDiff {
+interface PrefixDiff {
   changes: Change[];
   aEnd: number;
   bEnd: number;
 }
 
 /** Which sides are cut starts of longer texts, and the most edits to search. */
-export interface PrefixDiffOptions {
+interface PrefixDiffOptions {
   aCut: boolean;
   bCut: boolean;
   maxEditLength: number;

@@ -6,7 +6,7 @@ import { compileInputs } from "../mapping/inputs.js";
 import { toText } from "../mapping/to-text.js";
 import type { RowOutcome } from "./types.js";
 
-export type RowTexts = Map<number, { output: string | null; expected: string | null }>;
+type RowTexts = Map<number, { output: string | null; expected: string | null }>;
 
 /**
  * A run's dataset as recorded: the file's path and the sha256 of the bytes the run read (see `scanFile`); both
@@ -112,7 +112,7 @@ function isMissing(error: unknown): boolean {
 }
 
 /** What {@link DatasetTexts.textsOf} is asked for: the texts of `rows` through `spec`'s input mapping (none without a spec). */
-export interface TextsAsk {
+interface TextsAsk {
   spec: EvaluatorSpec | undefined;
   rows: ReadonlySet<number>;
 }

@@ -11,7 +11,7 @@ import type { RunDatasetResult } from "./run-dataset.js";
 import { cutText } from "../cut-text.js";
 import { rowsText } from "../report/format.js";
 
-export interface RunWarning {
+interface RunWarning {
   evaluator: string;
   message: string;
   /** The evaluator failed on rows and scored none (a provider down, a mapping that fails on every row). */

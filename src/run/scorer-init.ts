@@ -18,7 +18,7 @@ export interface ScorerInit {
 }
 
 /** Document frequencies fitted on the dataset (for `idf: "dataset"`), as plain data for the scoring threads. */
-export interface FittedIdf {
+interface FittedIdf {
   n: number;
   df: [string, number][];
 }
@@ -27,7 +27,7 @@ export interface FittedIdf {
 export type FittedIdfs = Record<string, FittedIdf>;
 
 /** A thread's evaluators, and what to close when the thread is done with them. */
-export interface ScorerEvaluators {
+interface ScorerEvaluators {
   evaluators: Evaluator[];
   /**
    * Gives `idf: "dataset"` evaluators their fitted tables. They come after the evaluators are built and

@@ -6,7 +6,7 @@ import { distinctCountsOf, listed, sizeOf, type RunLengths } from "./distinct.js
 import { quantileSorted } from "./quantiles.js";
 
 /** A confidence interval; `level` is its coverage, e.g. 0.95. */
-export interface BootstrapInterval {
+interface BootstrapInterval {
   low: number;
   high: number;
   level: number;
@@ -30,7 +30,7 @@ const BATCH_COUNTS = 1 << 16;
  */
 const MAX_DISTINCT_FRACTION = 1 / 256;
 
-export interface BootstrapOptions {
+interface BootstrapOptions {
   /** Number of resamples, e.g. 10,000. */
   resamples: number;
   /** Coverage of the interval, in (0, 1), e.g. 0.95. */

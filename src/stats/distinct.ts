@@ -2,7 +2,7 @@
 import { Float64Buffer } from "./float64-buffer.js";
 
 /** Distinct values with how often each occurs, most frequent first. */
-export interface DistinctCounts {
+interface DistinctCounts {
   values: Float64Array;
   counts: Float64Array;
 }

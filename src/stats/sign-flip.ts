@@ -4,7 +4,7 @@ import { binomial, binomialHalf } from "./variates.js";
 import type { Xoshiro128 } from "./prng.js";
 import { distinctCountsOf, listed, sizeOf, type RunLengths } from "./distinct.js";
 
-export interface SignFlipResult {
+interface SignFlipResult {
   /** Two-sided p-value. */
   p: number;
   /** "exact": all 2^m sign patterns of the m non-zero differences; "monte_carlo": `resamples` random ones. */
@@ -22,7 +22,7 @@ const MAX_DISTINCT_FRACTION = 1 / 16;
 /** Above this many differences of one size, Binomial(c, 1/2) by beta splits beats counting c bits. */
 const MAX_COUNTED_BITS = 512;
 
-export interface SignFlipOptions {
+interface SignFlipOptions {
   /** Random sign patterns drawn when the test is not exact, e.g. 10,000. */
   resamples: number;
   rng: Xoshiro128;

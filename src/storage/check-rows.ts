@@ -163,7 +163,7 @@ export function refuseUnknownResults(runId: string, names: readonly string[], ro
  * Naming `rows[i].results.NAME.FIELD` too when a field the summary reads is missing or of the wrong kind (see
  * {@link resultFieldFault}): `{ score: 2, passed: "yes" }` was stored and counted as a pass, `{ score: 1 }` as a fail.
  */
-export function checkResults(fn: string, r: object, i: number): void {
+function checkResults(fn: string, r: object, i: number): void {
   const { results } = r as { results?: unknown };
   if (!isPlainObject(results)) return;
   for (const [name, result] of Object.entries(results)) {
@@ -215,7 +215,7 @@ export function rowJson(at: { fn: string; i: number }, field: string, value: unk
 }
 
 /** Throws INPUT_INVALID naming `rows[i].key` unless row `i` has no key or a non-empty string (an empty key would name no delivery). */
-export function checkKey(fn: string, r: object, i: number): void {
+function checkKey(fn: string, r: object, i: number): void {
   const { key } = r as { key?: unknown };
   if (key === undefined || (typeof key === "string" && key !== "")) return;
   throw argumentError("INPUT_INVALID", fn, `rows[${i}].key`, "nothing or a non-empty string (the row's idempotency key)", key, ["rows", i, "key"]);

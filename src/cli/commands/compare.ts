@@ -377,7 +377,7 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
 }
 
 /** A compared run as `compare --json` names it. */
-export interface ComparedRunJson {
+interface ComparedRunJson {
   /** As the text's `A:` and `B:` lines name it: "name (id)", the id, or the file's path. */
   label: string;
   /** A recorded run's id and name (null when it has none); both null for a results.jsonl file. */
@@ -388,7 +388,7 @@ export interface ComparedRunJson {
 }
 
 /** A row named in `compare --json`: its id as the text and the HTML report show it (see {@link jsonRowId}). */
-export type RowIdJson = string | null;
+type RowIdJson = string | null;
 
 /**
  * One evaluator in `compare --json`: its {@link EvaluatorComparison} (what its line in the table says, the same
@@ -396,7 +396,7 @@ export type RowIdJson = string | null;
  * its worst rows (up to `settings.worst`, 10, as the HTML report lists them; the text shows the first 5) naming
  * each row by {@link RowIdJson}.
  */
-export interface EvaluatorComparisonJson extends Omit<EvaluatorComparison, "worst"> {
+interface EvaluatorComparisonJson extends Omit<EvaluatorComparison, "worst"> {
   /** Its type, as either run records it; null when neither does (a results.jsonl evaluator with only errors). */
   type: string | null;
   worst: (Omit<WorstRow, "id"> & { id: RowIdJson })[];

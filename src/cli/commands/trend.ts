@@ -144,7 +144,7 @@ function latestSetting(s: Series): { direction: EvaluatorSummary["direction"]; t
 }
 
 /** One run in `trend --json`. */
-export interface TrendRunJson {
+interface TrendRunJson {
   id: string;
   name: string | null;
   started_at: string;

@@ -4,9 +4,9 @@ import { EvalError } from "../../errors.js";
 import { ONNX_FILES, TRANSFORMERS_INSTALL_HINT, TRANSFORMERS_PACKAGE, type OnnxDtype } from "./defaults.js";
 
 /** Embeds texts, one vector per text, in order. */
-export type SentenceEncoder = (texts: readonly string[]) => Promise<Float32Array[]>;
+type SentenceEncoder = (texts: readonly string[]) => Promise<Float32Array[]>;
 
-export interface EncoderOptions {
+interface EncoderOptions {
   /** The model folder, as given in the config (relative to the working directory). */
   folder: string;
   dtype: OnnxDtype;

@@ -14,7 +14,7 @@ import { join } from "node:path";
 
 const SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"] as const;
 
-export interface TinyModel {
+interface TinyModel {
   dir: string;
   /** Token → id: the special tokens, then the words given. */
   vocab: Map<string, number>;

@@ -22,7 +22,7 @@ import type { WordTable } from "./table.js";
 const MAGIC = "SEWVEC01";
 
 /** What the cache remembers about the file it was built from (shown in errors and details). */
-export interface CacheSource {
+interface CacheSource {
   path: string;
   size: number;
   mtimeMs: number;

@@ -21,7 +21,7 @@ const wordVectorsOptions = {
 const optionsSchema = z.strictObject(wordVectorsOptions);
 
 /** The provider object: an {@link EmbeddingProvider} with the batcher's hints. */
-export type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHints, "batchSize" | "concurrency">>;
+type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHints, "batchSize" | "concurrency">>;
 
 /**
  * Offline sentence embeddings from word vectors, by smooth inverse frequency (Arora, Liang & Ma 2017):

@@ -10,7 +10,7 @@ import { readWinkVectors } from "./read-wink.js";
 import { indexWords, quantizeRows, type WordTable } from "./table.js";
 
 /** A vectors file, identified by what decides whether its cache is still valid. */
-export interface VectorSource {
+interface VectorSource {
   /** `wink` for the wink JSON (the package, or any `.json` path), `text` for GloVe / fastText. */
   format: "wink" | "text";
   /** True when the config's `path` named the file (a fault in it is then the user's to fix), false for the wink package. */

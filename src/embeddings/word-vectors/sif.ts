@@ -37,7 +37,7 @@ export function sifWeights(probabilities: ArrayLike<number>, a: number): Float32
 }
 
 /** A sentence's weighted average and what went into it. */
-export interface WeightedAverage {
+interface WeightedAverage {
   /** `(1/m) Σ weight(w) v_w` over the m known tokens; all zeros when m = 0. */
   vector: Float64Array;
   /** Known tokens (repeats counted). */
