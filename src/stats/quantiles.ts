@@ -1,10 +1,8 @@
 /**
- * Means and quantiles of score lists. Empty input gives `null` rather than NaN, so a caller has to
- * decide what an empty summary shows.
+ * Compensated sums and quantiles of sorted score lists. Empty input gives `null` rather than NaN, so a
+ * caller has to decide what an empty summary shows.
  */
 import { EvalError } from "../errors.js";
-
-type Numbers = ArrayLike<number>;
 
 /**
  * A running sum by Neumaier's compensated summation, fed one value at a time, so that millions of
@@ -25,15 +23,6 @@ export class CompensatedSum {
   }
 }
 
-/** The arithmetic mean `Σxᵢ / n`, summed with {@link CompensatedSum}. `null` for an empty list. */
-export function mean(values: Numbers): number | null {
-  const n = values.length;
-  if (n === 0) return null;
-  const sum = new CompensatedSum();
-  for (let i = 0; i < n; i++) sum.add(values[i] as number);
-  return sum.value / n;
-}
-
 /**
  * The p-quantile of values already sorted ascending, by linear interpolation between the closest ranks:
  * with h = (n − 1)·p, Q(p) = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋ + 1] − x[⌊h⌋]) (0-based).
@@ -41,7 +30,7 @@ export function mean(values: Numbers): number | null {
  * Excel's `PERCENTILE.INC`. Example: for [1, 2, 3, 4], p = 0.1 gives 1.3 and p = 0.9 gives 3.7.
  * `null` for an empty list; throws CONFIG_INVALID when p is not in [0, 1].
  */
-export function quantileSorted(sorted: Numbers, p: number): number | null {
+export function quantileSorted(sorted: ArrayLike<number>, p: number): number | null {
   checkProbability(p);
   const n = sorted.length;
   if (n === 0) return null;
@@ -53,27 +42,6 @@ export function quantileSorted(sorted: Numbers, p: number): number | null {
   const frac = h - lo;
   // x + frac·(y − x) can overshoot y by rounding; equal neighbours must give exactly that value.
   return frac === 0 || x === y ? x : Math.min(Math.max(x + frac * (y - x), x), y);
-}
-
-/** A sorted copy (ascending, numeric) as a Float64Array; the input is left as it is. */
-function sortedCopy(values: Numbers): Float64Array {
-  return Float64Array.from(values).sort();
-}
-
-/** The p-quantile of unsorted values (see {@link quantileSorted} for the definition); sorts a copy. */
-export function quantile(values: Numbers, p: number): number | null {
-  return quantileSorted(sortedCopy(values), p);
-}
-
-/** The median: the 0.5-quantile, i.e. the middle value, or the mean of the two middle values. */
-export function median(values: Numbers): number | null {
-  return quantile(values, 0.5);
-}
-
-/** The p-quantiles for several p at once, sorting only one copy. */
-export function quantiles(values: Numbers, ps: readonly number[]): (number | null)[] {
-  const sorted = sortedCopy(values);
-  return ps.map((p) => quantileSorted(sorted, p));
 }
 
 /** Throws CONFIG_INVALID unless p is a probability in [0, 1]. */
