@@ -123,9 +123,9 @@ function textWithBadBytes(text: string, at: number, bad: number[], write: (part:
   return Buffer.concat([Buffer.from(write(chars.slice(0, i).join(""))), Buffer.from(bad), Buffer.from(write(chars.slice(i).join("")))]);
 }
 
-const newlinesIn = (bytes: Uint8Array, end = bytes.length): number => {
+const newlinesIn = (bytes: Uint8Array): number => {
   let n = 0;
-  for (let i = 0; i < end; i++) if (bytes[i] === 10) n++;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) n++;
   return n;
 };
 

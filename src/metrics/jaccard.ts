@@ -12,15 +12,15 @@ export type DistinctTokens = ReadonlySet<string> | ReadonlyMap<string, unknown>;
 export function jaccardSimilarity(a: Iterable<string>, b: Iterable<string>): number {
   const bad = notTokens("jaccardSimilarity", "a", a) ?? notTokens("jaccardSimilarity", "b", b);
   if (bad) throw bad;
-  return jaccardOfDistinct(tokenSet("jaccardSimilarity", "a", a), tokenSet("jaccardSimilarity", "b", b));
+  return jaccardOfDistinct(tokenSet("a", a), tokenSet("b", b));
 }
 
-/** The distinct tokens of `fn`'s argument `arg` (a Set as it is): INPUT_INVALID at its first entry that is not a string. */
-function tokenSet(fn: string, arg: string, tokens: Iterable<unknown>): ReadonlySet<string> {
+/** The distinct tokens of jaccardSimilarity's argument `arg` (a Set as it is): INPUT_INVALID at its first entry that is not a string. */
+function tokenSet(arg: string, tokens: Iterable<unknown>): ReadonlySet<string> {
   const set = tokens instanceof Set ? undefined : new Set<string>();
   let i = 0;
   for (const t of tokens) {
-    if (typeof t !== "string") throw notAToken(fn, arg, i, t);
+    if (typeof t !== "string") throw notAToken("jaccardSimilarity", arg, i, t);
     set?.add(t);
     i++;
   }

@@ -213,9 +213,7 @@ export function cell(label: string, html: string, cls = ""): string {
 }
 
 /** `<span class="badge pass">✓ pass</span>` and friends: the mark and the word, never colour alone. */
-export function verdictBadge(passed: boolean | null, extra?: { skipped?: boolean; error?: boolean }): string {
-  if (extra?.error) return `<span class="badge warn">⚠ error</span>`;
-  if (extra?.skipped) return `<span class="badge none">– skipped</span>`;
+export function verdictBadge(passed: boolean | null): string {
   if (passed === true) return `<span class="badge pass">✓ pass</span>`;
   if (passed === false) return `<span class="badge fail">✗ fail</span>`;
   return `<span class="badge none">no verdict</span>`;

@@ -173,14 +173,15 @@ const MAX_LABEL_CHARS = 16;
  * 1-based position, "#3 nightly-regre…", which the trend report's table of runs also shows.
  */
 function xAxisLabels(points: readonly LinePoint[], indices: readonly number[]): string[] {
-  const plain = indices.map((i) => shorten(points[i]?.label ?? "", MAX_LABEL_CHARS));
+  const plain = indices.map((i) => shorten(points[i]?.label ?? ""));
   if (new Set(plain).size === plain.length) return plain;
-  return indices.map((i) => shorten(`#${i + 1} ${points[i]?.label ?? ""}`, MAX_LABEL_CHARS));
+  return indices.map((i) => shorten(`#${i + 1} ${points[i]?.label ?? ""}`));
 }
 
-function shorten(text: string, max: number): string {
+/** `text` cut to {@link MAX_LABEL_CHARS} code points, the last of them "…". */
+function shorten(text: string): string {
   const points = [...text];
-  return points.length <= max ? text : `${points.slice(0, max - 1).join("")}…`;
+  return points.length <= MAX_LABEL_CHARS ? text : `${points.slice(0, MAX_LABEL_CHARS - 1).join("")}…`;
 }
 
 function r(v: number): string {

@@ -34,12 +34,12 @@ function paneText(p: Pane): string {
  * the output pane), plus notes about capped texts. `reported`: the evaluator's missing and extra
  * tokens of the row, which token-set marks use when the lists are complete.
  */
-export function renderDiffPanes(expected: string, output: string, highlight: HighlightOptions, outputTitle = "Output", reported?: ReportedTokens): { panes: Pane[]; notes: string[] } {
+export function renderDiffPanes(expected: string, output: string, highlight: HighlightOptions, reported?: ReportedTokens): { panes: Pane[]; notes: string[] } {
   const aligned = alignTexts(expected, output, highlight, MAX_SHOWN_CHARS, reported);
   return {
     panes: [
       { title: "Expected", html: segmentsToHtml(aligned.expected, "missing"), empty: expected === "" },
-      { title: outputTitle, html: segmentsToHtml(aligned.output, "extra"), empty: output === "" },
+      { title: "Output", html: segmentsToHtml(aligned.output, "extra"), empty: output === "" },
     ],
     notes: aligned.notes,
   };

@@ -172,7 +172,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
 
 function renderWorstRow(w: WorstRow, direction: Direction, threshold: number | null, highlight: HighlightOptions): string {
   const id = formatId(w.id);
-  const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight, "Output", w.tokens);
+  const { panes, notes } = renderDiffPanes(w.expected, w.output, highlight, w.tokens);
   return (
     `<div class="row worst-row" data-row="${w.row}"><div class="row-head"><b>Row ${w.row}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +

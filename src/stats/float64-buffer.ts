@@ -22,12 +22,12 @@ export class Float64Buffer {
 
   /**
    * Sets `values[index]`, growing the list to `index + 1` values when needed; the values added in
-   * between are `fill` (default NaN, read as "nothing here").
+   * between are NaN, read as "nothing here".
    */
-  set(index: number, value: number, fill = Number.NaN): void {
+  set(index: number, value: number): void {
     if (index >= this.size) {
       if (index >= this.data.length) this.grow(index + 1);
-      this.data.fill(fill, this.size, index);
+      this.data.fill(Number.NaN, this.size, index);
       this.size = index + 1;
     }
     this.data[index] = value;

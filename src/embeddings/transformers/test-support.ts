@@ -28,7 +28,8 @@ interface TinyModel {
  * `words` become whole-word tokens (lower case); anything else is [UNK]. E's entries are small integers
  * chosen by (token id, component), so that every sum is exact in float32.
  */
-export function writeTinyModel(dir: string, words: readonly string[], dim = 4): TinyModel {
+export function writeTinyModel(dir: string, words: readonly string[]): TinyModel {
+  const dim = 4;
   const tokens = [...SPECIAL_TOKENS, ...words];
   const vocab = new Map(tokens.map((t, i) => [t, i]));
   const table = new Float32Array(tokens.length * dim);
