@@ -108,8 +108,6 @@ class FirstDigits {
 interface Spill {
   /** Byte offset in the file of each chunk of `memoryValues` scores, in the order they were added. */
   chunks: number[];
-  /** Scores written to the file. */
-  count: number;
   /** The first digits of the scores in the file. */
   digits: FirstDigits;
 }
@@ -225,10 +223,9 @@ export class ScoreSet {
 
   /** Moves the in-memory scores (a full chunk) to the end of the temporary file. */
   private flush(): void {
-    this.spill ??= { chunks: [], count: 0, digits: new FirstDigits() };
+    this.spill ??= { chunks: [], digits: new FirstDigits() };
     countFirstDigits(this.memory.subarray(0, this.size), this.spill.digits);
     this.spill.chunks.push(this.file.append(new Uint8Array(this.memory.buffer, 0, this.size * 8)));
-    this.spill.count += this.size;
     this.size = 0;
   }
 

@@ -29,11 +29,8 @@ export interface LoadedVectors {
   table: WordTable;
   /** Lower-cased word -> row. */
   index: Map<string, number>;
-  cacheFile: string;
   /** True when this load parsed the source and wrote the cache; false when it read the cache. */
   converted: boolean;
-  /** Wall time of the load in milliseconds (conversion included). */
-  ms: number;
 }
 
 /**
@@ -108,11 +105,10 @@ export function loadWordVectors(source: VectorSource, cacheDir?: string): Promis
  * it exists and is valid, else parses the source, quantises it and writes `cacheFile`.
  */
 export async function readOrConvertVectors(source: VectorSource, cacheFile: string): Promise<LoadedVectors> {
-  const start = performance.now();
   if (existsSync(cacheFile)) {
     try {
       const { table } = await readVectorCache(cacheFile);
-      return { source, table, index: indexWords(table.words), cacheFile, converted: false, ms: performance.now() - start };
+      return { source, table, index: indexWords(table.words), converted: false };
     } catch {
       // A truncated or foreign file: fall through and rebuild it.
     }
@@ -125,7 +121,7 @@ export async function readOrConvertVectors(source: VectorSource, cacheFile: stri
   } catch (cause) {
     process.emitWarning(`word_vectors: could not write the vectors cache ${cacheFile} (${(cause as Error).message}); the next start will parse ${source.path} again. Set "cache_dir" to a writable folder.`);
   }
-  return { source, table, index: indexWords(table.words), cacheFile, converted: true, ms: performance.now() - start };
+  return { source, table, index: indexWords(table.words), converted: true };
 }
 
 function statOrNull(path: string) {
