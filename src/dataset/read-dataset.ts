@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
-import { argumentError, EvalError, isPlainObject } from "../errors.js";
+import { argumentError, isPlainObject } from "../errors.js";
 import { fileProblem } from "./errors.js";
 import { checkDatasetFile, hasBom, openDatasetFile } from "./read-bytes.js";
 import { readCsvBatches } from "./read-csv.js";
@@ -30,23 +30,18 @@ export function formatFromExtension(path: string): DatasetFormat | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];
 }
 
-/** An EvalError for an argument of a public reader (`detectFormat: path must be …, received …`). */
-function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", fn: string, arg: string, expected: string, value: unknown): EvalError {
-  return argumentError(code, fn, arg, expected, value);
-}
-
 /** INPUT_INVALID unless `path` is a non-empty string: node:fs threw a TypeError for 5 or null. */
 function checkPath(fn: string, path: unknown): void {
-  if (typeof path !== "string" || path === "") throw argumentInvalid("INPUT_INVALID", fn, "path", "the path of a dataset file (a non-empty string)", path);
+  if (typeof path !== "string" || path === "") throw argumentError("INPUT_INVALID", fn, "path", "the path of a dataset file (a non-empty string)", path);
 }
 
 /** CONFIG_INVALID unless {@link readDataset}'s options are an object of the right kinds: 5 was read as none. */
 function checkReadOptions(opts: unknown): void {
-  if (!isPlainObject(opts)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts", "an object ({ format?, signal?, onWarning? }) or nothing", opts);
+  if (!isPlainObject(opts)) throw argumentError("CONFIG_INVALID", "readDataset", "opts", "an object ({ format?, signal?, onWarning? }) or nothing", opts);
   const { format, signal, onWarning } = opts as Record<string, unknown>;
-  if (format !== undefined && format !== "jsonl" && format !== "json" && format !== "csv") throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.format", `"jsonl", "json", "csv" or nothing`, format);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.signal", "an AbortSignal or nothing", signal);
-  if (onWarning !== undefined && typeof onWarning !== "function") throw argumentInvalid("CONFIG_INVALID", "readDataset", "opts.onWarning", "a function or nothing", onWarning);
+  if (format !== undefined && format !== "jsonl" && format !== "json" && format !== "csv") throw argumentError("CONFIG_INVALID", "readDataset", "opts.format", `"jsonl", "json", "csv" or nothing`, format);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw argumentError("CONFIG_INVALID", "readDataset", "opts.signal", "an AbortSignal or nothing", signal);
+  if (onWarning !== undefined && typeof onWarning !== "function") throw argumentError("CONFIG_INVALID", "readDataset", "opts.onWarning", "a function or nothing", onWarning);
 }
 
 /** The first byte after a BOM and JSON whitespace, or undefined if there is none. */
@@ -83,7 +78,7 @@ function readFirstBytesSync(path: string): Uint8Array {
  */
 export function detectFormat(path: string, firstBytes?: Uint8Array): DatasetFormat {
   checkPath("detectFormat", path);
-  if (firstBytes !== undefined && !(firstBytes instanceof Uint8Array)) throw argumentInvalid("INPUT_INVALID", "detectFormat", "firstBytes", "a Uint8Array or nothing", firstBytes);
+  if (firstBytes !== undefined && !(firstBytes instanceof Uint8Array)) throw argumentError("INPUT_INVALID", "detectFormat", "firstBytes", "a Uint8Array or nothing", firstBytes);
   const byExtension = formatFromExtension(path);
   if (byExtension !== undefined) return byExtension;
   const first = firstSignificantByte(firstBytes ?? readFirstBytesSync(path));

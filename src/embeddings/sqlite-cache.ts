@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { argumentError, EvalError } from "../errors.js";
+import { argumentError } from "../errors.js";
 import type { SyncEmbeddingCache } from "./cache.js";
 
 /**
@@ -12,18 +12,13 @@ import type { SyncEmbeddingCache } from "./cache.js";
  * Throws INPUT_INVALID when `text` is not a string: node:crypto threw a TypeError for 5 or nothing.
  */
 export function textHash(text: string): string {
-  if (typeof text !== "string") throw argumentInvalid("INPUT_INVALID", "textHash", "text", "a string", text);
+  if (typeof text !== "string") throw argumentError("INPUT_INVALID", "textHash", "text", "a string", text);
   return hashText(text);
 }
 
 /** {@link textHash} without the check: the cache's `key`, called once per text looked up. */
 function hashText(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
-/** An EvalError for an argument of this file's exports, naming it (`sqliteEmbeddingCache: store.getEmbeddings`). */
-function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", fn: string, arg: string, expected: string, value: unknown): EvalError {
-  return argumentError(code, fn, arg, expected, value);
 }
 
 /** The part of `SqliteRunStore` the cache uses (structural, so tests and other stores can stand in). */
@@ -41,10 +36,10 @@ export interface EmbeddingStore {
  */
 export function sqliteEmbeddingCache(store: EmbeddingStore): SyncEmbeddingCache {
   if (typeof store !== "object" || store === null) {
-    throw argumentInvalid("CONFIG_INVALID", "sqliteEmbeddingCache", "store", "an embedding store ({ getEmbeddings, putEmbeddings }, such as openSqliteStore(path))", store);
+    throw argumentError("CONFIG_INVALID", "sqliteEmbeddingCache", "store", "an embedding store ({ getEmbeddings, putEmbeddings }, such as openSqliteStore(path))", store);
   }
   for (const method of ["getEmbeddings", "putEmbeddings"] as const) {
-    if (typeof store[method] !== "function") throw argumentInvalid("CONFIG_INVALID", "sqliteEmbeddingCache", `store.${method}`, "a function (the store is no EmbeddingStore)", store[method]);
+    if (typeof store[method] !== "function") throw argumentError("CONFIG_INVALID", "sqliteEmbeddingCache", `store.${method}`, "a function (the store is no EmbeddingStore)", store[method]);
   }
   return {
     key: hashText,

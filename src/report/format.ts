@@ -231,3 +231,8 @@ export function cutAtGrapheme(text: string, max: number): string {
   }
   return end === 0 ? cutText(text, max) : `${text.slice(0, end)}…`;
 }
+
+/** An SVG coordinate rounded to 0.1 px, as the charts write them: smaller files, same picture. */
+export function svgCoordinate(v: number): string {
+  return String(Math.round(v * 10) / 10);
+}

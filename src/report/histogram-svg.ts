@@ -10,7 +10,7 @@
 import { ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatInt, formatThreshold, htmlFigure, passes, passSign, rowsText } from "./format.js";
+import { svgCoordinate as r, formatInt, formatThreshold, htmlFigure, passes, passSign, rowsText } from "./format.js";
 import type { HistogramData } from "./types.js";
 
 /** How to draw a histogram: its direction and threshold decide which bars pass. Default size 1080×230. */
@@ -171,7 +171,3 @@ function clamp(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, v));
 }
 
-/** Coordinates rounded to 0.1 px: smaller files, same picture. */
-function r(v: number): string {
-  return String(Math.round(v * 10) / 10);
-}

@@ -6,7 +6,7 @@
 import { nice, ticks } from "d3-array";
 import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
-import { formatThreshold, htmlFigure, passes, passSign } from "./format.js";
+import { svgCoordinate as r, formatThreshold, htmlFigure, passes, passSign } from "./format.js";
 
 /** One run on a trend line. */
 export interface LinePoint {
@@ -182,8 +182,4 @@ function xAxisLabels(points: readonly LinePoint[], indices: readonly number[]): 
 function shorten(text: string): string {
   const points = [...text];
   return points.length <= MAX_LABEL_CHARS ? text : `${points.slice(0, MAX_LABEL_CHARS - 1).join("")}…`;
-}
-
-function r(v: number): string {
-  return String(Math.round(v * 10) / 10);
 }
