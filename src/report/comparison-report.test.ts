@@ -59,6 +59,13 @@ describe("renderComparisonReport", () => {
     expect(row).toContain(`data-unchanged="3"`);
   });
 
+  it("prints p with digits enough not to read across the comparison's own level, not 0.05's", () => {
+    const at99 = tableRow(renderComparisonReport(input({ confidence: 0.99, evaluators: [evaluator({ p_value: 0.009995 })] })), "lev");
+    expect(at99).toContain(">0.009995<");
+    const at95 = tableRow(renderComparisonReport(input({ confidence: 0.95, evaluators: [evaluator({ p_value: 0.009995 })] })), "lev");
+    expect(at95).toContain(">0.0100<");
+  });
+
   it("reads direction: a lower mean distance is better", () => {
     const html = renderComparisonReport(
       input({ evaluators: [evaluator({ name: "dist", type: "levenshtein_distance", direction: "minimize", mean_a: 8, mean_b: 6, diff: -2, ci: [-3, -1], better: "b" })] }),

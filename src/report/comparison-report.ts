@@ -60,6 +60,8 @@ function renderHeader(input: ComparisonReportInput): string {
 
 function renderTable(input: ComparisonReportInput): string {
   const level = formatLevel(input.confidence ?? 0.95);
+  // The level p is judged at, as the comparison had it (1 - 0.99 is 0.010000000000000009 in floating point).
+  const alpha = Number((1 - (input.confidence ?? 0.95)).toPrecision(12));
   // A non-breaking hyphen (U+2011): the narrow column broke its header in two, "P-" over "VALUE".
   const columns = ["Evaluator", "pairs", "mean A → B", `B − A · ${level} CI`, "p\u2011value", "verdict", "rows ▲ ▼ ="];
   const head = columns.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
@@ -74,7 +76,8 @@ function renderTable(input: ComparisonReportInput): string {
       // The chart and the figures side by side in a flex box: a floated chart left the table unaware of
       // its width, and a long interval ("−25.5069 … −21.0476") ran out of the cell into the p-value.
       cell(diff, `<div class="diff-cell">${ciSvg(ev, level)}<div>${deltaHtml(ev.diff, d)}${ci}</div></div>`, "diff") +
-      cell(p, escapeHtml(formatP(ev.p_value))) +
+      // Digits enough that p never reads across the comparison's own level (0.009995 at alpha 0.01 is not "0.0100").
+      cell(p, escapeHtml(formatP(ev.p_value, alpha))) +
       cell(verdictLabel, verdict(ev)) +
       cell(
         moves,
