@@ -95,6 +95,11 @@ describe("readEvalsFile", () => {
       'received an object: list the specs in [ ], each with its "name", {"evaluators": [{"name": "lev", "type": "levenshtein"}, …]}',
     );
     expect((await errorOf(file('{"evaluators":{}}'))).message).toContain('received an object: the specs go in [ ], {"evaluators": [{"type": "levenshtein"}, …]}');
+    // The spec is cut at 80 characters, never inside an emoji (a lone surrogate half).
+    const pad = "a".repeat(78 - '{"type": "exact_match", "x": "'.length);
+    const cut = (await errorOf(file(JSON.stringify({ evaluators: { type: "exact_match", x: `${pad}😀${"b".repeat(20)}` } })))).message;
+    expect(cut).toContain(`{"evaluators": [{"type": "exact_match", "x": "${pad}…]}`);
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     expect((await errorOf(file('{"evaluators":[]}'))).message).toContain("received an empty array");
     expect((await errorOf(file('{"evaluators":"levenshtein"}'))).message).toMatch(/received string "levenshtein"\n/);
     expect((await errorOf(file("[]"))).message).toMatch(/expected an object \{"evaluators": \[spec, \.\.\.\]\}, found an array$/);

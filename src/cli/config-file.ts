@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import { keepByteOrderMarks } from "../dataset/read-json.js";
+import { cutText } from "../cut-text.js";
 import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import { createRunEvaluators } from "../run/run-dataset.js";
@@ -92,7 +93,7 @@ function wrapHint(evaluators: unknown): string {
 /** A value as compact JSON, cut at 80 characters. */
 function compact(value: unknown): string {
   const json = JSON.stringify(value).replace(/,"/g, ', "').replace(/":/g, '": ');
-  return json.length > 80 ? `${json.slice(0, 79)}…` : json;
+  return json.length > 80 ? cutText(json, 79) : json;
 }
 
 /** Every problem `createRunEvaluators` (what `simeval run` then does with the specs) finds in them, or none. */
