@@ -333,6 +333,18 @@ describe("opening", () => {
     expect(e.message).toContain("not a SQLite database");
   });
 
+  it("refuses a database whose schema was changed by hand so that it does not compile (STORE_FAILED naming the path), not a stack trace", async () => {
+    const path = join(dir, "tampered.db");
+    await open(path).close();
+    const db = new Database(path);
+    // A double-quoted "string" is a column name to SQLite: the trigger is stored, and every later statement fails.
+    db.exec(`CREATE TRIGGER nope BEFORE INSERT ON embedding_cache BEGIN SELECT RAISE(ABORT, "full"); END;`);
+    db.close();
+    const e = await evalErrorOf(Promise.resolve().then(() => open(path)));
+    expect(e.code).toBe("STORE_FAILED");
+    expect(e.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: could not open the run store: no such column: "full"`));
+  });
+
   it("rejects a directory as a bad argument (USAGE), saying it is one", async () => {
     const e = await evalErrorOf(Promise.resolve().then(() => open(dir)));
     expect(e.code).toBe("USAGE");

@@ -79,8 +79,9 @@ export class SqliteRunStore implements RunStore {
   constructor(path: string) {
     this.path = path;
     this.#db = openDatabase(path);
-    this.#file = this.#guard("open the run store", () => (path === ":memory:" ? null : fileIdentity(path)));
-    this.#q = prepareStatements(this.#db);
+    this.#file = this.#opened(() => (path === ":memory:" ? null : fileIdentity(path)));
+    // A schema changed by hand (a trigger or view whose SQL does not compile) fails here, as SQLite checks it whole.
+    this.#q = this.#opened(() => prepareStatements(this.#db));
     this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => {
       const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
       for (const [i, r] of rows.entries()) this.#insertRow({ fn: "addRows", i }, runId, r.row, r, names, null, storedAt);
@@ -734,6 +735,16 @@ export class SqliteRunStore implements RunStore {
    * Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file, `transient`
    * when SQLite's code says retrying may succeed (see {@link storeError}).
    */
+  /** `fn`'s value, or, when it throws, the database closed and the failure thrown as opening the store's (see {@link storeError}). */
+  #opened<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (cause) {
+      this.#db.close();
+      throw storeError(this.path, "open the run store", cause);
+    }
+  }
+
   #guard<T>(doing: string, fn: () => T): T {
     // SQLite's own word for it, "The database connection is not open", did not say who closed it.
     if (!this.#db.open) throw new EvalError("STORE_FAILED", `${this.path}: could not ${doing}: this store was closed (its close() was called); open the file again with openSqliteStore`);
