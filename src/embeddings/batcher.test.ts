@@ -166,10 +166,16 @@ describe("EmbeddingBatcher", () => {
       },
     };
     const p = localProvider();
-    const b = new EmbeddingBatcher(p, { cache: broken });
+    const notices: string[] = [];
+    const b = new EmbeddingBatcher(p, { cache: broken, notice: (m) => notices.push(m) });
     const [r] = await b.embed(["x"]);
     expect(Array.from(r!.vector)).toEqual([1, 0, 1]);
     expect(b.stats).toMatchObject({ cacheErrors: 2, firstCacheError: "database is locked" });
+    // Said once, as a warning, whatever failed after.
+    await b.embed(["y"]);
+    expect(notices).toEqual([
+      `warning: ${p.name} embeddings: the embedding cache failed (database is locked); texts are embedded all the same, but the cache may neither serve them nor keep them for a later run (said once)`,
+    ]);
   });
 
   it("with windowMs, texts asked for within the window go in one request", async () => {

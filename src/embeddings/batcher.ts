@@ -27,6 +27,11 @@ interface EmbeddingBatcherOptions {
   windowMs?: number;
   /** Looked up before, and filled after, each provider call. */
   cache?: EmbeddingCache;
+  /**
+   * Told once, on the cache's first failure (a full disk, a locked or corrupt database): the texts are embedded
+   * all the same, but the cache may neither serve them nor keep them for a later run (see `EvaluatorEnv.notice`).
+   */
+  notice?: (message: string) => void;
 }
 
 /** One text's embedding as {@link EmbeddingBatcher.embed} returns it. */
@@ -104,6 +109,7 @@ export class EmbeddingBatcher {
   readonly #concurrency: number;
   readonly #windowMs: number;
   readonly #cache: EmbeddingCache | undefined;
+  readonly #notice: ((message: string) => void) | undefined;
   /** Texts pending or in flight, by text. */
   readonly #entries = new Map<string, Entry>();
   /** Entries not yet looked up in the cache. */
@@ -119,6 +125,7 @@ export class EmbeddingBatcher {
     this.#concurrency = positiveInt(opts.concurrency ?? provider.concurrency ?? DEFAULT_CONCURRENCY, "concurrency");
     this.#windowMs = Math.max(0, opts.windowMs ?? 0);
     this.#cache = opts.cache;
+    this.#notice = opts.notice;
   }
 
   /** Embeds `texts` (in order; duplicates allowed). Rejects with the provider's error for any text that failed. */
@@ -256,7 +263,11 @@ export class EmbeddingBatcher {
 
   #cacheFailed(err: unknown): void {
     this.stats.cacheErrors++;
-    this.stats.firstCacheError ??= err instanceof Error ? err.message : String(err);
+    if (this.stats.firstCacheError !== undefined) return;
+    this.stats.firstCacheError = err instanceof Error ? err.message : String(err);
+    this.#notice?.(
+      `warning: ${this.provider.name} embeddings: the embedding cache failed (${this.stats.firstCacheError}); texts are embedded all the same, but the cache may neither serve them nor keep them for a later run (said once)`,
+    );
   }
 }
 

@@ -60,7 +60,8 @@ export interface EvaluatorEnv {
   datasetIdf?: (evaluatorName: string) => IdfTable;
   /**
    * Told what a long wait is for, for a person watching: an embedding provider about to wait seconds
-   * before retrying (a rate limit, a server error). Never told anything secret.
+   * before retrying (a rate limit, a server error); and, once, that the embedding cache failed (the texts are
+   * embedded all the same), as a message starting `warning: `. Never told anything secret.
    */
   notice?: (message: string) => void;
 }

@@ -52,6 +52,23 @@ describe("semantic_similarity", () => {
     expect(calls).toEqual([["ab", "ac"]]);
   });
 
+  it("scores on when the embedding cache fails, and tells env.notice so once, as a warning", async () => {
+    const notices: string[] = [];
+    const embeddingCache = {
+      key: (text: string) => text,
+      get: () => {
+        throw new Error("disk I/O error");
+      },
+      put: () => {
+        throw new Error("disk I/O error");
+      },
+    };
+    const e = createEvaluator({ type: "semantic_similarity", config: { provider: "letters" } }, { embeddingProviders: { letters: () => letterProvider([]) }, embeddingCache, notice: (m) => notices.push(m) });
+    expect((await e.evaluate({ output: "ab", expected: "ac" })).score).toBeCloseTo(0.5, 12);
+    expect((await e.evaluate({ output: "ab", expected: "ad" })).score).toBeCloseTo(0.5, 12);
+    expect(notices).toEqual([expect.stringMatching(/^warning: letters embeddings: the embedding cache failed \(disk I\/O error\); texts are embedded all the same/)]);
+  });
+
   it("says when a text's embedding is all zeros: the cosine is 0 by convention, not measured", async () => {
     const e = createEvaluator({ type: "semantic_similarity", config: { provider: "letters", threshold: 0.5 } }, { embeddingProviders: { letters: () => letterProvider([]) } });
     const r = await e.evaluate({ output: "123", expected: "456" });

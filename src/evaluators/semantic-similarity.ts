@@ -88,7 +88,8 @@ export const semanticSimilarityEvaluator = defineEvaluator({
     }
     const { provider, batcher } = sharedEmbedder(env, config.provider, options, () => {
       const made = createProvider(config.provider, factory, options, env.notice ? { notice: env.notice } : {});
-      return { provider: made, batcher: new EmbeddingBatcher(made, { cache: env.embeddingCache ?? memoryEmbeddingCache() }) };
+      const cache = env.embeddingCache ?? memoryEmbeddingCache();
+      return { provider: made, batcher: new EmbeddingBatcher(made, env.notice ? { cache, notice: env.notice } : { cache }) };
     });
 
     const from = config.rescale?.from;
