@@ -1059,7 +1059,8 @@ describe("runs, show, baseline, compare and trend", () => {
     const raw = new Database(db);
     raw.prepare("UPDATE runs SET status = 'running', host = 'ci-runner-7', pid = 1 WHERE id = ?").run(stale);
     raw.close();
-    const hint = "a run whose process was killed on another host or in another container stays recorded as running: `simeval delete RUN --force` deletes it";
+    const hint =
+      "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";
     expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded; stop it before deleting it (nothing was deleted); ${hint}`) });
     expect(await run("delete", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
     const forced = await run("delete", "stale", "--force", "--vacuum", "--db", db);
@@ -1088,7 +1089,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(refused.err).not.toContain(killedElsewhere); // no process was ever killed: that hint would mislead
     const vacuum = await run("delete", "--vacuum", "--db", db);
     expect(vacuum.code).toBe(2);
-    expect(vacuum.err).toContain(`(nothing was deleted); ${killedElsewhere}: \`simeval delete RUN --force\` deletes it; ${unowned}`);
+    expect(vacuum.err).toContain(`(nothing was deleted); ${killedElsewhere}: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it; ${unowned}`);
 
     const listed = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; owner: string }[];
     expect(listed.map((r) => [r.name, r.owner])).toEqual([["stale", "process"], ["svc", "none"], ["cli", "process"]]);

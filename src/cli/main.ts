@@ -229,11 +229,12 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
 
   program
     .command("abort")
-    .description(`mark a running run that no process owns (owner "none", a service's) incomplete, keeping its rows`)
+    .description(`mark a running run that no process owns (owner "none", a service's; --force: one a process owns) incomplete, keeping its rows`)
     .argument("<run>", "an id, id prefix or name")
     .option("--reason <text>", `why it stopped, which \`show\` prints (default: "${ABORT_REASON}")`)
+    .option("--force", "abort a run that a process owns too (its process, on another host or in another container, may be gone; a live one's next rows then fail)")
     .addOption(dbOption())
-    .action(async (ref: string, opts: { db: string; reason?: string }) => {
+    .action(async (ref: string, opts: { db: string; reason?: string; force?: boolean }) => {
       code = await abortCommand(ref, opts, io);
     });
 

@@ -17,7 +17,8 @@ const MIN_DELETE_PREFIX = 4;
  * What to do about a run recorded as still running: stop it, or, when its process is gone but cannot be
  * looked up from here (killed on another host or in another container), delete it with --force.
  */
-export const STILL_RUNNING_HINT = "a run whose process was killed on another host or in another container stays recorded as running: `simeval delete RUN --force` deletes it";
+export const STILL_RUNNING_HINT =
+  "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";
 
 /**
  * What to do about runs recorded as running that no process owns (begun with owner "none", as a service

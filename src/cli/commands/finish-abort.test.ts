@@ -175,17 +175,25 @@ describe("finish and abort", () => {
     expect(await store.findRun(stopped)).toMatchObject({ status: "incomplete", stop_reason: "the service was shut down" });
   });
 
-  it("refuse a running run that a process owns: that process finishes it, once gone leaves it incomplete, and one on another host is deleted with --force", async () => {
+  it("refuse a running run that a process owns: that process finishes it, once gone leaves it incomplete; abort --force marks one on another host incomplete", async () => {
     const store = open();
     const id = await store.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
     for (const command of ["finish", "abort"]) {
       const refused = await cliOutput([command, "live", "--db", db()]);
       expect(refused.code).toBe(2);
       expect(refused.err).toBe(
-        `simeval: ${command}: run ${id} (live) is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; a run whose process was killed on another host or in another container stays recorded as running: \`simeval delete RUN --force\` deletes it`,
+        `simeval: ${command}: run ${id} (live) is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns${command === "abort" ? " (without --force)" : ""} (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it`,
       );
     }
     expect((await store.findRun(id))!.status).toBe("running");
+    // --force: as for a run whose process was killed on another host, which no process here can find gone.
+    await store.addRows(id, [{ row: 1, id: 1, results: { exact_match: result(1) } }] as never);
+    const forced = await cliOutput(["abort", "live", "--force", "--reason", "job cancelled", "--db", db()]);
+    expect(forced).toEqual({ code: 0, out: `aborted ${id} (live): marked incomplete (job cancelled), keeping its 1 row`, err: "" });
+    expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: "job cancelled" });
+    // Its process, were it alive, fails at its next batch.
+    await expect(store.addRows(id, [{ row: 2, id: 2, results: { exact_match: result(1) } }] as never)).rejects.toThrow(/incomplete/);
+    expect((await cliOutput(["finish", "live", "--force", "--db", db()])).code).toBe(2); // finish takes no --force
   });
 
   it("abort refuses an empty --reason, exit 2, before the run is looked up", async () => {

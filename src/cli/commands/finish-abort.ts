@@ -22,17 +22,17 @@ export const ABORT_REASON = "aborted with simeval abort";
  * complete or incomplete is ended already. A run that a process owns is that process's to end: it finishes it, or
  * its end marks it incomplete (a reader finding it gone does too), and rows it still writes would be left out.
  */
-async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "finish" | "abort"): Promise<RunInfo> {
+async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "finish" | "abort", force = false): Promise<RunInfo> {
   const run = findOrFail(await store.findRun(ref), ref);
   const done = command === "finish" ? "finished" : "aborted";
   if (run.status !== "running") {
     const why = run.status === "incomplete" && run.stop_reason !== null ? ` (${run.stop_reason})` : "";
     throw new EvalError("USAGE", `${command}: run ${runLabel(run)} is ${run.status} already${why}, not running: only a run still being recorded can be ${done} (it is unchanged)`);
   }
-  if (run.owner !== "none") {
+  if (run.owner !== "none" && !force) {
     throw new EvalError(
       "USAGE",
-      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; ${STILL_RUNNING_HINT}`,
+      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns${command === "abort" ? " (without --force)" : ""} (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; ${STILL_RUNNING_HINT}`,
     );
   }
   return run;
@@ -107,14 +107,16 @@ async function stillReceiving(store: SqliteRunStore, run: RunInfo, total: number
 /**
  * `simeval abort RUN`: marks a running run that no process owns incomplete, keeping its rows, with the stop
  * reason `--reason` (default {@link ABORT_REASON}), which `show` prints; says so in one line with its row count.
+ * `--force` aborts a run that a process owns too: one killed on another host or in another container, which no
+ * process here can find gone, stays running for good otherwise (a live process's next rows then fail).
  * `abortRun` does nothing to a run no longer running: a run another process ended meanwhile is refused after all.
  */
-export async function abortCommand(ref: string, opts: { db: string; reason?: string }, io: CliIO): Promise<number> {
+export async function abortCommand(ref: string, opts: { db: string; reason?: string; force?: boolean }, io: CliIO): Promise<number> {
   const reason = opts.reason ?? ABORT_REASON;
   if (reason.trim() === "") throw new EvalError("USAGE", `--reason was given no text (${JSON.stringify(reason)}); give why the run stopped, or leave --reason out for "${ABORT_REASON}"`);
   const store = openRecordedRuns(opts.db);
   try {
-    const run = await unownedRunningRun(store, ref, "abort");
+    const run = await unownedRunningRun(store, ref, "abort", opts.force === true);
     await store.abortRun(run.id, null, reason);
     const after = await store.findRun(run.id);
     if (after?.id !== run.id || after.status !== "incomplete" || after.stop_reason !== reason) {
