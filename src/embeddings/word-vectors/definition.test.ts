@@ -149,6 +149,17 @@ describe("createWordVectorsProvider", () => {
     expect(() => createWordVectorsProvider({ remove_components: 0.5 })).toThrow(/remove_components/);
   });
 
+  it("says a vectors cache it could not write to its notice hook as a warning, and embeds all the same", async () => {
+    const vec = join(dir, "unwritable-cache.vec");
+    writeFileSync(vec, "2 3 \nthe 1 0 0 \ncat 0 1 0.5 \n");
+    const blocker = join(dir, "cache-blocker");
+    writeFileSync(blocker, "a file where the cache folder should be");
+    const notices: string[] = [];
+    const provider = createWordVectorsProvider({ path: vec, cache_dir: join(blocker, "sub"), remove_components: 0 }, { notice: (m) => notices.push(m) });
+    expect((await provider.embed(["cat"])).vectors).toHaveLength(1);
+    expect(notices).toEqual([expect.stringMatching(/^warning: word_vectors: could not write the vectors cache .*Set "cache_dir" to a writable folder\.$/)]);
+  });
+
   it("stops before loading when the signal is already aborted", async () => {
     const provider = createWordVectorsProvider({ path: glove, cache_dir: cacheDir });
     await expect(provider.embed(["the cat"], AbortSignal.abort(new Error("stop")))).rejects.toThrow("stop");

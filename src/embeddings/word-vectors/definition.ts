@@ -4,7 +4,7 @@ import { wordTokens } from "../../metrics/tokens.js";
 import type { BatchingHints } from "../batcher.js";
 import { loadOnce } from "../load-once.js";
 import { parseProviderOptions } from "../provider-options.js";
-import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
+import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderHooks, EmbeddingProviderOptions } from "../provider.js";
 import { DEFAULT_CACHE_DIR, WINK_INSTALL_HINT, WINK_PACKAGE } from "./defaults.js";
 import type { LoadedVectors } from "./load.js";
 import { commonComponent, DEFAULT_SIF_A, removeComponents, sifWeights, weightedAverage, zeroIfNegligible, zipfProbabilities } from "./sif.js";
@@ -47,7 +47,7 @@ type WordVectorsProvider = EmbeddingProvider & Required<Pick<BatchingHints, "bat
  * must not load `node:` modules up front; a missing, unreadable or malformed `path` file (naming the
  * file, and the line) or a missing package (saying how to install it) is a CONFIG_INVALID error from `embed()`.
  */
-export function createWordVectorsProvider(options: EmbeddingProviderOptions): WordVectorsProvider {
+export function createWordVectorsProvider(options: EmbeddingProviderOptions, hooks: EmbeddingProviderHooks = {}): WordVectorsProvider {
   const { model, ...rest } = options;
   if (model !== undefined) {
     const message = `"model" does not apply to the word_vectors provider; give the vectors file as "path" (or omit it for ${WINK_PACKAGE}: ${WINK_INSTALL_HINT})`;
@@ -65,6 +65,8 @@ export function createWordVectorsProvider(options: EmbeddingProviderOptions): Wo
   const embedder = loadOnce(async () => {
     const { loadWordVectors, resolveVectorSource } = await import("./load.js");
     const loaded = await loadWordVectors(resolveVectorSource(path), cacheDir);
+    // A cache not written is said as the other warnings of a run are (`simeval: warning: …`), or, with no one to tell, as Node's.
+    if (loaded.cacheWarning !== undefined) (hooks.notice ? hooks.notice(`warning: ${loaded.cacheWarning}`) : process.emitWarning(loaded.cacheWarning));
     loadedFrom = `${loaded.source.path}@${loaded.source.size}:${Math.floor(loaded.source.mtimeMs)}`;
     return makeEmbedder(loaded, a, removeCount);
   });

@@ -31,6 +31,8 @@ export interface LoadedVectors {
   index: Map<string, number>;
   /** True when this load parsed the source and wrote the cache; false when it read the cache. */
   converted: boolean;
+  /** Why the cache could not be written, when it could not (the vectors are used all the same), for the provider to say. */
+  cacheWarning?: string;
 }
 
 /**
@@ -86,7 +88,7 @@ const loading = new Map<string, Promise<LoadedVectors>>();
  * Loads the vectors of `source` once per process (concurrent and later calls share the promise):
  * from the binary cache when there is one, else by parsing the source, quantising it to int8 with a
  * per-row scale (4× smaller than Float32 and the same STS Spearman to ±0.02) and writing the cache.
- * A cache that cannot be read is rebuilt; a cache that cannot be written is reported as a warning
+ * A cache that cannot be read is rebuilt; a cache that cannot be written is said in `cacheWarning`
  * (the vectors are still used). A failed load is forgotten, so that a later call tries again.
  */
 export function loadWordVectors(source: VectorSource, cacheDir?: string): Promise<LoadedVectors> {
@@ -116,12 +118,13 @@ export async function readOrConvertVectors(source: VectorSource, cacheFile: stri
   const parsed = source.format === "wink" ? await readWinkVectors(source.path, source.fromConfig) : await readTextVectors(source.path);
   const { data, scales } = quantizeRows(parsed.data as Float32Array, parsed.dim);
   const table: WordTable = { words: parsed.words, dim: parsed.dim, data, scales };
+  const loaded: LoadedVectors = { source, table, index: indexWords(table.words), converted: true };
   try {
     await writeVectorCache(cacheFile, table, { path: source.path, size: source.size, mtimeMs: source.mtimeMs });
   } catch (cause) {
-    process.emitWarning(`word_vectors: could not write the vectors cache ${cacheFile} (${(cause as Error).message}); the next start will parse ${source.path} again. Set "cache_dir" to a writable folder.`);
+    loaded.cacheWarning = `word_vectors: could not write the vectors cache ${cacheFile} (${(cause as Error).message}); the next start will parse ${source.path} again. Set "cache_dir" to a writable folder.`;
   }
-  return { source, table, index: indexWords(table.words), converted: true };
+  return loaded;
 }
 
 function statOrNull(path: string) {
