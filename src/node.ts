@@ -3,6 +3,7 @@
  * Kept apart from the root export, which runs anywhere.
  */
 export { runDataset, type RunDatasetOptions, type RunDatasetResult, type RowErrorInfo, type EvaluatorErrorInfo } from "./run/run-dataset.js";
+export type { RunEnv } from "./run/scorer-init.js";
 export { scoreRecord } from "./run/evaluate-row.js";
 // The root's, again: a service builds the evaluators scoreRecord takes, and tells the store's and the evaluators'
 // errors apart by their EvalError code, and needs one import for all of it.

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { BatchScorer, type ScoredBatch } from "./batch-scorer.js";
-import { evaluatorsFor, type FittedIdfs, type ScorerInit } from "./scorer-init.js";
+import { evaluatorsFor, type FittedIdfs, type RunEnv, type ScorerInit } from "./scorer-init.js";
 import type { WorstRow } from "./worst-rows.js";
 import type { WorkerError, WorkerRequest } from "./worker.js";
 import { EvalError } from "../errors.js";
@@ -21,9 +21,12 @@ export interface Scorer {
   close(): Promise<void>;
 }
 
-/** Scores on the calling thread: for small datasets, and where worker threads are not wanted. `notice`: see `EvaluatorEnv.notice`. */
-export function inlineScorer(init: ScorerInit, notice?: (message: string) => void): Scorer {
-  const built = evaluatorsFor(init, notice);
+/**
+ * Scores on the calling thread: for small datasets, and where worker threads are not wanted. `notice`: see
+ * `EvaluatorEnv.notice`; `env`: a library caller's own providers or cache (see `RunDatasetOptions.env`).
+ */
+export function inlineScorer(init: ScorerInit, notice?: (message: string) => void, env?: RunEnv): Scorer {
+  const built = evaluatorsFor(init, notice, env);
   const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
   return {
     ready: () => scorer.ready(),

@@ -5,6 +5,8 @@ import { tempFiles } from "../dataset/test-support.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { collect, evalErrorOf } from "../test-support.js";
 import { EvalError } from "../errors.js";
+import { memoryEmbeddingCache } from "../embeddings/cache.js";
+import type { EmbeddingProvider } from "../embeddings/provider.js";
 import { renderRunReport } from "../report/run-report.js";
 import { runReportInput } from "./report-input.js";
 import { rowScores } from "./row-scores.js";
@@ -51,6 +53,32 @@ async function linesOf(dataset: string, workers: number) {
   }
 }
 
+describe("runDataset with env", () => {
+  it("scores with the caller's own embedding provider and cache, on this thread", async () => {
+    const dataset = await files.file("env.jsonl", '{"output":"ab","expected":"ac"}\n{"output":"ab","expected":"ab"}\n');
+    const sent: string[][] = [];
+    const letters = (): EmbeddingProvider => ({
+      name: "letters",
+      model: "letters-3",
+      async embed(texts) {
+        if (texts.length) sent.push([...texts]); // [] when asked to be ready
+        return { vectors: texts.map((t) => ["a", "b", "c"].map((ch) => (t.includes(ch) ? 1 : 0))) };
+      },
+    });
+    const cache = memoryEmbeddingCache();
+    const specs = [{ type: "semantic_similarity", config: { provider: "letters" } }];
+    const run = () => runDataset({ dataset, evaluators: specs, env: { embeddingProviders: { letters }, embeddingCache: cache } });
+    const first = await run();
+    expect(first.summary.evaluators[0]).toMatchObject({ n: 2, errors: 0, min: 0.5, max: 1 });
+    expect(sent.flat().sort()).toEqual(["ab", "ac"]);
+    // Its cache served the second run: nothing sent again.
+    expect((await run()).summary.evaluators[0]).toMatchObject({ n: 2, mean: 0.75 });
+    expect(sent).toHaveLength(1);
+    // Without env, the provider is not one simeval ships.
+    await expect(runDataset({ dataset, evaluators: specs })).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining('embedding provider "letters" is not available') });
+  });
+});
+
 describe("runDataset on worker threads", () => {
   it("refuses options of the wrong kind with CONFIG_INVALID naming the option, before reading anything", async () => {
     const dataset = await files.file("options.jsonl", '{"output":"a","expected":"a"}\n');
@@ -71,6 +99,10 @@ describe("runDataset on worker threads", () => {
       [{ ...base, onNotice: "x" }, 'opts.onNotice must be a function or nothing, received string "x"'],
       [{ ...base, store: 5 }, "opts.store must be a RunStore (such as openSqliteStore(path)) or nothing, received number 5"],
       [{ ...base, store: {} }, "opts.store.beginRun must be a function (the store is no RunStore), received nothing"],
+      [{ ...base, env: 5 }, "opts.env must be an object ({ embeddingProviders?, embeddingCache? }) or nothing, received number 5"],
+      [{ ...base, env: { notice: () => {} } }, "opts.env.notice must be nothing: runDataset's env takes embeddingProviders and embeddingCache (onNotice is runDataset's notice), received function"],
+      [{ ...base, env: {}, workers: 2 }, "opts.workers must be 0 or nothing with opts.env: its providers and cache are functions, which cannot reach worker threads, so its rows are scored on this thread, received number 2"],
+      [{ ...base, env: { embeddingCache: memoryEmbeddingCache() }, embeddingCacheDb: "x.db" }, 'opts.embeddingCacheDb must be nothing when opts.env.embeddingCache is given (one embedding cache), received string "x.db"'],
     ];
     for (const [opts, message] of cases) {
       await expect(runDataset(opts as never)).rejects.toMatchObject({ name: "EvalError", code: "CONFIG_INVALID", message: `runDataset: ${message}` });

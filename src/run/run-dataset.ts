@@ -17,7 +17,7 @@ import { SummaryBuilder } from "../stats/summarize.js";
 import type { RunStore } from "../storage/store.js";
 import { datasetIdfEvaluators, fitDatasetIdf, unfittedIdf } from "./idf.js";
 import { inlineScorer, workerPool, type Scorer } from "./pool.js";
-import type { ScorerInit } from "./scorer-init.js";
+import type { RunEnv, ScorerInit } from "./scorer-init.js";
 import type { ScoredBatch } from "./batch-scorer.js";
 import { batchRow, batchRowCount, batchRowFailed, batchRows } from "./serialized-batch.js";
 import { isResultError, type EvaluatorSummary, type RowResult, type RunSummary, type SerializedRow } from "./types.js";
@@ -34,6 +34,12 @@ export interface RunDatasetOptions {
   store?: RunStore;
   /** A SQLite database whose embedding cache the scoring threads share (the CLI's run database). */
   embeddingCacheDb?: string;
+  /**
+   * Your own embedding providers (`embeddingProviders`, which replace the built-in ones, as for `createEvaluators`)
+   * or embedding cache (`embeddingCache`, instead of `embeddingCacheDb`). They are functions, which cannot reach
+   * worker threads: with `env`, the rows are scored on this thread (`workers` 0, the default then; more is refused).
+   */
+  env?: RunEnv;
   /**
    * Receives results.jsonl in input order: UTF-8 bytes, a batch of whole lines (each ending in "\n") at a time.
    * The bytes are lent: once the promise it returns settles (at once when it returns none), a later batch is
@@ -164,8 +170,8 @@ export function defaultWorkers(run: { bytes: number; remote: boolean; recorded: 
  * anything is read, and gives names, directions and thresholds. The dataset IDF is fitted later, for
  * the scoring threads.
  */
-export function createRunEvaluators(specs: unknown): Evaluator[] {
-  return createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, datasetIdf: () => unfittedIdf() });
+export function createRunEvaluators(specs: unknown, env: RunEnv = {}): Evaluator[] {
+  return createEvaluators(specs, { embeddingProviders: builtinEmbeddingProviders, ...env, datasetIdf: () => unfittedIdf() });
 }
 
 /**
@@ -187,7 +193,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   checkCount(opts.batchSize, "batchSize", 1);
   checkCount(opts.worst, "worst", 0);
   const specs = opts.evaluators;
-  const evaluators = createRunEvaluators(specs);
+  const evaluators = createRunEvaluators(specs, opts.env);
   const { size } = checkDatasetFile(opts.dataset);
   // Without a results file or a store, nothing reads the rows' reasoning and details: leave them out.
   const init: ScorerInit = { specs: specs as unknown[], worst: opts.worst ?? 10, explain: opts.write !== undefined || opts.store !== undefined };
@@ -198,8 +204,8 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     { countSkippedAsZero: opts.countSkippedAsZero ?? false },
   );
   const workers =
-    opts.workers ?? defaultWorkers({ bytes: size, remote: evaluators.some((e) => e.remote), recorded: opts.store !== undefined, cores: availableParallelism() });
-  const scorer: Scorer = workers > 0 ? workerPool(init, workers, opts.onNotice) : inlineScorer(init, opts.onNotice);
+    opts.workers ?? (opts.env ? 0 : defaultWorkers({ bytes: size, remote: evaluators.some((e) => e.remote), recorded: opts.store !== undefined, cores: availableParallelism() }));
+  const scorer: Scorer = workers > 0 ? workerPool(init, workers, opts.onNotice) : inlineScorer(init, opts.onNotice, opts.env);
   // Fail before the first row when an evaluator cannot load what it needs (word vectors, say). Each
   // scoring thread loads its own, while this thread fingerprints the dataset; this thread's evaluators,
   // which only name and describe, load nothing. Then the dataset IDF's pass over the file, when an
@@ -426,6 +432,16 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
   optional("countSkippedAsZero", "a boolean", (v) => typeof v === "boolean");
   optional("signal", "an AbortSignal", (v) => v instanceof AbortSignal);
   for (const fn of ["write", "end", "onRead", "onProgress", "onStep", "onNotice"]) optional(fn, "a function", (v) => typeof v === "function");
+  optional("env", "an object ({ embeddingProviders?, embeddingCache? })", isPlainObject);
+  const env = o["env"] as Record<string, unknown> | undefined;
+  const extra = env === undefined ? undefined : Object.keys(env).find((k) => k !== "embeddingProviders" && k !== "embeddingCache");
+  if (extra !== undefined) throw bad(`env.${extra}`, `nothing: runDataset's env takes embeddingProviders and embeddingCache${extra === "notice" ? " (onNotice is runDataset's notice)" : ""}`, env?.[extra]);
+  if (env !== undefined && typeof o["workers"] === "number" && o["workers"] > 0) {
+    throw bad("workers", "0 or nothing with opts.env: its providers and cache are functions, which cannot reach worker threads, so its rows are scored on this thread", o["workers"]);
+  }
+  if (env?.["embeddingCache"] !== undefined && o["embeddingCacheDb"] !== undefined) {
+    throw bad("embeddingCacheDb", "nothing when opts.env.embeddingCache is given (one embedding cache)", o["embeddingCacheDb"]);
+  }
   const store = o["store"];
   if (store !== undefined) {
     if (typeof store !== "object" || store === null) throw bad("store", "a RunStore (such as openSqliteStore(path)) or nothing", store);

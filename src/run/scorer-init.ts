@@ -37,8 +37,17 @@ interface ScorerEvaluators {
   close(): void;
 }
 
-/** Builds the evaluators of a run from plain data, the same way on every thread; `notice` is {@link EvaluatorEnv.notice}. */
-export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => void): ScorerEvaluators {
+/**
+ * What a library caller of `runDataset` may give the evaluators of a run scored on its own thread: its own embedding
+ * providers (replacing the built-in ones) or embedding cache (see {@link EvaluatorEnv}).
+ */
+export type RunEnv = Pick<EvaluatorEnv, "embeddingProviders" | "embeddingCache">;
+
+/**
+ * Builds the evaluators of a run from plain data, the same way on every thread; `notice` is {@link EvaluatorEnv.notice};
+ * `env` (on the calling thread only) a caller's own providers or cache.
+ */
+export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => void, runEnv: RunEnv = {}): ScorerEvaluators {
   // One table per evaluator, which each holds from its creation on and which is filled in place.
   const tables = new Map<string, IdfTable>();
   const datasetIdf = (name: string): IdfTable => {
@@ -46,7 +55,7 @@ export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => vo
     if (!table) tables.set(name, (table = unfittedIdf()));
     return table;
   };
-  const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, datasetIdf, ...(notice ? { notice } : {}) };
+  const env: EvaluatorEnv = { embeddingProviders: builtinEmbeddingProviders, ...runEnv, datasetIdf, ...(notice ? { notice } : {}) };
   const setIdf = (idfs: FittedIdfs): void => {
     for (const [name, idf] of Object.entries(idfs)) {
       const df = new Map(idf.df);
@@ -57,7 +66,7 @@ export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => vo
   };
   // Only embedding evaluators use the cache: other runs open no database connection per thread.
   const embeds = init.specs.some((s) => (s as { type?: unknown }).type === "semantic_similarity");
-  const store = embeds && init.db ? openSqliteStore(init.db) : undefined;
+  const store = embeds && init.db && !runEnv.embeddingCache ? openSqliteStore(init.db) : undefined;
   if (store) env.embeddingCache = sqliteEmbeddingCache(store);
   try {
     return { evaluators: createEvaluators(init.specs, env), setIdf, close: () => store?.closeNow() };
