@@ -98,7 +98,7 @@ describe("simeval run", () => {
     const data = file("ctl.jsonl", `{"output":"a","expected":"a"}\n${line}\n`);
     const out = join(dir, "out.jsonl");
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--out", out);
-    expect(r.err).toContain("row 2 (line 2): not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON at column 1 of the line)");
+    expect(r.err).toContain("simeval: warning: row 2 (line 2): not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON at column 1 of the line)");
     expect(r.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     const written = JSON.parse(readFileSync(out, "utf8").trim().split("\n")[1]!);
     expect(written.error.message).toContain(`"${line}"`);
@@ -108,7 +108,10 @@ describe("simeval run", () => {
     const data = file("many-bad.jsonl", '{"output":"a","expected":"a"}\n' + "{not json\n".repeat(7));
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const lean = await run("run", data, "--config", config, "--no-db");
-    expect(lean.err).toContain("… and 2 more unreadable rows (--out lists every one)");
+    // Each a warning (exit 0 without a gate), as the README's "Exit codes" says every one is.
+    expect(lean).toMatchObject({ code: 0 });
+    expect(lean.err.split("\n").filter((l) => l.includes("line ")).every((l) => l.startsWith("simeval: warning: row "))).toBe(true);
+    expect(lean.err).toContain("simeval: warning: … and 2 more unreadable rows (--out lists every one)");
     const out = join(dir, "out.jsonl");
     const full = await run("run", data, "--config", config, "--no-db", "--out", out);
     expect(full.err).toContain(`… and 2 more unreadable rows (see ${out})`);

@@ -170,9 +170,10 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     const run = (store && result.runId ? await store.findRun(result.runId) : undefined) ?? unrecordedRun(result, dataset, startedAt, name ?? null);
     io.stdout(`${result.interrupted ? "Interrupted run" : "Run"} ${runLabel(run)}: ${forTerminalLine(resolve(dataset))}\n`);
     io.stdout(summaryTable(result.summary, tableWidth(io)));
-    // A read that stopped is said once, below, with the file's name.
-    for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) io.stderr(rowErrorText(e));
-    if (result.summary.row_errors > 5) io.stderr(`… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);
+    // A read that stopped is said once, below, with the file's name. An unreadable row leaves the exit code as it is
+    // (a gate names it when it fails): a warning, which a search of a CI log for "warning" finds.
+    for (const e of result.rowErrors.filter((e) => e !== result.readStopped).slice(0, 5)) warn(io, rowErrorText(e));
+    if (result.summary.row_errors > 5) warn(io, `… and ${result.summary.row_errors - 5} more unreadable rows (${opts.out ? `see ${opts.out}` : "--out lists every one"})`);
 
     // A fault in the file that lost no row (a trailing comma after a JSON array's last element): said once, with the file's name.
     const datasetWarnings = result.datasetWarnings.map((w) => `${dataset}: ${w}`);
