@@ -1,5 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
@@ -18,6 +21,21 @@ describe("simeval score", () => {
     const r = await run("score", "--type", "levenshtein", "--expected", "Hello World", "--output", "Hello World!", "--config", '{"threshold":0.9,"case_sensitive":true}');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ name: "levenshtein", score: 0.92, passed: true, label: "pass" });
+  });
+
+  it("says a provider's warning as run does: a word_vectors cache that cannot be written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-score-"));
+    try {
+      const vectors = join(dir, "v.txt");
+      writeFileSync(vectors, "cat 1 0 0\ndog 0.9 0.1 0\n");
+      writeFileSync(join(dir, "blocker"), "a file where the cache folder should be");
+      const config = JSON.stringify({ provider: "word_vectors", path: vectors, cache_dir: join(dir, "blocker", "vectors"), remove_components: 0 });
+      const r = await run("score", "-t", "semantic_similarity", "-e", "a dog", "-o", "a cat", "-c", config);
+      expect(r.code).toBe(0);
+      expect(r.err).toMatch(/^simeval: warning: word_vectors: could not write the vectors cache .*Set "cache_dir" to a writable folder\.$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("exits 1 on fail", async () => {

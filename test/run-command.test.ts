@@ -1852,6 +1852,16 @@ describe("word_vectors in a dataset run", () => {
     expect(r.err).not.toMatch(/\bat .*\.(js|ts):\d+/);
   });
 
+  it.each([["on the main thread", "0"], ["on scoring threads", "2"]])("a vectors cache that cannot be written is a warning, as every warning is said (%s)", async (_, workers) => {
+    const vectors = file(`nocache-${workers}.txt`, ["cat 1 0 0", "dog 0.9 0.1 0"].join("\n") + "\n");
+    const blocker = file("blocker", "a file where the cache folder should be");
+    const data = file("wv.jsonl", jsonl([{ output: "a cat", expected: "a dog" }]));
+    const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors, cache_dir: join(blocker, "vectors"), remove_components: 0 } }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--workers", workers);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^simeval: warning: word_vectors: could not write the vectors cache .*Set "cache_dir" to a writable folder\.$/m);
+  });
+
   it("scores with a small GloVe file, through the binary cache", async () => {
     const vectors = file("tiny.txt", ["cat 1 0 0", "dog 0.9 0.1 0", "car 0 0 1", "a 0.1 0.1 0.1"].join("\n") + "\n");
     const data = file("wv2.jsonl", jsonl([{ output: "a cat", expected: "a dog" }, { output: "a cat", expected: "a car" }]));

@@ -61,7 +61,8 @@ export interface EvaluatorEnv {
   /**
    * Told what a long wait is for, for a person watching: an embedding provider about to wait seconds
    * before retrying (a rate limit, a server error); and, once, that the embedding cache failed (the texts are
-   * embedded all the same), as a message starting `warning: `. Never told anything secret.
+   * embedded all the same), or that word_vectors' `cache_dir` could not be written (the vectors are used all the
+   * same), as a message starting `warning: `. Never told anything secret.
    */
   notice?: (message: string) => void;
 }

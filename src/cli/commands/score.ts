@@ -59,7 +59,8 @@ export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<numbe
   if (opts.name !== undefined) spec["name"] = opts.name;
   if (opts.config !== undefined) spec["config"] = notASpec(parseTextOption("--config", opts.config, `the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`));
   if (opts.inputs !== undefined) spec["inputs"] = parseTextOption("--inputs", opts.inputs, `the mapping itself, such as '{"output":"$.answer"}'`);
-  const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders });
+  // A provider's notices (a wait before a retry; a warning, which begins "warning: ") are said as run says them.
+  const evaluator = createEvaluator(spec, { embeddingProviders: builtinEmbeddingProviders, notice: (message) => io.stderr(`simeval: ${message}`) });
   const mapped = (p: "output" | "expected") => evaluator.spec.inputs?.[p] !== undefined;
   // --output / --expected put the text in the record, where a mapping of that parameter does not read it
   // (it reads its path or literal): the text given would be silently dropped, and the verdict change.
