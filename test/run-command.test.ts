@@ -851,7 +851,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const json = JSON.parse((await run("compare", "good", "worse", "--db", db, "--json")).out);
     expect(summary.baseline.comparison).toEqual(json);
     expect(summary.baseline.comparison.evaluators[0]).toMatchObject({ name: "levenshtein", n_pairs: 60, regressed: true, rows: { improved: 0, regressed: 60, unchanged: 0 } });
-    expect(summary.baseline.comparison.verdict).toEqual({ regressed_on: summary.baseline.regressed_on, no_verdict_on: summary.baseline.no_verdict_on });
+    expect(summary.baseline.comparison.verdict).toEqual({ regressed_on: summary.baseline.regressed_on, no_verdict_on: summary.baseline.no_verdict_on, withheld: null });
     expect(readFileSync(join(dir, "b.junit.xml"), "utf8")).toMatch(/<testcase[^>]*name="no regression against the baseline"[^>]*>\s*<failure[^>]*message="this run is significantly worse/);
 
     const runs = await run("runs", "--db", db);
@@ -1439,6 +1439,10 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(gated.err).toContain(`--fail-on-regression: run B (live, ${live}) is still being recorded, so it covers only the rows recorded so far: there is no verdict`);
       expect(await run("compare", "cut", "done", "--db", db, "--fail-on-regression")).toMatchObject({ code: 2, err: expect.stringContaining(`run A (cut, ${cut}) is incomplete, so it covers only the rows recorded before it stopped`) });
       expect((await run("compare", "done", "done", "--db", db, "--fail-on-regression")).code).toBe(0);
+      // compare --json, which a script reads the verdict from, says it is withheld: null when it is not.
+      const json = JSON.parse((await run("compare", "done", "live", "--db", db, "--json")).out);
+      expect(json.verdict.withheld).toBe(`run B (live, ${live}) is still being recorded, so it covers only the rows recorded so far: there is no verdict; compare a complete run (\`simeval runs\` lists them with their ids)`);
+      expect(JSON.parse((await run("compare", "done", "done", "--db", db, "--json")).out).verdict.withheld).toBeNull();
     } finally {
       await recorder.close();
     }

@@ -9,7 +9,7 @@ import { evalErrorOf, inTempDir } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal, signalOnFirstRowRead } from "../test-support.js";
-import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseMismatchedGate, refuseNoCommonEvaluator, regressionFailures, textsShown, type ComparisonJson } from "./compare.js";
+import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseWithheldVerdict, refuseNoCommonEvaluator, regressionFailures, textsShown, type ComparisonJson } from "./compare.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import { pDigits } from "../../report/format.js";
 
@@ -128,7 +128,7 @@ describe("compare", () => {
     expect(printComparison(c)).not.toMatch(/lev .*neither \(CI holds 0\)/);
     expect(regressionFailures(c, "new", "base")).toEqual(["no verdict on lev: no row has a score in both runs, so --fail-on-regression fails"]);
     // compare --json's verdict names it as what the gate has no verdict on.
-    expect(comparisonJson(c, a, b).verdict).toEqual({ regressed_on: [], no_verdict_on: ["lev"] });
+    expect(comparisonJson(c, a, b).verdict).toEqual({ regressed_on: [], no_verdict_on: ["lev"], withheld: null });
     // em has 12 equal pairs: no regression, and no failure once lev has pairs too.
     expect(regressionFailures(await compare(a, a), "base", "base")).toEqual([]);
   });
@@ -590,7 +590,9 @@ describe("compare --json paired by key", () => {
     const keyed = await compare(a, b, 1, undefined, undefined, "key");
     const json = comparisonJson(keyed, a, b);
     expect(json.dataset_mismatch?.examples).toEqual([{ row: 2, row_b: 1, key: "k2", id_a: "t2", id_b: "other" }]);
-    expect(() => refuseMismatchedGate(keyed)).toThrow(/; one key names different items in the two runs, so there is no verdict$/);
+    expect(() => refuseWithheldVerdict(keyed, a, b)).toThrow(/; one key names different items in the two runs, so there is no verdict$/);
+    // A script reading the JSON's verdict sees it withheld too.
+    expect(json.verdict.withheld).toMatch(/; one key names different items in the two runs, so there is no verdict$/);
     // Paired by row number, the examples are as before.
     expect(comparisonJson(await compare(a, b), a, b).dataset_mismatch?.examples[0]).toEqual({ row: 1, id_a: "t1", id_b: "other" });
   });
@@ -943,7 +945,7 @@ describe("compare --json", () => {
       const lev = c.evaluators.find((e) => e.name === "levenshtein")!;
       expect(lev.diff).toBe(lev.mean_b! - lev.mean_a!);
       expect(String(lev.mean_b).length).toBeGreaterThan(6);
-      expect(c.verdict).toEqual({ regressed_on: ["exact_match", "levenshtein"], no_verdict_on: [] });
+      expect(c.verdict).toEqual({ regressed_on: ["exact_match", "levenshtein"], no_verdict_on: [], withheld: null });
       expect(text.out).toContain(c.notes[0]!);
       expect(c.notes[0]).toContain(`(seed ${c.settings.seed})`);
       expect(c.evaluators.map((e) => e.p_method)).toEqual(["exact", "exact"]);
@@ -1015,7 +1017,7 @@ describe("compare --json", () => {
     const c = await compare(a, b);
     const j = comparisonJson(c, a, b);
     expect(j.evaluators.map((e) => [e.name, e.better, e.significant, e.regressed])).toEqual([["em", "b", true, false]]);
-    expect(j.verdict).toEqual({ regressed_on: [], no_verdict_on: [] });
+    expect(j.verdict).toEqual({ regressed_on: [], no_verdict_on: [], withheld: null });
     expect([j.only_in_a, j.only_in_b]).toEqual([["onlyA"], ["onlyB"]]);
     expect(j.settings).toEqual({ ...c.settings, worst: 10 });
     expect(j.notes).toEqual([expect.stringContaining("(seed 1)")]);

@@ -84,8 +84,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       if (stopped !== undefined) return stopped;
     }
     if (!opts.failOnRegression) return EXIT.ok;
-    refuseMismatchedGate(comparison);
-    refuseUnfinishedGate(a, b);
+    refuseWithheldVerdict(comparison, a, b);
     const failures = regressionFailures(comparison, b.label, a.label);
     for (const f of failures) io.stderr(`simeval: ${f}`);
     return failures.length ? EXIT.failed : EXIT.ok;
@@ -255,27 +254,33 @@ function refuseKeylessFiles(a: LoadedRun, b: LoadedRun): void {
   if (files.length) throw new EvalError("USAGE", `--pair-by key pairs rows by the keys a run was recorded with, and ${files.join(" and ")} ${files.length === 1 ? "is a results.jsonl file, which keeps" : "are results.jsonl files, which keep"} none; compare recorded runs, or pair by row number`);
 }
 
-/** A regression gate over rows whose ids disagree would judge different questions: a USAGE error instead of a verdict. */
-export function refuseMismatchedGate(c: Comparison): void {
-  if (!c.mismatch) return;
-  const message = c.mismatch.message.replace(/\.$/, "");
-  // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
-  const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
-  throw new EvalError("USAGE", `--fail-on-regression: ${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`);
-}
-
 /**
- * `--fail-on-regression` gives no verdict (USAGE, exit 2, once the comparison is printed) on a recorded run still being
- * recorded or incomplete (interrupted, killed, its file read only up to a fault): it covers only some of its rows, and
- * on a shared database a name finds the newest run of that name, which may be another job's still running.
+ * Why `--fail-on-regression` gives no verdict on the comparison as a whole, or null when it gives one: rows whose ids
+ * disagree (the gate would judge different questions), or a recorded run still being recorded or incomplete
+ * (interrupted, killed, its file read only up to a fault), which covers only some of its rows (on a shared database a
+ * name finds the newest run of that name, which may be another job's still running). `compare --json` gives it as
+ * `verdict.withheld`, so that a script reading `regressed_on` sees it too.
  */
-function refuseUnfinishedGate(a: LoadedRun, b: LoadedRun): void {
+export function withheldVerdict(c: Comparison, a: LoadedRun, b: LoadedRun): string | null {
+  if (c.mismatch) {
+    const message = c.mismatch.message.replace(/\.$/, "");
+    // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
+    const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
+    return `${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`;
+  }
   for (const [side, run] of [["A", a], ["B", b]] as const) {
     const status = run.info?.status;
     if (status !== "running" && status !== "incomplete") continue;
     const why = status === "running" ? "is still being recorded, so it covers only the rows recorded so far" : "is incomplete, so it covers only the rows recorded before it stopped";
-    throw new EvalError("USAGE", `--fail-on-regression: run ${sideLabel(side, run)} ${why}: there is no verdict; compare a complete run (\`simeval runs\` lists them with their ids)`);
+    return `run ${sideLabel(side, run)} ${why}: there is no verdict; compare a complete run (\`simeval runs\` lists them with their ids)`;
   }
+  return null;
+}
+
+/** `--fail-on-regression` on a comparison it gives no verdict on ({@link withheldVerdict}): a USAGE error (exit 2), once the comparison is printed. */
+export function refuseWithheldVerdict(c: Comparison, a: LoadedRun, b: LoadedRun): void {
+  const why = withheldVerdict(c, a, b);
+  if (why !== null) throw new EvalError("USAGE", `--fail-on-regression: ${why}`);
 }
 
 /**
@@ -411,7 +416,8 @@ interface EvaluatorComparisonJson extends Omit<EvaluatorComparison, "worst"> {
  *   (paired by key, each example also has `row_b` and `key`, cut as an id is)
  *   (`--fail-on-regression` then gives no verdict: exit 2).
  * - `evaluators`: one per evaluator in both runs, in A's order ({@link EvaluatorComparisonJson}).
- * - `verdict`: `{regressed_on, no_verdict_on}`, the evaluator names `--fail-on-regression` fails on, as `run --summary`'s `baseline` gives them.
+ * - `verdict`: `{regressed_on, no_verdict_on, withheld}`, the evaluator names `--fail-on-regression` fails on, as `run --summary`'s
+ *   `baseline` gives them, and why it gives no verdict at all (exit 2), null when it gives one ({@link withheldVerdict}).
  * - `warnings`: every line the text prints as `warning:`, in its order; `notes`: the lines under its table (how p and the
  *   CI were computed, and what few pairs cannot tell).
  * - `settings`: `{seed, resamples, alpha, worst, pair_by}`.
@@ -428,7 +434,7 @@ export interface ComparisonJson {
   evaluators: EvaluatorComparisonJson[];
   only_in_a: string[];
   only_in_b: string[];
-  verdict: { regressed_on: string[]; no_verdict_on: string[] };
+  verdict: { regressed_on: string[]; no_verdict_on: string[]; withheld: string | null };
   warnings: string[];
   notes: string[];
   settings: Comparison["settings"];
@@ -461,7 +467,7 @@ export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): Compa
     })),
     only_in_a: [...c.only_in_a],
     only_in_b: [...c.only_in_b],
-    verdict: { regressed_on: regressed, no_verdict_on: no_verdict },
+    verdict: { regressed_on: regressed, no_verdict_on: no_verdict, withheld: withheldVerdict(c, a, b) },
     warnings: comparisonWarnings(c),
     notes: [methodsNote(c), ...fewPairsNotes(c)],
     settings: { ...c.settings },
