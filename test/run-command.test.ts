@@ -1861,9 +1861,16 @@ describe("word_vectors in a dataset run", () => {
     const blocker = file("blocker", "a file where the cache folder should be");
     const data = file("wv.jsonl", jsonl([{ output: "a cat", expected: "a dog" }]));
     const config = file("evals.json", evals([{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors, cache_dir: join(blocker, "vectors"), remove_components: 0 } }]));
-    const r = await run("run", data, "--config", config, "--no-db", "--workers", workers);
+    const summary = join(dir, `wv-${workers}.json`);
+    const report = join(dir, `wv-${workers}.html`);
+    const r = await run("run", data, "--config", config, "--no-db", "--workers", workers, "--summary", summary, "--report", report);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/^simeval: warning: word_vectors: could not write the vectors cache .*Set "cache_dir" to a writable folder\.$/m);
+    // Said once, though each scoring thread loads the vectors and warns; in --summary and the report too.
+    expect(r.err.match(/could not write the vectors cache/g)).toHaveLength(1);
+    const warnings = JSON.parse(readFileSync(summary, "utf8")).warnings as string[];
+    expect(warnings).toEqual([expect.stringMatching(/^word_vectors: could not write the vectors cache /)]);
+    expect(readFileSync(report, "utf8")).toContain("word_vectors: could not write the vectors cache");
   });
 
   it("scores with a small GloVe file, through the binary cache", async () => {

@@ -124,6 +124,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   // Above the progress line, which is erased first (with the `^C` a Ctrl-C echoed after it).
   const stop = watchStopSignals((message, signal) => progress.note(message, signal === "SIGINT"), store !== undefined);
   const startedAt = new Date().toISOString();
+  // What the evaluators warned of while scoring (an embedding cache that failed): said as it came, and in --summary and --report.
+  const scoringWarnings: string[] = [];
   let result: RunDatasetResult;
   let failure: unknown;
   try {
@@ -149,7 +151,15 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       onRead: () => stop.read(),
       onStep: (text) => progress.step(text),
       onProgress: (rows, total) => progress.update(rows, total),
-      onNotice: (message) => progress.note(`simeval: ${message}`),
+      onNotice: (message) => {
+        // A warning each scoring thread gives alike is said once.
+        if (message.startsWith("warning: ")) {
+          const warning = message.slice("warning: ".length);
+          if (scoringWarnings.includes(warning)) return;
+          scoringWarnings.push(warning);
+        }
+        progress.note(`simeval: ${message}`);
+      },
     });
   } catch (error) {
     stop.dispose();
@@ -245,7 +255,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await attempt("--report", opts.report, async (path) => {
       // The report's gates are --summary's and --junit's (those failures among them: an evaluator that scored nothing
       // read "Gates ✓ passed" in a run that exited 3, its failure a warning box only).
-      const said = [...datasetWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine, ...baselineWarnings];
+      const said = [...datasetWarnings, ...scoringWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine, ...baselineWarnings];
       await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: checks }));
       io.stdout(`Report: ${forTerminalLine(path)}`);
     });
@@ -270,7 +280,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
         evaluator_errors: result.evaluatorErrors,
-        warnings: [...datasetWarnings, ...warnings.map((w) => w.message), ...fieldsLine, ...baselineWarnings],
+        warnings: [...datasetWarnings, ...scoringWarnings, ...warnings.map((w) => w.message), ...fieldsLine, ...baselineWarnings],
       };
       await writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
     });
