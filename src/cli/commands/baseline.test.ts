@@ -40,6 +40,8 @@ describe("baseline set", () => {
     expect(refused.err).toBe(
       `simeval: run ${live} (nightly) is running; only a complete run can be the baseline (the baseline is unchanged); the newest complete run named "nightly" is ${done}: \`simeval baseline set ${done}\``,
     );
+    // Named by its id, the run meant is that one: no other is suggested.
+    expect((await cliOutput(["baseline", "set", live, "--db", db])).err).toBe(`simeval: run ${live} (nightly) is running; only a complete run can be the baseline (the baseline is unchanged)`);
     expect(await cliOutput(["baseline", "set", done, "--db", db])).toMatchObject({ code: 0, out: `baseline: ${done} (nightly)` });
   });
 });

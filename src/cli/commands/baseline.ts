@@ -12,8 +12,8 @@ import { findOrFail, openRecordedRuns, recordedRunsIfAny, runLabel } from "./rec
  * When `run` was found by its name (the newest run of that name), and an earlier run of that name is complete,
  * names the newest such to set instead: on a shared database the newest may be another job's still running.
  */
-async function completeOfName(store: SqliteRunStore, run: RunInfo): Promise<string> {
-  if (run.name === null) return "";
+async function completeOfName(store: SqliteRunStore, run: RunInfo, ref: string): Promise<string> {
+  if (run.name === null || ref.trim() !== run.name) return "";
   const complete = (await store.listRuns()).find((r) => r.name === run.name && r.status === "complete");
   return complete ? `; the newest complete run named ${forTerminalLine(JSON.stringify(run.name))} is ${complete.id}: \`simeval baseline set ${complete.id}\`` : "";
 }
@@ -42,7 +42,7 @@ export async function baselineCommand(action: string | undefined, ref: string | 
       return EXIT.ok;
     }
     const run = findOrFail(await store.findRun(ref as string), ref as string);
-    if (run.status !== "complete") throw new EvalError("USAGE", `run ${runLabel(run)} is ${run.status}; only a complete run can be the baseline (the baseline is unchanged)${await completeOfName(store, run)}`);
+    if (run.status !== "complete") throw new EvalError("USAGE", `run ${runLabel(run)} is ${run.status}; only a complete run can be the baseline (the baseline is unchanged)${await completeOfName(store, run, ref as string)}`);
     // A comparison with it would have no pairs for these, so a regression on them would pass unseen.
     const unscored = unscoredEvaluators(run);
     if (unscored.length) {

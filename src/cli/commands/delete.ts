@@ -103,7 +103,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         const one = begun.length === 1;
         throw new EvalError(
           "USAGE",
-          `--vacuum: ${begun.map(runLabel).join(", ")} began being recorded while the runs were deleted, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; ${runs.size ? "the runs above are deleted, " : ""}the file not vacuumed: vacuum once ${one ? "it has" : "they have"} finished; ${runningHints(begun)}`,
+          `--vacuum: ${begun.map(runLabel).join(", ")} began being recorded ${runs.size ? "while the runs were deleted" : "since the runs were looked at"}, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; ${runs.size ? "the runs above are deleted, " : ""}the file not vacuumed: vacuum once ${one ? "it has" : "they have"} finished; ${runningHints(begun)}`,
         );
       }
       // Closed first: the child is then the only connection (with this one open, vacuuming a 500 MB file took about 0.3 s longer).

@@ -182,7 +182,7 @@ describe("finish and abort", () => {
       const refused = await cliOutput([command, "live", "--db", db()]);
       expect(refused.code).toBe(2);
       expect(refused.err).toBe(
-        `simeval: ${command}: run ${id} (live) is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns${command === "abort" ? " (without --force)" : ""} (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it`,
+        `simeval: ${command}: run ${id} (live) is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it`,
       );
     }
     expect((await store.findRun(id))!.status).toBe("running");
@@ -243,6 +243,22 @@ describe("finish and abort", () => {
       const refused = await cliOutput(["finish", "svc", "--db", db()]);
       expect(refused).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was ended by another process meanwhile: it is incomplete (ops stop), not finished` });
       expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: "ops stop" });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("finish says so when another finish completed the run while its rows were read (exit 2), not that it ended it otherwise", async () => {
+    const store = open();
+    const id = await serviceRun(store, "svc");
+    const finishRun = SqliteRunStore.prototype.finishRun;
+    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementationOnce(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
+      await finishRun.apply(store, args); // `simeval finish` in another process, first
+      return finishRun.apply(this, args);
+    });
+    try {
+      expect(await cliOutput(["finish", "svc", "--db", db()])).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was finished by another process meanwhile (it is complete)` });
+      expect((await store.findRun(id))?.status).toBe("complete");
     } finally {
       spy.mockRestore();
     }

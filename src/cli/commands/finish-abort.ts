@@ -32,7 +32,7 @@ async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "f
   if (run.owner !== "none" && !force) {
     throw new EvalError(
       "USAGE",
-      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns${command === "abort" ? " (without --force)" : ""} (begun with owner "none", as a service begins its runs), so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; ${STILL_RUNNING_HINT}`,
+      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; ${STILL_RUNNING_HINT}`,
     );
   }
   return run;
@@ -90,6 +90,7 @@ async function endedMeanwhile(store: SqliteRunStore, run: RunInfo, command: "fin
   const after = await store.findRun(run.id).catch(() => undefined);
   if (after?.id === run.id && after.status === "running") return undefined;
   const what = after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
+  if (what === "complete") return new EvalError("USAGE", `${command}: run ${runLabel(run)} was finished by another process meanwhile (it is complete)`);
   return new EvalError("USAGE", `${command}: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not finished`);
 }
 
