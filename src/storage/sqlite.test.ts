@@ -340,9 +340,17 @@ describe("opening", () => {
     // A double-quoted "string" is a column name to SQLite: the trigger is stored, and every later statement fails.
     db.exec(`CREATE TRIGGER nope BEFORE INSERT ON embedding_cache BEGIN SELECT RAISE(ABORT, "full"); END;`);
     db.close();
-    const e = await evalErrorOf(Promise.resolve().then(() => open(path)));
-    expect(e.code).toBe("STORE_FAILED");
-    expect(e.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: could not open the run store: no such column: "full"`));
+    // The connection it opened is closed: a service that retries would otherwise keep one open (a file descriptor) per try.
+    const closed = vi.spyOn(Database.prototype, "close");
+    try {
+      const e = await evalErrorOf(Promise.resolve().then(() => open(path)));
+      expect(e.code).toBe("STORE_FAILED");
+      expect(e.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: could not open the run store: no such column: "full"`));
+      expect(closed).toHaveBeenCalledTimes(1);
+      expect((closed.mock.contexts[0] as Database.Database).open).toBe(false);
+    } finally {
+      closed.mockRestore();
+    }
   });
 
   it("rejects a directory as a bad argument (USAGE), saying it is one", async () => {
