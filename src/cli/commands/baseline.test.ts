@@ -44,4 +44,27 @@ describe("baseline set", () => {
     expect((await cliOutput(["baseline", "set", live, "--db", db])).err).toBe(`simeval: run ${live} (nightly) is running; only a complete run can be the baseline (the baseline is unchanged)`);
     expect(await cliOutput(["baseline", "set", done, "--db", db])).toMatchObject({ code: 0, out: `baseline: ${done} (nightly)` });
   });
+
+  it("names the newest complete run of the same name, never one of another name, and none for a run without a name", async () => {
+    const store = temp.open();
+    const meta = (name: string | null) => ({ name, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] });
+    const row = { id: "t", results: { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", details: {} } } };
+    const complete = async (name: string | null) => {
+      const id = await store.beginRun(meta(name), { owner: "none" });
+      await store.appendRows(id, [row] as never);
+      await finishStoredRun(store, id);
+      return id;
+    };
+    await complete("nightly");
+    const newer = await complete("nightly");
+    await complete("other");
+    await complete(null);
+    const live = await store.beginRun(meta("nightly"), { owner: "none" });
+    const unnamed = await store.beginRun(meta(null), { owner: "none" });
+    const db = join(temp.dir, "simeval.db");
+    expect((await cliOutput(["baseline", "set", "nightly", "--db", db])).err).toBe(
+      `simeval: run ${live} (nightly) is running; only a complete run can be the baseline (the baseline is unchanged); the newest complete run named "nightly" is ${newer}: \`simeval baseline set ${newer}\``,
+    );
+    expect((await cliOutput(["baseline", "set", unnamed, "--db", db])).err).toBe(`simeval: run ${unnamed} is running; only a complete run can be the baseline (the baseline is unchanged)`);
+  });
 });
