@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { EvalError } from "../../errors.js";
 import { SqliteRunStore } from "../../storage/sqlite.js";
 import type { CliIO } from "../io.js";
 import { cliOutput, signalOnFirstRowRead, storesInTempDir } from "../test-support.js";
@@ -280,6 +281,22 @@ describe("finish and abort", () => {
         out: "",
         err: `simeval: finish: run ${id} (svc) is still receiving rows (3 when finish began, 8 now), more each time it was summarized: stop what appends to it, then finish it (it is still running, with its rows)`,
       });
+      expect((await store.findRun(id))?.status).toBe("running");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("finish gives a store failure as it is (exit 3), not as rows still coming, though a row came meanwhile", async () => {
+    const store = open();
+    const id = await serviceRun(store, "svc");
+    // A service appends one row, then the disk fails as the run is marked: the failure is the store's, not "still receiving rows".
+    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementationOnce(async () => {
+      await store.appendRows(id, [{ id: "late", results: { exact_match: result(1) } }] as never);
+      throw new EvalError("STORE_FAILED", "simeval.db: could not finish the run: disk I/O error");
+    });
+    try {
+      expect(await cliOutput(["finish", "svc", "--db", db()])).toEqual({ code: 3, out: "", err: "simeval: simeval.db: could not finish the run: disk I/O error" });
       expect((await store.findRun(id))?.status).toBe("running");
     } finally {
       spy.mockRestore();
