@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EvalError } from "../../errors.js";
 import { createEvaluator } from "../../evaluators/create.js";
 import { cosineSimilarity } from "../../metrics/cosine.js";
@@ -158,6 +158,21 @@ describe("createWordVectorsProvider", () => {
     const provider = createWordVectorsProvider({ path: vec, cache_dir: join(blocker, "sub"), remove_components: 0 }, { notice: (m) => notices.push(m) });
     expect((await provider.embed(["cat"])).vectors).toHaveLength(1);
     expect(notices).toEqual([expect.stringMatching(/^warning: word_vectors: could not write the vectors cache .*Set "cache_dir" to a writable folder\.$/)]);
+  });
+
+  it("says a vectors cache it could not write as Node's process warning when it was given no notice hook", async () => {
+    const vec = join(dir, "unwritable-cache-no-hook.vec");
+    writeFileSync(vec, "2 3 \nthe 1 0 0 \ncat 0 1 0.5 \n");
+    const blocker = join(dir, "cache-blocker-no-hook");
+    writeFileSync(blocker, "a file where the cache folder should be");
+    const emitted = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    try {
+      const provider = createWordVectorsProvider({ path: vec, cache_dir: join(blocker, "sub"), remove_components: 0 });
+      expect((await provider.embed(["cat"])).vectors).toHaveLength(1);
+      expect(emitted.mock.calls.map((c) => c[0])).toEqual([expect.stringMatching(/^word_vectors: could not write the vectors cache .*Set "cache_dir" to a writable folder\.$/)]);
+    } finally {
+      emitted.mockRestore();
+    }
   });
 
   it("stops before loading when the signal is already aborted", async () => {
