@@ -64,6 +64,8 @@ describe("renderComparisonReport", () => {
     expect(at99).toContain(">0.009995<");
     const at95 = tableRow(renderComparisonReport(input({ confidence: 0.95, evaluators: [evaluator({ p_value: 0.009995 })] })), "lev");
     expect(at95).toContain(">0.0100<");
+    // No confidence given (a library caller's input): judged at 0.95's level, as the level shown is.
+    expect(tableRow(renderComparisonReport(input({ evaluators: [evaluator({ p_value: 0.049995 })] })), "lev")).toContain(">0.04999<");
   });
 
   it("reads direction: a lower mean distance is better", () => {
