@@ -821,6 +821,11 @@ describe("runs, show, baseline, compare and trend", () => {
     const lost = await run("run", file("lost.jsonl", `${rows}{not json\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
     expect(lost).toMatchObject({ code: 1, err: expect.stringContaining("simeval: 1 gate not met: no regression against the baseline") });
     expect(lost.err).toContain("1 row of the dataset could not be read, and what was lost was not compared with the baseline (--fail-on-regression)");
+    // A read that stopped (a JSON array broken after its rows): the rest of the file was lost, not "1 row".
+    const items = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: i, output: `answer ${i}`, expected: `answer ${i}` }));
+    const stopped = await run("run", file("stopped.json", `[${items.join(",\n")},\n{"output": "a",, "expected": "a"}]\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    expect(stopped.err).toContain("the dataset was not read to its end, and what was lost was not compared with the baseline (--fail-on-regression)");
+    expect(stopped.err).not.toContain("1 row of the dataset could not be read");
   });
 
   it("records runs and compares two prompt variants on the same dataset", async () => {
