@@ -6,7 +6,7 @@ import { terminalProgress } from "../progress.js";
 import { loadRun } from "../run-ref.js";
 import { forTerminalLine } from "../format.js";
 import { tableWidth } from "../table.js";
-import { compare, comparisonJson, printComparison, refuseWithheldVerdict, refuseNoCommonEvaluator, regressionVerdict, type ComparisonJson } from "./compare.js";
+import { compare, comparisonJson, printComparison, mismatchWithheld, refuseWithheldVerdict, refuseNoCommonEvaluator, regressionVerdict, type ComparisonJson } from "./compare.js";
 import { describeUnscored, unscoredEvaluators } from "./baseline.js";
 import { runLabel } from "./recorded-runs.js";
 
@@ -62,7 +62,8 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
   // Printed in that text; said in --summary's and --report's warnings too, with the run's own.
   for (const w of comparison.warnings) warnings.push(`--baseline: ${w}`);
-  if (gate) refuseWithheldVerdict(comparison, a, b);
+  // Only ids that disagree: this run's own end (a read that stopped) is said and gated by run itself, and the baseline is complete.
+  if (gate) refuseWithheldVerdict(mismatchWithheld(comparison));
   return { baseline: a.label, baseline_id: baseline.id, ...regressionVerdict(comparison), comparison: comparisonJson(comparison, a, b) };
 }
 

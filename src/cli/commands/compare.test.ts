@@ -9,7 +9,7 @@ import { evalErrorOf, inTempDir } from "../../test-support.js";
 import { renderComparisonReport } from "../../report/comparison-report.js";
 import { loadRun, type LoadedRun } from "../run-ref.js";
 import { cliOutput, expectReportWrittenWholeOnSignal, signalOnFirstRowRead } from "../test-support.js";
-import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseWithheldVerdict, refuseNoCommonEvaluator, regressionFailures, textsShown, type ComparisonJson } from "./compare.js";
+import { compare, compareCommand, comparisonJson, comparisonReportInput, jsonRowId, printComparison, refuseWithheldVerdict, withheldVerdict, refuseNoCommonEvaluator, regressionFailures, textsShown, type ComparisonJson } from "./compare.js";
 import { formatFigure, formatSignedFigure } from "../format.js";
 import { pDigits } from "../../report/format.js";
 
@@ -590,7 +590,7 @@ describe("compare --json paired by key", () => {
     const keyed = await compare(a, b, 1, undefined, undefined, "key");
     const json = comparisonJson(keyed, a, b);
     expect(json.dataset_mismatch?.examples).toEqual([{ row: 2, row_b: 1, key: "k2", id_a: "t2", id_b: "other" }]);
-    expect(() => refuseWithheldVerdict(keyed, a, b)).toThrow(/; one key names different items in the two runs, so there is no verdict$/);
+    expect(() => refuseWithheldVerdict(withheldVerdict(keyed, a, b))).toThrow(/; one key names different items in the two runs, so there is no verdict$/);
     // A script reading the JSON's verdict sees it withheld too.
     expect(json.verdict.withheld).toMatch(/; one key names different items in the two runs, so there is no verdict$/);
     // Paired by row number, the examples are as before.

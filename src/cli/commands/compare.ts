@@ -84,7 +84,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       if (stopped !== undefined) return stopped;
     }
     if (!opts.failOnRegression) return EXIT.ok;
-    refuseWithheldVerdict(comparison, a, b);
+    refuseWithheldVerdict(withheldVerdict(comparison, a, b));
     const failures = regressionFailures(comparison, b.label, a.label);
     for (const f of failures) io.stderr(`simeval: ${f}`);
     return failures.length ? EXIT.failed : EXIT.ok;
@@ -262,12 +262,20 @@ function refuseKeylessFiles(a: LoadedRun, b: LoadedRun): void {
  * `verdict.withheld`, so that a script reading `regressed_on` sees it too.
  */
 export function withheldVerdict(c: Comparison, a: LoadedRun, b: LoadedRun): string | null {
-  if (c.mismatch) {
-    const message = c.mismatch.message.replace(/\.$/, "");
-    // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
-    const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
-    return `${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`;
-  }
+  return mismatchWithheld(c) ?? unfinishedWithheld(a, b);
+}
+
+/** Why there is no verdict on rows whose ids disagree (see {@link withheldVerdict}), or null. */
+export function mismatchWithheld(c: Comparison): string | null {
+  if (!c.mismatch) return null;
+  const message = c.mismatch.message.replace(/\.$/, "");
+  // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
+  const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
+  return `${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`;
+}
+
+/** Why there is no verdict on a recorded run still being recorded or incomplete (see {@link withheldVerdict}), or null. */
+function unfinishedWithheld(a: LoadedRun, b: LoadedRun): string | null {
   for (const [side, run] of [["A", a], ["B", b]] as const) {
     const status = run.info?.status;
     if (status !== "running" && status !== "incomplete") continue;
@@ -277,9 +285,8 @@ export function withheldVerdict(c: Comparison, a: LoadedRun, b: LoadedRun): stri
   return null;
 }
 
-/** `--fail-on-regression` on a comparison it gives no verdict on ({@link withheldVerdict}): a USAGE error (exit 2), once the comparison is printed. */
-export function refuseWithheldVerdict(c: Comparison, a: LoadedRun, b: LoadedRun): void {
-  const why = withheldVerdict(c, a, b);
+/** `--fail-on-regression` when `why` it gives no verdict ({@link withheldVerdict}): a USAGE error (exit 2), once the comparison is printed. */
+export function refuseWithheldVerdict(why: string | null): void {
   if (why !== null) throw new EvalError("USAGE", `--fail-on-regression: ${why}`);
 }
 
