@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tempFiles } from "../dataset/test-support.js";
-import { openSqliteStore } from "../storage/sqlite.js";
+import { openSqliteStore, type SqliteRunStore } from "../storage/sqlite.js";
 import { collect, evalErrorOf } from "../test-support.js";
 import { EvalError } from "../errors.js";
 import { memoryEmbeddingCache } from "../embeddings/cache.js";
@@ -432,49 +432,30 @@ describe("runDataset when writing fails", () => {
     }
   });
 
-  it("does not say a run is recorded as incomplete when another process deleted it meanwhile (delete --force): it is not recorded at all", async () => {
-    const dataset = await files.file("run-deleted.jsonl", rows(100));
-    const path = join(files.dir(), "run-deleted.db");
+  // Another connection to the file, as `simeval delete RUN --force` or `simeval finish RUN` in another process is, ends
+  // the run once the first batch is recorded: the second batch's rows have no running run to go to.
+  it.each([
+    ["deleted it (delete --force): it is not recorded at all", (other: SqliteRunStore, id: string) => other.deleteRun(id, { force: true }), "was deleted by another process", []],
+    ["finished it (finishStoredRun): it is complete", (other: SqliteRunStore, id: string) => finishStoredRun(other, id), "is complete; cannot add", ["complete"]],
+  ] as const)("does not say a run is recorded as incomplete when another process %s", async (what, end, said, statuses) => {
+    const name = what.split(" ")[0] as string;
+    const dataset = await files.file(`run-${name}.jsonl`, rows(100));
+    const path = join(files.dir(), `run-${name}.db`);
     const store = openSqliteStore(path);
-    // Another connection to the file, as `simeval delete RUN --force` in another process is.
     const other = openSqliteStore(path);
     try {
-      let deleted = false;
-      // Deleted once the first batch is recorded: the second batch's rows have no run to go to.
+      let ended = false;
       const write = async () => {
-        if (deleted) return;
-        deleted = true;
+        if (ended) return;
+        ended = true;
         const [run] = await other.listRuns();
-        await other.deleteRun(run?.id as string, { force: true });
+        await end(other, run?.id as string);
       };
       const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
       expect(error.code).toBe("STORE_FAILED");
-      expect(error.message).toContain("was deleted by another process");
+      expect(error.message).toContain(said);
       expect(error.message).not.toContain("is recorded as incomplete");
-      expect(await other.listRuns()).toEqual([]);
-    } finally {
-      await other.close();
-      await store.close();
-    }
-  });
-
-  it("does not say a run is recorded as incomplete when another process finished it meanwhile (finishStoredRun): it is complete", async () => {
-    const dataset = await files.file("run-finished.jsonl", rows(100));
-    const path = join(files.dir(), "run-finished.db");
-    const store = openSqliteStore(path);
-    const other = openSqliteStore(path);
-    try {
-      let finished = false;
-      const write = async () => {
-        if (finished) return;
-        finished = true;
-        const [run] = await other.listRuns();
-        await finishStoredRun(other, run?.id as string);
-      };
-      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
-      expect(error.message).toContain("is complete; cannot add");
-      expect(error.message).not.toContain("is recorded as incomplete");
-      expect((await other.listRuns()).map((r) => r.status)).toEqual(["complete"]);
+      expect((await other.listRuns()).map((r) => r.status)).toEqual(statuses);
     } finally {
       await other.close();
       await store.close();

@@ -4,6 +4,7 @@ import { EvalError } from "../../errors.js";
 import { SqliteRunStore } from "../../storage/sqlite.js";
 import type { CliIO } from "../io.js";
 import { cliOutput, signalOnFirstRowRead, storesInTempDir } from "../test-support.js";
+import { finishStoredRun } from "../../run/stored-summary.js";
 import { finishCommand } from "./finish-abort.js";
 
 const temp = storesInTempDir("simeval-finish-abort-");
@@ -28,6 +29,25 @@ describe("finish and abort", () => {
     return id;
   }
   const db = () => join(temp.dir, "simeval.db");
+  /**
+   * `simeval finish svc`, while another process does `meanwhile` to the run after its rows were read and before it is
+   * marked: once, or each time (`every`) it is summarized.
+   */
+  async function finishWhile(meanwhile: () => Promise<unknown>, every = false) {
+    const finishRun = SqliteRunStore.prototype.finishRun;
+    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun");
+    const late = async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
+      await meanwhile();
+      return finishRun.apply(this, args);
+    };
+    if (every) spy.mockImplementation(late);
+    else spy.mockImplementationOnce(late);
+    try {
+      return await cliOutput(["finish", "svc", "--db", db()]);
+    } finally {
+      spy.mockRestore();
+    }
+  }
 
   it("finish marks the run complete with the summary of its stored rows, and prints the summary table as show does", async () => {
     const store = open();
@@ -234,57 +254,32 @@ describe("finish and abort", () => {
   it("finish refuses a run another process ended while its rows were read (exit 2, saying how it ended), as abort does, rather than fail as the store (exit 3)", async () => {
     const store = open();
     const id = await serviceRun(store, "svc");
-    const finishRun = SqliteRunStore.prototype.finishRun;
     // `simeval abort` in another process, landing after the rows were read and before the run is marked.
-    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementationOnce(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
-      await store.abortRun(id, null, "ops stop");
-      return finishRun.apply(this, args);
-    });
-    try {
-      const refused = await cliOutput(["finish", "svc", "--db", db()]);
-      expect(refused).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was ended by another process meanwhile: it is incomplete (ops stop), not finished` });
-      expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: "ops stop" });
-    } finally {
-      spy.mockRestore();
-    }
+    const refused = await finishWhile(() => store.abortRun(id, null, "ops stop"));
+    expect(refused).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was ended by another process meanwhile: it is incomplete (ops stop), not finished` });
+    expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: "ops stop" });
   });
 
   it("finish says so when another finish completed the run while its rows were read (exit 2), not that it ended it otherwise", async () => {
     const store = open();
     const id = await serviceRun(store, "svc");
-    const finishRun = SqliteRunStore.prototype.finishRun;
-    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementationOnce(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
-      await finishRun.apply(store, args); // `simeval finish` in another process, first
-      return finishRun.apply(this, args);
-    });
-    try {
-      expect(await cliOutput(["finish", "svc", "--db", db()])).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was finished by another process meanwhile (it is complete)` });
-      expect((await store.findRun(id))?.status).toBe("complete");
-    } finally {
-      spy.mockRestore();
-    }
+    // `simeval finish` in another process, first.
+    const refused = await finishWhile(() => finishStoredRun(store, id));
+    expect(refused).toEqual({ code: 2, out: "", err: `simeval: finish: run ${id} (svc) was finished by another process meanwhile (it is complete)` });
+    expect((await store.findRun(id))?.status).toBe("complete");
   });
 
   it("finish refuses a run still receiving rows each time it is summarized (exit 2, saying so), not as the library's function", async () => {
     const store = open();
     const id = await serviceRun(store, "svc");
-    const finishRun = SqliteRunStore.prototype.finishRun;
     // A service still appending: a row lands after each reading of the rows, before the run is marked.
-    const spy = vi.spyOn(SqliteRunStore.prototype, "finishRun").mockImplementation(async function (this: SqliteRunStore, ...args: Parameters<SqliteRunStore["finishRun"]>) {
-      await store.appendRows(id, [{ id: "late", results: { exact_match: result(1) } }] as never);
-      return finishRun.apply(this, args);
+    const refused = await finishWhile(() => store.appendRows(id, [{ id: "late", results: { exact_match: result(1) } }] as never), true);
+    expect(refused).toEqual({
+      code: 2,
+      out: "",
+      err: `simeval: finish: run ${id} (svc) is still receiving rows (3 when finish began, 8 now), more each time it was summarized: stop what appends to it, then finish it (it is still running, with its rows)`,
     });
-    try {
-      const refused = await cliOutput(["finish", "svc", "--db", db()]);
-      expect(refused).toEqual({
-        code: 2,
-        out: "",
-        err: `simeval: finish: run ${id} (svc) is still receiving rows (3 when finish began, 8 now), more each time it was summarized: stop what appends to it, then finish it (it is still running, with its rows)`,
-      });
-      expect((await store.findRun(id))?.status).toBe("running");
-    } finally {
-      spy.mockRestore();
-    }
+    expect((await store.findRun(id))?.status).toBe("running");
   });
 
   it("finish gives a store failure as it is (exit 3), not as rows still coming, though a row came meanwhile", async () => {
