@@ -27,6 +27,19 @@ describe("showCommand", () => {
     expect(shown.trimEnd().split("\n").at(-1)).toBe("no summary (the run did not finish); 1 row recorded");
   });
 
+  it("says of a running run a process owns how to end it if that process was killed elsewhere (a cancelled CI job's), not of a service's", async () => {
+    const store = open();
+    const killed = await store.beginRun({ name: "cancelled", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    await store.addRows(killed, [{ row: 1, id: 1, results: {} }]);
+    await store.beginRun({ name: "svc-live", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    const db = join(temp.dir, "simeval.db");
+    const out = (await cliOutput(["show", "cancelled", "--db", db])).out;
+    expect(out).toMatch(
+      /^no summary yet \(the run is still being recorded\); 1 row recorded so far\na run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it$/m,
+    );
+    expect((await cliOutput(["show", "svc-live", "--db", db])).out).not.toContain("--force");
+  });
+
   it("prints a service's evaluators with their config's defaults, as it prints a run of `simeval run`, where it printed the config as given ({})", async () => {
     const store = open();
     await store.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }, { name: "lev", type: "levenshtein", config: { threshold: 0.9 } }] }, { owner: "none" });

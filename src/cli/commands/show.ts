@@ -7,6 +7,7 @@ import type { CliIO } from "../io.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable, tableWidth } from "../table.js";
 import { NO_DATASET_TEXT, rowsText } from "../../report/format.js";
+import { STILL_RUNNING_HINT } from "./delete.js";
 import { findOrFail, openRecordedRuns, withRowsRecorded } from "./recorded-runs.js";
 
 /**
@@ -120,10 +121,15 @@ function datasetLine(run: Pick<RunInfo, "dataset_path" | "dataset_hash">): strin
   return run.dataset_path === null ? NO_DATASET_TEXT : `${forTerminalLine(run.dataset_path)} (sha256 ${run.dataset_hash})`;
 }
 
-/** What `show` says of a run without a summary: why it has none, and how many rows (`count`) it has stored all the same. */
+/**
+ * What `show` says of a run without a summary: why it has none, and how many rows (`count`) it has stored all the same.
+ * A running run that a process owns (every run of `simeval run`) may be one whose process was killed on another host
+ * (a cancelled CI job whose `.simeval/` was kept), which no process here can find gone: `trend` sends the user here
+ * for it, so the line after says how to end it ({@link STILL_RUNNING_HINT}), as `delete` and `--vacuum` do.
+ */
 function noSummary(run: RunInfo, count: number): string {
   const rows = rowsText(count);
-  return run.status === "running"
-    ? `no summary yet (the run is still being recorded); ${rows} recorded so far`
-    : `no summary (the run did not finish); ${rows} recorded`;
+  if (run.status !== "running") return `no summary (the run did not finish); ${rows} recorded`;
+  const line = `no summary yet (the run is still being recorded); ${rows} recorded so far`;
+  return run.owner === "none" ? line : `${line}\n${STILL_RUNNING_HINT}`;
 }
