@@ -544,6 +544,26 @@ describe("compare of results.jsonl files", () => {
       expect(later.warnings.filter((w) => w.includes("cut short"))).toEqual([]);
     });
   });
+
+  it("gives no verdict on a file cut short (its run killed while writing it): --fail-on-regression exits 2, --json's verdict.withheld says why", async () => {
+    await inTempDir("simeval-compare-", async (dir) => {
+      const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { lev: { type: "levenshtein", score: 1, skipped: false } } }));
+      const whole = join(dir, "whole.jsonl");
+      const cut = join(dir, "cut.jsonl");
+      writeFileSync(whole, lines.join("\n") + "\n");
+      writeFileSync(cut, lines.slice(0, 3).join("\n") + "\n" + (lines[3] as string).slice(0, 20));
+      const why = `B (${cut}) ends in a line cut short (line 4: a run killed while writing it), so it holds only the rows written before it stopped: there is no verdict; compare a whole results file`;
+      const gated = await cliOutput(["compare", whole, cut, "--fail-on-regression"]);
+      expect(gated.code).toBe(2);
+      expect(gated.err).toBe(`simeval: --fail-on-regression: ${why}`);
+      const json = await cliOutput(["compare", whole, cut, "--json"]);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.out).verdict).toEqual({ regressed_on: [], no_verdict_on: [], withheld: why });
+      // A whole file that lacks rows (a dataset that grew) is judged, as before.
+      writeFileSync(cut, lines.slice(0, 3).join("\n") + "\n");
+      expect((await cliOutput(["compare", whole, cut, "--fail-on-regression"])).code).toBe(0);
+    });
+  });
 });
 
 describe("printComparison", () => {

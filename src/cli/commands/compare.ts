@@ -256,13 +256,28 @@ function refuseKeylessFiles(a: LoadedRun, b: LoadedRun): void {
 
 /**
  * Why `--fail-on-regression` gives no verdict on the comparison as a whole, or null when it gives one: rows whose ids
- * disagree (the gate would judge different questions), or a recorded run still being recorded or incomplete
- * (interrupted, killed, its file read only up to a fault), which covers only some of its rows (on a shared database a
+ * disagree (the gate would judge different questions), a recorded run still being recorded or incomplete
+ * (interrupted, killed, its file read only up to a fault), or a results.jsonl file cut short (its run killed while
+ * writing it), which covers only some of its rows (on a shared database a
  * name finds the newest run of that name, which may be another job's still running). `compare --json` gives it as
  * `verdict.withheld`, so that a script reading `regressed_on` sees it too.
  */
 export function withheldVerdict(c: Comparison, a: LoadedRun, b: LoadedRun): string | null {
-  return mismatchWithheld(c) ?? unfinishedWithheld(a, b);
+  return mismatchWithheld(c) ?? unfinishedWithheld(a, b) ?? cutShortWithheld(a, b);
+}
+
+/**
+ * Why there is no verdict on a results.jsonl file whose last line was cut short (see {@link withheldVerdict}), or null:
+ * only a writer killed mid-line leaves one, so the file holds only the rows written before its run stopped, as an
+ * incomplete recorded run does, and the rows it lost are not judged (a results file records no status to say so otherwise).
+ */
+function cutShortWithheld(a: LoadedRun, b: LoadedRun): string | null {
+  for (const [side, run] of [["A", a], ["B", b]] as const) {
+    const cut = run.cutShortLine?.();
+    if (cut === undefined) continue;
+    return `${sideLabel(side, run)} ends in a line cut short (line ${cut}: a run killed while writing it), so it holds only the rows written before it stopped: there is no verdict; compare a whole results file`;
+  }
+  return null;
 }
 
 /** Why there is no verdict on rows whose ids disagree (see {@link withheldVerdict}), or null. */
