@@ -735,13 +735,13 @@ export class SqliteRunStore implements RunStore {
    * Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file, `transient`
    * when SQLite's code says retrying may succeed (see {@link storeError}).
    */
-  /** `fn`'s value, or, when it throws, the database closed and the failure thrown as opening the store's (see {@link storeError}). */
+  /** `fn`'s value, or, when it throws, the database closed and the failure thrown as opening the store's ({@link #guard}). */
   #opened<T>(fn: () => T): T {
     try {
-      return fn();
-    } catch (cause) {
+      return this.#guard("open the run store", fn);
+    } catch (error) {
       this.#db.close();
-      throw storeError(this.path, "open the run store", cause);
+      throw error;
     }
   }
 

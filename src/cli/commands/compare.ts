@@ -10,7 +10,7 @@ import { highlightFor, renderComparisonReport, textsUnavailableNote } from "../.
 import type { ComparisonReportInput, RunLabel } from "../../report/types.js";
 import { DatasetTexts, type RecordedDataset } from "../../run/dataset-texts.js";
 import type { RowScores } from "../../run/row-scores.js";
-import { evaluatorSpec } from "../../run/types.js";
+import { evaluatorSpec, type RunInfo } from "../../run/types.js";
 import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { wholeNumberOption } from "../whole-number.js";
@@ -148,8 +148,8 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   const early: string[] = [];
   for (const [side, run] of [["A", a], ["B", b]] as const) {
     // results.jsonl files have no status: nothing to say.
-    if (run.info?.status === "incomplete") early.push(`${sideLabel(side, run)} is incomplete: it covers only the rows recorded before it stopped`);
-    if (run.info?.status === "running") early.push(`${sideLabel(side, run)} is still being recorded: it covers only the rows recorded so far`);
+    const unfinished = run.info && UNFINISHED[run.info.status];
+    if (unfinished) early.push(`${sideLabel(side, run)} ${unfinished.is}: it covers ${unfinished.covers}`);
     const cut = run.cutShortLine?.();
     if (cut !== undefined) early.push(`${sideLabel(side, run)} ends in a line cut short (line ${cut}, not valid JSON, with no line break after it: a run killed while writing it), left out`);
   }
@@ -289,13 +289,17 @@ export function mismatchWithheld(c: Comparison): string | null {
   return `${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`;
 }
 
+/** What a recorded run not complete is, and which of its rows it covers: as the comparison warns of it, and withholds its verdict. */
+const UNFINISHED: Partial<Record<RunInfo["status"], { is: string; covers: string }>> = {
+  running: { is: "is still being recorded", covers: "only the rows recorded so far" },
+  incomplete: { is: "is incomplete", covers: "only the rows recorded before it stopped" },
+};
+
 /** Why there is no verdict on a recorded run still being recorded or incomplete (see {@link withheldVerdict}), or null. */
 function unfinishedWithheld(a: LoadedRun, b: LoadedRun): string | null {
   for (const [side, run] of [["A", a], ["B", b]] as const) {
-    const status = run.info?.status;
-    if (status !== "running" && status !== "incomplete") continue;
-    const why = status === "running" ? "is still being recorded, so it covers only the rows recorded so far" : "is incomplete, so it covers only the rows recorded before it stopped";
-    return `run ${sideLabel(side, run)} ${why}: there is no verdict; compare a complete run (\`simeval runs\` lists them with their ids)`;
+    const unfinished = run.info && UNFINISHED[run.info.status];
+    if (unfinished) return `run ${sideLabel(side, run)} ${unfinished.is}, so it covers ${unfinished.covers}: there is no verdict; compare a complete run (\`simeval runs\` lists them with their ids)`;
   }
   return null;
 }

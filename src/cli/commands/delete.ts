@@ -1,6 +1,7 @@
 import { EvalError } from "../../errors.js";
 import { statIfAny } from "../stat-if-any.js";
 import type { RunInfo } from "../../run/types.js";
+import type { SqliteRunStore } from "../../storage/sqlite.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes, forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
@@ -8,17 +9,10 @@ import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { vacuumInChild } from "../vacuum.js";
 import { rowsText } from "../../report/format.js";
-import { findOrFail, openRecordedRuns, runLabel } from "./recorded-runs.js";
+import { findOrFail, openRecordedRuns, runLabel, STILL_RUNNING_HINT } from "./recorded-runs.js";
 
 /** The shortest id prefix that `delete` accepts. */
 const MIN_DELETE_PREFIX = 4;
-
-/**
- * What to do about a run recorded as still running: stop it, or, when its process is gone but cannot be
- * looked up from here (killed on another host or in another container), delete it with --force.
- */
-export const STILL_RUNNING_HINT =
-  "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";
 
 /**
  * What to do about runs recorded as running that no process owns (begun with owner "none", as a service
@@ -36,6 +30,14 @@ function unownedHint(runs: readonly RunInfo[]): string {
 function runningHints(runs: readonly RunInfo[]): string {
   const unowned = runs.filter((r) => r.owner === "none");
   return [...(unowned.length < runs.length ? [STILL_RUNNING_HINT] : []), ...(unowned.length ? [unownedHint(unowned)] : [])].join("; ");
+}
+
+/** Why `--vacuum` waits for a run being recorded: said wherever it refuses. */
+const VACUUM_HOLDS = "vacuuming rewrites the whole file, holding the database longer than a run waits for it";
+
+/** The runs recorded as running, but for `deleting` (the runs this command deletes, whichever way they were recorded). */
+async function runningRuns(store: SqliteRunStore, deleting: ReadonlyMap<string, RunInfo>): Promise<RunInfo[]> {
+  return (await store.listRuns()).filter((r) => r.status === "running" && !deleting.has(r.id));
 }
 
 /**
@@ -66,11 +68,11 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     if (opts.vacuum) {
       // VACUUM rewrites the whole file under the write lock: a run recorded meanwhile would wait past its
       // lock timeout and fail. Refused before anything is deleted, as a running run is above.
-      const recording = (await store.listRuns()).filter((r) => r.status === "running" && !runs.has(r.id));
+      const recording = await runningRuns(store, runs);
       if (recording.length) {
         throw new EvalError(
           "USAGE",
-          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted); ${runningHints(recording)}`,
+          `--vacuum: ${recording.map(runLabel).join(", ")} ${recording.length > 1 ? "are" : "is"} still being recorded, and ${VACUUM_HOLDS}; vacuum once ${recording.length > 1 ? "they have" : "it has"} finished (nothing was deleted); ${runningHints(recording)}`,
         );
       }
     }
@@ -98,12 +100,12 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
     if (stop.signal.aborted && opts.vacuum) return interrupted(notDone().join(", "));
     if (opts.vacuum) {
       // Checked again: a run begun while the runs were deleted (seconds, for large ones) would fail at its next batch.
-      const begun = (await store.listRuns()).filter((r) => r.status === "running");
+      const begun = await runningRuns(store, runs);
       if (begun.length) {
         const one = begun.length === 1;
         throw new EvalError(
           "USAGE",
-          `--vacuum: ${begun.map(runLabel).join(", ")} began being recorded ${runs.size ? "while the runs were deleted" : "since the runs were looked at"}, and vacuuming rewrites the whole file, holding the database longer than a run waits for it; ${runs.size ? "the runs above are deleted, " : ""}the file not vacuumed: vacuum once ${one ? "it has" : "they have"} finished; ${runningHints(begun)}`,
+          `--vacuum: ${begun.map(runLabel).join(", ")} began being recorded ${runs.size ? "while the runs were deleted" : "since the runs were looked at"}, and ${VACUUM_HOLDS}; ${runs.size ? "the runs above are deleted, " : ""}the file not vacuumed: vacuum once ${one ? "it has" : "they have"} finished; ${runningHints(begun)}`,
         );
       }
       // Closed first: the child is then the only connection (with this one open, vacuuming a 500 MB file took about 0.3 s longer).

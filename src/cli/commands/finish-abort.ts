@@ -10,8 +10,7 @@ import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { formatInt, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
-import { findOrFail, openRecordedRuns, runLabel } from "./recorded-runs.js";
-import { STILL_RUNNING_HINT } from "./delete.js";
+import { findOrFail, openRecordedRuns, runLabel, STILL_RUNNING_HINT } from "./recorded-runs.js";
 
 /** The stop reason that `simeval abort` records when no `--reason` is given. */
 export const ABORT_REASON = "aborted with simeval abort";
@@ -66,7 +65,7 @@ export async function finishCommand(ref: string, opts: { db: string; countSkippe
       });
     } catch (error) {
       if (stop.signal.aborted) return interrupted(`run ${label} was not finished: it is still running, with its rows, as it was`);
-      throw (await endedMeanwhile(store, run, "finish")) ?? (await stillReceiving(store, run, total, error)) ?? error;
+      throw (await endedMeanwhile(store, run)) ?? (await stillReceiving(store, run, total, error)) ?? error;
     } finally {
       progress.done();
     }
@@ -82,16 +81,21 @@ export async function finishCommand(ref: string, opts: { db: string; countSkippe
 
 /**
  * The USAGE error to give, as {@link abortCommand} gives it, when another process ended or deleted `run` after
- * `command` looked it up (a `simeval abort` while `finish` read the rows): `finishStoredRun` then fails as the store,
+ * `finish` looked it up (a `simeval abort` while it read the rows): `finishStoredRun` then fails as the store,
  * STORE_FAILED "is incomplete; cannot finish it", exit 3, which said neither that nor how. Undefined when the run is
  * still running (the failure was something else).
  */
-async function endedMeanwhile(store: SqliteRunStore, run: RunInfo, command: "finish"): Promise<EvalError | undefined> {
+async function endedMeanwhile(store: SqliteRunStore, run: RunInfo): Promise<EvalError | undefined> {
   const after = await store.findRun(run.id).catch(() => undefined);
   if (after?.id === run.id && after.status === "running") return undefined;
-  const what = after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
-  if (what === "complete") return new EvalError("USAGE", `${command}: run ${runLabel(run)} was finished by another process meanwhile (it is complete)`);
-  return new EvalError("USAGE", `${command}: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not finished`);
+  const what = nowIs(run, after);
+  if (what === "complete") return new EvalError("USAGE", `finish: run ${runLabel(run)} was finished by another process meanwhile (it is complete)`);
+  return new EvalError("USAGE", `finish: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not finished`);
+}
+
+/** What `run` is now, as `after` (its record read again) says: its status with its stop reason, or "deleted". */
+function nowIs(run: RunInfo, after: RunInfo | undefined): string {
+  return after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
 }
 
 /**
@@ -121,8 +125,7 @@ export async function abortCommand(ref: string, opts: { db: string; reason?: str
     await store.abortRun(run.id, null, reason);
     const after = await store.findRun(run.id);
     if (after?.id !== run.id || after.status !== "incomplete" || after.stop_reason !== reason) {
-      const what = after?.id === run.id ? `${after.status}${after.stop_reason === null ? "" : ` (${after.stop_reason})`}` : "deleted";
-      throw new EvalError("USAGE", `abort: run ${runLabel(run)} was ended by another process meanwhile: it is ${what}, not aborted`);
+      throw new EvalError("USAGE", `abort: run ${runLabel(run)} was ended by another process meanwhile: it is ${nowIs(run, after)}, not aborted`);
     }
     io.stdout(forTerminalLine(`aborted ${runLabel(run)}: marked incomplete (${reason}), keeping its ${rowsText(await store.rowCount(run.id))}`));
     return EXIT.ok;

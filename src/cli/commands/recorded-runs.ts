@@ -106,3 +106,10 @@ export function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {
   if (!run) throw new EvalError("USAGE", `no recorded run matches ${JSON.stringify(ref)} (an id, name or id prefix); \`simeval runs\` lists them`);
   return run;
 }
+
+/**
+ * What to do about a run recorded as still running whose process is gone but cannot be looked up from here (killed
+ * on another host or in another container): `delete`, `--vacuum`, `finish`, `abort` and `show` say it.
+ */
+export const STILL_RUNNING_HINT =
+  "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";

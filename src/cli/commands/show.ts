@@ -7,8 +7,7 @@ import type { CliIO } from "../io.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable, tableWidth } from "../table.js";
 import { NO_DATASET_TEXT, rowsText } from "../../report/format.js";
-import { STILL_RUNNING_HINT } from "./delete.js";
-import { findOrFail, openRecordedRuns, withRowsRecorded } from "./recorded-runs.js";
+import { findOrFail, openRecordedRuns, STILL_RUNNING_HINT, withRowsRecorded } from "./recorded-runs.js";
 
 /**
  * A recorded spec's config completed with its evaluator's defaults, as `simeval run` and `beginRun` record it:
