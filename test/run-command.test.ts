@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli/main.js";
 import { openSqliteStore, SqliteRunStore } from "../src/storage/sqlite.js";
 import { processGone } from "../src/storage/store.js";
+import { THIS_HOST } from "../src/storage/run-owner.js";
 import { collect } from "../src/test-support.js";
 import type { FakeOpenAI } from "./openai-server.js";
 
@@ -1043,7 +1044,10 @@ describe("runs, show, baseline, compare and trend", () => {
 
     const recorder = openSqliteStore(db);
     const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
-    expect(await run("delete", "three", "live", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`run ${live} (live) is still being recorded; stop it before deleting it (nothing was deleted)`) });
+    expect(await run("delete", "three", "live", "--db", db)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(`run ${live} (live) is still being recorded by process ${process.pid} on this host; stop it before deleting it (nothing was deleted); its process is alive on this host`),
+    });
     // Vacuuming would hold the database past the lock timeout of the run being recorded: refused.
     expect(await run("delete", "three", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`--vacuum: ${live} (live) is still being recorded`) });
     expect(await names()).toEqual(["live", "three"]);
@@ -1069,7 +1073,7 @@ describe("runs, show, baseline, compare and trend", () => {
     raw.close();
     const hint =
       "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";
-    expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded; stop it before deleting it (nothing was deleted); ${hint}`) });
+    expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded by process 1 on host ci-runner-7; stop it before deleting it (nothing was deleted); ${hint}`) });
     expect(await run("delete", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
     const forced = await run("delete", "stale", "--force", "--vacuum", "--db", db);
     expect(forced).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^deleted ${stale} \\(stale\\): 1 row$`, "m")) });
@@ -1099,8 +1103,12 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(vacuum.code).toBe(2);
     expect(vacuum.err).toContain(`(nothing was deleted); ${killedElsewhere}: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it; ${unowned}`);
 
-    const listed = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; owner: string }[];
-    expect(listed.map((r) => [r.name, r.owner])).toEqual([["stale", "process"], ["svc", "none"], ["cli", "process"]]);
+    const listed = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; owner: string; process: unknown }[];
+    expect(listed.map((r) => [r.name, r.owner, r.process])).toEqual([
+      ["stale", "process", { pid: 1, host: "ci-runner-7" }],
+      ["svc", "none", null],
+      ["cli", "process", { pid: expect.any(Number), host: THIS_HOST }],
+    ]);
     expect(JSON.parse((await run("show", "svc", "--json", "--db", db)).out)).toMatchObject({ id: svc, status: "running", owner: "none", rows_recorded: 0 });
     expect(JSON.parse((await run("show", "cli", "--json", "--db", db)).out)).toMatchObject({ status: "complete", owner: "process" });
 
@@ -1130,7 +1138,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const score = file("score.jsonl", '{"row":1,"results":{"x":{"type":"levenshtein","score":"high"}}}\n');
     const r = await run("compare", score, score);
     expect(r).toMatchObject({ code: 2, out: "" });
-    expect(r.err).toContain(`${score}:1: evaluator "x": "score" must be a finite number or null, received string "high"`);
+    expect(r.err).toContain(`${score}:1: evaluator "x": "score" must be a finite number or null, from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums), received string "high"`);
     // The first pass (the evaluators' types) reads only row 1: a bad row further on is refused as the comparison reads it.
     const type = file("type.jsonl", '{"row":1,"results":{"x":{"type":"levenshtein","score":0.5}}}\n{"row":2,"results":{"x":{"type":"nope","score":0.5}}}\n');
     const t = await run("compare", type, type);

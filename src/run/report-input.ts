@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { THIS_HOST } from "../storage/run-owner.js";
 import { highlightFor } from "../report/choose.js";
 import type { RunReportEvaluator, RunReportInput, TokenLists, WorstRow as ReportRow } from "../report/types.js";
 import type { RunDatasetResult } from "./run-dataset.js";
@@ -48,5 +49,6 @@ export function unrecordedRun(result: RunDatasetResult, dataset: string, started
     summary: result.summary,
     stop_reason: result.stopReason,
     owner: "process", // this process ran it
+    process: { pid: process.pid, host: THIS_HOST },
   };
 }

@@ -114,6 +114,14 @@ export interface RunInfo {
    * or aborts it.
    */
   owner: "process" | "none";
+  /**
+   * The process that began a run it owns (owner `"process"`), as it recorded itself: its `pid`, and its `host`, the
+   * host's name followed, on Linux, by its pid namespace (`build-7 pid:[4026531836]`; the name alone for runs of a
+   * simeval before pid namespaces, null before hosts were recorded). Tells a run being recorded on another host or
+   * in another container, whose process no reader here can look up, from one on this host, whose process is alive
+   * (a reader marks one whose process is gone incomplete). Null for owner `"none"`.
+   */
+  process: { pid: number; host: string | null } | null;
 }
 
 /** The run's spec of the evaluator named `name` (its `name`, else its type), if it had one. */

@@ -91,6 +91,7 @@ export function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunI
     stop_reason: r.stop_reason ?? dead.get(r.id) ?? null,
     // Only beginRun with owner "none" records no pid: every run of an older simeval has one.
     owner: r.pid === null ? "none" : "process",
+    process: r.pid === null ? null : { pid: r.pid, host: r.host },
   };
 }
 

@@ -35,11 +35,10 @@ function hostIdentity(): string {
 /**
  * Whether the process that began a run may still be running. Only a process on this host, in this pid
  * namespace ({@link THIS_HOST}), can be checked; a pid reused by an unrelated process makes a dead run
- * look alive (the safe direction: it stays "running"). A host name alone was recorded before the pid
- * namespace was, and is still taken as this host.
+ * look alive (the safe direction: it stays "running"). See {@link isThisHost}.
  */
 export function writerMayBeAlive(r: { id: string; pid: number | null; host: string | null; started_at: string }): boolean {
-  if (r.pid === null || (r.host !== THIS_HOST && r.host !== hostname())) return true;
+  if (r.pid === null || !isThisHost(r.host)) return true;
   // Another thread of this process (a service's worker) keeps its runs in a set of its own: begun since we started, alive.
   if (r.pid === process.pid) return RUNS_OF_THIS_PROCESS.has(r.id) || Date.parse(r.started_at) >= PROCESS_STARTED_AT;
   try {
@@ -48,4 +47,13 @@ export function writerMayBeAlive(r: { id: string; pid: number | null; host: stri
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by another user
   }
+}
+
+/**
+ * Whether `host`, a run's recorded host ({@link THIS_HOST} of the process that began it), is this host and pid
+ * namespace, where its pid can be looked up. A host name alone was recorded before the pid namespace was, and is
+ * taken as this host.
+ */
+export function isThisHost(host: string | null): boolean {
+  return host === THIS_HOST || host === hostname();
 }

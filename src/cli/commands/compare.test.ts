@@ -38,6 +38,7 @@ function loaded(label: string, types: Record<string, string>, scored: RowScores[
           summary: null,
           stop_reason: status === "incomplete" ? "interrupted" : null,
           owner: "process",
+          process: { pid: 1, host: "test-host" },
         };
   const directions = Object.fromEntries(Object.keys(types).map((name) => [name, "maximize" as const]));
   return { label: info ? `${label} (${info.id})` : label, info, rows: () => scored, types, directions };

@@ -9,7 +9,7 @@ import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { vacuumInChild } from "../vacuum.js";
 import { rowsText } from "../../report/format.js";
-import { findOrFail, openRecordedRuns, runLabel, STILL_RUNNING_HINT } from "./recorded-runs.js";
+import { findOrFail, openRecordedRuns, ownedRunsHint, recordingProcess, runLabel } from "./recorded-runs.js";
 
 /** The shortest id prefix that `delete` accepts. */
 const MIN_DELETE_PREFIX = 4;
@@ -17,7 +17,7 @@ const MIN_DELETE_PREFIX = 4;
 /**
  * What to do about runs recorded as running that no process owns (begun with owner "none", as a service
  * begins its runs, see {@link RunInfo.owner}): no process's end marks them incomplete, so they stay running until
- * one finishes or aborts them, and only --force deletes them. {@link STILL_RUNNING_HINT} would send the user
+ * one finishes or aborts them, and only --force deletes them. {@link ownedRunsHint} would send the user
  * looking for a killed process that there never was.
  */
 function unownedHint(runs: readonly RunInfo[]): string {
@@ -26,10 +26,11 @@ function unownedHint(runs: readonly RunInfo[]): string {
   return `${runs.map(runLabel).join(", ")} ${one ? "is" : "are"} owned by no process (begun with owner "none", as a service begins its runs), so ${one ? "it stays" : "they stay"} running until some process finishes or aborts ${it}: \`simeval finish RUN\` marks ${it} complete with the summary of ${one ? "its" : "their"} stored rows, \`simeval abort RUN\` marks ${it} incomplete keeping ${one ? "its" : "their"} rows, and \`simeval delete RUN --force\` deletes ${it}`;
 }
 
-/** The hints for the running runs `runs`: {@link STILL_RUNNING_HINT} for those a process owns, {@link unownedHint} for the others. */
+/** The hints for the running runs `runs`: {@link ownedRunsHint} for those a process owns, {@link unownedHint} for the others. */
 function runningHints(runs: readonly RunInfo[]): string {
   const unowned = runs.filter((r) => r.owner === "none");
-  return [...(unowned.length < runs.length ? [STILL_RUNNING_HINT] : []), ...(unowned.length ? [unownedHint(unowned)] : [])].join("; ");
+  const owned = runs.filter((r) => r.owner !== "none");
+  return [...(owned.length ? [ownedRunsHint(owned)] : []), ...(unowned.length ? [unownedHint(unowned)] : [])].join("; ");
 }
 
 /** Why `--vacuum` waits for a run being recorded: said wherever it refuses. */
@@ -60,8 +61,9 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         throw new EvalError("USAGE", `"${ref}" is a short prefix of run ${runLabel(run)}: to delete, give at least ${MIN_DELETE_PREFIX} characters of the id, or the run's name (nothing was deleted)`);
       }
       if (run.status === "running" && !opts.force) {
-        const stopIt = run.owner === "none" ? "finish or abort it before deleting it" : "stop it before deleting it";
-        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded; ${stopIt} (nothing was deleted); ${runningHints([run])}`);
+        const by = recordingProcess(run);
+        const stopIt = by === undefined ? "finish or abort it before deleting it" : "stop it before deleting it";
+        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded${by ? ` by ${by}` : ""}; ${stopIt} (nothing was deleted); ${runningHints([run])}`);
       }
       runs.set(run.id, run);
     }

@@ -6,6 +6,7 @@ import type { CliIO } from "../io.js";
 import { cliOutput, signalOnFirstRowRead, storesInTempDir } from "../test-support.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
 import { finishCommand } from "./finish-abort.js";
+import Database from "better-sqlite3";
 
 const temp = storesInTempDir("simeval-finish-abort-");
 const { open } = temp;
@@ -196,23 +197,40 @@ describe("finish and abort", () => {
     expect(await store.findRun(stopped)).toMatchObject({ status: "incomplete", stop_reason: "the service was shut down" });
   });
 
-  it("refuse a running run that a process owns: that process finishes it, once gone leaves it incomplete; abort --force marks one on another host incomplete", async () => {
+  it("refuse a running run that a process owns, naming it: that process finishes it; abort --force marks one on another host incomplete, and says so of one whose process is alive here", async () => {
     const store = open();
     const id = await store.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    const far = await store.beginRun({ name: "far", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    const raw = new Database(db());
+    raw.prepare("UPDATE runs SET host = 'ci-runner-7', pid = 41 WHERE id = ?").run(far);
+    raw.close();
+    const refusal = (command: string, label: string, by: string, hint: string) =>
+      `simeval: ${command}: run ${label} is being recorded by the process that began it, ${by} (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged; ${hint}`;
     for (const command of ["finish", "abort"]) {
       const refused = await cliOutput([command, "live", "--db", db()]);
       expect(refused.code).toBe(2);
       expect(refused.err).toBe(
-        `simeval: ${command}: run ${id} (live) is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it`,
+        refusal(command, `${id} (live)`, `process ${process.pid} on this host`, `its process is alive on this host: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows)`),
+      );
+      const refusedFar = await cliOutput([command, "far", "--db", db()]);
+      expect(refusedFar.err).toBe(
+        refusal(command, `${far} (far)`, "process 41 on host ci-runner-7", "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it"),
       );
     }
     expect((await store.findRun(id))!.status).toBe("running");
-    // --force: as for a run whose process was killed on another host, which no process here can find gone.
+    // --force: for a run whose process was killed on another host, which no process here can find gone.
+    const forcedFar = await cliOutput(["abort", "far", "--force", "--reason", "job cancelled", "--db", db()]);
+    expect(forcedFar).toEqual({ code: 0, out: `aborted ${far} (far): marked incomplete (job cancelled), keeping its 0 rows`, err: "" });
+    expect(await store.findRun(far)).toMatchObject({ status: "incomplete", stop_reason: "job cancelled" });
+    // One whose process is alive on this host is aborted too, saying that process fails at its next rows.
     await store.addRows(id, [{ row: 1, id: 1, results: { exact_match: result(1) } }] as never);
     const forced = await cliOutput(["abort", "live", "--force", "--reason", "job cancelled", "--db", db()]);
-    expect(forced).toEqual({ code: 0, out: `aborted ${id} (live): marked incomplete (job cancelled), keeping its 1 row`, err: "" });
+    expect(forced).toEqual({
+      code: 0,
+      out: `aborted ${id} (live): marked incomplete (job cancelled), keeping its 1 row`,
+      err: `simeval: warning: process ${process.pid} on this host, which began run ${id} (live), is still alive: it fails at its next rows (Ctrl-C there, or \`kill ${process.pid}\`, stops it)`,
+    });
     expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: "job cancelled" });
-    // Its process, were it alive, fails at its next batch.
     await expect(store.addRows(id, [{ row: 2, id: 2, results: { exact_match: result(1) } }] as never)).rejects.toThrow(/incomplete/);
     expect((await cliOutput(["finish", "live", "--force", "--db", db()])).code).toBe(2); // finish takes no --force
   });

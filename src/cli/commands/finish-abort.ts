@@ -1,16 +1,17 @@
 import { EvalError } from "../../errors.js";
 import type { SqliteRunStore } from "../../storage/sqlite.js";
+import { isThisHost } from "../../storage/run-owner.js";
 import type { RunInfo, RunSummary } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { forTerminalLine } from "../format.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { formatInt, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
-import { findOrFail, openRecordedRuns, runLabel, STILL_RUNNING_HINT } from "./recorded-runs.js";
+import { findOrFail, openRecordedRuns, ownedRunsHint, recordingProcess, runLabel } from "./recorded-runs.js";
 
 /** The stop reason that `simeval abort` records when no `--reason` is given. */
 export const ABORT_REASON = "aborted with simeval abort";
@@ -28,10 +29,11 @@ async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "f
     const why = run.status === "incomplete" && run.stop_reason !== null ? ` (${run.stop_reason})` : "";
     throw new EvalError("USAGE", `${command}: run ${runLabel(run)} is ${run.status} already${why}, not running: only a run still being recorded can be ${done} (it is unchanged)`);
   }
-  if (run.owner !== "none" && !force) {
+  const by = recordingProcess(run);
+  if (by !== undefined && !force) {
     throw new EvalError(
       "USAGE",
-      `${command}: run ${runLabel(run)} is being recorded by the process that began it (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged. Once that process is gone, \`simeval runs\` lists the run incomplete; ${STILL_RUNNING_HINT}`,
+      `${command}: run ${runLabel(run)} is being recorded by the process that began it, ${by} (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged; ${ownedRunsHint([run])}`,
     );
   }
   return run;
@@ -128,6 +130,10 @@ export async function abortCommand(ref: string, opts: { db: string; reason?: str
       throw new EvalError("USAGE", `abort: run ${runLabel(run)} was ended by another process meanwhile: it is ${nowIs(run, after)}, not aborted`);
     }
     io.stdout(forTerminalLine(`aborted ${runLabel(run)}: marked incomplete (${reason}), keeping its ${rowsText(await store.rowCount(run.id))}`));
+    // --force on a run whose process is on this host: a reader finds such a process gone, so it is alive.
+    if (run.process !== null && isThisHost(run.process.host)) {
+      warn(io, `${recordingProcess(run)}, which began run ${runLabel(run)}, is still alive: it fails at its next rows (Ctrl-C there, or \`kill ${run.process.pid}\`, stops it)`);
+    }
     return EXIT.ok;
   } finally {
     await store.close();

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { SqliteRunStore } from "../../storage/sqlite.js";
 import { storesInTempDir } from "../test-support.js";
-import { rowsRecorded } from "./recorded-runs.js";
+import { ownedRunsHint, recordingProcess, rowsRecorded } from "./recorded-runs.js";
+import { THIS_HOST } from "../../storage/run-owner.js";
+import type { RunInfo } from "../../run/types.js";
+import { hostname } from "node:os";
 
 const temp = storesInTempDir("simeval-recorded-runs-");
 const { open } = temp;
@@ -28,5 +31,41 @@ describe("rowsRecorded", () => {
     const run = await runningRun(store);
     const failing = { rowCount: async () => Promise.reject(new EvalError("STORE_FAILED", "disk I/O error")), findRun: (ref: string) => store.findRun(ref) };
     await expect(rowsRecorded(run, failing)).rejects.toThrow("disk I/O error");
+  });
+});
+
+describe("recordingProcess and ownedRunsHint", () => {
+  const run = (id: string, process: RunInfo["process"]): RunInfo => ({
+    id,
+    name: null,
+    started_at: "2026-01-01T00:00:00.000Z",
+    finished_at: null,
+    status: "running",
+    dataset_path: "/d.jsonl",
+    dataset_hash: "ab",
+    evaluators: [],
+    summary: null,
+    stop_reason: null,
+    owner: process === null ? "none" : "process",
+    process,
+  });
+
+  it("names where the process is: this host (with or without the pid namespace recorded), another container of a host of this name, another host, or none recorded", () => {
+    expect(recordingProcess(run("a", { pid: 7, host: THIS_HOST }))).toBe("process 7 on this host");
+    expect(recordingProcess(run("a", { pid: 7, host: hostname() }))).toBe("process 7 on this host");
+    expect(recordingProcess(run("a", { pid: 7, host: `${hostname()} pid:[1]` }))).toBe(`process 7 in another container on ${hostname()}`);
+    expect(recordingProcess(run("a", { pid: 7, host: "ci-5 pid:[1]" }))).toBe("process 7 on host ci-5");
+    expect(recordingProcess(run("a", { pid: 7, host: null }))).toBe("process 7 on a host it did not record");
+    expect(recordingProcess(run("a", null))).toBeUndefined();
+  });
+
+  it("says how to end runs recorded elsewhere, and that runs on this host end with their live processes, naming them when several", () => {
+    const elsewhere = run("far", { pid: 1, host: "ci-5" });
+    const here = [run("near1", { pid: 11, host: THIS_HOST }), run("near2", { pid: 12, host: THIS_HOST })];
+    expect(ownedRunsHint([elsewhere])).toMatch(/^a run whose process was killed on another host .*`simeval abort RUN --force`/);
+    expect(ownedRunsHint([here[0]!])).toBe("its process is alive on this host: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
+    const both = ownedRunsHint([elsewhere, ...here]);
+    expect(both).toMatch(/^a run whose process was killed on another host /);
+    expect(both).toContain("; process 11 on this host (recording near1), process 12 on this host (recording near2) are alive: each run ends when its process does");
   });
 });

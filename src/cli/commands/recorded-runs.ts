@@ -6,6 +6,8 @@ import { systemPath } from "../../system-path.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
 import { forTerminalLine } from "../format.js";
+import { isThisHost } from "../../storage/run-owner.js";
+import { hostname } from "node:os";
 
 /**
  * The run database of a command that only reads runs. A missing file is not created (a mistyped --db
@@ -111,5 +113,38 @@ export function findOrFail(run: RunInfo | undefined, ref: string): RunInfo {
  * What to do about a run recorded as still running whose process is gone but cannot be looked up from here (killed
  * on another host or in another container): `delete`, `--vacuum`, `finish`, `abort` and `show` say it.
  */
-export const STILL_RUNNING_HINT =
+const STILL_RUNNING_HINT =
   "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";
+
+/**
+ * The process recording a run that a process owns, as messages name it: "process 1234 on this host", "process 1234
+ * on host ci-5", or "process 1234 in another container on ci-5" (the host's name, another pid namespace);
+ * undefined for a run no process owns. Only a process on this host can be looked up: a running run's there is alive.
+ */
+export function recordingProcess(run: RunInfo): string | undefined {
+  if (run.process === null) return undefined;
+  const { pid, host } = run.process;
+  if (isThisHost(host)) return `process ${pid} on this host`;
+  if (host === null) return `process ${pid} on a host it did not record`;
+  const name = host.split(" ")[0] ?? host; // the host's name, before its pid namespace
+  return name === hostname() ? `process ${pid} in another container on ${name}` : `process ${pid} on host ${name}`;
+}
+
+/**
+ * What to do about `runs`, recorded as running by processes that own them: {@link STILL_RUNNING_HINT} for those
+ * recorded on another host or in another container, and for those on this host, whose processes are alive, that
+ * each ends when its process does.
+ */
+export function ownedRunsHint(runs: readonly RunInfo[]): string {
+  const here = runs.filter((r) => r.process !== null && isThisHost(r.process.host));
+  const hints = here.length < runs.length ? [STILL_RUNNING_HINT] : [];
+  const [first] = here;
+  if (here.length === 1 && first?.process) {
+    // Said of one run, whose process the message names already.
+    hints.push(`its process is alive on this host: the run ends when it does (Ctrl-C there, or \`kill ${first.process.pid}\`, marks it incomplete keeping its rows)`);
+  } else if (here.length > 1) {
+    const processes = here.map((r) => `${recordingProcess(r) ?? ""} (recording ${runLabel(r)})`).join(", ");
+    hints.push(`${processes} are alive: each run ends when its process does (Ctrl-C there, or \`kill PID\`, marks it incomplete keeping its rows)`);
+  }
+  return hints.join("; ");
+}

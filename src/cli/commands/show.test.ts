@@ -27,17 +27,34 @@ describe("showCommand", () => {
     expect(shown.trimEnd().split("\n").at(-1)).toBe("no summary (the run did not finish); 1 row recorded");
   });
 
-  it("says of a running run a process owns how to end it if that process was killed elsewhere (a cancelled CI job's), not of a service's", async () => {
+  it("names the process recording a running run: on this host it is alive, elsewhere its end cannot be seen (a cancelled CI job's), so how to end it is said; of a service's, neither", async () => {
     const store = open();
+    const here = await store.beginRun({ name: "here", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
     const killed = await store.beginRun({ name: "cancelled", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
     await store.addRows(killed, [{ row: 1, id: 1, results: {} }]);
     await store.beginRun({ name: "svc-live", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] }, { owner: "none" });
     const db = join(temp.dir, "simeval.db");
-    const out = (await cliOutput(["show", "cancelled", "--db", db])).out;
-    expect(out).toMatch(
+    const raw = new Database(db);
+    raw.prepare("UPDATE runs SET host = 'ci-runner-7 pid:[4026531836]', pid = 41 WHERE id = ?").run(killed);
+    raw.close();
+
+    const elsewhere = (await cliOutput(["show", "cancelled", "--db", db])).out;
+    expect(elsewhere).toMatch(/^status {3}running, recorded by process 41 on host ci-runner-7$/m);
+    expect(elsewhere).toMatch(
       /^no summary yet \(the run is still being recorded\); 1 row recorded so far\na run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it$/m,
     );
-    expect((await cliOutput(["show", "svc-live", "--db", db])).out).not.toContain("--force");
+    const alive = (await cliOutput(["show", "here", "--db", db])).out;
+    expect(alive).toMatch(new RegExp(`^status {3}running, recorded by process ${process.pid} on this host$`, "m"));
+    expect(alive).toContain(`\nits process is alive on this host: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows)`);
+    expect(alive).not.toContain("--force");
+    const service = (await cliOutput(["show", "svc-live", "--db", db])).out;
+    expect(service).toMatch(/^status {3}running$/m);
+    expect(service).not.toContain("--force");
+    expect(service).not.toContain("process");
+    expect(JSON.parse((await cliOutput(["show", "cancelled", "--db", db, "--json"])).out)).toMatchObject({ owner: "process", process: { pid: 41, host: "ci-runner-7 pid:[4026531836]" } });
+    expect(JSON.parse((await cliOutput(["show", "svc-live", "--db", db, "--json"])).out)).toMatchObject({ owner: "none", process: null });
+    await store.abortRun(here, null, "stopped");
+    expect((await cliOutput(["show", "here", "--db", db])).out).toMatch(/^status {3}incomplete: stopped$/m);
   });
 
   it("prints a service's evaluators with their config's defaults, as it prints a run of `simeval run`, where it printed the config as given ({})", async () => {

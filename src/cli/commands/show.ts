@@ -7,7 +7,7 @@ import type { CliIO } from "../io.js";
 import { summaryTable } from "../summary-table.js";
 import { renderTable, tableWidth } from "../table.js";
 import { NO_DATASET_TEXT, rowsText } from "../../report/format.js";
-import { findOrFail, openRecordedRuns, STILL_RUNNING_HINT, withRowsRecorded } from "./recorded-runs.js";
+import { findOrFail, openRecordedRuns, ownedRunsHint, recordingProcess, withRowsRecorded } from "./recorded-runs.js";
 
 /**
  * A recorded spec's config completed with its evaluator's defaults, as `simeval run` and `beginRun` record it:
@@ -52,8 +52,7 @@ export async function showCommand(ref: string, opts: { db: string; json?: boolea
       [
         `run      ${run.id}${baseline === run.id ? " (baseline)" : ""}`,
         `name     ${run.name ?? "-"}`,
-        // Why an incomplete run stopped, when it was recorded; escaped, as it may quote a dataset's line.
-        `status   ${run.status}${run.status === "incomplete" && run.stop_reason !== null ? `: ${forTerminal(run.stop_reason)}` : ""}`,
+        `status   ${statusText(run)}`,
         `started  ${run.started_at}`,
         `finished ${run.finished_at ?? "-"}`,
         ...(stored ? storedLine(stored) : []),
@@ -121,14 +120,24 @@ function datasetLine(run: Pick<RunInfo, "dataset_path" | "dataset_hash">): strin
 }
 
 /**
+ * `show`'s status line after "status": an incomplete run's stop reason, when it was recorded (escaped, as it may quote
+ * a dataset's line), or the process recording a running run (see {@link recordingProcess}).
+ */
+function statusText(run: RunInfo): string {
+  if (run.status === "incomplete" && run.stop_reason !== null) return `incomplete: ${forTerminal(run.stop_reason)}`;
+  const by = run.status === "running" ? recordingProcess(run) : undefined;
+  return by === undefined ? run.status : `running, recorded by ${forTerminalLine(by)}`;
+}
+
+/**
  * What `show` says of a run without a summary: why it has none, and how many rows (`count`) it has stored all the same.
  * A running run that a process owns (every run of `simeval run`) may be one whose process was killed on another host
  * (a cancelled CI job whose `.simeval/` was kept), which no process here can find gone: `trend` sends the user here
- * for it, so the line after says how to end it ({@link STILL_RUNNING_HINT}), as `delete` and `--vacuum` do.
+ * for it, so the line after says how to end it ({@link ownedRunsHint}), as `delete` and `--vacuum` do.
  */
 function noSummary(run: RunInfo, count: number): string {
   const rows = rowsText(count);
   if (run.status !== "running") return `no summary (the run did not finish); ${rows} recorded`;
   const line = `no summary yet (the run is still being recorded); ${rows} recorded so far`;
-  return run.owner === "none" ? line : `${line}\n${STILL_RUNNING_HINT}`;
+  return run.owner === "none" ? line : `${line}\n${ownedRunsHint([run])}`;
 }

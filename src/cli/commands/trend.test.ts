@@ -29,6 +29,7 @@ function run(id: string, evaluators: [EvaluatorSpec, number][]): RunInfo {
     summary: { rows: 1, row_errors: 0, skipped_as_zero: false, evaluators: evaluators.map(([s, mean]) => summary(s.name ?? s.type, s.type, mean)) },
     stop_reason: null,
     owner: "process",
+    process: { pid: 1, host: "test-host" },
   };
 }
 
