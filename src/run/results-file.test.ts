@@ -85,10 +85,15 @@ describe("readResultsFile", () => {
       ['{"type":"levenshtein"}', "nothing"],
       ['{"type":"levenshtein","score":1e999}', "number Infinity"],
       ['{"type":"levenshtein","score":[1]}', "array of 1"],
+      ['{"type":"levenshtein_distance","score":1.7e308}', "number 1.7e+308"],
+      ['{"type":"levenshtein_distance","score":-9007199254740994}', "number -9007199254740994"],
     ]) {
       const e = await bad("score.jsonl", result as string);
       expect(e).toMatchObject({ code: "USAGE" });
-      expect(e.message).toContain(`score.jsonl:2: evaluator "y": "score" must be a finite number or null, received ${received}`);
+      expect(e.message).toContain(`score.jsonl:2: evaluator "y": "score" must be a finite number or null, from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums), received ${received}`);
+    }
+    for (const score of [2 ** 53, -(2 ** 53), 0]) {
+      expect(all(writeIn(dir, "bound.jsonl", `{"row":1,"results":{"x":{"type":"levenshtein_distance","score":${score}}}}\n`))).toHaveLength(1);
     }
     const type = await bad("type.jsonl", '{"type":"nope","score":0.5}');
     expect(type).toMatchObject({ code: "USAGE" });

@@ -99,7 +99,8 @@ function parseResultLine(path: string, lineNo: number, line: string, unended: bo
 
 /**
  * Checks each evaluator's result on a line: either an error (`{"error": {…}}`) or a result whose `type` is a
- * registered evaluator's (it gives the score's direction) and whose `score` is a finite number or null. A few
+ * registered evaluator's (it gives the score's direction) and whose `score` is null or a finite number within
+ * ±{@link MAX_SCORE}. A few
  * property reads a result: nothing next to parsing the line.
  */
 function checkResults(path: string, lineNo: number, results: Record<string, unknown>): void {
@@ -117,11 +118,19 @@ function checkResults(path: string, lineNo: number, results: Record<string, unkn
       throw resultError(path, lineNo, name, `"type" must be one of the registered evaluator types (${evaluatorTypes.join(", ")}), received ${describeValue(type)}`);
     }
     const score = r["score"];
-    if (score !== null && (typeof score !== "number" || !Number.isFinite(score))) {
-      throw resultError(path, lineNo, name, `"score" must be a finite number or null, received ${describeValue(score)}`);
+    if (score !== null && (typeof score !== "number" || !(Math.abs(score) <= MAX_SCORE))) {
+      throw resultError(path, lineNo, name, `"score" must be a finite number or null, ${SCORE_BOUND}, received ${describeValue(score)}`);
     }
   }
 }
+
+/**
+ * The largest score magnitude a results.jsonl may hold: 2^53, past any evaluator's (at most 1, or a distance in
+ * characters). Near 1e308 a paired difference or a sum overflows to Infinity, and `compare` gave p = 0 with no
+ * interval, "significant" (qa129).
+ */
+const MAX_SCORE = 2 ** 53;
+const SCORE_BOUND = "from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums)";
 
 /** A USAGE error naming the file, line and evaluator of a result that is not one. */
 function resultError(path: string, lineNo: number, name: string, message: string): EvalError {

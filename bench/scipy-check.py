@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""
+An independent check of `simeval compare`'s statistics against SciPy (not part of the tests: SciPy is not a
+dependency). Writes two results.jsonl files whose evaluators hold random paired scores, runs `compare --json`
+on them, and compares each evaluator's p-value and interval with SciPy's on the same pairs:
+
+- exact p (up to 20 non-zero differences): `permutation_test(..., permutation_type="samples", n_resamples=inf)`
+  with the mean difference as statistic, where p should agree to floating-point precision;
+- sampled p (more rows): against an exact count where the data allow one (0/1 scores: a binomial), else
+  SciPy with 200,000 resamples, in units of simeval's Monte-Carlo standard error;
+- the 95% interval against `bootstrap(paired=True, method="percentile")`, in units of SciPy's own spread over
+  runs.
+
+Usage, after `npm run build`: python3 bench/scipy-check.py [CASES] (default 100; needs numpy and scipy).
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from scipy import stats
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "dist", "cli", "bin.js")
+rng = np.random.default_rng(7)
+
+
+def sample(n):
+    """A random pair of score columns of n rows, of one of several shapes (continuous, rounded, 0/1, few values)."""
+    kind = rng.integers(4)
+    if kind == 0:
+        return rng.random(n), rng.random(n)
+    if kind == 1:
+        return np.round(rng.random(n), 1), np.round(rng.random(n), 1)
+    if kind == 2:
+        return rng.integers(0, 2, n).astype(float), rng.integers(0, 2, n).astype(float)
+    return rng.choice([0.0, 0.25, 0.5, 1.0], n), rng.choice([0.0, 0.25, 0.5, 1.0], n)
+
+
+def compare(columns):
+    """simeval compare --json on files holding `columns` (name -> (a, b)); its evaluators by name."""
+    n = len(next(iter(columns.values()))[0])
+    with tempfile.TemporaryDirectory() as d:
+        for side in (0, 1):
+            with open(os.path.join(d, f"{side}.jsonl"), "w") as f:
+                for i in range(n):
+                    results = {name: {"type": "levenshtein", "score": float(c[side][i])} for name, c in columns.items()}
+                    f.write(json.dumps({"row": i + 1, "results": results}) + "\n")
+        out = subprocess.run(["node", BIN, "compare", os.path.join(d, "0.jsonl"), os.path.join(d, "1.jsonl"), "--json"], capture_output=True, text=True, check=True).stdout
+    return {e["name"]: e for e in json.loads(out)["evaluators"]}
+
+
+def mean_diff(x, y, axis=-1):
+    return np.mean(y - x, axis=axis)
+
+
+def exact_p(a, b):
+    res = stats.permutation_test((a, b), mean_diff, permutation_type="samples", n_resamples=np.inf, vectorized=True)
+    return res.pvalue
+
+
+def main():
+    cases = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    exact, sampled, intervals, widths = [], [], [], []
+    columns = {f"e{i}": sample(int(rng.integers(2, 15))) for i in range(cases)}
+    # compare needs one row count per file: one file pair per row count.
+    by_n = {}
+    for name, c in columns.items():
+        by_n.setdefault(len(c[0]), {})[name] = c
+    for group in by_n.values():
+        got = compare(group)
+        for name, (a, b) in group.items():
+            e = got[name]
+            if e["p_method"] == "exact" and np.count_nonzero(b - a) > 0:
+                exact.append(abs(e["p_value"] - exact_p(a, b)))
+    for n in (30, 300, 2000):
+        group = {f"s{n}_{i}": sample(n) for i in range(8)}
+        got = compare(group)
+        for name, (a, b) in group.items():
+            e = got[name]
+            if np.all(a == b):
+                continue
+            if set(np.unique(np.concatenate([a, b]))) <= {0.0, 1.0}:
+                d = b - a
+                k, m = int(np.sum(d > 0)), int(np.count_nonzero(d))
+                p = min(1.0, stats.binomtest(k, m).pvalue)
+            else:
+                p = stats.permutation_test((a, b), mean_diff, permutation_type="samples", n_resamples=200_000, vectorized=True, batch=5_000, random_state=1).pvalue
+            se = math.sqrt(max(p * (1 - p), 1e-4) / 10_000)
+            sampled.append(abs(e["p_value"] - p) / se)
+            runs = [stats.bootstrap((a, b), mean_diff, paired=True, method="percentile", vectorized=True, n_resamples=10_000, batch=2_000, random_state=s).confidence_interval for s in range(5)]
+            for end, key in ((0, "low"), (1, "high")):
+                values = np.array([r[end] for r in runs])
+                spread = max(values.std(ddof=1), 1e-12)
+                intervals.append(abs(e["ci"][key] - values.mean()) / spread)
+                widths.append(abs(e["ci"][key] - values.mean()) / max(e["ci"]["high"] - e["ci"]["low"], 1e-12))
+    print(f"exact p: {len(exact)} cases, max |simeval - scipy| = {max(exact):.3g}, identical in {sum(x == 0 for x in exact)}")
+    print(f"sampled p: {len(sampled)} cases, max |z| = {max(sampled):.2f} (Monte-Carlo standard errors)")
+    print(f"interval ends: {len(intervals)}, max |z| = {max(intervals):.2f} (in SciPy's spread over 5 runs), median {np.median(intervals):.2f}; "
+          f"max |simeval - SciPy's mean| = {max(widths):.3f} of the interval's width")
+
+
+if __name__ == "__main__":
+    main()
