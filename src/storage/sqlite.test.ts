@@ -1424,7 +1424,11 @@ describe("row keys", () => {
     await store.finishRun(id, SUMMARY);
     expect(await store.appendRows(id, [keyed("b", 0), keyed("a")])).toEqual([kept(2), kept(1)]);
     const late = await storeError(() => store.appendRows(id, [keyed("a"), keyed("c")]));
-    expect(late.message).toBe(`${dbPath}: run ${id} is complete; cannot append 2 rows to it`);
+    // It says which row is new, and that the rows the run holds are answered when sent again apart.
+    expect(late.message).toBe(`${dbPath}: run ${id} is complete; cannot append 2 rows to it: it holds 1 of them already (by key) but not rows[1]; send again only the rows it holds, to learn their numbers`);
+    const mixed = [keyed("x"), keyed("b"), { id: "no key", results: result(1) }, keyed("a"), keyed("y")];
+    expect((await storeError(() => store.appendRows(id, mixed))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 5 rows to it: it holds 2 of them already (by key) but not rows[0] and 2 more; send again only the rows it holds, to learn their numbers`);
+    expect(await store.appendRows(id, [mixed[1]!, mixed[3]!])).toEqual([kept(2), kept(1)]);
     const many = Array.from({ length: 1200 }, (_, i) => keyed(`m${i}`));
     expect((await storeError(() => store.appendRows(id, many))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 1,200 rows to it`);
     // A row without a key is never a redelivery.

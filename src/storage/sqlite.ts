@@ -92,7 +92,7 @@ export class SqliteRunStore implements RunStore {
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
       const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
-      const names = evaluatorNames(this.#requireRunning(runId, doing));
+      const names = evaluatorNames(this.#requireRunning(runId, this.#appending(runId, rows, doing)));
       refuseUnknownResults(runId, names, rows);
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
@@ -232,6 +232,20 @@ export class SqliteRunStore implements RunStore {
       numbers.push({ row: stored, added: false });
     }
     return numbers;
+  }
+
+  /**
+   * What {@link appendRows} says it cannot do (`doing`) to run `runId` when the run has ended: then also which of the
+   * rows it holds already by key, when some are, so that a queue consumer whose redelivered batch gained a new row
+   * learns that only that row is refused, and to send the others again apart for their numbers.
+   */
+  #appending(runId: string, rows: readonly UnnumberedRow[], doing: string): string {
+    if (this.#q.runById.get(runId)?.status === "running") return doing;
+    const fresh = rows.flatMap(({ key }, i) => (key !== undefined && this.#q.rowNumberByKey.get(runId, key) !== undefined ? [] : [i]));
+    const held = rows.length - fresh.length;
+    if (held === 0) return doing;
+    const more = fresh.length > 1 ? ` and ${(fresh.length - 1).toLocaleString("en-US")} more` : "";
+    return `${doing}: it holds ${held.toLocaleString("en-US")} of them already (by key) but not rows[${fresh[0]}]${more}; send again only the rows it holds, to learn their numbers`;
   }
 
   /**

@@ -136,7 +136,8 @@ export interface RunStore {
    * runner's row in its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an
    * earlier row of the batch has) is not stored again: its entry is the stored row's number with `added: false`,
    * so a row delivered twice is stored once and its caller can tell; a batch made only of such rows is answered
-   * so even after the run has finished.
+   * so even after the run has finished (one that also holds a new row is then refused, STORE_FAILED, the message saying
+   * how many of its rows the run holds and naming the first it does not, `rows[i]`).
    */
   appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]>;
   /**
