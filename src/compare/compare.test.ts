@@ -6,6 +6,8 @@ import type { RowOutcome, RowResult, StoredResult } from "../run/types.js";
 import { Xoshiro128 } from "../stats/prng.js";
 import { rowScores } from "../run/row-scores.js";
 import { compareRuns, type CompareOptions, type ComparisonInput } from "./compare.js";
+import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
+import { outlineEvaluatorSpecs } from "../evaluators/create.js";
 
 function result(score: number | null, opts: { skipped?: boolean } = {}): StoredResult {
   return { type: "t", score, passed: null, label: null, reasoning: "", skipped: opts.skipped ?? false, details: {} };
@@ -292,13 +294,21 @@ describe("compareRuns", () => {
       expect((e as EvalError).issues.map((i) => i.path.join("."))).toEqual(["opts.seed", "opts.resamples", "opts.alpha", "opts.worst"]);
       expect((e as EvalError).message).toMatch(/compareRuns: opts.resamples must be an integer from 1 to 10,000,000, received number 0/);
     }
-    await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/compareRuns: opts.directions: no direction for evaluator "sim", which both runs have: expected "maximize" or "minimize" \(its summary's evaluators\[\].direction\) but received nothing/);
+    await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/compareRuns: opts.directions: no direction for evaluator "sim", which both runs have: expected "maximize" or "minimize" \(its summary's evaluators\[\].direction, or findEvaluator\(type\).direction for a run without a summary\) but received nothing/);
+  });
+
+  it("takes for a run without a summary its evaluators' types' directions, as its message and README say: what a summary records", () => {
+    // A service compares a run still being recorded (no summary): findEvaluator(spec.type).direction over run.evaluators.
+    for (const type of evaluatorTypes) {
+      const [outline] = outlineEvaluatorSpecs([{ type }]);
+      expect([type, findEvaluator(type)?.direction]).toEqual([type, outline?.direction]);
+    }
   });
 
   it("names the evaluators without a direction in run a's order, whatever order the rows and their scores come in", async () => {
     const row = (r: number, names: string[]): RowOutcome => ({ row: r, id: `q${r}`, results: Object.fromEntries(names.map((n) => [n, result(0.5)])) });
     const a: ComparisonInput = { name: "a", rows: [row(1, ["u", "v"]), row(2, ["w"])] };
-    const each = (name: string) => `no direction for evaluator "${name}", which both runs have: expected "maximize" or "minimize" (its summary's evaluators[].direction) but received nothing`;
+    const each = (name: string) => `no direction for evaluator "${name}", which both runs have: expected "maximize" or "minimize" (its summary's evaluators[].direction, or findEvaluator(type).direction for a run without a summary) but received nothing`;
     const message = `compareRuns: opts.directions: ${each("u")}; ${each("v")}; ${each("w")}`;
     for (const rows of [
       [row(1, ["u", "v"]), row(2, ["w"])],

@@ -178,7 +178,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   if (missingDirections.length) {
     const issues: Issue[] = missingDirections.map((name) => ({
       path: ["opts", "directions", name],
-      message: `no direction for evaluator "${name}", which both runs have: expected "maximize" or "minimize" (its summary's evaluators[].direction) but received ${describeValue(opts.directions[name])}`,
+      message: `no direction for evaluator "${name}", which both runs have: expected "maximize" or "minimize" (its summary's evaluators[].direction, or findEvaluator(type).direction for a run without a summary) but received ${describeValue(opts.directions[name])}`,
       expected: '"maximize" | "minimize"',
       received: describeValue(opts.directions[name]),
     }));

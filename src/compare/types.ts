@@ -15,7 +15,11 @@ export interface ComparisonInput {
 }
 
 export interface CompareOptions {
-  /** Each evaluator's direction, by name; every evaluator present in both runs needs one. */
+  /**
+   * Each evaluator's direction, by name; every evaluator present in both runs needs one: a summary's
+   * `evaluators[].direction`, or, for a run without a summary (still running, or killed), its type's,
+   * `findEvaluator(spec.type).direction` for each of `RunInfo.evaluators`, which builds no evaluator (no API key).
+   */
   directions: Record<string, Direction>;
   /** PRNG seed (an integer, used modulo 2^32); default 1. The same seed gives the same figures. */
   seed?: number | undefined;
