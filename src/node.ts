@@ -8,6 +8,11 @@ export { scoreRecord } from "./run/evaluate-row.js";
 // The root's, again: a service builds the evaluators scoreRecord takes, and tells the store's and the evaluators'
 // errors apart by their EvalError code, and needs one import for all of it.
 export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } from "./evaluators/create.js";
+// The registry too: a service lists the types it accepts, and takes a run's directions from its specs' types
+// (`findEvaluator(spec.type).direction`) to compare a run that has no summary yet.
+export { evaluators, evaluatorTypes, findEvaluator } from "./evaluators/registry.js";
+export type { EvaluatorDefinition } from "./evaluators/define.js";
+export { describeEvaluators, type EvaluatorDescription, type ConfigFieldDescription } from "./evaluators/describe.js";
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
 export type { EvalRecord, EvalResult, Direction } from "./types.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";

@@ -51,6 +51,13 @@ describe("the root export", () => {
     expect(node.createEvaluator).toBe(root.createEvaluator);
   });
 
+  it("offers the evaluator registry, the same one simeval/node exports, so that a service needs one import to list types and take directions", () => {
+    expect(node.evaluators).toBe(root.evaluators);
+    expect(node.evaluatorTypes).toBe(root.evaluatorTypes);
+    expect(node.findEvaluator).toBe(root.findEvaluator);
+    expect(node.describeEvaluators).toBe(root.describeEvaluators);
+  });
+
   it("offers EvalError and formatIssues, the same ones simeval/node exports, so that a service tells errors apart with one import", () => {
     expect(node.EvalError).toBe(root.EvalError);
     expect(node.formatIssues).toBe(root.formatIssues);
