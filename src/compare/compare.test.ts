@@ -297,6 +297,15 @@ describe("compareRuns", () => {
     await expect(compareRuns(a, b, { directions: {} })).rejects.toThrow(/compareRuns: opts.directions: no direction for evaluator "sim", which both runs have: expected "maximize" or "minimize" \(its summary's evaluators\[\].direction, or findEvaluator\(type\).direction for a run without a summary\) but received nothing/);
   });
 
+  it("says, of an evaluator without pairs, that no row is in both runs when they share no row number or key, not that it was skipped", async () => {
+    const keyed = (key: string, score: number): RowOutcome => ({ row: 1, id: key, key, results: { em: result(score) } });
+    const byKey = await compareRuns({ name: "a", rows: [keyed("t1", 1)] }, { name: "b", rows: [keyed("t2", 0)] }, { directions: { em: "maximize" }, pairBy: "key" });
+    expect(byKey.rows.matched).toBe(0);
+    expect(byKey.warnings).toEqual(["em: no row has a score in both runs (no row is in both: they share no key), so there is nothing to compare and no verdict on it"]);
+    const byRow = await compareRuns({ name: "a", rows: [{ ...keyed("t1", 1), row: 1 }] }, { name: "b", rows: [{ ...keyed("t1", 0), row: 2 }] }, { directions: { em: "maximize" } });
+    expect(byRow.warnings).toContain("em: no row has a score in both runs (no row is in both: they share no row number), so there is nothing to compare and no verdict on it");
+  });
+
   it("takes for a run without a summary its evaluators' types' directions, as its message and README say: what a summary records", () => {
     // A service compares a run still being recorded (no summary): findEvaluator(spec.type).direction over run.evaluators.
     for (const type of evaluatorTypes) {
