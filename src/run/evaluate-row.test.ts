@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EvalError } from "../errors.js";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { hashingProvider } from "../test-support.js";
 import { scoreRecord } from "./evaluate-row.js";
@@ -33,6 +34,21 @@ describe("scoreRecord", () => {
     const results = await scoreRecord({ output: "a", expected: "a" }, [failing, evaluators[3] as Evaluator]);
     expect(results["broken"]).toEqual({ error: { code: "EVALUATOR_FAILED", message: "boom" } });
     expect(results["jaccard_similarity"]).toMatchObject({ score: 1, passed: true });
+  });
+
+  it("marks an error that may pass (a provider's rate limit) transient, so that a service scores the record again rather than store its error for good", async () => {
+    const limited = () => ({ name: "limited", model: "m", remote: true, embed: async () => Promise.reject(new EvalError("PROVIDER_FAILED", "rate limited (429)", { transient: true })) });
+    const refused = () => ({ name: "refused", model: "m", remote: true, embed: async () => Promise.reject(new EvalError("PROVIDER_FAILED", "invalid key (401)")) });
+    const evs = createEvaluators(
+      [
+        { type: "semantic_similarity", name: "limited", config: { provider: "limited" } },
+        { type: "semantic_similarity", name: "refused", config: { provider: "refused" } },
+      ],
+      { embeddingProviders: { limited, refused } },
+    );
+    const results = await scoreRecord({ output: "a", expected: "b" }, evs);
+    expect(results["limited"]).toEqual({ error: { code: "PROVIDER_FAILED", message: expect.stringContaining("rate limited (429)"), transient: true } });
+    expect(results["refused"]).toEqual({ error: { code: "PROVIDER_FAILED", message: expect.stringContaining("invalid key (401)") } });
   });
 
   it("refuses a record that is not an object and evaluators that are not a list of evaluators, naming the argument", async () => {

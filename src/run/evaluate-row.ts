@@ -83,7 +83,7 @@ function stored(r: EvalResult): StoredResult {
 }
 
 function asError(err: unknown): ResultError {
-  if (err instanceof EvalError) return { error: { code: err.code, message: err.message } };
+  if (err instanceof EvalError) return { error: err.transient ? { code: err.code, message: err.message, transient: true } : { code: err.code, message: err.message } };
   return { error: { code: "EVALUATOR_FAILED", message: err instanceof Error ? err.message : String(err) } };
 }
 

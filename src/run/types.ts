@@ -10,8 +10,14 @@ import type { EvalVerdict } from "../evaluators/create.js";
 export type StoredResult = Omit<EvalResult, "name">;
 
 /** An evaluator that could not score a row (e.g. a JSONPath matched several values, a provider failed). */
+/**
+ * An evaluator's failure on a row, in place of its result: the `EvalError`'s `code` and `message` (`EVALUATOR_FAILED`
+ * for anything else thrown), and `transient: true` when the same call may succeed later (a provider's rate limit
+ * outlasting its retries, a network failure): a service that stores the row under its key re-scores such a row
+ * rather than keep its error for good. Absent otherwise.
+ */
 export interface ResultError {
-  error: { code: string; message: string };
+  error: { code: string; message: string; transient?: true };
 }
 
 export type RowResult = StoredResult | ResultError;
