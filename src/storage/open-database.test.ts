@@ -58,7 +58,7 @@ describe("isTransientSqliteCode and storeError's transient", () => {
     expect(fail("SQLITE_BUSY", "database is locked")).toMatchObject({ code: "STORE_FAILED", transient: true });
     // Says what held it most likely, and what to do: a run begun while `delete --vacuum` rewrites the file fails so.
     expect(fail("SQLITE_BUSY", "database is locked").message).toBe(
-      `${db}: could not append a row to run r: database is locked (another process held the database lock for more than 5000 ms — \`simeval delete --vacuum\` holds it for as long as it rewrites the file; try again once that process is done)`,
+      `${db}: could not append a row to run r: database is locked (another process held the database lock for more than 5000 ms (a large batch of rows being stored, or \`simeval delete --vacuum\`, which holds it for as long as it rewrites the file); try again once that process is done)`,
     );
     expect(fail("SQLITE_IOERR_WRITE")).toMatchObject({ code: "STORE_FAILED", transient: true });
     expect(fail("SQLITE_FULL")).toMatchObject({ code: "STORE_FAILED", transient: true });

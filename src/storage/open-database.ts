@@ -72,7 +72,7 @@ function databasePath(path: string): string {
 const HINTS: readonly [string, string][] = [
   ["SQLITE_NOTADB", "the file is not a SQLite database (or is encrypted); move it away or choose another path"],
   ["SQLITE_CORRUPT", "the database file is damaged; restore it from a copy or move it away to start afresh"],
-  ["SQLITE_BUSY", `another process held the database lock for more than ${BUSY_TIMEOUT_MS} ms — \`simeval delete --vacuum\` holds it for as long as it rewrites the file; try again once that process is done`],
+  ["SQLITE_BUSY", `another process held the database lock for more than ${BUSY_TIMEOUT_MS} ms (a large batch of rows being stored, or \`simeval delete --vacuum\`, which holds it for as long as it rewrites the file); try again once that process is done`],
   ["SQLITE_READONLY", "the file or its directory is read-only"],
   ["SQLITE_CANTOPEN", "check that the path names a file in a directory you can write to"],
   ["SQLITE_FULL", "the disk is full"],
