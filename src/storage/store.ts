@@ -1,6 +1,7 @@
 import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
 import type { RowScores } from "../run/row-scores.js";
+import type { StoredRows } from "./records.js";
 
 /** The stop reason of a run still running when the store that began it is closed. */
 export const CLOSED_UNFINISHED = "its run store was closed before the run finished";
@@ -166,6 +167,12 @@ export interface RunStore {
   findRun(ref: string): Promise<RunInfo | undefined>;
   /** The number of rows stored for a run: what a run without a summary (killed, or still running) covers so far. */
   rowCount(runId: string): Promise<number>;
+  /**
+   * What the rows stored for run `runId` hold ({@link StoredRows}): how many, how many kept their record, and when the
+   * first and last were stored, as `simeval show` prints them for a run no process owns (are rows still arriving
+   * before it is finished?). STORE_FAILED when there is no such run.
+   */
+  storedRows(runId: string): Promise<StoredRows>;
   /**
    * The row of run `runId` stored with the idempotency key `key` (see {@link RowOutcome.key}), as {@link rows}
    * gives it, or undefined when the run holds no row with that key: what a service answers for a trace by its
