@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -7,7 +8,7 @@ import type { EvaluatorSpec } from "../../evaluators/spec.js";
 import type { EvaluatorSummary, RunInfo } from "../../run/types.js";
 import { cliOutput, expectReportWrittenWholeOnSignal } from "../test-support.js";
 import { inTempDir } from "../../test-support.js";
-import { datasetLabels, leftOutNote, seriesWarnings, trendSeries, type TrendJson } from "./trend.js";
+import { datasetCount, datasetLabels, leftOutNote, seriesWarnings, trendSeries, type TrendJson } from "./trend.js";
 import { formatFigure } from "../format.js";
 import { NO_ROW_SCORED } from "../../report/trend-report.js";
 import { escapeHtml } from "../../report/escape.js";
@@ -278,8 +279,10 @@ describe("trend --report", () => {
       expect(kept.code).toBe(0);
       expect(kept.out).toContain("matched by content");
       expect(kept.err).not.toContain("datasets");
-      // Without --dataset, the two paths are two datasets, and that is said.
-      expect((await cliOutput(["trend", "--db", db])).err).toContain("these runs are on 2 datasets");
+      // Without --dataset too, one content at two paths is one dataset (a runner whose checkout path changes), not warned of.
+      const all = await cliOutput(["trend", "--db", db]);
+      expect(all.out).toMatch(/here[\s\S]*there/);
+      expect(all.err).not.toContain("datasets");
     });
   });
 });
@@ -491,5 +494,39 @@ describe("trend --json", () => {
       expect(html).toContain("<dt>Runs</dt><dd>0</dd>");
       for (const note of t.notes) expect(html).toContain(escapeHtml(note));
     });
+  });
+});
+
+describe("datasetCount", () => {
+  const on = (path: string | null, hash: string | null) => ({ dataset_path: path, dataset_hash: hash });
+
+  it("counts runs on one path, or on one content at several paths, as one dataset; runs read from no file as one more", () => {
+    expect(datasetCount([on("/a.jsonl", "h1"), on("/a.jsonl", "h2")])).toBe(1); // a file edited between runs
+    expect(datasetCount([on("/ci/1/a.jsonl", "h1"), on("/ci/2/a.jsonl", "h1")])).toBe(1); // a checkout that moved
+    expect(datasetCount([on("/a.jsonl", "h1"), on("/b.jsonl", "h2"), on("/c.jsonl", "h1")])).toBe(2);
+    expect(datasetCount([on("/a", "h1"), on("/b", "h1"), on("/b", "h2"), on("/c", "h2"), on("/d", "h3")])).toBe(2); // joined through b
+    expect(datasetCount([on(null, null), on(null, null), on("/a", "h1")])).toBe(2);
+    expect(datasetCount([on("/a", ""), on("/b", "")])).toBe(2); // no hash recorded: by path alone
+  });
+
+  it("is the number of groups that sharing a path or a content joins, on random runs", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 12 }), (pairs) => {
+        const runs = pairs.map(([p, h]) => on(`/d${p}`, `h${h}`));
+        // Plain reference: grow each group until no run outside it shares a path or a hash with it.
+        const left = new Set(runs.keys());
+        let groups = 0;
+        while (left.size) {
+          const group = [left.values().next().value as number];
+          left.delete(group[0] as number);
+          for (let i = 0; i < group.length; i++) {
+            const r = runs[group[i] as number]!;
+            for (const j of [...left]) if (runs[j]!.dataset_path === r.dataset_path || runs[j]!.dataset_hash === r.dataset_hash) (left.delete(j), group.push(j));
+          }
+          groups++;
+        }
+        expect(datasetCount(runs)).toBe(groups);
+      }),
+    );
   });
 });

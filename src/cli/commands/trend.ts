@@ -64,16 +64,14 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
       const none = complete.length && filter.described ? noRunKept("complete run", filter, complete.length, "`simeval runs` lists") : "No complete runs recorded yet.";
       return await emptyTrend([none, ...(leftOut ? [leftOut] : [])], leftOutRuns, opts, io);
     }
-    // Runs not read from a dataset file (null: a service's, scoring traces) count as one more dataset, as their means need
-    // not be comparable with a file's either; their cell is NO_DATASET_CELL.
-    const datasets = new Set(runs.map((r) => r.dataset_path));
+    const datasets = datasetCount(runs);
     const series = trendSeries(runs);
     // Runs kept by --dataset are on its file or its content: their paths may differ, their data does not.
     const moved = new Set(runs.filter(byContent).map((r) => r.id));
     const movedNote = moved.size ? sameContentNote(dataset ?? "") : null;
     const warnings = [
-      ...(datasets.size > 1 && dataset === undefined
-        ? [`these runs are on ${datasets.size} datasets${datasets.has(null) ? " (counting the runs not read from a dataset file as one)" : ""}, whose means need not be comparable; --dataset PATH keeps the runs on one`]
+      ...(datasets > 1 && dataset === undefined
+        ? [`these runs are on ${datasets} datasets${runs.some((r) => r.dataset_path === null) ? " (counting the runs not read from a dataset file as one)" : ""}, whose means need not be comparable; --dataset PATH keeps the runs on one`]
         : []),
       ...seriesWarnings(runs, series),
     ];
@@ -218,6 +216,31 @@ export function leftOutNote(runs: readonly RunInfo[]): string | null {
     ...(running.length ? [`${running.length} ${running.length === 1 ? "run" : "runs"} still being recorded (${names(running)})`] : []),
   ];
   return `left out: ${parts.join(" and ")}; trend shows complete runs only (\`simeval show RUN\` prints one)`;
+}
+
+/**
+ * How many datasets `runs` are on, for the several-datasets warning: runs on one path are on one dataset (a file
+ * edited between runs is still the one the user means), and so are runs on one content (sha256) at several paths (a
+ * CI runner whose checkout path changes between jobs), each joining the other's. Runs not read from a dataset file
+ * (a service's, scoring traces) count as one more dataset, as their means need not be comparable with a file's either.
+ */
+export function datasetCount(runs: readonly Pick<RunInfo, "dataset_path" | "dataset_hash">[]): number {
+  const parent = new Map<string, string>();
+  const root = (k: string): string => {
+    let r = k;
+    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
+    return r;
+  };
+  const join = (a: string, b: string) => {
+    for (const k of [a, b]) if (!parent.has(k)) parent.set(k, k);
+    parent.set(root(a), root(b));
+  };
+  for (const r of runs) {
+    // Keys of two kinds, a path's and a content's, that cannot be taken for each other.
+    const path = `path ${r.dataset_path ?? ""}`;
+    join(path, r.dataset_path !== null && r.dataset_hash ? `sha256 ${r.dataset_hash}` : path);
+  }
+  return new Set([...parent.keys()].filter((k) => k.startsWith("path ")).map(root)).size;
 }
 
 /**
