@@ -47,7 +47,7 @@ describe("compareRuns", () => {
     expect(e?.ci).toEqual({ low: 0, high: 0, level: 0.95 });
     expect(e?.rows).toEqual({ improved: 0, regressed: 0, unchanged: 500 });
     expect(e?.worst).toEqual([]);
-    expect(c).toMatchObject({ rows: { a: 500, b: 500, matched: 500 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null, warnings: [] });
+    expect(c).toMatchObject({ rows: { a: 500, b: 500, matched: 500, a_only: 0, b_only: 0 }, dataset_mismatch: null, verdict: { regressed_on: [], no_verdict_on: [] }, warnings: [] });
   });
 
   it("gives the same figures whatever order the rows come in (a results.jsonl file sorted another way)", async () => {
@@ -96,6 +96,7 @@ describe("compareRuns", () => {
     const e = c.evaluators[0];
     expect(e?.diff).toBe(1);
     expect(e).toMatchObject({ direction: "minimize", better: "a", significant: true, regressed: true, rows: { improved: 0, regressed: 300, unchanged: 0 } });
+    expect(c.verdict).toEqual({ regressed_on: ["dist"], no_verdict_on: [] });
     expect(e?.worst).toHaveLength(2);
     expect(e?.worst.map((w) => w.row)).toEqual([1, 2]); // all deltas equal: lowest row numbers first
     const down = (await compareRuns(run("a", { dist: up }), run("b", { dist: a }), { directions: { dist: "minimize" }, resamples: 1000 })).evaluators[0];
@@ -137,8 +138,7 @@ describe("compareRuns", () => {
       ],
     };
     const c = await compareRuns(a, b, { directions: { sim: "maximize" } });
-    expect(c.rows).toEqual({ a: 6, b: 6, matched: 5 });
-    expect(c.unmatched).toEqual({ a_only: 1, b_only: 1 });
+    expect(c.rows).toEqual({ a: 6, b: 6, matched: 5, a_only: 1, b_only: 1 });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 0.5, mean_b: 0.7 });
     expect(c.evaluators[0]?.diff).toBeCloseTo(0.2, 15);
     // Rows 2–5 are in both runs but not scored in both: the output says how many, and in which run.
@@ -199,23 +199,22 @@ describe("compareRuns", () => {
     const a = run("a", { sim: [0.1, 0.2, 0.3] }, ["x", "y", "z"]);
     const b = run("b", { sim: [0.1, 0.2, 0.3] }, ["x", "Y", { k: 1 }]);
     const c = await compareRuns(a, b, { directions: { sim: "maximize" } });
-    expect(c.dataset_mismatch).toBe(true);
-    expect(c.mismatch?.rows).toBe(2);
-    expect(c.mismatch?.examples).toEqual([
+    expect(c.dataset_mismatch?.rows).toBe(2);
+    expect(c.dataset_mismatch?.examples).toEqual([
       { row: 2, id_a: "y", id_b: "Y" },
       { row: 3, id_a: "z", id_b: { k: 1 } },
     ]);
-    expect(c.mismatch?.message).toMatch(/disagree on the id of 2 rows, first at row 2: string "y" in "a", string "Y" in "b"; they were probably made on different datasets/);
+    expect(c.dataset_mismatch?.message).toMatch(/disagree on the id of 2 rows, first at row 2: string "y" in "a", string "Y" in "b"; they were probably made on different datasets/);
     expect(c.evaluators[0]?.n_pairs).toBe(3); // still compared: the caller decides
     // A count of 1,000 or more with thousands separators; one row as "1 row".
     const ids = (prefix: string) => Array.from({ length: 1500 }, (_, i) => (i < 1200 ? `${prefix}${i}` : `q${i}`));
     const many = await compareRuns(run("a", { sim: Array<number>(1500).fill(1) }, ids("a")), run("b", { sim: Array<number>(1500).fill(1) }, ids("b")), { directions: { sim: "maximize" } });
-    expect(many.mismatch?.message).toMatch(/disagree on the id of 1,200 rows, first at row 1: string "a0" in "a", string "b0" in "b"/);
+    expect(many.dataset_mismatch?.message).toMatch(/disagree on the id of 1,200 rows, first at row 1: string "a0" in "a", string "b0" in "b"/);
     const one = await compareRuns(run("a", { sim: [1, 1] }, ["x", "y"]), run("b", { sim: [1, 1] }, ["x", "z"]), { directions: { sim: "maximize" } });
-    expect(one.mismatch?.message).toMatch(/disagree on the id of 1 row, first at row 2:/);
+    expect(one.dataset_mismatch?.message).toMatch(/disagree on the id of 1 row, first at row 2:/);
     // Equal object ids, and an id missing from one run, are not mismatches.
     const same = await compareRuns(run("a", { sim: [1, 1] }, [{ k: 1 }, "p"]), run("b", { sim: [1, 1] }, [{ k: 1 }, undefined]), { directions: { sim: "maximize" } });
-    expect(same.dataset_mismatch).toBe(false);
+    expect(same.dataset_mismatch).toBeNull();
   });
 
   it("gives a worst row run b's id, else run a's, else none: rows without ids have no id, not null", async () => {
@@ -229,10 +228,10 @@ describe("compareRuns", () => {
     const ids = [7, true, 1.5, { b: 2, a: 1 }, -0];
     const asText = ["7", "true", "1.5", { a: 1, b: 2 }, "0"];
     const c = await compareRuns(run("csv", { sim: [1, 1, 1, 1, 1] }, asText), run("jsonl", { sim: [1, 1, 1, 1, 1] }, ids), { directions: { sim: "maximize" } });
-    expect(c.dataset_mismatch).toBe(false);
+    expect(c.dataset_mismatch).toBeNull();
     // Other text is another id.
     const other = await compareRuns(run("csv", { sim: [1, 1, 1] }, ["7.0", "07", "True"]), run("jsonl", { sim: [1, 1, 1] }, [7, 7, true]), { directions: { sim: "maximize" } });
-    expect(other.mismatch?.rows).toBe(3);
+    expect(other.dataset_mismatch?.rows).toBe(3);
   });
 
   it("lists evaluators in one run only, and compares each common one", async () => {
@@ -248,6 +247,8 @@ describe("compareRuns", () => {
   it("gives null figures for an evaluator with no pairs", async () => {
     const c = await compareRuns(run("a", { sim: [failed, 0.5] }), run("b", { sim: [0.5, failed] }), { directions: { sim: "maximize" } });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 0, mean_a: null, mean_b: null, diff: null, ci: null, p_value: null, p_method: null, better: "same", significant: false, regressed: false });
+    // No pair is no verdict, which a gate must not pass.
+    expect(c.verdict).toEqual({ regressed_on: [], no_verdict_on: ["sim"] });
   });
 
   it("leaves out rows that are not objects (null threw a TypeError) and bad and repeated row numbers with a warning", async () => {
@@ -559,7 +560,7 @@ describe("compareRuns", () => {
       const c = await compareRuns(side("a", a, 0), side("b", b, 3), opts);
       expect(c.evaluators).toEqual(reference.evaluators);
       expect(c.rows.matched).toBe(even.length);
-      expect(c.unmatched).toEqual({ a_only: a.length - even.length, b_only: b.length - even.length });
+      expect(c.rows).toMatchObject({ a_only: a.length - even.length, b_only: b.length - even.length });
     }
   });
 
@@ -679,7 +680,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
         // Worst rows tied on how much they regressed come lowest row number (of run a) first, and the rows are numbered otherwise.
         const figures = (e: (typeof byKey.evaluators)[number] | undefined) => e && { ...e, worst: e.worst.map((w) => [w.id, w.score_a, w.score_b]).sort() };
         expect(figures(byKey.evaluators[0])).toEqual(figures(byRow.evaluators[0]));
-        expect(byKey).toMatchObject({ rows: { a: n, b: n, matched: n }, mismatch: null, warnings: [], settings: { pair_by: "key" } });
+        expect(byKey).toMatchObject({ rows: { a: n, b: n, matched: n, a_only: 0, b_only: 0 }, dataset_mismatch: null, warnings: [], settings: { pair_by: "key" } });
       }),
       { numRuns: 60 },
     );
@@ -689,14 +690,14 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     const a = keyedRun("a", [["t1", "k1", 1], ["t2", "k2", 1], ["t3", undefined, 1], ["t2 again", "k2", 0]]);
     const b = keyedRun("b", [["t2", "k2", 0.5], ["t1", "k1", 1], ["t9", "k9", 1]]);
     const c = await compareRuns(a, b, opts);
-    expect(c).toMatchObject({ rows: { a: 2, b: 3, matched: 2 }, unmatched: { a_only: 0, b_only: 1 }, mismatch: null });
+    expect(c).toMatchObject({ rows: { a: 2, b: 3, matched: 2, a_only: 0, b_only: 1 }, dataset_mismatch: null });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 2, mean_a: 1, mean_b: 0.75, worst: [{ row: 2, row_b: 1, id: "t2", score_a: 1, score_b: 0.5 }] });
     expect(c.warnings).toEqual([
       'Run "a", row 3 has no key, so it cannot be paired by key; this row was left out.',
       'Run "a", row 4 has the key string "k2" of an earlier row; the first was kept; this row was left out.',
     ]);
     // By number, the same rows pair otherwise: ids disagree.
-    expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).dataset_mismatch).toBe(true);
+    expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).dataset_mismatch).not.toBeNull();
     await expect(compareRuns(a, b, { ...opts, pairBy: "id" as never })).rejects.toThrow('compareRuns: opts.pairBy must be "row" or "key", received string "id"');
   });
 
@@ -730,7 +731,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     const a = keyedRun("a", [["t1", "k1", 1], ["t2", "k2", 1]]);
     const b = keyedRun("b", [["t1", "k1", 1], ["t3", "x", 1], ["other", "k2", 1]]);
     const c = await compareRuns(a, b, opts);
-    expect(c.mismatch).toEqual({
+    expect(c.dataset_mismatch).toEqual({
       message:
         'Runs "a" and "b" disagree on the id of 1 row paired by key, first at key string "k2" (row 2 in "a", row 3 in "b"): string "t2" in "a", string "other" in "b"; ' +
         "one key was probably given to different items (traces), so their scores should not be compared key by key.",
@@ -738,7 +739,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
       examples: [{ row: 2, row_b: 3, key: "k2", id_a: "t2", id_b: "other" }],
     });
     // By row number, the examples and the message are as they were.
-    expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).mismatch?.examples).toEqual([{ row: 2, id_a: "t2", id_b: "t3" }]);
+    expect((await compareRuns(a, b, { ...opts, pairBy: "row" })).dataset_mismatch?.examples).toEqual([{ row: 2, id_a: "t2", id_b: "t3" }]);
   });
 
   it("leaves out run b's rows with an empty key or a key it gave before (one run a has, or not), pairing each key once and counting them out of b's rows", async () => {
@@ -746,7 +747,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     const b = keyedRun("b", [["t1", "k1", 0], ["t1 again", "k1", 1], ["t2", "", 0], ["t9", "k9", 1], ["t9 again", "k9", 0]]);
     const c = await compareRuns(a, b, opts);
     // Row 2 of b would pair k1 a second time (n_pairs 2), and row 3's "" is no key.
-    expect(c).toMatchObject({ rows: { a: 2, b: 2, matched: 1 }, unmatched: { a_only: 1, b_only: 1 }, mismatch: null });
+    expect(c).toMatchObject({ rows: { a: 2, b: 2, matched: 1, a_only: 1, b_only: 1 }, dataset_mismatch: null });
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, mean_a: 1, mean_b: 0 });
     // Row 1 in both runs: row_b all the same (paired by key), and nothing of how the list was ordered.
     expect(Object.keys(c.evaluators[0]?.worst[0] ?? {})).toEqual(["row", "row_b", "id", "score_a", "score_b", "delta"]);

@@ -44,9 +44,9 @@ const MAX_PENDING = 65_536;
  * An evaluator without a single pair has null figures, `better: "same"`, `regressed: false`, and a
  * warning (see {@link noPairsWarning}): callers that gate must treat `n_pairs: 0` as no verdict.
  *
- * Rows in one run only are counted in `unmatched`; rows in both that one run did not score for an evaluator
+ * Rows in one run only are counted in `rows.a_only` and `rows.b_only`; rows in both that one run did not score for an evaluator
  * are left out of its pairs, with a warning giving how many per run (see {@link unpairedWarnings}). When a row number has different ids in the two runs
- * the comparison is still made, with `dataset_mismatch: true` and a message: the caller decides.
+ * the comparison is still made, with `dataset_mismatch` saying so: the caller decides.
  * Rows that are not objects, or have a bad or repeated row number, are left out with a warning; a long run never fails on one row.
  * Throws CONFIG_INVALID for bad options, or when an evaluator in both runs has no direction, and
  * INPUT_INVALID, naming the argument, for a run that is not `{ name, rows }` (`compareRuns()` threw a
@@ -83,7 +83,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const scored = new Map<string, { a: number; b: number }>();
   let matched = 0;
   let mismatched = 0;
-  const examples: NonNullable<Comparison["mismatch"]>["examples"] = [];
+  const examples: NonNullable<Comparison["dataset_mismatch"]>["examples"] = [];
   const pair = (x: RowScores, y: RowScores) => {
     matched++;
     const row = x.row;
@@ -195,10 +195,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   return {
     a: a.name,
     b: b.name,
-    rows: { a: rowsA, b: rowsB, matched },
-    unmatched: { a_only: rowsA - matched, b_only: rowsB - matched },
-    dataset_mismatch: mismatched > 0,
-    mismatch: first
+    rows: { a: rowsA, b: rowsB, matched, a_only: rowsA - matched, b_only: rowsB - matched },
+    dataset_mismatch: first
       ? {
           message: mismatchMessage(a.name, b.name, mismatched, first),
           rows: mismatched,
@@ -206,6 +204,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         }
       : null,
     evaluators,
+    verdict: { regressed_on: evaluators.filter((e) => e.regressed).map((e) => e.name), no_verdict_on: evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name) },
     only_in_a: namesA.filter((n) => !readB.names.has(n)),
     only_in_b: namesB.filter((n) => !readA.names.has(n)),
     warnings: [
@@ -221,7 +220,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
  * Says that `mismatched` pairs of rows have different ids, naming the first. Paired by key, it names the key and the
  * row's number in each run (they differ), and the likely cause: one key given to different items, not different datasets.
  */
-function mismatchMessage(nameA: string, nameB: string, mismatched: number, first: NonNullable<Comparison["mismatch"]>["examples"][number]): string {
+function mismatchMessage(nameA: string, nameB: string, mismatched: number, first: NonNullable<Comparison["dataset_mismatch"]>["examples"][number]): string {
   const ids = `${describeValue(first.id_a)} in "${nameA}", ${describeValue(first.id_b)} in "${nameB}"`;
   if (first.key !== undefined) {
     return (

@@ -88,19 +88,30 @@ export interface EvaluatorComparison {
   worst: WorstRow[];
 }
 
+/**
+ * What {@link compareRuns} returns. `simeval compare --json` prints the same fields (and the runs' labels, each
+ * evaluator's type, `verdict.withheld` and `notes`), with row ids as its text shows them.
+ */
 export interface Comparison {
   a: string;
   b: string;
-  /** Rows read from each run (valid row numbers, duplicates left out), and rows present in both. */
-  rows: { a: number; b: number; matched: number };
-  /** Rows present in one run only. */
-  unmatched: { a_only: number; b_only: number };
-  /** True when some row number has different ids in the two runs: probably different datasets. */
-  dataset_mismatch: boolean;
-  /** Rows paired by key also give, in each example, the key and the row's number in run b (`row_b`). */
-  mismatch: { message: string; rows: number; examples: { row: number; row_b?: number; key?: string; id_a: unknown; id_b: unknown }[] } | null;
+  /** Rows read from each run (valid row numbers, duplicates left out), rows present in both, and in one only. */
+  rows: { a: number; b: number; matched: number; a_only: number; b_only: number };
+  /**
+   * Null, or how many rows paired (by number, or by key) have ids that disagree between the runs, with a message
+   * and the first examples: the runs are probably on different datasets, and no verdict should be drawn. Rows paired
+   * by key also give, in each example, the key and the row's number in run b (`row_b`).
+   */
+  dataset_mismatch: { message: string; rows: number; examples: { row: number; row_b?: number; key?: string; id_a: unknown; id_b: unknown }[] } | null;
   /** Evaluators present in both runs, in run a's order. */
   evaluators: EvaluatorComparison[];
+  /**
+   * What `--fail-on-regression` fails on: the evaluators on which b is significantly worse than a (`regressed`), and
+   * those with no pair at all (no row scored in both runs), on which there is no verdict: a gate that cannot look
+   * does not pass. Draw none when {@link dataset_mismatch} is set, or when a run is not complete (it covers only
+   * some of its rows), as `simeval compare` withholds it.
+   */
+  verdict: { regressed_on: string[]; no_verdict_on: string[] };
   only_in_a: string[];
   only_in_b: string[];
   /**

@@ -532,7 +532,7 @@ describe("compare of results.jsonl files", () => {
       writeFileSync(whole, lines.join("\n") + "\n");
       writeFileSync(cut, lines.slice(0, 7).join("\n") + "\n" + (lines[7] as string).slice(0, 20));
       const c = await compare(await loadRun(whole, undefined), await loadRun(cut, undefined));
-      expect(c.rows).toEqual({ a: 8, b: 7, matched: 7 });
+      expect(c.rows).toEqual({ a: 8, b: 7, matched: 7, a_only: 1, b_only: 0 });
       expect(c.warnings).toContain(`B (${cut}) ends in a line cut short (line 8, not valid JSON, with no line break after it: a run killed while writing it), left out`);
       expect(c.warnings.filter((w) => w.includes("cut short"))).toHaveLength(1);
       // Said of the rows compared: a file whose line was cut short when it was loaded and is whole when compared (a run still writing it) is not.
@@ -541,7 +541,7 @@ describe("compare of results.jsonl files", () => {
       const loaded = await loadRun(cut, undefined);
       writeFileSync(cut, rowsWithErrors.join("\n") + "\n");
       const later = await compare(await loadRun(whole, undefined), loaded);
-      expect(later.rows).toEqual({ a: 8, b: 8, matched: 8 });
+      expect(later.rows).toEqual({ a: 8, b: 8, matched: 8, a_only: 0, b_only: 0 });
       expect(later.warnings.filter((w) => w.includes("cut short"))).toEqual([]);
     });
   });
@@ -575,7 +575,7 @@ describe("printComparison", () => {
       better: "a" as const, significant: true, regressed: true, rows: { improved: 25, regressed: 42, unchanged: 333 }, worst: [],
     };
     const text = printComparison({
-      a: "A", b: "B", rows: { a: 400, b: 400, matched: 400 }, unmatched: { a_only: 0, b_only: 0 }, dataset_mismatch: false, mismatch: null,
+      a: "A", b: "B", rows: { a: 400, b: 400, matched: 400, a_only: 0, b_only: 0 }, dataset_mismatch: null, verdict: { regressed_on: ["lev"], no_verdict_on: [] },
       evaluators: [e], only_in_a: [], only_in_b: [], warnings: [], settings: { seed: 1, resamples: 10_000, alpha: 0.05, worst: 10, pair_by: "row" },
     });
     expect(text).toMatch(/em\s+400\s+0\.5000\s+0\.4575\s+-0\.0425\s+\[-0\.0825, -0\.0025\]\s+0\.049995\s+A\s/);

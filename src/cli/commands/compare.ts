@@ -156,13 +156,13 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   // Equal counts can still hold different row numbers (two subsets of one dataset): say so whenever some row is in one run only.
   // Paired by key, what both runs have is keys, not row numbers (a row's number differs from run to run).
   const unit = pairBy === "key" ? "key" : "row number";
-  if (c.unmatched.a_only || c.unmatched.b_only) {
-    const apart = [c.unmatched.a_only ? `${formatInt(c.unmatched.a_only)} in A only` : "", c.unmatched.b_only ? `${formatInt(c.unmatched.b_only)} in B only` : ""].filter(Boolean).join(", ");
+  if (c.rows.a_only || c.rows.b_only) {
+    const apart = [c.rows.a_only ? `${formatInt(c.rows.a_only)} in A only` : "", c.rows.b_only ? `${formatInt(c.rows.b_only)} in B only` : ""].filter(Boolean).join(", ");
     early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} ${unit}${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared (${apart})`);
   }
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
-  return { ...c, mismatch: c.mismatch && tracedMismatch(a, b, c.mismatch, pairBy), warnings: [...early, ...c.warnings] };
+  return { ...c, dataset_mismatch: c.dataset_mismatch && tracedMismatch(a, b, c.dataset_mismatch, pairBy), warnings: [...early, ...c.warnings] };
 }
 
 /**
@@ -170,7 +170,7 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
  * the pairing: their rows are numbered in the order they arrived, and rows are paired by number, so that two runs
  * over the same traces in another order disagree too ("probably made on different datasets" misled).
  */
-function tracedMismatch(a: LoadedRun, b: LoadedRun, mismatch: NonNullable<Comparison["mismatch"]>, pairBy: "row" | "key"): Comparison["mismatch"] {
+function tracedMismatch(a: LoadedRun, b: LoadedRun, mismatch: NonNullable<Comparison["dataset_mismatch"]>, pairBy: "row" | "key"): Comparison["dataset_mismatch"] {
   if (pairBy === "key" || a.info?.dataset_path !== null || b.info?.dataset_path !== null) return mismatch;
   const cause = /they were probably made on different datasets .*$/;
   const traced =
@@ -282,8 +282,8 @@ function cutShortWithheld(a: LoadedRun, b: LoadedRun): string | null {
 
 /** Why there is no verdict on rows whose ids disagree (see {@link withheldVerdict}), or null. */
 export function mismatchWithheld(c: Comparison): string | null {
-  if (!c.mismatch) return null;
-  const message = c.mismatch.message.replace(/\.$/, "");
+  if (!c.dataset_mismatch) return null;
+  const message = c.dataset_mismatch.message.replace(/\.$/, "");
   // "Runs … disagree" starts a sentence of its own in the text; here it follows the flag.
   const why = c.settings.pair_by === "key" ? "one key names different items in the two runs" : "the runs are not on the same dataset";
   return `${message.charAt(0).toLowerCase()}${message.slice(1)}; ${why}, so there is no verdict`;
@@ -315,11 +315,7 @@ export function refuseWithheldVerdict(why: string | null): void {
  * does not pass. `compare` and `run --baseline` both judge by it.
  */
 export function regressionVerdict(c: Comparison): { regressed: string[]; no_verdict: string[]; compared: number } {
-  return {
-    regressed: c.evaluators.filter((e) => e.regressed).map((e) => e.name),
-    no_verdict: c.evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name),
-    compared: c.evaluators.length,
-  };
+  return { regressed: c.verdict.regressed_on, no_verdict: c.verdict.no_verdict_on, compared: c.evaluators.length };
 }
 
 /** {@link regressionVerdict} as `compare` says it, long lists cut ({@link evaluatorList}: the table names each); empty when the gate passes. */
@@ -333,7 +329,7 @@ export function regressionFailures(c: Comparison, labelB: string, labelA: string
 
 /** Everything the comparison warns about, ids that disagree first: the text and the HTML report show the same list. */
 function comparisonWarnings(c: Comparison): string[] {
-  return [...(c.mismatch ? [c.mismatch.message] : []), ...c.warnings];
+  return [...(c.dataset_mismatch ? [c.dataset_mismatch.message] : []), ...c.warnings];
 }
 
 async function* withoutScores(rows: Iterable<RowScores> | AsyncIterable<RowScores>, names: readonly string[]): AsyncGenerator<RowScores> {
@@ -478,12 +474,11 @@ export function jsonRowId(id: unknown): RowIdJson {
 /** The comparison of `a` and `b` as `compare --json` prints it: see {@link ComparisonJson}. */
 export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): ComparisonJson {
   const run = (r: LoadedRun): ComparedRunJson => ({ label: r.label, id: r.info?.id ?? null, name: r.info ? r.info.name : null, file: r.info ? null : r.label });
-  const { regressed, no_verdict } = regressionVerdict(c);
   return {
     a: run(a),
     b: run(b),
-    rows: { ...c.rows, ...c.unmatched },
-    dataset_mismatch: c.mismatch && { message: c.mismatch.message, rows: c.mismatch.rows, examples: c.mismatch.examples.map((x) => ({ row: x.row, ...(x.row_b === undefined ? {} : { row_b: x.row_b, key: jsonRowId(x.key) }), id_a: jsonRowId(x.id_a), id_b: jsonRowId(x.id_b) })) },
+    rows: { ...c.rows },
+    dataset_mismatch: c.dataset_mismatch && { message: c.dataset_mismatch.message, rows: c.dataset_mismatch.rows, examples: c.dataset_mismatch.examples.map((x) => ({ row: x.row, ...(x.row_b === undefined ? {} : { row_b: x.row_b, key: jsonRowId(x.key) }), id_a: jsonRowId(x.id_a), id_b: jsonRowId(x.id_b) })) },
     // The comparison's own fields, in its order (a name first, then its type), with each worst row's id as shown.
     evaluators: c.evaluators.map(({ name, worst, ...figures }) => ({
       name,
@@ -493,7 +488,7 @@ export function comparisonJson(c: Comparison, a: LoadedRun, b: LoadedRun): Compa
     })),
     only_in_a: [...c.only_in_a],
     only_in_b: [...c.only_in_b],
-    verdict: { regressed_on: regressed, no_verdict_on: no_verdict, withheld: withheldVerdict(c, a, b) },
+    verdict: { ...c.verdict, withheld: withheldVerdict(c, a, b) },
     warnings: comparisonWarnings(c),
     notes: [methodsNote(c), ...fewPairsNotes(c)],
     settings: { ...c.settings },
