@@ -68,7 +68,7 @@ table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:8px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{white-space:normal}
 thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;background:#fafbfc}
-th:first-child,td:first-child{text-align:left}
+th:first-child,td:first-child,th.left,td.left{text-align:left}
 tbody tr:last-child>*{border-bottom:0}
 td.name,tbody th.name{font-weight:600;white-space:normal;overflow-wrap:break-word;min-width:9em}
 th.name{overflow-wrap:break-word}

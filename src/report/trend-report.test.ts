@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { renderPage } from "./html-page.js";
 import { sampleTrendInput } from "./sample.js";
 import { renderTrendReport } from "./trend-report.js";
 
@@ -75,11 +76,34 @@ describe("renderTrendReport", () => {
       series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, 0.9] }],
       warnings: ["these runs are on 2 datasets, whose means need not be comparable"],
     });
-    expect(html).toContain(`<th scope="col" class="name">Dataset</th>`);
+    expect(html).toContain(`<th scope="col" class="name left">Dataset</th>`);
     // A path may wrap between its parts (<wbr>); its text is whole.
     expect(html.replaceAll("<wbr>", "")).toContain("/data/a.jsonl");
     expect(html.replaceAll("<wbr>", "")).toContain("/data/&lt;b&gt;.jsonl");
     expect(html).toContain(`<div class="warnbox">⚠ these runs are on 2 datasets, whose means need not be comparable</div>`);
+  });
+
+  it("sets the run and its dataset, which are text, left in the table of runs, heads and cells alike; the figures right", () => {
+    const html = renderTrendReport({
+      runs: [
+        { id: "01m8er4ymhfj2ev8dea4e53t22", name: "nightly", started_at: "2024-01-01T00:00:00Z", dataset_path: "/data/a.jsonl" },
+        { id: "01m8er4zgze4233mr8rgxqfjbe", name: "nightly", started_at: "2024-01-02T00:00:00Z", dataset_path: "/data/b.jsonl" },
+      ],
+      series: [{ name: "lev", type: "levenshtein", direction: "maximize", threshold: null, means: [0.5, 0.9] }],
+    });
+    // Which of a table's cells the report's CSS sets left: the first of a row, and those of class "left".
+    const rule = /<style>[\s\S]*?\n([^{}\n]*)\{text-align:left\}/.exec(renderPage("t", ""))?.[1] ?? "";
+    const selectors = rule.split(",");
+    expect(selectors).toEqual(expect.arrayContaining(["th:first-child", "td:first-child", "th.left", "td.left"]));
+    const alignOf = (cells: string[]) =>
+      cells.map((c, i) => (i === 0 || /^<t[hd][^>]*class="[^"]*\bleft\b/.test(c) ? "left" : "right"));
+    const table = /<table class="stack">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? "";
+    const cellsOf = (tr: string) => [...tr.matchAll(/<t[hd][\s>][\s\S]*?<\/t[hd]>/g)].map((m) => m[0]);
+    const [head = "", ...rows] = [...table.matchAll(/<tr>[\s\S]*?<\/tr>/g)].map((m) => m[0]);
+    const expected = ["left", "left", "right", "left", "right"]; // #, Run, Started, Dataset, lev
+    expect(alignOf(cellsOf(head))).toEqual(expected);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(alignOf(cellsOf(row))).toEqual(expected);
   });
 
   it("does not call the mean of an evaluator the latest run lacks its latest mean", () => {
@@ -152,7 +176,7 @@ describe("renderTrendReport, runs that share a name", () => {
     expect(labels).toHaveLength(3);
     expect(new Set(labels).size).toBe(3);
     labels.forEach((l, i) => expect(l).toMatch(new RegExp(`^#${i + 1} nightly`)));
-    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td data-label="#">#${n}</td><th scope="row" class="name">`));
+    [1, 2, 3].forEach((n) => expect(html).toContain(`<tr><td data-label="#">#${n}</td><th scope="row" class="name left">`));
   });
 
   it("keeps the plain names when they already read apart", () => {

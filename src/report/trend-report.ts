@@ -82,11 +82,13 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
 
 function renderTable(input: TrendReportInput): string {
   const datasets = input.runs.some((r) => r.dataset_path !== undefined);
-  const head = [`<th scope="col">#</th>`, `<th scope="col">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
+  // The run and its dataset are text: left-aligned (`left`) under their heads, where the table's right
+  // alignment, meant for figures, set each name and path against the column's right edge.
+  const head = [`<th scope="col">#</th>`, `<th scope="col" class="left">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name left">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr>${cell("#", `#${i + 1}`)}<th scope="row" class="name">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></th>${cell("Started", escapeHtml(formatTime(run.started_at)))}` +
-      (datasets ? cell("Dataset", nameText(run.dataset_path ?? ""), "name") : "") +
+      `<tr>${cell("#", `#${i + 1}`)}<th scope="row" class="name left">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></th>${cell("Started", escapeHtml(formatTime(run.started_at)))}` +
+      (datasets ? cell("Dataset", nameText(run.dataset_path ?? ""), "name left") : "") +
       input.series.map((s) => cell(s.name, s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null))).join("") +
       `</tr>`,
   );
