@@ -78,6 +78,7 @@ td.name .type,tbody th.name .type{display:block;font-weight:400;color:var(--mute
 .rate{display:inline-flex;align-items:center;gap:8px}
 .rate .track{width:70px;height:8px;border-radius:4px;background:var(--fail-bg);overflow:hidden;display:inline-block}
 .rate .fill{display:block;height:100%;background:var(--pass)}
+.rate .pct{min-width:4.2em;text-align:right}
 .badge{display:inline-block;font-size:12px;font-weight:650;padding:1px 8px;border-radius:999px;border:1px solid transparent;white-space:nowrap}
 .badge.pass{color:var(--pass-text);background:var(--pass-bg);border-color:#b5d5ec}
 .badge.fail{color:var(--fail-text);background:var(--fail-bg);border-color:#f1c3a4}
@@ -156,7 +157,7 @@ footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
 @media (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}
 table.stack thead{display:none}table.stack tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:8px 14px;padding:10px 2px;border-bottom:1px solid var(--line)}table.stack tbody tr:last-child{border-bottom:0}
 table.stack td,table.stack tbody th{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}table.stack td.name,table.stack tbody th.name,table.stack td.diff,table.stack td.moves{grid-column:1/-1}
-table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}}
+table.stack .rate .pct{min-width:0}table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}}
 @media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
 `;
 

@@ -224,6 +224,23 @@ describe("renderRunReport", () => {
     expect(table).toContain(`style="width:33.3%"`);
   });
 
+  it("starts every row's pass-rate bar at the same place, its figure in a box as wide as the widest usual one", () => {
+    const rates = [1, 2 / 3, 0, 1999 / 2000];
+    const html = renderRunReport(input({ evaluators: rates.map((r, i) => ({ summary: summary({ name: `e${i}`, pass_rate: r, verdicts: 2000 }), histogram: { edges: [0, 1], counts: [3] }, worst: [] })) }));
+    // The bar then the figure, right-aligned in the cell: the figure in a box of its own, so "100.0%" beside
+    // "66.7%" does not push its bar left of the others.
+    const figures = [...html.matchAll(/<span class="rate"[^>]*><span class="track">[\s\S]*?<\/span><\/span><span class="pct">([^<]*)<\/span><\/span>/g)].map((m) => m[1]);
+    expect(figures).toEqual(["100.0%", "66.7%", "0.0%", "99.95%"]);
+    const pct = cssRule(html, ".rate .pct");
+    expect(pct).toContain("text-align:right");
+    // "100.0%" and "99.95%" are about 3.8em wide in tabular figures: the box holds them, so each bar stays put.
+    const width = Number(/min-width:([\d.]+)em/.exec(pct)?.[1]);
+    expect(width).toBeGreaterThanOrEqual(4);
+    // Where each row is a grid of its own (a narrow screen, a printed page) there is no column to line up, and
+    // the box would push the figure out of its grid cell (5 cells across a page): it goes.
+    expect(html).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack \.rate \.pct\{min-width:0\}/);
+  });
+
   it("draws each evaluator's histogram with its counts and its threshold", () => {
     const sample = sampleRunReportInput();
     const charts = svgs(renderRunReport(sample), "chart histogram");

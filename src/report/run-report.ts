@@ -115,13 +115,17 @@ function skippedNote(skippedAsZero: boolean): string {
   return "Skipped rows (no expected output) were counted as failed, and as score 0 where higher is better (<code>--count-skipped-as-zero</code>); errors are counted apart and never averaged in.";
 }
 
-/** The pass rate with a bar (its length, not only its colour, carries the value) and the verdict count. */
+/**
+ * The pass rate with a bar (its length, not only its colour, carries the value) and the verdict count. The
+ * figure is set in a box of its own width (`.pct`, see the CSS) so that each row's bar starts at the same place:
+ * right-aligned, a wider figure ("100.0%" under "68.7%") pushed its row's bar left of the others.
+ */
 function passRate(s: EvaluatorSummary): string {
   if (s.pass_rate === null) return `<span class="muted" title="no threshold, so no verdicts">${MISSING}</span>`;
   const pct = passRatePercent(s) ?? 0;
   return (
     `<span class="rate" title="${formatInt(Math.round(s.pass_rate * s.verdicts))} of ${formatInt(s.verdicts)} rows with a verdict passed">` +
-    `<span class="track"><span class="fill" style="width:${pct}%"></span></span>${formatPassRate(s)}</span>`
+    `<span class="track"><span class="fill" style="width:${pct}%"></span></span><span class="pct">${formatPassRate(s)}</span></span>`
   );
 }
 
