@@ -73,6 +73,23 @@ describe("tables that scroll sideways", () => {
   });
 });
 
+describe("printing", () => {
+  const print = /@media print\{(.*)\}\s*$/m.exec(css)?.[1] ?? "";
+  /** The selectors of the print rules that keep their box on one page. */
+  const unbroken = print.split("}").filter((r) => /break-inside:avoid/.test(r)).flatMap((r) => (r.split("{")[0] ?? "").split(","));
+
+  it("lets a card longer than a page break, so a page is not left blank before it", () => {
+    expect(print).not.toBe("");
+    // A card is a whole section (a summary of 300 rows' evaluators, ten worst rows): kept whole, it went to a
+    // new page, leaving the one before it blank under the header, and was broken there all the same.
+    expect(unbroken).not.toContain(".card");
+  });
+
+  it("keeps the small parts whole: a worst row, a table row, a chart", () => {
+    expect(unbroken).toEqual(expect.arrayContaining([".row", "tr", ".chart"]));
+  });
+});
+
 describe("deltaHtml", () => {
   it("marks no change (0) neither better nor worse, in either direction", () => {
     expect(deltaHtml(0, "maximize")).toBe(`<span class="delta">+0</span>`);

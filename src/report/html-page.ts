@@ -41,6 +41,10 @@ export function responsiveChart(wide: string, narrow: string): string {
  * deficiencies; pass/fail is also always said in words and marks (✓/✗, hatching, hollow points).
  * Text in those colours (badges, deltas) takes the darker `--pass-text` and `--fail-text`: at 12 px on its
  * badge's tint, `--fail` measured 3.81:1 and `--pass` 4.46:1, under WCAG AA's 4.5:1; fills keep the brighter ones.
+ *
+ * In print, the small parts are kept on one page (a worst row, a table row, a chart, with its heading) and a
+ * card may break: a card is a whole section, often longer than a page, and kept whole it went to a new page,
+ * leaving the one before blank under the header, only to be broken there all the same.
  */
 const CSS = `
 :root{--ink:#1b2330;--muted:#5b6676;--line:#e2e6ec;--bg:#f5f6f8;--card:#fff;--pass:#0072b2;--pass-bg:#e3f0f9;--fail:#c94f00;--fail-bg:#fbe7da;--pass-text:#0067a3;--fail-text:#a84200;--neutral:#7a8699;--accent:#3b4a63;
@@ -158,7 +162,7 @@ footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
 table.stack thead{display:none}table.stack tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:8px 14px;padding:10px 2px;border-bottom:1px solid var(--line)}table.stack tbody tr:last-child{border-bottom:0}
 table.stack td,table.stack tbody th{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}table.stack td.name,table.stack tbody th.name,table.stack td.diff,table.stack td.moves{grid-column:1/-1}
 table.stack .rate .pct{min-width:0}table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}}
-@media print{body{background:#fff}.card{box-shadow:none;break-inside:avoid}.text{max-height:none}}
+@media print{body{background:#fff}.card{box-shadow:none}.row,tr,.chart,.legend,.warnbox{break-inside:avoid}h2,h3,.ev-head,.stats{break-after:avoid}.text{max-height:none}}
 `;
 
 /** Forbids every script and every network load; inline styles and data: images only. */
