@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { chooseBins, scoreRange } from "./choose.js";
 import { renderHistogramSvg, thresholdPosition } from "./histogram-svg.js";
+import type { HistogramData } from "./types.js";
 
 interface Attrs {
   [key: string]: string;
@@ -157,6 +158,39 @@ describe("renderHistogramSvg, the threshold's label", () => {
     const l = label(threshold);
     expect(l["x"]).toBe(String(Math.round((48 + 1016 * threshold) * 10) / 10));
     expect(l["text-anchor"]).toBe(anchor);
+  });
+});
+
+describe("renderHistogramSvg, the x axis's labels", () => {
+  /** Integer bins of `step` from -0.5 (as chooseBins draws edit distances) up past `max`. */
+  const intBins = (max: number, step: number) => {
+    const edges = [-0.5];
+    while ((edges[edges.length - 1] ?? 0) < max) edges.push((edges[edges.length - 1] ?? 0) + step);
+    return { edges, counts: edges.slice(1).map((_, i) => i % 3), integer: true };
+  };
+  const cases: [string, HistogramData][] = [
+    ["edit distances to 1,990 (2,000-character answers)", intBins(1990, 100)],
+    ["edit distances to 150,000", intBins(150_000, 7500)],
+    ["edit distances to 12", intBins(12, 1)],
+    ["scores in [0, 1]", { edges: [0, 0.25, 0.5, 0.75, 1], counts: [1, 2, 3, 4] }],
+  ];
+  const widths = [360, 1080];
+
+  it.each(cases.flatMap(([name, hist]) => widths.map((width) => [name, width, hist] as const)))("%s, %s units wide: never run together, nor past the edge", (_, width, hist) => {
+    const svg = parse(renderHistogramSvg(hist, { id: "x", direction: "minimize", threshold: null, xLabel: "edit distance", title: "dist", width }));
+    // The x ticks' labels sit under the axis, all on one baseline: the y ticks' are at x 42.
+    const labels = (svg.text ?? []).filter((t) => t["class"] === "tick" && t["text-anchor"] === "middle").map((t) => ({ x: Number(t["x"]), text: t["#text"] }));
+    expect(labels.length).toBeGreaterThanOrEqual(3);
+    // Each within the drawing: the last, at the axis's end 16 units from the edge, is not cut.
+    for (const l of labels) {
+      expect(l.x - (l.text.length * 7) / 2, l.text).toBeGreaterThanOrEqual(0);
+      expect(l.x + (l.text.length * 7) / 2, l.text).toBeLessThanOrEqual(width);
+    }
+    // 11-unit text: a digit is about 7 units wide (0.64 em); two neighbours, each centred on its tick, keep 4 units apart.
+    for (let i = 1; i < labels.length; i++) {
+      const [a, b] = [labels[i - 1], labels[i]] as [{ x: number; text: string }, { x: number; text: string }];
+      expect(b.x - a.x, `${a.text} and ${b.text}`).toBeGreaterThanOrEqual(((a.text.length + b.text.length) / 2) * 7 + 4);
+    }
   });
 });
 

@@ -42,6 +42,38 @@ const M = { top: 30, right: 16, bottom: 46, left: 48 };
 const X_TICK_BASELINE = 23;
 
 /**
+ * The most a tick label's character takes, in chart units: 11-unit text, whose digits are 0.64 em wide in
+ * DejaVu Sans (the fallback font), about as wide as in the system fonts before it.
+ */
+export const TICK_CHAR_WIDTH = 7;
+/** The least room between two x tick labels, in chart units. */
+export const TICK_LABEL_GAP = 6;
+
+/** An x tick's label: integer scales (edit counts) with thousands separators, as the summary prints them. */
+export function xTickLabel(t: number, integer: boolean): string {
+  return integer ? formatInt(t) : String(t);
+}
+
+/**
+ * The x axis's round ticks (d3-array's `ticks`; integer scales only label integers), as many as the plot's
+ * width `plotW` holds with their labels side by side: fewer are asked for until the widest label and a gap
+ * fit between two ticks. At a fixed 8, the narrow drawing's 296-unit axis put "1,000" to "1,800" 30 units
+ * apart, each 35 wide, run together as "1,0001,2001,400" (edit distances of 2,000-character answers).
+ */
+export function xTicksThatFit(lo: number, hi: number, integer: boolean, plotW: number): number[] {
+  const at = (count: number): number[] => (integer ? ticks(Math.max(0, Math.ceil(lo)), Math.floor(hi), count).filter(Number.isInteger) : ticks(lo, hi, count));
+  let out: number[] = [];
+  for (let count = integer ? 8 : 5; count >= 1; count--) {
+    out = at(count);
+    const widest = Math.max(0, ...out.map((t) => xTickLabel(t, integer).length)) * TICK_CHAR_WIDTH;
+    const [a = 0, b] = out;
+    const step = b === undefined ? Infinity : ((b - a) / (hi - lo || 1)) * plotW;
+    if (step >= widest + TICK_LABEL_GAP) return out;
+  }
+  return out;
+}
+
+/**
  * Where the threshold line goes: at the threshold for continuous scores; for integer-centred bins,
  * half a unit towards the failing side, i.e. between the last passing and first failing integer.
  */
@@ -114,11 +146,14 @@ export function renderHistogramSvg(hist: HistogramData, opts: HistogramSvgOption
   }
   // X axis with round ticks; integer scales only label integers.
   out.push(`<line class="axis" x1="${M.left}" x2="${width - M.right}" y1="${r(y(0))}" y2="${r(y(0))}"/>`);
-  const xTicks = integer ? ticks(Math.max(0, Math.ceil(lo)), Math.floor(hi), 8).filter(Number.isInteger) : ticks(lo, hi, 5);
-  for (const t of xTicks) {
+  for (const t of xTicksThatFit(lo, hi, integer, plotW)) {
+    const label = xTickLabel(t, integer);
+    // Centred under its tick, but never past the drawing's edge: the last of "0 … 150,000", centred on the
+    // axis's end 16 units from the edge, was cut to "150,00".
+    const half = (label.length * TICK_CHAR_WIDTH) / 2;
     out.push(
       `<line class="axis" x1="${r(x(t))}" x2="${r(x(t))}" y1="${r(y(0))}" y2="${r(y(0) + 4)}"/>`,
-      `<text class="tick" x="${r(x(t))}" y="${r(y(0) + X_TICK_BASELINE)}" text-anchor="middle">${escapeHtml(integer ? formatInt(t) : String(t))}</text>`,
+      `<text class="tick" x="${r(clamp(x(t), half, width - half))}" y="${r(y(0) + X_TICK_BASELINE)}" text-anchor="middle">${escapeHtml(label)}</text>`,
     );
   }
   out.push(`<text class="axis-label" x="${M.left + plotW / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(opts.xLabel)}</text>`);
