@@ -67,6 +67,12 @@ describe("renderTrendReport", () => {
     expect(html).not.toContain("line-chart");
   });
 
+  it("says there is no run to show, rather than drawing a table of bare column heads, when no run was kept", () => {
+    const html = renderTrendReport({ runs: [], series: [], warnings: ['No complete run named "x"'] });
+    expect(html).not.toContain("<table");
+    expect(html).toContain(`<h2>All runs</h2><p class="empty-state">No run to show.</p>`);
+  });
+
   it("shows each run's dataset and the terminal's warnings, as the terminal does", () => {
     const html = renderTrendReport({
       runs: [

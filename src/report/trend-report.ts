@@ -80,7 +80,12 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
   );
 }
 
+/**
+ * The table of runs, one row each; with no run (a --name or --dataset that kept none) a sentence instead:
+ * a table of bare column heads read as a page that failed to load its rows.
+ */
 function renderTable(input: TrendReportInput): string {
+  if (!input.runs.length) return `<section class="card"><h2>All runs</h2><p class="empty-state">No run to show.</p></section>`;
   const datasets = input.runs.some((r) => r.dataset_path !== undefined);
   // The run and its dataset are text: left-aligned (`left`) under their heads, where the table's right
   // alignment, meant for figures, set each name and path against the column's right edge.
