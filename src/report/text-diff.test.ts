@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { renderPage } from "./html-page.js";
 import { MAX_SHOWN_CHARS, alignTexts, segmentsToHtml, type Segment } from "./text-diff.js";
 
 const join = (segs: Segment[]): string => segs.map((s) => s.text).join("");
@@ -212,5 +213,19 @@ describe("segmentsToHtml", () => {
       "extra",
     );
     expect(html).toBe(`&lt;b&gt;<mark class="extra" title="not in the expected text">&lt;script&gt;</mark>`);
+  });
+
+  it("shows a marked line break with a sign, a blank line missing from the output and a CRLF read as LF too", () => {
+    // "Line two\n\nLine four" against "Line 2\nLine four": the blank line is the change.
+    const blank = alignTexts("Line two\n\nLine four", "Line two\nLine four", { unit: "chars", ignore_case: false });
+    const nl = `<span class="nl" title="line break"></span>`;
+    expect(segmentsToHtml(blank.expected, "missing")).toBe(`Line two\n<mark class="missing" title="missing from the output">${nl}\n</mark>Line four`);
+    // CRLF, one grapheme, against LF: both line breaks marked, the CRLF whole after its sign.
+    const crlf = segmentsToHtml([{ text: "a", changed: false }, { text: "\r\n", changed: true }, { text: "b", changed: false }], "missing");
+    expect(crlf).toBe(`a<mark class="missing" title="missing from the output">${nl}\r\n</mark>b`);
+    // An unmarked line break gains nothing.
+    expect(segmentsToHtml([{ text: "a\nb", changed: false }], "extra")).toBe("a\nb");
+    // The sign is drawn by the CSS, not text that a copied answer would gain.
+    expect(renderPage("t", "")).toContain(`mark .nl::before{content:"↵"`);
   });
 });

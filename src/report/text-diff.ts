@@ -195,6 +195,15 @@ function push(segments: Segment[], text: string, changed: boolean, unmarkSpace: 
 export function segmentsToHtml(segments: readonly Segment[], cls: "missing" | "extra"): string {
   const title = cls === "missing" ? "missing from the output" : "not in the expected text";
   return segments
-    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${escapeText(s.text)}</mark>` : escapeText(s.text)))
+    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${markedLineBreaks(escapeText(s.text))}</mark>` : escapeText(s.text)))
     .join("");
+}
+
+/**
+ * A marked line break (`\n`, or `\r\n` whole) with a visible sign before it, `<span class="nl">` drawn as "↵" by
+ * the CSS (not text, so a copied answer does not gain it): a mark holding only a line break was a sliver at the
+ * line's end, a blank line missing from the output a dot, and the change could not be seen.
+ */
+function markedLineBreaks(html: string): string {
+  return html.replace(/\r?\n/g, `<span class="nl" title="line break"></span>$&`);
 }
