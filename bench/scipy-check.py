@@ -5,16 +5,17 @@ dependency). Writes two results.jsonl files whose evaluators hold random paired 
 on them, and compares each evaluator's p-value and interval with SciPy's on the same pairs:
 
 - exact p (up to 20 non-zero differences): `permutation_test(..., permutation_type="samples", n_resamples=inf)`
-  with the mean difference as statistic, where p should agree to floating-point precision;
-- sampled p (more rows): against an exact count where the data allow one (0/1 scores: a binomial), else
-  SciPy with 200,000 resamples, in units of simeval's Monte-Carlo standard error;
-- the 95% interval against `bootstrap(paired=True, method="percentile")`, in units of SciPy's own spread over
-  runs.
+  with the mean difference as statistic, and a count of the sign patterns in whole numbers (no rounding at all);
+- sampled p (more than 20 non-zero differences): against an exact binomial for 0/1 scores, else SciPy with
+  200,000 resamples, in units of simeval's Monte-Carlo standard error;
+- the 95% interval against `bootstrap(paired=True, method="percentile")`: each end's distance from the mean of
+  SciPy's over 5 runs, as a share of the interval's width.
 
 Usage, after `npm run build`: python3 bench/scipy-check.py [CASES] (default 100; needs numpy and scipy).
 """
 import json
 import math
+from fractions import Fraction
 import os
 import subprocess
 import sys
@@ -62,9 +63,25 @@ def exact_p(a, b):
     return res.pvalue
 
 
+def counted_p(a, b):
+    """The exact p counted in whole numbers: each difference as the exact rational its floats make, every sign pattern
+    visited in Gray-code order (one addition each), a pattern counted when its |sum| reaches the observed one."""
+    d = [Fraction(float(y)) - Fraction(float(x)) for x, y in zip(a, b) if x != y]
+    scale = math.lcm(*(f.denominator for f in d)) if d else 1
+    cur = [int(f * scale) for f in d]
+    total = sum(cur)
+    observed, count = abs(total), 1
+    for k in range(1, 1 << len(cur)):
+        bit = (k & -k).bit_length() - 1
+        total -= 2 * cur[bit]
+        cur[bit] = -cur[bit]
+        count += abs(total) >= observed
+    return count / (1 << len(cur))
+
+
 def main():
     cases = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    exact, sampled, intervals, widths = [], [], [], []
+    exact, sampled, widths = [], [], []
     columns = {f"e{i}": sample(int(rng.integers(2, 15))) for i in range(cases)}
     # compare needs one row count per file: one file pair per row count.
     by_n = {}
@@ -75,7 +92,7 @@ def main():
         for name, (a, b) in group.items():
             e = got[name]
             if e["p_method"] == "exact" and np.count_nonzero(b - a) > 0:
-                exact.append(abs(e["p_value"] - exact_p(a, b)))
+                exact.append((abs(e["p_value"] - exact_p(a, b)), abs(e["p_value"] - counted_p(a, b))))
     for n in (30, 300, 2000):
         group = {f"s{n}_{i}": sample(n) for i in range(8)}
         got = compare(group)
@@ -83,24 +100,32 @@ def main():
             e = got[name]
             if np.all(a == b):
                 continue
+            if e["p_method"] != "monte_carlo":
+                continue  # 20 non-zero differences or fewer: exact, checked above
+            d = b - a
             if set(np.unique(np.concatenate([a, b]))) <= {0.0, 1.0}:
-                d = b - a
                 k, m = int(np.sum(d > 0)), int(np.count_nonzero(d))
                 p = min(1.0, stats.binomtest(k, m).pvalue)
             else:
-                p = stats.permutation_test((a, b), mean_diff, permutation_type="samples", n_resamples=200_000, vectorized=True, batch=5_000, random_state=1).pvalue
+                # Scores on a grid (tenths, quarters) give differences that tie: SciPy sums them in floating point and
+                # misses ties its tolerance does not reach, so they are given to it as the whole numbers they are.
+                grid = np.round(d * 20)
+                on_grid = np.allclose(d * 20, grid, atol=1e-9)
+                x = np.zeros(len(d)) if on_grid else a
+                y = grid if on_grid else b
+                p = stats.permutation_test((x, y), mean_diff, permutation_type="samples", n_resamples=200_000, vectorized=True, batch=5_000, random_state=1).pvalue
             se = math.sqrt(max(p * (1 - p), 1e-4) / 10_000)
-            sampled.append(abs(e["p_value"] - p) / se)
+            sampled.append((abs(e["p_value"] - p) / se, n, e["p_value"], p))
             runs = [stats.bootstrap((a, b), mean_diff, paired=True, method="percentile", vectorized=True, n_resamples=10_000, batch=2_000, random_state=s).confidence_interval for s in range(5)]
             for end, key in ((0, "low"), (1, "high")):
                 values = np.array([r[end] for r in runs])
-                spread = max(values.std(ddof=1), 1e-12)
-                intervals.append(abs(e["ci"][key] - values.mean()) / spread)
                 widths.append(abs(e["ci"][key] - values.mean()) / max(e["ci"]["high"] - e["ci"]["low"], 1e-12))
-    print(f"exact p: {len(exact)} cases, max |simeval - scipy| = {max(exact):.3g}, identical in {sum(x == 0 for x in exact)}")
-    print(f"sampled p: {len(sampled)} cases, max |z| = {max(sampled):.2f} (Monte-Carlo standard errors)")
-    print(f"interval ends: {len(intervals)}, max |z| = {max(intervals):.2f} (in SciPy's spread over 5 runs), median {np.median(intervals):.2f}; "
-          f"max |simeval - SciPy's mean| = {max(widths):.3f} of the interval's width")
+    print(f"exact p: {len(exact)} cases; identical to SciPy's in {sum(x == 0 for x, _ in exact)} (max difference {max(x for x, _ in exact):.3g}), "
+          f"to a count in whole numbers in {sum(y == 0 for _, y in exact)} (max difference {max(y for _, y in exact):.3g})")
+    z, n, mine, theirs = max(sampled)
+    print(f"sampled p: {len(sampled)} cases, max |z| = {z:.2f} Monte-Carlo standard errors (n = {n}: {mine:.5f} against {theirs:.5f}), "
+          f"{sum(c[0] > 2 for c in sampled)} beyond 2")
+    print(f"interval ends: {len(widths)}, max |simeval - SciPy's mean over 5 runs| = {max(widths):.3f} of the interval's width, median {np.median(widths):.4f}")
 
 
 if __name__ == "__main__":

@@ -286,8 +286,24 @@ describe("renderRunReport", () => {
     expect(jaccard).toContain("<b>7</b> missing");
   });
 
+  it("lists no row with the best score as a worst row, and says so when every row has it, for either direction", () => {
+    const worst = (row: number, score: number) => ({ row, id: null, score, passed: true, reasoning: "", expected: "Paris", output: "paris" });
+    const page = (direction: "maximize" | "minimize", scores: number[]) =>
+      renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", direction }), histogram: null, worst: scores.map((s, i) => worst(i + 1, s)) }] }));
+    const rowsOf = (html: string) => [...html.matchAll(/class="row worst-row" data-row="(\d+)"/g)].map((m) => Number(m[1]));
+    const allBest = page("maximize", [1, 1, 1]);
+    expect(rowsOf(allBest)).toEqual([]);
+    expect(allBest).toContain("<h3>Worst rows</h3><p class=\"empty-state\">Every row scored 1, the best score: there is no worse row to show.</p>");
+    expect(rowsOf(page("maximize", [0.9, 1, 1]))).toEqual([1]);
+    expect(page("maximize", [0.9, 1, 1])).not.toContain("no worse row");
+    expect(rowsOf(page("minimize", [0, 0]))).toEqual([]);
+    expect(page("minimize", [0, 0])).toContain("Every row scored 0, the best score");
+    expect(rowsOf(page("minimize", [3, 0]))).toEqual([1]);
+    expect(page("maximize", [])).not.toContain("Worst rows");
+  });
+
   it("marks a token-set evaluator's words present in one text and absent from the other, and its legend says so", () => {
-    const worst = (row: number, expected: string, output: string) => ({ row, id: null, score: 1, passed: true, reasoning: "", expected, output });
+    const worst = (row: number, expected: string, output: string) => ({ row, id: null, score: 0.5, passed: true, reasoning: "", expected, output });
     const html = renderRunReport(
       input({
         evaluators: [

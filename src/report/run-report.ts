@@ -161,9 +161,14 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
         )}${chartLegend(s.threshold !== null, s.mean !== null)}</figure>`
       : `<p class="empty-state">No row was scored, so there is nothing to chart.</p>`;
   const highlight = ev.highlight ?? highlightFor(s.type);
-  const worst = ev.worst.length
-    ? `<h3>Worst rows</h3>${diffLegend(highlight)}${ev.worst.map((w) => renderWorstRow(w, s.direction, s.threshold, highlight)).join("")}`
-    : "";
+  const best = s.direction === "maximize" ? 1 : 0;
+  // A row with the best score has nothing to show: when every row has it (the worst has it), a 13,000-pixel page of them said nothing.
+  const shown = ev.worst.filter((w) => w.score === null || (s.direction === "maximize" ? w.score < best : w.score > best));
+  const worst = shown.length
+    ? `<h3>Worst rows</h3>${diffLegend(highlight)}${shown.map((w) => renderWorstRow(w, s.direction, s.threshold, highlight)).join("")}`
+    : ev.worst.length
+      ? `<h3>Worst rows</h3><p class="empty-state">Every row scored ${best}, the best score: there is no worse row to show.</p>`
+      : "";
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
     `<span class="muted mono">${escapeText(s.type)} · ${directionText(s.direction)} · ${threshold}</span></div>` +
