@@ -108,7 +108,7 @@ td.name .type,tbody th.name .type{display:block;font-weight:400;color:var(--mute
 .chart .mean path{fill:var(--ink)}
 .chart .series{fill:none;stroke:var(--accent);stroke-width:2}
 .chart .point{stroke-width:2}
-.chart .point.pass,.chart .point.neutral{fill:var(--pass);stroke:#fff}
+.chart .point.pass,.chart .point.neutral{fill:var(--pass);stroke:var(--pass)}
 .chart .point.fail{fill:#fff;stroke:var(--fail)}
 .legend{display:flex;flex-wrap:wrap;gap:16px;font-size:12.5px;color:var(--muted);margin:6px 0 0}
 .legend span{display:inline-flex;align-items:center;gap:6px}

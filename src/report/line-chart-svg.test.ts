@@ -42,6 +42,8 @@ describe("renderLineChartSvg", () => {
     expect(cx[0]).toBeLessThan(cx[1] ?? 0);
     expect(svg.g?.[1]?.title).toBe("run 1: mean 0.7000");
     expect(circles.map((c) => c["class"])).toEqual(["point fail", "point pass", "point fail"]);
+    // Told apart by fill (the CSS), not size: a passing point drawn smaller read as a speck.
+    expect(new Set(circles.map((c) => c["r"]))).toEqual(new Set(["5"]));
     const threshold = svg.line?.find((l) => l["class"] === "threshold");
     expect(threshold?.["data-value"]).toBe("0.65");
     // The threshold sits between the 0.6 and 0.7 points.

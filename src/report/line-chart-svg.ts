@@ -8,6 +8,13 @@ import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
 import { svgCoordinate as r, formatThreshold, htmlFigure, passes, passSign } from "./format.js";
 
+
+/**
+ * Every point's radius, passing or failing: a passing point is filled and a failing one hollow (the CSS), so their
+ * shape, not their size, tells them apart; a passing point drawn smaller, its white edge eating into its fill, read as
+ * a speck beside a failing one.
+ */
+const POINT_RADIUS = 5;
 /** One run on a trend line. */
 export interface LinePoint {
   /** Label under the axis, e.g. the run's name or date. */
@@ -128,7 +135,7 @@ export function renderLineChartSvg(points: readonly LinePoint[], opts: LineChart
     const state = pointState(p.value, opts);
     out.push(
       `<g class="pt"><title>${escapeHtml(`${p.detail}: mean ${htmlFigure(p.value)}`)}</title>` +
-        `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${state === "fail" ? 4.5 : 4}"/></g>`,
+        `<circle class="point ${state}" data-value="${p.value}" cx="${r(x(i))}" cy="${r(y(p.value))}" r="${POINT_RADIUS}"/></g>`,
     );
   });
   out.push(`<line class="axis" x1="${M.left}" x2="${width - right}" y1="${r(M.top + plotH)}" y2="${r(M.top + plotH)}"/>`);
