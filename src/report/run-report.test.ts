@@ -161,11 +161,16 @@ describe("renderRunReport", () => {
 
   it("shows the gates the run was held to, failed first, with a count in the header, and nothing without gates", () => {
     const gates = [
-      { name: "levenshtein >= 0.8", passed: true, message: "--fail-under levenshtein=0.8: passed, mean 0.9100" },
-      { name: "exact_match pass rate", passed: false, message: "--min-pass-rate exact_match=0.95: failed, pass rate 71.3% <b>" },
+      { name: "--fail-under levenshtein=0.8", passed: true, message: "--fail-under levenshtein=0.8: passed, mean 0.9100" },
+      { name: "--min-pass-rate exact_match=0.95", passed: false, message: "--min-pass-rate exact_match=0.95: failed, pass rate 71.3% <b>" },
+      { name: "run completed", passed: false, message: "interrupted after 3 rows: the figures cover those rows only" },
     ];
     const html = renderRunReport({ ...sampleRunReportInput(), gates });
-    expect(html).toContain(`<dt>Gates</dt><dd><span class="badge fail">✗ 1 of 2 failed</span></dd>`);
+    // The badge says the outcome; the message, where it says it too, is not made to say it again.
+    expect(html).toContain(`<span class="badge fail">✗ failed</span> --min-pass-rate exact_match=0.95: pass rate 71.3% &lt;b&gt;</li>`);
+    expect(html).toContain(`<span class="badge pass">✓ passed</span> --fail-under levenshtein=0.8: mean 0.9100</li>`);
+    expect(html).toContain(`<span class="badge fail">✗ failed</span> interrupted after 3 rows: the figures cover those rows only</li>`);
+    expect(html).toContain(`<dt>Gates</dt><dd><span class="badge fail">✗ 2 of 3 failed</span></dd>`);
     const list = html.slice(html.indexOf("<h2>Gates</h2>"));
     expect(list.indexOf("71.3% &lt;b&gt;")).toBeGreaterThan(-1);
     expect(list.indexOf("✗ failed")).toBeLessThan(list.indexOf("✓ passed"));

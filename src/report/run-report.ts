@@ -42,7 +42,7 @@ function renderHeader(input: RunReportInput): string {
   const failed = gates.filter((g) => !g.passed).length;
   const gateList = gates.length
     ? `<h2>Gates</h2><ul class="sub gates">${gates
-        .map((g) => `<li>${g.passed ? `<span class="badge pass">✓ passed</span>` : `<span class="badge fail">✗ failed</span>`} ${escapeText(g.message)}</li>`)
+        .map((g) => `<li>${g.passed ? `<span class="badge pass">✓ passed</span>` : `<span class="badge fail">✗ failed</span>`} ${escapeText(withoutOutcome(g))}</li>`)
         .join("")}</ul>`
     : "";
   return (
@@ -104,6 +104,15 @@ function renderSummaryTable(input: RunReportInput): string {
     `<section class="card"><h2>Summary</h2><p class="sub">${skippedNote(input.summary.skipped_as_zero)}</p>` +
     `${scrollBox("Summary", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`
   );
+}
+
+/**
+ * A gate's message without the outcome its badge says already: `--fail-under lev=0.8: failed, mean 0.7 < 0.8`
+ * read "✗ failed --fail-under lev=0.8: failed, …". Messages of another form (an interruption) are kept whole.
+ */
+function withoutOutcome(g: { name: string; passed: boolean; message: string }): string {
+  const said = `${g.name}: ${g.passed ? "passed" : "failed"}, `;
+  return g.message.startsWith(said) ? `${g.name}: ${g.message.slice(said.length)}` : g.message;
 }
 
 /**
