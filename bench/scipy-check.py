@@ -6,8 +6,8 @@ on them, and compares each evaluator's p-value and interval with SciPy's on the 
 
 - exact p (up to 20 non-zero differences): `permutation_test(..., permutation_type="samples", n_resamples=inf)`
   with the mean difference as statistic, and a count of the sign patterns in whole numbers (no rounding at all);
-- sampled p (more than 20 non-zero differences): against an exact binomial for 0/1 scores, else SciPy with
-  200,000 resamples, in units of simeval's Monte-Carlo standard error;
+- sampled p (more than 20 non-zero differences): against the exact p for scores on a grid (0/1, tenths, quarters),
+  counted by convolution, else SciPy with 200,000 resamples, in units of simeval's Monte-Carlo standard error;
 - the 95% interval against `bootstrap(paired=True, method="percentile")`: each end's distance from the mean of
   SciPy's over 5 runs, as a share of the interval's width.
 
@@ -64,9 +64,11 @@ def exact_p(a, b):
 
 
 def counted_p(a, b):
-    """The exact p counted in whole numbers: each difference as the exact rational its floats make, every sign pattern
-    visited in Gray-code order (one addition each), a pattern counted when its |sum| reaches the observed one."""
-    d = [Fraction(float(y)) - Fraction(float(x)) for x, y in zip(a, b) if x != y]
+    """The exact p counted in whole numbers: each difference as an exact rational, every sign pattern visited in
+    Gray-code order (one addition each), a pattern counted when its |sum| reaches the observed one."""
+    # Each score as the decimal it is written as in the file (repr gives the shortest that reads back alike), so that
+    # 0.3 - 0.1 and 0.5 - 0.3 tie, as the user means them, where their floats' own rationals do not.
+    d = [Fraction(repr(float(y))) - Fraction(repr(float(x))) for x, y in zip(a, b) if x != y]
     scale = math.lcm(*(f.denominator for f in d)) if d else 1
     cur = [int(f * scale) for f in d]
     total = sum(cur)
@@ -77,6 +79,21 @@ def counted_p(a, b):
         cur[bit] = -cur[bit]
         count += abs(total) >= observed
     return count / (1 << len(cur))
+
+
+def grid_p(d):
+    """The exact p of differences on a grid of 1/20 (tenths, quarters, 0/1), however many: the distribution of the
+    signed sum built by convolution, in whole numbers, with no sampling."""
+    steps = [abs(int(v)) for v in np.round(np.asarray(d) * 20) if v != 0]
+    counts = {0: 1}
+    for c in steps:
+        nxt = {}
+        for total, k in counts.items():
+            for t in (total + c, total - c):
+                nxt[t] = nxt.get(t, 0) + k
+        counts = nxt
+    observed = abs(int(np.round(np.sum(d) * 20)))
+    return sum(k for total, k in counts.items() if abs(total) >= observed) / (1 << len(steps))
 
 
 def main():
@@ -103,17 +120,12 @@ def main():
             if e["p_method"] != "monte_carlo":
                 continue  # 20 non-zero differences or fewer: exact, checked above
             d = b - a
-            if set(np.unique(np.concatenate([a, b]))) <= {0.0, 1.0}:
-                k, m = int(np.sum(d > 0)), int(np.count_nonzero(d))
-                p = min(1.0, stats.binomtest(k, m).pvalue)
+            if np.allclose(d * 20, np.round(d * 20), atol=1e-9):
+                # Scores on a grid (0/1, tenths, quarters): the exact p, which SciPy's sampling, with many tied sums,
+                # missed by several of its standard errors.
+                p = grid_p(d)
             else:
-                # Scores on a grid (tenths, quarters) give differences that tie: SciPy sums them in floating point and
-                # misses ties its tolerance does not reach, so they are given to it as the whole numbers they are.
-                grid = np.round(d * 20)
-                on_grid = np.allclose(d * 20, grid, atol=1e-9)
-                x = np.zeros(len(d)) if on_grid else a
-                y = grid if on_grid else b
-                p = stats.permutation_test((x, y), mean_diff, permutation_type="samples", n_resamples=200_000, vectorized=True, batch=5_000, random_state=1).pvalue
+                p = stats.permutation_test((a, b), mean_diff, permutation_type="samples", n_resamples=200_000, vectorized=True, batch=5_000, random_state=1).pvalue
             se = math.sqrt(max(p * (1 - p), 1e-4) / 10_000)
             sampled.append((abs(e["p_value"] - p) / se, n, e["p_value"], p))
             runs = [stats.bootstrap((a, b), mean_diff, paired=True, method="percentile", vectorized=True, n_resamples=10_000, batch=2_000, random_state=s).confidence_interval for s in range(5)]
