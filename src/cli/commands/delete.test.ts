@@ -195,6 +195,18 @@ describe("deleteCommand", () => {
     expect(e.message).not.toContain("killed on another host");
   });
 
+  it("--vacuum refused by a run whose process is alive here and a service's run gives each its own hint, not the one for a process killed elsewhere", async () => {
+    const store = open();
+    const live = await store.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    const svc = await store.beginRun({ name: "svc", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+    const e = await evalErrorOf(deleteCommand([], { db: join(temp.dir, "simeval.db"), vacuum: true }, io().io));
+    expect(e.message).toContain(
+      `(nothing was deleted); its process is alive on this host: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows); ${svc} (svc) is owned by no process`,
+    );
+    expect(e.message).toContain(`${live} (live)`);
+    expect(e.message).not.toContain("killed on another host");
+  });
+
   it("--vacuum refuses while one run is being recorded, saying \"is\" and \"it has\" of one", async () => {
     const store = open();
     const id = await store.beginRun({ name: "live", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });

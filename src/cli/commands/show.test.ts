@@ -57,6 +57,20 @@ describe("showCommand", () => {
     expect((await cliOutput(["show", "here", "--db", db])).out).toMatch(/^status {3}incomplete: stopped$/m);
   });
 
+  it("names the process of a run begun by a simeval that recorded no host, and escapes a recorded host's control and bidi characters on the status line", async () => {
+    const store = open();
+    const old = await store.beginRun({ name: "old", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    const odd = await store.beginRun({ name: "odd", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] });
+    const db = join(temp.dir, "simeval.db");
+    const raw = new Database(db);
+    raw.prepare("UPDATE runs SET host = NULL, pid = 42 WHERE id = ?").run(old); // before hosts were recorded: it stays running
+    raw.prepare("UPDATE runs SET host = ?, pid = 43 WHERE id = ?").run("ci\u001b[31mred\u202e pid:[1]", odd);
+    raw.close();
+    expect((await cliOutput(["show", "old", "--db", db])).out).toMatch(/^status {3}running, recorded by process 42 on a host it did not record$/m);
+    expect(JSON.parse((await cliOutput(["show", "old", "--db", db, "--json"])).out)).toMatchObject({ owner: "process", process: { pid: 42, host: null } });
+    expect((await cliOutput(["show", "odd", "--db", db])).out).toMatch(/^status {3}running, recorded by process 43 on host ci\\u001b\[31mred\\u202e$/m);
+  });
+
   it("prints a service's evaluators with their config's defaults, as it prints a run of `simeval run`, where it printed the config as given ({})", async () => {
     const store = open();
     await store.beginRun({ name: "svc", dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }, { name: "lev", type: "levenshtein", config: { threshold: 0.9 } }] }, { owner: "none" });
