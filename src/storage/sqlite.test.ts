@@ -1429,8 +1429,17 @@ describe("row keys", () => {
     const mixed = [keyed("x"), keyed("b"), { id: "no key", results: result(1) }, keyed("a"), keyed("y")];
     expect((await storeError(() => store.appendRows(id, mixed))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 5 rows to it: it holds 2 of them already (by key) but not rows[0] and 2 more; send again only the rows it holds, to learn their numbers`);
     expect(await store.appendRows(id, [mixed[1]!, mixed[3]!])).toEqual([kept(2), kept(1)]);
+    // Two new rows: the first named, the other counted ("1 more", not left unsaid).
+    expect((await storeError(() => store.appendRows(id, [keyed("a"), keyed("p"), keyed("q")]))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 3 rows to it: it holds 1 of them already (by key) but not rows[1] and 1 more; send again only the rows it holds, to learn their numbers`);
     const many = Array.from({ length: 1200 }, (_, i) => keyed(`m${i}`));
     expect((await storeError(() => store.appendRows(id, many))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 1,200 rows to it`);
+    // Counts past a thousand with separators, as the rows counted before them.
+    const big = await store.beginRun(META);
+    const held = Array.from({ length: 1_200 }, (_, i) => keyed(`h${i}`));
+    await store.appendRows(big, held);
+    await store.finishRun(big, SUMMARY);
+    const grown = [...held, ...Array.from({ length: 1_001 }, (_, i) => keyed(`n${i}`))];
+    expect((await storeError(() => store.appendRows(big, grown))).message).toBe(`${dbPath}: run ${big} is complete; cannot append 2,201 rows to it: it holds 1,200 of them already (by key) but not rows[1200] and 1,000 more; send again only the rows it holds, to learn their numbers`);
     // A row without a key is never a redelivery.
     expect((await storeError(() => store.appendRows(id, [{ id: "x", results: result(1) }]))).message).toContain("is complete");
     expect((await collect(store.rows(id))).map((r) => [r.row, r.key])).toEqual([[1, "a"], [2, "b"]]);
