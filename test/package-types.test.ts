@@ -62,7 +62,7 @@ export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}
   it("name what the run store's methods take and give, so that a service can write them down, and a store of its own implement RunStore", () => {
     writeFileSync(
       join(dir, "store.ts"),
-      `import type { BeginRunOptions, DeletedRun, DeleteRunOptions, FinishRunOptions, RunMeta, RunStore, RunSummary } from "simeval/node";
+      `import type { BeginRunOptions, DeletedRun, DeleteRunOptions, FinishRunOptions, RunMeta, RunStore, RunSummary, StoredRows } from "simeval/node";
 export function begin(store: RunStore, name: string): Promise<string> {
   const meta: RunMeta = { name, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] };
   const opts: BeginRunOptions = { owner: "none" };
@@ -76,6 +76,11 @@ export async function remove(store: RunStore, id: string): Promise<number> {
   const opts: DeleteRunOptions = { force: true, onProgress: () => {}, signal: AbortSignal.timeout(1000) };
   const deleted: DeletedRun = await store.deleteRun(id, opts);
   return deleted.rows - (deleted.left ?? 0);
+}
+// When a run's last row came, as show prints it: on any RunStore, not only SQLite's.
+export async function lastStored(store: RunStore, id: string): Promise<number | null> {
+  const stored: StoredRows = await store.storedRows(id);
+  return stored.last_stored_at;
 }
 `,
     );
