@@ -59,6 +59,25 @@ export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}
     expect(p.status).toBe(0);
   }, 60_000);
 
+  it("give a service the evaluator registry's values and types from simeval/node: the types it accepts, a run's directions, their config fields", () => {
+    writeFileSync(
+      join(dir, "registry.ts"),
+      `import { evaluators, evaluatorTypes, findEvaluator, describeEvaluators, type Direction, type EvaluatorDefinition, type EvaluatorDescription, type ConfigFieldDescription, type RunInfo } from "simeval/node";
+export const accepted: readonly string[] = evaluatorTypes;
+export const all: readonly EvaluatorDefinition[] = evaluators;
+export function directions(run: RunInfo): Record<string, Direction> {
+  const found = (type: string): EvaluatorDefinition | undefined => findEvaluator(type);
+  return Object.fromEntries(run.evaluators.flatMap((s) => { const d = found(s.type); return d ? [[s.name ?? s.type, d.direction]] : []; }));
+}
+export const fields: ConfigFieldDescription[] = describeEvaluators().flatMap((e: EvaluatorDescription) => e.config);
+`,
+    );
+    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "registry.ts")];
+    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
+    expect(p.stdout + p.stderr).toBe("");
+    expect(p.status).toBe(0);
+  }, 60_000);
+
   it("name what the run store's methods take and give, so that a service can write them down, and a store of its own implement RunStore", () => {
     writeFileSync(
       join(dir, "store.ts"),
