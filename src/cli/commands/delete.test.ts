@@ -201,7 +201,7 @@ describe("deleteCommand", () => {
     const svc = await store.beginRun({ name: "svc", dataset_path: "/d.jsonl", dataset_hash: "ab", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
     const e = await evalErrorOf(deleteCommand([], { db: join(temp.dir, "simeval.db"), vacuum: true }, io().io));
     expect(e.message).toContain(
-      `(nothing was deleted); its process is alive on this host: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows); ${svc} (svc) is owned by no process`,
+      `(nothing was deleted); process ${process.pid} on this host (recording ${live} (live)) is alive: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows); ${svc} (svc) is owned by no process`,
     );
     expect(e.message).toContain(`${live} (live)`);
     expect(e.message).not.toContain("killed on another host");

@@ -63,9 +63,12 @@ describe("recordingProcess and ownedRunsHint", () => {
     const elsewhere = run("far", { pid: 1, host: "ci-5" });
     const here = [run("near1", { pid: 11, host: THIS_HOST }), run("near2", { pid: 12, host: THIS_HOST })];
     expect(ownedRunsHint([elsewhere])).toMatch(/^a run whose process was killed on another host .*`simeval abort RUN --force`/);
-    expect(ownedRunsHint([here[0]!])).toBe("its process is alive on this host: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
+    expect(ownedRunsHint([here[0]!])).toBe("process 11 on this host (recording near1) is alive: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
+    // One process recording two runs is named once, with both.
+    const twice = [run("w1", { pid: 11, host: THIS_HOST }), run("w2", { pid: 11, host: THIS_HOST })];
+    expect(ownedRunsHint(twice)).toBe("process 11 on this host (recording w1, w2) is alive: its runs end when it does (Ctrl-C there, or `kill 11`, marks each incomplete keeping its rows)");
     const both = ownedRunsHint([elsewhere, ...here]);
     expect(both).toMatch(/^a run whose process was killed on another host /);
-    expect(both).toContain("; process 11 on this host (recording near1), process 12 on this host (recording near2) are alive: each run ends when its process does");
+    expect(both).toContain("; process 11 on this host (recording near1), process 12 on this host (recording near2) are alive: each run ends when its process does (Ctrl-C there, or `kill PID`, marks each incomplete keeping its rows)");
   });
 });

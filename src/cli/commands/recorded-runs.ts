@@ -136,15 +136,16 @@ export function recordingProcess(run: RunInfo): string | undefined {
  * each ends when its process does.
  */
 export function ownedRunsHint(runs: readonly RunInfo[]): string {
-  const here = runs.filter((r) => r.process !== null && isThisHost(r.process.host));
+  // One process may record several runs (a service's worker): each process is named once, with its runs.
+  const byPid = new Map<number, RunInfo[]>();
+  for (const r of runs) if (r.process !== null && isThisHost(r.process.host)) byPid.set(r.process.pid, [...(byPid.get(r.process.pid) ?? []), r]);
+  const here = [...byPid.values()].flat();
   const hints = here.length < runs.length ? [STILL_RUNNING_HINT] : [];
-  const [first] = here;
-  if (here.length === 1 && first?.process) {
-    // Said of one run, whose process the message names already.
-    hints.push(`its process is alive on this host: the run ends when it does (Ctrl-C there, or \`kill ${first.process.pid}\`, marks it incomplete keeping its rows)`);
-  } else if (here.length > 1) {
-    const processes = here.map((r) => `${recordingProcess(r) ?? ""} (recording ${runLabel(r)})`).join(", ");
-    hints.push(`${processes} are alive: each run ends when its process does (Ctrl-C there, or \`kill PID\`, marks it incomplete keeping its rows)`);
+  if (here.length > 0) {
+    const processes = [...byPid].map(([pid, recorded]) => `process ${pid} on this host (recording ${recorded.map(runLabel).join(", ")})`);
+    const [onePid] = byPid.keys();
+    const ends = here.length === 1 ? "the run ends when it does" : byPid.size === 1 ? "its runs end when it does" : "each run ends when its process does";
+    hints.push(`${processes.join(", ")} ${byPid.size === 1 ? "is" : "are"} alive: ${ends} (Ctrl-C there, or \`kill ${byPid.size === 1 ? onePid : "PID"}\`, marks ${here.length === 1 ? "it" : "each"} incomplete keeping its rows)`);
   }
   return hints.join("; ");
 }
