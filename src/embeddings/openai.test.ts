@@ -361,6 +361,17 @@ describe("openai provider: answers told apart (fake fetch)", () => {
     expect(err.message).toContain("HTTP 400: bad key [redacted]");
   });
 
+  it("marks a failure that may pass later transient (429, 5xx, network, a Retry-After past its wait), and a refusal not", async () => {
+    const failing = (tuning: OpenAITuning) => evalErrorOf(local({ max_retries: 0 }, tuning).embed(["x"]));
+    const offline = (async () => Promise.reject(new TypeError("fetch failed"))) as typeof fetch;
+    expect((await failing({ fetch: answering({ status: 429, body: "Rate limit reached" }) })).transient).toBe(true);
+    expect((await failing({ fetch: answering({ status: 503, body: "down" }) })).transient).toBe(true);
+    expect((await failing({ fetch: offline })).transient).toBe(true);
+    expect((await evalErrorOf(local({}, { retryAfterCapMs: 50, fetch: answering({ status: 429, body: "quota", headers: { "retry-after": "3600" } }) }).embed(["x"]))).transient).toBe(true);
+    for (const status of [400, 401, 404, 422]) expect((await failing({ fetch: answering({ status, body: "no" }) })).transient).toBe(false);
+    expect((await failing({ fetch: answering({ status: 200, body: "not json" }) })).transient).toBe(false);
+  });
+
   it("with max_retries 0, a retryable failure does not say it gave up after attempts", async () => {
     const err = await evalErrorOf(local({ max_retries: 0 }, { fetch: answering({ status: 500, body: "down" }) }).embed(["x"]));
     expect(err.message).toMatch(/\): HTTP 500: down$/);

@@ -79,13 +79,15 @@ type OpenAIEmbeddingProvider = EmbeddingProvider & Required<BatchingHints>;
 
 /**
  * An error from the embeddings endpoint. `inputRejected` (HTTP 400, 413, 422) tells the batcher that
- * the texts themselves were refused, so it may isolate the offending one.
+ * the texts themselves were refused, so it may isolate the offending one. `transient` when the same
+ * request may succeed later (a 429, 5xx, network failure or timeout that outlasted the retries, or a
+ * Retry-After longer than simeval waits), so that the row's error says so and a service scores it again.
  */
 class EmbeddingRequestError extends EvalError {
   readonly status: number | undefined;
   readonly inputRejected: boolean;
-  constructor(message: string, status?: number) {
-    super("PROVIDER_FAILED", message);
+  constructor(message: string, status?: number, transient = false) {
+    super("PROVIDER_FAILED", message, { transient });
     this.status = status;
     this.inputRejected = status === 400 || status === 413 || status === 422;
   }
@@ -130,8 +132,8 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
   // masking it would garble every message ("rate_limit_e[redacted]ceeded").
   const forms = key === undefined ? [] : [...new Set([key, encodeURIComponent(key), base64Utf8(key)])].filter((f) => f.length >= MASK_MIN_LENGTH);
   const mask = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
-  const fail = (message: string, status?: number) =>
-    new EmbeddingRequestError(mask(`openai: POST ${shown} (model ${options.model}): ${message}`), status);
+  const fail = (message: string, status?: number, transient = false) =>
+    new EmbeddingRequestError(mask(`openai: POST ${shown} (model ${options.model}): ${message}`), status, transient);
 
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (key !== undefined) headers["authorization"] = `Bearer ${key}`;
@@ -154,11 +156,11 @@ export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: Op
       if (outcome.status === 401 || outcome.status === 403) refusal ??= outcome.message;
       if (!outcome.retryable || retriesLeft <= 0) {
         const gaveUp = outcome.retryable && options.max_retries > 0 ? `gave up after ${attempt + 1} attempts; last: ` : "";
-        throw fail(gaveUp + outcome.message, outcome.status);
+        throw fail(gaveUp + outcome.message, outcome.status, outcome.retryable);
       }
       const asked = outcome.retryAfter;
       if (asked !== undefined && asked > retryAfterCap) {
-        throw fail(`${outcome.message}; the server asks to wait ${formatWait(asked)} before retrying, longer than the ${formatWait(retryAfterCap)} simeval waits, so it gave up`, outcome.status);
+        throw fail(`${outcome.message}; the server asks to wait ${formatWait(asked)} before retrying, longer than the ${formatWait(retryAfterCap)} simeval waits, so it gave up`, outcome.status, true);
       }
       const wait = asked ?? backoffDelay(attempt, backoff);
       if (wait >= (tuning.noticeWaitMs ?? NOTICE_WAIT_MS)) {
