@@ -294,7 +294,7 @@ describe("renderRunReport", () => {
   it("lists no row with the best score as a worst row, and says so when every row has it, for either direction", () => {
     const worst = (row: number, score: number) => ({ row, id: null, score, passed: true, reasoning: "", expected: "Paris", output: "paris" });
     const page = (direction: "maximize" | "minimize", scores: number[]) =>
-      renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", direction }), histogram: null, worst: scores.map((s, i) => worst(i + 1, s)) }] }));
+      renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", direction, skipped: 0 }), histogram: null, worst: scores.map((s, i) => worst(i + 1, s)) }] }));
     const rowsOf = (html: string) => [...html.matchAll(/class="row worst-row" data-row="(\d+)"/g)].map((m) => Number(m[1]));
     const allBest = page("maximize", [1, 1, 1]);
     expect(rowsOf(allBest)).toEqual([]);
@@ -304,6 +304,10 @@ describe("renderRunReport", () => {
     expect(rowsOf(page("minimize", [0, 0]))).toEqual([]);
     expect(page("minimize", [0, 0])).toContain("Every row scored 0, the best score");
     expect(rowsOf(page("minimize", [3, 0]))).toEqual([1]);
+    // A row skipped or failed did not score 1: "every row" would say it had.
+    const partly = renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", skipped: 1, errors: 1200 }), histogram: null, worst: [worst(1, 1)] }] }));
+    expect(partly).toContain("Every row scored has 1, the best score (1 skipped and 1,200 failed, not scored): there is no worse row to show.");
+    expect(renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", skipped: 0, errors: 2 }), histogram: null, worst: [worst(1, 1)] }] }))).toContain("(2 failed, not scored)");
     expect(page("maximize", [])).not.toContain("Worst rows");
   });
 

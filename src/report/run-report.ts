@@ -176,7 +176,7 @@ function renderEvaluator(ev: RunReportEvaluator, id: string, skippedAsZero: bool
   const worst = shown.length
     ? `<h3>Worst rows</h3>${diffLegend(highlight)}${shown.map((w) => renderWorstRow(w, s.direction, s.threshold, highlight)).join("")}`
     : ev.worst.length
-      ? `<h3>Worst rows</h3><p class="empty-state">Every row scored ${best}, the best score: there is no worse row to show.</p>`
+      ? `<h3>Worst rows</h3><p class="empty-state">${allBestText(s, best)}</p>`
       : "";
   return (
     `<section class="card evaluator" id="${id}"><div class="ev-head"><h2>${nameText(s.name)}</h2>` +
@@ -199,4 +199,15 @@ function renderWorstRow(w: WorstRow, direction: Direction, threshold: number | n
     `${w.reasoning ? `<span class="reason">${reasoningHtml(w.reasoning, MAX_SHOWN_CHARS)}</span>` : ""}</div>` +
     `${renderPanes(panes)}${w.tokens ? renderTokens(w.tokens) : ""}${renderNotes(notes)}</div>`
   );
+}
+
+/**
+ * Says that every scored row has the best score, so there is no worst row: "every row" only when none was skipped or
+ * failed, since a row skipped or failed (its count in the summary) did not score 1 and is not among the worst rows.
+ */
+function allBestText(s: EvaluatorSummary, best: number): string {
+  const unscored = [s.skipped ? `${formatInt(s.skipped)} skipped` : "", s.errors ? `${formatInt(s.errors)} failed` : ""].filter(Boolean);
+  return unscored.length
+    ? `Every row scored has ${best}, the best score (${unscored.join(" and ")}, not scored): there is no worse row to show.`
+    : `Every row scored ${best}, the best score: there is no worse row to show.`;
 }
