@@ -306,7 +306,7 @@ describe("renderRunReport", () => {
     expect(rowsOf(page("minimize", [3, 0]))).toEqual([1]);
     // A row skipped or failed did not score 1: "every row" would say it had.
     const partly = renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", skipped: 1, errors: 1200 }), histogram: null, worst: [worst(1, 1)] }] }));
-    expect(partly).toContain("Every row scored has 1, the best score (1 skipped and 1,200 failed, not scored): there is no worse row to show.");
+    expect(partly).toContain("Every scored row has 1, the best score (1 skipped and 1,200 failed, not scored): there is no worse row to show.");
     expect(renderRunReport(input({ evaluators: [{ summary: summary({ name: "ev", skipped: 0, errors: 2 }), histogram: null, worst: [worst(1, 1)] }] }))).toContain("(2 failed, not scored)");
     expect(page("maximize", [])).not.toContain("Worst rows");
   });

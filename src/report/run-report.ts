@@ -208,6 +208,6 @@ function renderWorstRow(w: WorstRow, direction: Direction, threshold: number | n
 function allBestText(s: EvaluatorSummary, best: number): string {
   const unscored = [s.skipped ? `${formatInt(s.skipped)} skipped` : "", s.errors ? `${formatInt(s.errors)} failed` : ""].filter(Boolean);
   return unscored.length
-    ? `Every row scored has ${best}, the best score (${unscored.join(" and ")}, not scored): there is no worse row to show.`
+    ? `Every scored row has ${best}, the best score (${unscored.join(" and ")}, not scored): there is no worse row to show.`
     : `Every row scored ${best}, the best score: there is no worse row to show.`;
 }
