@@ -416,6 +416,35 @@ describe("runDataset when writing fails", () => {
     }
   });
 
+  it("says that another process ended the run, and why, when that is what stopped it (simeval abort RUN --force), not that this run recorded it incomplete", async () => {
+    const dataset = await files.file("aborted-elsewhere.jsonl", rows(100));
+    const store = openSqliteStore(join(files.dir(), "aborted-elsewhere.db"));
+    try {
+      let batches = 0;
+      // Another process aborts the run once its first batch is recorded: the second batch is refused.
+      const racing = new Proxy(store, {
+        get(target, prop) {
+          if (prop === "addRows") {
+            return async (...args: Parameters<typeof store.addRows>) => {
+              if (++batches === 2) await target.abortRun(args[0], null, "job cancelled");
+              return target.addRows(...args);
+            };
+          }
+          const value: unknown = Reflect.get(target, prop);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store: racing }));
+      const [run] = await store.listRuns();
+      expect(run).toMatchObject({ status: "incomplete", stop_reason: "job cancelled" });
+      expect(error.message).toMatch(new RegExp(`^.*is incomplete; cannot add rows 17\\.\\.32 to it.*; another process ended the run meanwhile \\(job cancelled\\): it keeps the rows recorded before$`));
+      expect(error.message).not.toContain("is recorded as incomplete, with");
+      expect(await store.rowCount(run!.id)).toBe(16);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("says of a run it recorded nothing when the database file was deleted meanwhile: the run went to a file nothing can open", async () => {
     const dataset = await files.file("db-deleted.jsonl", rows(100));
     const path = join(files.dir(), "db-deleted.db");

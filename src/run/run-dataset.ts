@@ -350,11 +350,18 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     if (store && runId) {
       try {
         const partial = summary.finish();
-        await store.abortRun(runId, partial, `stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
+        const reason = `stopped by an error: ${error instanceof Error ? error.message : String(error)}`;
+        await store.abortRun(runId, partial, reason);
         // abortRun is a no-op on a run another process deleted (`simeval delete RUN --force`), or finished (`finishStoredRun`):
         // then it is not recorded as incomplete, and saying so would send the user to a run that is not there, or is complete.
+        // One another process aborted (`simeval abort RUN --force`, whence the error) is said to be so, with its reason.
         const after = await store.findRun(runId);
-        if (after?.id === runId && after.status === "incomplete") kept = `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`;
+        if (after?.id === runId && after.status === "incomplete") {
+          kept =
+            after.stop_reason === reason || after.stop_reason === null
+              ? `; the run ${runId} is recorded as incomplete, with ${rowsText(partial.rows)}`
+              : `; another process ended the run meanwhile (${after.stop_reason}): it keeps the rows recorded before`;
+        }
       } catch {
         // The store failing too (a full disk) must not hide what stopped the run; the run, left "running", is
         // marked incomplete when the store closes.
