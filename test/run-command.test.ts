@@ -1071,8 +1071,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const raw = new Database(db);
     raw.prepare("UPDATE runs SET status = 'running', host = 'ci-runner-7', pid = 1 WHERE id = ?").run(stale);
     raw.close();
-    const hint =
-      "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it";
+    const hint = `a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort ${stale} --force\` marks it incomplete keeping its rows, \`simeval delete ${stale} --force\` deletes it`;
     expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded by process 1 on host ci-runner-7; stop it before deleting it (nothing was deleted); ${hint}`) });
     expect(await run("delete", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
     const forced = await run("delete", "stale", "--force", "--vacuum", "--db", db);
@@ -1101,7 +1100,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(refused.err).not.toContain(killedElsewhere); // no process was ever killed: that hint would mislead
     const vacuum = await run("delete", "--vacuum", "--db", db);
     expect(vacuum.code).toBe(2);
-    expect(vacuum.err).toContain(`(nothing was deleted); ${killedElsewhere}: \`simeval abort RUN --force\` marks it incomplete keeping its rows, \`simeval delete RUN --force\` deletes it; ${unowned}`);
+    expect(vacuum.err).toContain(`(nothing was deleted); ${killedElsewhere}: \`simeval abort ${stale} --force\` marks it incomplete keeping its rows, \`simeval delete ${stale} --force\` deletes it; ${unowned}`);
 
     const listed = JSON.parse((await run("runs", "--json", "--db", db)).out) as { name: string; owner: string; process: unknown }[];
     expect(listed.map((r) => [r.name, r.owner, r.process])).toEqual([

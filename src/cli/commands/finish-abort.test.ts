@@ -214,7 +214,7 @@ describe("finish and abort", () => {
       );
       const refusedFar = await cliOutput([command, "far", "--db", db()]);
       expect(refusedFar.err).toBe(
-        refusal(command, `${far} (far)`, "process 41 on host ci-runner-7", "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it"),
+        refusal(command, `${far} (far)`, "process 41 on host ci-runner-7", `a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort ${far} --force\` marks it incomplete keeping its rows, \`simeval delete ${far} --force\` deletes it`),
       );
     }
     expect((await store.findRun(id))!.status).toBe("running");

@@ -62,13 +62,17 @@ describe("recordingProcess and ownedRunsHint", () => {
   it("says how to end runs recorded elsewhere, and that runs on this host end with their live processes, naming them when several", () => {
     const elsewhere = run("far", { pid: 1, host: "ci-5" });
     const here = [run("near1", { pid: 11, host: THIS_HOST }), run("near2", { pid: 12, host: THIS_HOST })];
-    expect(ownedRunsHint([elsewhere])).toMatch(/^a run whose process was killed on another host .*`simeval abort RUN --force`/);
+    // Of one run, its commands carry its id; of several, RUN stands for each.
+    expect(ownedRunsHint([elsewhere])).toBe(
+      "a run whose process was killed on another host or in another container stays recorded as running: `simeval abort far --force` marks it incomplete keeping its rows, `simeval delete far --force` deletes it",
+    );
+    expect(ownedRunsHint([elsewhere, run("far2", { pid: 2, host: "ci-6" })])).toContain("`simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it");
     expect(ownedRunsHint([here[0]!])).toBe("process 11 on this host (recording near1) is alive: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
     // One process recording two runs is named once, with both.
     const twice = [run("w1", { pid: 11, host: THIS_HOST }), run("w2", { pid: 11, host: THIS_HOST })];
     expect(ownedRunsHint(twice)).toBe("process 11 on this host (recording w1, w2) is alive: its runs end when it does (Ctrl-C there, or `kill 11`, marks each incomplete keeping its rows)");
     const both = ownedRunsHint([elsewhere, ...here]);
-    expect(both).toMatch(/^a run whose process was killed on another host /);
+    expect(both).toMatch(/^a run whose process was killed on another host .*`simeval abort far --force`/);
     expect(both).toContain("; process 11 on this host (recording near1), process 12 on this host (recording near2) are alive: each run ends when its process does (Ctrl-C there, or `kill PID`, marks each incomplete keeping its rows)");
   });
 });

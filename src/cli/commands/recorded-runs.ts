@@ -140,7 +140,10 @@ export function ownedRunsHint(runs: readonly RunInfo[]): string {
   const byPid = new Map<number, RunInfo[]>();
   for (const r of runs) if (r.process !== null && isThisHost(r.process.host)) byPid.set(r.process.pid, [...(byPid.get(r.process.pid) ?? []), r]);
   const here = [...byPid.values()].flat();
-  const hints = here.length < runs.length ? [STILL_RUNNING_HINT] : [];
+  const elsewhere = runs.filter((r) => !here.includes(r));
+  // Of one run, its commands are given with its id, to be run as they are.
+  const [one] = elsewhere;
+  const hints = elsewhere.length === 0 ? [] : [elsewhere.length === 1 && one ? STILL_RUNNING_HINT.replaceAll(" RUN ", ` ${one.id} `) : STILL_RUNNING_HINT];
   if (here.length > 0) {
     const processes = [...byPid].map(([pid, recorded]) => `process ${pid} on this host (recording ${recorded.map(runLabel).join(", ")})`);
     const [onePid] = byPid.keys();
