@@ -1072,7 +1072,7 @@ describe("runs, show, baseline, compare and trend", () => {
     raw.prepare("UPDATE runs SET status = 'running', host = 'ci-runner-7', pid = 1 WHERE id = ?").run(stale);
     raw.close();
     const hint = `a run whose process was killed on another host or in another container stays recorded as running: \`simeval abort ${stale} --force\` marks it incomplete keeping its rows, \`simeval delete ${stale} --force\` deletes it`;
-    expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded by process 1 on host ci-runner-7; stop it before deleting it (nothing was deleted); ${hint}`) });
+    expect(await run("delete", "stale", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`still being recorded by process 1 on host ci-runner-7; stop it where it runs before deleting it (nothing was deleted); ${hint}`) });
     expect(await run("delete", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
     const forced = await run("delete", "stale", "--force", "--vacuum", "--db", db);
     expect(forced).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^deleted ${stale} \\(stale\\): 1 row$`, "m")) });
