@@ -4,7 +4,7 @@
  */
 export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } from "./evaluators/create.js";
 export { evaluators, evaluatorTypes, findEvaluator } from "./evaluators/registry.js";
-export type { EvaluatorDefinition, EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./evaluators/define.js";
+export type { EvaluatorDefinition, EvaluatorEnv, ScoreArgs, ScoreRange, Scored, Scorer } from "./evaluators/define.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";
 export { describeEvaluators, type EvaluatorDescription, type ConfigFieldDescription } from "./evaluators/describe.js";
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";

@@ -11,7 +11,7 @@ export { createEvaluator, createEvaluators, type Evaluator, type EvalVerdict } f
 // The registry too: a service lists the types it accepts, and takes a run's directions from its specs' types
 // (`findEvaluator(spec.type).direction`) to compare a run that has no summary yet.
 export { evaluators, evaluatorTypes, findEvaluator } from "./evaluators/registry.js";
-export type { EvaluatorDefinition } from "./evaluators/define.js";
+export type { EvaluatorDefinition, ScoreRange } from "./evaluators/define.js";
 export { describeEvaluators, type EvaluatorDescription, type ConfigFieldDescription } from "./evaluators/describe.js";
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
 export type { EvalRecord, EvalResult, Direction } from "./types.js";

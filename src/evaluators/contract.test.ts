@@ -31,18 +31,21 @@ describe.each(evaluators.map((e) => [e.type, e] as const))("contract: %s", (type
         expect(r.type).toBe(type);
         expect(typeof r.score).toBe("number");
         const s = r.score as number;
-        if (definition.direction === "maximize") {
-          expect(s).toBeGreaterThanOrEqual(type === "semantic_similarity" ? -1 : 0);
-          expect(s).toBeLessThanOrEqual(1);
-        } else {
-          expect(Number.isInteger(s) && s >= 0).toBe(true);
-        }
+        // Within the range it declares, which a results.jsonl's scores are held to.
+        expect(s).toBeGreaterThanOrEqual(definition.scores.min);
+        expect(s).toBeLessThanOrEqual(definition.scores.max);
+        if (definition.scores.whole) expect(Number.isInteger(s)).toBe(true);
         expect(r.label).toBe(r.passed === null ? null : r.passed ? "pass" : "fail");
         expect(r.reasoning.length).toBeGreaterThan(10);
         expect(await e.evaluate({ output, expected })).toEqual(r);
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("declares the range its direction and type give: similarities within [0, 1] (a cosine [-1, 1]), a distance a whole number from 0", () => {
+    const expected = definition.direction === "minimize" ? { min: 0, max: Number.POSITIVE_INFINITY, whole: true } : { min: type === "semantic_similarity" ? -1 : 0, max: 1 };
+    expect(definition.scores).toMatchObject(expected);
   });
 
   it("identical texts give the best score", async () => {

@@ -8,6 +8,7 @@ const good = {
   title: "Always",
   description: "Scores 1.",
   direction: "maximize" as const,
+  scores: { min: 0, max: 1 },
   config: { threshold: z.number().default(0.5) },
   create: () => () => ({ score: 1, passed: true, reasoning: "", details: {} }),
 };
@@ -26,6 +27,9 @@ describe("defineEvaluator", () => {
       [{ ...good, type: 3 }, "defineEvaluator: def.type must be a non-empty string, received number 3"],
       [{ ...good, title: undefined }, "defineEvaluator: def.title must be a string, received nothing"],
       [{ ...good, direction: "up" }, 'defineEvaluator: def.direction must be "maximize" or "minimize", received string "up"'],
+      [{ ...good, scores: undefined }, "defineEvaluator: def.scores must be the scores it can give, { min, max, whole? } (a finite min, a max at least min, Infinity for no bound), received nothing"],
+      [{ ...good, scores: { min: 1, max: 0 } }, "defineEvaluator: def.scores must be the scores it can give, { min, max, whole? } (a finite min, a max at least min, Infinity for no bound), received object"],
+      [{ ...good, scores: { min: 0, max: 1, whole: false } }, "defineEvaluator: def.scores must be the scores it can give, { min, max, whole? } (a finite min, a max at least min, Infinity for no bound), received object"],
       [{ ...good, config: null }, "defineEvaluator: def.config must be an object of Zod schemas by config key, received null"],
       [{ ...good, config: { "a.b": 5 } }, 'defineEvaluator: def.config["a.b"] must be a Zod schema, received number 5'],
       [{ ...good, aliases: { old: 1 } }, "defineEvaluator: def.aliases.old must be a string (a config key), received number 1"],

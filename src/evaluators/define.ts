@@ -84,6 +84,8 @@ export interface EvaluatorDefinition<Config extends Record<string, unknown> = Re
   description: string;
   /** Whether higher or lower scores are better. */
   direction: Direction;
+  /** The scores it can give, whatever its config (see {@link ScoreRange}). */
+  scores: ScoreRange;
   /** Strict schema with every default; the single source for validation, `simeval list` and the docs. */
   config: z.ZodType<Config>;
   /** Deprecated or alternative config keys accepted for a canonical one, e.g. `similarity_threshold`. */
@@ -101,6 +103,17 @@ export interface EvaluatorDefinition<Config extends Record<string, unknown> = Re
 }
 
 /**
+ * The scores an evaluator can give, whatever its config: from `min` to `max` (`Infinity` for no bound), and whole
+ * numbers only when `whole`. A results.jsonl score outside it is refused as no score of that type
+ * (`compare` would judge it as one).
+ */
+export interface ScoreRange {
+  min: number;
+  max: number;
+  whole?: true;
+}
+
+/**
  * Declares an evaluator; adds {@link commonConfig} to its schema. Throws EvalError (CONFIG_INVALID) naming
  * the first field of `def` that is not what it must be (`def` itself not an object, a `type` that is no
  * string, a `config` entry that is not a Zod schema, a `create` that is not a function): read as given,
@@ -111,6 +124,7 @@ export function defineEvaluator<Shape extends z.ZodRawShape>(def: {
   title: string;
   description: string;
   direction: Direction;
+  scores: ScoreRange;
   config: Shape;
   aliases?: Readonly<Record<string, string>>;
   checkConfig?(given: Readonly<Record<string, unknown>>, config: z.output<z.ZodObject<Shape & typeof commonConfig>>): Issue[];
@@ -133,6 +147,10 @@ function checkDefinition(def: unknown): void {
     if (typeof def[field] !== "string" || (field === "type" && def[field] === "")) throw bad(field, field === "type" ? "a non-empty string" : "a string", def[field]);
   }
   if (def.direction !== "maximize" && def.direction !== "minimize") throw bad("direction", `"maximize" or "minimize"`, def.direction);
+  const scores = def.scores;
+  if (!isPlainObject(scores) || typeof scores.min !== "number" || typeof scores.max !== "number" || !Number.isFinite(scores.min) || !(scores.max >= scores.min) || (scores.whole !== undefined && scores.whole !== true)) {
+    throw bad("scores", "the scores it can give, { min, max, whole? } (a finite min, a max at least min, Infinity for no bound)", scores);
+  }
   if (!isPlainObject(def.config)) throw bad("config", "an object of Zod schemas by config key", def.config);
   for (const [key, value] of Object.entries(def.config)) {
     if (!(value instanceof z.ZodType)) throw bad(["config", key], "a Zod schema", value);

@@ -15,6 +15,7 @@ export const exactMatchEvaluator = defineEvaluator({
   title: "Exact Match",
   description: "1.0 when the output equals the expected output (after the case and white-space options), else 0.0.",
   direction: "maximize",
+  scores: { min: 0, max: 1, whole: true },
   config: {
     case_sensitive: z.boolean().default(false).describe("Compare case-sensitively"),
     trim: z.boolean().default(true).describe("Trim leading and trailing white space"),

@@ -18,6 +18,7 @@ export const jaccardSimilarityEvaluator = defineEvaluator({
   title: "Similarity Match",
   description: "Jaccard overlap of the two texts' word sets: |intersection| / |union|.",
   direction: "maximize",
+  scores: { min: 0, max: 1 },
   aliases: { similarity_threshold: "threshold" },
   config: {
     threshold: z.number().min(0).max(1).default(0.5).describe("Minimum similarity to pass (alias: similarity_threshold)"),

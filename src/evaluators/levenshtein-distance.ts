@@ -15,6 +15,7 @@ export const levenshteinDistanceEvaluator = defineEvaluator({
   title: "Levenshtein Distance",
   description: "The raw number of single-unit edits (code points, or graphemes with unit: \"grapheme\") between output and expected; lower is better.",
   direction: "minimize",
+  scores: { min: 0, max: Number.POSITIVE_INFINITY, whole: true },
   config: {
     threshold: z.number().int().min(0).optional().describe("Maximum allowed distance to pass (no verdict when unset)"),
     case_sensitive: z.boolean().default(true).describe("Compare case-sensitively"),

@@ -17,6 +17,7 @@ export const levenshteinEvaluator = defineEvaluator({
   title: "Levenshtein",
   description: "Edit distance normalised to a 0–1 similarity: 1 - distance / max_length, rounded to 2 decimals.",
   direction: "maximize",
+  scores: { min: 0, max: 1 },
   config: {
     threshold: z.number().min(0).max(1).default(0.7).describe("Minimum rounded similarity to pass"),
     case_sensitive: z.boolean().default(false).describe("Compare case-sensitively"),

@@ -42,6 +42,7 @@ export const semanticSimilarityEvaluator = defineEvaluator({
   title: "Semantic Similarity",
   description: "Cosine similarity of the two texts' embeddings, in [-1, 1] (or rescaled to [0, 1]).",
   direction: "maximize",
+  scores: { min: -1, max: 1 },
   config: {
     threshold: z.number().min(-1).max(1).optional().describe("Minimum score to pass (no verdict when unset)"),
     provider: z.string().min(1).default("openai").describe("Embedding provider name"),

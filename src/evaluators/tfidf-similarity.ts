@@ -53,6 +53,7 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
   title: "Similarity (TF-IDF)",
   description: "Cosine similarity of TF-IDF vectors of words or character n-grams.",
   direction: "maximize",
+  scores: { min: 0, max: 1 },
   config: {
     threshold: z.number().min(0).max(1).default(0.7).describe("Minimum similarity to pass"),
     tokenizer: z.enum(["word", "char_ngram"]).default("word").describe("How texts are split: words, or overlapping character n-grams"),

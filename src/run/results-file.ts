@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { describeValue, EvalError } from "../errors.js";
 import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
+import type { EvaluatorDefinition, ScoreRange } from "../evaluators/define.js";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import type { RowOutcome } from "./types.js";
 
@@ -121,6 +122,10 @@ function checkResults(path: string, lineNo: number, results: Record<string, unkn
     if (score !== null && (typeof score !== "number" || !(Math.abs(score) <= MAX_SCORE))) {
       throw resultError(path, lineNo, name, `"score" must be a finite number or null, ${SCORE_BOUND}, received ${describeValue(score)}`);
     }
+    const range = (findEvaluator(type) as EvaluatorDefinition).scores;
+    if (score !== null && (score < range.min || score > range.max || (range.whole && !Number.isInteger(score)))) {
+      throw resultError(path, lineNo, name, `"score" must be one a ${type} can give, ${rangeText(range)}, received ${describeValue(score)}`);
+    }
   }
 }
 
@@ -131,6 +136,12 @@ function checkResults(path: string, lineNo: number, results: Record<string, unkn
  */
 const MAX_SCORE = 2 ** 53;
 const SCORE_BOUND = "from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums)";
+
+/** "from 0 to 1", "a whole number from 0 up": a {@link ScoreRange} as messages say it. */
+function rangeText(range: ScoreRange): string {
+  const bounds = range.max === Number.POSITIVE_INFINITY ? `from ${range.min} up` : `from ${range.min} to ${range.max}`;
+  return range.whole ? `a whole number ${bounds}` : bounds;
+}
 
 /** A USAGE error naming the file, line and evaluator of a result that is not one. */
 function resultError(path: string, lineNo: number, name: string, message: string): EvalError {
