@@ -92,7 +92,7 @@ export class SqliteRunStore implements RunStore {
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
       const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
-      const names = evaluatorNames(this.#requireRunning(runId, this.#appending(runId, rows, doing)));
+      const names = evaluatorNames(this.#requireRunning(runId, doing, () => this.#endedHolding(runId, rows, doing)));
       refuseUnknownResults(runId, names, rows);
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
@@ -235,12 +235,11 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * What {@link appendRows} says it cannot do (`doing`) to run `runId` when the run has ended: then also which of the
-   * rows it holds already by key, when some are, so that a queue consumer whose redelivered batch gained a new row
-   * learns that only that row is refused, and to send the others again apart for their numbers.
+   * What {@link appendRows} says it cannot do (`doing`) to run `runId`, which has ended: also which of the rows it
+   * holds already by key, when some are, so that a queue consumer whose redelivered batch gained a new row learns
+   * that only that row is refused, and to send the others again apart for their numbers.
    */
-  #appending(runId: string, rows: readonly UnnumberedRow[], doing: string): string {
-    if (this.#q.runById.get(runId)?.status === "running") return doing;
+  #endedHolding(runId: string, rows: readonly UnnumberedRow[], doing: string): string {
     const fresh = rows.flatMap(({ key }, i) => (key !== undefined && this.#q.rowNumberByKey.get(runId, key) !== undefined ? [] : [i]));
     const held = rows.length - fresh.length;
     if (held === 0) return doing;
@@ -684,14 +683,18 @@ export class SqliteRunStore implements RunStore {
     return run;
   }
 
-  #requireRunning(runId: string, doing: string): RunRecord {
+  /**
+   * The record of run `runId`, which must be running; STORE_FAILED saying it cannot `doing` otherwise, or
+   * `ended()` when given, of a run that has ended (worked out only then, off the path of every call).
+   */
+  #requireRunning(runId: string, doing: string, ended?: () => string): RunRecord {
     if (this.#mine.has(runId) && this.#q.runById.get(runId) === undefined) {
       // Only another process can have removed it: `simeval delete --force` takes a run recorded as running.
       throw new EvalError("STORE_FAILED", `${this.path}: run ${runId}, which this process was recording, was deleted by another process (simeval delete --force); cannot ${doing}`);
     }
     const run = this.#run(runId);
     if (run.status !== "running") {
-      throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${doing}`);
+      throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${ended?.() ?? doing}`);
     }
     return run;
   }
