@@ -9,8 +9,7 @@ import { terminalProgress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { vacuumInChild } from "../vacuum.js";
 import { rowsText } from "../../report/format.js";
-import { findOrFail, openRecordedRuns, ownedRunsHint, recordingProcess, runLabel } from "./recorded-runs.js";
-import { isThisHost } from "../../storage/run-owner.js";
+import { findOrFail, openRecordedRuns, ownedRunsHint, pidHere, recordingProcess, runLabel } from "./recorded-runs.js";
 
 /** The shortest id prefix that `delete` accepts. */
 const MIN_DELETE_PREFIX = 4;
@@ -64,8 +63,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
       if (run.status === "running" && !opts.force) {
         const by = recordingProcess(run);
         // A process elsewhere cannot be stopped from here: "stop it" is for one on this host; the hint says what to do otherwise.
-        const here = run.process !== null && isThisHost(run.process.host);
-        const stopIt = by === undefined ? "finish or abort it before deleting it" : here ? "stop it before deleting it" : "stop it where it runs before deleting it";
+        const stopIt = by === undefined ? "finish or abort it before deleting it" : pidHere(run) !== undefined ? "stop it before deleting it" : "stop it where it runs before deleting it";
         throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded${by ? ` by ${by}` : ""}; ${stopIt} (nothing was deleted); ${runningHints([run])}`);
       }
       runs.set(run.id, run);

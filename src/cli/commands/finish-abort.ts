@@ -1,6 +1,5 @@
 import { EvalError } from "../../errors.js";
 import type { SqliteRunStore } from "../../storage/sqlite.js";
-import { isThisHost } from "../../storage/run-owner.js";
 import type { RunInfo, RunSummary } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { forTerminalLine } from "../format.js";
@@ -11,7 +10,7 @@ import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { formatInt, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
-import { findOrFail, openRecordedRuns, ownedRunsHint, recordingProcess, runLabel } from "./recorded-runs.js";
+import { findOrFail, openRecordedRuns, ownedRunsHint, pidHere, recordingProcess, runLabel } from "./recorded-runs.js";
 
 /** The stop reason that `simeval abort` records when no `--reason` is given. */
 export const ABORT_REASON = "aborted with simeval abort";
@@ -131,8 +130,9 @@ export async function abortCommand(ref: string, opts: { db: string; reason?: str
     }
     io.stdout(forTerminalLine(`aborted ${runLabel(run)}: marked incomplete (${reason}), keeping its ${rowsText(await store.rowCount(run.id))}`));
     // --force on a run whose process is on this host: a reader finds such a process gone, so it is alive.
-    if (run.process !== null && isThisHost(run.process.host)) {
-      warn(io, `${recordingProcess(run)}, which began run ${runLabel(run)}, is still alive: it fails at its next rows (Ctrl-C there, or \`kill ${run.process.pid}\`, stops it)`);
+    const pid = pidHere(run);
+    if (pid !== undefined) {
+      warn(io, `${recordingProcess(run)}, which began run ${runLabel(run)}, is still alive: it fails at its next rows (Ctrl-C there, or \`kill ${pid}\`, stops it)`);
     }
     return EXIT.ok;
   } finally {

@@ -131,6 +131,14 @@ export function recordingProcess(run: RunInfo): string | undefined {
 }
 
 /**
+ * The pid of the process recording `run` when that process is on this host, in this pid namespace, where a reader
+ * has looked it up (a running run's there is alive); undefined for one elsewhere or owned by no process.
+ */
+export function pidHere(run: RunInfo): number | undefined {
+  return run.process !== null && isThisHost(run.process.host) ? run.process.pid : undefined;
+}
+
+/**
  * What to do about `runs`, recorded as running by processes that own them: {@link STILL_RUNNING_HINT} for those
  * recorded on another host or in another container, and for those on this host, whose processes are alive, that
  * each ends when its process does.
@@ -138,17 +146,20 @@ export function recordingProcess(run: RunInfo): string | undefined {
 export function ownedRunsHint(runs: readonly RunInfo[]): string {
   // One process may record several runs (a service's worker): each process is named once, with its runs.
   const byPid = new Map<number, RunInfo[]>();
-  for (const r of runs) if (r.process !== null && isThisHost(r.process.host)) byPid.set(r.process.pid, [...(byPid.get(r.process.pid) ?? []), r]);
-  const here = [...byPid.values()].flat();
-  const elsewhere = runs.filter((r) => !here.includes(r));
+  for (const r of runs) {
+    const pid = pidHere(r);
+    if (pid !== undefined) byPid.set(pid, [...(byPid.get(pid) ?? []), r]);
+  }
+  const elsewhere = runs.filter((r) => pidHere(r) === undefined);
+  const here = runs.length - elsewhere.length;
   // Of one run, its commands are given with its id, to be run as they are.
   const [one] = elsewhere;
   const hints = elsewhere.length === 0 ? [] : [elsewhere.length === 1 && one ? STILL_RUNNING_HINT.replaceAll(" RUN ", ` ${one.id} `) : STILL_RUNNING_HINT];
-  if (here.length > 0) {
+  if (here > 0) {
     const processes = [...byPid].map(([pid, recorded]) => `process ${pid} on this host (recording ${recorded.map(runLabel).join(", ")})`);
     const [onePid] = byPid.keys();
-    const ends = here.length === 1 ? "the run ends when it does" : byPid.size === 1 ? "its runs end when it does" : "each run ends when its process does";
-    hints.push(`${processes.join(", ")} ${byPid.size === 1 ? "is" : "are"} alive: ${ends} (Ctrl-C there, or \`kill ${byPid.size === 1 ? onePid : "PID"}\`, marks ${here.length === 1 ? "it" : "each"} incomplete keeping its rows)`);
+    const ends = here === 1 ? "the run ends when it does" : byPid.size === 1 ? "its runs end when it does" : "each run ends when its process does";
+    hints.push(`${processes.join(", ")} ${byPid.size === 1 ? "is" : "are"} alive: ${ends} (Ctrl-C there, or \`kill ${byPid.size === 1 ? onePid : "PID"}\`, marks ${here === 1 ? "it" : "each"} incomplete keeping its rows)`);
   }
   return hints.join("; ");
 }
