@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { describeValue, EvalError } from "../errors.js";
 import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
-import type { EvaluatorDefinition, ScoreRange } from "../evaluators/define.js";
+import type { ScoreRange } from "../evaluators/define.js";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import type { RowOutcome } from "./types.js";
 
@@ -115,16 +115,17 @@ function checkResults(path: string, lineNo: number, results: Record<string, unkn
       throw resultError(path, lineNo, name, `"error" must be an object {"code": …, "message": …}, received ${describeValue(r["error"])}`);
     }
     const type = r["type"];
-    if (typeof type !== "string" || findEvaluator(type) === undefined) {
+    const definition = typeof type === "string" ? findEvaluator(type) : undefined;
+    if (definition === undefined) {
       throw resultError(path, lineNo, name, `"type" must be one of the registered evaluator types (${evaluatorTypes.join(", ")}), received ${describeValue(type)}`);
     }
     const score = r["score"];
     if (score !== null && (typeof score !== "number" || !(Math.abs(score) <= MAX_SCORE))) {
       throw resultError(path, lineNo, name, `"score" must be a finite number or null, ${SCORE_BOUND}, received ${describeValue(score)}`);
     }
-    const range = (findEvaluator(type) as EvaluatorDefinition).scores;
+    const range = definition.scores;
     if (score !== null && (score < range.min || score > range.max || (range.whole && !Number.isInteger(score)))) {
-      throw resultError(path, lineNo, name, `"score" must be one a ${type} can give, ${rangeText(range)}, received ${describeValue(score)}`);
+      throw resultError(path, lineNo, name, `"score" must be one a ${definition.type} can give, ${rangeText(range)}, received ${describeValue(score)}`);
     }
   }
 }
