@@ -8,13 +8,13 @@ import type { Direction } from "../types.js";
 import { escapeHtml } from "./escape.js";
 import { svgCoordinate as r, formatThreshold, htmlFigure, passes, passSign } from "./format.js";
 
-
 /**
  * Every point's radius, passing or failing: a passing point is filled and a failing one hollow (the CSS), so their
  * shape, not their size, tells them apart; a passing point drawn smaller, its white edge eating into its fill, read as
  * a speck beside a failing one.
  */
 const POINT_RADIUS = 5;
+
 /** One run on a trend line. */
 export interface LinePoint {
   /** Label under the axis, e.g. the run's name or date. */
