@@ -153,6 +153,6 @@ describe('README "In CI" section', () => {
     }
     const r = sh(dir, worse(job));
     expect(r.code).toBe(1);
-    expect(r.err).toContain("no regression against the baseline");
+    expect(r.err).toContain("--fail-on-regression: failed, this run is significantly worse than the baseline");
   }, 30_000);
 });

@@ -820,12 +820,12 @@ describe("runs, show, baseline, compare and trend", () => {
     expect((await run("baseline", "set", "good", "--db", db)).code).toBe(0);
     // The same rows and a line of bad JSON after them: nothing regressed on the rows compared.
     const lost = await run("run", file("lost.jsonl", `${rows}{not json\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
-    expect(lost).toMatchObject({ code: 1, err: expect.stringContaining("simeval: 1 gate not met: no regression against the baseline") });
-    expect(lost.err).toContain("1 row of the dataset could not be read, and what was lost was not compared with the baseline (--fail-on-regression)");
+    expect(lost).toMatchObject({ code: 1, err: expect.stringContaining("simeval: 1 gate not met: --fail-on-regression") });
+    expect(lost.err).toContain("--fail-on-regression: failed, 1 row of the dataset could not be read, and what was lost was not compared with the baseline\n");
     // A read that stopped (a JSON array broken after its rows): the rest of the file was lost, not "1 row".
     const items = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: i, output: `answer ${i}`, expected: `answer ${i}` }));
     const stopped = await run("run", file("stopped.json", `[${items.join(",\n")},\n{"output": "a",, "expected": "a"}]\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
-    expect(stopped.err).toContain("the dataset was not read to its end, and what was lost was not compared with the baseline (--fail-on-regression)");
+    expect(stopped.err).toContain("--fail-on-regression: failed, the dataset was not read to its end, and what was lost was not compared with the baseline");
     expect(stopped.err).not.toContain("1 row of the dataset could not be read");
   });
 
@@ -842,11 +842,11 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(second.code).toBe(1);
     expect(second.out).toContain("Against the baseline:");
     const regression = "this run is significantly worse than the baseline good";
-    expect(second.err).toMatch(/this run is significantly worse than the baseline good \(\w+\) on levenshtein, levenshtein_distance \(--fail-on-regression\)/);
-    expect(second.err).toContain("1 gate not met: no regression against the baseline");
+    expect(second.err).toMatch(/^--fail-on-regression: failed, this run is significantly worse than the baseline good \(\w+\) on levenshtein, levenshtein_distance$/m);
+    expect(second.err).toContain("1 gate not met: --fail-on-regression\n");
     // CI sees why: the regression is a failed gate in --summary and in --junit.
     const summary = JSON.parse(readFileSync(join(dir, "b.summary.json"), "utf8"));
-    expect(summary.gates).toEqual([{ name: "no regression against the baseline", passed: false, message: expect.stringContaining(regression) }]);
+    expect(summary.gates).toEqual([{ name: "--fail-on-regression", passed: false, message: expect.stringContaining(regression) }]);
     expect(summary.baseline).toMatchObject({ regressed_on: ["levenshtein", "levenshtein_distance"] });
     // The baseline's id alone, beside its printed label, for a script that should not parse "NAME (ID)".
     const baselineId = (await run("baseline", "--db", db)).out.match(/^baseline: (\S+) \(good\)/)?.[1];
@@ -858,7 +858,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(summary.baseline.comparison).toEqual(json);
     expect(summary.baseline.comparison.evaluators[0]).toMatchObject({ name: "levenshtein", n_pairs: 60, regressed: true, rows: { improved: 0, regressed: 60, unchanged: 0 } });
     expect(summary.baseline.comparison.verdict).toEqual({ regressed_on: summary.baseline.regressed_on, no_verdict_on: summary.baseline.no_verdict_on, withheld: null });
-    expect(readFileSync(join(dir, "b.junit.xml"), "utf8")).toMatch(/<testcase[^>]*name="no regression against the baseline"[^>]*>\s*<failure[^>]*message="this run is significantly worse/);
+    expect(readFileSync(join(dir, "b.junit.xml"), "utf8")).toMatch(/<testcase[^>]*name="--fail-on-regression"[^>]*>\s*<failure[^>]*message="--fail-on-regression: failed, this run is significantly worse/);
 
     const runs = await run("runs", "--db", db);
     expect(runs.out).toMatch(/good/);
@@ -1005,14 +1005,14 @@ describe("runs, show, baseline, compare and trend", () => {
     const r = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline", "--fail-on-regression", "--summary", summaryPath, "--report", join(dir, "b.html"));
     expect(r.code).toBe(1);
     expect(r.out).toContain("levenshtein: no row has a score in both runs");
-    expect(r.err).toMatch(/no row has a score in both this run and the baseline good \(\w+\) on levenshtein, so there is no verdict on it \(--fail-on-regression\)/);
+    expect(r.err).toMatch(/^--fail-on-regression: failed, no row has a score in both this run and the baseline good \(\w+\) on levenshtein, so there is no verdict on it$/m);
     const summary = JSON.parse(readFileSync(summaryPath, "utf8"));
     expect(summary.baseline).toMatchObject({ regressed_on: [], no_verdict_on: ["levenshtein"] });
-    expect(summary.gates).toContainEqual(expect.objectContaining({ name: "no regression against the baseline", passed: false }));
+    expect(summary.gates).toContainEqual(expect.objectContaining({ name: "--fail-on-regression", passed: false }));
     // The report shows the gate too: its reader sees that the run failed it, and why.
     const html = readFileSync(join(dir, "b.html"), "utf8");
     expect(html).toContain(`<span class="badge fail">✗ 1 of 1 failed</span>`);
-    expect(html).toMatch(/✗ failed<\/span> no row has a score in both this run and the baseline good/);
+    expect(html).toMatch(/✗ failed<\/span> --fail-on-regression: no row has a score in both this run and the baseline good/);
     // Without the gate, the run stands (exit 0) and the comparison says it.
     const ungated = await run("run", file("b.jsonl", jsonl(rows)), "--config", moved, "--db", db, "--baseline");
     expect(ungated.code).toBe(0);
@@ -1373,7 +1373,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(JSON.parse(readFileSync(stepSummary, "utf8")).summary.rows).toBeGreaterThan(0); // the run's own files are still written
     // ...and say that the regression gate had no verdict, rather than list no gate at all.
     expect(JSON.parse(readFileSync(stepSummary, "utf8")).gates).toEqual([
-      { name: "no regression against the baseline", passed: false, message: expect.stringContaining("so there is no verdict") },
+      { name: "--fail-on-regression", passed: false, message: expect.stringContaining("so there is no verdict") },
     ]);
     const alone = await run("run", b, "--config", config, "--db", db, "--fail-on-regression");
     expect(alone.code).toBe(2);

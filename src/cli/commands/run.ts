@@ -222,7 +222,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       gateOutcomes.push(g);
     }
     // A gate with no verdict is not a gate passed: --summary and --junit say so (the error itself is printed when thrown).
-    if (opts.failOnRegression && noVerdict) gateOutcomes.push({ name: "no regression against the baseline", passed: false, message: (noVerdict as Error).message });
+    if (opts.failOnRegression && noVerdict) gateOutcomes.push({ name: REGRESSION_GATE, passed: false, message: (noVerdict as Error).message });
     // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
     const partial: GateOutcome[] = [];
     if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${rowsText(result.summary.rows)}: the figures cover those rows only` });
@@ -304,7 +304,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     if (result.interrupted) return STOPPED_EXIT[stop.stoppedBy ?? "SIGINT"];
     if (result.readStopped || unreadable || result.datasetChanged) return EXIT.usage;
     if (failedEvaluators.length > 0) return EXIT.runtime;
-    // Named by what each gate holds to ("no regression against the baseline"): "not met", where "failed: no regression" read as its opposite.
+    // Each gate named by its flag, as it is given (`--fail-under levenshtein=0.8`, `--fail-on-regression`): "not met".
     const unmet = gateOutcomes.filter((g) => !g.passed);
     if (unmet.length > 0) {
       io.stderr(`simeval: ${unmet.length === 1 ? "1 gate" : `${unmet.length} gates`} not met: ${unmet.map((g) => g.name).join(", ")}`);
@@ -316,6 +316,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await store?.close();
   }
 }
+
+/** The regression gate's name, its flag, as the other gates are named by theirs (`--fail-under levenshtein=0.8`). */
+const REGRESSION_GATE = "--fail-on-regression";
 
 /**
  * --fail-on-regression as a gate: it fails when the run is significantly worse than the baseline on some
@@ -332,8 +335,8 @@ function regressionGate(c: BaselineVerdict, lost: string | undefined): GateOutco
       ? [`no row has a score in both this run and the baseline ${c.baseline} on ${evaluatorList(c.no_verdict, c.compared)}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`]
       : []),
   ];
-  const message = failures.length ? `${failures.join("; ")} (--fail-on-regression)` : `no regression against the baseline ${c.baseline}`;
-  return { name: "no regression against the baseline", passed: failures.length === 0, message };
+  const message = failures.length ? `${REGRESSION_GATE}: failed, ${failures.join("; ")}` : `${REGRESSION_GATE}: passed, no regression against the baseline ${c.baseline}`;
+  return { name: REGRESSION_GATE, passed: failures.length === 0, message };
 }
 
 /**
