@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { describeValue, EvalError } from "../errors.js";
 import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
-import type { ScoreRange } from "../evaluators/define.js";
+import { scoreFault } from "../evaluators/score-range.js";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import type { RowOutcome } from "./types.js";
 
@@ -15,7 +15,7 @@ const CHUNK = 1 << 20;
  * pairs them as they come (it takes these sync rows and the store's async ones alike). A UTF-8 byte order mark starting
  * the file or a line is skipped. A line that is not a result row, a
  * file that cannot be read or holds no rows, is a USAGE error naming the file and line; so is a result whose `type` is no
- * registered evaluator or whose `score` is not a finite number or null (see {@link checkResults}), rather than a score
+ * registered evaluator or whose `score` is not null or one its type can give (see {@link checkResults}), rather than a score
  * left out of the comparison or compared in the wrong direction. A row that could not be read (`error`) may have no results.
  *
  * The one exception: a last line that no line break ends and that is not valid JSON is a line cut short (a run killed
@@ -100,8 +100,8 @@ function parseResultLine(path: string, lineNo: number, line: string, unended: bo
 
 /**
  * Checks each evaluator's result on a line: either an error (`{"error": {…}}`) or a result whose `type` is a
- * registered evaluator's (it gives the score's direction) and whose `score` is null or a finite number within
- * ±{@link MAX_SCORE}. A few
+ * registered evaluator's (it gives the score's direction) and whose `score` is null or one that type can give: a
+ * finite number within ±2^53 and the type's declared range (see {@link scoreFault}). A few
  * property reads a result: nothing next to parsing the line.
  */
 function checkResults(path: string, lineNo: number, results: Record<string, unknown>): void {
@@ -120,28 +120,9 @@ function checkResults(path: string, lineNo: number, results: Record<string, unkn
       throw resultError(path, lineNo, name, `"type" must be one of the registered evaluator types (${evaluatorTypes.join(", ")}), received ${describeValue(type)}`);
     }
     const score = r["score"];
-    if (score !== null && (typeof score !== "number" || !(Math.abs(score) <= MAX_SCORE))) {
-      throw resultError(path, lineNo, name, `"score" must be a finite number or null, ${SCORE_BOUND}, received ${describeValue(score)}`);
-    }
-    const range = definition.scores;
-    if (score !== null && (score < range.min || score > range.max || (range.whole && !Number.isInteger(score)))) {
-      throw resultError(path, lineNo, name, `"score" must be one a ${definition.type} can give, ${rangeText(range)}, received ${describeValue(score)}`);
-    }
+    const expected = scoreFault(definition, score);
+    if (expected !== null) throw resultError(path, lineNo, name, `"score" must be ${expected}, received ${describeValue(score)}`);
   }
-}
-
-/**
- * The largest score magnitude a results.jsonl may hold: 2^53, past any evaluator's (at most 1, or a distance in
- * characters). Near 1e308 a paired difference or a sum overflows to Infinity, and `compare` gave p = 0 with no
- * interval, "significant" (qa129).
- */
-const MAX_SCORE = 2 ** 53;
-const SCORE_BOUND = "from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums)";
-
-/** "from 0 to 1", "a whole number from 0 up": a {@link ScoreRange} as messages say it. */
-function rangeText(range: ScoreRange): string {
-  const bounds = range.max === Number.POSITIVE_INFINITY ? `from ${range.min} up` : `from ${range.min} to ${range.max}`;
-  return range.whole ? `a whole number ${bounds}` : bounds;
 }
 
 /** A USAGE error naming the file, line and evaluator of a result that is not one. */

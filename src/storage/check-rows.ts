@@ -5,6 +5,9 @@
  */
 import { cutText } from "../cut-text.js";
 import { argumentError, EvalError, formatPath, isPlainObject } from "../errors.js";
+import type { EvaluatorDefinition } from "../evaluators/define.js";
+import { findEvaluator } from "../evaluators/registry.js";
+import { scoreFault } from "../evaluators/score-range.js";
 import { nonFiniteIn } from "../non-finite.js";
 import type { RowOutcome, RowResult, SerializedRow } from "../run/types.js";
 import type { UnnumberedRow } from "./store.js";
@@ -157,6 +160,30 @@ export function refuseUnknownResults(runId: string, names: readonly string[], ro
 }
 
 /**
+ * Throws INPUT_INVALID naming `rows[i].results.NAME.score`, the evaluator's type and its range, for the first score
+ * of a row of `rows` that the type of the run's evaluator NAME (`evaluators`) cannot give (see {@link scoreFault}):
+ * a levenshtein similarity of 1.5, a negative or fractional distance, NaN or a score beyond ±2^53. Stored, it was
+ * summarized (a mean above 1) and compared as a score, where a results.jsonl holding it is refused. A result under a
+ * name none of them has is {@link refuseUnknownResults}'s; one of a type this simeval does not know is not checked.
+ */
+export function refuseImpossibleScores(evaluators: readonly { name: string; type: string }[], rows: readonly UnnumberedOutcome[]): void {
+  const definitions = new Map<string, EvaluatorDefinition>();
+  for (const { name, type } of evaluators) {
+    const definition = findEvaluator(type);
+    if (definition) definitions.set(name, definition);
+  }
+  for (const [i, r] of rows.entries()) {
+    for (const [name, result] of Object.entries(r.results)) {
+      const { score } = result as { score?: unknown };
+      const definition = definitions.get(name);
+      if (typeof score !== "number" || definition === undefined) continue;
+      const expected = scoreFault(definition, score);
+      if (expected !== null) throw argumentError("INPUT_INVALID", "appendRows", `rows[${i}].results.${name}.score`, expected, score, ["rows", i, "results", name, "score"]);
+    }
+  }
+}
+
+/**
  * Throws INPUT_INVALID naming `rows[i].results.NAME` when row `i`'s results are an object (not a SerializedRow's
  * JSON) holding a value that is not an object, a result or `{ error }` as `scoreRecord` gives them: `{ lev: 7 }` was
  * STORE_FAILED saying "Cannot use 'in' operator to search for 'error' in 7", which named neither row nor evaluator.
@@ -190,7 +217,8 @@ function resultFieldFault(result: Record<string, unknown>): { field: string; exp
     return whole ? null : { field: "error", expected: "the evaluator's error ({ code, message }, both strings, as scoreRecord gives it)" };
   }
   const { score, passed, skipped } = result;
-  // NaN and ±Infinity are numbers, stored as JSON's null: no score, as a reader of the row finds.
+  // NaN and ±Infinity are numbers: appendRows refuses them as no evaluator's (refuseImpossibleScores); addRows
+  // stores them as JSON writes them, null: no score, as a reader of the row finds.
   if (score !== undefined && score !== null && typeof score !== "number") return { field: "score", expected: "a number or null" };
   if (passed !== undefined && passed !== null && typeof passed !== "boolean") return { field: "passed", expected: "true, false or null (no verdict)" };
   if (skipped !== undefined && typeof skipped !== "boolean") return { field: "skipped", expected: "true or false" };

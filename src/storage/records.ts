@@ -97,7 +97,12 @@ export function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunI
 
 /** The run's evaluator names, in its order (the order of its rows' `scores`). */
 export function evaluatorNames(run: RunRecord): string[] {
-  return (JSON.parse(run.evaluators) as EvaluatorSpec[]).map((s) => s.name ?? s.type);
+  return runEvaluators(run).map((e) => e.name);
+}
+
+/** The run's evaluators, each its name and type, in its order: a result's evaluator, for the scores its type can give. */
+export function runEvaluators(run: RunRecord): { name: string; type: string }[] {
+  return (JSON.parse(run.evaluators) as EvaluatorSpec[]).map((s) => ({ name: s.name ?? s.type, type: s.type }));
 }
 
 /**

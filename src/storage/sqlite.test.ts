@@ -1227,6 +1227,42 @@ describe("appendRows", () => {
     expect((await collect(store.scores(id))).map((r) => r.scores)).toEqual([{ em: 1 }, { em: 0 }]);
   });
 
+  it("refuses a score its evaluator's type cannot give, naming rows[i].results.NAME.score, the type and its range, as the results.jsonl reader does, and stores none of the batch", async () => {
+    const store = open();
+    const evaluators = [{ type: "exact_match", name: "em" }, { type: "levenshtein", name: "lev" }, { type: "levenshtein_distance", name: "dist" }, { type: "semantic_similarity", name: "cos", config: { provider: "openai" } }];
+    const id = await store.beginRun({ ...META, evaluators });
+    const ok = { em: { score: 1, passed: true }, lev: { score: 0.5, passed: null }, dist: { score: 3, passed: null }, cos: { score: -0.25, passed: null } };
+    const bound = "a finite number or null, from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums)";
+    // Stored, each was summarized (a levenshtein mean above 1, a negative distance) and compared as a score.
+    const cases: [string, number, string][] = [
+      ["lev", 1.5, "one a levenshtein can give, from 0 to 1"],
+      ["lev", -0.1, "one a levenshtein can give, from 0 to 1"],
+      ["dist", -1, "one a levenshtein_distance can give, a whole number from 0 up"],
+      ["dist", 2.5, "one a levenshtein_distance can give, a whole number from 0 up"],
+      ["em", 0.5, "one a exact_match can give, a whole number from 0 to 1"],
+      ["cos", -1.01, "one a semantic_similarity can give, from -1 to 1"],
+      ["dist", 2 ** 53 + 2, bound],
+      ["dist", Infinity, bound],
+      ["lev", NaN, bound],
+    ];
+    for (const [name, score, expected] of cases) {
+      const row = { results: { ...ok, [name]: { score, passed: null } } };
+      const message = `appendRows: rows[1].results.${name}.score must be ${expected}, received number ${String(score)}`;
+      expect(await evalErrorOf(store.appendRows(id, [{ results: ok }, row] as never))).toMatchObject({ code: "INPUT_INVALID", message });
+    }
+    // A SerializedRow's results are held to it too: 1e400 parses as Infinity.
+    const serialized = { results: JSON.stringify({ lev: { score: 2, passed: null } }) };
+    expect(await evalErrorOf(store.appendRows(id, [serialized] as never))).toMatchObject({ message: "appendRows: rows[0].results.lev.score must be one a levenshtein can give, from 0 to 1, received number 2" });
+    expect(await evalErrorOf(store.appendRows(id, [{ results: '{"dist":{"score":1e400,"passed":null}}' }] as never))).toMatchObject({ message: `appendRows: rows[0].results.dist.score must be ${bound}, received number Infinity` });
+    expect(await collect(store.rows(id))).toEqual([]);
+    // The bounds themselves, no score, a skipped result and an error are stored.
+    const edges = [
+      { results: { em: { score: 0, passed: false }, lev: { score: 1, passed: null }, dist: { score: 2 ** 53, passed: null }, cos: { score: -1, passed: null } } },
+      { results: { em: { score: null, passed: null }, lev: { skipped: true }, dist: { score: null, passed: null, skipped: true }, cos: { error: { code: "EVALUATOR_FAILED", message: "m" } } } },
+    ];
+    expect(await store.appendRows(id, edges as never)).toEqual(added(1, 2));
+  });
+
   it("reads a row stored with JSON that does not parse (a SerializedRow's, stored unchecked by addRows) as STORE_FAILED naming the run, row and column, not a SyntaxError", async () => {
     const store = open();
     const id = await store.beginRun(META, { owner: "none" });

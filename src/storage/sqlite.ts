@@ -4,9 +4,9 @@ import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { argumentInvalid, checkDeleteOptions, checkRunId, checkRunMeta, checkSummary, refuseDatasetIdf, runOwner } from "./check-input.js";
-import { checkNumberedRow, checkUnnumberedRows, isSerialized, recordJson, refuseUnknownResults, rowJson, type UnnumberedOutcome } from "./check-rows.js";
+import { checkNumberedRow, checkUnnumberedRows, isSerialized, recordJson, refuseImpossibleScores, refuseUnknownResults, rowJson, type UnnumberedOutcome } from "./check-rows.js";
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
-import { evaluatorNames, NO_DATASET, outcomeScores, parseColumn, toRowOutcome, toRunInfo, type RowRecord, type RunRecord, type StoredRows } from "./records.js";
+import { evaluatorNames, NO_DATASET, outcomeScores, parseColumn, runEvaluators, toRowOutcome, toRunInfo, type RowRecord, type RunRecord, type StoredRows } from "./records.js";
 import { FIRST_PAGE_ROWS, nextPageRows, PAGE_ROWS, rowsForResults } from "./row-pages.js";
 import { newRunId } from "./run-id.js";
 import { RUNS_OF_THIS_PROCESS, THIS_HOST, writerMayBeAlive } from "./run-owner.js";
@@ -92,8 +92,10 @@ export class SqliteRunStore implements RunStore {
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
       const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
-      const names = evaluatorNames(this.#requireRunning(runId, doing, () => this.#endedHolding(runId, rows, doing)));
+      const evaluators = runEvaluators(this.#requireRunning(runId, doing, () => this.#endedHolding(runId, rows, doing)));
+      const names = evaluators.map((e) => e.name);
       refuseUnknownResults(runId, names, rows);
+      refuseImpossibleScores(evaluators, rows);
       // Under the write lock (BEGIN IMMEDIATE): no other process can append between this read and the inserts.
       let next = (this.#q.lastRow.get(runId) ?? 0) + 1;
       const appended: AppendedRow[] = [];
@@ -204,7 +206,7 @@ export class SqliteRunStore implements RunStore {
    * Refuses (INPUT_INVALID, naming it) a row that is not an object, has a `row` (the store numbers them), has
    * `results` that are neither an object (whose every value is an object, its `score`, `passed`, `skipped` and `error` of their kinds when given: see `checkResults`) nor a string of JSON
    * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too, and whose `scores` are made from its results: see `parsedSerializedRow`), a result
-   * under a name that is none of the run's evaluators', a `line` that is not null or a whole number from 1, a `key` that is not a non-empty string, or a
+   * under a name that is none of the run's evaluators', a score that evaluator's type cannot give (see `refuseImpossibleScores`), a `line` that is not null or a whole number from 1, a `key` that is not a non-empty string, or a
    * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
    * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
    * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace

@@ -138,7 +138,9 @@ export interface RunStore {
    * earlier row of the batch has) is not stored again: its entry is the stored row's number with `added: false`,
    * so a row delivered twice is stored once and its caller can tell; a batch made only of such rows is answered
    * so even after the run has finished (one that also holds a new row is then refused, STORE_FAILED, the message saying
-   * how many of its rows the run holds and naming the first it does not, `rows[i]`).
+   * how many of its rows the run holds and naming the first it does not, `rows[i]`). A result's score must be one
+   * its evaluator's type can give (within its declared range and ±2^53, not NaN): refused with INPUT_INVALID naming
+   * `rows[i].results.NAME.score`, the type and the range otherwise, as a results.jsonl holding it is.
    */
   appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]>;
   /**
