@@ -66,7 +66,7 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
       for (const p of pending.values()) p.reject(error);
       pending.clear();
     };
-    worker.on("error", failAll);
+    worker.on("error", (error) => failAll(threadError(error)));
     worker.on("exit", (code) => failAll(new Error(`scoring worker exited with code ${code}`)));
     return { worker, pending };
   });
@@ -102,6 +102,20 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
       await Promise.all(workers.map((w) => w.worker.terminate()));
     },
   };
+}
+
+/**
+ * The error a scoring thread died of (its "error" event: thrown as it started, such as the embedding cache's database
+ * that could not be opened), as simeval's {@link EvalError} when it was one. Node passes a thread's uncaught error on as
+ * a copy of the built-in class its constructor is named after, which for simeval's EvalError is JavaScript's own: its
+ * `code`, `issues` and `transient` came as mere properties, so `instanceof EvalError` was false (the CLI said
+ * "unexpected error" with its stack, where inline scoring gave the error itself), and a caller that retries what is
+ * `transient` (a database locked by another process) could not tell it was one.
+ */
+function threadError(error: Error): Error {
+  const { code, issues, transient } = error as Partial<EvalError>;
+  if (error instanceof EvalError || error.name !== "EvalError" || typeof code !== "string") return error;
+  return new EvalError(code, error.message, { issues: Array.isArray(issues) ? issues : [], transient: transient === true });
 }
 
 /**

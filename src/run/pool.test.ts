@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { evalErrorOf } from "../test-support.js";
+import { workerPool } from "./pool.js";
+import type { ScorerInit } from "./scorer-init.js";
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "simeval-pool-"));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A run's scorer init whose threads open the embedding cache at `db` as they start (an embedding evaluator's). */
+function initWithCache(db: string): ScorerInit {
+  const vectors = join(dir, "vectors.txt");
+  writeFileSync(vectors, "hello 0.1 0.2\nworld 0.3 0.1\n");
+  return { specs: [{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors } }], worst: 0, explain: false, db };
+}
+
+describe("workerPool", () => {
+  it("gives a thread's failure to start as simeval's EvalError, its code and transient kept, as scoring on this thread does", async () => {
+    // Not a database: USAGE, at once.
+    const notDb = join(dir, "not-a-database.db");
+    writeFileSync(notDb, "plain text, not SQLite\n");
+    const usage = workerPool(initWithCache(notDb), 1);
+    try {
+      const e = await evalErrorOf(usage.ready());
+      expect(e).toMatchObject({ code: "USAGE", transient: false, message: expect.stringContaining(`${notDb}: could not open the run store: file is not a database`) });
+    } finally {
+      await usage.close();
+    }
+    // Locked by another connection for longer than the store waits (5 s): STORE_FAILED, transient, to try again later.
+    const locked = join(dir, "locked.db");
+    const other = new Database(locked);
+    other.pragma("locking_mode = EXCLUSIVE");
+    other.exec("CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);");
+    const pool = workerPool(initWithCache(locked), 1);
+    try {
+      const e = await evalErrorOf(pool.ready());
+      expect(e).toMatchObject({ code: "STORE_FAILED", transient: true, message: expect.stringContaining(`${locked}: could not open the run store: database is locked`) });
+    } finally {
+      await pool.close();
+      other.close();
+    }
+  }, 30_000);
+});
