@@ -18,13 +18,13 @@ const BOUNDED = "a finite number or null, from -2^53 to 2^53 (no evaluator score
 /**
  * What `score`, given as a result of an evaluator of `definition`'s type, must be when it is no score that type can
  * give: a finite number within ±{@link MAX_SCORE} (a string, NaN, ±Infinity or 1e300 is not), and within the type's
- * range (`"one a levenshtein can give, from 0 to 1"`); null when it is one, or null (no score).
+ * range (`"one that type levenshtein can give, from 0 to 1"`); null when it is one, or null (no score).
  */
 export function scoreFault(definition: Pick<EvaluatorDefinition, "type" | "scores">, score: unknown): string | null {
   if (score === null) return null;
   if (typeof score !== "number" || !(Math.abs(score) <= MAX_SCORE)) return BOUNDED;
   const range = definition.scores;
-  if (score < range.min || score > range.max || (range.whole && !Number.isInteger(score))) return `one a ${definition.type} can give, ${rangeText(range)}`;
+  if (score < range.min || score > range.max || (range.whole && !Number.isInteger(score))) return `one that type ${definition.type} can give, ${rangeText(range)}`;
   return null;
 }
 

@@ -110,7 +110,7 @@ describe("readResultsFile", () => {
       ['{"type":"semantic_similarity","score":-1.01}', "from -1 to 1", "number -1.01"],
     ] as const) {
       const e = await bad("range.jsonl", result);
-      expect(e.message).toContain(`range.jsonl:2: evaluator "y": "score" must be one a ${JSON.parse(result).type as string} can give, ${range}, received ${received}`);
+      expect(e.message).toContain(`range.jsonl:2: evaluator "y": "score" must be one that type ${JSON.parse(result).type as string} can give, ${range}, received ${received}`);
     }
     for (const [type, score] of [["semantic_similarity", -0.4], ["levenshtein_distance", 12], ["exact_match", 0], ["jaccard_similarity", 1]] as const) {
       expect(all(writeIn(dir, "in-range.jsonl", `{"row":1,"results":{"x":{"type":"${type}","score":${score}}}}\n`))).toHaveLength(1);

@@ -1235,12 +1235,12 @@ describe("appendRows", () => {
     const bound = "a finite number or null, from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums)";
     // Stored, each was summarized (a levenshtein mean above 1, a negative distance) and compared as a score.
     const cases: [string, number, string][] = [
-      ["lev", 1.5, "one a levenshtein can give, from 0 to 1"],
-      ["lev", -0.1, "one a levenshtein can give, from 0 to 1"],
-      ["dist", -1, "one a levenshtein_distance can give, a whole number from 0 up"],
-      ["dist", 2.5, "one a levenshtein_distance can give, a whole number from 0 up"],
-      ["em", 0.5, "one a exact_match can give, a whole number from 0 to 1"],
-      ["cos", -1.01, "one a semantic_similarity can give, from -1 to 1"],
+      ["lev", 1.5, "one that type levenshtein can give, from 0 to 1"],
+      ["lev", -0.1, "one that type levenshtein can give, from 0 to 1"],
+      ["dist", -1, "one that type levenshtein_distance can give, a whole number from 0 up"],
+      ["dist", 2.5, "one that type levenshtein_distance can give, a whole number from 0 up"],
+      ["em", 0.5, "one that type exact_match can give, a whole number from 0 to 1"],
+      ["cos", -1.01, "one that type semantic_similarity can give, from -1 to 1"],
       ["dist", 2 ** 53 + 2, bound],
       ["dist", Infinity, bound],
       ["lev", NaN, bound],
@@ -1252,7 +1252,7 @@ describe("appendRows", () => {
     }
     // A SerializedRow's results are held to it too: 1e400 parses as Infinity.
     const serialized = { results: JSON.stringify({ lev: { score: 2, passed: null } }) };
-    expect(await evalErrorOf(store.appendRows(id, [serialized] as never))).toMatchObject({ message: "appendRows: rows[0].results.lev.score must be one a levenshtein can give, from 0 to 1, received number 2" });
+    expect(await evalErrorOf(store.appendRows(id, [serialized] as never))).toMatchObject({ message: "appendRows: rows[0].results.lev.score must be one that type levenshtein can give, from 0 to 1, received number 2" });
     expect(await evalErrorOf(store.appendRows(id, [{ results: '{"dist":{"score":1e400,"passed":null}}' }] as never))).toMatchObject({ message: `appendRows: rows[0].results.dist.score must be ${bound}, received number Infinity` });
     expect(await collect(store.rows(id))).toEqual([]);
     // The bounds themselves, no score, a skipped result and an error are stored.
