@@ -33,6 +33,12 @@ describe("workerPool", () => {
     try {
       const e = await evalErrorOf(usage.ready());
       expect(e).toMatchObject({ code: "USAGE", transient: false, message: expect.stringContaining(`${notDb}: could not open the run store: file is not a database`) });
+      // Requests sent after the thread died reject with what it died of: the first was rejected as the thread
+      // exited, saying only its exit code, and one sent after that waited for an answer forever.
+      const answer = (p: Promise<void>) => p.then(() => "answered", (err: unknown) => err);
+      expect(await answer(usage.setIdf({}))).toBe(e);
+      const never = new Promise<string>((resolve) => setTimeout(() => resolve("no answer in 5 s"), 5_000).unref());
+      expect(await Promise.race([answer(usage.setIdf({})), never])).toBe(e);
     } finally {
       await usage.close();
     }

@@ -62,19 +62,24 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
       if (msg.error === undefined) p?.resolve(msg.value);
       else p?.reject(msg.error.code ? new EvalError(msg.error.code, msg.error.message) : new Error(msg.error.message));
     });
+    const thread: { worker: Worker; pending: Map<number, Pending>; died?: Error } = { worker, pending };
+    // The first failure is kept: a request sent after it (to a thread that died idle, which has the fewest
+    // requests waiting and so is picked first) rejects with it, where it waited for an answer forever.
     const failAll = (error: Error) => {
-      for (const p of pending.values()) p.reject(error);
+      thread.died ??= error;
+      for (const p of pending.values()) p.reject(thread.died);
       pending.clear();
     };
     worker.on("error", (error) => failAll(threadError(error)));
     worker.on("exit", (code) => failAll(new Error(`scoring worker exited with code ${code}`)));
-    return { worker, pending };
+    return thread;
   });
   // Which thread wrote a batch's bytes: they go back to it.
   const writtenBy = new WeakMap<ArrayBufferLike, (typeof workers)[number]>();
   let seq = 0;
   const send = <T>(w: (typeof workers)[number], msg: AnsweredRequest, transfer: ArrayBuffer[] = []): Promise<T> =>
     new Promise<T>((resolve, reject) => {
+      if (w.died) return reject(w.died);
       w.pending.set(msg.seq, { resolve: resolve as (v: unknown) => void, reject });
       w.worker.postMessage(msg, transfer);
     });
