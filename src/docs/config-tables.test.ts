@@ -10,6 +10,14 @@ describe("README evaluator reference", () => {
     for (const type of evaluatorTypes) expect(readme).toContain(`<!-- config:${type} -->`);
   });
 
+  it("ends each config table before the text after it (a line right after a table's rows is one more row)", () => {
+    for (const [, block] of updateConfigTables(readme).matchAll(/<!-- config:[a-z_]+ -->\n([\s\S]*?)\n<!-- \/config:/g)) {
+      const lines = (block as string).split("\n");
+      const end = lines.findIndex((line) => !line.startsWith("|"));
+      if (end >= 0) expect(lines[end], lines[end + 1]).toBe("");
+    }
+  });
+
   it("config tables are current (run `npm run docs` after changing a schema)", () => {
     expect(updateConfigTables(readme)).toBe(readme);
   });

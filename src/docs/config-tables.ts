@@ -5,7 +5,8 @@ function configTable(type: string): string {
   const e = describeEvaluators().find((d) => d.type === type);
   if (!e) throw new Error(`no evaluator ${type}`);
   const rows = e.config.map((f) => `| \`${f.key}\` | ${f.accepts} | ${f.default === undefined ? "unset" : `\`${JSON.stringify(f.default)}\``} | ${f.description} |`);
-  const aliases = Object.entries(e.aliases).map(([a, c]) => `\n\`${a}\` is accepted as an alias of \`${c}\`.`);
+  // A blank line ends the table: a line right after its rows would be read as one more row (GitHub's tables).
+  const aliases = Object.entries(e.aliases).map(([a, c]) => `\n\n\`${a}\` is accepted as an alias of \`${c}\`.`);
   return ["| key | accepts | default | meaning |", "|---|---|---|---|", ...rows].join("\n") + aliases.join("");
 }
 
