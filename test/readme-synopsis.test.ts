@@ -40,6 +40,14 @@ describe("README command synopsis", () => {
   });
 });
 
+describe("run --help", () => {
+  it("gives --workers' default as the run takes it: 0 (the main thread) for a small file or an embedding service", async () => {
+    const text = (await help("run")).replace(/\s+/g, " ");
+    expect(text).toContain("default: one per core, one fewer when the run is recorded, 0 for a file under 1 MiB or an evaluator that calls an embedding service");
+    expect(readme.replace(/\s+/g, " ")).toContain("files under 1 MiB, and runs with an evaluator that calls an embedding service, are scored on the main thread");
+  });
+});
+
 describe("README on run's files", () => {
   const dir = mkdtempSync(join(tmpdir(), "simeval-readme-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

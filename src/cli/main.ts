@@ -145,7 +145,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--no-db", "do not record the run")
     .option("--baseline", "compare with the baseline run in the same step")
     .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse, or when an evaluator has no row scored in both runs (no verdict)")
-    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core, one fewer when the run is recorded")
+    .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core, one fewer when the run is recorded, 0 for a file under 1 MiB or an evaluator that calls an embedding service")
     // Excess arguments are refused in the action, which can say what they likely were (see excessRunArguments).
     .allowExcessArguments()
     .action(async (dataset: string, opts: RunOptions, command: Command) => {
