@@ -139,7 +139,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--fail-under <name=value>", "exit 1 when an evaluator's mean is below value (repeatable)", collect)
     .option("--fail-over <name=value>", "exit 1 when a distance evaluator's mean is above value (repeatable)", collect)
     .option("--min-pass-rate <name=value>", "exit 1 when an evaluator's pass rate is below value, a fraction (repeatable)", collect)
-    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (the documents' behaviour)")
+    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (the documents' behaviour; for a distance, failed and left out of its mean)")
     .option("-n, --name <name>", "a name for the run (compare and show accept it)")
     .addOption(dbOption())
     .option("--no-db", "do not record the run")
@@ -221,7 +221,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .command("finish")
     .description(`mark a running run that no process owns (owner "none", a service's) complete, with the summary of its stored rows`)
     .argument("<run>", "an id, id prefix or name")
-    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed, as `simeval run` does with it")
+    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (for a distance, failed and left out of its mean), as `simeval run` does with it")
     .addOption(dbOption())
     .action(async (ref: string, opts: { db: string; countSkippedAsZero?: boolean }) => {
       code = await finishCommand(ref, opts, io);
