@@ -100,6 +100,7 @@ describe("simeval score", () => {
     // runs and trend take no argument: a run's name given bare is said, with how to give it.
     expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });
     expect((await run("runs", "a", "b", "--db", "nowhere.db")).err).toBe('simeval: runs takes no arguments, received 2: "a", "b"; to list only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE); to see one run, simeval show RUN');
+    expect(await run("list", "levenshtein")).toMatchObject({ code: 2, out: "", err: 'simeval: list takes no arguments, received "levenshtein"; it lists every evaluator type, each with its config keys and defaults' });
   });
 
   it("scores a text that reads like the program's -V / --version option, rather than printing the version", async () => {
@@ -308,9 +309,10 @@ describe("option words commander let through", () => {
     expect(after.err).not.toContain("takes no value");
   });
 
-  it("commander's own messages begin \"simeval:\" as every other one does, where they began \"error:\"", async () => {
+  it("commander's own messages begin \"simeval:\" as every other one does, where they began \"error:\"; an unknown command lists the commands", async () => {
     for (const [argv, message] of [
-      [["frob"], "simeval: unknown command 'frob'"],
+      [["frob"], 'simeval: unknown command "frob"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list.'],
+      [["rnu"], 'simeval: unknown command "rnu"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list. Did you mean "run"?'],
       [["score", "-e", "a", "-o", "b"], "simeval: required option '-t, --type <type>' not specified"],
       [["compare", "a", "b", "--seed"], "simeval: option '--seed <n>' argument missing"],
     ] as const) {

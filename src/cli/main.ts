@@ -15,6 +15,7 @@ import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { forTerminal } from "./format.js";
 import { checkOptionWords } from "./option-words.js";
+import { didYouMean } from "../evaluators/suggest.js";
 import type { CliIO } from "./io.js";
 
 function packageVersion(): string {
@@ -64,15 +65,21 @@ function excessRunArguments(args: readonly string[], opts: RunOptions): void {
 }
 
 /**
- * Refuses words after `runs` or `trend`, which take none, naming them and saying how a run's name, the likeliest
+ * Refuses words after `runs`, `trend` or `list`, which take none, naming them and saying how a run's name, the likeliest
  * meaning (`simeval trend prompt-b`), is given; commander's own message ("too many arguments for 'runs'. Expected
  * 0 arguments but got 1.") named neither.
  */
-function noArguments(command: "runs" | "trend", args: readonly string[]): void {
+function noArguments(command: "runs" | "trend" | "list", args: readonly string[]): void {
   if (args.length === 0) return;
   const given = `${command} takes no arguments, received ${args.length === 1 ? "" : `${args.length}: `}${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  if (command === "list") throw new EvalError("USAGE", `${given}; it lists every evaluator type, each with its config keys and defaults`);
   const only = command === "runs" ? "list only the runs of one name" : "follow only the runs of one name";
   throw new EvalError("USAGE", `${given}; to ${only}, give it as --name NAME (or a dataset as --dataset FILE)${command === "runs" ? "; to see one run, simeval show RUN" : ""}`);
+}
+
+/** `unknown command "rnu"; the commands are score, run, …. Did you mean "run"?`: commander's own said neither the commands nor, for a word far from every one, anything more. */
+function unknownCommand(word: string, commands: readonly string[]): string {
+  return `unknown command ${JSON.stringify(word)}; the commands are ${commands.join(", ")}.${didYouMean(word, commands)}`;
 }
 
 /**
@@ -257,7 +264,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .command("list")
     .description("list every evaluator with its config keys and defaults")
     .option("--json", "print as JSON")
-    .action((opts: { json?: boolean }) => {
+    .allowExcessArguments()
+    .action((opts: { json?: boolean }, command: Command) => {
+      noArguments("list", command.args);
       code = listCommand(opts, io);
     });
 
@@ -268,8 +277,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   const topic = argv[0] === "help" ? argv[1] : undefined;
   const general = topic === "help" || topic === "--help" || topic === "-h";
   if (topic !== undefined && !general && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
-    const what = topic.startsWith("-") ? `help takes a command, not the option ${JSON.stringify(topic)}` : `unknown command ${JSON.stringify(topic)}`;
-    io.stderr(`simeval: help ${topic}: ${what}; the commands are ${program.commands.map((c) => c.name()).join(", ")}`);
+    const names = program.commands.map((c) => c.name());
+    const what = topic.startsWith("-") ? `help takes a command, not the option ${JSON.stringify(topic)}; the commands are ${names.join(", ")}` : unknownCommand(topic, names);
+    io.stderr(`simeval: help ${topic}: ${what}`);
     return EXIT.usage;
   }
 
@@ -278,6 +288,10 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     const at = argv.findIndex((w) => !w.startsWith("-"));
     const command = at < 0 || argv.slice(0, at).includes("--") ? undefined : program.commands.find((c) => c.name() === argv[at] || c.aliases().includes(argv[at] as string));
     if (command) checkOptionWords(command, argv.slice(at + 1));
+    else if (at >= 0 && !argv.slice(0, at).includes("--") && argv[at] !== "help") {
+      io.stderr(`simeval: ${unknownCommand(argv[at] as string, program.commands.map((c) => c.name()))}`);
+      return EXIT.usage;
+    }
     await program.parseAsync(general ? ["--help"] : [...argv], { from: "user" });
     return code;
   } catch (error) {
