@@ -55,6 +55,13 @@ describe("--count-skipped-as-zero's help", () => {
   });
 });
 
+describe("--fail-on-regression's help", () => {
+  it("gives both exit codes, 1 for a regression or no verdict and 2 for runs that cannot be judged, as the README does", async () => {
+    for (const command of ["run", "compare"]) expect((await help(command)).replace(/\s+/g, " "), command).toMatch(/\(no verdict\); exit 2 when the runs cannot be judged \(their ids disagree, /);
+    expect(readme.replace(/\s+/g, " ")).toContain("why it gives no verdict at all (exit 2: ids that disagree, a recorded run still being recorded or incomplete, a results.jsonl file cut short)");
+  });
+});
+
 describe("README on run's files", () => {
   const dir = mkdtempSync(join(tmpdir(), "simeval-readme-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -151,7 +151,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .addOption(dbOption())
     .option("--no-db", "do not record the run")
     .option("--baseline", "compare with the baseline run in the same step")
-    .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse, or when an evaluator has no row scored in both runs (no verdict)")
+    .option("--fail-on-regression", "with --baseline: exit 1 when this run is significantly worse, or when an evaluator has no row scored in both runs (no verdict); exit 2 when the runs cannot be judged (their ids disagree, the baseline was deleted)")
     .option("--workers <n>", "worker threads (0 = score on the main thread); default: one per core, one fewer when the run is recorded, 0 for a file under 1 MiB or an evaluator that calls an embedding service")
     // Excess arguments are refused in the action, which can say what they likely were (see excessRunArguments).
     .allowExcessArguments()
@@ -168,7 +168,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("compare two runs of the same questions and references (each may be a file of its own): means, paired difference with 95% CI and p-value")
     .argument("<run_a>", "the reference run: an id, id prefix, name, or a results.jsonl file")
     .argument("<run_b>", "the candidate run (as run_a)")
-    .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict)")
+    .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict); exit 2 when the runs cannot be judged (their ids disagree, a run not complete, a results file cut short)")
     .option("--report <file>", "write an HTML comparison", filePath("--report"))
     .addOption(new Option("--seed <n>", "seed of the bootstrap and permutation test").default("1", "1"))
     .addOption(new Option("--pair-by <how>", "pair rows by row number (row), or by the keys recorded runs' rows were stored with (key: runs a service recorded from traces)").choices(["row", "key"]).default("row"))
