@@ -227,7 +227,7 @@ describe("compare --json's help", () => {
 describe("the gate options' help", () => {
   it("shows no empty default, where it printed \"(default: [])\"", async () => {
     const help = (await run("run", "--help")).out;
-    expect(help).toContain("--min-pass-rate <name=value>");
+    expect(help).toContain("--min-pass-rate <name=rate>");
     expect(help).not.toContain("(default: [])");
   });
 });

@@ -205,7 +205,7 @@ describe("simeval run", () => {
       [
         "simeval: 4 problems with the gate options:",
         '✖ --fail-under lev=0.9: no evaluator is named "lev"; the evaluators are levenshtein, levenshtein_distance.',
-        '✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "x"',
+        '✖ --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "x"',
         '✖ --fail-over levenshtein=0.2: "levenshtein" is a similarity (higher is better); use --fail-under levenshtein=N to fail when its mean is below N',
         '✖ --min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "levenshtein=95": a pass rate of 95% is written levenshtein=0.95',
         "",
@@ -215,14 +215,14 @@ describe("simeval run", () => {
     const bad = file("bad.json", evals([{ type: "levenshtein", config: { threshold: 2 } }]));
     const both = await run("run", data, "--config", bad, "--no-db", "--fail-under", "x", "--min-pass-rate", "levenshtein=0.5");
     expect(both.code).toBe(2);
-    expect(both.err).toMatch(/^simeval: .*bad\.json: Invalid evaluator configuration \(1 problem\):\n✖ evaluators\[0\].*config\.threshold.*\n  → at evaluators\[0\]\.config\.threshold\n1 problem with the gate options:\n✖ --fail-under takes EVALUATOR=NUMBER .*received "x"\n$/);
+    expect(both.err).toMatch(/^simeval: .*bad\.json: Invalid evaluator configuration \(1 problem\):\n✖ evaluators\[0\].*config\.threshold.*\n  → at evaluators\[0\]\.config\.threshold\n1 problem with the gate options:\n✖ --fail-under takes NAME=MEAN, .*received "x"\n$/);
     // So is a config that cannot be read.
     const missing = await run("run", data, "--config", join(dir, "none.json"), "--no-db", "--fail-under", "x");
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/none\.json: no such file .*\n1 problem with the gate options:\n✖ --fail-under takes EVALUATOR=NUMBER/);
+    expect(missing.err).toMatch(/none\.json: no such file .*\n1 problem with the gate options:\n✖ --fail-under takes NAME=MEAN/);
     // One problem alone reads as before.
     const one = await run("run", data, "--config", config, "--no-db", "--fail-under", "x");
-    expect(one.err).toBe('simeval: --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "x"\n');
+    expect(one.err).toBe('simeval: --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "x"\n');
   });
 
   it("--summary's gates have a failed entry for every failure the exit code reports, as --junit's gates suite does", async () => {

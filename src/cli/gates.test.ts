@@ -44,10 +44,10 @@ describe("gates", () => {
     // Written with a percent sign, the same hint.
     expect(() => parseGates("min-pass-rate", ["exact_match=80%"])).toThrow('--min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "exact_match=80%": a pass rate of 80% is written exact_match=0.8');
     expect(() => parseGates("min-pass-rate", ["x=99.5 %"])).toThrow(/a pass rate of 99.5% is written x=0.995$/);
-    expect(() => parseGates("min-pass-rate", ["x=150%"])).toThrow(/--min-pass-rate takes EVALUATOR=NUMBER .*received "x=150%"$/);
+    expect(() => parseGates("min-pass-rate", ["x=150%"])).toThrow(/--min-pass-rate takes NAME=RATE, the name of an evaluator and a number .*received "x=150%"$/);
     // A similarity's mean too; a distance's is a count of edits, which a percentage is not.
-    expect(() => parseGates("fail-under", ["lev=80%"])).toThrow('--fail-under takes EVALUATOR=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received "lev=80%": a mean of 80% is written lev=0.8');
-    expect(() => parseGates("fail-over", ["dist=80%"])).toThrow(/^--fail-over takes EVALUATOR=NUMBER .*received "dist=80%"$/);
+    expect(() => parseGates("fail-under", ["lev=80%"])).toThrow('--fail-under takes NAME=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received "lev=80%": a mean of 80% is written lev=0.8');
+    expect(() => parseGates("fail-over", ["dist=80%"])).toThrow(/^--fail-over takes NAME=MEAN, the name of an evaluator and a number .*received "dist=80%"$/);
   });
 
   it("a pass rate just over 1 (1.01) is said to be past the highest rate, not read as 1.01%", () => {
@@ -67,10 +67,10 @@ describe("gates", () => {
       { kind: "fail-under", evaluator: "levenshtein", value: 0.8 },
       { kind: "fail-under", evaluator: "a=b", value: 0.5 },
     ]);
-    expect(() => parseGates("fail-under", ["levenshtein"])).toThrow(/--fail-under takes EVALUATOR=NUMBER/);
+    expect(() => parseGates("fail-under", ["levenshtein"])).toThrow(/--fail-under takes NAME=MEAN, the name of an evaluator and a number/);
     expect(() => parseGates("min-pass-rate", ["x=95"])).toThrow(/fraction in \[0, 1\]/);
     // Only decimal numbers: Number() would also read hex, binary and blanks.
-    for (const odd of ["x=0x1", "x=0b1", "x= ", "x=1_0", "x=Infinity"]) expect(() => parseGates("fail-under", [odd])).toThrow(/takes EVALUATOR=NUMBER/);
+    for (const odd of ["x=0x1", "x=0b1", "x= ", "x=1_0", "x=Infinity"]) expect(() => parseGates("fail-under", [odd])).toThrow(/takes NAME=MEAN/);
     expect(parseGates("fail-over", ["x=-1", "y=.5", "z=2e-1"]).map((g) => g.value)).toEqual([-1, 0.5, 0.2]);
   });
 
@@ -88,7 +88,7 @@ describe("gates", () => {
   });
 
   it("name every malformed argument at once, not the first only", () => {
-    expect(() => parseGates("fail-under", ["a", "b=0.5", "c=x"])).toThrow('2 problems with the gate options:\n✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "a"\n✖ --fail-under takes EVALUATOR=NUMBER (e.g. --fail-under levenshtein=0.8), received "c=x"');
+    expect(() => parseGates("fail-under", ["a", "b=0.5", "c=x"])).toThrow('2 problems with the gate options:\n✖ --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "a"\n✖ --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "c=x"');
     const parsed = readGates({ "min-pass-rate": ["m=2"], "fail-under": ["u=0.5", "v"] });
     expect(parsed.map((p) => (isGate(p) ? p.evaluator : p.path))).toEqual(["u", ["--fail-under"], ["--min-pass-rate"]]);
   });

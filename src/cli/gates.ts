@@ -60,9 +60,9 @@ function parseGate(kind: GateKind, arg: string): Gate | string {
     const [, name = "", pct] = percent;
     return kind === "min-pass-rate"
       ? rate + written("a pass rate", name, Number(pct))
-      : `--fail-under takes EVALUATOR=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received ${received}` + written("a mean", name, Number(pct));
+      : `--fail-under takes NAME=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received ${received}` + written("a mean", name, Number(pct));
   }
-  if (!m || !Number.isFinite(value)) return `--${kind} takes EVALUATOR=NUMBER (e.g. --${kind} levenshtein=0.8), received ${received}`;
+  if (!m || !Number.isFinite(value)) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} levenshtein=0.8), received ${received}`;
   if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
     // 95 is likely 95%; 1.01 is more likely a slip past the highest rate than a rate of 1.01%.
     if (value > 1 && value < 2) return rate + ": the highest pass rate, every row passing, is 1";
