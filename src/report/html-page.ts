@@ -31,7 +31,8 @@ export function responsiveChart(wide: string, narrow: string): string {
  * Names in table cells (`td.name`, `th.name`: a row's name is its header, `th scope="row"`) wrap at the
  * `<wbr>` that `nameText` (escape.ts) puts between their parts and break inside a part only when it alone
  * overflows (`break-word`): `anywhere` let the table shrink the column to a few letters and cut
- * "levenshtein_distance" as "levenshtein_dis|tance".
+ * "levenshtein_distance" as "levenshtein_dis|tance". A dataset path (`td.path`) and a run id (`.id`) do break
+ * anywhere, within their column's 9em: a path's part or an id held whole widened the trend's table past the page.
  * The evaluator links under the header (`nav.toc a`) stay one line, cut with an ellipsis, the full name
  * in their `title`: a long name wrapped into a pill three lines tall. Past 12 they are folded in a
  * `details.toc` ({@link evaluatorNav}, for the run and trend reports), so that a wide config's links do not
@@ -78,6 +79,8 @@ td.name,tbody th.name{font-weight:600;white-space:normal;overflow-wrap:break-wor
 th.name{overflow-wrap:break-word}
 td:not(.name){font-size:14px;padding:8px 7px}
 td.name .type,tbody th.name .type{display:block;font-weight:400;color:var(--muted);font-size:12px;font-family:var(--mono)}
+td.path,th.name .id{overflow-wrap:anywhere}
+td.wrap{white-space:normal}.nw{white-space:nowrap}
 .scroll{overflow-x:auto}
 .rate{display:inline-flex;align-items:center;gap:8px}
 .rate .track{width:70px;height:8px;border-radius:4px;background:var(--fail-bg);overflow:hidden;display:inline-block}

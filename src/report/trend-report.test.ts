@@ -112,6 +112,26 @@ describe("renderTrendReport", () => {
     for (const row of rows) expect(alignOf(cellsOf(row))).toEqual(expected);
   });
 
+  it("lets the table of runs fit a 1280 px screen: its path, run id, start time and \"no row scored\" may wrap", () => {
+    const path = "/data/customersupportevaluationdatasetsversiontwo/nightlyregressionsuitefinal.jsonl";
+    const html = renderTrendReport({
+      runs: [{ id: "01m8er4ymhfj2ev8dea4e53t22", name: "nightly", started_at: "2024-01-01T00:00:00Z", dataset_path: path }],
+      series: ["a", "b"].map((name) => ({ name, type: "levenshtein", direction: "maximize" as const, threshold: null, means: [null], unscored: [name === "a"] })),
+    });
+    // A path's part or a run id held whole, a time on one line and "no row scored" in each column widened the table
+    // with six evaluators past a 1280 px page (1,160 px in a box of 1,078), to scroll sideways.
+    expect(html).toContain(`<span class="type id">01m8er4ymhfj2ev8dea4e53t22</span>`);
+    expect(html).toContain(`<td class="wrap" data-label="Started"><span class="nw">2024-01-01</span> <span class="nw">00:00:00 UTC</span></td>`);
+    expect(html).toMatch(/<td class="name left path" data-label="Dataset">\/<wbr>data\/<wbr>/);
+    expect(html).toContain(`<td class="wrap" data-label="a">no row scored</td>`);
+    const rules = (/<style>([\s\S]*?)<\/style>/.exec(renderPage("t", ""))?.[1] ?? "").split("}").map((r) => r.split("{"));
+    const rule = (selector: string) => rules.find(([sel]) => sel?.trim().split(",").includes(selector))?.[1] ?? "";
+    expect(rule("td.path")).toContain("overflow-wrap:anywhere");
+    expect(rule("th.name .id")).toContain("overflow-wrap:anywhere");
+    expect(rule("td.wrap")).toContain("white-space:normal");
+    expect(rule(".nw")).toContain("white-space:nowrap");
+  });
+
   it("does not call the mean of an evaluator the latest run lacks its latest mean", () => {
     const html = renderTrendReport({
       runs: [
@@ -156,7 +176,7 @@ describe("renderTrendReport", () => {
     });
     expect(html).toContain("no row scored in the latest run; last mean <b>0.5000</b> in a");
     expect(html).toContain("not in the latest run; last mean <b>0.5000</b> in a");
-    expect(html).toMatch(/<td data-label="[^"]*">no row scored<\/td>/);
+    expect(html).toMatch(/<td class="wrap" data-label="[^"]*">no row scored<\/td>/);
     expect(html.match(/<td data-label="[^"]*">—<\/td>/g)).toHaveLength(1);
     // The charts' text alternatives tell them apart as the table does.
     const descs = [...html.matchAll(/<div class="chart-wide"><svg[^>]*><desc>([^<]*)<\/desc>/g)].map((m) => m[1]);

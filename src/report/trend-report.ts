@@ -81,8 +81,24 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
 }
 
 /**
+ * A run's start in the table of runs, "2024-05-01 12:30:05 UTC", which may wrap between the date and the time (each
+ * kept whole): held on one line it was the table's widest column after the dataset's. Text that is not a time, as it is.
+ */
+function timeCell(iso: string): string {
+  const text = formatTime(iso);
+  const at = text.indexOf(" ");
+  if (at < 0 || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/.test(text)) return escapeHtml(text);
+  return `<span class="nw">${text.slice(0, at)}</span> <span class="nw">${text.slice(at + 1)}</span>`;
+}
+
+/**
  * The table of runs, one row each; with no run (a --name or --dataset that kept none) a sentence instead:
  * a table of bare column heads read as a page that failed to load its rows.
+ *
+ * It fits a 1280 px screen with six evaluators: a dataset path (`td.path`) and a run id (`.id`) break anywhere when a
+ * part of them is too long for their column, and the start time wraps (see {@link timeCell}), where a path with a long
+ * part between its separators, a 26-character id and a one-line time widened the table past the page, to scroll sideways;
+ * so did a column of "no row scored", which wraps too (`td.wrap`).
  */
 function renderTable(input: TrendReportInput): string {
   if (!input.runs.length) return `<section class="card"><h2>All runs</h2><p class="empty-state">No run to show.</p></section>`;
@@ -92,9 +108,9 @@ function renderTable(input: TrendReportInput): string {
   const head = [`<th scope="col">#</th>`, `<th scope="col" class="left">Run</th>`, `<th scope="col">Started</th>`, ...(datasets ? [`<th scope="col" class="name left">Dataset</th>`] : []), ...input.series.map((s) => `<th scope="col" class="name">${nameText(s.name)}</th>`)].join("");
   const rows = input.runs.map(
     (run, i) =>
-      `<tr>${cell("#", `#${i + 1}`)}<th scope="row" class="name left">${nameText(run.name ?? run.id)}<span class="type">${escapeText(run.id)}</span></th>${cell("Started", escapeHtml(formatTime(run.started_at)))}` +
-      (datasets ? cell("Dataset", nameText(run.dataset_path ?? ""), "name left") : "") +
-      input.series.map((s) => cell(s.name, s.unscored?.[i] ? NO_ROW_SCORED : htmlFigure(s.means[i] ?? null))).join("") +
+      `<tr>${cell("#", `#${i + 1}`)}<th scope="row" class="name left">${nameText(run.name ?? run.id)}<span class="type id">${escapeText(run.id)}</span></th>${cell("Started", timeCell(run.started_at), "wrap")}` +
+      (datasets ? cell("Dataset", nameText(run.dataset_path ?? ""), "name left path") : "") +
+      input.series.map((s) => (s.unscored?.[i] ? cell(s.name, NO_ROW_SCORED, "wrap") : cell(s.name, htmlFigure(s.means[i] ?? null)))).join("") +
       `</tr>`,
   );
   return `<section class="card"><h2>All runs</h2>${scrollBox("All runs", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`;
