@@ -688,7 +688,8 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
         else expect(stats).toBe(`not in the latest run; last mean ${fig(last)} in B (${stats.match(/\(([^)]*)\)/)?.[1]})since A ${change}`);
       });
       // The table of runs: one row per run, a cell per evaluator, as the terminal's table.
-      const table = html.slice(html.lastIndexOf('<table class="stack">'));
+      // Stacked in print (print-stack) past six evaluators.
+      const table = html.slice(html.lastIndexOf('<table class="stack'));
       const rows = [...table.matchAll(/<tr>(<td data-label="#">[\s\S]*?)<\/tr>/g)].map((m) => m[1] as string);
       const terminal = t.out.split("\n").filter((l) => runs.some((r) => l.startsWith(`${r.name} `)));
       expect(rows).toHaveLength(runs.length);

@@ -88,6 +88,25 @@ describe("printing", () => {
   it("keeps the small parts whole: a worst row, a table row, a chart", () => {
     expect(unbroken).toEqual(expect.arrayContaining([".row", "tr", ".chart"]));
   });
+
+  it("takes the wide layout on paper, whose printable width (718 px on A4) is under the phone's breakpoint", () => {
+    // A breakpoint without `screen` matched the printed page too: stacked tables and single-column panes on paper.
+    const queries = [...css.matchAll(/@media ([^{]*)\{/g)].map((m) => m[1]);
+    expect(queries).toEqual(["screen and (max-width:760px)", "print"]);
+    // The table is not in a box a reader can scroll there: it fits, or it is stacked.
+    expect(print).toContain(".scroll{overflow:visible}");
+    expect(print).toContain("table.stack.print-stack thead{display:none}");
+    expect(print).not.toMatch(/(^|\})table\.stack (thead|tr|td)/);
+  });
+
+  it("prints the trend's table of runs stacked only when its evaluators' columns do not fit a page", () => {
+    const input = sampleTrendInput();
+    const base = input.series[0] as (typeof input.series)[number];
+    const table = (n: number) => /<table class="([^"]*)">/.exec(renderTrendReport({ ...input, series: Array.from({ length: n }, (_, i) => ({ ...base, name: `e${i}` })) }))?.[1];
+    expect(table(6)).toBe("stack");
+    expect(table(7)).toBe("stack print-stack");
+    expect(/<table class="([^"]*)">/.exec(renderRunReport(sampleRunReportInput()))?.[1]).toBe("stack");
+  });
 });
 
 describe("deltaHtml", () => {

@@ -43,10 +43,29 @@ export function responsiveChart(wide: string, narrow: string): string {
  * Text in those colours (badges, deltas) takes the darker `--pass-text` and `--fail-text`: at 12 px on its
  * badge's tint, `--fail` measured 3.81:1 and `--pass` 4.46:1, under WCAG AA's 4.5:1; fills keep the brighter ones.
  *
+ * In print, the reports take the wide layout: the narrow one is for screens (`screen and (max-width:760px)`), where a
+ * printed page, 718 px wide on A4 and 740 px on Letter within Chromium's margins, took the phone's stacked tables
+ * and single-column panes. The page's own margins stand for `main`'s padding, and tables are set smaller and tighter
+ * so that a run's summary, a comparison's and a trend's of six evaluators fit the page: it cannot scroll sideways, and
+ * what overflowed was cut off. A table with more columns than fit (`print-stack`) is printed stacked.
+ *
  * In print, the small parts are kept on one page (a worst row, a table row, a chart, with its heading) and a
  * card may break: a card is a whole section, often longer than a page, and kept whole it went to a new page,
  * leaving the one before blank under the header, only to be broken there all the same.
  */
+/**
+ * The rules that lay a `table.stack` out on a narrow screen (see {@link cell}), for the tables `selector` picks: every
+ * one on a screen up to 760 px, and in print only those too wide for a page (`print-stack`: the trend's with many
+ * evaluators), which, unlike a screen, cannot be scrolled.
+ */
+function stackedTable(t: string): string {
+  return (
+    `${t} thead{display:none}${t} tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:8px 14px;padding:10px 2px;border-bottom:1px solid var(--line)}${t} tbody tr:last-child{border-bottom:0}` +
+    `${t} td,${t} tbody th{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}${t} td.name,${t} tbody th.name,${t} td.diff,${t} td.moves{grid-column:1/-1}` +
+    `${t} .rate .pct{min-width:0}${t} td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}`
+  );
+}
+
 const CSS = `
 :root{--ink:#1b2330;--muted:#5b6676;--line:#e2e6ec;--bg:#f5f6f8;--card:#fff;--pass:#0072b2;--pass-bg:#e3f0f9;--fail:#c94f00;--fail-bg:#fbe7da;--pass-text:#0067a3;--fail-text:#a84200;--neutral:#7a8699;--accent:#3b4a63;
 --sans:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"DejaVu Sans",sans-serif;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace}
@@ -162,11 +181,9 @@ td.moves{white-space:normal}td.moves span{display:inline-block;min-width:2.9em;w
 .warnbox{background:#fff8db;border:1px solid #f0dc8c;border-radius:8px;padding:10px 14px;margin:12px 0;font-size:14px;overflow-wrap:anywhere}
 .empty-state{color:var(--muted);font-style:italic;margin:8px 0}
 footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
-@media (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}
-table.stack thead{display:none}table.stack tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:8px 14px;padding:10px 2px;border-bottom:1px solid var(--line)}table.stack tbody tr:last-child{border-bottom:0}
-table.stack td,table.stack tbody th{display:block;border:0;padding:0;text-align:left;white-space:normal;min-width:0}table.stack td.name,table.stack tbody th.name,table.stack td.diff,table.stack td.moves{grid-column:1/-1}
-table.stack .rate .pct{min-width:0}table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:11px;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);overflow-wrap:anywhere}}
-@media print{body{background:#fff}.card{box-shadow:none}.row,tr,.chart,.legend,.warnbox{break-inside:avoid}h2,h3,.ev-head,.stats{break-after:avoid}.text{max-height:none}}
+@media screen and (max-width:760px){main{padding:16px 10px 32px}.card{padding:16px 14px}.panes{grid-template-columns:1fr}.pane+.pane{border-left:0;border-top:1px solid var(--line)}.chart-wide{display:none}.chart-narrow{display:block}
+${stackedTable("table.stack")}}
+@media print{body{background:#fff}main{padding:0;max-width:none}.card{box-shadow:none;padding:14px 16px}.scroll{overflow:visible}table{font-size:12px}th,td,td:not(.name){padding:5px 4px;font-size:12px}thead th{font-size:10px;letter-spacing:0;text-transform:none}.diff-cell{gap:6px}.ci-chart{width:64px;height:auto}.ci{font-size:10.5px}td.name,tbody th.name{min-width:7em}.rate .track{width:36px}.rate{gap:4px}.rate .pct{min-width:0}${stackedTable("table.stack.print-stack")}.row,tr,.chart,.legend,.warnbox{break-inside:avoid}h2,h3,.ev-head,.stats{break-after:avoid}.text{max-height:none}}
 `;
 
 /** Forbids every script and every network load; inline styles and data: images only. */

@@ -243,7 +243,7 @@ describe("renderRunReport", () => {
     expect(width).toBeGreaterThanOrEqual(4);
     // Where each row is a grid of its own (a narrow screen, a printed page) there is no column to line up, and
     // the box would push the figure out of its grid cell (5 cells across a page): it goes.
-    expect(html).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack \.rate \.pct\{min-width:0\}/);
+    expect(html).toMatch(/@media screen and \(max-width:760px\)\{[^@]*table\.stack \.rate \.pct\{min-width:0\}/);
   });
 
   it("draws each evaluator's histogram with its counts and its threshold", () => {
@@ -437,7 +437,7 @@ describe("charts on a narrow screen", () => {
       // A phone's card is about 340 px wide: the narrow drawing is drawn near that width, so its 11-unit text stays about 10 px.
       for (const w of narrow) expect(w).toBeLessThanOrEqual(400);
       expect(html).toContain(".chart-narrow{display:none}");
-      expect(html).toMatch(/@media \(max-width:760px\)\{[^@]*\.chart-wide\{display:none\}\.chart-narrow\{display:block\}/);
+      expect(html).toMatch(/@media screen and \(max-width:760px\)\{[^@]*\.chart-wide\{display:none\}\.chart-narrow\{display:block\}/);
       expect(html).not.toMatch(/min-width:\d{3,}px/);
       // SVG ids are document-global: the two drawings' hatch patterns must not share one.
       const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
@@ -513,8 +513,8 @@ describe("summary tables on a narrow screen", () => {
       }
     }
     const css = pages[0] ?? "";
-    expect(css).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack thead\{display:none\}/);
-    expect(css).toMatch(/@media \(max-width:760px\)\{[^@]*table\.stack td\[data-label\]::before\{content:attr\(data-label\)/);
+    expect(css).toMatch(/@media screen and \(max-width:760px\)\{[^@]*table\.stack thead\{display:none\}/);
+    expect(css).toMatch(/@media screen and \(max-width:760px\)\{[^@]*table\.stack td\[data-label\]::before\{content:attr\(data-label\)/);
   });
 });
 

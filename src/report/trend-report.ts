@@ -81,6 +81,12 @@ function renderSeries(input: TrendReportInput, s: TrendSeries, id: string): stri
 }
 
 /**
+ * The most evaluators whose columns the table of runs fits on a printed page (A4 or Letter) side by side; with more it
+ * is printed as on a phone, a block per run (`print-stack`), since a page, unlike a screen, cannot scroll sideways.
+ */
+const PRINTED_EVALUATORS_MAX = 6;
+
+/**
  * A run's start in the table of runs, "2024-05-01 12:30:05 UTC", which may wrap between the date and the time (each
  * kept whole): held on one line it was the table's widest column after the dataset's. Text that is not a time, as it is.
  */
@@ -113,5 +119,6 @@ function renderTable(input: TrendReportInput): string {
       input.series.map((s) => (s.unscored?.[i] ? cell(s.name, NO_ROW_SCORED, "wrap") : cell(s.name, htmlFigure(s.means[i] ?? null)))).join("") +
       `</tr>`,
   );
-  return `<section class="card"><h2>All runs</h2>${scrollBox("All runs", `<table class="stack"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`;
+  const cls = input.series.length > PRINTED_EVALUATORS_MAX ? "stack print-stack" : "stack";
+  return `<section class="card"><h2>All runs</h2>${scrollBox("All runs", `<table class="${cls}"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`)}</section>`;
 }
