@@ -320,6 +320,21 @@ describe("simeval run", () => {
     expect(await run("baseline", "set", "f", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("cannot be the baseline: exact_match (every row an error) scored no row in it") });
   });
 
+  it("says once in the report, naming them all, that every evaluator skipped every row, keeping the warnings that differ", async () => {
+    const data = file("noexp.jsonl", jsonl([{ id: 1, output: "Paris", answer: "Paris" }, { id: 2, output: "Rome", answer: "Roma" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity", inputs: { expected: "$.answr" } }]));
+    const r = await run("run", data, "--config", config, "--no-db", "--report", join(dir, "noexp.html"));
+    expect(r.code).toBe(0);
+    const boxes = [...readFileSync(join(dir, "noexp.html"), "utf8").matchAll(/<div class="warnbox">⚠ ([^<]*)<\/div>/g)].map((m) => m[1]);
+    // It was a box per evaluator, alike but for the name.
+    expect(boxes).toEqual([
+      "&quot;exact_match&quot;, &quot;levenshtein&quot; and &quot;jaccard_similarity&quot;: every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput",
+      "&quot;tfidf_similarity&quot;: every row was skipped: no row has an expected value at $.answr",
+      "the first row&#39;s fields are &quot;id&quot;, &quot;output&quot;, &quot;answer&quot;",
+      "to read &quot;answer&quot; as the expected output, map it: &quot;inputs&quot;: {&quot;expected&quot;: &quot;$.answer&quot;}",
+    ]);
+  });
+
   it("--workers above the core count is brought down to it, saying so", async () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--workers", "1000");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tempFiles } from "../dataset/test-support.js";
 import { runDataset } from "./run-dataset.js";
-import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings } from "./run-warnings.js";
+import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings, warningsSaidOnce } from "./run-warnings.js";
 
 const files = tempFiles("simeval-run-warnings-");
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n");
@@ -21,7 +21,7 @@ describe("runWarnings", () => {
   it("names an expected path that matched nothing on any row", async () => {
     const [w, ...rest] = await warningsFor(rows, [{ type: "levenshtein", inputs: { output: "$.model_response.text", expected: "$.answr" } }]);
     expect(rest).toEqual([]);
-    expect(w).toEqual({ evaluator: "levenshtein", message: '"levenshtein": every row was skipped: no row has an expected value at $.answr', nothingScored: false, aboutFields: true, parameter: "expected" });
+    expect(w).toEqual({ evaluator: "levenshtein", message: '"levenshtein": every row was skipped: no row has an expected value at $.answr', nothingScored: false, aboutFields: true, parameter: "expected", allSkippedAt: "$.answr" });
     // The default mapping is named as such.
     const [d] = await warningsFor([{ output: "x", reference: "x" }], [{ type: "exact_match" }]);
     expect(d?.message).toContain("at $.expected or $.metadata.expectedOutput");
@@ -48,6 +48,30 @@ describe("runWarnings", () => {
   it("reads the first readable row's fields for the hint", async () => {
     expect(await firstRowFields(await files.file("f.jsonl", `{bad\n${jsonl(rows.slice(0, 2))}`))).toEqual(["answer", "model_response", "alternatives"]);
     expect(await firstRowFields(await files.file("bad.jsonl", "{bad\n[1]"))).toBeNull();
+  });
+});
+
+describe("warningsSaidOnce", () => {
+  it("says once, naming them all, that evaluators skipped every row for want of the same expected value, and keeps the others", async () => {
+    // Rows without an expected text: every evaluator reading the default place skips them all.
+    const rows = [{ output: "a", answer: "a" }, { output: "b", answer: "b" }];
+    const warnings = await warningsFor(rows, [
+      { type: "exact_match" },
+      { type: "levenshtein" },
+      { type: "jaccard_similarity", inputs: { expected: "$.answr" } },
+      { type: "jaccard_similarity", name: "jac_out", inputs: { expected: "$.answer", output: "$.outpt" } },
+      { type: "tfidf_similarity" },
+    ]);
+    // Each said it in its own box, alike but for its name; jac_out's missing output is another thing.
+    expect(warnings.filter((w) => w.allSkippedAt !== undefined)).toHaveLength(4);
+    expect(warningsSaidOnce(warnings)).toEqual([
+      '"exact_match", "levenshtein" and "tfidf_similarity": every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput',
+      '"jaccard_similarity": every row was skipped: no row has an expected value at $.answr',
+      '"jac_out": its 2 worst rows have no output at $.outpt, so they were scored against the empty string',
+    ]);
+    // One evaluator's warning reads as runWarnings wrote it.
+    const one = await warningsFor(rows, [{ type: "levenshtein" }]);
+    expect(warningsSaidOnce(one)).toEqual(one.map((w) => w.message));
   });
 });
 

@@ -20,6 +20,8 @@ interface RunWarning {
   aboutFields: boolean;
   /** With `aboutFields`: the parameter that no row held. */
   parameter?: Parameter;
+  /** The evaluator skipped every row: where it looked for the expected value that no row had. */
+  allSkippedAt?: string;
 }
 
 /** The run's warnings, one or more per evaluator that needs one, in evaluator order. */
@@ -40,7 +42,8 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
       });
     }
     if (readable > 0 && s.skipped === readable) {
-      warnings.push({ evaluator: e.name, message: `"${e.name}": every row was skipped: no row has an expected value at ${where(e, "expected")}`, nothingScored: false, aboutFields: true, parameter: "expected" });
+      const at = where(e, "expected");
+      warnings.push({ evaluator: e.name, message: allSkippedText([e.name], at), nothingScored: false, aboutFields: true, parameter: "expected", allSkippedAt: at });
     }
     const worst = result.worst[e.name] ?? [];
     if (worst.length > 0 && worst.every((w) => w.output === null)) {
@@ -54,6 +57,28 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
     }
   }
   return warnings;
+}
+
+/** `"lev": every row was skipped: no row has an expected value at $.answer`, naming one evaluator or several (`"a", "b" and "c"`). */
+function allSkippedText(names: readonly string[], at: string): string {
+  const quoted = names.map((n) => `"${n}"`);
+  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}` : (quoted[0] ?? "");
+  return `${list}: every row was skipped: no row has an expected value at ${at}`;
+}
+
+/**
+ * The warnings' messages with each evaluator that skipped every row for want of an expected value at the same place
+ * said once, naming them all, in the first one's place; every other warning as it is. A run of a dataset without
+ * expected texts had six warning boxes in its report, alike but for the evaluator's name.
+ */
+export function warningsSaidOnce(warnings: readonly RunWarning[]): string[] {
+  const skippedAt = new Map<string, string[]>();
+  for (const w of warnings) if (w.allSkippedAt !== undefined) skippedAt.set(w.allSkippedAt, [...(skippedAt.get(w.allSkippedAt) ?? []), w.evaluator]);
+  return warnings.flatMap((w) => {
+    if (w.allSkippedAt === undefined) return [w.message];
+    const names = skippedAt.get(w.allSkippedAt) ?? [];
+    return names[0] === w.evaluator ? [allSkippedText(names, w.allSkippedAt)] : [];
+  });
 }
 
 /** Where an evaluator reads a parameter, for messages: its JSONPath(s), or that it is a literal. */

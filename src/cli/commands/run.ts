@@ -7,7 +7,7 @@ import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
-import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings } from "../../run/run-warnings.js";
+import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings, warningsSaidOnce } from "../../run/run-warnings.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
 import type { RunInfo } from "../../run/types.js";
@@ -255,7 +255,8 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await attempt("--report", opts.report, async (path) => {
       // The report's gates are --summary's and --junit's (those failures among them: an evaluator that scored nothing
       // read "Gates ✓ passed" in a run that exited 3, its failure a warning box only).
-      const said = [...datasetWarnings, ...scoringWarnings, ...warnings.filter((w) => !w.nothingScored).map((w) => w.message), ...fieldsLine, ...baselineWarnings];
+      // An evaluator that skipped every row is one box naming them all, not one box each (warningsSaidOnce).
+      const said = [...datasetWarnings, ...scoringWarnings, ...warningsSaidOnce(warnings.filter((w) => !w.nothingScored)), ...fieldsLine, ...baselineWarnings];
       await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: checks }));
       io.stdout(`Report: ${forTerminalLine(path)}`);
     });
