@@ -680,7 +680,8 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
             if ((means[k] as number) > (means[j] as number)) expect(Number(p["cy"])).toBeLessThanOrEqual(Number(q["cy"]));
           }));
         }
-        const signed = (v: number) => (v < 0 ? `\u2212${fig(-v)}` : `+${fig(v)}`);
+        // No change (0) has no sign: "+0" read as a rise.
+        const signed = (v: number) => (v === 0 ? "0" : v < 0 ? `\u2212${fig(-v)}` : `+${fig(v)}`);
         const [previous, last] = has.slice(-2).map((e) => e.mean as number) as [number, number];
         const stats = text((secs[i] as string).match(/<div class="stats">([\s\S]*?)<\/div>/)?.[1] ?? "");
         const change = moved(signed(last - previous), last - previous, latest?.direction as string);

@@ -78,6 +78,14 @@ describe("renderComparisonReport", () => {
     expect(row).toContain(`class="ci-dot better"`);
   });
 
+  it("prints no change, and an interval bound of 0, without a sign, as \`simeval compare\` does", () => {
+    const same = evaluator({ mean_a: 0.5, mean_b: 0.5, diff: 0, ci: [0, 0], p_value: 1, better: null, significant: false, worst: [] });
+    const html = renderComparisonReport(input({ evaluators: [same] }));
+    // The terminal: 0.5000  0.5000  0  [0, 0]; "+0" read as a rise.
+    expect(tableRow(html, "lev")).toContain(`<span class="delta">0</span><span class="ci">0 … 0</span>`);
+    expect(html).not.toMatch(/[+\u2212]0(?![.\d])/);
+  });
+
   it("prints means and differences as \`simeval compare\` does: a small significant difference never reads as zero", () => {
     const tiny = evaluator({ n_pairs: 100, mean_a: 0.5, mean_b: 0.5002, diff: 0.0002, ci: [0.0002, 0.0002], p_value: 0.00001, better: "b", significant: true, worst: [] });
     const row = tableRow(renderComparisonReport(input({ evaluators: [tiny] })), "lev");

@@ -49,7 +49,7 @@ describe("format", () => {
   });
 
   it("prints a difference as a summary figure with its sign, never zero when it is not", () => {
-    expect([0.0002, -0.0002, 0.00002, -23.29253, 0, -0, 2].map((v) => formatSignedFigure(v))).toEqual(["+0.0002", "-0.0002", "+0.00002", "-23.2925", "+0", "+0", "+2"]);
+    expect([0.0002, -0.0002, 0.00002, -23.29253, 0, -0, 2].map((v) => formatSignedFigure(v))).toEqual(["+0.0002", "-0.0002", "+0.00002", "-23.2925", "0", "0", "+2"]);
     expect(formatSignedFigure(-0.1, "—", "\u2212")).toBe("\u22120.1000");
     expect(formatSignedFigure(null, "—")).toBe("—");
   });

@@ -99,13 +99,15 @@ export function formatFigure(value: number | null, missing = "-"): string {
 }
 
 /**
- * A difference as a summary figure ({@link formatFigure}) with its sign: "+0.0002", "-0.0002", "+0";
- * `minus` stands for the hyphen (a true minus sign, U+2212, in HTML). Like the figure, a difference
- * that is not zero never reads as zero. `missing` for none.
+ * A difference as a summary figure ({@link formatFigure}) with its sign: "+0.0002", "-0.0002", and no change (0 or
+ * -0) as "0", which is neither up nor down: "+0" read as a rise. `minus` stands for the hyphen (a true minus sign,
+ * U+2212, in HTML). Like the figure, a difference that is not zero never reads as zero, so every figure but "0" has
+ * its sign. `missing` for none. Every signed figure simeval shows, on the terminal and in the reports, is written here.
  */
 export function formatSignedFigure(value: number | null, missing = "-", minus = "-"): string {
   if (value === null) return missing;
   const text = formatFigure(value);
+  if (text === "0") return text;
   return text.startsWith("-") ? `${minus}${text.slice(1)}` : `+${text}`;
 }
 

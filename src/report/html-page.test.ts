@@ -111,8 +111,10 @@ describe("printing", () => {
 
 describe("deltaHtml", () => {
   it("marks no change (0) neither better nor worse, in either direction", () => {
-    expect(deltaHtml(0, "maximize")).toBe(`<span class="delta">+0</span>`);
-    expect(deltaHtml(0, "minimize")).toBe(`<span class="delta">+0</span>`);
+    // Without a sign: "+0" read as a rise.
+    expect(deltaHtml(0, "maximize")).toBe(`<span class="delta">0</span>`);
+    expect(deltaHtml(0, "minimize")).toBe(`<span class="delta">0</span>`);
+    expect(deltaHtml(-0, "maximize")).toBe(`<span class="delta">0</span>`);
   });
 
   it("marks a figure that is no number (NaN, Infinity) neither better nor worse", () => {

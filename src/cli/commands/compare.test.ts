@@ -593,6 +593,13 @@ describe("printComparison", () => {
     expect(printComparison(c)).not.toContain("no difference");
   });
 
+  it("prints a difference of zero without a sign, where \"+0\" read as a rise", async () => {
+    const same = () => loaded("a", { em: "exact_match" }, rows(["em"], 12, 1), "complete");
+    const text = printComparison(await compare(same(), same()));
+    expect(text).toMatch(/^em +12 +1 +1 +0 +\[0, 0\] +1\.0000 +neither \(CI holds 0\)/m);
+    expect(text).not.toContain("+0");
+  });
+
   it("prints the regressed rows' ids (data, on stdout) with control and bidi characters escaped, and a non-string id as JSON", async () => {
     const ids: unknown[] = ["\u001b[31mred\u202e", { k: 1 }, 7];
     const withIds = (score: number): RowScores[] => ids.map((id, i) => ({ row: i + 1, id, scores: { em: score } }));
