@@ -320,10 +320,10 @@ describe("simeval run", () => {
     expect(await run("baseline", "set", "f", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("cannot be the baseline: exact_match (every row an error) scored no row in it") });
   });
 
-  it("says once in the report, naming them all, that every evaluator skipped every row, keeping the warnings that differ", async () => {
+  it("says once, naming them all, that every evaluator skipped every row, keeping the warnings that differ (report, terminal and --summary)", async () => {
     const data = file("noexp.jsonl", jsonl([{ id: 1, output: "Paris", answer: "Paris" }, { id: 2, output: "Rome", answer: "Roma" }]));
     const config = file("evals.json", evals([{ type: "exact_match" }, { type: "levenshtein" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity", inputs: { expected: "$.answr" } }]));
-    const r = await run("run", data, "--config", config, "--no-db", "--report", join(dir, "noexp.html"));
+    const r = await run("run", data, "--config", config, "--no-db", "--report", join(dir, "noexp.html"), "--summary", join(dir, "noexp.json"));
     expect(r.code).toBe(0);
     const boxes = [...readFileSync(join(dir, "noexp.html"), "utf8").matchAll(/<div class="warnbox">⚠ ([^<]*)<\/div>/g)].map((m) => m[1]);
     // It was a box per evaluator, alike but for the name.
@@ -333,6 +333,15 @@ describe("simeval run", () => {
       "the first row&#39;s fields are &quot;id&quot;, &quot;output&quot;, &quot;answer&quot;",
       "to read &quot;answer&quot; as the expected output, map it: &quot;inputs&quot;: {&quot;expected&quot;: &quot;$.answer&quot;}",
     ]);
+    // The terminal and --summary say it once too: they gave a line each.
+    const said = [
+      '"exact_match", "levenshtein" and "jaccard_similarity": every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput',
+      '"tfidf_similarity": every row was skipped: no row has an expected value at $.answr',
+      "the first row's fields are \"id\", \"output\", \"answer\"",
+      'to read "answer" as the expected output, map it: "inputs": {"expected": "$.answer"}',
+    ];
+    expect(r.err.split("\n").filter((l) => l.startsWith("simeval: warning: "))).toEqual(said.map((w) => `simeval: warning: ${w}`));
+    expect(JSON.parse(readFileSync(join(dir, "noexp.json"), "utf8")).warnings).toEqual(said);
   });
 
   it("--workers above the core count is brought down to it, saying so", async () => {

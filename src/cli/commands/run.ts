@@ -195,7 +195,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     }
     for (const w of datasetWarnings) warn(io, w);
     const warnings = runWarnings(result);
-    for (const w of warnings) if (!w.nothingScored) warn(io, w.message);
+    // An evaluator that scored nothing is a failure, said below. Evaluators that skipped every row are one warning naming them all (warningsSaidOnce).
+    const evaluatorWarnings = warningsSaidOnce(warnings.filter((w) => !w.nothingScored));
+    for (const w of evaluatorWarnings) warn(io, w);
     // A warning about a missing field is followed by the fields there are, here and in --summary and --report.
     const fields = warnings.some((w) => w.aboutFields) ? await firstRowFields(dataset) : null;
     const fieldsLine = fields ? [firstRowFieldsText(fields), ...fieldHints(warnings, fields)] : [];
@@ -255,8 +257,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     await attempt("--report", opts.report, async (path) => {
       // The report's gates are --summary's and --junit's (those failures among them: an evaluator that scored nothing
       // read "Gates ✓ passed" in a run that exited 3, its failure a warning box only).
-      // An evaluator that skipped every row is one box naming them all, not one box each (warningsSaidOnce).
-      const said = [...datasetWarnings, ...scoringWarnings, ...warningsSaidOnce(warnings.filter((w) => !w.nothingScored)), ...fieldsLine, ...baselineWarnings];
+      const said = [...datasetWarnings, ...scoringWarnings, ...evaluatorWarnings, ...fieldsLine, ...baselineWarnings];
       await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: checks }));
       io.stdout(`Report: ${forTerminalLine(path)}`);
     });
@@ -281,7 +282,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         // (with the first row's fields after one about a missing field).
         row_errors: result.rowErrors,
         evaluator_errors: result.evaluatorErrors,
-        warnings: [...datasetWarnings, ...scoringWarnings, ...warnings.map((w) => w.message), ...fieldsLine, ...baselineWarnings],
+        warnings: [...datasetWarnings, ...scoringWarnings, ...warningsSaidOnce(warnings), ...fieldsLine, ...baselineWarnings],
       };
       await writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
     });
