@@ -327,9 +327,9 @@ describe("trend with runs not read from a dataset file (null dataset_path and da
         "simeval: warning: these runs are on 2 datasets (counting the runs not read from a dataset file as one), whose means need not be comparable; --dataset PATH keeps the runs on one",
       );
       const html = readFileSync(report, "utf8");
-      expect(html.match(/<td class="name left" data-label="Dataset">-<\/td>/g)).toHaveLength(2);
+      expect(html.match(/<td class="name left path" data-label="Dataset">-<\/td>/g)).toHaveLength(2);
       // The report names a run's dataset file by its whole path, where the table gives its file name.
-      expect(html.replaceAll("<wbr>", "")).toContain(`<td class="name left" data-label="Dataset">${file}</td>`);
+      expect(html.replaceAll("<wbr>", "")).toContain(`<td class="name left path" data-label="Dataset">${file}</td>`);
       expect(html).toContain("counting the runs not read from a dataset file as one");
       expect(html).not.toContain(">null<");
       // --dataset keeps the run on the file only; runs of traces alone are one dataset: no warning.
