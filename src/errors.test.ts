@@ -31,7 +31,7 @@ describe("formatIssues", () => {
 
 describe("EvalError", () => {
   it("is not transient unless told it is: a refusal is not worth retrying, a failure of the moment may be", () => {
-    expect(new EvalError("STORE_FAILED", "no run").transient).toBe(false);
+    expect(new EvalError("RUN_NOT_FOUND", "no run").transient).toBe(false);
     expect(new EvalError("STORE_FAILED", "locked", { transient: true })).toMatchObject({ code: "STORE_FAILED", message: "locked", transient: true, issues: [] });
     expect(new EvalError("STORE_FAILED", "damaged", { transient: false }).transient).toBe(false);
   });

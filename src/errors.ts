@@ -6,14 +6,20 @@
 import { cutText } from "./cut-text.js";
 import { quoteForMessage } from "./unprintable.js";
 
-/** The closed set of error codes; the CLI and (later) the server map each to an exit code / status. */
+/**
+ * The closed set of error codes; the CLI and (later) the server map each to an exit code / status. The run store's
+ * refusals have three: `RUN_NOT_FOUND` (a 404), `RUN_CONFLICT` (a 409) and `STORE_FAILED` (a 500, or a 503 when
+ * `transient`), so that a server tells them apart by the code, not by the message.
+ */
 export type ErrorCode =
   | "CONFIG_INVALID" // a spec or option failed validation
   | "UNKNOWN_EVALUATOR" // `type` names no registered evaluator
   | "INPUT_INVALID" // a record could not be read (e.g. a JSONPath matched several nodes), or a metric was given a text that is no string
   | "DATASET_INVALID" // a dataset file as a whole cannot be read (missing, empty, wrong top-level shape, bad CSV header)
   | "PROVIDER_FAILED" // an embedding provider failed
-  | "STORE_FAILED" // the run store (database) could not be opened, read or written
+  | "STORE_FAILED" // the run store (database) itself could not be opened, read or written: locked, damaged, disk full, closed
+  | "RUN_NOT_FOUND" // the run store has no run with that id: never recorded, or deleted (by another process meanwhile, too)
+  | "RUN_CONFLICT" // the run exists but its state forbids the call: rows to, or finishing, a run that has ended; deleting one still being recorded
   | "OUTPUT_FAILED" // an output file (--out, --summary, --report, --junit) could not be written to a right path: a full disk, an I/O error
   | "USAGE"; // bad command-line arguments
 
@@ -34,8 +40,10 @@ export class EvalError extends Error {
   /**
    * True when the same call may succeed if retried later, unchanged: the failure was the moment's (a lock not
    * obtained in time, the disk full, an I/O error, out of memory), so a queue consumer may deliver the message
-   * again. False (the default) for refusals that retrying cannot change: an unknown or finished run, a bad
-   * argument, a damaged file. The code alone cannot tell them apart: both are `STORE_FAILED`.
+   * again. False (the default) for refusals that retrying cannot change: an unknown (`RUN_NOT_FOUND`) or finished
+   * (`RUN_CONFLICT`) run, a bad argument, a damaged file (`STORE_FAILED`). A code may be either: `STORE_FAILED` is
+   * transient for a locked database and not for a damaged one, and `RUN_CONFLICT` is transient for a run that kept
+   * taking rows while `finishStoredRun` summarized it (it succeeds once the appends stop).
    */
   readonly transient: boolean;
 

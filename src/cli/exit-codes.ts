@@ -14,6 +14,10 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT.usage;
     case "PROVIDER_FAILED":
     case "STORE_FAILED":
+    // The store's refusals of a run that is gone or ended: reached by the CLI only when another process deleted
+    // or ended the run after the command looked it up (it refuses the rest itself, as USAGE), a runtime failure.
+    case "RUN_NOT_FOUND":
+    case "RUN_CONFLICT":
     case "OUTPUT_FAILED":
       return EXIT.runtime;
     default: {

@@ -437,6 +437,7 @@ describe("runDataset when writing fails", () => {
       const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store: racing }));
       const [run] = await store.listRuns();
       expect(run).toMatchObject({ status: "incomplete", stop_reason: "job cancelled" });
+      expect(error).toMatchObject({ code: "RUN_CONFLICT", transient: false }); // the store's refusal, the note added
       expect(error.message).toMatch(new RegExp(`^.*is incomplete; cannot add rows 17\\.\\.32 to it.*; another process ended the run meanwhile \\(job cancelled\\): it keeps the rows recorded before$`));
       expect(error.message).not.toContain("is recorded as incomplete, with");
       expect(await store.rowCount(run!.id)).toBe(16);
@@ -464,9 +465,9 @@ describe("runDataset when writing fails", () => {
   // Another connection to the file, as `simeval delete RUN --force` or `simeval finish RUN` in another process is, ends
   // the run once the first batch is recorded: the second batch's rows have no running run to go to.
   it.each([
-    ["deleted it (delete --force): it is not recorded at all", (other: SqliteRunStore, id: string) => other.deleteRun(id, { force: true }), "was deleted by another process", []],
-    ["finished it (finishStoredRun): it is complete", (other: SqliteRunStore, id: string) => finishStoredRun(other, id), "is complete; cannot add", ["complete"]],
-  ] as const)("does not say a run is recorded as incomplete when another process %s", async (what, end, said, statuses) => {
+    ["deleted it (delete --force): it is not recorded at all", (other: SqliteRunStore, id: string) => other.deleteRun(id, { force: true }), "RUN_NOT_FOUND", "was deleted by another process", []],
+    ["finished it (finishStoredRun): it is complete", (other: SqliteRunStore, id: string) => finishStoredRun(other, id), "RUN_CONFLICT", "is complete; cannot add", ["complete"]],
+  ] as const)("does not say a run is recorded as incomplete when another process %s", async (what, end, code, said, statuses) => {
     const name = what.split(" ")[0] as string;
     const dataset = await files.file(`run-${name}.jsonl`, rows(100));
     const path = join(files.dir(), `run-${name}.db`);
@@ -481,7 +482,7 @@ describe("runDataset when writing fails", () => {
         await end(other, run?.id as string);
       };
       const error = await evalErrorOf(runDataset({ dataset, evaluators: SPECS, workers: 0, batchSize: 16, store, write }));
-      expect(error.code).toBe("STORE_FAILED");
+      expect(error.code).toBe(code);
       expect(error.message).toContain(said);
       expect(error.message).not.toContain("is recorded as incomplete");
       expect((await other.listRuns()).map((r) => r.status)).toEqual(statuses);

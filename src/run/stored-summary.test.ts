@@ -121,8 +121,8 @@ describe("summarizeStoredRun", () => {
         [[store, runId, { countSkippedAsZero: "yes" }], "CONFIG_INVALID", 'opts.countSkippedAsZero must be a boolean or nothing, received string "yes"'],
         [[store, runId, { onProgress: 5 }], "CONFIG_INVALID", "opts.onProgress must be a function or nothing, received number 5"],
         [[store, runId, { signal: true }], "CONFIG_INVALID", "opts.signal must be an AbortSignal or nothing, received boolean true"],
-        [[store, "named"], "STORE_FAILED", 'the store has no run with id "named"'],
-        [[store, (runId as string).slice(0, 8)], "STORE_FAILED", `the store has no run with id "${(runId as string).slice(0, 8)}"`],
+        [[store, "named"], "RUN_NOT_FOUND", 'the store has no run with id "named"'],
+        [[store, (runId as string).slice(0, 8)], "RUN_NOT_FOUND", `the store has no run with id "${(runId as string).slice(0, 8)}"`],
       ];
       for (const [args, code, message] of cases) {
         await expect((summarizeStoredRun as (...a: unknown[]) => Promise<unknown>)(...args)).rejects.toMatchObject({ name: "EvalError", code, message: `summarizeStoredRun: ${message}` });
@@ -189,9 +189,33 @@ describe("finishStoredRun", () => {
   it("gives up, leaving the run running, when rows keep coming each time it is summarized: transient, since the same call succeeds once the appends stop", async () => {
     await withTwoStores("busy.db", async (a, b, run) => {
       const store = appendingBeforeFinish(a, b, Infinity);
-      await expect(finishStoredRun(store, run)).rejects.toMatchObject({ code: "STORE_FAILED", transient: true, message: expect.stringContaining(`run ${run} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it`) });
+      await expect(finishStoredRun(store, run)).rejects.toMatchObject({ code: "RUN_CONFLICT", transient: true, message: expect.stringContaining(`run ${run} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it`) });
       expect(store.finishes).toEqual(Array(FINISH_ATTEMPTS).fill(false));
       expect(await b.findRun(run)).toMatchObject({ status: "running", summary: null });
+    });
+  });
+
+  it("says by its code why it cannot finish a run: RUN_CONFLICT for one that has ended (complete or aborted), RUN_NOT_FOUND for one deleted, also while its rows were read", async () => {
+    await withTwoStores("codes.db", async (a, b, run) => {
+      await b.abortRun(run, null, "job cancelled");
+      await expect(finishStoredRun(a, run)).rejects.toMatchObject({ code: "RUN_CONFLICT", transient: false, message: `finishStoredRun: run ${run} is incomplete, not running: only a running run can be finished (it is unchanged)` });
+      await b.deleteRun(run);
+      await expect(finishStoredRun(a, run)).rejects.toMatchObject({ code: "RUN_NOT_FOUND", transient: false, message: `finishStoredRun: the store has no run with id "${run}"` });
+      await expect(summarizeStoredRun(a, run)).rejects.toMatchObject({ code: "RUN_NOT_FOUND", message: `summarizeStoredRun: the store has no run with id "${run}"` });
+      // Deleted by another process (delete --force) once it was looked up to be summarized: the store's refusal, as the rows are read.
+      const other = await a.beginRun({ name: null, dataset_path: "traces", dataset_hash: "", evaluators: [{ type: "exact_match" }] }, { owner: "none" });
+      let lookups = 0;
+      const deleting: Pick<RunStore, "findRun" | "rows" | "finishRun"> = {
+        findRun: async (ref) => {
+          const found = await a.findRun(ref);
+          if (++lookups === 2) await b.deleteRun(other, { force: true }); // finishStoredRun's, then summarizeStoredRun's
+          return found;
+        },
+        rows: (runId, opts) => a.rows(runId, opts),
+        finishRun: (runId, summary, opts) => a.finishRun(runId, summary, opts),
+      };
+      await expect(finishStoredRun(deleting as RunStore, other)).rejects.toMatchObject({ code: "RUN_NOT_FOUND", transient: false, message: `${join(files.dir(), "codes.db")}: no run with id "${other}"` });
+      expect(lookups).toBe(2);
     });
   });
 
@@ -200,12 +224,12 @@ describe("finishStoredRun", () => {
       await a.appendRows(run, [{ id: 1, results: { exact_match: { type: "exact_match", score: 1, passed: true, label: "pass", reasoning: "", skipped: false, details: {} } } }]);
       await finishStoredRun(a, run);
       const rows = vi.spyOn(a, "rows");
-      await expect(finishStoredRun(a, run)).rejects.toMatchObject({ code: "STORE_FAILED", message: `finishStoredRun: run ${run} is complete, not running: only a running run can be finished (it is unchanged)` });
+      await expect(finishStoredRun(a, run)).rejects.toMatchObject({ code: "RUN_CONFLICT", transient: false, message: `finishStoredRun: run ${run} is complete, not running: only a running run can be finished (it is unchanged)` });
       expect(rows).not.toHaveBeenCalled();
       await expect(finishStoredRun(a, run, { countSkippedAsZero: "yes" } as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: 'finishStoredRun: opts.countSkippedAsZero must be a boolean or nothing, received string "yes"' });
       // A run it does not have (by that exact id) is said by finishStoredRun too, not by summarizeStoredRun, which it calls.
       for (const ref of ["nope", run.slice(0, 8)]) {
-        await expect(finishStoredRun(a, ref)).rejects.toMatchObject({ code: "STORE_FAILED", message: `finishStoredRun: the store has no run with id "${ref}"` });
+        await expect(finishStoredRun(a, ref)).rejects.toMatchObject({ code: "RUN_NOT_FOUND", transient: false, message: `finishStoredRun: the store has no run with id "${ref}"` });
       }
     });
   });

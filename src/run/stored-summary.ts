@@ -49,14 +49,14 @@ export interface StoredSummaryOptions {
  *
  * Throws CONFIG_INVALID naming the argument when `store` is not a {@link RunStore} (no `findRun` or `rows`)
  * or `opts` not {@link StoredSummaryOptions}, the signal's reason once `opts.signal` is aborted, INPUT_INVALID when `runId` is not a non-empty string,
- * STORE_FAILED when the store has no run with that id (a name or prefix does not do: the caller holds the id),
+ * RUN_NOT_FOUND when the store has no run with that id (a name or prefix does not do: the caller holds the id),
  * and the evaluators' CONFIG_INVALID when the run's recorded specs no longer make evaluators.
  */
 export async function summarizeStoredRun(store: RunStore, runId: string, opts: StoredSummaryOptions = {}): Promise<RunSummary> {
   checkArguments("summarizeStoredRun", store, runId, opts);
   opts.signal?.throwIfAborted();
   const run = await store.findRun(runId);
-  if (run === undefined || run.id !== runId) throw new EvalError("STORE_FAILED", `summarizeStoredRun: the store has no run with id "${runId}"`);
+  if (run === undefined || run.id !== runId) throw new EvalError("RUN_NOT_FOUND", `summarizeStoredRun: the store has no run with id "${runId}"`);
   const evaluators = outlineEvaluatorSpecs(run.evaluators);
   const names = evaluators.map((e) => e.name);
   const builder = new SummaryBuilder(
@@ -98,9 +98,9 @@ export const FINISH_ATTEMPTS = 5;
  * again, up to {@link FINISH_ATTEMPTS} times. Resolves to the summary recorded. `opts` as summarizeStoredRun's:
  * once `opts.signal` is aborted while the rows are read, it rejects with the signal's reason and writes nothing,
  * the run left running with its rows; a signal heard only once the run is marked (the mark is one synchronous
- * transaction) leaves it complete. Throws STORE_FAILED when
+ * transaction) leaves it complete. Throws RUN_CONFLICT when
  * rows kept coming each time (`transient`: stop appending to the run first, then call it again), or when the run is not running (said before its
- * rows are read), and the errors of {@link summarizeStoredRun} (its argument errors naming finishStoredRun). It
+ * rows are read; not transient), RUN_NOT_FOUND when there is no such run, and the errors of {@link summarizeStoredRun} (its argument errors naming finishStoredRun). It
  * finishes any running run, one that the process that began it (owner "process") still records too, whose next
  * `addRows` or `appendRows` then fails: `simeval finish` ends only a run no process owns.
  */
@@ -108,17 +108,18 @@ export async function finishStoredRun(store: RunStore, runId: string, opts: Stor
   checkArguments("finishStoredRun", store, runId, opts);
   // Said before its rows are read (seconds on a million), not after, when finishRun would refuse it.
   const run = await store.findRun(runId);
-  if (run === undefined || run.id !== runId) throw new EvalError("STORE_FAILED", `finishStoredRun: the store has no run with id "${runId}"`);
+  if (run === undefined || run.id !== runId) throw new EvalError("RUN_NOT_FOUND", `finishStoredRun: the store has no run with id "${runId}"`);
   if (run.status !== "running") {
-    throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} is ${run.status}, not running: only a running run can be finished (it is unchanged)`);
+    throw new EvalError("RUN_CONFLICT", `finishStoredRun: run ${runId} is ${run.status}, not running: only a running run can be finished (it is unchanged)`);
   }
   for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt++) {
     const summary = await summarizeStoredRun(store, runId, opts);
     if (await store.finishRun(runId, summary, { rows: summary.rows })) return summary;
   }
-  // Transient: the same call succeeds once the appends stop, so a queue consumer retries it rather than drop it
-  // (and leave the run running for good), as it would a STORE_FAILED that is not.
-  throw new EvalError("STORE_FAILED", `finishStoredRun: run ${runId} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it, then finish it`, { transient: true });
+  // RUN_CONFLICT: the database is sound; what forbids finishing is the run's state, still taking rows (a service
+  // answers 409, not the 503 of a database that failed). Transient: the same call succeeds once the appends stop, so
+  // a queue consumer retries it rather than drop it (and leave the run running for good), as it would a refusal that is not.
+  throw new EvalError("RUN_CONFLICT", `finishStoredRun: run ${runId} took more rows each of the ${FINISH_ATTEMPTS} times it was summarized; stop appending to it, then finish it`, { transient: true });
 }
 
 /** Throws, naming the argument, unless the arguments are of their kinds. */

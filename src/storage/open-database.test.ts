@@ -68,7 +68,7 @@ describe("isTransientSqliteCode and storeError's transient", () => {
     // A device: SQLite's "disk I/O error" is the path's fault (USAGE), which retrying cannot change.
     expect(toStoreError("/dev/null", "open the run store", new Database.SqliteError("disk I/O error", "SQLITE_IOERR"))).toMatchObject({ code: "USAGE", transient: false });
     // An EvalError (the store's own refusal) passes through as it is.
-    const refusal = new EvalError("STORE_FAILED", "no run");
+    const refusal = new EvalError("RUN_NOT_FOUND", "no run");
     expect(toStoreError(db, "append", refusal)).toBe(refusal);
     expect(refusal.transient).toBe(false);
   });

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { describeValue, EvalError } from "../errors.js";
+import { describeValue, EvalError, type ErrorCode } from "../errors.js";
 import { createEvaluators } from "../evaluators/create.js";
 import { evaluatorTypes } from "../evaluators/registry.js";
 import type { EvaluatorSpec } from "../evaluators/spec.js";
@@ -103,10 +103,10 @@ async function withPageLimits<T>(read: () => Promise<T>): Promise<[T, number[]]>
   }
 }
 
-/** The STORE_FAILED error that `fn` throws or rejects with. */
-async function storeError(fn: () => unknown): Promise<EvalError> {
+/** The error of code `code` (STORE_FAILED, or the store's refusal of an unknown or ended run) that `fn` throws or rejects with. */
+async function storeError(fn: () => unknown, code: ErrorCode = "STORE_FAILED"): Promise<EvalError> {
   const error = await evalErrorOf(Promise.resolve().then(fn));
-  expect(error.code).toBe("STORE_FAILED");
+  expect(error.code).toBe(code);
   return error;
 }
 
@@ -575,7 +575,7 @@ describe("runs and rows", () => {
 
   it("refuses rows for an unknown or finished run and a row number written twice", async () => {
     const store = open();
-    expect((await storeError(() => store.addRows("nope", numbered(1, 1)))).message).toContain('no run with id "nope"');
+    expect((await storeError(() => store.addRows("nope", numbered(1, 1)), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
     const id = await store.beginRun(META);
     await store.addRows(id, numbered(1, 5));
     const dup = await storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]));
@@ -583,11 +583,11 @@ describe("runs and rows", () => {
     expect(dup.message).toContain("written twice");
     expect(await collect(store.rows(id))).toHaveLength(5); // the failed batch left nothing behind
     await store.finishRun(id, SUMMARY);
-    const late = await storeError(() => store.addRows(id, numbered(6, 6)));
+    const late = await storeError(() => store.addRows(id, numbered(6, 6)), "RUN_CONFLICT");
     expect(late.message).toContain("cannot add row 6");
     expect(late.message).toContain("is complete");
-    expect((await storeError(() => store.finishRun(id, SUMMARY))).message).toContain("is complete");
-    expect((await storeError(() => collect(store.rows("nope")))).message).toContain('no run with id "nope"');
+    expect((await storeError(() => store.finishRun(id, SUMMARY), "RUN_CONFLICT")).message).toContain("is complete");
+    expect((await storeError(() => collect(store.rows("nope")), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
   });
 
   it("finishRun with opts.rows finishes only when the run stores that many rows, resolving false and leaving it running otherwise", async () => {
@@ -603,7 +603,7 @@ describe("runs and rows", () => {
     expect(await store.finishRun(id, SUMMARY, { rows: 4 })).toBe(true);
     expect(await store.findRun(id)).toMatchObject({ status: "complete", summary: SUMMARY });
     // A finished run is refused whatever the count, as without the option.
-    expect((await storeError(() => store.finishRun(id, SUMMARY, { rows: 3 }))).message).toContain("is complete; cannot finish it");
+    expect((await storeError(() => store.finishRun(id, SUMMARY, { rows: 3 }), "RUN_CONFLICT")).message).toContain("is complete; cannot finish it");
   });
 
   it("abortRun keeps every row, the partial summary and the reason, and is a no-op once the run is over", async () => {
@@ -619,7 +619,7 @@ describe("runs and rows", () => {
     expect(run?.stop_reason).toBe("interrupted (SIGTERM)");
     expect(run?.finished_at).not.toBeNull();
     expect(await collect(store.rows(id))).toHaveLength(7);
-    expect((await storeError(() => store.abortRun("nope", null, "interrupted"))).message).toContain("nope");
+    expect((await storeError(() => store.abortRun("nope", null, "interrupted"), "RUN_NOT_FOUND")).message).toContain("nope");
     // Arguments of the wrong kind are refused, naming them, before the run is looked up: nothing is recorded.
     const running = await store.beginRun(META);
     const summaryExpected = "a RunSummary ({ rows, row_errors, skipped_as_zero, evaluators: [...] }, as summarizeStoredRun makes)";
@@ -729,7 +729,7 @@ describe("scores", () => {
     db.close();
     const e = await storeError(() => collect(store.scores(id)));
     expect(e.message).toContain(`row 1200 of run ${id} has scores [1,2], not an array of 1 numbers or nulls`);
-    expect((await storeError(() => collect(store.scores("nope")))).message).toContain('no run with id "nope"');
+    expect((await storeError(() => collect(store.scores("nope")), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
   });
 });
 
@@ -876,7 +876,7 @@ describe("rowCount", () => {
     expect(await store.rowCount(empty)).toBe(0);
     await store.abortRun(killed, null, "interrupted");
     expect(await store.rowCount(killed)).toBe(1_500);
-    expect((await storeError(() => store.rowCount("nope"))).message).toContain('no run with id "nope"');
+    expect((await storeError(() => store.rowCount("nope"), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
   });
 });
 
@@ -903,7 +903,7 @@ describe("storedRows", () => {
     expect(await store.storedRows(id)).toEqual(expected);
     await store.abortRun(id, null, "drained");
     expect(await store.storedRows(id)).toEqual(expected);
-    expect((await storeError(() => store.storedRows("nope"))).message).toContain('no run with id "nope"');
+    expect((await storeError(() => store.storedRows("nope"), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
   });
 
   it("a run of a dataset file has no records; rows stored before schema version 5 have no time, and are counted", async () => {
@@ -956,7 +956,7 @@ describe("baseline", () => {
   });
 
   it("refuses an unknown run", async () => {
-    expect((await storeError(() => open().setBaseline("nope"))).message).toContain('no run with id "nope"');
+    expect((await storeError(() => open().setBaseline("nope"), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
   });
 });
 
@@ -1019,7 +1019,7 @@ describe("deleting runs", () => {
     expect(await untimedRows(store, other)).toEqual(numbered(1, 10));
     expect(store.freeBytes()).toBeGreaterThan(0);
     expect(await store.deleteRun(other)).toEqual({ rows: 10, wasBaseline: false, left: 0 });
-    expect((await storeError(() => store.deleteRun(other))).message).toContain(`no run with id "${other}"`);
+    expect((await storeError(() => store.deleteRun(other), "RUN_NOT_FOUND")).message).toContain(`no run with id "${other}"`);
   });
 
   it("stops between chunks once its signal is aborted, the run gone, saying how many rows are left; the next deletion deletes them", async () => {
@@ -1039,7 +1039,7 @@ describe("deleting runs", () => {
     const id = await writer.beginRun(META);
     await writer.addRows(id, numbered(1, 2));
     await open().deleteRun(id, { force: true });
-    const error = await storeError(() => writer.addRows(id, numbered(3, 4)));
+    const error = await storeError(() => writer.addRows(id, numbered(3, 4)), "RUN_NOT_FOUND");
     expect(error.message).toContain(`run ${id}, which this process was recording, was deleted by another process (simeval delete --force)`);
   });
 
@@ -1053,7 +1053,7 @@ describe("deleting runs", () => {
       await deleter.deleteRun(id);
       const error = await storeError(async () => {
         for (let r = await rows.next(); !r.done; r = await rows.next());
-      });
+      }, "RUN_NOT_FOUND");
       expect(error.message).toContain(`run ${id} was deleted while its rows were being read`);
     }
   });
@@ -1062,7 +1062,7 @@ describe("deleting runs", () => {
     const store = open();
     const live = await store.beginRun(META);
     await store.addRows(live, numbered(1, 3));
-    expect((await storeError(() => store.deleteRun(live))).message).toContain("is still being recorded");
+    expect((await storeError(() => store.deleteRun(live), "RUN_CONFLICT")).message).toContain("is still being recorded");
     expect(rawRowCount(live)).toBe(3);
     const db = new Database(dbPath);
     db.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(live); // no such process on this host
@@ -1349,12 +1349,12 @@ describe("appendRows", () => {
     expect(await collect(store.rows(id))).toEqual([]);
   });
 
-  it("refuses an unknown or finished run (STORE_FAILED), storing nothing", async () => {
+  it("refuses an unknown run (RUN_NOT_FOUND) or a finished one (RUN_CONFLICT), storing nothing", async () => {
     const store = open();
-    expect((await storeError(() => store.appendRows("nope", unnumbered(1, 2)))).message).toBe(`${dbPath}: no run with id "nope"`);
+    expect((await storeError(() => store.appendRows("nope", unnumbered(1, 2)), "RUN_NOT_FOUND")).message).toBe(`${dbPath}: no run with id "nope"`);
     const id = await store.beginRun(META);
     await store.finishRun(id, SUMMARY);
-    expect((await storeError(() => store.appendRows(id, unnumbered(1, 1)))).message).toBe(`${dbPath}: run ${id} is complete; cannot append a row to it`);
+    expect((await storeError(() => store.appendRows(id, unnumbered(1, 1)), "RUN_CONFLICT")).message).toBe(`${dbPath}: run ${id} is complete; cannot append a row to it`);
     expect(await store.rowCount(id)).toBe(0);
   });
 
@@ -1378,21 +1378,72 @@ describe("appendRows", () => {
     expect(await store.appendRows(id, unnumbered(1, 1))).toEqual(added(1));
   });
 
+  it("says by its code whose a refusal is: RUN_NOT_FOUND for no such run, RUN_CONFLICT for a run whose state forbids the call, STORE_FAILED (transient) for a locked database", async () => {
+    const store = openWithBusyTimeout(50);
+    const unknown = (message: string) => ({ code: "RUN_NOT_FOUND", transient: false, message });
+    const conflict = (message: string) => ({ code: "RUN_CONFLICT", transient: false, message });
+    // A run never recorded, and one deleted: no run with that id, whatever the call.
+    const deleted = await store.beginRun(META, { owner: "none" });
+    await store.deleteRun(deleted, { force: true });
+    for (const id of ["nope", deleted]) {
+      const none = unknown(`${dbPath}: no run with id "${id}"`);
+      await expect(store.appendRows(id, unnumbered(1, 1))).rejects.toMatchObject(none);
+      await expect(store.addRows(id, numbered(1, 1))).rejects.toMatchObject(none);
+      await expect(collect(store.rows(id))).rejects.toMatchObject(none);
+      await expect(store.finishRun(id, SUMMARY)).rejects.toMatchObject(none);
+      await expect(store.finishRun(id, SUMMARY, { rows: 0 })).rejects.toMatchObject(none);
+      await expect(store.deleteRun(id)).rejects.toMatchObject(none);
+      await expect(store.deleteRun(id, { force: true })).rejects.toMatchObject(none);
+    }
+    // A run that has ended, complete or incomplete: it takes no row and cannot be finished.
+    const complete = await store.beginRun(META);
+    await store.finishRun(complete, SUMMARY);
+    const aborted = await store.beginRun(META);
+    await store.abortRun(aborted, null, "stopped");
+    for (const [id, status] of [[complete, "complete"], [aborted, "incomplete"]] as const) {
+      await expect(store.appendRows(id, unnumbered(1, 1))).rejects.toMatchObject(conflict(`${dbPath}: run ${id} is ${status}; cannot append a row to it`));
+      await expect(store.addRows(id, numbered(1, 1))).rejects.toMatchObject(conflict(`${dbPath}: run ${id} is ${status}; cannot add row 1 to it`));
+      await expect(store.finishRun(id, SUMMARY)).rejects.toMatchObject(conflict(`${dbPath}: run ${id} is ${status}; cannot finish it`));
+      await expect(store.finishRun(id, SUMMARY, { rows: 5 })).rejects.toMatchObject(conflict(`${dbPath}: run ${id} is ${status}; cannot finish it`));
+    }
+    // A run still being recorded, by this process or by none: deleted only with force.
+    const mine = await store.beginRun(META);
+    const service = await store.beginRun(META, { owner: "none" });
+    await expect(store.deleteRun(mine)).rejects.toMatchObject(conflict(`${dbPath}: run ${mine} is still being recorded (process ${process.pid} on ${THIS_HOST}); stop it before deleting it`));
+    await expect(store.deleteRun(service)).rejects.toMatchObject(conflict(expect.stringContaining(`run ${service} is still being recorded (owned by no process`)));
+    expect((await store.listRuns()).filter((r) => r.status === "running").map((r) => r.id).sort()).toEqual([mine, service].sort());
+    // The database itself failing (the write lock not obtained in time) is STORE_FAILED, and worth retrying.
+    const holder = new Database(dbPath);
+    holder.prepare("BEGIN IMMEDIATE").run();
+    try {
+      const locked = { code: "STORE_FAILED", transient: true, message: expect.stringContaining("database is locked") };
+      await expect(store.appendRows(service, unnumbered(1, 1))).rejects.toMatchObject(locked);
+      await expect(store.finishRun(service, SUMMARY)).rejects.toMatchObject(locked);
+      await expect(store.deleteRun(service, { force: true })).rejects.toMatchObject(locked);
+    } finally {
+      holder.prepare("ROLLBACK").run();
+      holder.close();
+    }
+    await expect(store.deleteRun(service, { force: true })).resolves.toMatchObject({ rows: 0 });
+  });
+
   it("refusals that retrying cannot change are not transient: an unknown, finished or deleted run, a row number written twice, a bad argument", async () => {
     const store = open();
     const permanent = { code: "STORE_FAILED", transient: false };
-    await expect(store.appendRows("nope", unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: `${dbPath}: no run with id "nope"` });
-    await expect(store.addRows("nope", numbered(1, 1))).rejects.toMatchObject(permanent);
+    const unknown = { code: "RUN_NOT_FOUND", transient: false };
+    const ended = { code: "RUN_CONFLICT", transient: false };
+    await expect(store.appendRows("nope", unnumbered(1, 1))).rejects.toMatchObject({ ...unknown, message: `${dbPath}: no run with id "nope"` });
+    await expect(store.addRows("nope", numbered(1, 1))).rejects.toMatchObject(unknown);
     const finished = await store.beginRun(META);
     await store.finishRun(finished, SUMMARY);
-    await expect(store.appendRows(finished, unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: `${dbPath}: run ${finished} is complete; cannot append a row to it` });
+    await expect(store.appendRows(finished, unnumbered(1, 1))).rejects.toMatchObject({ ...ended, message: `${dbPath}: run ${finished} is complete; cannot append a row to it` });
     // Deleted by another process while this one records it, and deleted outright.
     const deleted = await store.beginRun(META);
     await open().deleteRun(deleted, { force: true });
-    await expect(store.appendRows(deleted, unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: expect.stringContaining("was deleted by another process") });
+    await expect(store.appendRows(deleted, unnumbered(1, 1))).rejects.toMatchObject({ ...unknown, message: expect.stringContaining("was deleted by another process") });
     const gone = await store.beginRun(META, { owner: "none" });
     await store.deleteRun(gone, { force: true });
-    await expect(store.appendRows(gone, unnumbered(1, 1))).rejects.toMatchObject({ ...permanent, message: `${dbPath}: no run with id "${gone}"` });
+    await expect(store.appendRows(gone, unnumbered(1, 1))).rejects.toMatchObject({ ...unknown, message: `${dbPath}: no run with id "${gone}"` });
     // SQLite's own refusal (SQLITE_CONSTRAINT_PRIMARYKEY), no lock, disk or I/O failure.
     const running = await store.beginRun(META);
     await store.addRows(running, numbered(1, 1));
@@ -1459,27 +1510,27 @@ describe("row keys", () => {
     expect(await store.appendRows(id, [keyed("a"), keyed("b")])).toEqual(added(1, 2));
     await store.finishRun(id, SUMMARY);
     expect(await store.appendRows(id, [keyed("b", 0), keyed("a")])).toEqual([kept(2), kept(1)]);
-    const late = await storeError(() => store.appendRows(id, [keyed("a"), keyed("c")]));
+    const late = await storeError(() => store.appendRows(id, [keyed("a"), keyed("c")]), "RUN_CONFLICT");
     // It says which row is new, and that the rows the run holds are answered when sent again apart.
     expect(late.message).toBe(`${dbPath}: run ${id} is complete; cannot append 2 rows to it: it holds 1 of them already (by key) but not rows[1]; send again only the rows it holds, to learn their numbers`);
     const mixed = [keyed("x"), keyed("b"), { id: "no key", results: result(1) }, keyed("a"), keyed("y")];
-    expect((await storeError(() => store.appendRows(id, mixed))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 5 rows to it: it holds 2 of them already (by key) but not rows[0] and 2 more; send again only the rows it holds, to learn their numbers`);
+    expect((await storeError(() => store.appendRows(id, mixed), "RUN_CONFLICT")).message).toBe(`${dbPath}: run ${id} is complete; cannot append 5 rows to it: it holds 2 of them already (by key) but not rows[0] and 2 more; send again only the rows it holds, to learn their numbers`);
     expect(await store.appendRows(id, [mixed[1]!, mixed[3]!])).toEqual([kept(2), kept(1)]);
     // Two new rows: the first named, the other counted ("1 more", not left unsaid).
-    expect((await storeError(() => store.appendRows(id, [keyed("a"), keyed("p"), keyed("q")]))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 3 rows to it: it holds 1 of them already (by key) but not rows[1] and 1 more; send again only the rows it holds, to learn their numbers`);
+    expect((await storeError(() => store.appendRows(id, [keyed("a"), keyed("p"), keyed("q")]), "RUN_CONFLICT")).message).toBe(`${dbPath}: run ${id} is complete; cannot append 3 rows to it: it holds 1 of them already (by key) but not rows[1] and 1 more; send again only the rows it holds, to learn their numbers`);
     const many = Array.from({ length: 1200 }, (_, i) => keyed(`m${i}`));
-    expect((await storeError(() => store.appendRows(id, many))).message).toBe(`${dbPath}: run ${id} is complete; cannot append 1,200 rows to it`);
+    expect((await storeError(() => store.appendRows(id, many), "RUN_CONFLICT")).message).toBe(`${dbPath}: run ${id} is complete; cannot append 1,200 rows to it`);
     // Counts past a thousand with separators, as the rows counted before them.
     const big = await store.beginRun(META);
     const held = Array.from({ length: 1_200 }, (_, i) => keyed(`h${i}`));
     await store.appendRows(big, held);
     await store.finishRun(big, SUMMARY);
     const grown = [...held, ...Array.from({ length: 1_001 }, (_, i) => keyed(`n${i}`))];
-    expect((await storeError(() => store.appendRows(big, grown))).message).toBe(`${dbPath}: run ${big} is complete; cannot append 2,201 rows to it: it holds 1,200 of them already (by key) but not rows[1200] and 1,000 more; send again only the rows it holds, to learn their numbers`);
+    expect((await storeError(() => store.appendRows(big, grown), "RUN_CONFLICT")).message).toBe(`${dbPath}: run ${big} is complete; cannot append 2,201 rows to it: it holds 1,200 of them already (by key) but not rows[1200] and 1,000 more; send again only the rows it holds, to learn their numbers`);
     // A row without a key is never a redelivery.
-    expect((await storeError(() => store.appendRows(id, [{ id: "x", results: result(1) }]))).message).toContain("is complete");
+    expect((await storeError(() => store.appendRows(id, [{ id: "x", results: result(1) }]), "RUN_CONFLICT")).message).toContain("is complete");
     expect((await collect(store.rows(id))).map((r) => [r.row, r.key])).toEqual([[1, "a"], [2, "b"]]);
-    await expect(store.appendRows("nope", [keyed("a")])).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "nope"` });
+    await expect(store.appendRows("nope", [keyed("a")])).rejects.toMatchObject({ code: "RUN_NOT_FOUND", message: `${dbPath}: no run with id "nope"` });
   });
 
   it("refuses a batch delivered again to a run deleted since, whose rows an interrupted deletion left behind", async () => {
@@ -1489,7 +1540,7 @@ describe("row keys", () => {
     const stopped = new AbortController();
     stopped.abort(); // the run goes, its rows stay (as after Ctrl-C during `simeval delete`)
     expect(await store.deleteRun(id, { force: true, signal: stopped.signal })).toMatchObject({ rows: 2, left: 2 });
-    await expect(store.appendRows(id, [keyed("a")])).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "${id}"` });
+    await expect(store.appendRows(id, [keyed("a")])).rejects.toMatchObject({ code: "RUN_NOT_FOUND", message: `${dbPath}: no run with id "${id}"` });
   });
 
   it("rowByKey gives the row stored with a key, as rows() does, or undefined when the run holds no such key", async () => {
@@ -1510,19 +1561,19 @@ describe("row keys", () => {
     expect(await store.rowByKey(id, "a")).toEqual(rows[0]); // a finished run's rows too
   });
 
-  it("rowByKey refuses an argument that is not a non-empty string (INPUT_INVALID, naming it) and an unknown or deleted run (STORE_FAILED)", async () => {
+  it("rowByKey refuses an argument that is not a non-empty string (INPUT_INVALID, naming it) and an unknown or deleted run (RUN_NOT_FOUND)", async () => {
     const store = open();
     const id = await store.beginRun(META, { owner: "none" });
     for (const bad of ["", 5, null, undefined]) {
       await expect(store.rowByKey(bad as string, "a")).rejects.toMatchObject({ code: "INPUT_INVALID", message: `rowByKey: runId must be a run's id (a non-empty string), received ${describeValue(bad)}` });
       await expect(store.rowByKey(id, bad as string)).rejects.toMatchObject({ code: "INPUT_INVALID", message: `rowByKey: key must be a row's idempotency key (a non-empty string), received ${describeValue(bad)}` });
     }
-    await expect(store.rowByKey("nope", "a")).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "nope"` });
+    await expect(store.rowByKey("nope", "a")).rejects.toMatchObject({ code: "RUN_NOT_FOUND", message: `${dbPath}: no run with id "nope"` });
     await store.appendRows(id, [keyed("a")]);
     const stopped = new AbortController();
     stopped.abort(); // the run goes, its rows stay (as after Ctrl-C during `simeval delete`): they answer for no run
     expect(await store.deleteRun(id, { force: true, signal: stopped.signal })).toMatchObject({ left: 1 });
-    await expect(store.rowByKey(id, "a")).rejects.toMatchObject({ code: "STORE_FAILED", message: `${dbPath}: no run with id "${id}"` });
+    await expect(store.rowByKey(id, "a")).rejects.toMatchObject({ code: "RUN_NOT_FOUND", message: `${dbPath}: no run with id "${id}"` });
   });
 
   it("takes a row without an id, as { results, key }: stored with none", async () => {
@@ -1797,7 +1848,7 @@ describe("runs owned by no process", () => {
       [killedIds[1]]: ["incomplete", processGone(killed.child.pid!)],
     });
     expect(rawRun(killedIds[0]).status).toBe("running"); // not marked on disk either
-    const refused = await storeError(() => store.deleteRun(killedIds[0]));
+    const refused = await storeError(() => store.deleteRun(killedIds[0]), "RUN_CONFLICT");
     expect(refused.message).toBe(`${dbPath}: run ${killedIds[0]} is still being recorded (owned by no process: finish or abort it, or force the deletion); stop it before deleting it`);
     expect(await store.deleteRun(killedIds[0], { force: true })).toMatchObject({ rows: 1 });
     expect(await store.appendRows(exitedIds[0], [{ id: 2, results: {} }])).toEqual(added(2));
@@ -2069,7 +2120,7 @@ parentPort.once("message", async () => {
     db.close();
     const statuses = Object.fromEntries((await store.listRuns()).map((r) => [r.id, r.status]));
     expect(statuses).toMatchObject({ [mine]: "running", [container]: "running", [older]: "incomplete" });
-    expect((await storeError(() => store.deleteRun(container))).message).toContain("is still being recorded");
+    expect((await storeError(() => store.deleteRun(container), "RUN_CONFLICT")).message).toContain("is still being recorded");
   });
 });
 

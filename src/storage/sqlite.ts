@@ -207,8 +207,8 @@ export class SqliteRunStore implements RunStore {
    * `results` that are neither an object (whose every value is an object, its `score`, `passed`, `skipped` and `error` of their kinds when given: see `checkResults`) nor a string of JSON
    * of one (a {@link SerializedRow}, whose `id` and `error` must then be JSON too, and whose `scores` are made from its results: see `parsedSerializedRow`), a result
    * under a name that is none of the run's evaluators', a score that evaluator's type cannot give (see `refuseImpossibleScores`), a `line` that is not null or a whole number from 1, a `key` that is not a non-empty string, or a
-   * `record` that is not a plain object whose JSON is an object (see `recordJson`); `STORE_FAILED` a run that is
-   * unknown, or not running when the batch holds a row the run has not stored. A batch whose every row has a key
+   * `record` that is not a plain object whose JSON is an object (see `recordJson`); `RUN_NOT_FOUND` a run that is
+   * unknown (or was deleted), and `RUN_CONFLICT` one not running when the batch holds a row the run has not stored. A batch whose every row has a key
    * the run holds is answered with their numbers even once the run has finished: a queue that delivers a trace
    * again after the run ended gets a no-op, not an error.
    */
@@ -426,7 +426,7 @@ export class SqliteRunStore implements RunStore {
    * The run's rows, {@link FIRST_PAGE_ROWS} first, then {@link PAGE_ROWS} at a time, or fewer when they are
    * wide: each page after the first holds as many as {@link PAGE_CHARS} of `charsOf` would at the last page's
    * width (see {@link nextPageRows}; see {@link rows} for why pages), and at most `maxRows`. After each page the run is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
-   * page was whole. A run deleted by another process between pages is `STORE_FAILED`: its later pages
+   * page was whole. A run deleted by another process between pages is `RUN_NOT_FOUND`: its later pages
    * would come back empty or with a gap, and a comparison would have judged the rows read so far as the run.
    */
   *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number, charsOf: (r: T) => number, maxRows = PAGE_ROWS): Generator<T[]> {
@@ -436,7 +436,7 @@ export class SqliteRunStore implements RunStore {
       const page = this.#guard(`read the rows of run ${runId}`, () => {
         const rows = statement.all(runId, after, limit);
         if (this.#q.runExists.get(runId) === undefined) {
-          throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} was deleted while its rows were being read; the rows read before then are only part of the run`);
+          throw new EvalError("RUN_NOT_FOUND", `${this.path}: run ${runId} was deleted while its rows were being read; the rows read before then are only part of the run`);
         }
         return rows;
       });
@@ -473,7 +473,7 @@ export class SqliteRunStore implements RunStore {
    * rows still arriving before it is finished?) and whether its rows kept the records that `compare --report`
    * shows texts from. Each row's own columns are read, not the index alone (`stored_at` lies after the record, in
    * its overflow pages when it is large), so it takes longer than {@link rowCount}: 100,000 rows of 6 KB records
-   * 0.2 s where it takes 5 ms (1 KB records: 0.06 s), yet no row is parsed. `STORE_FAILED` when there is no such run.
+   * 0.2 s where it takes 5 ms (1 KB records: 0.06 s), yet no row is parsed. `RUN_NOT_FOUND` when there is no such run.
    */
   async storedRows(runId: string): Promise<StoredRows> {
     checkRunId("storedRows", runId);
@@ -490,7 +490,7 @@ export class SqliteRunStore implements RunStore {
   /**
    * The row of run `runId` (an exact id) stored with idempotency key `key`, as {@link rows} gives it; undefined
    * when the run holds no such key. One seek in the `rows_by_key` index. Throws INPUT_INVALID, naming the
-   * argument, when `runId` or `key` is not a non-empty string, and STORE_FAILED when there is no run `runId`
+   * argument, when `runId` or `key` is not a non-empty string, and RUN_NOT_FOUND when there is no run `runId`
    * (also when a deleted run's rows are still in the file: they answer for no run).
    */
   async rowByKey(runId: string, key: string): Promise<RowOutcome | undefined> {
@@ -521,7 +521,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * Deletes a run and its rows, and unsets the baseline when it was this run. Refuses (`STORE_FAILED`)
+   * Deletes a run and its rows, and unsets the baseline when it was this run. Refuses (`RUN_CONFLICT`)
    * a run that is still being recorded by a live process, or by one that cannot be looked up (on another
    * host or in another container), unless `force`: a writer still alive then fails at its next batch,
    * since its run is gone. The run itself goes in one transaction, so it
@@ -546,7 +546,7 @@ export class SqliteRunStore implements RunStore {
           const run = this.#run(runId);
           if (run.status === "running" && !opts.force && writerMayBeAlive(run)) {
             const by = run.pid === null ? "owned by no process: finish or abort it, or force the deletion" : `process ${run.pid} on ${run.host ?? "?"}`;
-            throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is still being recorded (${by}); stop it before deleting it`);
+            throw new EvalError("RUN_CONFLICT", `${this.path}: run ${runId} is still being recorded (${by}); stop it before deleting it`);
           }
           this.#q.deleteRun.run(runId);
           return this.#q.clearSetting.run("baseline", runId).changes > 0;
@@ -678,25 +678,26 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** The run's record; `STORE_FAILED` when there is no such run. */
+  /** The run's record; `RUN_NOT_FOUND` when there is no such run (never recorded, or deleted). */
   #run(runId: string): RunRecord {
     const run = this.#q.runById.get(runId);
-    if (run === undefined) throw new EvalError("STORE_FAILED", `${this.path}: no run with id "${runId}"`);
+    if (run === undefined) throw new EvalError("RUN_NOT_FOUND", `${this.path}: no run with id "${runId}"`);
     return run;
   }
 
   /**
-   * The record of run `runId`, which must be running; STORE_FAILED saying it cannot `doing` otherwise, or
-   * `ended()` when given, of a run that has ended (worked out only then, off the path of every call).
+   * The record of run `runId`, which must be running; RUN_CONFLICT saying it cannot `doing` otherwise, or
+   * `ended()` when given, of a run that has ended (worked out only then, off the path of every call), and
+   * RUN_NOT_FOUND when there is no such run (one this process was recording, deleted by another, said so).
    */
   #requireRunning(runId: string, doing: string, ended?: () => string): RunRecord {
     if (this.#mine.has(runId) && this.#q.runById.get(runId) === undefined) {
       // Only another process can have removed it: `simeval delete --force` takes a run recorded as running.
-      throw new EvalError("STORE_FAILED", `${this.path}: run ${runId}, which this process was recording, was deleted by another process (simeval delete --force); cannot ${doing}`);
+      throw new EvalError("RUN_NOT_FOUND", `${this.path}: run ${runId}, which this process was recording, was deleted by another process (simeval delete --force); cannot ${doing}`);
     }
     const run = this.#run(runId);
     if (run.status !== "running") {
-      throw new EvalError("STORE_FAILED", `${this.path}: run ${runId} is ${run.status}; cannot ${ended?.() ?? doing}`);
+      throw new EvalError("RUN_CONFLICT", `${this.path}: run ${runId} is ${run.status}; cannot ${ended?.() ?? doing}`);
     }
     return run;
   }
@@ -752,7 +753,8 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file, `transient`
-   * when SQLite's code says retrying may succeed (see {@link storeError}).
+   * when SQLite's code says retrying may succeed (see {@link storeError}); an EvalError (`RUN_NOT_FOUND`,
+   * `RUN_CONFLICT`, …) passes as it is.
    */
   /** `fn`'s value, or, when it throws, the database closed and the failure thrown as opening the store's ({@link #guard}). */
   #opened<T>(fn: () => T): T {

@@ -97,9 +97,18 @@ export interface RowsOptions {
  * behind the same interface, so nothing above this file knows which database it talks to. Every method
  * is asynchronous, as a networked database's driver is, even though SQLite's answers come at once.
  *
- * A failure of the database is an `EvalError` with code `STORE_FAILED`. One with `transient: true` (a lock not
- * obtained in time, the disk full, an I/O error) may be retried, unchanged, later; one with `transient: false` (an
- * unknown, finished or deleted run, a damaged file) fails again until something else changes: a queue consumer
+ * A refusal is an `EvalError` whose code says whose it is, so that a service maps it to a status without reading
+ * the message:
+ * - `RUN_NOT_FOUND` (404): no run has that id: it was never recorded, or it was deleted (by another process
+ *   meanwhile, too: while its rows were read, or while this process recorded it).
+ * - `RUN_CONFLICT` (409): the run exists but its state forbids the call: rows appended to, or a finish of, a run
+ *   that is complete or incomplete; the deletion, without `force`, of a run still being recorded.
+ * - `STORE_FAILED` (500, or 503 when `transient`): the database itself failed: locked, damaged, the disk full, the
+ *   file deleted or replaced under the store, the store closed.
+ *
+ * One with `transient: true` (a lock not obtained in time, the disk full, an I/O error; a run that kept taking rows
+ * while `finishStoredRun` summarized it, `RUN_CONFLICT`) may be retried, unchanged, later; one with `transient: false`
+ * (an unknown, finished or deleted run, a damaged file) fails again until something else changes: a queue consumer
  * delivers the message again for the first, and drops it (or reports it) for the second.
  */
 export interface RunStore {
@@ -124,7 +133,7 @@ export interface RunStore {
    * time of the call (one for the batch; a given `stored_at` is not kept), and no row stores a `record`: these rows
    * are read from a dataset file, which holds it. Durable once it resolves. Rows may come already
    * serialised ({@link SerializedRow}: the runner makes each row's JSON once, off the main thread, for
-   * results.jsonl and the store alike).
+   * results.jsonl and the store alike). RUN_NOT_FOUND for an unknown (or deleted) run, RUN_CONFLICT for one that has ended.
    */
   addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void>;
   /**
@@ -137,10 +146,11 @@ export interface RunStore {
    * runner's row in its dataset), {@link addRows}. A row with a `key` that the run already holds (or that an
    * earlier row of the batch has) is not stored again: its entry is the stored row's number with `added: false`,
    * so a row delivered twice is stored once and its caller can tell; a batch made only of such rows is answered
-   * so even after the run has finished (one that also holds a new row is then refused, STORE_FAILED, the message saying
+   * so even after the run has finished (one that also holds a new row is then refused, RUN_CONFLICT, the message saying
    * how many of its rows the run holds and naming the first it does not, `rows[i]`). A result's score must be one
    * its evaluator's type can give (within its declared range and ±2^53, not NaN): refused with INPUT_INVALID naming
-   * `rows[i].results.NAME.score`, the type and the range otherwise, as a results.jsonl holding it is.
+   * `rows[i].results.NAME.score`, the type and the range otherwise, as a results.jsonl holding it is. An unknown (or
+   * deleted) run is RUN_NOT_FOUND.
    */
   appendRows(runId: string, rows: readonly UnnumberedRow[]): Promise<AppendedRow[]>;
   /**
@@ -148,12 +158,13 @@ export interface RunStore {
    * covers), it does so only when the run stores exactly that many rows, checked in the same transaction
    * as the update: otherwise, as when another process appended rows after the summary was made, it resolves
    * false and the run stays running, to be summarized again (see `finishStoredRun` in `simeval/node`).
+   * RUN_NOT_FOUND for an unknown (or deleted) run, RUN_CONFLICT for one that is no longer running (complete or incomplete).
    */
   finishRun(runId: string, summary: RunSummary, opts?: FinishRunOptions): Promise<boolean>;
   /**
    * Marks the run incomplete, keeping every row already written, with why it stopped (`reason`, read back
    * as {@link RunInfo.stop_reason}): a short sentence that names the cause, such as "interrupted (SIGINT)" or
-   * "stopped by an error: " and the error's message.
+   * "stopped by an error: " and the error's message. A no-op on a run no longer running; RUN_NOT_FOUND for an unknown run.
    */
   abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void>;
   /**
@@ -167,36 +178,39 @@ export interface RunStore {
    * that a run named like the start of an id is still reached by its name.
    */
   findRun(ref: string): Promise<RunInfo | undefined>;
-  /** The number of rows stored for a run: what a run without a summary (killed, or still running) covers so far. */
+  /** The number of rows stored for a run: what a run without a summary (killed, or still running) covers so far. RUN_NOT_FOUND for an unknown run. */
   rowCount(runId: string): Promise<number>;
   /**
    * What the rows stored for run `runId` hold ({@link StoredRows}): how many, how many kept their record, and when the
    * first and last were stored, as `simeval show` prints them for a run no process owns (are rows still arriving
-   * before it is finished?). STORE_FAILED when there is no such run.
+   * before it is finished?). RUN_NOT_FOUND when there is no such run.
    */
   storedRows(runId: string): Promise<StoredRows>;
   /**
    * The row of run `runId` stored with the idempotency key `key` (see {@link RowOutcome.key}), as {@link rows}
    * gives it, or undefined when the run holds no row with that key: what a service answers for a trace by its
-   * key. Throws INPUT_INVALID naming the argument that is not a non-empty string, STORE_FAILED for an unknown run.
+   * key. Throws INPUT_INVALID naming the argument that is not a non-empty string, RUN_NOT_FOUND for an unknown run.
    */
   rowByKey(runId: string, key: string): Promise<RowOutcome | undefined>;
   /**
    * A run's rows in row order, streamed, each with its `key` and `record` when it was stored with them, and its
    * `stored_at` (absent for rows stored before schema version 5: see {@link RowOutcome.stored_at}).
    * `opts.records: false` leaves every row's `record` out, unread: for a reader that needs none (a summary, JUnit),
-   * which a service's large records would otherwise slow. A bad `opts` is CONFIG_INVALID naming it.
+   * which a service's large records would otherwise slow. A bad `opts` is CONFIG_INVALID naming it. RUN_NOT_FOUND for
+   * an unknown run, and for one deleted while its rows are read (the rows read before then are only part of it).
    */
   rows(runId: string, opts?: RowsOptions): AsyncIterable<RowOutcome>;
-  /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed. */
+  /** A run's rows in row order with only their pairable scores (what a comparison reads), streamed; RUN_NOT_FOUND as {@link rows}. */
   scores(runId: string): AsyncIterable<RowScores>;
   /**
    * Deletes a run and its rows, refusing one that a live process is still recording (or may be: one on
    * another host), unless `force`, and unsets the baseline when it was this run. `onProgress` gets
    * (rows deleted, rows to delete) as it goes. An aborted `signal` may stop it once the run is gone and
    * before all its rows are: `left` is then how many rows are still stored (never read; a later deletion removes them).
+   * RUN_CONFLICT for a run still being recorded (without `force`), RUN_NOT_FOUND for an unknown run.
    */
   deleteRun(runId: string, opts?: DeleteRunOptions): Promise<DeletedRun>;
+  /** Makes run `runId` the baseline that comparisons default to; RUN_NOT_FOUND for an unknown run. */
   setBaseline(runId: string): Promise<void>;
   baseline(): Promise<RunInfo | undefined>;
   /**

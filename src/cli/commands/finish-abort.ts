@@ -83,7 +83,7 @@ export async function finishCommand(ref: string, opts: { db: string; countSkippe
 /**
  * The USAGE error to give, as {@link abortCommand} gives it, when another process ended or deleted `run` after
  * `finish` looked it up (a `simeval abort` while it read the rows): `finishStoredRun` then fails as the store,
- * STORE_FAILED "is incomplete; cannot finish it", exit 3, which said neither that nor how. Undefined when the run is
+ * RUN_CONFLICT "is incomplete; cannot finish it", exit 3, which said neither that nor how. Undefined when the run is
  * still running (the failure was something else).
  */
 async function endedMeanwhile(store: SqliteRunStore, run: RunInfo): Promise<EvalError | undefined> {
