@@ -19,7 +19,7 @@ export type ErrorCode =
   | "PROVIDER_FAILED" // an embedding provider failed
   | "STORE_FAILED" // the run store (database) itself could not be opened, read or written: locked, damaged, disk full, closed
   | "RUN_NOT_FOUND" // the run store has no run with that id: never recorded, or deleted (by another process meanwhile, too)
-  | "RUN_CONFLICT" // the run exists but its state forbids the call: rows to, or finishing, a run that has ended; deleting one still being recorded
+  | "RUN_CONFLICT" // the run exists but its state forbids the call: rows to, or finishing, a run that has ended; a row number or key it holds already (addRows); deleting one still being recorded
   | "OUTPUT_FAILED" // an output file (--out, --summary, --report, --junit) could not be written to a right path: a full disk, an I/O error
   | "USAGE"; // bad command-line arguments
 

@@ -63,7 +63,10 @@ describe("isTransientSqliteCode and storeError's transient", () => {
     expect(fail("SQLITE_IOERR_WRITE")).toMatchObject({ code: "STORE_FAILED", transient: true });
     expect(fail("SQLITE_FULL")).toMatchObject({ code: "STORE_FAILED", transient: true });
     expect(fail("SQLITE_CORRUPT")).toMatchObject({ code: "STORE_FAILED", transient: false });
-    expect(fail("SQLITE_CONSTRAINT_PRIMARYKEY")).toMatchObject({ code: "STORE_FAILED", transient: false });
+    // A row number or key the run holds already: the run's state, a 409, not the database's failure.
+    expect(fail("SQLITE_CONSTRAINT_PRIMARYKEY")).toMatchObject({ code: "RUN_CONFLICT", transient: false });
+    expect(fail("SQLITE_CONSTRAINT_UNIQUE")).toMatchObject({ code: "RUN_CONFLICT", transient: false });
+    expect(fail("SQLITE_CONSTRAINT_FOREIGNKEY")).toMatchObject({ code: "STORE_FAILED", transient: false });
     expect(toStoreError(db, "open the run store", new Error("no code"))).toMatchObject({ code: "STORE_FAILED", transient: false });
     // A device: SQLite's "disk I/O error" is the path's fault (USAGE), which retrying cannot change.
     expect(toStoreError("/dev/null", "open the run store", new Database.SqliteError("disk I/O error", "SQLITE_IOERR"))).toMatchObject({ code: "USAGE", transient: false });

@@ -99,7 +99,7 @@ export function isTransientSqliteCode(code: string): boolean {
 /**
  * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
  * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
- * argument. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`, `transient` when
+ * argument. A row number or key written twice to a run is `RUN_CONFLICT`. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`, `transient` when
  * SQLite's code says retrying may succeed ({@link isTransientSqliteCode}: locked, disk full, I/O). A file that
  * SQLite cannot write or cannot open is looked for with `denied` (see {@link readOnlyHint}): a directory on
  * a read-only mount gives SQLite no -wal file to create, which it reports only as "unable to open".
@@ -117,7 +117,9 @@ export function storeError(path: string, doing: string, cause: unknown, denied: 
   // Paths that cannot name a database are the caller's to fix: a directory or device, a file that is not a
   // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
   const usage = kind !== null || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
-  return new EvalError(usage ? "USAGE" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, {
+  // A row number or key the run holds already (addRows): the run's state refuses the call, not the database.
+  const held = code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+  return new EvalError(usage ? "USAGE" : held ? "RUN_CONFLICT" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, {
     cause,
     transient: !usage && isTransientSqliteCode(code),
   });

@@ -578,7 +578,7 @@ describe("runs and rows", () => {
     expect((await storeError(() => store.addRows("nope", numbered(1, 1)), "RUN_NOT_FOUND")).message).toContain('no run with id "nope"');
     const id = await store.beginRun(META);
     await store.addRows(id, numbered(1, 5));
-    const dup = await storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]));
+    const dup = await storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]), "RUN_CONFLICT");
     expect(dup.message).toContain("rows 5..7");
     expect(dup.message).toContain("written twice");
     expect(await collect(store.rows(id))).toHaveLength(5); // the failed batch left nothing behind
@@ -1429,7 +1429,6 @@ describe("appendRows", () => {
 
   it("refusals that retrying cannot change are not transient: an unknown, finished or deleted run, a row number written twice, a bad argument", async () => {
     const store = open();
-    const permanent = { code: "STORE_FAILED", transient: false };
     const unknown = { code: "RUN_NOT_FOUND", transient: false };
     const ended = { code: "RUN_CONFLICT", transient: false };
     await expect(store.appendRows("nope", unnumbered(1, 1))).rejects.toMatchObject({ ...unknown, message: `${dbPath}: no run with id "nope"` });
@@ -1447,7 +1446,7 @@ describe("appendRows", () => {
     // SQLite's own refusal (SQLITE_CONSTRAINT_PRIMARYKEY), no lock, disk or I/O failure.
     const running = await store.beginRun(META);
     await store.addRows(running, numbered(1, 1));
-    await expect(store.addRows(running, numbered(1, 1))).rejects.toMatchObject({ ...permanent, message: expect.stringContaining("written twice") });
+    await expect(store.addRows(running, numbered(1, 1))).rejects.toMatchObject({ ...ended, message: expect.stringContaining("written twice") });
     await expect(store.appendRows(running, [{ id: 1 }] as never)).rejects.toMatchObject({ code: "INPUT_INVALID", transient: false });
   });
 
@@ -1589,7 +1588,7 @@ describe("row keys", () => {
     const id = await store.beginRun(META);
     await store.addRows(id, [{ ...numbered(1, 1)[0]!, key: "k" }, ...numbered(2, 2)]);
     expect((await collect(store.rows(id))).map((r) => r.key)).toEqual(["k", undefined]);
-    const twice = await storeError(() => store.addRows(id, [{ ...numbered(3, 3)[0]!, key: "k" }]));
+    const twice = await storeError(() => store.addRows(id, [{ ...numbered(3, 3)[0]!, key: "k" }]), "RUN_CONFLICT");
     expect(twice.message).toContain("(a row key was written twice to the same run)");
     expect(await store.appendRows(id, [keyed("k")])).toEqual([kept(1)]);
     expect(await store.rowCount(id)).toBe(2);

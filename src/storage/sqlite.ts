@@ -165,7 +165,7 @@ export class SqliteRunStore implements RunStore {
   /**
    * One transaction per call: after a kill, a batch is either wholly stored or absent. A {@link SerializedRow}'s
    * JSON is stored as it is, unchecked. A row's `key` is stored with it (so that rows read from
-   * one run and added to another keep theirs); a key the run already holds fails the batch, as a row number
+   * one run and added to another keep theirs); a key the run already holds fails the batch (`RUN_CONFLICT`), as a row number
    * written twice does. Every row gets `stored_at` `Date.now()`, read once per call (a row's own is not kept), and
    * no `record`: these are rows of a dataset file, which holds their records (so the runner's per-row cost is unchanged).
    */
