@@ -751,11 +751,6 @@ export class SqliteRunStore implements RunStore {
     return dead;
   }
 
-  /**
-   * Runs `fn`, turning any failure that is not already an EvalError into `STORE_FAILED` naming the file, `transient`
-   * when SQLite's code says retrying may succeed (see {@link storeError}); an EvalError (`RUN_NOT_FOUND`,
-   * `RUN_CONFLICT`, …) passes as it is.
-   */
   /** `fn`'s value, or, when it throws, the database closed and the failure thrown as opening the store's ({@link #guard}). */
   #opened<T>(fn: () => T): T {
     try {
@@ -766,6 +761,11 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
+  /**
+   * Runs `fn`, turning any failure that is not already an EvalError into what {@link storeError} makes of it (`STORE_FAILED`
+   * naming the file, `transient` when SQLite's code says retrying may succeed; `RUN_CONFLICT` for a row written twice); an EvalError (`RUN_NOT_FOUND`,
+   * `RUN_CONFLICT`, …) passes as it is.
+   */
   #guard<T>(doing: string, fn: () => T): T {
     // SQLite's own word for it, "The database connection is not open", did not say who closed it.
     if (!this.#db.open) throw new EvalError("STORE_FAILED", `${this.path}: could not ${doing}: this store was closed (its close() was called); open the file again with openSqliteStore`);
