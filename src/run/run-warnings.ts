@@ -68,8 +68,9 @@ function allSkippedText(names: readonly string[], at: string): string {
 
 /**
  * The warnings' messages with each evaluator that skipped every row for want of an expected value at the same place
- * said once, naming them all, in the first one's place; every other warning as it is. A run of a dataset without
- * expected texts had six warning boxes in its report, alike but for the evaluator's name.
+ * said once, naming them all, in the first one's place; every other warning as it is: what `run` says on the terminal,
+ * in `--summary` and in `--report`. A run of a dataset without expected texts gave six warnings, alike but for the
+ * evaluator's name.
  */
 export function warningsSaidOnce(warnings: readonly RunWarning[]): string[] {
   const skippedAt = new Map<string, string[]>();
