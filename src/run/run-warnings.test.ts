@@ -72,6 +72,9 @@ describe("warningsSaidOnce", () => {
     // One evaluator's warning reads as runWarnings wrote it.
     const one = await warningsFor(rows, [{ type: "levenshtein" }]);
     expect(warningsSaidOnce(one)).toEqual(one.map((w) => w.message));
+    // Two are named both, joined by "and".
+    const two = await warningsFor(rows, [{ type: "exact_match" }, { type: "levenshtein", name: "lev" }]);
+    expect(warningsSaidOnce(two)).toEqual(['"exact_match" and "lev": every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput']);
   });
 });
 
