@@ -1248,7 +1248,8 @@ describe("appendRows", () => {
     for (const [name, score, expected] of cases) {
       const row = { results: { ...ok, [name]: { score, passed: null } } };
       const message = `appendRows: rows[1].results.${name}.score must be ${expected}, received number ${String(score)}`;
-      expect(await evalErrorOf(store.appendRows(id, [{ results: ok }, row] as never))).toMatchObject({ code: "INPUT_INVALID", message });
+      // The issue's path names the score, as the message does, for a caller that reads it.
+      expect(await evalErrorOf(store.appendRows(id, [{ results: ok }, row] as never))).toMatchObject({ code: "INPUT_INVALID", message, issues: [{ path: ["rows", 1, "results", name, "score"] }] });
     }
     // A SerializedRow's results are held to it too: 1e400 parses as Infinity.
     const serialized = { results: JSON.stringify({ lev: { score: 2, passed: null } }) };
