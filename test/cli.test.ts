@@ -192,6 +192,8 @@ describe("simeval help COMMAND", () => {
     const r = await run("help", "bogus");
     expect(r).toMatchObject({ code: 2, out: "" });
     expect(r.err).toContain('simeval: help bogus: unknown command "bogus"; the commands are score, run, compare');
+    // A slip of a command's name is answered as it is without help: with the command it likely meant.
+    expect(await run("help", "rnu")).toMatchObject({ code: 2, out: "", err: expect.stringMatching(/^simeval: help rnu: unknown command "rnu"; the commands are score, run, .*\. Did you mean "run"\?/) });
   });
 });
 
@@ -320,6 +322,10 @@ describe("option words commander let through", () => {
       expect(r, message).toMatchObject({ code: 2, out: "" });
       expect(r.err.split("\n")[0], message).toBe(message);
     }
+    // A command after "--" is left to commander, which runs it: it is no unknown command.
+    const listed = await run("--", "list");
+    expect(listed).toMatchObject({ code: 0, err: "" });
+    expect(listed.out).toContain("exact_match  (Exact Match; higher is better)");
   });
 
   it("a switch given a value (--json=yes) says it takes none, where commander called it an unknown option", async () => {
