@@ -132,6 +132,14 @@ describe("renderTrendReport", () => {
     expect(rule(".nw")).toContain("white-space:nowrap");
   });
 
+  it("writes a start that is not a time as it is, escaped and unsplit", () => {
+    const html = renderTrendReport({
+      runs: [{ id: "r1", name: "r", started_at: "last <b>night</b>" }],
+      series: [{ name: "a", type: "levenshtein", direction: "maximize" as const, threshold: null, means: [0.5] }],
+    });
+    expect(html).toContain(`<td class="wrap" data-label="Started">last &lt;b&gt;night&lt;/b&gt;</td>`);
+  });
+
   it("does not call the mean of an evaluator the latest run lacks its latest mean", () => {
     const html = renderTrendReport({
       runs: [
