@@ -95,6 +95,8 @@ describe("printing", () => {
     expect(queries).toEqual(["screen and (max-width:760px)", "print"]);
     // The table is not in a box a reader can scroll there: it fits, or it is stacked.
     expect(print).toContain(".scroll{overflow:visible}");
+    // The page's own margins stand for main's padding, and main takes the page's whole width.
+    expect(print).toContain("main{padding:0;max-width:none}");
     expect(print).toContain("table.stack.print-stack thead{display:none}");
     expect(print).not.toMatch(/(^|\})table\.stack (thead|tr|td)/);
   });
