@@ -39,6 +39,9 @@ describe("workerPool", () => {
       expect(await answer(usage.setIdf({}))).toBe(e);
       const never = new Promise<string>((resolve) => setTimeout(() => resolve("no answer in 5 s"), 5_000).unref());
       expect(await Promise.race([answer(usage.setIdf({})), never])).toBe(e);
+      // And so after the thread has exited, where its exit ("exited with code 1") is a failure too: the first is kept.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await answer(usage.setIdf({}))).toBe(e);
     } finally {
       await usage.close();
     }
@@ -54,6 +57,16 @@ describe("workerPool", () => {
     } finally {
       await pool.close();
       other.close();
+    }
+  }, 30_000);
+
+  it("keeps the issues of a thread's EvalError, naming what was wrong where", async () => {
+    const pool = workerPool({ specs: [{ type: "levenshtein", config: { threshold: 7 } }], worst: 0, explain: false }, 1);
+    try {
+      const e = await evalErrorOf(pool.ready());
+      expect(e).toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["evaluators", 0, "config", "threshold"], expected: "a number in [0, 1]" }] });
+    } finally {
+      await pool.close();
     }
   }, 30_000);
 });
