@@ -322,10 +322,12 @@ describe("option words commander let through", () => {
       expect(r, message).toMatchObject({ code: 2, out: "" });
       expect(r.err.split("\n")[0], message).toBe(message);
     }
-    // A command after "--" is left to commander, which runs it: it is no unknown command.
+    // A command after "--" is run: it is no unknown command.
     const listed = await run("--", "list");
     expect(listed).toMatchObject({ code: 0, err: "" });
     expect(listed.out).toContain("exact_match  (Exact Match; higher is better)");
+    // A word after "--" that is no command is said as any unknown command is, where commander said it its own way.
+    expect(await run("--", "frob")).toMatchObject({ code: 2, out: "", err: expect.stringMatching(/^simeval: unknown command "frob"; the commands are score, run, /) });
   });
 
   it("a switch given a value (--json=yes) says it takes none, where commander called it an unknown option", async () => {

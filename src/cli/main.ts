@@ -286,10 +286,12 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   try {
     // The command is the first word that is not an option: the program's options come before it.
     const at = argv.findIndex((w) => !w.startsWith("-"));
-    const command = at < 0 || argv.slice(0, at).includes("--") ? undefined : program.commands.find((c) => c.name() === argv[at] || c.aliases().includes(argv[at] as string));
-    if (command) checkOptionWords(command, argv.slice(at + 1));
-    else if (at >= 0 && !argv.slice(0, at).includes("--") && argv[at] !== "help") {
-      io.stderr(`simeval: ${unknownCommand(argv[at] as string, program.commands.map((c) => c.name()))}`);
+    const word = at < 0 ? undefined : (argv[at] as string);
+    const command = word === undefined ? undefined : program.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    // After "--" (`simeval -- run …`), every word is an argument: no option to check.
+    if (command && !argv.slice(0, at).includes("--")) checkOptionWords(command, argv.slice(at + 1));
+    else if (word !== undefined && command === undefined && word !== "help") {
+      io.stderr(`simeval: ${unknownCommand(word, program.commands.map((c) => c.name()))}`);
       return EXIT.usage;
     }
     await program.parseAsync(general ? ["--help"] : [...argv], { from: "user" });
