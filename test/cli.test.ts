@@ -330,6 +330,18 @@ describe("option words commander let through", () => {
     expect(await run("--", "frob")).toMatchObject({ code: 2, out: "", err: expect.stringMatching(/^simeval: unknown command "frob"; the commands are score, run, /) });
   });
 
+  it("a command's option given before the command is named as the unknown option, not its value as an unknown command", async () => {
+    for (const [argv, message] of [
+      [["--db", "x.db", "runs"], "simeval: unknown option '--db'"],
+      [["--frob", "rnu"], "simeval: unknown option '--frob'"],
+      [["-V", "rnu"], 'simeval: unknown command "rnu"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list. Did you mean "run"?'],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r, message).toMatchObject({ code: 2, out: "" });
+      expect(r.err.split("\n")[0], message).toBe(message);
+    }
+  });
+
   it("a switch given a value (--json=yes) says it takes none, where commander called it an unknown option", async () => {
     for (const [argv, word] of [
       [["runs", "--json=yes"], "--json=yes"],

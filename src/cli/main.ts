@@ -77,6 +77,9 @@ function noArguments(command: "runs" | "trend" | "list", args: readonly string[]
   throw new EvalError("USAGE", `${given}; to ${only}, give it as --name NAME (or a dataset as --dataset FILE)${command === "runs" ? "; to see one run, simeval show RUN" : ""}`);
 }
 
+/** The options the program itself takes, before a command: help and version. */
+const PROGRAM_OPTIONS: readonly string[] = ["-h", "--help", "-V", "--version"];
+
 /** `unknown command "rnu"; the commands are score, run, …. Did you mean "run"?`: commander's own said neither the commands nor, for a word far from every one, anything more. */
 function unknownCommand(word: string, commands: readonly string[]): string {
   return `unknown command ${JSON.stringify(word)}; the commands are ${commands.join(", ")}.${didYouMean(word, commands)}`;
@@ -290,7 +293,9 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     const command = word === undefined ? undefined : program.commands.find((c) => c.name() === word || c.aliases().includes(word));
     // After "--" (`simeval -- run …`), every word is an argument: no option to check.
     if (command && !argv.slice(0, at).includes("--")) checkOptionWords(command, argv.slice(at + 1));
-    else if (word !== undefined && command === undefined && word !== "help") {
+    // Only after the program's own options (or "--"): after another (`--db x runs`, a command's option given before the
+    // command), the first word that is not an option may be its value, and commander names the option instead.
+    else if (word !== undefined && command === undefined && word !== "help" && argv.slice(0, at).every((w) => w === "--" || PROGRAM_OPTIONS.includes(w))) {
       io.stderr(`simeval: ${unknownCommand(word, program.commands.map((c) => c.name()))}`);
       return EXIT.usage;
     }
