@@ -57,12 +57,12 @@ describe("simeval list", () => {
     });
   });
 
-  it("names each key once, on its first line, and keeps \"accepts\" to 20 columns and \"meaning\" to 30 at the least on a narrow terminal", () => {
+  it("names each key once, on its first line, and keeps \"accepts\" to 12 columns and \"meaning\" to 20 at the least on a narrow terminal", () => {
     for (const [i, table] of tables(40).entries()) {
       const e = describeEvaluators()[i];
       expect(cells(table, 0, table.at.accepts).map((c) => c.join(" ")), e?.type).toEqual(e?.config.map((f) => f.key));
-      for (const cell of cells(table, table.at.accepts, table.at.default)) expect(wrappedAtLeast(cell, 20), `${e?.type}: ${JSON.stringify(cell)}`).toBe(true);
-      for (const cell of cells(table, table.at.meaning)) expect(wrappedAtLeast(cell, 30), `${e?.type}: ${JSON.stringify(cell)}`).toBe(true);
+      for (const cell of cells(table, table.at.accepts, table.at.default)) expect(wrappedAtLeast(cell, 12), `${e?.type}: ${JSON.stringify(cell)}`).toBe(true);
+      for (const cell of cells(table, table.at.meaning)) expect(wrappedAtLeast(cell, 20), `${e?.type}: ${JSON.stringify(cell)}`).toBe(true);
     }
   });
 
@@ -73,12 +73,20 @@ describe("simeval list", () => {
         // Where "accepts" is not wrapped, it takes its own width and no more.
         if (cells(table, table.at.accepts, table.at.default).some((c) => c.length > 1)) continue;
         for (const cell of cells(table, table.at.meaning)) {
-          expect(wrappedAtLeast(cell, Math.max(30, columns - table.at.meaning)), `${columns}: ${JSON.stringify(cell)}`).toBe(true);
+          expect(wrappedAtLeast(cell, Math.max(20, columns - table.at.meaning)), `${columns}: ${JSON.stringify(cell)}`).toBe(true);
           if (cell.length > 1) checked++;
         }
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it("fits a terminal of 80 columns, the usual one's, but for semantic_similarity's table (its default base_url takes 27), and one of 100 whole", () => {
+    const blocks = listed(80).split("\n\n");
+    for (const block of blocks.filter((b) => !b.startsWith("semantic_similarity "))) {
+      expect(block.split("\n").filter((l) => stringWidth(l) > 80), block.split("\n")[0]).toEqual([]);
+    }
+    expect(listed(100).split("\n").filter((l) => stringWidth(l) > 100)).toEqual([]);
   });
 
   it("keeps every word of each description and of what each key accepts, in order", () => {

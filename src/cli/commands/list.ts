@@ -4,8 +4,12 @@ import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { renderTable, tableWidth } from "../table.js";
 
-/** The narrowest the "accepts" and "meaning" columns are made to fit a line; on a narrower terminal the table runs past it. */
-const MIN_TEXT_WIDTH = { accepts: 20, meaning: 30 };
+/**
+ * The narrowest the "accepts" and "meaning" columns are made to fit a line; on a narrower terminal the table runs past
+ * it. Narrow enough that every table fits 80 columns, the usual terminal's, but semantic_similarity's, whose default
+ * base_url alone takes 27 (at 20 and 30, every table ran past 80 columns, to 106).
+ */
+const MIN_TEXT_WIDTH = { accepts: 12, meaning: 20 };
 
 /**
  * `simeval list`: every registered evaluator with its config keys, what they accept, and defaults. Each
