@@ -206,7 +206,7 @@ describe("simeval run", () => {
         "simeval: 4 problems with the gate options:",
         '✖ --fail-under lev=0.9: no evaluator is named "lev"; the evaluators are levenshtein, levenshtein_distance.',
         '✖ --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "x"',
-        '✖ --fail-over levenshtein=0.2: "levenshtein" is a similarity (higher is better); use --fail-under levenshtein=N to fail when its mean is below N',
+        '✖ --fail-over levenshtein=0.2: "levenshtein" is a similarity (higher is better); use --fail-under levenshtein=MEAN to fail when its mean is below MEAN',
         '✖ --min-pass-rate takes a fraction in [0, 1] (e.g. exact_match=0.95), received "levenshtein=95": a pass rate of 95% is written levenshtein=0.95',
         "",
       ].join("\n"),

@@ -48,6 +48,8 @@ describe("gates", () => {
     // A similarity's mean too; a distance's is a count of edits, which a percentage is not.
     expect(() => parseGates("fail-under", ["lev=80%"])).toThrow('--fail-under takes NAME=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received "lev=80%": a mean of 80% is written lev=0.8');
     expect(() => parseGates("fail-over", ["dist=80%"])).toThrow(/^--fail-over takes NAME=MEAN, the name of an evaluator and a number .*received "dist=80%"$/);
+    // Its example is a distance's, where levenshtein=0.8 was one --fail-over refuses (a similarity).
+    expect(() => parseGates("fail-over", ["dist"])).toThrow('--fail-over takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-over levenshtein_distance=5), received "dist"');
   });
 
   it("a pass rate just over 1 (1.01) is said to be past the highest rate, not read as 1.01%", () => {
@@ -205,8 +207,8 @@ describe("gates", () => {
     const check = (kind: "fail-under" | "fail-over" | "min-pass-rate", arg: string) => () => checkGates(parseGates(kind, [arg]), evaluators);
     expect(check("fail-under", "levenshtein=0.8")).toThrow(/no evaluator is named "levenshtein"; the evaluators are lev, dist\.$/);
     expect(check("min-pass-rate", "Lve=0.8")).toThrow(/no evaluator is named "Lve"; the evaluators are lev, dist\. Did you mean "lev"\?$/);
-    expect(check("fail-under", "dist=2")).toThrow(/"dist" is a distance .*use --fail-over dist=N/);
-    expect(check("fail-over", "lev=0.5")).toThrow(/"lev" is a similarity .*use --fail-under lev=N/);
+    expect(check("fail-under", "dist=2")).toThrow(/"dist" is a distance .*use --fail-over dist=MEAN to fail when its mean is above MEAN/);
+    expect(check("fail-over", "lev=0.5")).toThrow(/"lev" is a similarity .*use --fail-under lev=MEAN to fail when its mean is below MEAN/);
     expect(check("min-pass-rate", "dist=0.5")).toThrow(/"dist" has no threshold, so it gives no pass\/fail verdicts.*--fail-over/);
     expect(check("fail-under", "lev=1.5")).toThrow(/scores at most 1/);
     expect(check("fail-over", "dist=-1")).toThrow(/never negative/);

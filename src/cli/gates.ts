@@ -62,7 +62,9 @@ function parseGate(kind: GateKind, arg: string): Gate | string {
       ? rate + written("a pass rate", name, Number(pct))
       : `--fail-under takes NAME=MEAN, the mean as the scores give it (e.g. levenshtein=0.8), received ${received}` + written("a mean", name, Number(pct));
   }
-  if (!m || !Number.isFinite(value)) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} levenshtein=0.8), received ${received}`;
+  // The example suits the option: --fail-over takes a distance, and refuses levenshtein, a similarity.
+  const example = kind === "fail-over" ? "levenshtein_distance=5" : "levenshtein=0.8";
+  if (!m || !Number.isFinite(value)) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} ${example}), received ${received}`;
   if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
     // 95 is likely 95%; 1.01 is more likely a slip past the highest rate than a rate of 1.01%.
     if (value > 1 && value < 2) return rate + ": the highest pass rate, every row passing, is 1";
@@ -122,10 +124,10 @@ function gateProblem(g: Gate, evaluators: readonly GatedEvaluator[], names: stri
   if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; ${commaListed(g) ?? `the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`}`;
   const distance = e.direction === "minimize";
   if (g.kind === "fail-under" && distance) {
-    return `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=N to fail when its mean is above N`;
+    return `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=MEAN to fail when its mean is above MEAN`;
   }
   if (g.kind === "fail-over" && !distance) {
-    return `${gate}: "${g.evaluator}" is a similarity (higher is better); use --fail-under ${g.evaluator}=N to fail when its mean is below N`;
+    return `${gate}: "${g.evaluator}" is a similarity (higher is better); use --fail-under ${g.evaluator}=MEAN to fail when its mean is below MEAN`;
   }
   if (g.kind === "min-pass-rate" && e.threshold === null) {
     return `${gate}: "${g.evaluator}" has no threshold, so it gives no pass/fail verdicts; set "threshold" in its config, or gate its mean with --${distance ? "fail-over" : "fail-under"}`;
