@@ -117,7 +117,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   program
     .command("score")
     .description("score one output against one expected output and print the result as JSON (exit 0 pass or no verdict, 1 fail)")
-    .addOption(new Option("-t, --type <type>", "evaluator type (see `simeval list`) (required)").makeOptionMandatory())
+    .addOption(new Option("-t, --type <type>", "evaluator type, required (see `simeval list`)").makeOptionMandatory())
     .option("-o, --output <text>", "the output to score (required unless --record gives it)")
     .option("-e, --expected <text>", "the reference answer (required unless --record gives it)")
     .option("-c, --config <json>", "evaluator config as JSON, e.g. '{\"threshold\":0.9}'")

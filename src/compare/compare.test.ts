@@ -706,7 +706,7 @@ describe("compareRuns by key (pairBy: \"key\")", () => {
     const plain: ComparisonInput = { name: "dataset run", rows: [1, 2, 3].map((row): RowOutcome => ({ row, id: `q${row}`, results: { sim: result(1) } })) };
     for (const [a, b] of [[plain, keyed], [keyed, plain]] as const) {
       const e = await evalErrorOf(compareRuns(a, b, opts));
-      expect(e).toMatchObject({ code: "CONFIG_INVALID", message: 'pairing by key (pairBy "key", --pair-by key), but none of the 3 rows of run "dataset run" has a key (a run read from a dataset file has none): pair its rows by number' });
+      expect(e).toMatchObject({ code: "CONFIG_INVALID", message: 'pairing by key (pairBy "key", --pair-by key), but none of the 3 rows of run "dataset run" has a key (a run read from a dataset file has none): pair its rows by number (pairBy "row", --pair-by row, the default)' });
     }
     // One row with a key is enough to pair by key; the others are warnings.
     const some = keyedRun("some", [["t1", "k1", 1], ["t2", undefined, 1]]);

@@ -255,7 +255,7 @@ async function pairByKey(
    */
   const refuseKeyless = (reader: RunReader, run: string, side: "a" | "b") => {
     if (reader.rows === 0 || keyless[side] < reader.rows) return;
-    const message = `pairing by key (pairBy "key", --pair-by key), but none of the ${rowsText(reader.rows)} of run "${run}" has a key (a run read from a dataset file has none): pair its rows by number`;
+    const message = `pairing by key (pairBy "key", --pair-by key), but none of the ${rowsText(reader.rows)} of run "${run}" has a key (a run read from a dataset file has none): pair its rows by number (pairBy "row", --pair-by row, the default)`;
     throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["opts", "pairBy"], message, expected: "rows with keys", received: `run "${run}" without a key` }] });
   };
   /** The row's key, or null (with a warning, counted) when it has none or its run gave the key before. */

@@ -223,8 +223,13 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       (g.passed ? io.stdout : io.stderr)(g.message);
       gateOutcomes.push(g);
     }
-    // A gate with no verdict is not a gate passed: --summary and --junit say so (the error itself is printed when thrown).
-    if (opts.failOnRegression && noVerdict) gateOutcomes.push({ name: REGRESSION_GATE, passed: false, message: (noVerdict as Error).message });
+    // A gate with no verdict is not a gate passed: --summary and --junit say so (the error itself is printed when thrown),
+    // as every gate's outcome is said: "--fail-on-regression: failed, WHY".
+    if (opts.failOnRegression && noVerdict) {
+      const said = (noVerdict as Error).message;
+      const why = said.startsWith(`${REGRESSION_GATE}: `) ? said.slice(REGRESSION_GATE.length + 2) : said;
+      gateOutcomes.push({ name: REGRESSION_GATE, passed: false, message: `${REGRESSION_GATE}: failed, ${why}` });
+    }
     // A run that does not cover the whole dataset says so wherever its figures go (gates were applied to what it covers).
     const partial: GateOutcome[] = [];
     if (result.interrupted) partial.push({ name: "run completed", passed: false, message: `interrupted after ${rowsText(result.summary.rows)}: the figures cover those rows only` });
