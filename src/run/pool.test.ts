@@ -69,4 +69,15 @@ describe("workerPool", () => {
       await pool.close();
     }
   }, 30_000);
+  it("gives a request's failure in a thread as simeval's EvalError with its code and issues, as scoring on this thread does", async () => {
+    // A vectors file that is not there: the thread starts, and its ready() fails, naming the config field.
+    const pool = workerPool({ specs: [{ type: "semantic_similarity", config: { provider: "word_vectors", path: join(dir, "none.txt") } }], worst: 0, explain: false }, 1);
+    try {
+      const e = await evalErrorOf(pool.ready());
+      // The issues were dropped on the way, leaving a CLI or a service the message alone.
+      expect(e).toMatchObject({ code: "CONFIG_INVALID", transient: false, issues: [{ path: ["config", "path"], message: expect.stringContaining("does not exist") }] });
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -60,7 +60,7 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
       const p = pending.get(msg.seq);
       pending.delete(msg.seq);
       if (msg.error === undefined) p?.resolve(msg.value);
-      else p?.reject(msg.error.code ? new EvalError(msg.error.code, msg.error.message) : new Error(msg.error.message));
+      else p?.reject(requestError(msg.error));
     });
     const thread: { worker: Worker; pending: Map<number, Pending>; died?: Error } = { worker, pending };
     // The first failure is kept: a request sent after it (to a thread that died idle, which has the fewest
@@ -107,6 +107,11 @@ export function workerPool(init: ScorerInit, size: number, notice?: (message: st
       await Promise.all(workers.map((w) => w.worker.terminate()));
     },
   };
+}
+
+/** A request's failure as the thread sent it ({@link WorkerError}): simeval's EvalError, its code, issues and `transient` kept, or a plain Error. */
+function requestError(e: WorkerError): Error {
+  return e.code ? new EvalError(e.code, e.message, { issues: e.issues ?? [], transient: e.transient === true }) : new Error(e.message);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Worker-thread entry: readies its evaluators and scores batches, as the pool in `pool.ts` asks. */
 import { parentPort, workerData } from "node:worker_threads";
-import { EvalError, type ErrorCode } from "../errors.js";
+import { EvalError, type ErrorCode, type Issue } from "../errors.js";
 import { packedBuffers } from "../stats/packed-scores.js";
 import { BatchScorer } from "./batch-scorer.js";
 import { unpackItems, type ItemBatch } from "./item-batch.js";
@@ -14,10 +14,12 @@ export type WorkerRequest =
   /** A batch's bytes handed back (see `BatchScorer.recycle`); not answered. */
   | { kind: "recycle"; buffer: ArrayBuffer };
 
-/** An error as it crosses back to the pool: an EvalError keeps its code. */
+/** An error as it crosses back to the pool: an EvalError keeps its code, issues and whether it is transient. */
 export interface WorkerError {
   code?: ErrorCode;
   message: string;
+  issues?: Issue[];
+  transient?: boolean;
 }
 
 const init = workerData as ScorerInit;
@@ -31,7 +33,10 @@ if (!port) throw new Error("worker.ts must run on a worker thread");
 port.on("message", (msg: WorkerRequest) => {
   if (msg.kind === "recycle") return scorer.recycle(msg.buffer);
   const fail = (error: unknown) => {
-    const sent: WorkerError = error instanceof EvalError ? { code: error.code, message: error.message } : { message: error instanceof Error ? error.message : String(error) };
+    const sent: WorkerError =
+      error instanceof EvalError
+        ? { code: error.code, message: error.message, issues: error.issues, transient: error.transient }
+        : { message: error instanceof Error ? error.message : String(error) };
     port.postMessage({ seq: msg.seq, error: sent });
   };
   if (msg.kind === "worst") return port.postMessage({ seq: msg.seq, value: scorer.worst() });
