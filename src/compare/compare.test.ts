@@ -307,6 +307,17 @@ describe("compareRuns", () => {
     expect(byRow.warnings).toContain("em: no row has a score in both runs (no row is in both: they share no row number), so there is nothing to compare and no verdict on it");
   });
 
+  it("names together, in one warning, the evaluators without pairs, where each had one alike but for its name", async () => {
+    const skipped = result(null, { skipped: true });
+    const row = (n: number, scored: boolean): RowOutcome => ({ row: n, id: n, results: { em: scored ? result(1) : skipped, lev: scored ? result(0.5) : skipped, jac: scored ? result(1) : skipped, ok: result(1) } });
+    const directions = { em: "maximize", lev: "maximize", jac: "maximize", ok: "maximize" } as const;
+    const c = await compareRuns({ name: "a", rows: [row(1, true), row(2, true)] }, { name: "b", rows: [row(1, false), row(2, false)] }, { directions });
+    expect(c.verdict.no_verdict_on).toEqual(["em", "lev", "jac"]);
+    expect(c.warnings.filter((w) => w.includes("no row has a score in both runs"))).toEqual([
+      "em, lev and jac: no row has a score in both runs (each was skipped or failed on every row of one of them, or on every row the other scored), so there is nothing to compare and no verdict on them",
+    ]);
+  });
+
   it("takes for a run without a summary its evaluators' types' directions, as its message and README say: what a summary records", () => {
     // A service compares a run still being recorded (no summary): findEvaluator(spec.type).direction over run.evaluators.
     for (const type of evaluatorTypes) {

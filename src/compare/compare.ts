@@ -208,7 +208,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     only_in_a: namesA.filter((n) => !readB.names.has(n)),
     only_in_b: namesB.filter((n) => !readA.names.has(n)),
     warnings: [
-      ...evaluators.filter((e) => e.n_pairs === 0).map((e) => noPairsWarning(e.name, matched, settings.pair_by)),
+      ...noPairsWarning(evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name), matched, settings.pair_by),
       ...unpairedWarnings(evaluators, unscored, matched),
       ...Warnings.list(readA.warnings, readB.warnings),
     ],
@@ -307,14 +307,18 @@ async function pairByKey(
 }
 
 /**
- * Says that an evaluator in both runs has no row scored in both (skipped or failed on every row of one
- * run, or on every row the other scored; or no row is in both, `matched` 0, as two runs of traces paired by
- * key that share none): its figures are empty and there is no verdict on it, which
- * `--fail-on-regression` counts as a failure rather than as "no regression".
+ * Says, once for them all, that evaluators in both runs (`names`) have no row scored in both (skipped or failed on
+ * every row of one run, or on every row the other scored; or no row is in both, `matched` 0, as two runs of traces
+ * paired by key that share none): their figures are empty and there is no verdict on them, which
+ * `--fail-on-regression` counts as a failure rather than as "no regression". None when `names` is empty; a dataset
+ * without expected texts gave one such warning per evaluator, alike but for the name.
  */
-function noPairsWarning(name: string, matched: number, pairBy: "row" | "key"): string {
-  const why = matched === 0 ? `no row is in both: they share no ${pairBy === "key" ? "key" : "row number"}` : "it was skipped or failed on every row of one of them, or on every row the other scored";
-  return `${name}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on it`;
+function noPairsWarning(names: readonly string[], matched: number, pairBy: "row" | "key"): string[] {
+  if (names.length === 0) return [];
+  const one = names.length === 1;
+  const list = one ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  const why = matched === 0 ? `no row is in both: they share no ${pairBy === "key" ? "key" : "row number"}` : `${one ? "it was" : "each was"} skipped or failed on every row of one of them, or on every row the other scored`;
+  return [`${list}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
 }
 
 /**
