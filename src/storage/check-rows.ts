@@ -45,14 +45,30 @@ export function checkUnnumberedRows(rows: unknown): UnnumberedOutcome[] {
 }
 
 /**
- * Throws INPUT_INVALID naming the field unless row `i` given to `addRows` has a `row` that is a whole number from 1, and
- * a `key` and `results` of their kinds (see {@link checkKey} and {@link checkResults}). A {@link SerializedRow}'s JSON
- * is stored as it is, unchecked.
+ * Throws INPUT_INVALID naming `rows` unless the `rows` given to `addRows` are an array: `addRows(id, 5)` threw a
+ * TypeError, where `appendRows` names the argument.
+ */
+export function checkNumberedRows(rows: unknown): asserts rows is readonly (RowOutcome | SerializedRow)[] {
+  if (!Array.isArray(rows)) throw argumentError("INPUT_INVALID", "addRows", "rows", "an array of rows (RowOutcomes or SerializedRows)", rows, ["rows"]);
+}
+
+/**
+ * Throws INPUT_INVALID naming the field unless row `i` given to `addRows` is an object with a `row` that is a whole
+ * number from 1, `results` that are an object (`{}` for a row that could not be read) or a {@link SerializedRow}'s
+ * JSON, and a `key` and results of their kinds (see {@link checkKey} and {@link checkResults}). A SerializedRow's JSON
+ * is stored as it is, unchecked. Results left out (a row error given as `{ row, id, error }`) were STORE_FAILED
+ * "Cannot convert undefined or null to object", and results of 5 or an array were stored and read back as given.
  */
 export function checkNumberedRow(r: RowOutcome | SerializedRow, i: number): void {
+  const bad = (field: string, expected: string, value: unknown) => argumentError("INPUT_INVALID", "addRows", `rows[${i}]${field}`, expected, value, ["rows", i, ...(field ? [field.slice(1)] : [])]);
+  if (!isPlainObject(r)) throw bad("", "a row (a RowOutcome or SerializedRow)", r);
   // A row's 1-based number in its dataset keys it: a 0, a fraction or a "3" would be stored as given.
-  if (!Number.isSafeInteger(r?.row) || r.row < 1) throw argumentError("INPUT_INVALID", "addRows", `rows[${i}].row`, "a whole number from 1 (the row's number in its dataset)", r?.row, ["rows", i, "row"]);
+  if (!Number.isSafeInteger(r.row) || r.row < 1) throw bad(".row", "a whole number from 1 (the row's number in its dataset)", r.row);
   checkKey("addRows", r, i);
+  const { results } = r as { results?: unknown };
+  if (typeof results !== "string" && !isPlainObject(results)) {
+    throw bad(".results", "an object of results by evaluator name ({} for a row that could not be read), or their JSON", results);
+  }
   checkResults("addRows", r, i);
 }
 

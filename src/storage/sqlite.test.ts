@@ -285,6 +285,27 @@ describe("opening", () => {
     await store.close();
   });
 
+  it("refuses rows that are not an array, and a row that is no object or whose results are neither an object nor JSON, naming it, and stores none of its batch", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    for (const bad of [5, null, "rows"]) {
+      await expect(store.addRows(id, bad as unknown as RowOutcome[])).rejects.toMatchObject({ code: "INPUT_INVALID", message: `addRows: rows must be an array of rows (RowOutcomes or SerializedRows), received ${describeValue(bad)}` });
+    }
+    await expect(store.addRows(id, [...numbered(1, 1), 7 as unknown as RowOutcome])).rejects.toMatchObject({ code: "INPUT_INVALID", message: "addRows: rows[1] must be a row (a RowOutcome or SerializedRow), received number 7" });
+    // No results (a row error given as { row, id, error }) was STORE_FAILED "Cannot convert undefined or null to object";
+    // 5 or an array was stored as it was and read back so ([{ score: 1 }] as a score of an evaluator named "0").
+    for (const bad of [undefined, 5, [{ score: 1 }], null]) {
+      const row = { row: 2, id: "b", error: { code: "ROW_INVALID", message: "bad" }, results: bad } as unknown as RowOutcome;
+      await expect(store.addRows(id, [...numbered(1, 1), row])).rejects.toMatchObject({
+        code: "INPUT_INVALID",
+        message: `addRows: rows[1].results must be an object of results by evaluator name ({} for a row that could not be read), or their JSON, received ${describeValue(bad)}`,
+      });
+    }
+    expect(await collect(store.rows(id))).toEqual([]);
+    await store.close();
+  });
+
+
   it("reopens an existing store without migrating it again and keeps its runs", async () => {
     const a = open();
     const id = await a.beginRun(META);

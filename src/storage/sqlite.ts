@@ -4,7 +4,7 @@ import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { argumentInvalid, checkDeleteOptions, checkRunId, checkRunMeta, checkSummary, refuseDatasetIdf, runOwner } from "./check-input.js";
-import { checkNumberedRow, checkUnnumberedRows, isSerialized, recordJson, refuseImpossibleScores, refuseUnknownResults, rowJson, type UnnumberedOutcome } from "./check-rows.js";
+import { checkNumberedRow, checkNumberedRows, checkUnnumberedRows, isSerialized, recordJson, refuseImpossibleScores, refuseUnknownResults, rowJson, type UnnumberedOutcome } from "./check-rows.js";
 import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
 import { evaluatorNames, NO_DATASET, outcomeScores, parseColumn, runEvaluators, toRowOutcome, toRunInfo, type RowRecord, type RunRecord, type StoredRows } from "./records.js";
 import { FIRST_PAGE_ROWS, nextPageRows, PAGE_ROWS, rowsForResults } from "./row-pages.js";
@@ -171,6 +171,7 @@ export class SqliteRunStore implements RunStore {
    */
   async addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void> {
     checkRunId("addRows", runId);
+    checkNumberedRows(rows);
     if (rows.length === 0) return;
     let lo = Infinity;
     let hi = -Infinity;
