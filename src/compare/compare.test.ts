@@ -355,8 +355,8 @@ describe("compareRuns", () => {
       [[{}, {}], "INPUT_INVALID", "compareRuns: a.name must be a string, received nothing"],
       [[{ name: "a" }, good, opts], "INPUT_INVALID", "compareRuns: a.rows must be an iterable or async iterable of rows, received nothing"],
       [[good, { name: "b", rows: 5 }, opts], "INPUT_INVALID", "compareRuns: b.rows must be an iterable or async iterable of rows, received number 5"],
-      [[good, good], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress?, signal? }), received nothing"],
-      [[good, good, null], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress?, signal? }), received null"],
+      [[good, good], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, pairBy?, seed?, resamples?, alpha?, worst?, onProgress?, signal? }), received nothing"],
+      [[good, good, null], "CONFIG_INVALID", "compareRuns: opts must be an object ({ directions, pairBy?, seed?, resamples?, alpha?, worst?, onProgress?, signal? }), received null"],
       [[good, good, { ...opts, onProgress: 5 }], "CONFIG_INVALID", "compareRuns: opts.onProgress must be a function or nothing, received number 5"],
       [[good, good, { ...opts, signal: true }], "CONFIG_INVALID", "compareRuns: opts.signal must be an AbortSignal or nothing, received boolean true"],
     ];

@@ -64,7 +64,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   checkRun("a", a);
   checkRun("b", b);
   if (!isPlainObject(opts)) {
-    throw argumentInvalid("CONFIG_INVALID", "opts", "an object ({ directions, seed?, resamples?, alpha?, worst?, onProgress?, signal? })", opts);
+    throw argumentInvalid("CONFIG_INVALID", "opts", "an object ({ directions, pairBy?, seed?, resamples?, alpha?, worst?, onProgress?, signal? })", opts);
   }
   if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") throw argumentInvalid("CONFIG_INVALID", "opts.onProgress", "a function or nothing", opts.onProgress);
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentInvalid("CONFIG_INVALID", "opts.signal", "an AbortSignal or nothing", opts.signal);
