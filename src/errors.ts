@@ -14,14 +14,14 @@ import { quoteForMessage } from "./unprintable.js";
 export type ErrorCode =
   | "CONFIG_INVALID" // a spec or option failed validation
   | "UNKNOWN_EVALUATOR" // `type` names no registered evaluator
-  | "INPUT_INVALID" // a record could not be read (e.g. a JSONPath matched several nodes), or a metric was given a text that is no string
+  | "INPUT_INVALID" // data of the wrong kind: a record that could not be read (e.g. a JSONPath matched several nodes), a metric's argument, a row or run given to the run store
   | "DATASET_INVALID" // a dataset file as a whole cannot be read (missing, empty, wrong top-level shape, bad CSV header)
   | "PROVIDER_FAILED" // an embedding provider failed
   | "STORE_FAILED" // the run store (database) itself could not be opened, read or written: locked, damaged, disk full, closed
   | "RUN_NOT_FOUND" // the run store has no run with that id: never recorded, or deleted (by another process meanwhile, too)
   | "RUN_CONFLICT" // the run exists but its state forbids the call: rows to, or finishing, a run that has ended; a row number or key it holds already (addRows); deleting one still being recorded
   | "OUTPUT_FAILED" // an output file (--out, --summary, --report, --junit) could not be written to a right path: a full disk, an I/O error
-  | "USAGE"; // bad command-line arguments
+  | "USAGE"; // a path or argument that cannot be used: bad command-line arguments, a run store path that is a folder, an ambiguous run id prefix
 
 /** One problem, located by a path into the offending value. */
 export interface Issue {

@@ -102,7 +102,8 @@ export interface RowsOptions {
  * - `RUN_NOT_FOUND` (404): no run has that id: it was never recorded, or it was deleted (by another process
  *   meanwhile, too: while its rows were read, or while this process recorded it).
  * - `RUN_CONFLICT` (409): the run exists but its state forbids the call: rows appended to, or a finish of, a run
- *   that is complete or incomplete; the deletion, without `force`, of a run still being recorded.
+ *   that is complete or incomplete; a row number or key the run holds already, given to `addRows`; the deletion,
+ *   without `force`, of a run still being recorded.
  * - `STORE_FAILED` (500, or 503 when `transient`): the database itself failed: locked, damaged, the disk full, the
  *   file deleted or replaced under the store, the store closed.
  *
@@ -129,7 +130,7 @@ export interface RunStore {
   beginRun(meta: RunMeta, opts?: BeginRunOptions): Promise<string>;
   /**
    * Appends row outcomes (called in batches, in order), each under the number it carries, and with its `key`
-   * when a {@link RowOutcome} has one (refused when the run holds that key already). Each row's `stored_at` is the
+   * when a {@link RowOutcome} has one (the whole batch refused, RUN_CONFLICT, when the run holds that key or row number already). Each row's `stored_at` is the
    * time of the call (one for the batch; a given `stored_at` is not kept), and no row stores a `record`: these rows
    * are read from a dataset file, which holds it. Durable once it resolves. Rows may come already
    * serialised ({@link SerializedRow}: the runner makes each row's JSON once, off the main thread, for
