@@ -78,7 +78,8 @@ export interface DeleteRunOptions {
 
 /**
  * What {@link RunStore.deleteRun} did: the rows the run had, whether it was the baseline (now unset), and `left`,
- * the rows still stored when a `signal` stopped it (a later deletion removes them).
+ * the rows of deleted runs still stored: 0 unless a `signal` stopped the deletion (a later deletion removes them).
+ * The SQLite store always gives it; a store that deletes a run's rows at once may leave it out.
  */
 export interface DeletedRun {
   rows: number;
