@@ -600,8 +600,7 @@ describe("runs and rows", () => {
     const id = await store.beginRun(META);
     await store.addRows(id, numbered(1, 5));
     const dup = await storeError(() => store.addRows(id, [...numbered(6, 7), ...numbered(5, 5)]), "RUN_CONFLICT");
-    expect(dup.message).toContain("rows 5..7");
-    expect(dup.message).toContain("written twice");
+    expect(dup.message).toBe(`${dbPath}: could not add rows 5..7 to run ${id}: it holds row 5 (rows[2].row) already, and a row's number and key are stored once in a run (nothing of the batch was stored)`);
     expect(await collect(store.rows(id))).toHaveLength(5); // the failed batch left nothing behind
     await store.finishRun(id, SUMMARY);
     const late = await storeError(() => store.addRows(id, numbered(6, 6)), "RUN_CONFLICT");
@@ -1468,7 +1467,7 @@ describe("appendRows", () => {
     // SQLite's own refusal (SQLITE_CONSTRAINT_PRIMARYKEY), no lock, disk or I/O failure.
     const running = await store.beginRun(META);
     await store.addRows(running, numbered(1, 1));
-    await expect(store.addRows(running, numbered(1, 1))).rejects.toMatchObject({ ...ended, message: expect.stringContaining("written twice") });
+    await expect(store.addRows(running, numbered(1, 1))).rejects.toMatchObject({ ...ended, message: expect.stringContaining("it holds row 1 (rows[0].row) already") });
     await expect(store.appendRows(running, [{ id: 1 }] as never)).rejects.toMatchObject({ code: "INPUT_INVALID", transient: false });
   });
 
@@ -1611,7 +1610,13 @@ describe("row keys", () => {
     await store.addRows(id, [{ ...numbered(1, 1)[0]!, key: "k" }, ...numbered(2, 2)]);
     expect((await collect(store.rows(id))).map((r) => r.key)).toEqual(["k", undefined]);
     const twice = await storeError(() => store.addRows(id, [{ ...numbered(3, 3)[0]!, key: "k" }]), "RUN_CONFLICT");
-    expect(twice.message).toContain("(a row key was written twice to the same run)");
+    expect(twice.message).toContain(`it holds a row with the key "k" (rows[0].key) already`);
+    // Given twice in one batch: the caller's rows, not the run's state; SQLite's words named neither.
+    const inBatch = await evalErrorOf(store.addRows(id, [...numbered(3, 4), { ...numbered(4, 4)[0]!, row: 3 }]));
+    expect(inBatch).toMatchObject({ code: "INPUT_INVALID", message: "addRows: rows[2].row 3 is given twice in the batch, also as rows[0].row: each row of a run has its own number and key (nothing of the batch was stored)", issues: [{ path: ["rows", 2, "row"] }] });
+    const keyTwice = await evalErrorOf(store.addRows(id, [{ ...numbered(3, 3)[0]!, key: "j" }, { ...numbered(4, 4)[0]!, key: "j" }]));
+    expect(keyTwice).toMatchObject({ code: "INPUT_INVALID", message: expect.stringContaining('addRows: rows[1].key "j" is given twice in the batch, also as rows[0].key') });
+    expect(await store.rowCount(id)).toBe(2);
     expect(await store.appendRows(id, [keyed("k")])).toEqual([kept(1)]);
     expect(await store.rowCount(id)).toBe(2);
   });

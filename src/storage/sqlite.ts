@@ -165,8 +165,8 @@ export class SqliteRunStore implements RunStore {
   /**
    * One transaction per call: after a kill, a batch is either wholly stored or absent. A {@link SerializedRow}'s
    * JSON is stored as it is, unchecked. A row's `key` is stored with it (so that rows read from
-   * one run and added to another keep theirs); a key the run already holds fails the batch (`RUN_CONFLICT`), as a row number
-   * written twice does. Every row gets `stored_at` `Date.now()`, read once per call (a row's own is not kept), and
+   * one run and added to another keep theirs); a row number or key the run already holds fails the batch (`RUN_CONFLICT`),
+   * and one given twice in it (`INPUT_INVALID`), naming the row ({@link #rowsClash}). Every row gets `stored_at` `Date.now()`, read once per call (a row's own is not kept), and
    * no `record`: these are rows of a dataset file, which holds their records (so the runner's per-row cost is unchanged).
    */
   async addRows(runId: string, rows: readonly (RowOutcome | SerializedRow)[]): Promise<void> {
@@ -183,8 +183,43 @@ export class SqliteRunStore implements RunStore {
     const span = lo === hi ? `row ${lo}` : `rows ${lo}..${hi}`;
     this.#guard(`add ${span} to run ${runId}`, () => {
       this.#requireSameFile();
-      this.#addRowsTx.immediate(runId, rows, span, Date.now());
+      try {
+        this.#addRowsTx.immediate(runId, rows, span, Date.now());
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") throw this.#rowsClash(runId, rows, span) ?? error;
+        throw error;
+      }
     });
+  }
+
+  /**
+   * Why SQLite refused `rows` given to `addRows` a row number or key twice, naming the row, where its own words were
+   * "UNIQUE constraint failed: rows.run_id, rows.key": one given twice in the batch (INPUT_INVALID, the caller's
+   * rows), or one the run holds (RUN_CONFLICT). Undefined when neither is found (rows another process deleted since),
+   * and SQLite's error stands. Read only on this path: the runner's batches pay nothing for it.
+   */
+  #rowsClash(runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string): EvalError | undefined {
+    const keyOf = (r: RowOutcome | SerializedRow) => (r as { key?: string }).key;
+    const numbers = new Map<number, number>();
+    const keys = new Map<string, number>();
+    for (const [i, r] of rows.entries()) {
+      const key = keyOf(r);
+      const [field, value, first] = numbers.has(r.row) ? ["row", r.row, numbers.get(r.row)] : ["key", JSON.stringify(key), key === undefined ? undefined : keys.get(key)];
+      if (first !== undefined) {
+        const message = `rows[${i}].${field} ${value} is given twice in the batch, also as rows[${first}].${field}: each row of a run has its own number and key (nothing of the batch was stored)`;
+        return new EvalError("INPUT_INVALID", `addRows: ${message}`, { issues: [{ path: ["rows", i, field], message, received: String(value) }] });
+      }
+      numbers.set(r.row, i);
+      if (key !== undefined) keys.set(key, i);
+    }
+    const heldRow = this.#db.prepare<[string, number], number>("SELECT row FROM rows WHERE run_id = ? AND row = ?").pluck();
+    for (const [i, r] of rows.entries()) {
+      const key = keyOf(r);
+      const held = heldRow.get(runId, r.row) !== undefined ? `row ${r.row} (rows[${i}].row)` : key !== undefined && this.#q.rowByKey.get(runId, key) ? `a row with the key ${JSON.stringify(key)} (rows[${i}].key)` : null;
+      if (held) return new EvalError("RUN_CONFLICT", `${this.path}: could not add ${span} to run ${runId}: it holds ${held} already, and a row's number and key are stored once in a run (nothing of the batch was stored)`);
+    }
+    return undefined;
   }
 
   /**
