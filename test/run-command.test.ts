@@ -1228,7 +1228,7 @@ describe("runs, show, baseline, compare and trend", () => {
     await run("run", data, "--config", file("a.json", evals([{ type: "levenshtein" }, { type: "exact_match" }])), "--db", db, "--name", "a");
     await run("run", data, "--config", file("b.json", evals([{ type: "levenshtein", inputs: { expected: "$.nope" } }])), "--db", db, "--name", "b");
     const t = await run("trend", "--db", db, "--report", join(dir, "t.html"));
-    expect(t.out).toMatch(/^b\s.*\sno row scored\s+-$/m);
+    expect(t.out).toMatch(/^#2\s+b\s.*\sno row scored\s+-$/m);
     expect(readFileSync(join(dir, "t.html"), "utf8")).toContain("no row scored in the latest run; last mean");
   });
 
@@ -1536,8 +1536,8 @@ describe("runs, show, baseline, compare and trend", () => {
       expect(shown).toContain(`status   incomplete: ${processGone(999999999)}\n`);
       // trend leaves them out, and says so.
       const trend = await run("trend", "--db", db);
-      expect(trend.out).toMatch(/^done\s/m);
-      expect(trend.out).not.toMatch(/^(killed|live)\s/m);
+      expect(trend.out).toMatch(/^#1\s+done\s/m);
+      expect(trend.out).not.toMatch(/^#\d+\s+(killed|live)\s/m);
       expect(trend.out).toContain("left out: 1 incomplete run (killed) and 1 run still being recorded (live); trend shows complete runs only");
       expect((await run("trend", "--db", db, "-n", "killed")).out).toContain("left out: 1 incomplete run (killed)");
       expect((await run("trend", "--db", db, "-n", "done")).out).not.toContain("left out");

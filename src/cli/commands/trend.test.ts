@@ -182,7 +182,7 @@ describe("trend --last", () => {
       await record("n4", 0.4);
       await record("other", 0.9);
       await store.close();
-      const shown = (out: string) => out.split("\n").slice(2).filter((l) => /^\S+\s+\d{4}-/.test(l)).map((l) => l.split(/\s+/)[0]);
+      const shown = (out: string) => out.split("\n").slice(2).filter((l) => /^#\d+\s+\S+\s+\d{4}-/.test(l)).map((l) => l.split(/\s+/)[1]);
       const three = await trendOut(db, ["--last", "3"]);
       expect(three.code).toBe(0);
       expect(shown(three.out)).toEqual(["n3", "n4", "other"]);
@@ -216,9 +216,9 @@ describe("trend's table on a wide config", () => {
         const tables = await trend(columns);
         const heads = tables.map((t) => t.split("\n")[0] as string);
         // Every evaluator once, in order, beside the runs' names and times in each table.
-        expect(heads.flatMap((h) => h.split(/\s{2,}/).slice(2)).filter((c) => c !== "dataset")).toEqual(specs.map((s) => s.name));
+        expect(heads.flatMap((h) => h.split(/\s{2,}/).slice(3)).filter((c) => c !== "dataset")).toEqual(specs.map((s) => s.name));
         for (const t of tables) {
-          expect(t.split("\n").slice(2).map((l) => l.split(/\s+/)[0])).toEqual(["first", "second"]);
+          expect(t.split("\n").slice(2).map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual(["#1 first", "#2 second"]);
           expect(Math.max(...t.split("\n").map((l) => l.length))).toBeLessThanOrEqual(width);
         }
         expect(tables.length > 1).toBe(width < 400);
@@ -306,9 +306,9 @@ describe("trend with runs not read from a dataset file (null dataset_path and da
     out
       .split("\n")
       .slice(2)
-      .filter((l) => /^\S+\s+\d{4}-/.test(l))
+      .filter((l) => /^#\d+\s+\S+\s+\d{4}-/.test(l))
       .map((l) => l.split(/\s{2,}/))
-      .map(([name, , dataset, mean]) => [name, dataset, mean]);
+      .map(([, name, , dataset, mean]) => [name, dataset, mean]);
 
   it("shows them with - as their dataset, counted together as one more dataset in the warning, in the table and the report", async () => {
     await inTempDb("simeval-trend-traces-", async (db, dir) => {
@@ -352,8 +352,8 @@ describe("trend --json", () => {
     out
       .split("\n")
       .slice(2)
-      .filter((l) => /^\S+\s+\d{4}-/.test(l))
-      .map((l) => l.split(/\s{2,}/));
+      .filter((l) => /^#\d+\s+\S+\s+\d{4}-/.test(l))
+      .map((l) => l.split(/\s{2,}/).slice(1));
 
   it("gives the runs in the text's order with each evaluator's full-precision mean, null where a run lacks it, and what the text says beside", async () => {
     await inTempDb("simeval-trend-json-", async (db, dir) => {
@@ -383,7 +383,7 @@ describe("trend --json", () => {
       const rows = tableRows(text.out);
       expect(t.runs.map((r) => r.name)).toEqual(rows.map((r) => r[0]));
       const titles = t.evaluators.map((e) => e.title);
-      expect(text.out.split("\n")[0]!.split(/\s{2,}/).slice(3)).toEqual(titles);
+      expect(text.out.split("\n")[0]!.split(/\s{2,}/).slice(4)).toEqual(titles);
       t.runs.forEach((r, i) => {
         expect(Object.keys(r.means)).toEqual(titles);
         const cell = (title: string) => (r.unscored.includes(title) ? NO_ROW_SCORED : formatFigure(r.means[title] ?? null));
@@ -443,7 +443,7 @@ describe("trend --json", () => {
       // The text's lines under its table, in its order: the runs matched by content, then those left out.
       const lines = text.out.split("\n");
       // After the last table: a wide one goes on below, each part ending with the run "there".
-      const under = lines.slice(lines.findLastIndex((l) => l.startsWith("there ")) + 1);
+      const under = lines.slice(lines.findLastIndex((l) => /^#\d+\s+there /.test(l)) + 1);
       expect(under).toHaveLength(2);
       expect(under[0]).toContain("matched by content");
       expect(under[1]).toMatch(/^left out: 1 incomplete run \(cut\) and 1 run still being recorded \(live\)/);

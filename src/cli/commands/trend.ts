@@ -84,8 +84,9 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
     if (opts.json) {
       io.stdout(JSON.stringify(trendJson({ runs, series, moved, warnings, notes, leftOut: leftOutRuns }), null, 2));
     } else {
-      const rows = runs.map((r, i) => [r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r, (path) => label.get(path) ?? path), ...series.map((s) => cell(s, i))]);
-      io.stdout(renderTableBlocks(["run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 2, tableWidth(io)));
+      // Numbered as the report's table and chart number them: two runs of one name begun in the same second differ by it.
+      const rows = runs.map((r, i) => [`#${i + 1}`, r.name ?? r.id, r.started_at.replace("T", " ").slice(0, 19), datasetCell(r, (path) => label.get(path) ?? path), ...series.map((s) => cell(s, i))]);
+      io.stdout(renderTableBlocks(["#", "run", "started (UTC)", "dataset", ...series.map((s) => s.title)], rows, 3, tableWidth(io)));
       for (const note of notes) io.stdout(forTerminal(note));
     }
     if (!opts.report) return EXIT.ok;
