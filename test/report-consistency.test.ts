@@ -692,7 +692,8 @@ describe.each(CASES)("reports say what the data says: $title", (c) => {
       // Stacked in print (print-stack) past six evaluators.
       const table = html.slice(html.lastIndexOf('<table class="stack'));
       const rows = [...table.matchAll(/<tr>(<td data-label="#">[\s\S]*?)<\/tr>/g)].map((m) => m[1] as string);
-      const terminal = t.out.split("\n").filter((l) => runs.some((r) => l.startsWith(`${r.name} `)));
+      // The terminal's rows: "#1  NAME  …", numbered as the report's.
+      const terminal = t.out.split("\n").filter((l) => /^#\d+\s/.test(l) && runs.some((r) => l.split(/\s{2,}/)[1] === r.name));
       expect(rows).toHaveLength(runs.length);
       rows.forEach((row, k) => {
         const cells = names.map((n) => text(row.match(new RegExp(`data-label="${n}">([\\s\\S]*?)</td>`))?.[1] ?? ""));
