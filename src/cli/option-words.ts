@@ -1,5 +1,6 @@
 import type { Command, Option } from "commander";
 import { EvalError } from "../errors.js";
+import { wordList } from "../word-list.js";
 
 /**
  * Checks the words given to `command` (after its name, up to `--`) for what commander lets through
@@ -60,6 +61,5 @@ function unknownShortOption(command: Command, word: string): void {
   const letter = word.slice(1).toLowerCase();
   const longs = (command.options as readonly Option[]).flatMap((o) => (o.long?.startsWith(`--${letter}`) && !o.negate ? [o.long] : []));
   if (!longs.length) return;
-  const choices = longs.length === 1 ? longs[0] : `${longs.slice(0, -1).join(", ")} or ${longs.at(-1)}`;
-  throw new EvalError("USAGE", `unknown option '${word}': ${command.name()} has no ${word}; did you mean ${choices}?`);
+  throw new EvalError("USAGE", `unknown option '${word}': ${command.name()} has no ${word}; did you mean ${wordList(longs, "or")}?`);
 }

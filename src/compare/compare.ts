@@ -14,6 +14,7 @@ import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
 import { MostRegressed } from "./most-regressed.js";
 import { evaluatorList } from "./evaluator-list.js";
+import { wordList } from "../word-list.js";
 import { HeldRows } from "./held-rows.js";
 import { RunReader, turned, Warnings } from "./run-reader.js";
 import { formatInt, rowsText } from "../report/format.js";
@@ -192,6 +193,8 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
     evaluators.push(summarizePairs(name, pairs.get(name) ?? new Pairs(opts.directions[name] as Direction, settings.worst), settings));
   }
   const first = examples[0];
+  // The evaluators without a pair: no verdict on them, and one warning naming them.
+  const noVerdictOn = evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name);
   return {
     a: a.name,
     b: b.name,
@@ -204,11 +207,11 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
         }
       : null,
     evaluators,
-    verdict: { regressed_on: evaluators.filter((e) => e.regressed).map((e) => e.name), no_verdict_on: evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name) },
+    verdict: { regressed_on: evaluators.filter((e) => e.regressed).map((e) => e.name), no_verdict_on: noVerdictOn },
     only_in_a: namesA.filter((n) => !readB.names.has(n)),
     only_in_b: namesB.filter((n) => !readA.names.has(n)),
     warnings: [
-      ...noPairsWarning(evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name), matched, settings.pair_by),
+      ...noPairsWarning(noVerdictOn, matched, settings.pair_by),
       ...unpairedWarnings(evaluators, unscored, matched),
       ...Warnings.list(readA.warnings, readB.warnings),
     ],
@@ -316,9 +319,8 @@ async function pairByKey(
 function noPairsWarning(names: readonly string[], matched: number, pairBy: "row" | "key"): string[] {
   if (names.length === 0) return [];
   const one = names.length === 1;
-  const list = one ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   const why = matched === 0 ? `no row is in both: they share no ${pairBy === "key" ? "key" : "row number"}` : `${one ? "it was" : "each was"} skipped or failed on every row of one of them, or on every row the other scored`;
-  return [`${list}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
+  return [`${wordList(names, "and")}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
 }
 
 /**

@@ -2,6 +2,7 @@ import { query, type JsonValue } from "jsonpath-rfc9535";
 import parse from "jsonpath-rfc9535/parser";
 import { EvalError } from "../errors.js";
 import { jsEscape } from "../unprintable.js";
+import { wordList } from "../word-list.js";
 
 /**
  * A compiled RFC 9535 JSONPath query (through `jsonpath-rfc9535`, which never evaluates code).
@@ -160,7 +161,7 @@ function describeSyntaxError(expression: string, error: unknown): string {
   const after = before === "" ? "at the start" : `after ${quote(before)}`;
   const found = offset >= expression.length ? "the path ends" : `unexpected ${quote(String.fromCodePoint(expression.codePointAt(offset) ?? 0))}`;
   const words = [...new Set((error.expected ?? []).flatMap(expectationWords))];
-  let expected = words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : (words[0] ?? "");
+  let expected = wordList(words, "or");
   if (offset === 0 && expected === '"$"') expected += ` (a path starts at the record, $; a fixed value is written {"literal": value})`;
   const meant = offset === 0 ? rootedPath(expression) : undefined;
   return `${found} at character ${[...before].length + 1} (${after})${expected ? `; expected ${expected}` : ""}${meant ? `; did you mean ${quote(meant)}?` : ""}; ${PATH_FORMS}`;

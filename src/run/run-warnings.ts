@@ -10,6 +10,7 @@ import { DEFAULT_INPUTS, type InputSource, type Parameter } from "../mapping/inp
 import type { RunDatasetResult } from "./run-dataset.js";
 import { cutText } from "../cut-text.js";
 import { rowsText } from "../report/format.js";
+import { wordList } from "../word-list.js";
 
 interface RunWarning {
   evaluator: string;
@@ -61,9 +62,7 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
 
 /** `"lev": every row was skipped: no row has an expected value at $.answer`, naming one evaluator or several (`"a", "b" and "c"`). */
 function allSkippedText(names: readonly string[], at: string): string {
-  const quoted = names.map((n) => `"${n}"`);
-  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}` : (quoted[0] ?? "");
-  return `${list}: every row was skipped: no row has an expected value at ${at}`;
+  return `${wordList(names.map((n) => `"${n}"`), "and")}: every row was skipped: no row has an expected value at ${at}`;
 }
 
 /**
