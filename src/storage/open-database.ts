@@ -97,6 +97,14 @@ export function isTransientSqliteCode(code: string): boolean {
 }
 
 /**
+ * Whether SQLite's error code `code` says a row number or key was written twice to a run (the rows table's primary
+ * key, or its only other unique index, rows_by_key): the run's state or the caller's rows refused it, not the database.
+ */
+export function isRowClash(code: unknown): boolean {
+  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/**
  * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
  * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
  * argument. A row number or key written twice to a run is `RUN_CONFLICT`. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`, `transient` when
@@ -118,8 +126,7 @@ export function storeError(path: string, doing: string, cause: unknown, denied: 
   // database, a parent that is a file (mkdir says EEXIST when it is the direct parent, else ENOTDIR).
   const usage = kind !== null || code.startsWith("SQLITE_NOTADB") || code === "ENOTDIR" || code === "EEXIST";
   // A row number or key the run holds already (addRows): the run's state refuses the call, not the database.
-  const held = code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-  return new EvalError(usage ? "USAGE" : held ? "RUN_CONFLICT" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, {
+  return new EvalError(usage ? "USAGE" : isRowClash(code) ? "RUN_CONFLICT" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, {
     cause,
     transient: !usage && isTransientSqliteCode(code),
   });

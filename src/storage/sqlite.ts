@@ -5,7 +5,7 @@ import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
 import { argumentInvalid, checkDeleteOptions, checkRunId, checkRunMeta, checkSummary, refuseDatasetIdf, runOwner } from "./check-input.js";
 import { checkNumberedRow, checkNumberedRows, checkUnnumberedRows, isSerialized, recordJson, refuseImpossibleScores, refuseUnknownResults, rowJson, type UnnumberedOutcome } from "./check-rows.js";
-import { BUSY_TIMEOUT_MS, fileIdentity, openDatabase, storeError } from "./open-database.js";
+import { BUSY_TIMEOUT_MS, fileIdentity, isRowClash, openDatabase, storeError } from "./open-database.js";
 import { evaluatorNames, NO_DATASET, outcomeScores, parseColumn, runEvaluators, toRowOutcome, toRunInfo, type RowRecord, type RunRecord, type StoredRows } from "./records.js";
 import { FIRST_PAGE_ROWS, nextPageRows, PAGE_ROWS, rowsForResults } from "./row-pages.js";
 import { newRunId } from "./run-id.js";
@@ -186,8 +186,7 @@ export class SqliteRunStore implements RunStore {
       try {
         this.#addRowsTx.immediate(runId, rows, span, Date.now());
       } catch (error) {
-        const code = (error as { code?: unknown } | null)?.code;
-        if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") throw this.#rowsClash(runId, rows, span) ?? error;
+        if (isRowClash((error as { code?: unknown } | null)?.code)) throw this.#rowsClash(runId, rows, span) ?? error;
         throw error;
       }
     });
@@ -213,10 +212,14 @@ export class SqliteRunStore implements RunStore {
       numbers.set(r.row, i);
       if (key !== undefined) keys.set(key, i);
     }
-    const heldRow = this.#db.prepare<[string, number], number>("SELECT row FROM rows WHERE run_id = ? AND row = ?").pluck();
     for (const [i, r] of rows.entries()) {
       const key = keyOf(r);
-      const held = heldRow.get(runId, r.row) !== undefined ? `row ${r.row} (rows[${i}].row)` : key !== undefined && this.#q.rowByKey.get(runId, key) ? `a row with the key ${JSON.stringify(key)} (rows[${i}].key)` : null;
+      const held =
+        this.#q.rowNumber.get(runId, r.row) !== undefined
+          ? `row ${r.row} (rows[${i}].row)`
+          : key !== undefined && this.#q.rowNumberByKey.get(runId, key) !== undefined
+            ? `a row with the key ${JSON.stringify(key)} (rows[${i}].key)`
+            : null;
       if (held) return new EvalError("RUN_CONFLICT", `${this.path}: could not add ${span} to run ${runId}: it holds ${held} already, and a row's number and key are stored once in a run (nothing of the batch was stored)`);
     }
     return undefined;

@@ -25,6 +25,7 @@ export interface Statements {
   markDead: Database.Statement<[string, string]>;
   insertRow: Database.Statement<[string, number, string | null, number | null, string, string | null, string | null, string | null, string | null, number]>;
   rowNumberByKey: Database.Statement<[string, string], number>;
+  rowNumber: Database.Statement<[string, number], number>;
   rowByKey: Database.Statement<[string, string], RowRecord>;
   lastRow: Database.Statement<[string], number>;
   rowPage: Database.Statement<[string, number, number], RowRecord>;
@@ -74,6 +75,8 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     // A seek in rows_by_key (`key = ?` implies the index's `key IS NOT NULL`).
     rowNumberByKey: db.prepare<[string, string], number>(`SELECT row FROM rows WHERE run_id = ? AND key = ?`).pluck(),
+    // Whether the run holds row number N: a seek in the primary key.
+    rowNumber: db.prepare<[string, number], number>(`SELECT row FROM rows WHERE run_id = ? AND row = ?`).pluck(),
     // The same seek, then the row's record.
     rowByKey: db.prepare(`SELECT ${ROW_COLUMNS} FROM rows WHERE run_id = ? AND key = ?`),
     // One seek at the end of the run's part of the primary key: the number appendRows gives next, less one.
