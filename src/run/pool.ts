@@ -125,7 +125,7 @@ function requestError(e: WorkerError): Error {
 function threadError(error: Error): Error {
   const { code, issues, transient } = error as Partial<EvalError>;
   if (error instanceof EvalError || error.name !== "EvalError" || typeof code !== "string") return error;
-  return new EvalError(code, error.message, { issues: Array.isArray(issues) ? issues : [], transient: transient === true });
+  return requestError({ code, message: error.message, ...(Array.isArray(issues) ? { issues } : {}), transient: transient === true });
 }
 
 /**
