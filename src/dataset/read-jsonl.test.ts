@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CHUNK_BYTES } from "./read-bytes.js";
 import { JsonlLines, parseJsonlRow, readJsonl, readJsonlBatches } from "./read-jsonl.js";
@@ -295,5 +296,32 @@ describe("readJsonl", () => {
     const path = await file("one.jsonl", '{"a":1}\n');
     const err = await collect(readJsonl(path, AbortSignal.abort())).catch((e: unknown) => e);
     expect((err as Error).name).toBe("AbortError");
+  });
+});
+
+describe("JsonlLines: a read decoded in pieces", () => {
+  /** The plain reference: the whole region decoded at once and split at each `\n`, each line's JSON as it is. */
+  const reference = (region: Buffer) => {
+    const lines = region.toString("utf8").split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    return lines.map((json, i) => ({ line: i + 1, json })).filter(({ json }) => json.charCodeAt(0) === 123);
+  };
+  // Lines of 0 to 70,000 bytes (pieces are 32 KiB) in ASCII, Latin-1 and other scripts, astral ones too.
+  const line = fc.oneof(
+    fc.string({ unit: fc.constantFrom("a", " ", "é", "€", "𝄞", '"'), maxLength: 40 }).map((s) => JSON.stringify({ s })),
+    fc.record({ n: fc.integer({ min: 0, max: 70_000 }), c: fc.constantFrom("a", "é", "€", "𝄞") }).map(({ n, c }) => JSON.stringify({ s: c.repeat(n) })),
+    fc.constant(""),
+  );
+
+  it("gives every line, each whole, with its line number, as decoding the whole read does (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.boolean(), (lines, lastNewline) => {
+        const region = Buffer.from(lines.join("\n") + (lastNewline && lines.length ? "\n" : ""));
+        const out: (DatasetItem | UnparsedRow)[] = [];
+        new JsonlLines(true).push(region, out);
+        expect(out.map((i) => ("json" in i ? { line: i.line, json: i.json } : i))).toEqual(reference(region));
+      }),
+      { numRuns: 60 },
+    );
   });
 });
