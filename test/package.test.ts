@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -49,6 +50,39 @@ describe("the package's exports", () => {
     expect(files).toContain("README.md");
     expect(files.filter((f) => f.endsWith(".map") || /\.test\.|test-support/.test(f))).toEqual([]);
     expect(files.every((f) => /^(dist\/|asm\/|README\.md$|package\.json$|LICENSE)/.test(f))).toBe(true);
+  });
+
+  it("starts scoring threads from one bundled file that holds the WebAssembly Levenshtein, and scores on them as on the main thread", () => {
+    const bundle = readFileSync(join(root, "dist/run/worker.bundle.js"), "utf8");
+    const { wasmBase64 } = JSON.parse(
+      spawnSync(process.execPath, ["--input-type=module", "-e", `console.log(JSON.stringify(await import("./dist/metrics/generated/levenshtein-wasm.js")))`], { cwd: root, encoding: "utf8" }).stdout,
+    ) as { wasmBase64: string };
+    expect(wasmBase64.length).toBeGreaterThan(1000);
+    expect(bundle).toContain(wasmBase64);
+    expect(bundle).not.toContain("import(generatedSpecifier)");
+    // Long texts (the WebAssembly engine's), short ones, and every local evaluator, on 2 threads and on this one.
+    const script = `
+      import { writeFileSync } from "node:fs";
+      const { runDataset } = await import(${JSON.stringify(pathToFileURL(join(root, "dist/node.js")).href)});
+      const path = process.env.DATASET;
+      const rows = Array.from({ length: 300 }, (_, i) => JSON.stringify({ output: "ab".repeat(i * 7) + "x", expected: "ba".repeat(i * 7) + (i % 3 ? "x" : "y") }));
+      writeFileSync(path, rows.join("\\n") + "\\n");
+      const evaluators = [{ type: "exact_match" }, { type: "levenshtein" }, { type: "levenshtein_distance" }, { type: "jaccard_similarity" }, { type: "tfidf_similarity" }];
+      const lines = async (workers) => {
+        const out = [];
+        await runDataset({ dataset: path, evaluators, workers, write: async (bytes) => void out.push(Buffer.from(bytes).toString()) });
+        return out.join("");
+      };
+      const [threads, here] = [await lines(2), await lines(0)];
+      console.log(JSON.stringify({ same: threads === here, lines: threads.split("\\n").length - 1 }));
+    `;
+    // A file, not --input-type=module -e: worker threads inherit the process's flags, and that one is refused there.
+    const dir = mkdtempSync(join(tmpdir(), "simeval-bundle-"));
+    writeFileSync(join(dir, "check.mjs"), script);
+    const p = spawnSync(process.execPath, [join(dir, "check.mjs")], { cwd: root, encoding: "utf8", env: { ...process.env, DATASET: join(dir, "rows.jsonl") } });
+    rmSync(dir, { recursive: true, force: true });
+    expect(p.stderr).toBe("");
+    expect(JSON.parse(p.stdout)).toEqual({ same: true, lines: 300 });
   });
 
   it("ships no module that nothing loads (dev-only code such as the README's table generator)", () => {

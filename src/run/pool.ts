@@ -6,6 +6,7 @@ import type { WorstRow } from "./worst-rows.js";
 import type { WorkerError, WorkerRequest } from "./worker.js";
 import { EvalError } from "../errors.js";
 import { packItems } from "./item-batch.js";
+import { openSqliteStore } from "../storage/sqlite.js";
 
 /** Scores batches somewhere — inline or on worker threads; results come back per batch. */
 export interface Scorer {
@@ -26,7 +27,7 @@ export interface Scorer {
  * `EvaluatorEnv.notice`; `env`: a library caller's own providers or cache (see `RunDatasetOptions.env`).
  */
 export function inlineScorer(init: ScorerInit, notice?: (message: string) => void, env?: RunEnv): Scorer {
-  const built = evaluatorsFor(init, notice, env);
+  const built = evaluatorsFor(init, notice, env, openSqliteStore);
   const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
   return {
     ready: () => scorer.ready(),
@@ -139,13 +140,13 @@ function threadError(error: Error): Error {
 const WRITING_YOUNG_GENERATION_MB = 12;
 
 /**
- * From dist the worker is plain JavaScript. From source (tests, `tsx`) it is TypeScript, and a worker
+ * From dist the worker is plain JavaScript, bundled into one file (see scripts/bundle-worker.mjs). From source (tests, `tsx`) it is TypeScript, and a worker
  * does not inherit the parent's loader, so a one-line bootstrap registers tsx in the worker first.
  */
 function startWorker(init: ScorerInit): Worker {
   const options = { workerData: init, ...(init.explain ? { resourceLimits: { maxYoungGenerationSizeMb: WRITING_YOUNG_GENERATION_MB } } : {}) };
   const own = import.meta.url;
-  if (!own.endsWith(".ts")) return new Worker(new URL("./worker.js", own), options);
+  if (!own.endsWith(".ts")) return new Worker(new URL("./worker.bundle.js", own), options);
   const script = new URL("./worker.ts", own).href;
   const bootstrap = `import("tsx/esm/api").then((m) => m.register()).then(() => import(${JSON.stringify(script)}));`;
   return new Worker(bootstrap, { ...options, eval: true });

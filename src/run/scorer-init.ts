@@ -1,8 +1,7 @@
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import type { EvaluatorEnv } from "../evaluators/define.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
-import { sqliteEmbeddingCache } from "../embeddings/sqlite-cache.js";
-import { openSqliteStore } from "../storage/sqlite.js";
+import { sqliteEmbeddingCache, type EmbeddingStore } from "../embeddings/sqlite-cache.js";
 import { unfittedIdf } from "./idf.js";
 import type { IdfTable } from "../metrics/tfidf.js";
 
@@ -43,11 +42,24 @@ interface ScorerEvaluators {
  */
 export type RunEnv = Pick<EvaluatorEnv, "embeddingProviders" | "embeddingCache">;
 
+/** Opens the run database for the embedding cache (`openSqliteStore`); see {@link usesCacheDb}. */
+export type OpenCacheDb = (path: string) => EmbeddingStore & { closeNow(): void };
+
+/**
+ * Whether a scorer of `init` keeps embeddings in the run database: it has an embedding evaluator and a database.
+ * Only such a scorer needs {@link OpenCacheDb}: a scoring thread of another run loads no SQLite (about a third
+ * of its start-up).
+ */
+export function usesCacheDb(init: ScorerInit): boolean {
+  return init.db !== undefined && init.specs.some((s) => (s as { type?: unknown }).type === "semantic_similarity");
+}
+
 /**
  * Builds the evaluators of a run from plain data, the same way on every thread; `notice` is {@link EvaluatorEnv.notice};
- * `env` (on the calling thread only) a caller's own providers or cache.
+ * `env` (on the calling thread only) a caller's own providers or cache; `openDb` opens the embedding cache's
+ * database when {@link usesCacheDb} (and `env` has no cache of its own).
  */
-export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => void, runEnv: RunEnv = {}): ScorerEvaluators {
+export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => void, runEnv: RunEnv = {}, openDb?: OpenCacheDb): ScorerEvaluators {
   // One table per evaluator, which each holds from its creation on and which is filled in place.
   const tables = new Map<string, IdfTable>();
   const datasetIdf = (name: string): IdfTable => {
@@ -65,9 +77,12 @@ export function evaluatorsFor(init: ScorerInit, notice?: (message: string) => vo
     }
   };
   // Only embedding evaluators use the cache: other runs open no database connection per thread.
-  const embeds = init.specs.some((s) => (s as { type?: unknown }).type === "semantic_similarity");
-  const store = embeds && init.db && !runEnv.embeddingCache ? openSqliteStore(init.db) : undefined;
-  if (store) env.embeddingCache = sqliteEmbeddingCache(store);
+  let store: ReturnType<OpenCacheDb> | undefined;
+  if (usesCacheDb(init) && !runEnv.embeddingCache) {
+    if (!openDb) throw new Error("evaluatorsFor: the embedding cache's database is to be opened, and no openDb was given");
+    store = openDb(init.db as string);
+    env.embeddingCache = sqliteEmbeddingCache(store);
+  }
   try {
     return { evaluators: createEvaluators(init.specs, env), setIdf, close: () => store?.closeNow() };
   } catch (error) {

@@ -4,7 +4,7 @@ import { EvalError, type ErrorCode, type Issue } from "../errors.js";
 import { packedBuffers } from "../stats/packed-scores.js";
 import { BatchScorer } from "./batch-scorer.js";
 import { unpackItems, type ItemBatch } from "./item-batch.js";
-import { evaluatorsFor, type FittedIdfs, type ScorerInit } from "./scorer-init.js";
+import { evaluatorsFor, usesCacheDb, type FittedIdfs, type ScorerInit } from "./scorer-init.js";
 
 export type WorkerRequest =
   | { kind: "ready"; seq: number }
@@ -25,7 +25,9 @@ export interface WorkerError {
 const init = workerData as ScorerInit;
 // The thread ends with the process or terminate(); its database connection closes with it.
 // A notice has no seq: the pool passes it on as it comes.
-const built = evaluatorsFor(init, (notice) => parentPort?.postMessage({ notice }));
+// SQLite is loaded only for the embedding cache (see usesCacheDb).
+const openDb = usesCacheDb(init) ? (await import("../storage/sqlite.js")).openSqliteStore : undefined;
+const built = evaluatorsFor(init, (notice) => parentPort?.postMessage({ notice }), {}, openDb);
 const scorer = new BatchScorer(built.evaluators, init.worst, init.explain);
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run on a worker thread");
