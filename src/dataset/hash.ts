@@ -1,7 +1,7 @@
 /** The dataset fingerprint stored with a run, so that a comparison can tell whether two runs read the same bytes. */
 import { createHash } from "node:crypto";
 import { fileProblem } from "./errors.js";
-import { CHUNK_BYTES, openRegularFile } from "./read-bytes.js";
+import { openRegularFile, reusedChunks } from "./read-bytes.js";
 
 /**
  * sha256 of the file's bytes, lowercase hex, read as a stream. A missing or unreadable file, or one that is not
@@ -40,8 +40,7 @@ export async function scanFile(path: string, onRead?: (bytes: number) => void): 
   try {
     const st = await handle.stat();
     stat = { size: st.size, mtimeMs: st.mtimeMs };
-    for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_BYTES })) {
-      const buf = chunk as Buffer;
+    for await (const buf of reusedChunks(handle)) {
       hash.update(buf);
       bytes += buf.length;
       onRead?.(bytes);
@@ -66,7 +65,7 @@ export async function scanFile(path: string, onRead?: (bytes: number) => void): 
   } catch (err) {
     throw fileProblem(path, err);
   } finally {
-    await handle.close().catch(() => undefined); // the stream usually closed it already
+    await handle.close().catch(() => undefined);
   }
   return { sha256: hash.digest("hex"), bytes, filledLines: filled ? filledLines + 1 : filledLines, stat };
 }

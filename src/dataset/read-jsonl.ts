@@ -5,7 +5,7 @@
 import { constants, isAscii, isUtf8 } from "node:buffer";
 import { jsonFault, jsonParseMessage } from "../json-error-place.js";
 import { datasetInvalid } from "./errors.js";
-import { firstInvalidUtf8, openDatasetFile, readChunks } from "./read-bytes.js";
+import { firstInvalidUtf8, openDatasetFile, readReusedChunks } from "./read-bytes.js";
 import { describeJsonKind, isRowObject, itemsOf, recordItem, rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
 
 const EXPECTED = "one JSON object per line (JSONL)";
@@ -217,10 +217,11 @@ export async function* readJsonlBatches(path: string, signal?: AbortSignal, unpa
   const lines = new JsonlLines(unparsed);
   // Pieces of a line that has not ended yet; usually empty or one chunk tail.
   let carry: Buffer[] = [];
-  for await (const chunk of readChunks(path, handle, signal)) {
+  // Each chunk is written over by the next read: what is carried over is copied.
+  for await (const chunk of readReusedChunks(path, handle, signal)) {
     const last = chunk.lastIndexOf(10);
     if (last === -1) {
-      carry.push(chunk);
+      carry.push(Buffer.from(chunk));
       continue;
     }
     let region = chunk.subarray(0, last + 1);
@@ -229,7 +230,7 @@ export async function* readJsonlBatches(path: string, signal?: AbortSignal, unpa
       region = Buffer.concat(carry);
       carry = [];
     }
-    if (last + 1 < chunk.length) carry.push(chunk.subarray(last + 1));
+    if (last + 1 < chunk.length) carry.push(Buffer.from(chunk.subarray(last + 1)));
     const items: (DatasetItem | UnparsedRow)[] = [];
     lines.push(region, items);
     notMultiline(path, lines);
