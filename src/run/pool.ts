@@ -140,8 +140,9 @@ function threadError(error: Error): Error {
 const WRITING_YOUNG_GENERATION_MB = 12;
 
 /**
- * From dist the worker is plain JavaScript, bundled into one file (see scripts/bundle-worker.mjs). From source (tests, `tsx`) it is TypeScript, and a worker
- * does not inherit the parent's loader, so a one-line bootstrap registers tsx in the worker first.
+ * From dist the worker is plain JavaScript, bundled into one file (see scripts/bundle-worker.mjs). From source
+ * (tests, `tsx`) it is TypeScript, and a worker does not inherit the parent's loader, so a one-line bootstrap
+ * registers tsx in the worker first.
  */
 function startWorker(init: ScorerInit): Worker {
   const options = { workerData: init, ...(init.explain ? { resourceLimits: { maxYoungGenerationSizeMb: WRITING_YOUNG_GENERATION_MB } } : {}) };
