@@ -30,6 +30,21 @@ const wasmImportInlined = {
   },
 };
 
+// The run store (and better-sqlite3, a native addon, which a bundle would import as it starts) is loaded only for
+// the embedding cache: the thread's import of it is left for run time, where it finds dist/storage/sqlite.js.
+const STORE = "../storage/sqlite.js";
+const storeOnDemand = {
+  name: "store-on-demand",
+  setup(b) {
+    b.onResolve({ filter: /[\\/]storage[\\/]/ }, ({ path, importer, kind }) => {
+      if (importer !== entry || path !== STORE || kind !== "dynamic-import") {
+        throw new Error(`${importer} imports ${path} (${kind}): only worker.js's import("${STORE}") is expected; update scripts/bundle-worker.mjs`);
+      }
+      return { path, external: true };
+    });
+  },
+};
+
 await build({
   entryPoints: [entry],
   outfile: join(root, "dist", "run", "worker.bundle.js"),
@@ -37,9 +52,9 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // A native addon, loaded only for the embedding cache; and what a provider imports only when it is used.
-  external: ["better-sqlite3", "@huggingface/transformers"],
-  plugins: [wasmImportInlined],
+  // What a provider imports only when it is used.
+  external: ["@huggingface/transformers"],
+  plugins: [wasmImportInlined, storeOnDemand],
   logLevel: "warning",
 });
 await rm(entry);

@@ -52,7 +52,7 @@ describe("the package's exports", () => {
     expect(files.every((f) => /^(dist\/|asm\/|README\.md$|package\.json$|LICENSE)/.test(f))).toBe(true);
   });
 
-  it("starts scoring threads from one bundled file that holds the WebAssembly Levenshtein, and scores on them as on the main thread", () => {
+  it("starts scoring threads from one bundled file that holds the WebAssembly Levenshtein, and scores on them as on the main thread; SQLite only for an embedding cache", () => {
     const bundle = readFileSync(join(root, "dist/run/worker.bundle.js"), "utf8");
     const { wasmBase64 } = JSON.parse(
       spawnSync(process.execPath, ["--input-type=module", "-e", `console.log(JSON.stringify(await import("./dist/metrics/generated/levenshtein-wasm.js")))`], { cwd: root, encoding: "utf8" }).stdout,
@@ -60,9 +60,12 @@ describe("the package's exports", () => {
     expect(wasmBase64.length).toBeGreaterThan(1000);
     expect(bundle).toContain(wasmBase64);
     expect(bundle).not.toContain("import(generatedSpecifier)");
+    // SQLite is not in it: a thread loads the run store from dist/storage/ when it keeps embeddings.
+    expect(bundle).not.toContain("better-sqlite3");
     // Long texts (the WebAssembly engine's), short ones, and every local evaluator, on 2 threads and on this one.
     const script = `
       import { writeFileSync } from "node:fs";
+      import { createRequire } from "node:module";
       const { runDataset } = await import(${JSON.stringify(pathToFileURL(join(root, "dist/node.js")).href)});
       const path = process.env.DATASET;
       const rows = Array.from({ length: 300 }, (_, i) => JSON.stringify({ output: "ab".repeat(i * 7) + "x", expected: "ba".repeat(i * 7) + (i % 3 ? "x" : "y") }));
@@ -74,7 +77,15 @@ describe("the package's exports", () => {
         return out.join("");
       };
       const [threads, here] = [await lines(2), await lines(0)];
-      console.log(JSON.stringify({ same: threads === here, lines: threads.split("\\n").length - 1 }));
+      // An embedding evaluator's threads load the run store on demand and keep their embeddings in it.
+      const vectors = path + ".vectors.txt";
+      writeFileSync(vectors, "ab 0.1 0.2\\nba 0.3 0.1\\nx 0.5 0.5\\n");
+      const db = path + ".db";
+      const semantic = [{ type: "semantic_similarity", config: { provider: "word_vectors", path: vectors } }];
+      await runDataset({ dataset: path, evaluators: semantic, workers: 2, embeddingCacheDb: db });
+      const Database = createRequire(${JSON.stringify(join(root, "package.json"))})("better-sqlite3");
+      const cached = new Database(db).prepare("SELECT count(*) AS n FROM embedding_cache").get().n;
+      console.log(JSON.stringify({ same: threads === here, lines: threads.split("\\n").length - 1, cached: cached > 0 }));
     `;
     // A file, not --input-type=module -e: worker threads inherit the process's flags, and that one is refused there.
     const dir = mkdtempSync(join(tmpdir(), "simeval-bundle-"));
@@ -82,7 +93,7 @@ describe("the package's exports", () => {
     const p = spawnSync(process.execPath, [join(dir, "check.mjs")], { cwd: root, encoding: "utf8", env: { ...process.env, DATASET: join(dir, "rows.jsonl") } });
     rmSync(dir, { recursive: true, force: true });
     expect(p.stderr).toBe("");
-    expect(JSON.parse(p.stdout)).toEqual({ same: true, lines: 300 });
+    expect(JSON.parse(p.stdout)).toEqual({ same: true, lines: 300, cached: true });
   });
 
   it("ships no module that nothing loads (dev-only code such as the README's table generator)", () => {
