@@ -330,6 +330,14 @@ describe("option words commander let through", () => {
     expect(await run("--", "frob")).toMatchObject({ code: 2, out: "", err: expect.stringMatching(/^simeval: unknown command "frob"; the commands are score, run, /) });
   });
 
+  it("simeval with no command prints the usage on stderr and exits 2, as the README says; --help prints it on stdout and exits 0", async () => {
+    const bare = await run();
+    expect(bare).toMatchObject({ code: 2, out: "" });
+    expect(bare.err).toMatch(/^Usage: simeval \[options\] \[command\]\n/);
+    const help = await run("--help");
+    expect(help).toMatchObject({ code: 0, err: "", out: bare.err });
+  });
+
   it("a command's option given before the command is named as the unknown option, not its value as an unknown command", async () => {
     for (const [argv, message] of [
       [["--db", "x.db", "runs"], "simeval: unknown option '--db'"],
