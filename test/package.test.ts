@@ -1,11 +1,24 @@
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { TRANSFORMERS_PACKAGE } from "../src/embeddings/transformers/defaults.js";
+import { writeTinyModel } from "../src/embeddings/transformers/test-support.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** Whether the optional transformers.js is installed (CI installs it; see .ci/run). */
+const transformersInstalled = (() => {
+  try {
+    createRequire(import.meta.url).resolve(TRANSFORMERS_PACKAGE);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 let packed: string[] | undefined;
 /** The files `npm pack` would ship (asked once: npm takes most of a second). */
@@ -94,6 +107,35 @@ describe("the package's exports", () => {
     rmSync(dir, { recursive: true, force: true });
     expect(p.stderr).toBe("");
     expect(JSON.parse(p.stdout)).toEqual({ same: true, lines: 300, cached: true });
+  });
+
+  it.skipIf(!transformersInstalled)("embeds with transformers.js on two scoring threads from the bundle, as on the main thread", () => {
+    const dir = mkdtempSync(join(tmpdir(), "simeval-bundle-tf-"));
+    try {
+      const model = writeTinyModel(join(dir, "tiny"), ["the", "cat", "sat", "on", "mat", "dog"]);
+      const texts = ["the cat sat", "the dog sat on the mat", "a cat", "the mat"];
+      const rows = Array.from({ length: 200 }, (_, i) => JSON.stringify({ output: texts[i % 4], expected: texts[(i * 3) % 4] }));
+      writeFileSync(join(dir, "rows.jsonl"), rows.join("\n") + "\n");
+      const script = `
+        const { runDataset } = await import(${JSON.stringify(pathToFileURL(join(root, "dist/node.js")).href)});
+        const evaluators = [{ type: "semantic_similarity", config: { provider: "transformers", model: ${JSON.stringify(model.dir)} } }];
+        const lines = async (workers) => {
+          const out = [];
+          await runDataset({ dataset: ${JSON.stringify(join(dir, "rows.jsonl"))}, evaluators, workers, write: async (bytes) => void out.push(Buffer.from(bytes).toString()) });
+          return out.join("").split("\\n").filter(Boolean).map((l) => JSON.parse(l).results.semantic_similarity.score);
+        };
+        console.log(JSON.stringify({ threads: await lines(2), here: await lines(0) }));
+      `;
+      writeFileSync(join(dir, "check.mjs"), script);
+      const p = spawnSync(process.execPath, [join(dir, "check.mjs")], { cwd: root, encoding: "utf8" });
+      expect(p.stderr).toBe("");
+      const { threads, here } = JSON.parse(p.stdout) as { threads: number[]; here: number[] };
+      expect(threads).toHaveLength(200);
+      expect(threads).toEqual(here);
+      expect(new Set(threads.map((x) => x.toFixed(6))).size).toBeGreaterThan(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("ships no module that nothing loads (dev-only code such as the README's table generator)", () => {
