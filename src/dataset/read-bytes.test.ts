@@ -1,11 +1,11 @@
-import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, open, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { tempDir } from "../test-support.js";
-import { checkDatasetFile, firstInvalidUtf8, LineIndex, openDatasetFile, Utf8Sanitizer } from "./read-bytes.js";
+import { CHUNK_BYTES, checkDatasetFile, firstInvalidUtf8, LineIndex, openDatasetFile, readReusedChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { makeFifo, PIPE_REFUSED } from "./test-support.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
@@ -187,5 +187,21 @@ describe("checkDatasetFile", () => {
     expect(checkDatasetFile(path).size).toBe(3);
     expect(checkDatasetFile(join(dir, "link.jsonl")).size).toBe(3);
     expect(() => checkDatasetFile(join(dir, "nope.jsonl"))).toThrow(expect.objectContaining({ code: "DATASET_INVALID", message: `${join(dir, "nope.jsonl")}: no such file` }));
+  });
+});
+
+describe("readReusedChunks", () => {
+  const dir = tempDir("simeval-reused-");
+  it("closes the file as an abort comes, though the generator is left suspended (as a consumer that stops on the abort leaves it)", async () => {
+    const path = join(dir, "two-reads.jsonl");
+    await writeFile(path, Buffer.alloc(CHUNK_BYTES + 10, 0x61));
+    const handle = await open(path, "r");
+    const controller = new AbortController();
+    const chunks = readReusedChunks(path, handle, controller.signal);
+    expect((await chunks.next()).value).toHaveLength(CHUNK_BYTES);
+    controller.abort();
+    // Closing has begun (a FileHandle's fd is -1 from then on); nothing asked the generator for more or ended it.
+    expect(handle.fd).toBe(-1);
+    await expect(chunks.next()).rejects.toBe(controller.signal.reason);
   });
 });

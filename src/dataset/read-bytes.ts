@@ -131,8 +131,13 @@ export async function* reusedChunks(handle: FileHandle): AsyncGenerator<Buffer, 
  * The file's bytes as {@link reusedChunks} (each valid until the next is asked for), closing the handle at the end,
  * without a leading UTF-8 byte order mark: the JSONL reader's, which keeps only copies. An abort is thrown (its
  * reason) before the next read; a read error names the file as the open errors do.
+ * An abort also closes the file as it comes (after a pending read), as {@link readChunks}' stream is destroyed: a
+ * consumer that stops on it need not end this generator. `readJsonl`'s rows, which throw the abort's reason at the
+ * next row, left it suspended, and the file open until garbage collection closed it (Node.js warns, DEP0137).
  */
 export async function* readReusedChunks(path: string, handle: FileHandle, signal?: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
+  const closeOnAbort = (): void => void handle.close().catch(() => undefined);
+  signal?.addEventListener("abort", closeOnAbort, { once: true });
   try {
     let first = true;
     for await (const chunk of reusedChunks(handle)) {
@@ -144,6 +149,7 @@ export async function* readReusedChunks(path: string, handle: FileHandle, signal
     if (signal?.aborted === true) throw signal.reason;
     throw fileProblem(path, err);
   } finally {
+    signal?.removeEventListener("abort", closeOnAbort);
     await handle.close().catch(() => undefined);
   }
 }
