@@ -138,6 +138,11 @@ describe("the package's exports", () => {
     }
   });
 
+  it("ships no declarations without their module (the scoring thread's, bundled into worker.bundle.js)", () => {
+    const files = new Set(packedFiles());
+    expect([...files].filter((f) => f.endsWith(".d.ts") && !files.has(f.replace(/\.d\.ts$/, ".js")))).toEqual([]);
+  });
+
   it("ships no module that nothing loads (dev-only code such as the README's table generator)", () => {
     const shipped = packedFiles().filter((f) => f.endsWith(".js"));
     // What the entry points load, statically or dynamically, and the files they start (workers, child processes).
