@@ -1,24 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { TRANSFORMERS_PACKAGE } from "../src/embeddings/transformers/defaults.js";
-import { writeTinyModel } from "../src/embeddings/transformers/test-support.js";
+import { transformersInstalled, writeTinyModel } from "../src/embeddings/transformers/test-support.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** Whether the optional transformers.js is installed (CI installs it; see .ci/run). */
-const transformersInstalled = (() => {
-  try {
-    createRequire(import.meta.url).resolve(TRANSFORMERS_PACKAGE);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let packed: string[] | undefined;
 /** The files `npm pack` would ship (asked once: npm takes most of a second). */

@@ -1,5 +1,4 @@
 import { mkdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
@@ -9,20 +8,12 @@ import { builtinEmbeddingProviders } from "../registry.js";
 import { TRANSFORMERS_PACKAGE } from "./defaults.js";
 import { createTransformersProvider } from "./definition.js";
 import { importTransformers, modelIdentity } from "./load.js";
-import { writeTinyModel } from "./test-support.js";
+import { transformersInstalled, writeTinyModel } from "./test-support.js";
 import { tempDir } from "../../test-support.js";
 
 const dir = tempDir("simeval-transformers-");
 const env = { embeddingProviders: builtinEmbeddingProviders };
 
-const installed = (() => {
-  try {
-    createRequire(import.meta.url).resolve(TRANSFORMERS_PACKAGE);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe("transformers provider: config", () => {
   it("needs the model folder as model, and checks its options", () => {
@@ -78,9 +69,9 @@ describe("transformers provider: config", () => {
   });
 });
 
-if (!installed) console.warn(`transformers: the model tests are skipped: ${TRANSFORMERS_PACKAGE} is not installed (ONNXRUNTIME_NODE_INSTALL=skip npm install --no-save ${TRANSFORMERS_PACKAGE} to run them; .ci/run does).`);
+if (!transformersInstalled) console.warn(`transformers: the model tests are skipped: ${TRANSFORMERS_PACKAGE} is not installed (ONNXRUNTIME_NODE_INSTALL=skip npm install --no-save ${TRANSFORMERS_PACKAGE} to run them; .ci/run does).`);
 
-describe.skipIf(!installed)("transformers provider with transformers.js and ONNX Runtime on a tiny model", () => {
+describe.skipIf(!transformersInstalled)("transformers provider with transformers.js and ONNX Runtime on a tiny model", () => {
   const model = writeTinyModel(join(dir, "tiny"), ["hello", "world", "the", "cat", "sat", "on", "mat"]);
   const id = (t: string) => model.vocab.get(t) ?? (model.vocab.get("[UNK]") as number);
 

@@ -10,7 +10,19 @@
  * padding would be caught.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { TRANSFORMERS_PACKAGE } from "./defaults.js";
+
+/** Whether the optional transformers.js is installed (CI installs it, see .ci/run): the tests that need it run only then. */
+export const transformersInstalled = (() => {
+  try {
+    createRequire(import.meta.url).resolve(TRANSFORMERS_PACKAGE);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 const SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"] as const;
 
