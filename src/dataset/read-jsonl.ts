@@ -33,7 +33,8 @@ function pieceEnd(region: Buffer, from: number): number {
 
 /**
  * Turns complete lines into items. Kept apart from the file reading so that the hot loop is plain synchronous
- * code: one native ASCII/UTF-8 check per read and one decode per piece of it (see {@link DECODE_BYTES}), then `indexOf("\n")` + `JSON.parse` per line.
+ * code: one native ASCII/UTF-8 check per read and one decode per piece of it (see {@link DECODE_BYTES}), then
+ * `indexOf("\n")` + `JSON.parse` per line.
  */
 export class JsonlLines {
   /** Rows seen (blank lines are not rows). */
