@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { mkdtemp, mkdir, open, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -203,5 +204,35 @@ describe("readReusedChunks", () => {
     // Closing has begun (a FileHandle's fd is -1 from then on); nothing asked the generator for more or ended it.
     expect(handle.fd).toBe(-1);
     await expect(chunks.next()).rejects.toBe(controller.signal.reason);
+  });
+
+  const drain = async (chunks: AsyncIterable<Buffer>): Promise<Buffer> => {
+    const parts: Buffer[] = [];
+    for await (const chunk of chunks) parts.push(Buffer.from(chunk));
+    return Buffer.concat(parts);
+  };
+
+  it("skips a BOM at the start of the file only, not one that starts a later read", async () => {
+    const path = join(dir, "bom-at-read.jsonl");
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const body = Buffer.concat([Buffer.alloc(CHUNK_BYTES - 3, 0x61), bom, Buffer.from("tail")]);
+    await writeFile(path, Buffer.concat([bom, body]));
+    expect((await drain(readReusedChunks(path, await open(path, "r")))).equals(body)).toBe(true);
+  });
+
+  it("closes the file at the end, and leaves no abort listener on the signal", async () => {
+    const path = join(dir, "closed.jsonl");
+    await writeFile(path, '{"a":1}\n');
+    const signal = new AbortController().signal;
+    const handle = await open(path, "r");
+    await drain(readReusedChunks(path, handle, signal));
+    expect(handle.fd).toBe(-1);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  it("a read error names the file (DATASET_INVALID), as the open errors do", async () => {
+    const sub = join(dir, "a-directory");
+    await mkdir(sub);
+    await expect(drain(readReusedChunks(sub, await open(sub, "r")))).rejects.toMatchObject({ code: "DATASET_INVALID", message: expect.stringContaining(`${sub}: is a directory`) });
   });
 });
