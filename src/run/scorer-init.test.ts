@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { memoryEmbeddingCache } from "../embeddings/cache.js";
 import { evaluatorsFor, usesCacheDb, type ScorerInit } from "./scorer-init.js";
 
 const semantic = { type: "semantic_similarity", config: { provider: "openai", model: "m", api_key_env: "SIMEVAL_SCORER_INIT_TEST_KEY" } };
@@ -27,5 +28,8 @@ describe("usesCacheDb / evaluatorsFor's openDb", () => {
     expect(closed).toBe(1);
     // Without openDb the cache cannot be kept: said, where it was dropped in silence.
     expect(() => evaluatorsFor(init([semantic], "run.db"))).toThrow("no openDb was given");
+    // A caller's own cache is kept: the run database is not opened in its place.
+    evaluatorsFor(init([semantic], "other.db"), undefined, { embeddingCache: memoryEmbeddingCache() }, openDb);
+    expect(opened).toEqual(["run.db"]);
   });
 });
