@@ -4,8 +4,8 @@ import { fileProblem } from "./errors.js";
 import { openRegularFile, reusedChunks } from "./read-bytes.js";
 
 /**
- * sha256 of the file's bytes, lowercase hex, read as a stream. A missing or unreadable file, or one that is not
- * a regular file (a pipe, refused before it is opened), throws DATASET_INVALID.
+ * sha256 of the file's bytes, lowercase hex, read a chunk at a time. A missing or unreadable file, or one that is
+ * not a regular file (a pipe, refused before it is opened), throws DATASET_INVALID.
  */
 export async function hashFile(path: string): Promise<string> {
   return (await scanFile(path)).sha256;
@@ -25,8 +25,9 @@ export interface FileScan {
 }
 
 /**
- * Hashes a file and counts its lines in one streamed read. A missing or unreadable file, or one that is not a
- * regular file (a pipe, a device: refused before it is opened, see `checkDatasetFile`), throws DATASET_INVALID.
+ * Hashes a file and counts its lines in one read through it (into one reused buffer, see `reusedChunks`). A missing
+ * or unreadable file, or one that is not a regular file (a pipe, a device: refused before it is opened, see
+ * `checkDatasetFile`), throws DATASET_INVALID.
  * `onRead` is told the bytes read so far after each read (for progress on a large file).
  */
 export async function scanFile(path: string, onRead?: (bytes: number) => void): Promise<FileScan> {

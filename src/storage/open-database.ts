@@ -107,8 +107,9 @@ export function isRowClash(code: unknown): boolean {
 /**
  * `cause` as an EvalError naming `path`: `USAGE` when the path names no database file (a directory, or a
  * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
- * argument. A row number or key written twice to a run is `RUN_CONFLICT`. Everything else (locked, read-only, disk full, damaged, I/O) is `STORE_FAILED`, `transient` when
- * SQLite's code says retrying may succeed ({@link isTransientSqliteCode}: locked, disk full, I/O). A file that
+ * argument. A row number or key written twice to a run is `RUN_CONFLICT`. Everything else (locked, read-only,
+ * disk full, damaged, I/O) is `STORE_FAILED`, `transient` when SQLite's code says retrying may succeed
+ * ({@link isTransientSqliteCode}: locked, disk full, I/O). A file that
  * SQLite cannot write or cannot open is looked for with `denied` (see {@link readOnlyHint}): a directory on
  * a read-only mount gives SQLite no -wal file to create, which it reports only as "unable to open".
  */
