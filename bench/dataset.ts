@@ -1,7 +1,7 @@
 /**
  * Dataset throughput and memory: 1,000,000 generated rows of short answers scored by exact_match,
  * levenshtein, jaccard_similarity and tfidf_similarity with `runDataset` (what `simeval run` does,
- * writing results.jsonl), against a bare pass that only reads, parses and re-serialises the same
+ * writing results.jsonl; summary only, also of the same rows as a JSON array), against a bare pass that only reads, parses and re-serialises the same
  * JSONL to a file, and against the same bare pass writing lines as large as simeval's results.jsonl
  * lines (the floor for writing that much, on one thread). Each variant runs in its own child process (`dataset-child.mjs`), so that peak
  * memory (RSS, sampled every 20 ms, worker threads included) is its own.
@@ -18,7 +18,8 @@ import { seededRandom } from "./rng.js";
 
 const ANSWERS = ["Paris", "The capital of France is Paris.", "Refunds take 5 business days.", "Yes", "No, that is not possible.", "Go to Settings, then Security.", "42", "Call support on weekdays."];
 
-function generate(path: string, rows: number): void {
+/** Writes the rows as JSONL to `path`, and as a JSON array (an element a line) to `jsonPath`. */
+function generate(path: string, jsonPath: string, rows: number): void {
   const rand = seededRandom(42);
   const out: string[] = [];
   let text = "";
@@ -32,14 +33,17 @@ function generate(path: string, rows: number): void {
       out.length = 0;
     }
   }
-  writeFileSync(path, text + (out.length ? out.join("\n") + "\n" : ""));
+  text += out.length ? out.join("\n") + "\n" : "";
+  writeFileSync(path, text);
+  writeFileSync(jsonPath, `[\n${text.trimEnd().split("\n").join(",\n")}\n]\n`);
 }
 
 export async function benchDataset(rows = 1_000_000): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "simeval-bench-"));
   try {
     const dataset = join(dir, "rows.jsonl");
-    generate(dataset, rows);
+    const jsonArray = join(dir, "rows.json");
+    generate(dataset, jsonArray, rows);
     const mb = statSync(dataset).size / 2 ** 20;
     console.log(`\n## Dataset run: ${rows.toLocaleString("en-US")} rows (${mb.toFixed(0)} MB JSONL), 4 evaluators\n`);
     const child = fileURLToPath(new URL("./dataset-child.mjs", import.meta.url));
@@ -52,8 +56,8 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     // Two rounds, best time of each (the machine is shared); peak memory is the larger of the two. Each
     // round of simeval+store records a run in the same database, which is then compared.
     for (let round = 0; round < 2; round++) {
-      for (const mode of ["bare", "summary", "simeval", "bare-results", "simeval+store"]) {
-        const r = mode === "bare-results" ? measure(mode, dataset, join(dir, "simeval.out")) : measure(mode);
+      for (const mode of ["bare", "summary", "summary-json", "simeval", "bare-results", "simeval+store"]) {
+        const r = mode === "bare-results" ? measure(mode, dataset, join(dir, "simeval.out")) : mode === "summary-json" ? measure("summary", jsonArray) : measure(mode);
         const prev = results[mode];
         results[mode] = prev ? { seconds: Math.min(prev.seconds, r.seconds), peakRssMb: Math.max(prev.peakRssMb, r.peakRssMb) } : r;
       }
@@ -64,11 +68,12 @@ export async function benchDataset(rows = 1_000_000): Promise<void> {
     const label: Record<string, string> = {
       bare: "bare: parse + re-serialise each row",
       summary: "simeval: 4 evaluators, summary only",
+      "summary-json": "simeval: summary only, the rows as a JSON array",
       simeval: "simeval: 4 evaluators, results.jsonl",
       "bare-results": "bare, writing lines the size of results.jsonl's",
       "simeval+store": "simeval: results.jsonl, also recorded in SQLite",
     };
-    for (const mode of ["bare", "bare-results", "summary", "simeval", "simeval+store"]) {
+    for (const mode of ["bare", "bare-results", "summary", "summary-json", "simeval", "simeval+store"]) {
       const r = results[mode]!;
       console.log(`| ${label[mode]} | ${r.seconds.toFixed(2)} | ${Math.round(rows / r.seconds).toLocaleString("en-US")} | ${(r.seconds / floor).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`);
     }

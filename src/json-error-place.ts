@@ -47,7 +47,7 @@ export function jsonFault(text: string, error: unknown): { offset: number; note:
 
 const TRAILING_COMMA = " (a trailing comma: JSON allows none before ] or })";
 const COMMENT = " (a comment: JSON allows none)";
-const LINE_BREAK = ' (a line break inside a string: close the string with " before the line ends, or write the break as \\n)';
+export const LINE_BREAK = ' (a line break inside a string: close the string with " before the line ends, or write the break as \\n)';
 
 /**
  * The note on a fault at `offset` that is not a trailing comma: a comment starting there, or a line break,

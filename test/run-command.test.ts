@@ -239,7 +239,7 @@ describe("simeval run", () => {
     const gateSuite = suites.find((s: { "@_name": string }) => s["@_name"] === "simeval:gates");
     expect([gateSuite.testcase].flat().map((c: { "@_name": string }) => c["@_name"])).toEqual(["exact_match scored rows", "--fail-over levenshtein_distance=1"]);
     // A read that stopped: exit 2.
-    const cut = file("cut.json", `[{"output": "a", "expected": "a"},\n{"output": "a",, "expected": "a"}]\n`);
+    const cut = file("cut.json", `[{"output": "a", "expected": "a"},\n{"output": "a", "expected": "a"]\n`);
     const plain = file("plain.json", evals([{ type: "exact_match" }]));
     expect((await run("run", cut, "--config", plain, "--no-db", "--summary", join(dir, "c.json"))).code).toBe(2);
     expect(gatesOf(join(dir, "c.json"))).toEqual([{ name: "dataset read to its end", passed: false, message: expect.stringContaining("Reading stopped here") }]);
@@ -512,7 +512,8 @@ describe("simeval run", () => {
 
   it("a dataset that cannot be read to its end: the rows before are scored and recorded, the rest is named, exit 2", async () => {
     const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: i, output: "a", expected: "a" }));
-    rows[3] = '{"id": 3, "output": "a",, "expected": "a"}';
+    // A ] closing a {: where the next row starts is unknown.
+    rows[3] = '{"id": 3, "output": "a", "expected": "a"]';
     const data = file("cut.json", `[\n${rows.join(",\n")}\n]\n`);
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const db = join(dir, "db.sqlite");
@@ -543,7 +544,7 @@ describe("simeval run", () => {
   });
 
   it("a run not recorded (--no-db) is reported as incomplete when its file was read only up to a fault, as a recorded one is", async () => {
-    const data = file("cut.json", '[{"output":"a","expected":"a"},\n{"output":"a",, "expected":"a"}]\n');
+    const data = file("cut.json", '[{"output":"a","expected":"a"},\n{"output":"a", "expected":"a"]\n');
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const report = join(dir, "r.html");
     expect((await run("run", data, "--config", config, "--no-db", "--report", report)).code).toBe(2);
@@ -848,7 +849,7 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(lost.err).toContain("--fail-on-regression: failed, 1 row of the dataset could not be read, and what was lost was not compared with the baseline\n");
     // A read that stopped (a JSON array broken after its rows): the rest of the file was lost, not "1 row".
     const items = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: i, output: `answer ${i}`, expected: `answer ${i}` }));
-    const stopped = await run("run", file("stopped.json", `[${items.join(",\n")},\n{"output": "a",, "expected": "a"}]\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
+    const stopped = await run("run", file("stopped.json", `[${items.join(",\n")},\n{"output": "a", "expected": "a"]\n`), "--config", config, "--db", db, "--baseline", "--fail-on-regression");
     expect(stopped.err).toContain("--fail-on-regression: failed, the dataset was not read to its end, and what was lost was not compared with the baseline");
     expect(stopped.err).not.toContain("1 row of the dataset could not be read");
   });

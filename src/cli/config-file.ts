@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
-import { keepByteOrderMarks } from "../dataset/read-json.js";
 import { cutText } from "../cut-text.js";
 import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
@@ -105,6 +104,19 @@ function specIssues(specs: unknown[]): Issue[] {
     if (!(error instanceof EvalError)) throw error;
     return error.issues.length ? error.issues : [{ path: ["evaluators"], message: error.message }];
   }
+}
+
+/**
+ * Makes the tokenizer keep a U+FEFF that starts a string or a key. @streamparser/json decodes a string's bytes
+ * with `new TextDecoder("utf-8", { fatal: true })`, whose every `decode()` call drops a leading byte order mark:
+ * `"\uFEFFa"` was read as `"a"` (also after an escape, or at each 64 KiB of a long string), where JSON.parse keeps
+ * it. Its string builder is not public: throws when it is not found, so that an upgrade that changes it is
+ * noticed (by every test that reads a config's keys) rather than dropping the mark again.
+ */
+function keepByteOrderMarks(tokenizer: Tokenizer): void {
+  const builder = (tokenizer as unknown as { bufferedString?: { decoder?: unknown } }).bufferedString;
+  if (!(builder?.decoder instanceof TextDecoder)) throw new Error("@streamparser/json: the tokenizer's string decoder was not found (keepByteOrderMarks)");
+  builder.decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 }
 
 /**

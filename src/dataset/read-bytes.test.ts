@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { tempDir } from "../test-support.js";
-import { CHUNK_BYTES, checkDatasetFile, firstInvalidUtf8, LineIndex, openDatasetFile, readReusedChunks, Utf8Sanitizer } from "./read-bytes.js";
+import { CHUNK_BYTES, checkDatasetFile, firstInvalidUtf8, openDatasetFile, readReusedChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { makeFifo, PIPE_REFUSED } from "./test-support.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
@@ -106,27 +106,6 @@ describe("Utf8Sanitizer", () => {
       }),
       { numRuns: 1000 },
     );
-  });
-});
-
-describe("LineIndex", () => {
-  it("maps offsets to lines and byte positions across chunks, counting \\r\\n once", () => {
-    const index = new LineIndex();
-    const text = "ab\r\ncd\n\nefg";
-    index.push(Buffer.from(text.slice(0, 5)));
-    index.push(Buffer.from(text.slice(5)));
-    expect(index.locate(0)).toEqual({ line: 1, byte: 1 });
-    expect(index.locate(3)).toEqual({ line: 1, byte: 4 }); // the \n itself belongs to line 1
-    expect(index.locate(4)).toEqual({ line: 2, byte: 1 });
-    expect(index.locate(7)).toEqual({ line: 3, byte: 1 });
-    expect(index.locate(10)).toEqual({ line: 4, byte: 3 });
-  });
-
-  it("stays right after dropping passed newlines", () => {
-    const index = new LineIndex();
-    index.push(Buffer.from("\n".repeat(20_000) + "x"));
-    expect(index.locate(9_999).line).toBe(10_000);
-    expect(index.locate(20_000)).toEqual({ line: 20_001, byte: 1 });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Byte-level helpers shared by the readers: opening a dataset file with clear whole-file errors, mapping byte
- * offsets to line numbers, and finding invalid UTF-8 without slowing down the common all-valid case.
+ * Byte-level helpers shared by the readers: opening a dataset file with clear whole-file errors, reading it,
+ * and finding invalid UTF-8 without slowing down the common all-valid case.
  */
 import { isUtf8 } from "node:buffer";
 import { statSync, type Stats } from "node:fs";
@@ -271,42 +271,5 @@ export class Utf8Sanitizer {
     }
     parts.push(data.subarray(from));
     return { bytes: Buffer.concat(parts), bad };
-  }
-}
-
-/**
- * Maps byte offsets to 1-based line numbers (a line ends at `\n`, so `\r\n` counts once). Offsets must be
- * asked in non-decreasing order; only the newlines not yet passed are kept, so memory stays flat.
- */
-export class LineIndex {
-  private newlines: number[] = [];
-  private head = 0;
-  private size = 0;
-  private line = 1;
-  private lineStart = 0;
-
-  /** Feeds the next chunk of the stream. */
-  push(chunk: Buffer): void {
-    let i = chunk.indexOf(10);
-    while (i !== -1) {
-      this.newlines.push(this.size + i);
-      i = chunk.indexOf(10, i + 1);
-    }
-    this.size += chunk.length;
-  }
-
-  /** The line holding byte `offset`, and that byte's 1-based position in its line. */
-  locate(offset: number): { line: number; byte: number } {
-    const nl = this.newlines;
-    while (this.head < nl.length && nl[this.head]! < offset) {
-      this.lineStart = nl[this.head]! + 1;
-      this.line++;
-      this.head++;
-    }
-    if (this.head > 4096 && this.head * 2 > nl.length) {
-      this.newlines = nl.slice(this.head);
-      this.head = 0;
-    }
-    return { line: this.line, byte: offset - this.lineStart + 1 };
   }
 }

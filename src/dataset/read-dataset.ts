@@ -91,9 +91,9 @@ function batchesAs(path: string, format: DatasetFormat, opts: ReadDatasetOptions
   const { signal } = opts;
   switch (format) {
     case "jsonl":
-      return readJsonlBatches(path, signal, opts.unparsedJsonl ?? false);
+      return readJsonlBatches(path, signal, opts.unparsed ?? false);
     case "json":
-      return readJsonArrayBatches(path, signal, opts.onWarning);
+      return readJsonArrayBatches(path, signal, opts.onWarning, opts.unparsed ?? false);
     case "csv":
       return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",");
   }
@@ -104,8 +104,8 @@ export interface ReadDatasetOptions {
   /** Skips {@link detectFormat}. */
   format?: DatasetFormat;
   signal?: AbortSignal;
-  /** JSONL rows as {@link UnparsedRow}s, for a runner that parses them where it scores them (readDatasetBatches only). */
-  unparsedJsonl?: boolean;
+  /** JSONL lines and JSON array elements as {@link UnparsedRow}s, for a runner that parses them where it scores them (readDatasetBatches only). */
+  unparsed?: boolean;
   /**
    * Told about a fault in the file that is not a row and loses none, once each (its message starts `line N:`):
    * a trailing comma after a JSON array's last element. Without it, such a fault goes unsaid.
@@ -121,8 +121,8 @@ export interface ReadDatasetOptions {
  *   not an array, a bad CSV header) reject the first `next()` with `EvalError("DATASET_INVALID")`, whose
  *   message starts with `path:`.
  * - A row that cannot be read is yielded as `{ row, line, error: { code: "DATASET_ROW_INVALID", message } }`
- *   with a message starting `line N:`, and reading goes on. A fault that cannot be read past (a syntax
- *   error inside a JSON array, a CSV quote never closed) is a last item with code "DATASET_READ_STOPPED".
+ *   with a message starting `line N:`, and reading goes on. A fault that cannot be read past (brackets that
+ *   do not pair up in a JSON array, a CSV quote never closed) is a last item with code "DATASET_READ_STOPPED".
  * - A fault that is not a row and hides none (a trailing comma after a JSON array's last element) goes to
  *   `opts.onWarning`, and reading goes on.
  * - An abort of `opts.signal` rejects the pending `next()` with `signal.reason`.
@@ -131,7 +131,7 @@ export interface ReadDatasetOptions {
  * non-empty string (INPUT_INVALID) or options of the wrong kind (CONFIG_INVALID: a `format` that is none of
  * the three, a `signal` that is no AbortSignal) throw an EvalError at once, naming the argument.
  */
-export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unparsedJsonl"> = {}): AsyncIterableIterator<DatasetItem> {
+export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unparsed"> = {}): AsyncIterableIterator<DatasetItem> {
   checkPath("readDataset", path);
   checkReadOptions(opts);
   return itemsOf(readDatasetBatches(path, opts), opts.signal);
@@ -141,7 +141,7 @@ export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unpars
  * {@link readDataset}'s items in the order read, one array per read of the file (`CHUNK_BYTES` of input):
  * the cheapest way through a large file, for a runner that handles a batch at a time.
  */
-export function readDatasetBatches(path: string, opts?: ReadDatasetOptions & { unparsedJsonl?: false }): AsyncGenerator<DatasetItem[]>;
+export function readDatasetBatches(path: string, opts?: ReadDatasetOptions & { unparsed?: false }): AsyncGenerator<DatasetItem[]>;
 export function readDatasetBatches(path: string, opts: ReadDatasetOptions): AsyncGenerator<(DatasetItem | UnparsedRow)[]>;
 export function readDatasetBatches(path: string, opts: ReadDatasetOptions = {}): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
   const format = opts.format ?? formatFromExtension(path);

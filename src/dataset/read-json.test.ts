@@ -2,13 +2,30 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
+import { LINE_BREAK } from "../json-error-place.js";
 import { CHUNK_BYTES } from "./read-bytes.js";
-import { readJsonArray } from "./read-json.js";
+import { JsonArrayScanner, parseArrayElement, readJsonArray, readJsonArrayBatches } from "./read-json.js";
+import type { DatasetItem, UnparsedRow } from "./rows.js";
 import { brief, collect, datasetFailure, tempFiles } from "./test-support.js";
 
 const { file, dir } = tempFiles("simeval-json-");
 
 const failure = (path: string): Promise<EvalError> => datasetFailure(readJsonArray(path));
+
+/** What `scanner` makes of `bytes` (a leading BOM skipped, as reads skip it) read in pieces ending at each of `ends`, then ended. */
+function scanned(scanner: JsonArrayScanner, bytes: Buffer, ends: number[]): (DatasetItem | UnparsedRow)[] {
+  const out: (DatasetItem | UnparsedRow)[] = [];
+  const body = bytes.subarray(bytes[0] === 0xef ? 3 : 0);
+  let from = 0;
+  for (const end of ends) {
+    const stop = Math.min(body.length, end);
+    if (stop > from) scanner.push(Buffer.from(body.subarray(from, stop)), out);
+    from = Math.max(from, stop);
+    if (scanner.stopped) return out;
+  }
+  scanner.end(out);
+  return out;
+}
 
 describe("readJsonArray", () => {
   it("yields each element with the line its first token is on", async () => {
@@ -50,15 +67,19 @@ describe("readJsonArray", () => {
     ]);
   });
 
-  it("a syntax error ends the stream with a row error naming its line and saying that reading stopped; earlier rows are kept", async () => {
-    const text = '[\n{"id":1},\n{"id":2},\n{"id": 3,, "x": 1},\n{"id":4}\n]';
+  it("an element JSON.parse refuses is a row error naming the line and byte of the fault; the rows after it still come", async () => {
+    const text = '[\n{"id":1},\n{"id": 3,, "x": 1},\n{"id":3,\n  "a": 1,\n}, {"é": 1, "b" 2},\n{"id":5}\n]';
     const items = await collect(readJsonArray(await file("syntax.json", text)));
     expect(brief(items)).toEqual([
       [1, 2, { id: 1 }],
-      [2, 3, { id: 2 }],
-      [3, 4, 'line 4: not valid JSON (unexpected "," at byte 10 of the line); expected a JSON array of row objects. Reading stopped here: the rest of the file is not in the run'],
+      [2, 3, "line 3: not valid JSON (Expected double-quoted property name at byte 10 of the line); expected a JSON array of row objects"],
+      // A fault on a later line of the element is placed on its own line, the trailing comma named.
+      [3, 4, "line 5: not valid JSON (Expected double-quoted property name at byte 9 of the line (a trailing comma: JSON allows none before ] or })); expected a JSON array of row objects"],
+      // The element starts at byte 4 of its line; é takes two bytes.
+      [4, 6, "line 6: not valid JSON (Unexpected number at byte 18 of the line); expected a JSON array of row objects"],
+      [5, 7, { id: 5 }],
     ]);
-    expect("error" in items[2]! && items[2].error.code).toBe("DATASET_READ_STOPPED");
+    expect(items.filter((i) => "error" in i).map((i) => "error" in i && i.error.code)).toEqual(["DATASET_ROW_INVALID", "DATASET_ROW_INVALID", "DATASET_ROW_INVALID"]);
   });
 
   const STOPPED = ". Reading stopped here: the rest of the file is not in the run";
@@ -68,11 +89,13 @@ describe("readJsonArray", () => {
     ["data after the closing ]", '[{"a":1},\n{"a":2}]\n[', 2, `line 3: not valid JSON (unexpected "[" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["a bad character after the closing ]", '[{"a":1},\n{"a":2}] x', 2, `line 2: not valid JSON (unexpected "x" after the array's closing ] at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["a string after the closing ]", '[{"a":1},\n{"a":2}]\n"s"', 2, `line 3: not valid JSON (unexpected string "s" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
-    // The error names the comma's line, the one to fix, not the }'s.
-    ["a trailing comma in a row", '[{"a":1},\n{"a":2},\n{"a":3,\n}]', 2, `line 3: not valid JSON (a trailing comma at byte 7 of the line; JSON allows no comma before }); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    // Brackets that do not pair up leave the next element's start unknown.
+    ["a bracket closed by the other kind", '[{"a":1},\n{"a":2},\n{"a":[3}}, {"a":4}]', 2, `line 3: not valid JSON (unexpected "}" at byte 8 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["a ] closing the array inside a row", '[{"a":1},\n{"a":2},\n{"a":3]', 2, `line 3: not valid JSON (unexpected "]" at byte 7 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
-    ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, `line 2: not valid JSON (unexpected "\\n" at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    // Most often a string left unclosed: the quotes after it would pair up wrongly.
+    ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, `line 2: not valid JSON (unexpected "\\n" at byte 10 of the line${LINE_BREAK}); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
   ])("%s → a last row error after the rows before it", async (_name, text, kept, message, code) => {
     const items = await collect(readJsonArray(await file("tail.json", text)));
     expect(brief(items.slice(0, -1))).toEqual([
@@ -188,6 +211,66 @@ describe("readJsonArray", () => {
     const rows = Array.from({ length: n }, (_, i) => `  ${JSON.stringify({ id: i, pad: "é".repeat(25_000) })}`);
     const items = await collect(readJsonArray(await file("straddle.json", `[\n${rows.join(",\n")}\n]`)));
     expect(items.map((i) => ("record" in i ? [i.row, i.line, i.record["id"]] : i.error.message))).toEqual(rows.map((_, i) => [i + 1, i + 2, i]));
+  });
+
+  it("an element longer than a string can hold is a row error, its bytes not kept; the rows after it still come", () => {
+    // Node.js's limit (about 512 MiB) made small: a scanner allowing elements of at most 12 bytes (the last one is 12).
+    const text = '[{"a":1},\n{"a":"long text"},\n{"a":3}, "1234567890"]';
+    for (const split of [[text.length], [12, 16, 20, 24, 40, text.length]]) {
+      const scanner = new JsonArrayScanner("long.json", false, undefined, 12);
+      const items = scanned(scanner, Buffer.from(text), split);
+      expect(brief(items as DatasetItem[])).toEqual([
+        [1, 1, { a: 1 }],
+        [2, 2, "line 2: an element of 17 bytes, longer than the longest text Node.js can hold (12 characters); expected a JSON array of row objects"],
+        [3, 3, { a: 3 }],
+        [4, 3, "line 3: expected a row object in the array, found a string"],
+      ]);
+      expect((scanner as unknown as { pieces: Buffer[] }).pieces).toEqual([]);
+    }
+  });
+
+  it("finds the same rows however the file is cut into reads, parsed where read or later on (property)", () => {
+    const element = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v, null, 1)),
+      fc.dictionary(fc.string({ unit: "binary" }), fc.jsonValue(), { maxKeys: 3 }).map((v) => JSON.stringify(v)),
+      fc.constantFrom('{"a" 1}', '{"a":1,}', "{'a':1}", "tru", "-", '"s\\"', '{"a":"\\\""}', '{"a":[1}', '{"a":"x\ny"}', "}", ",", "x"),
+    );
+    const space = fc.constantFrom("", " ", "\n", "\r\n", "\t");
+    const file = fc.tuple(fc.array(fc.tuple(space, element, space), { minLength: 1, maxLength: 8 }), fc.boolean(), fc.constantFrom("]", "]\n", ",]", "] x", "")).map(([elements, bom, end]) =>
+      Buffer.from(`${bom ? "\uFEFF" : ""}[${elements.map(([a, e, b]) => `${a}${e}${b}`).join(",")}${end}`),
+    );
+    fc.assert(
+      fc.property(file, fc.array(fc.nat(), { maxLength: 6 }), (bytes, cuts) => {
+        const read = (split: number[], unparsed: boolean) => {
+          const warnings: string[] = [];
+          const scanner = new JsonArrayScanner("p.json", unparsed, (w) => warnings.push(w));
+          let items: (DatasetItem | UnparsedRow)[];
+          try {
+            items = scanned(scanner, bytes, split);
+          } catch (err) {
+            return { thrown: (err as Error).message };
+          }
+          return { items: items.map((i) => ("json" in i ? parseArrayElement(i) : i)), warnings };
+        };
+        const whole = read([bytes.length], false);
+        const split = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        expect(read([...split, bytes.length], false)).toEqual(whole);
+        expect(read([...split, bytes.length], true)).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("hands out unparsed elements with the bytes before each on its line, for the scoring threads to parse", async () => {
+    const path = await file("unparsed.json", '[{"a":1}, {"é":2},\n  {"b" 3}]');
+    const batches: (DatasetItem | UnparsedRow)[] = [];
+    for await (const batch of readJsonArrayBatches(path, undefined, undefined, true)) batches.push(...batch);
+    expect(batches).toEqual([
+      { row: 1, line: 1, json: '{"a":1}', byte: 1 },
+      { row: 2, line: 1, json: '{"é":2}', byte: 10 },
+      { row: 3, line: 2, json: '{"b" 3}', byte: 2 },
+    ]);
+    expect(batches.map((i) => ("json" in i ? parseArrayElement(i) : i))).toEqual(await collect(readJsonArray(path)));
   });
 
   it.each([

@@ -13,20 +13,23 @@ export type DatasetItem =
 
 /**
  * `DATASET_ROW_INVALID`: this row could not be read; reading goes on. `DATASET_READ_STOPPED`: the last
- * item of a file that could not be read past this point (a syntax error inside a JSON array, a CSV quote
- * never closed, an array cut short), so rows after it, if any, are not in the run.
+ * item of a file that could not be read past this point (brackets that do not pair up in a JSON array,
+ * a CSV quote never closed, an array cut short), so rows after it, if any, are not in the run.
  */
 export type RowErrorCode = "DATASET_ROW_INVALID" | "DATASET_READ_STOPPED";
 
 /**
- * A JSONL row read but not parsed yet. Asked for (`unparsedJsonl`), the reader hands these out so that a
- * run parses its lines on the scoring threads; {@link parseJsonlRow} turns one into a DatasetItem.
+ * A JSONL line or a JSON array's element read but not parsed yet. Asked for (`unparsed`), the readers hand these
+ * out so that a run parses them on the scoring threads: `parseJsonlRow` turns a line into a DatasetItem,
+ * `parseArrayElement` an element (which has `byte`).
  */
 export interface UnparsedRow {
   row: number;
   line: number;
-  /** The line as read, without its "\n": a BOM starting it (files joined) is still there. */
+  /** The line as read, without its "\n": a BOM starting it (files joined) is still there. Or the element's text. */
   json: string;
+  /** Set for an element of a JSON array: the bytes before it on its line, to place a syntax error in it. */
+  byte?: number;
 }
 
 /** The dataset formats simeval reads. `csv` also covers `.tsv` (tab-separated). */

@@ -329,19 +329,22 @@ export const fuzzCsv: fc.Arbitrary<FuzzedFile> = fc
     return { format: "csv" as const, name: "fuzz.csv", bytes, planned, desync, refused };
   });
 
-// --- JSON arrays: elements in whitespace; faults are local (not an object, bad bytes in a string) or not (a syntax error, a cut, text after the `]`).
+// --- JSON arrays: elements in whitespace; faults are local (not an object, not JSON, bad bytes in a string) or not (unpaired brackets, a cut, text after the `]`).
 
 type JsonElement =
   | { kind: "row"; row: Record<string, unknown> }
-  | { kind: "notObject"; text: string }
+  | { kind: "notRow"; text: string }
   | { kind: "badBytes"; row: Record<string, unknown>; at: number; bad: number[]; text: string }
   | { kind: "syntax"; text: string };
 
 const jsonElement: fc.Arbitrary<JsonElement> = fc.oneof(
   { weight: 14, arbitrary: fuzzRow.map((row) => ({ kind: "row" as const, row })) },
-  { weight: 1, arbitrary: fc.constantFrom("5", '"text"', "[1]", "null", "[]", "true").map((text) => ({ kind: "notObject" as const, text })) },
+  // Elements that are no row object, or that JSON.parse refuses but whose brackets and quotes pair up: row errors, and reading goes on.
+  { weight: 1, arbitrary: fc.constantFrom("5", '"text"', "[1]", "null", "[]", "true").map((text) => ({ kind: "notRow" as const, text })) },
+  { weight: 1, arbitrary: fc.constantFrom('{"a":}', '{"a" 1}', '{"a":1,}', "{'a':1}", '{"a":tru}', "tru", "-").map((text) => ({ kind: "notRow" as const, text })) },
   { weight: 1, arbitrary: fc.record({ row: fuzzRow, at: fraction, bad: fuzzBad, text: fuzzText }).map((r) => ({ kind: "badBytes" as const, ...r })) },
-  { weight: 1, arbitrary: fc.constantFrom('{"a":}', '{"a" 1}', '{"a":1,}', "{'a':1}", "}", ",", '{"a":tru}').map((text) => ({ kind: "syntax" as const, text })) },
+  // Faults that leave the next element's start unknown: reading stops.
+  { weight: 1, arbitrary: fc.constantFrom("}", ",", '{"a":[1}', '{"a":"x\ny"}', "x").map((text) => ({ kind: "syntax" as const, text })) },
 );
 
 const fuzzSpace = fc.array(fc.constantFrom(" ", "\t", "\n", "\r\n"), { maxLength: 3 }).map((a) => a.join(""));
@@ -375,7 +378,7 @@ export const fuzzJsonArray: fc.Arbitrary<FuzzedFile & { trailingComma: boolean }
           bytes = Buffer.from(JSON.stringify(element.row));
           planned = { line, record: element.row };
           break;
-        case "notObject":
+        case "notRow":
           bytes = Buffer.from(element.text);
           planned = { line, error: true };
           break;

@@ -1,13 +1,15 @@
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import type { EvalVerdict, Evaluator } from "../evaluators/create.js";
+import { parseArrayElement } from "../dataset/read-json.js";
 import { parseJsonlRow } from "../dataset/read-jsonl.js";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import type { EvalRecord, EvalResult } from "../types.js";
 import { isResultError, type ResultError, type RowOutcome, type RowResult, type RowVerdict, type SerializedRow, type StoredResult } from "./types.js";
 
-/** A row ready to score: an {@link UnparsedRow} is parsed here, on the scoring thread. */
+/** A row ready to score: an {@link UnparsedRow} (a JSONL line, or a JSON array's element) is parsed here, on the scoring thread. */
 export function parsedItem(item: DatasetItem | UnparsedRow): DatasetItem {
-  return "json" in item ? parseJsonlRow(item) : item;
+  if (!("json" in item)) return item;
+  return item.byte === undefined ? parseJsonlRow(item) : parseArrayElement(item);
 }
 
 /** Scores one dataset item with every evaluator; an evaluator that throws becomes that row's ResultError. */

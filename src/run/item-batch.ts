@@ -1,8 +1,8 @@
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 
 /**
- * A batch of dataset items as it crosses to a scoring thread. The unparsed JSONL lines, nearly every item of a
- * JSONL run, travel as one string with their row and line numbers in typed arrays (moved, not copied): a
+ * A batch of dataset items as it crosses to a scoring thread. The unparsed JSONL lines or JSON array elements,
+ * nearly every item of a run, travel as one string with their row and line numbers in typed arrays (moved, not copied): a
  * thread copies one string instead of rebuilding an object and a string per row, which took it about a
  * quarter of its time on short rows. Other items (parsed rows, row errors) travel as they are.
  */
@@ -11,8 +11,11 @@ export interface ItemBatch {
   count: number;
   /** The unparsed lines' JSON, one after another. */
   json: string;
-  /** Per unparsed line: its position in the batch, row, line and end offset in `json` (UTF-16 units), 4 numbers each. */
-  lines: Uint32Array;
+  /**
+   * Per unparsed line: its position in the batch, row, line, end offset in `json` (UTF-16 units) and `byte` + 1
+   * (0 for none), 5 numbers each; 64-bit, as an element of a one-line array may start past 4 GiB.
+   */
+  lines: Float64Array;
   /** The other items with their positions in the batch. */
   others: [number, DatasetItem][];
 }
@@ -21,7 +24,7 @@ export interface ItemBatch {
 export function packItems(items: readonly (DatasetItem | UnparsedRow)[]): ItemBatch {
   let unparsed = 0;
   for (const item of items) if ("json" in item) unparsed++;
-  const lines = new Uint32Array(unparsed * 4);
+  const lines = new Float64Array(unparsed * 5);
   const json: string[] = [];
   const others: [number, DatasetItem][] = [];
   let at = 0;
@@ -38,7 +41,8 @@ export function packItems(items: readonly (DatasetItem | UnparsedRow)[]): ItemBa
     lines[at + 1] = item.row;
     lines[at + 2] = item.line;
     lines[at + 3] = end;
-    at += 4;
+    lines[at + 4] = item.byte === undefined ? 0 : item.byte + 1;
+    at += 5;
   }
   return { count: items.length, json: json.join(""), lines, others };
 }
@@ -48,9 +52,12 @@ export function unpackItems(batch: ItemBatch): (DatasetItem | UnparsedRow)[] {
   const items = new Array<DatasetItem | UnparsedRow>(batch.count);
   const { json, lines } = batch;
   let start = 0;
-  for (let at = 0; at < lines.length; at += 4) {
+  for (let at = 0; at < lines.length; at += 5) {
     const end = lines[at + 3] as number;
-    items[lines[at] as number] = { row: lines[at + 1] as number, line: lines[at + 2] as number, json: json.slice(start, end) };
+    const byte = lines[at + 4] as number;
+    const item: UnparsedRow = { row: lines[at + 1] as number, line: lines[at + 2] as number, json: json.slice(start, end) };
+    if (byte > 0) item.byte = byte - 1;
+    items[lines[at] as number] = item;
     start = end;
   }
   for (const [i, item] of batch.others) items[i] = item;

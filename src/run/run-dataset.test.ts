@@ -110,6 +110,34 @@ describe("runDataset on worker threads", () => {
     expect((await runDataset({ ...base, name: null })).summary.rows).toBe(1);
   });
 
+  it("writes and records a JSON array's rows as the same rows in JSONL, on threads as on this one; a bad element is placed by line and byte", async () => {
+    // rows() as JSON.stringify(rows, null, 2) writes them, over several lines each; "{not json", whose brace is never
+    // closed, becomes an element JSON.parse refuses (a comma missing) whose brackets and quotes pair up.
+    const elements = rows(600)
+      .split("\n")
+      .map((line) => (line === "{not json" ? '{"id": "bad" "output": "é"}' : JSON.stringify(JSON.parse(line), null, 2)));
+    const text = `[\n${elements.map((e) => e.replace(/^/gm, "  ")).join(",\n")}\n]\n`;
+    const dataset = await files.file("rows.json", text);
+    const inline = await linesOf(dataset, 0);
+    const threaded = await linesOf(dataset, 1);
+    expect(threaded.lines).toHaveLength(600);
+    expect(threaded.lines).toEqual(inline.lines);
+    expect(threaded.stored).toEqual(inline.stored);
+    expect(threaded.result.summary).toEqual(inline.result.summary);
+    // Each bad element (rows 1, 212 and 423) is a row error at its own line; the rows after it are scored.
+    const starts = [1];
+    for (const e of elements) starts.push(starts.at(-1)! + e.split("\n").length);
+    const bad = threaded.lines.map((l) => JSON.parse(l) as { row: number; error?: { message: string } }).filter((l) => l.error);
+    expect(bad.map((l) => [l.row, l.error?.message])).toEqual(
+      [1, 212, 423].map((row) => [row, `line ${starts[row - 1]! + 1}: not valid JSON (Expected ',' or '}' after property value at byte 16 of the line); expected a JSON array of row objects`]),
+    );
+    // The JSONL file of the same rows scores the others alike.
+    const jsonl = await linesOf(await files.file("same.jsonl", rows(600)), 1);
+    const scored = (lines: string[]) => lines.filter((l) => !l.includes('"error":{"code":"DATASET_ROW_INVALID"'));
+    expect(scored(threaded.lines)).toHaveLength(597);
+    expect(scored(threaded.lines)).toEqual(scored(jsonl.lines));
+  });
+
   it("writes and records exactly what scoring on one thread does, in input order", async () => {
     const dataset = await files.file("rows.jsonl", rows(3000));
     const inline = await linesOf(dataset, 0);
@@ -628,7 +656,8 @@ describe("runDataset's stop reason", () => {
 
   it.each([0, 1])("a JSON array that cannot be read to its end records the row and line where reading stopped, and why (workers %i)", async (workers) => {
     const elements = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: i, output: "a", expected: "a" }));
-    elements[6] = '{"id": 6, "output": "a",, "expected": "a"}';
+    // A string left unclosed: where the next row starts is unknown.
+    elements[6] = '{"id": 6, "output": "a, "expected": "a"}\n';
     const dataset = await files.file("cut.json", `[\n${elements.join(",\n")}\n]\n`);
     const store = openSqliteStore(join(files.dir(), `cut-${workers}.db`));
     try {

@@ -58,7 +58,7 @@ export interface RunDatasetOptions {
   workers?: number;
   /**
    * Rows per batch sent to a worker. Default {@link defaultBatchSize}: 512 rows, fewer past four evaluators;
-   * a batch of JSONL lines also closes at {@link BATCH_CHARS} characters.
+   * a batch of unparsed rows (JSONL lines, JSON array elements) also closes at {@link BATCH_CHARS} characters.
    */
   batchSize?: number;
   /** Worst rows to keep per evaluator, for reports. Default 10. */
@@ -108,8 +108,8 @@ export interface RunDatasetResult {
   /** True when the signal stopped the run before the end; everything scored so far is kept. */
   interrupted: boolean;
   /**
-   * The row error that stopped reading before the end of the dataset (a syntax error inside a JSON
-   * array, a CSV quote never closed): the run covers only the rows before it. Null when the whole file was read.
+   * The row error that stopped reading before the end of the dataset (brackets that do not pair up in a
+   * JSON array, a CSV quote never closed): the run covers only the rows before it. Null when the whole file was read.
    */
   readStopped: RowErrorInfo | null;
   /**
@@ -212,7 +212,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // evaluator wants it.
   let scan: FileScan;
   const datasetWarnings: string[] = [];
-  const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsedJsonl: true, onWarning: (w) => datasetWarnings.push(w) });
+  const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsed: true, onWarning: (w) => datasetWarnings.push(w) });
   let firstBatch: IteratorResult<(DatasetItem | UnparsedRow)[]>;
   let interrupted = false;
   // The rows the dataset IDF's pass read, when it read them all.
@@ -298,7 +298,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     let chars = 0;
     try {
       // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows, or of
-      // BATCH_CHARS characters of JSONL lines. JSONL lines are parsed on the scoring threads.
+      // BATCH_CHARS characters of unparsed rows. JSONL lines and JSON array elements are parsed on the scoring threads.
       for await (const items of startingWith(firstBatch, batches)) {
         for (const item of items) {
           batch.push(item);
