@@ -88,7 +88,7 @@ describe("simeval score", () => {
     expect(await run("score", "-t", "exact_match", "-o", "a", "--inputs", '{"expected":{"literal":"a"}}')).toMatchObject({ code: 0 });
     expect((await run("frobnicate")).code).toBe(2);
     // run asks for the dataset first, then for --config.
-    expect(await run("run")).toMatchObject({ code: 2, err: expect.stringContaining("missing required argument 'dataset'") });
+    expect(await run("run")).toMatchObject({ code: 2, err: expect.stringContaining("simeval: run needs its <dataset> argument: simeval run [options] <dataset>\n") });
     expect(await run("run", "rows.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("run needs --config EVALS.json") });
     // The evaluators file given without --config, or several datasets: each said as such, not "too many arguments".
     const slip = await run("run", "rows.jsonl", "evals.json");
@@ -208,7 +208,7 @@ describe("--fail-on-regression's help", () => {
 
 describe("compare's arguments", () => {
   it("are named run_a and run_b, as the README's RUN_A RUN_B, where a forgotten one was \"missing required argument 'b'\"", async () => {
-    expect(await run("compare", "prompt-a")).toMatchObject({ code: 2, out: "", err: expect.stringContaining("missing required argument 'run_b'") });
+    expect(await run("compare", "prompt-a")).toMatchObject({ code: 2, out: "", err: expect.stringContaining("simeval: compare needs its <run_b> argument: simeval compare [options] <run_a> <run_b>\n") });
     expect((await run("compare", "--help")).out).toContain("Usage: simeval compare [options] <run_a> <run_b>");
   });
 });
@@ -315,8 +315,8 @@ describe("option words commander let through", () => {
     for (const [argv, message] of [
       [["frob"], 'simeval: unknown command "frob"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list.'],
       [["rnu"], 'simeval: unknown command "rnu"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list. Did you mean "run"?'],
-      [["score", "-e", "a", "-o", "b"], "simeval: required option '-t, --type <type>' not specified"],
-      [["compare", "a", "b", "--seed"], "simeval: option '--seed <n>' argument missing"],
+      [["score", "-e", "a", "-o", "b"], "simeval: --type is required: --type <type>"],
+      [["compare", "a", "b", "--seed"], "simeval: --seed needs a value: --seed <n>"],
     ] as const) {
       const r = await run(...argv);
       expect(r, message).toMatchObject({ code: 2, out: "" });

@@ -15,6 +15,7 @@ import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { forTerminal } from "./format.js";
 import { checkOptionWords } from "./option-words.js";
+import { inSimevalVoice } from "./commander-voice.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import type { CliIO } from "./io.js";
 
@@ -107,7 +108,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .description("Score LLM and agent outputs against reference answers.")
     .exitOverride()
     // commander's own messages ("error: unknown command 'x'") begin "simeval:", as every other message does.
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: (s, write) => write(s.replace(/^error: /, "simeval: ")) })
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: (s, write) => write(inSimevalVoice(s)) })
     .showHelpAfterError("(run with --help for usage)")
     // The program's own options (-V, --version) only before the command: otherwise a text given to a
     // command's option ("score -e -V", "run … --name --version") printed the version and exited 0.
@@ -272,6 +273,11 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
       noArguments("list", command.args);
       code = listCommand(opts, io);
     });
+
+  // A command's missing argument is said with the command's usage.
+  for (const command of program.commands) {
+    command.configureOutput({ outputError: (s, write) => write(inSimevalVoice(s, { name: command.name(), usage: command.usage() })) });
+  }
 
   // `help COMMAND` for a command that does not exist: commander prints the general help on stderr and exits
   // 1, without a word on what was wrong (where `simeval COMMAND` says "unknown command").

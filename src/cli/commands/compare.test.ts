@@ -755,7 +755,7 @@ describe("compare with a run not read from a dataset file (null dataset_path and
       const file = join(dir, "r.results.jsonl");
       writeFileSync(file, JSON.stringify({ row: 1, id: "q1", results: result(1) }) + "\n");
       expect(await cliOutput(["compare", file, "b", "--db", db, "--pair-by", "key"])).toMatchObject({ code: 2, err: expect.stringContaining(`--pair-by key pairs rows by the keys a run was recorded with, and A (${file}) is a results.jsonl file, which keeps none`) });
-      expect((await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "id"])).err).toContain("Allowed choices are row, key");
+      expect((await cliOutput(["compare", "a", "b", "--db", db, "--pair-by", "id"])).err).toContain('simeval: --pair-by "id" is not one of its choices; expected row or key\n');
     });
   });
 

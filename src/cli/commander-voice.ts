@@ -1,0 +1,44 @@
+/**
+ * commander's own error messages in simeval's voice: "simeval: " first, the flag or argument and the value
+ * given, then what was expected, as simeval's own messages say them. A message not recognised keeps
+ * commander's words, its "error: " made "simeval: ".
+ */
+
+/** The long flag of commander's option label (`-c, --config <file>` → `--config`), or the label itself. */
+function longFlag(label: string): string {
+  return /--[\w-]+/.exec(label)?.[0] ?? label;
+}
+
+/** `--seed needs a value: --seed <n>` from commander's label `--seed <n>` and what is said of the flag. */
+function withValue(label: string, said: string): string {
+  const flag = longFlag(label);
+  return `${flag} ${said}: ${flag}${label.slice(label.indexOf(flag) + flag.length)}`;
+}
+
+/** `a, b, c` → `a, b or c`. */
+function orList(items: string): string {
+  const parts = items.split(", ");
+  return parts.length < 2 ? items : `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}`;
+}
+
+/**
+ * `message` (commander's, starting "error: ") as simeval says it. `command`: the command's name and usage
+ * (`compare`, `[options] <run_a> <run_b>`), to say what a missing argument is.
+ *
+ * - a choice not allowed: `simeval: --pair-by "id" is not one of its choices; expected row or key`
+ * - an option without its value: `simeval: --seed needs a value: --seed <n>`
+ * - a required option not given: `simeval: --type is required: --type <type>`
+ * - a missing argument: `simeval: compare needs its <run_b> argument: simeval compare [options] <run_a> <run_b>`
+ */
+export function inSimevalVoice(message: string, command?: { name: string; usage: string }): string {
+  const text = message.replace(/\n$/, "");
+  const choice = /^error: option '(.+?)' argument '([\s\S]*)' is invalid\. Allowed choices are (.+)\.$/.exec(text);
+  if (choice) return `simeval: ${longFlag(choice[1]!)} ${JSON.stringify(choice[2])} is not one of its choices; expected ${orList(choice[3]!)}\n`;
+  const valueless = /^error: option '(.+?)' argument missing$/.exec(text);
+  if (valueless) return `simeval: ${withValue(valueless[1]!, "needs a value")}\n`;
+  const required = /^error: required option '(.+?)' not specified$/.exec(text);
+  if (required) return `simeval: ${withValue(required[1]!, "is required")}\n`;
+  const missing = /^error: missing required argument '(.+)'$/.exec(text);
+  if (missing && command) return `simeval: ${command.name} needs its <${missing[1]}> argument: simeval ${command.name} ${command.usage}\n`;
+  return message.replace(/^error: /, "simeval: ");
+}
