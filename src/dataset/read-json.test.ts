@@ -233,10 +233,10 @@ describe("readJsonArray", () => {
     const element = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v, null, 1)),
       fc.dictionary(fc.string({ unit: "binary" }), fc.jsonValue(), { maxKeys: 3 }).map((v) => JSON.stringify(v)),
-      fc.constantFrom('{"a" 1}', '{"a":1,}', "{'a':1}", "tru", "-", '"s\\"', '{"a":"\\\""}', '{"a":[1}', '{"a":"x\ny"}', "}", ",", "x"),
+      fc.constantFrom('{"a" 1}', '{"a":1,}', "{'a':1}", "tru", "-", '"s\\"', '{"a":"\\\""}', '{"a":[1}', '{"a":"x\ny"}', "}", ",", "x", "é", "中", "😀x"),
     );
     const space = fc.constantFrom("", " ", "\n", "\r\n", "\t");
-    const file = fc.tuple(fc.array(fc.tuple(space, element, space), { minLength: 1, maxLength: 8 }), fc.boolean(), fc.constantFrom("]", "]\n", ",]", "] x", "")).map(([elements, bom, end]) =>
+    const file = fc.tuple(fc.array(fc.tuple(space, element, space), { minLength: 1, maxLength: 8 }), fc.boolean(), fc.constantFrom("]", "]\n", ",]", "] x", "", '] "a\\"b"', '] "\\u0041"', "] 😀", "]中")).map(([elements, bom, end]) =>
       Buffer.from(`${bom ? "\uFEFF" : ""}[${elements.map(([a, e, b]) => `${a}${e}${b}`).join(",")}${end}`),
     );
     fc.assert(
@@ -259,6 +259,48 @@ describe("readJsonArray", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("says what stopped the read, or what the top level holds, alike however the file is cut into reads (property)", () => {
+    // A character, literal or string cut by a read is described once the next read completes it: not as bytes
+    // that are not UTF-8, nor as its first byte.
+    const top = fc.constantFrom("true", "false", "null", '"ab"', "-1", "中", "😀", "é", "x");
+    const junk = fc.constantFrom("中", "😀", "é", '"a\\"b"', '"\\u0041"', '"ab"', "true");
+    const file = fc.oneof(
+      fc.tuple(fc.constantFrom("", "  ", "\n"), top).map(([a, t]) => Buffer.from(`${a}${t}`)),
+      fc.tuple(fc.constantFrom("", ",", "]"), junk).map(([at, j]) => Buffer.from(`[{"a":1}${at} ${j} `)),
+    );
+    fc.assert(
+      fc.property(file, fc.nat(), (bytes, cut) => {
+        const read = (split: number[]) => {
+          try {
+            return scanned(new JsonArrayScanner("p.json", false), bytes, split);
+          } catch (err) {
+            return (err as Error).message;
+          }
+        };
+        const whole = read([bytes.length]);
+        expect(JSON.stringify(whole)).not.toContain("UTF-8");
+        expect(read([cut % (bytes.length + 1), bytes.length])).toEqual(whole);
+      }),
+    );
+    const inTwo = (bytes: Buffer, at: number): (DatasetItem | UnparsedRow)[] | string => {
+      try {
+        return scanned(new JsonArrayScanner("p.json", false), bytes, [at, bytes.length]);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const stopped = ". Reading stopped here: the rest of the file is not in the run";
+    expect(inTwo(Buffer.from("  true"), 4)).toBe("p.json: expected a JSON array of row objects at the top level, found a boolean");
+    expect(inTwo(Buffer.from('[{"a":1}] "a\\"b"'), 13)).toEqual([
+      { row: 1, line: 1, record: { a: 1 } },
+      { row: 2, line: 1, error: { code: "DATASET_READ_STOPPED", message: `line 1: not valid JSON (unexpected string "a\\"b" after the array's closing ] at byte 11 of the line); expected a JSON array of row objects${stopped}` } },
+    ]);
+    expect(inTwo(Buffer.from("[{},\n中]"), 6)).toEqual([
+      { row: 1, line: 1, record: {} },
+      { row: 2, line: 2, error: { code: "DATASET_READ_STOPPED", message: `line 2: not valid JSON (unexpected "中" at byte 1 of the line); expected a JSON array of row objects${stopped}` } },
+    ]);
   });
 
   it("hands out unparsed elements with the bytes before each on its line, for the scoring threads to parse", async () => {

@@ -79,6 +79,11 @@ export class JsonArrayScanner {
   private comma = { line: 0, byte: 0 };
   /** Whether the chunk being scanned is all ASCII (most datasets): its elements need no UTF-8 check, and decode as latin1, about 4x faster. */
   private ascii = false;
+  /**
+   * A fault found where its description needs bytes past the chunk's end (a character, a literal or a string
+   * cut by the read): its bytes so far, and what reports it once the next chunk (or the file's end) completes them.
+   */
+  private deferred: { bytes: Buffer; report: (bytes: Buffer, out: (DatasetItem | UnparsedRow)[]) => void } | undefined;
 
   constructor(
     private readonly path: string,
@@ -89,11 +94,17 @@ export class JsonArrayScanner {
 
   /** Whether the scanner stopped at a fault (its last item given), so that nothing more need be read. */
   get stopped(): boolean {
-    return this.state === "stopped";
+    return this.state === "stopped" && this.deferred === undefined;
   }
 
   /** Scans the next chunk (kept only until this returns), adding the items it completes to `out`. */
   push(chunk: Buffer, out: (DatasetItem | UnparsedRow)[]): void {
+    if (this.deferred !== undefined) {
+      const bytes = Buffer.concat([this.deferred.bytes, chunk.subarray(0, DESCRIBE_BYTES)]);
+      if (bytes.length >= DESCRIBE_BYTES || !needsMore(bytes, 0)) this.report(bytes, out);
+      else this.deferred.bytes = bytes;
+      return;
+    }
     this.ascii = isAscii(chunk);
     const n = chunk.length;
     let i = 0;
@@ -118,6 +129,7 @@ export class JsonArrayScanner {
 
   /** Ends the file: adds the last item (the end before the `]`) to `out`, or throws what makes the file no dataset at all. */
   end(out: (DatasetItem | UnparsedRow)[]): void {
+    if (this.deferred !== undefined) return this.report(this.deferred.bytes, out);
     switch (this.state) {
       case "stopped":
         return;
@@ -147,7 +159,13 @@ export class JsonArrayScanner {
     switch (this.state) {
       case "before":
         if (b === OPEN_BRACKET) this.state = "first";
-        else throw datasetInvalid(this.path, this.topLevel(chunk, i));
+        else {
+          const line = this.line;
+          this.state = "stopped";
+          this.describeThen(chunk, i, (bytes) => {
+            throw datasetInvalid(this.path, topLevel(bytes, line));
+          });
+        }
         return;
       case "first":
         if (b === CLOSE_BRACKET) this.state = "closed";
@@ -277,34 +295,86 @@ export class JsonArrayScanner {
   private stop(chunk: Buffer, i: number, out: (DatasetItem | UnparsedRow)[], note = ""): void {
     const closed = this.state === "closed";
     this.state = "stopped";
+    const { line } = this;
     const byte = this.base + i - this.lineStart + 1;
-    const found = describeByte(chunk, i);
-    const message =
-      found === undefined
-        ? `line ${this.line}: not valid UTF-8 at byte ${byte} of the line; expected UTF-8 text`
-        : `line ${this.line}: not valid JSON (unexpected ${found}${closed ? " after the array's closing ]" : ""} at byte ${byte} of the line${note}); expected ${EXPECTED}`;
-    out.push(rowError(this.row + 1, this.line, `${message}${STOPPED_NOTE}`, "DATASET_READ_STOPPED"));
+    const row = this.row + 1;
+    const report = (bytes: Buffer, to: (DatasetItem | UnparsedRow)[]): void => {
+      const found = describeByte(bytes, 0);
+      const message =
+        found === undefined
+          ? `line ${line}: not valid UTF-8 at byte ${byte} of the line; expected UTF-8 text`
+          : `line ${line}: not valid JSON (unexpected ${found}${closed ? " after the array's closing ]" : ""} at byte ${byte} of the line${note}); expected ${EXPECTED}`;
+      to.push(rowError(row, line, `${message}${STOPPED_NOTE}`, "DATASET_READ_STOPPED"));
+    };
+    if (note !== "") report(chunk.subarray(i), out);
+    else this.describeThen(chunk, i, report, out);
   }
 
-  /** Why a file whose first value starts at byte `i` is not an array: the kind of value it holds, or the byte that starts none. */
-  private topLevel(chunk: Buffer, i: number): string {
-    const b = chunk[i]!;
-    const literal = (word: string): boolean => chunk.toString("latin1", i, i + word.length) === word;
-    const kind =
-      b === OPEN_BRACE
-        ? "an object (if the file holds one JSON object per line, name it .jsonl; if the rows are an array under a key, take it out: jq '.KEY' FILE > rows.json)"
-        : b === QUOTE
-          ? "a string"
-          : b === 0x2d || (b >= 0x30 && b <= 0x39)
-            ? "a number"
-            : literal("true") || literal("false")
-              ? "a boolean"
-              : literal("null")
-                ? "null"
-                : undefined;
-    if (kind !== undefined) return `expected ${EXPECTED} at the top level, found ${kind}`;
-    return `not valid JSON at line ${this.line} (unexpected ${describeByte(chunk, i) ?? "bytes that are not UTF-8"}); expected ${EXPECTED}`;
+  /**
+   * Reports the fault at byte `i` of `chunk` with the bytes from it: now, or, when a character, literal or string
+   * there goes on past the chunk's end, once the next chunk (or the file's end) is pushed.
+   */
+  private describeThen(chunk: Buffer, i: number, report: (bytes: Buffer, out: (DatasetItem | UnparsedRow)[]) => void, out?: (DatasetItem | UnparsedRow)[]): void {
+    const bytes = chunk.subarray(i, i + DESCRIBE_BYTES);
+    if (bytes.length < DESCRIBE_BYTES && needsMore(bytes, 0)) this.deferred = { bytes: Buffer.from(bytes), report };
+    else report(bytes, out ?? []);
   }
+
+  /** Reports the deferred fault with `bytes`. */
+  private report(bytes: Buffer, out: (DatasetItem | UnparsedRow)[]): void {
+    const { report } = this.deferred!;
+    this.deferred = undefined;
+    report(bytes, out);
+  }
+}
+
+/** The most bytes of a fault kept to describe it (a string quoted is cut to 60 characters anyway). */
+const DESCRIBE_BYTES = 4096;
+
+/**
+ * Whether describing the byte at `i` needs bytes past the end of `bytes`: a character cut there, a literal
+ * (`true`, `false`, `null`) that may be, or a string neither closed nor ended by a line break in them.
+ */
+function needsMore(bytes: Buffer, i: number): boolean {
+  const b = bytes[i]!;
+  if (b === QUOTE) return stringEnd(bytes, i) === undefined;
+  if (b === 0x74 || b === 0x66 || b === 0x6e) return i + 5 > bytes.length;
+  if (b < 0xc0) return false;
+  return i + (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > bytes.length;
+}
+
+/**
+ * The string starting with the quote at `i`: the offset of its closing quote, -1 when a line break comes first,
+ * undefined when `bytes` end before either.
+ */
+function stringEnd(bytes: Buffer, i: number): number | undefined {
+  for (let j = i + 1; j < bytes.length; j++) {
+    const b = bytes[j]!;
+    if (b === BACKSLASH) j++;
+    else if (b === QUOTE) return j;
+    else if (b === NEWLINE) return -1;
+  }
+  return undefined;
+}
+
+/** Why a file whose first value starts with `bytes` is not an array: the kind of value it holds, or the byte that starts none. */
+function topLevel(bytes: Buffer, line: number): string {
+  const b = bytes[0]!;
+  const literal = (word: string): boolean => bytes.toString("latin1", 0, word.length) === word;
+  const kind =
+    b === OPEN_BRACE
+      ? "an object (if the file holds one JSON object per line, name it .jsonl; if the rows are an array under a key, take it out: jq '.KEY' FILE > rows.json)"
+      : b === QUOTE
+        ? "a string"
+        : b === 0x2d || (b >= 0x30 && b <= 0x39)
+          ? "a number"
+          : literal("true") || literal("false")
+            ? "a boolean"
+            : literal("null")
+              ? "null"
+              : undefined;
+  if (kind !== undefined) return `expected ${EXPECTED} at the top level, found ${kind}`;
+  return `not valid JSON at line ${line} (unexpected ${describeByte(bytes, 0) ?? "bytes that are not UTF-8"}); expected ${EXPECTED}`;
 }
 
 /**
@@ -314,10 +384,17 @@ export class JsonArrayScanner {
 function describeByte(chunk: Buffer, i: number): string | undefined {
   const b = chunk[i]!;
   if (b === QUOTE) {
-    const close = chunk.indexOf(QUOTE, i + 1);
-    const eol = chunk.indexOf(NEWLINE, i + 1);
-    if (close !== -1 && (eol === -1 || close < eol) && chunk[close - 1] !== BACKSLASH) {
-      return `string ${shortMessage(chunk.toString("utf8", i, close + 1), 60)}`;
+    const close = stringEnd(chunk, i);
+    if (close !== undefined && close !== -1 && firstInvalidUtf8(chunk, i, close + 1) === -1) {
+      const text = chunk.toString("utf8", i, close + 1);
+      let quoted = text;
+      try {
+        // As the string's value, escapes read: `"\u0041"` is "A".
+        quoted = JSON.stringify(JSON.parse(text));
+      } catch {
+        // An escape JSON does not have: quoted as written.
+      }
+      return `string ${shortMessage(quoted, 60)}`;
     }
   }
   if (b < 0x80) return JSON.stringify(String.fromCharCode(b));
