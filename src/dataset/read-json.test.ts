@@ -116,6 +116,18 @@ describe("readJsonArray", () => {
     expect(items.map((i) => [i.row, "error" in i ? i.error : i.record])).toEqual([[1, { code: "DATASET_READ_STOPPED", message }]]);
   });
 
+  it.each([
+    ['[1"a"]', 'unexpected string "a" at byte 3'],
+    ["[1[2]]", 'unexpected "[" at byte 3'],
+    ['[true{"a":1}]', 'unexpected "{" at byte 6'],
+  ])("%s: a quote or an opening bracket ends a bare value (a number, true…), and cannot follow it", async (text, fault) => {
+    const items = await collect(readJsonArray(await file("bare.json", text)));
+    expect(items.map((i) => ("error" in i ? [i.row, i.error.code, i.error.message] : i))).toEqual([
+      [1, "DATASET_ROW_INVALID", `line 1: expected a row object in the array, found ${text.startsWith("[t") ? "a boolean" : "a number"}`],
+      [2, "DATASET_READ_STOPPED", `line 1: not valid JSON (${fault} of the line); expected a JSON array of row objects${STOPPED}`],
+    ]);
+  });
+
   it("a second array after the first: its rows are not read, and reading stops at its [ (line 2) after row 1", async () => {
     const text = '[{"output":"a","expected":"a"}]\n[{"output":"b","expected":"b"}]\n';
     const items = await collect(readJsonArray(await file("two-arrays.json", text)));
