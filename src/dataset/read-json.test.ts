@@ -241,6 +241,13 @@ describe("readJsonArray", () => {
     }
   });
 
+  it("an element of just the longest length is kept, also when a read ends right after it (a bare value ends at the next byte)", () => {
+    for (const split of [[14], [13, 14], [1, 13, 14]]) {
+      const items = scanned(new JsonArrayScanner("long.json", false, undefined, 12), Buffer.from("[123456789012]"), split);
+      expect(brief(items as DatasetItem[])).toEqual([[1, 1, "line 1: expected a row object in the array, found a number"]]);
+    }
+  });
+
   it("finds the same rows however the file is cut into reads, parsed where read or later on (property)", () => {
     const element = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v, null, 1)),
