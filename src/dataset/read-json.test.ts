@@ -241,6 +241,17 @@ describe("readJsonArray", () => {
     }
   });
 
+  it("invalid UTF-8 in an element: placed on its own line, also in an element read in pieces whose last read is ASCII", () => {
+    const text = Buffer.concat([Buffer.from('[{"a":1,\n  "b":"'), Buffer.from([0xff]), Buffer.from('"},\n{"c":2}]')]);
+    for (const split of [[text.length], [17, text.length], [18, text.length]]) {
+      const items = scanned(new JsonArrayScanner("u.json", false), text, split);
+      expect(brief(items as DatasetItem[])).toEqual([
+        [1, 1, "line 2: not valid UTF-8 at byte 8 of the line; expected UTF-8 text"],
+        [2, 3, { c: 2 }],
+      ]);
+    }
+  });
+
   it("an element of just the longest length is kept, also when a read ends right after it (a bare value ends at the next byte)", () => {
     for (const split of [[14], [13, 14], [1, 13, 14]]) {
       const items = scanned(new JsonArrayScanner("long.json", false, undefined, 12), Buffer.from("[123456789012]"), split);

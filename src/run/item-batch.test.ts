@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
 import { packItems, unpackItems } from "./item-batch.js";
 
-const unparsed: fc.Arbitrary<UnparsedRow> = fc.record({ row: fc.nat(), line: fc.nat(), json: fc.string({ unit: "grapheme" }) });
+// A JSON array's element has `byte` (0 at a line's start; past 4 GiB in a long one-line array), a JSONL line none.
+const unparsed: fc.Arbitrary<UnparsedRow> = fc.record(
+  { row: fc.nat(), line: fc.nat(), json: fc.string({ unit: "grapheme" }), byte: fc.oneof(fc.constant(0), fc.nat(), fc.constant(2 ** 32 + 7)) },
+  { requiredKeys: ["row", "line", "json"] },
+);
 const item: fc.Arbitrary<DatasetItem> = fc.oneof(
   fc.record({ row: fc.nat(), line: fc.nat(), record: fc.dictionary(fc.string(), fc.string()) }),
   fc.record({ row: fc.nat(), line: fc.nat(), error: fc.record({ code: fc.constant("DATASET_ROW_INVALID" as const), message: fc.string() }) }),
