@@ -333,6 +333,14 @@ describe("readJsonArray", () => {
     ]);
   });
 
+  it("places a syntax error on a later line of an element from that line's start (the last line break before it)", () => {
+    expect(parseArrayElement({ row: 4, line: 7, json: '{"a":1,\n "b":2,\n  "c" 3}', byte: 5 })).toEqual({
+      row: 4,
+      line: 7,
+      error: { code: "DATASET_ROW_INVALID", message: "line 9: not valid JSON (Unexpected number at byte 7 of the line); expected a JSON array of row objects" },
+    });
+  });
+
   it("hands out unparsed elements with the bytes before each on its line, for the scoring threads to parse", async () => {
     const path = await file("unparsed.json", '[{"a":1}, {"é":2},\n  {"b" 3}]');
     const batches: (DatasetItem | UnparsedRow)[] = [];
