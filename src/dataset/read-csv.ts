@@ -264,8 +264,8 @@ function headerAsJson(header: { text: string; cut: boolean }): "jsonl" | "json" 
   }
 }
 
-/** {@link readCsv}'s rows, one array per read of the file. */
-export async function* readCsvBatches(path: string, signal?: AbortSignal, given = ","): AsyncGenerator<DatasetItem[]> {
+/** {@link readCsv}'s rows, one array per read of the file; `onBytes` is told, before each, the bytes its rows and those before took. */
+export async function* readCsvBatches(path: string, signal?: AbortSignal, given = ",", onBytes?: (bytes: number) => void): AsyncGenerator<DatasetItem[]> {
   const handle = await openDatasetFile(path, EXPECTED);
   let header1: { text: string; cut: boolean };
   try {
@@ -374,6 +374,9 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     // Everything parsed from the last read is in hand: pass it on as one batch.
     if (parser.readableLength === 0) {
       if (signal?.aborted === true) throw signal.reason;
+      // Where csv-parse is: the end of the last record it gave (in the bytes it was given, which are the file's but
+      // for a U+FFFF doubled or a BOM cut).
+      onBytes?.(parser.info.bytes);
       yield out;
       out = [];
     }

@@ -93,9 +93,9 @@ function batchesAs(path: string, format: DatasetFormat, opts: ReadDatasetOptions
     case "jsonl":
       return readJsonlBatches(path, signal, opts.unparsed ?? false);
     case "json":
-      return readJsonArrayBatches(path, signal, opts.onWarning, opts.unparsed ?? false);
+      return readJsonArrayBatches(path, signal, opts.onWarning, opts.unparsed ?? false, opts.onBytes);
     case "csv":
-      return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",");
+      return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",", opts.onBytes);
   }
 }
 
@@ -106,6 +106,11 @@ export interface ReadDatasetOptions {
   signal?: AbortSignal;
   /** JSONL lines and JSON array elements as {@link UnparsedRow}s, for a runner that parses them where it scores them (readDatasetBatches only). */
   unparsed?: boolean;
+  /**
+   * Told, before each batch of a JSON array or CSV file, how many of the file's bytes the rows up to it took
+   * (readDatasetBatches only): a runner's estimate of the rows to come, where a file's lines do not tell them.
+   */
+  onBytes?: (bytes: number) => void;
   /**
    * Told about a fault in the file that is not a row and loses none, once each (its message starts `line N:`):
    * a trailing comma after a JSON array's last element. Without it, such a fault goes unsaid.
@@ -131,7 +136,7 @@ export interface ReadDatasetOptions {
  * non-empty string (INPUT_INVALID) or options of the wrong kind (CONFIG_INVALID: a `format` that is none of
  * the three, a `signal` that is no AbortSignal) throw an EvalError at once, naming the argument.
  */
-export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unparsed"> = {}): AsyncIterableIterator<DatasetItem> {
+export function readDataset(path: string, opts: Omit<ReadDatasetOptions, "unparsed" | "onBytes"> = {}): AsyncIterableIterator<DatasetItem> {
   checkPath("readDataset", path);
   checkReadOptions(opts);
   return itemsOf(readDatasetBatches(path, opts), opts.signal);

@@ -437,15 +437,27 @@ export function readJsonArray(path: string, signal?: AbortSignal, onWarning?: (m
   return itemsOf(readJsonArrayBatches(path, signal, onWarning), signal);
 }
 
-/** {@link readJsonArray}'s rows, one array per read of the file; with `unparsed`, as {@link UnparsedRow}s (a `byte` each). */
+/**
+ * {@link readJsonArray}'s rows, one array per read of the file; with `unparsed`, as {@link UnparsedRow}s (a `byte`
+ * each). `onBytes` is told the bytes read so far before each array.
+ */
 export function readJsonArrayBatches(path: string, signal?: AbortSignal, onWarning?: (message: string) => void): AsyncGenerator<DatasetItem[]>;
-export function readJsonArrayBatches(path: string, signal: AbortSignal | undefined, onWarning: ((message: string) => void) | undefined, unparsed: boolean): AsyncGenerator<(DatasetItem | UnparsedRow)[]>;
-export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, onWarning?: (message: string) => void, unparsed = false): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
+export function readJsonArrayBatches(
+  path: string,
+  signal: AbortSignal | undefined,
+  onWarning: ((message: string) => void) | undefined,
+  unparsed: boolean,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<(DatasetItem | UnparsedRow)[]>;
+export async function* readJsonArrayBatches(path: string, signal?: AbortSignal, onWarning?: (message: string) => void, unparsed = false, onBytes?: (bytes: number) => void): AsyncGenerator<(DatasetItem | UnparsedRow)[]> {
   const handle = await openDatasetFile(path, EXPECTED);
   const scanner = new JsonArrayScanner(path, unparsed, onWarning);
+  let bytes = 0;
   for await (const chunk of readReusedChunks(path, handle, signal)) {
     const items: (DatasetItem | UnparsedRow)[] = [];
     scanner.push(chunk, items);
+    bytes += chunk.length;
+    onBytes?.(bytes);
     if (items.length > 0) yield items;
     if (scanner.stopped) return;
   }

@@ -346,18 +346,29 @@ describe("runDataset with the dataset IDF", () => {
     expect(plain).toEqual(fingerprint);
   });
 
-  it.each(["json", "csv"])("tells a %s file's rows as the expected total once the IDF's pass has read them (without it, none)", async (format) => {
-    const records = Array.from({ length: 1100 }, (_, i) => ({ id: `r${i}`, output: `answer ${i % 17}`, expected: `answer ${i % 13}` }));
+  it.each(["json", "csv"])("tells a %s file's rows as the expected total once the IDF's pass has read them, and estimates them from the bytes read without it", async (format) => {
+    // 20,000 rows of about 45 bytes: several reads of 256 KiB.
+    const records = Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, output: `answer ${i % 17}`, expected: `answer ${i % 13}` }));
     const text = format === "json" ? JSON.stringify(records) : ["id,output,expected", ...records.map((r) => `${r.id},${r.output},${r.expected}`)].join("\n");
     const dataset = await files.file(`totals.${format}`, text);
     const totals = async (spec: object) => {
-      const seen = new Set<number | null>();
-      await runDataset({ dataset, evaluators: [spec], workers: 0, onProgress: (_, total) => void seen.add(total) });
-      return [...seen];
+      const seen: [number, number | null][] = [];
+      await runDataset({ dataset, evaluators: [spec], workers: 0, onProgress: (rows, total) => void seen.push([rows, total]) });
+      return seen;
     };
-    expect(await totals({ type: "tfidf_similarity", config: { idf: "dataset" } })).toEqual([1100]);
-    expect(await totals({ type: "tfidf_similarity" })).toEqual([null]);
+    expect(new Set((await totals({ type: "tfidf_similarity", config: { idf: "dataset" } })).map(([, total]) => total))).toEqual(new Set([20_000]));
+    const estimated = await totals({ type: "tfidf_similarity" });
+    // Each batch's estimate is within 5% of the rows there are (the rows are alike), never below the rows done, and exact once all are read.
+    expect(estimated.length).toBeGreaterThan(3);
+    for (const [rows, total] of estimated) {
+      expect(total).not.toBeNull();
+      expect(total!).toBeGreaterThanOrEqual(rows);
+      expect(Math.abs(total! - 20_000)).toBeLessThan(1_000);
+    }
+    expect(new Set(estimated.map(([, total]) => total)).size).toBeGreaterThan(1);
+    expect(estimated.at(-1)).toEqual([20_000, 20_000]);
   });
+
 });
 
 describe("runDataset with the dataset IDF, whatever the outputs", () => {

@@ -69,7 +69,10 @@ export interface RunDatasetOptions {
    * then on stops nothing, the rows in flight are scored and the run is recorded complete.
    */
   onRead?: () => void;
-  /** Called after each batch: rows done, and the expected total when known (JSONL; JSON array and CSV with the dataset IDF's pass). */
+  /**
+   * Called after each batch: rows done, and the expected total when known (JSONL; a JSON array or CSV file with the
+   * dataset IDF's pass, or once every row is read), else estimated from the bytes read (null before the first).
+   */
   onProgress?: (rows: number, estimatedTotal: number | null) => void;
   /**
    * Told what the run does before its first row, as it goes: fingerprinting the dataset (bytes read of its size),
@@ -212,7 +215,9 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   // evaluator wants it.
   let scan: FileScan;
   const datasetWarnings: string[] = [];
-  const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsed: true, onWarning: (w) => datasetWarnings.push(w) });
+  // The bytes a JSON array's or CSV file's rows read so far took, for the estimate of its rows (below).
+  let bytesRead = 0;
+  const batches = readDatasetBatches(opts.dataset, { ...withSignal(opts.signal), unparsed: true, onWarning: (w) => datasetWarnings.push(w), onBytes: (bytes) => void (bytesRead = bytes) });
   let firstBatch: IteratorResult<(DatasetItem | UnparsedRow)[]>;
   let interrupted = false;
   // The rows the dataset IDF's pass read, when it read them all.
@@ -254,8 +259,15 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
   const datasetHash = scan.sha256;
   // JSONL has a row a line, blank lines aside: its lines that are not blank are the rows to come. (Counting the
   // blank ones, a file with a blank line after each row ended its run with the bar at 50%.) A JSON array or CSV
-  // file tells its rows only once read: by the dataset IDF's pass when there is one, which read them all.
-  const estimatedRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.filledLines : idfRows;
+  // file tells its rows only once read: by the dataset IDF's pass when there is one, which read them all; else,
+  // until every row is read, as the rows read so far times the file's size over the bytes they took.
+  const knownRows = formatFromExtension(opts.dataset) === "jsonl" ? scan.filledLines : idfRows;
+  let rowsRead = 0;
+  let allRead = false;
+  const estimatedRows = (): number | null => {
+    if (knownRows !== null || allRead) return knownRows ?? rowsRead;
+    return bytesRead > 0 ? Math.max(rowsRead, Math.round((rowsRead * size) / bytesRead)) : null;
+  };
   const store = opts.store;
   const runId = (await store?.beginRun({ name: opts.name ?? null, dataset_path: resolve(opts.dataset), dataset_hash: datasetHash, evaluators: evaluators.map((e) => e.spec) })) ?? null;
   const rowErrors: RowErrorInfo[] = [];
@@ -284,7 +296,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
     await opts.write?.(batch.bytes);
     scorer.recycle(batch);
     rowsDone += size;
-    opts.onProgress?.(rowsDone, estimatedRows);
+    opts.onProgress?.(rowsDone, estimatedRows());
   };
 
   const inFlight: Promise<ScoredBatch>[] = [];
@@ -300,6 +312,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
       // The reader hands over whole reads; they are regrouped into batches of `batchSize` rows, or of
       // BATCH_CHARS characters of unparsed rows. JSONL lines and JSON array elements are parsed on the scoring threads.
       for await (const items of startingWith(firstBatch, batches)) {
+        rowsRead += items.length;
         for (const item of items) {
           batch.push(item);
           if ("json" in item) chars += item.json.length;
@@ -314,6 +327,7 @@ export async function runDataset(opts: RunDatasetOptions): Promise<RunDatasetRes
         }
       }
       if (batch.length) inFlight.push(scorer.score(batch));
+      allRead = true;
       // Every row is read. An abort heard before now makes the run incomplete, also one the reader did not stop
       // for (its last bytes read already): the CLI said so when it came. From now on, one does not.
       if (opts.signal?.aborted) interrupted = true;
