@@ -101,6 +101,10 @@ describe("simeval score", () => {
     expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });
     expect((await run("runs", "a", "b", "--db", "nowhere.db")).err).toBe('simeval: runs takes no arguments, received 2: "a", "b"; to list only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE); to see one run, simeval show RUN');
     expect(await run("list", "levenshtein")).toMatchObject({ code: 2, out: "", err: 'simeval: list takes no arguments, received "levenshtein"; it lists every evaluator type, each with its config keys and defaults' });
+    // The other commands' arguments too many: the words given and the usage, not commander's "too many arguments for 'show'. Expected 1 argument but got 2."
+    expect(await run("show", "a", "b")).toMatchObject({ code: 2, out: "", err: 'simeval: show takes 1 argument, received 2: "a", "b"; usage: simeval show [options] <run>\n(run with --help for usage)\n' });
+    expect((await run("compare", "a", "b", "c")).err).toContain('simeval: compare takes 2 arguments, received 3: "a", "b", "c"; usage: simeval compare [options] <run_a> <run_b>\n');
+    expect((await run("score", "-t", "exact_match", "-e", "a", "-o", "b", "--", "-n", "x")).err).toContain('simeval: score takes no arguments, received 2: "-n", "x"; after --');
   });
 
   it("scores a text that reads like the program's -V / --version option, rather than printing the version", async () => {

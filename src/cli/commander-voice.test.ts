@@ -23,6 +23,21 @@ describe("inSimevalVoice", () => {
     expect(inSimevalVoice("error: missing required argument 'run_b'\n")).toBe("simeval: missing required argument 'run_b'\n");
   });
 
+  it("says too many arguments with the words given and the command's usage, and what -- did to an option", () => {
+    const show = { name: "show", usage: "[options] <run>", args: ["a", "b"] };
+    expect(inSimevalVoice("error: too many arguments for 'show'. Expected 1 argument but got 2.\n", show)).toBe(
+      'simeval: show takes 1 argument, received 2: "a", "b"; usage: simeval show [options] <run>\n',
+    );
+    const score = { name: "score", usage: "[options]", args: ["-t", "x"] };
+    expect(inSimevalVoice("error: too many arguments for 'score'. Expected 0 arguments but got 2.\n", score)).toBe(
+      'simeval: score takes no arguments, received 2: "-t", "x"; after --, every word is read as an argument, options too: give the options before --; usage: simeval score [options]\n',
+    );
+    const compare = { name: "compare", usage: "[options] <run_a> <run_b>", args: ["a", "b", "c"] };
+    expect(inSimevalVoice("error: too many arguments for 'compare'. Expected 2 arguments but got 3.\n", compare)).toBe(
+      'simeval: compare takes 2 arguments, received 3: "a", "b", "c"; usage: simeval compare [options] <run_a> <run_b>\n',
+    );
+  });
+
   it("keeps any other message's words, starting it with simeval:", () => {
     expect(inSimevalVoice("error: unknown option '--limit'\n")).toBe("simeval: unknown option '--limit'\n");
     expect(inSimevalVoice("error: option '--x <v>' argument 'a' is invalid. Not a number.\n")).toBe("simeval: option '--x <v>' argument 'a' is invalid. Not a number.\n");

@@ -21,6 +21,13 @@ function orList(items: string): string {
   return parts.length < 2 ? items : `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}`;
 }
 
+/** `show takes 1 argument, received 2: "a", "b"` (and why an option may have been read as one). */
+function excessArguments(name: string, expected: number, args: readonly string[]): string {
+  const takes = expected === 0 ? "no arguments" : `${expected} argument${expected === 1 ? "" : "s"}`;
+  const given = `${name} takes ${takes}, received ${args.length}: ${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  return args.some((a) => a.startsWith("-")) ? `${given}; after --, every word is read as an argument, options too: give the options before --` : given;
+}
+
 /**
  * `message` (commander's, starting "error: ") as simeval says it. `command`: the command's name and usage
  * (`compare`, `[options] <run_a> <run_b>`), to say what a missing argument is.
@@ -29,8 +36,10 @@ function orList(items: string): string {
  * - an option without its value: `simeval: --seed needs a value: --seed <n>`
  * - a required option not given: `simeval: --type is required: --type <type>`
  * - a missing argument: `simeval: compare needs its <run_b> argument: simeval compare [options] <run_a> <run_b>`
+ * - too many arguments (`args`: the command's, as commander read them): `simeval: show takes 1 argument, received 2:
+ *   "a", "b"; usage: simeval show [options] <run>`, with a word on `--` when one of them reads as an option
  */
-export function inSimevalVoice(message: string, command?: { name: string; usage: string }): string {
+export function inSimevalVoice(message: string, command?: { name: string; usage: string; args?: readonly string[] }): string {
   const text = message.replace(/\n$/, "");
   const choice = /^error: option '(.+?)' argument '([\s\S]*)' is invalid\. Allowed choices are (.+)\.$/.exec(text);
   if (choice) return `simeval: ${longFlag(choice[1]!)} ${JSON.stringify(choice[2])} is not one of its choices; expected ${orList(choice[3]!)}\n`;
@@ -40,5 +49,7 @@ export function inSimevalVoice(message: string, command?: { name: string; usage:
   if (required) return `simeval: ${withValue(required[1]!, "is required")}\n`;
   const missing = /^error: missing required argument '(.+)'$/.exec(text);
   if (missing && command) return `simeval: ${command.name} needs its <${missing[1]}> argument: simeval ${command.name} ${command.usage}\n`;
+  const excess = /^error: too many arguments for '.+'\. Expected (\d+) arguments? but got (\d+)\.$/.exec(text);
+  if (excess && command?.args) return `simeval: ${excessArguments(command.name, Number(excess[1]), command.args)}; usage: simeval ${command.name} ${command.usage}\n`;
   return message.replace(/^error: /, "simeval: ");
 }
