@@ -105,6 +105,7 @@ describe("simeval score", () => {
     expect(await run("show", "a", "b")).toMatchObject({ code: 2, out: "", err: 'simeval: show takes 1 argument, received 2: "a", "b"; usage: simeval show [options] <run>\n(run with --help for usage)\n' });
     expect((await run("compare", "a", "b", "c")).err).toContain('simeval: compare takes 2 arguments, received 3: "a", "b", "c"; usage: simeval compare [options] <run_a> <run_b>\n');
     expect((await run("score", "-t", "exact_match", "-e", "a", "-o", "b", "--", "-n", "x")).err).toContain('simeval: score takes no arguments, received 2: "-n", "x"; after --');
+    expect(await run("score", "--", "-t", "exact_match", "-e", "a", "-o", "b")).toMatchObject({ code: 2, err: expect.stringContaining("simeval: --type is required: --type <type>; it was given after --, where every word is read as an argument: give the options before --\n") });
   });
 
   it("scores a text that reads like the program's -V / --version option, rather than printing the version", async () => {

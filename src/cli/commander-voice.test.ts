@@ -15,6 +15,13 @@ describe("inSimevalVoice", () => {
     expect(inSimevalVoice("error: option '-c, --config <file>' argument missing\n")).toBe("simeval: --config needs a value: --config <file>\n");
     expect(inSimevalVoice("error: option '--seed <n>' argument missing\n")).toBe("simeval: --seed needs a value: --seed <n>\n");
     expect(inSimevalVoice("error: required option '-t, --type <type>' not specified\n")).toBe("simeval: --type is required: --type <type>\n");
+    // Given after --, it was read as an argument: said so.
+    for (const given of ["-t", "-texact_match", "--type", "--type=exact_match"]) {
+      expect(inSimevalVoice("error: required option '-t, --type <type>' not specified\n", { name: "score", usage: "[options]", args: [given, "exact_match"] })).toBe(
+        "simeval: --type is required: --type <type>; it was given after --, where every word is read as an argument: give the options before --\n",
+      );
+    }
+    expect(inSimevalVoice("error: required option '-t, --type <type>' not specified\n", { name: "score", usage: "[options]", args: ["--typo", "-x"] })).toBe("simeval: --type is required: --type <type>\n");
   });
 
   it("says a missing argument with the command's usage, when the command is known", () => {

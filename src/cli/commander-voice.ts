@@ -34,7 +34,7 @@ function excessArguments(name: string, expected: number, args: readonly string[]
  *
  * - a choice not allowed: `simeval: --pair-by "id" is not one of its choices; expected row or key`
  * - an option without its value: `simeval: --seed needs a value: --seed <n>`
- * - a required option not given: `simeval: --type is required: --type <type>`
+ * - a required option not given: `simeval: --type is required: --type <type>` (and, when `args` hold it, that it came after `--`)
  * - a missing argument: `simeval: compare needs its <run_b> argument: simeval compare [options] <run_a> <run_b>`
  * - too many arguments (`args`: the command's, as commander read them): `simeval: show takes 1 argument, received 2:
  *   "a", "b"; usage: simeval show [options] <run>`, with a word on `--` when one of them reads as an option
@@ -46,7 +46,12 @@ export function inSimevalVoice(message: string, command?: { name: string; usage:
   const valueless = /^error: option '(.+?)' argument missing$/.exec(text);
   if (valueless) return `simeval: ${withValue(valueless[1]!, "needs a value")}\n`;
   const required = /^error: required option '(.+?)' not specified$/.exec(text);
-  if (required) return `simeval: ${withValue(required[1]!, "is required")}\n`;
+  if (required) {
+    // Given after `--` (`score -- -t exact_match …`), the option was read as an argument: said, rather than only "required".
+    const flags = required[1]!.split(/[ ,|]+/).filter((f) => f.startsWith("-"));
+    const afterDashes = command?.args?.some((a) => flags.some((f) => a === f || a.startsWith(f.startsWith("--") ? `${f}=` : f))) === true;
+    return `simeval: ${withValue(required[1]!, "is required")}${afterDashes ? "; it was given after --, where every word is read as an argument: give the options before --" : ""}\n`;
+  }
   const missing = /^error: missing required argument '(.+)'$/.exec(text);
   if (missing && command) return `simeval: ${command.name} needs its <${missing[1]}> argument: simeval ${command.name} ${command.usage}\n`;
   const excess = /^error: too many arguments for '.+'\. Expected (\d+) arguments? but got (\d+)\.$/.exec(text);
