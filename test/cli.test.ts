@@ -345,7 +345,10 @@ describe("option words commander let through", () => {
 
   it("a command's option given before the command is named as the unknown option, not its value as an unknown command", async () => {
     for (const [argv, message] of [
-      [["--db", "x.db", "runs"], "simeval: unknown option '--db'"],
+      [["--db", "x.db", "runs"], "simeval: unknown option '--db': it is an option of runs, given after the command: simeval runs --db …"],
+      [["--db=x.db", "runs"], "simeval: unknown option '--db': it is an option of runs, given after the command: simeval runs --db …"],
+      [["-t", "exact_match", "score", "-e", "a", "-o", "a"], "simeval: unknown option '-t': it is an option of score, given after the command: simeval score -t …"],
+      [["--json", "rm", "x"], "simeval: unknown option '--json'"],
       [["--frob", "rnu"], "simeval: unknown option '--frob'"],
       [["-V", "rnu"], 'simeval: unknown command "rnu"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list. Did you mean "run"?'],
     ] as const) {

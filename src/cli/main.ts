@@ -81,6 +81,23 @@ function noArguments(command: "runs" | "trend" | "list", args: readonly string[]
 /** The options the program itself takes, before a command: help and version. */
 const PROGRAM_OPTIONS: readonly string[] = ["-h", "--help", "-V", "--version"];
 
+/**
+ * The first option before the command word (up to `--`) that is no option of the program's but one of the command's:
+ * `unknown option '--db': it is an option of runs, given after the command: simeval runs --db …`. Else undefined.
+ */
+function misplacedOption(argv: readonly string[], commands: readonly Command[]): string | undefined {
+  const at = argv.findIndex((w) => w === "--" || commands.some((c) => c.name() === w || c.aliases().includes(w)));
+  if (at < 0 || argv[at] === "--") return undefined;
+  const command = commands.find((c) => c.name() === argv[at] || c.aliases().includes(argv[at]!))!;
+  for (const word of argv.slice(0, at)) {
+    if (!word.startsWith("-") || PROGRAM_OPTIONS.includes(word)) continue;
+    const flag = word.startsWith("--") ? word.split("=")[0]! : word.slice(0, 2);
+    if (!command.options.some((o) => o.long === flag || o.short === flag)) return undefined;
+    return `unknown option '${flag}': it is an option of ${command.name()}, given after the command: simeval ${command.name()} ${flag} …`;
+  }
+  return undefined;
+}
+
 /** `unknown command "rnu"; the commands are score, run, …. Did you mean "run"?`: commander's own said neither the commands nor, for a word far from every one, anything more. */
 function unknownCommand(word: string, commands: readonly string[]): string {
   return `unknown command ${JSON.stringify(word)}; the commands are ${commands.join(", ")}.${didYouMean(word, commands)}`;
@@ -289,6 +306,14 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     const names = program.commands.map((c) => c.name());
     const what = topic.startsWith("-") ? `help takes a command, not the option ${JSON.stringify(topic)}; the commands are ${names.join(", ")}` : unknownCommand(topic, names);
     io.stderr(`simeval: help ${topic}: ${what}`);
+    return EXIT.usage;
+  }
+
+  // A command's option given before the command (`--db x.db runs`, `-t exact_match score …`): commander named it
+  // an unknown option, as if the command had none such.
+  const misplaced = misplacedOption(argv, program.commands);
+  if (misplaced !== undefined) {
+    io.stderr(`simeval: ${misplaced}`);
     return EXIT.usage;
   }
 
