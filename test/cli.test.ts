@@ -348,8 +348,8 @@ describe("option words commander let through", () => {
       [["--db", "x.db", "runs"], "simeval: unknown option '--db': it is an option of runs, given after the command: simeval runs --db …"],
       [["--db=x.db", "runs"], "simeval: unknown option '--db': it is an option of runs, given after the command: simeval runs --db …"],
       [["-t", "exact_match", "score", "-e", "a", "-o", "a"], "simeval: unknown option '-t': it is an option of score, given after the command: simeval score -t …"],
-      [["--json", "rm", "x"], "simeval: unknown option '--json'"],
-      [["--frob", "rnu"], "simeval: unknown option '--frob'"],
+      [["--json", "rm", "x"], "simeval: unknown option '--json': simeval takes only --help and --version before a command"],
+      [["--frob", "rnu"], "simeval: unknown option '--frob': simeval takes only --help and --version before a command"],
       [["-V", "rnu"], 'simeval: unknown command "rnu"; the commands are score, run, compare, runs, show, baseline, delete, finish, abort, trend, list. Did you mean "run"?'],
     ] as const) {
       const r = await run(...argv);
@@ -398,7 +398,9 @@ describe("option words commander let through", () => {
       expect(r.err.trim(), message).toBe(message);
     }
     // A short option with no long one to suggest is left to commander; one the command has is taken.
-    expect((await run("runs", "-x")).err).toContain("simeval: unknown option '-x'");
+    expect((await run("runs", "-x")).err).toContain("simeval: unknown option '-x': runs has no -x\n");
+    // commander's suggestion, on a line of its own in its voice ("(Did you mean --config?)"), said as checkOptionWords says its own.
+    expect((await run("run", "rows.jsonl", "--confg", "evals.json")).err).toBe("simeval: unknown option '--confg': run has no --confg; did you mean --config?\n(run with --help for usage)\n");
     expect((await run("run", "rows.jsonl", "-n", "-o")).err).not.toContain("unknown option");
   });
 });

@@ -46,7 +46,13 @@ describe("inSimevalVoice", () => {
   });
 
   it("keeps any other message's words, starting it with simeval:", () => {
-    expect(inSimevalVoice("error: unknown option '--limit'\n")).toBe("simeval: unknown option '--limit'\n");
     expect(inSimevalVoice("error: option '--x <v>' argument 'a' is invalid. Not a number.\n")).toBe("simeval: option '--x <v>' argument 'a' is invalid. Not a number.\n");
+  });
+
+  it("says an unknown option as checkOptionWords does: the command that lacks it and commander's suggestion, not its \"(Did you mean …?)\" line", () => {
+    const run = { name: "run", usage: "[options] <dataset>" };
+    expect(inSimevalVoice("error: unknown option '--confg'\n(Did you mean --config?)\n", run)).toBe("simeval: unknown option '--confg': run has no --confg; did you mean --config?\n");
+    expect(inSimevalVoice("error: unknown option '--bogus=1'\n", run)).toBe("simeval: unknown option '--bogus=1': run has no --bogus\n");
+    expect(inSimevalVoice("error: unknown option '--limit'\n")).toBe("simeval: unknown option '--limit': simeval takes only --help and --version before a command\n");
   });
 });

@@ -35,6 +35,7 @@ function excessArguments(name: string, expected: number, args: readonly string[]
  * - a choice not allowed: `simeval: --pair-by "id" is not one of its choices; expected row or key`
  * - an option without its value: `simeval: --seed needs a value: --seed <n>`
  * - a required option not given: `simeval: --type is required: --type <type>` (and, when `args` hold it, that it came after `--`)
+ * - an unknown option: `simeval: unknown option '--confg': run has no --confg; did you mean --config?`
  * - a missing argument: `simeval: compare needs its <run_b> argument: simeval compare [options] <run_a> <run_b>`
  * - too many arguments (`args`: the command's, as commander read them): `simeval: show takes 1 argument, received 2:
  *   "a", "b"; usage: simeval show [options] <run>`, with a word on `--` when one of them reads as an option
@@ -54,6 +55,13 @@ export function inSimevalVoice(message: string, command?: { name: string; usage:
   }
   const missing = /^error: missing required argument '(.+)'$/.exec(text);
   if (missing && command) return `simeval: ${command.name} needs its <${missing[1]}> argument: simeval ${command.name} ${command.usage}\n`;
+  // As checkOptionWords says the unknown options it sees first: `unknown option '-o': run has no -o; did you mean --out?`.
+  const unknown = /^error: unknown option '(.+?)'(?:\n\(Did you mean (.+)\?\))?$/.exec(text);
+  if (unknown) {
+    const flag = unknown[1]!.replace(/=[\s\S]*$/, "");
+    const has = command ? `: ${command.name} has no ${flag}` : ": simeval takes only --help and --version before a command";
+    return `simeval: unknown option '${unknown[1]}'${has}${unknown[2] === undefined ? "" : `; did you mean ${unknown[2]}?`}\n`;
+  }
   const excess = /^error: too many arguments for '.+'\. Expected (\d+) arguments? but got (\d+)\.$/.exec(text);
   if (excess && command?.args) return `simeval: ${excessArguments(command.name, Number(excess[1]), command.args)}; usage: simeval ${command.name} ${command.usage}\n`;
   return message.replace(/^error: /, "simeval: ");
