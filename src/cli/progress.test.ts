@@ -122,10 +122,11 @@ describe("terminalProgress", () => {
     expect(stalled.writes[1]).toMatch(/  512 rows  0 rows\/s  0:01\x1b\[K$/);
   });
 
-  it("shows 100% only when every row is done: 99.5% is 99%", () => {
+  it("shows 100%, and a full bar, only when every row is done: 99.5% is 99%", () => {
     const { stream, writes } = fakeStream(true);
     terminalProgress(stream, undefined, "xterm").update(995, 1000);
-    expect(writes[0]).toMatch(/^\r\[#+-*\]  99%  995 rows/);
+    // The bar too: one mark short of full (rounded, 98% drew a full bar).
+    expect(writes[0]).toMatch(/^\r\[#{23}-\]  99%  995 rows/);
   });
 
   it("gives exactly an hour as 1:00:00, and a second less as 59:59", () => {

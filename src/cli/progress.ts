@@ -2,7 +2,7 @@ import { stopRequested } from "./stop-signals.js";
 
 /**
  * A one-line progress display for long runs: rows, rows/s (from the second update on) and, when the total is
- * known, a bar and ETA (once there is a rate).
+ * known, a bar and ETA (once there is a rate, and until a stop is asked).
  */
 export interface Progress {
   /** `total`: the expected row count when known (e.g. a JSONL file's line count), else null; ignored once `rows` exceeds it. */
@@ -78,8 +78,10 @@ export function terminalProgress(
     if (total && total > 0 && rows <= total) {
       const fraction = rows / total;
       const width = 24;
-      const filled = Math.round(fraction * width);
-      const eta = rate ? Math.max(0, (total - rows) / rate) : null;
+      // Full only when every row is done, as the percentage is (rounded, 98% drew a full bar).
+      const filled = Math.floor(fraction * width);
+      // Once a stop is asked, only the rows already sent are scored: the rows left tell no time to the end.
+      const eta = rate && !stopRequested() ? Math.max(0, (total - rows) / rate) : null;
       const rest = `${String(Math.floor(fraction * 100)).padStart(3)}%  ${text}${eta === null ? "" : `  ETA ${clock(eta)}`}`;
       const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] `;
       text = bar.length + rest.length <= room() ? `${bar}${rest}` : rest.trimStart();
