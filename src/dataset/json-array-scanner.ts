@@ -56,7 +56,7 @@ function startsValue(b: number): boolean {
  */
 export class JsonArrayScanner {
   /** Rows found so far. */
-  row = 0;
+  private row = 0;
   private state: State = "before";
   private line = 1;
   /** The offset of the current line's first byte. */
