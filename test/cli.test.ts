@@ -190,6 +190,12 @@ describe("simeval help COMMAND", () => {
     for (const flag of ["-h", "--help"]) {
       expect(await run("help", flag), flag).toMatchObject({ code: 0, out: expect.stringContaining("Usage: simeval [options] [command]"), err: "" });
     }
+    // More than one word after help: said, not dropped (commander showed score's help and ignored "extra").
+    expect(await run("help", "score", "extra")).toMatchObject({
+      code: 2,
+      out: "",
+      err: 'simeval: help takes one command, received 2: "score", "extra"; for a command\'s own help: simeval help COMMAND (or simeval COMMAND --help)',
+    });
     expect(await run("help", "--bogus")).toMatchObject({ code: 2, out: "", err: expect.stringContaining('simeval: help --bogus: help takes a command, not the option "--bogus"; the commands are score, run') });
     // As the README says: compare takes two prompt variants' files of the same questions (the example's), and trend leaves incomplete runs out.
     expect((await run("help", "compare")).out.replace(/\s+/g, " ")).toContain("compare two runs of the same questions and references (each may be a file of its own)");

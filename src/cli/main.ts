@@ -308,6 +308,11 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     io.stderr(`simeval: help ${topic}: ${what}`);
     return EXIT.usage;
   }
+  // `help score extra`: commander showed score's help and dropped the rest unsaid.
+  if (topic !== undefined && argv.length > 2) {
+    io.stderr(`simeval: help takes one command, received ${argv.length - 1}: ${argv.slice(1).map((a) => JSON.stringify(a)).join(", ")}; for a command's own help: simeval help COMMAND (or simeval COMMAND --help)`);
+    return EXIT.usage;
+  }
 
   // A command's option given before the command (`--db x.db runs`, `-t exact_match score …`): commander named it
   // an unknown option, as if the command had none such.
