@@ -3,6 +3,7 @@
  * given, then what was expected, as simeval's own messages say them. A message not recognised keeps
  * commander's words, its "error: " made "simeval: ".
  */
+import { wordList } from "../word-list.js";
 
 /** The long flag of commander's option label (`-c, --config <file>` → `--config`), or the label itself. */
 function longFlag(label: string): string {
@@ -13,12 +14,6 @@ function longFlag(label: string): string {
 function withValue(label: string, said: string): string {
   const flag = longFlag(label);
   return `${flag} ${said}: ${flag}${label.slice(label.indexOf(flag) + flag.length)}`;
-}
-
-/** `a, b, c` → `a, b or c`. */
-function orList(items: string): string {
-  const parts = items.split(", ");
-  return parts.length < 2 ? items : `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}`;
 }
 
 /** `show takes 1 argument, received 2: "a", "b"` (and why an option may have been read as one). */
@@ -43,7 +38,7 @@ function excessArguments(name: string, expected: number, args: readonly string[]
 export function inSimevalVoice(message: string, command?: { name: string; usage: string; args?: readonly string[] }): string {
   const text = message.replace(/\n$/, "");
   const choice = /^error: option '(.+?)' argument '([\s\S]*)' is invalid\. Allowed choices are (.+)\.$/.exec(text);
-  if (choice) return `simeval: ${longFlag(choice[1]!)} ${JSON.stringify(choice[2])} is not one of its choices; expected ${orList(choice[3]!)}\n`;
+  if (choice) return `simeval: ${longFlag(choice[1]!)} ${JSON.stringify(choice[2])} is not one of its choices; expected ${wordList(choice[3]!.split(", "), "or")}\n`;
   const valueless = /^error: option '(.+?)' argument missing$/.exec(text);
   if (valueless) return `simeval: ${withValue(valueless[1]!, "needs a value")}\n`;
   const required = /^error: required option '(.+?)' not specified$/.exec(text);
