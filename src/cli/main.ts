@@ -78,6 +78,11 @@ function noArguments(command: "runs" | "trend" | "list", args: readonly string[]
   throw new EvalError("USAGE", `${given}; to ${only}, give it as --name NAME (or a dataset as --dataset FILE)${command === "runs" ? "; to see one run, simeval show RUN" : ""}`);
 }
 
+/** The command `word` names, by its name or an alias (`rm`), or undefined. */
+function commandNamed(commands: readonly Command[], word: string): Command | undefined {
+  return commands.find((c) => c.name() === word || c.aliases().includes(word));
+}
+
 /** The options the program itself takes, before a command: help and version. */
 const PROGRAM_OPTIONS: readonly string[] = ["-h", "--help", "-V", "--version"];
 
@@ -86,9 +91,9 @@ const PROGRAM_OPTIONS: readonly string[] = ["-h", "--help", "-V", "--version"];
  * `unknown option '--db': it is an option of runs, given after the command: simeval runs --db …`. Else undefined.
  */
 function misplacedOption(argv: readonly string[], commands: readonly Command[]): string | undefined {
-  const at = argv.findIndex((w) => w === "--" || commands.some((c) => c.name() === w || c.aliases().includes(w)));
+  const at = argv.findIndex((w) => w === "--" || commandNamed(commands, w) !== undefined);
   if (at < 0 || argv[at] === "--") return undefined;
-  const command = commands.find((c) => c.name() === argv[at] || c.aliases().includes(argv[at]!))!;
+  const command = commandNamed(commands, argv[at]!)!;
   for (const word of argv.slice(0, at)) {
     if (!word.startsWith("-") || PROGRAM_OPTIONS.includes(word)) continue;
     const flag = word.startsWith("--") ? word.split("=")[0]! : word.slice(0, 2);
@@ -302,7 +307,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   // stderr, with exit 1).
   const topic = argv[0] === "help" ? argv[1] : undefined;
   const general = topic === "help" || topic === "--help" || topic === "-h";
-  if (topic !== undefined && !general && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+  if (topic !== undefined && !general && commandNamed(program.commands, topic) === undefined) {
     const names = program.commands.map((c) => c.name());
     const what = topic.startsWith("-") ? `help takes a command, not the option ${JSON.stringify(topic)}; the commands are ${names.join(", ")}` : unknownCommand(topic, names);
     io.stderr(`simeval: help ${topic}: ${what}`);
@@ -326,7 +331,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     // The command is the first word that is not an option: the program's options come before it.
     const at = argv.findIndex((w) => !w.startsWith("-"));
     const word = at < 0 ? undefined : (argv[at] as string);
-    const command = word === undefined ? undefined : program.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    const command = word === undefined ? undefined : commandNamed(program.commands, word);
     // After "--" (`simeval -- run …`), every word is an argument: no option to check.
     if (command && !argv.slice(0, at).includes("--")) checkOptionWords(command, argv.slice(at + 1));
     // Only after the program's own options (or "--"): after another (`--db x runs`, a command's option given before the
