@@ -7,7 +7,7 @@
 import { constants, isAscii, isUtf8 } from "node:buffer";
 import { LINE_BREAK } from "../json-error-place.js";
 import { datasetInvalid } from "./errors.js";
-import { firstInvalidUtf8 } from "./read-bytes.js";
+import { firstInvalidUtf8, utf8SequenceLength } from "./read-bytes.js";
 import { rowError, shortMessage, type DatasetItem, type UnparsedRow } from "./rows.js";
 
 /** What a JSON array dataset should be, for messages. */
@@ -336,7 +336,7 @@ function needsMore(bytes: Buffer, i: number): boolean {
   if (b === QUOTE) return stringEnd(bytes, i) === undefined;
   if (b === 0x74 || b === 0x66 || b === 0x6e) return i + 5 > bytes.length;
   if (b < 0xc0) return false;
-  return i + (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > bytes.length;
+  return i + utf8SequenceLength(b) > bytes.length;
 }
 
 /**
@@ -394,7 +394,7 @@ function describeByte(chunk: Buffer, i: number): string | undefined {
     }
   }
   if (b < 0x80) return JSON.stringify(String.fromCharCode(b));
-  const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+  const length = utf8SequenceLength(b);
   if (i + length > chunk.length || firstInvalidUtf8(chunk, i, i + length) !== -1) return undefined;
   return JSON.stringify(chunk.toString("utf8", i, i + length));
 }

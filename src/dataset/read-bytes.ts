@@ -214,6 +214,11 @@ export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.lengt
   return -1;
 }
 
+/** How many bytes the UTF-8 sequence a lead byte (0xC0 and above) starts takes: 2, 3 or 4. */
+export function utf8SequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+}
+
 /** How many bytes at the end of `bytes` start a multi-byte sequence that the next chunk may complete (0–3). */
 function incompleteTail(bytes: Uint8Array): number {
   const n = bytes.length;
@@ -221,8 +226,7 @@ function incompleteTail(bytes: Uint8Array): number {
     const b = bytes[n - k]!;
     if (b < 0x80) return 0;
     if (b >= 0xc0) {
-      const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-      return length > k ? k : 0;
+      return utf8SequenceLength(b) > k ? k : 0;
     }
   }
   return 0;
