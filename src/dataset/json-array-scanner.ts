@@ -302,8 +302,7 @@ export class JsonArrayScanner {
           : `line ${line}: not valid JSON (unexpected ${found}${closed ? " after the array's closing ]" : ""} at byte ${byte} of the line${note}); expected ${EXPECTED}`;
       to.push(rowError(row, line, `${message}${STOPPED_NOTE}`, "DATASET_READ_STOPPED"));
     };
-    if (note !== "") report(chunk.subarray(i), out);
-    else this.describeThen(chunk, i, report, out);
+    this.describeThen(chunk, i, report, out);
   }
 
   /**
