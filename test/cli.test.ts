@@ -62,6 +62,10 @@ describe("simeval score", () => {
     expect((await run("score", "-t", "levenshtein", "-c", "{threshold:1}")).err).toContain("--config is not valid JSON at line 1, column 2 (");
     expect((await run("score", "-t", "levenshtein", "-c", '{"threshold":1,}')).err).toContain("--config is not valid JSON at line 1, column 15 (a trailing comma");
     expect((await run("score", "-t", "levenshtien")).err).toContain('Did you mean "levenshtein"?');
+    // A flag's value, said as one, where it was an evaluator spec's "evaluator (): unknown type" with a JSON path.
+    const types = "expected exact_match, levenshtein, levenshtein_distance, jaccard_similarity, tfidf_similarity or semantic_similarity (`simeval list` describes each).";
+    expect(await run("score", "--type=", "-o", "a", "-e", "a")).toMatchObject({ code: 2, out: "", err: `simeval: --type "" is not an evaluator type; ${types}` });
+    expect(await run("score", "-t", "jaccard", "-o", "a", "-e", "a")).toMatchObject({ code: 2, out: "", err: `simeval: --type "jaccard" is not an evaluator type; ${types} Did you mean "jaccard_similarity"?` });
     // A file named where score takes JSON text (run's --config takes a file): said so, not just "Unexpected token".
     const evals = `${root}examples/evals.json`;
     const file = await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", evals);

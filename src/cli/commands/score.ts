@@ -1,6 +1,10 @@
 import { statIfAny } from "../stat-if-any.js";
 import { builtinEmbeddingProviders } from "../../embeddings/registry.js";
 import { createEvaluator } from "../../evaluators/create.js";
+import { evaluatorTypes, findEvaluator } from "../../evaluators/registry.js";
+import { didYouMean } from "../../evaluators/suggest.js";
+import { quoteForMessage } from "../../unprintable.js";
+import { wordList } from "../../word-list.js";
 import { EvalError } from "../../errors.js";
 import type { EvalRecord } from "../../types.js";
 import { EXIT } from "../exit-codes.js";
@@ -55,6 +59,10 @@ function notASpec(config: unknown): unknown {
  * is a usage error, exit 2, not a failed check).
  */
 export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<number> {
+  // A flag's value, said as one (exit 2), rather than as an evaluator spec's "evaluator (): unknown type" with a JSON path.
+  if (!findEvaluator(opts.type)) {
+    throw new EvalError("USAGE", `--type ${quoteForMessage(opts.type)} is not an evaluator type; expected ${wordList(evaluatorTypes, "or")} (\`simeval list\` describes each).${didYouMean(opts.type, evaluatorTypes)}`);
+  }
   const spec: Record<string, unknown> = { type: opts.type };
   if (opts.name !== undefined) spec["name"] = opts.name;
   if (opts.config !== undefined) spec["config"] = notASpec(parseTextOption("--config", opts.config, `the evaluator's config itself, such as '{"threshold":0.9}'; run's --config takes an EVALS.json file`));
