@@ -89,6 +89,23 @@ describe("compare", () => {
     expect(printComparison(await compare(run(10, 1), run(10, 0)))).not.toContain("Fewer than");
   });
 
+  it("ends with the last column in one sentence: where B, or A, is significantly closer, where neither is, where nothing pairs", async () => {
+    const types = { up: "exact_match", down: "exact_match", flat: "exact_match", few: "exact_match", none: "exact_match" };
+    // B better on up, worse on down, alike on flat, better on 3 rows of few (no p below 0.05 can come of 3), unscored in A on none.
+    const side = (b: boolean) =>
+      Array.from({ length: 30 }, (_, i) => ({ row: i + 1, id: `q${i + 1}`, scores: { up: b ? 1 : 0, down: b ? 0 : 1, flat: 0.5, few: b && i < 3 ? 1 : 0, none: b ? 1 : null } }));
+    const c = await compare(loaded("a", types, side(false), "complete"), loaded("b", types, side(true), "complete"));
+    const last = printComparison(c).split("\n").at(-1);
+    expect(last).toBe("In short: B is significantly closer to the reference on up; A is significantly closer to the reference on down; no significant difference on flat, few; no pairs to compare on none.");
+    // Seen from the other side.
+    const swapped = await compare(loaded("b", types, side(true), "complete"), loaded("a", types, side(false), "complete"));
+    expect(printComparison(swapped).split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on down; A is significantly closer to the reference on up; no significant difference on flat, few; no pairs to compare on none.");
+    // Past five names, the others are counted (all of them: "all N evaluators").
+    const many = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`ev${i}`, "exact_match"]));
+    const all = await compare(loaded("a", many, rows(Object.keys(many), 30, 0), "complete"), loaded("b", many, rows(Object.keys(many), 30, 1), "complete"));
+    expect(printComparison(all).split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on all 7 evaluators.");
+  });
+
   it("names at most five evaluators in its notes on few pairs and few differing rows, counting the others", async () => {
     const names = Array.from({ length: 8 }, (_, i) => `ev${i}`);
     const types = Object.fromEntries(names.map((n) => [n, "exact_match"]));

@@ -400,7 +400,26 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
     const row = (w: WorstRow) => (byKey ? `${w.row}/${w.row_b ?? w.row}` : w.row);
     lines.push(renderTable([byKey ? "row A/B" : "row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [row(w), forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)])));
   }
+  lines.push("", inShort(c));
   return forTerminal(lines.join("\n"));
+}
+
+/**
+ * The table's last column in one sentence, printed last so that it is on screen once the rows that regressed
+ * most have scrolled the table away: on which evaluators B, or A, is significantly closer to the reference
+ * (the column's `B` or `A` without "(not significant)"), on which neither is, and which had no pairs.
+ */
+function inShort(c: Comparison): string {
+  const names = (pick: (e: EvaluatorComparison) => boolean) => c.evaluators.filter(pick).map((e) => e.name);
+  const closer = (side: "a" | "b") => names((e) => e.n_pairs > 0 && e.better === side && e.significant);
+  const parts = [
+    [closer("b"), "B is significantly closer to the reference on"],
+    [closer("a"), "A is significantly closer to the reference on"],
+    [names((e) => e.n_pairs > 0 && (e.better === "same" || !e.significant)), "no significant difference on"],
+    [names((e) => e.n_pairs === 0), "no pairs to compare on"],
+  ] as const;
+  const said = parts.filter(([list]) => list.length > 0).map(([list, text]) => `${text} ${evaluatorList(list, c.evaluators.length)}`);
+  return `In short: ${said.join("; ")}.`;
 }
 
 /** A compared run as `compare --json` names it. */
