@@ -69,6 +69,8 @@ describe("simeval run", () => {
     const summary = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
     expect(summary.summary.evaluators[0]).toMatchObject({ name: "exact_match", n: 1500, mean: 500 / 1500, pass_rate: 500 / 1500 });
     expect(r.out).toMatch(/exact_match\s+1500\s+0\s+0\s+0\.3333/);
+    // Each file written is named, last, in the order written.
+    expect(r.out.trimEnd().split("\n").slice(-4)).toEqual(["Results", "Report", "Summary", "JUnit"].map((what, i) => `${what}: ${join(dir, ["out.jsonl", "r.html", "s.json", "j.xml"][i]!)}`));
     const html = readFileSync(join(dir, "r.html"), "utf8");
     expect(html).toContain("<svg");
     expect(html).not.toMatch(/<script src|https?:\/\/(?!www\.w3\.org)/);
@@ -453,6 +455,8 @@ describe("simeval run", () => {
     const results = out.filter((l) => l.startsWith("{"));
     expect(results.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(rows.map((r) => r.id));
     expect(table(out)).toBeGreaterThan(out.indexOf(results.at(-1)!));
+    // Not named as a file written ("Results: /dev/stdout"): its lines are there.
+    expect(out.filter((l) => l.includes("/dev/stdout"))).toEqual([]);
 
     const summary = toFile("summary.txt", "--no-db", "--summary", "/dev/stdout");
     expect(table(summary)).toBeGreaterThan(0);

@@ -57,6 +57,14 @@ export function notingEarlierFiles(error: unknown, paths: readonly (string | und
 const OWN_DESCRIPTOR = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/(\d+))|proc\/self\/fd\/(\d+))$/;
 
 /**
+ * Whether `path` names one of this process's descriptors ({@link OWN_DESCRIPTOR}): a file written there goes to
+ * standard output or error, among what is printed, so that a line naming it (`Report: /dev/stdout`) says nothing.
+ */
+export function namesOwnDescriptor(path: string): boolean {
+  return process.platform !== "win32" && OWN_DESCRIPTOR.test(resolve(path));
+}
+
+/**
  * The descriptor that `path` names when it is one of this process's ({@link OWN_DESCRIPTOR}) open on a regular
  * file, as standard output is in `simeval run … --out /dev/stdout > all.txt`; else undefined. Such a file is
  * written through that descriptor: opened anew, it would be written from its start, over what was printed
@@ -64,7 +72,7 @@ const OWN_DESCRIPTOR = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/(\d+))|proc\/self\/f
  * place in the file. Pipes and terminals have no place: they are opened anew.
  */
 function sharedDescriptor(path: string): number | undefined {
-  const m = process.platform === "win32" ? null : OWN_DESCRIPTOR.exec(resolve(path));
+  const m = namesOwnDescriptor(path) ? OWN_DESCRIPTOR.exec(resolve(path)) : null;
   if (!m) return undefined;
   const fd = m[1] ? 1 : m[2] ? 2 : Number(m[3] ?? m[4]);
   try {
@@ -82,7 +90,8 @@ export function writeOutput(flag: string, path: string, text: string): Promise<v
 }
 
 /**
- * Writes a command's `--report` (`html`, drawn already) to `path` and says "Report: PATH", while `stop` hears
+ * Writes a command's `--report` (`html`, drawn already) to `path` and says "Report: PATH" (not of `/dev/stdout`
+ * and the like, {@link namesOwnDescriptor}), while `stop` hears
  * Ctrl-C and SIGTERM: a signal that came while the report was drawn (the loop did not turn meanwhile) leaves the
  * path as it was; one that came while it was written is heard once the file is whole and in place, so that no
  * temporary file is left beside it. Either is said ({@link sayInterrupted}) and its exit code returned; undefined
@@ -93,7 +102,7 @@ export async function writeReportHearingStops(path: string, html: string, stop: 
   await new Promise(setImmediate);
   if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(path)} not written`);
   await writeOutput("--report", path, html);
-  (stdoutIsJson ? io.stderr : io.stdout)(`Report: ${forTerminalLine(path)}`);
+  if (!namesOwnDescriptor(path)) (stdoutIsJson ? io.stderr : io.stdout)(`Report: ${forTerminalLine(path)}`);
   await new Promise(setImmediate);
   if (stop.signal.aborted) return sayInterrupted(stop, progress, `${forTerminalLine(path)} was written whole all the same (the signal came while it was written)`);
   return undefined;

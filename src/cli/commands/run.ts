@@ -18,7 +18,7 @@ import { datasetLost, evaluateGates, gateIssues, gatesError, gatesMessage, isGat
 import { forTerminalLine } from "../format.js";
 import { warn, type CliIO } from "../io.js";
 import { writeJUnitFile } from "../junit-file.js";
-import { checkOutputPaths, databaseInputs, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
+import { checkOutputPaths, databaseInputs, namesOwnDescriptor, notingEarlierFiles, openTextFile, writeOutput } from "../output-file.js";
 import { terminalProgress } from "../progress.js";
 import { BIDI_IN_NAME, INVISIBLE_IN_NAME, quoteForMessage, UNPRINTABLE_IN_NAME } from "../../unprintable.js";
 import { isRunName } from "../../storage/run-name.js";
@@ -249,10 +249,17 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     // junit.xml (or summary.json) finds a failed entry whenever the exit code is not 0. The first failure is
     // thrown once every file has been tried.
     const writeFailures: EvalError[] = [];
-    const attempt = async (flag: string, path: string | undefined, write: (path: string) => void | Promise<void>) => {
+    // Each file written is named on stdout once it is whole (`Results: PATH`, `Report: PATH`, `Summary: PATH`, `JUnit: PATH`),
+    // so that a user finds what the run left where; not `/dev/stdout` and the like, whose lines are among those printed.
+    const sayWritten = (written: string, path: string) => {
+      if (!namesOwnDescriptor(path)) io.stdout(`${written}: ${forTerminalLine(path)}`);
+    };
+    if (opts.out) sayWritten("Results", opts.out);
+    const attempt = async (flag: string, path: string | undefined, write: (path: string) => void | Promise<void>, written: string) => {
       if (!path) return;
       try {
         await write(path);
+        sayWritten(written, path);
       } catch (error) {
         if (!(error instanceof EvalError)) throw error;
         writeFailures.push(error);
@@ -264,8 +271,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       // read "Gates ✓ passed" in a run that exited 3, its failure a warning box only).
       const said = [...datasetWarnings, ...scoringWarnings, ...evaluatorWarnings, ...fieldsLine, ...baselineWarnings];
       await writeOutput("--report", path, renderRunReport({ ...runReportInput(result, run), warnings: said, gates: checks }));
-      io.stdout(`Report: ${forTerminalLine(path)}`);
-    });
+    }, "Report");
     await attempt("--summary", opts.summary, async (path) => {
       const json = {
         run_id: result.runId,
@@ -290,7 +296,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
         warnings: [...datasetWarnings, ...scoringWarnings, ...warningsSaidOnce(warnings), ...fieldsLine, ...baselineWarnings],
       };
       await writeOutput("--summary", path, `${JSON.stringify(json, null, 2)}\n`);
-    });
+    }, "Summary");
     await attempt("--junit", opts.junit, async (path) => {
       if (!store || !result.runId) throw new EvalError("STORE_FAILED", "--junit: the run was not recorded, so its rows cannot be read back");
       // Skipped rows fail where the summary counted them as failed verdicts (an evaluator that gives verdicts).
@@ -300,7 +306,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
       const reading = terminalProgress(process.stderr, io.stderr, undefined, results?.terminal !== true);
       reading.step(`writing ${forTerminalLine(path)}: reading the rows back`);
       await writeJUnitFile(path, input, store.rows(result.runId, { records: false }), checks, { to: reading, total: result.summary.rows });
-    });
+    }, "JUnit");
     // Every failure is said; the first write's gives the exit code, else the interruption's (the comparison of a run
     // cut short is no reason to exit otherwise than as the signal asked), else the comparison's.
     const thrown = [...writeFailures, ...(noVerdict ? [noVerdict] : [])];
