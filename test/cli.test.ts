@@ -97,9 +97,9 @@ describe("simeval score", () => {
     // The evaluators file given without --config, or several datasets: each said as such, not "too many arguments".
     const slip = await run("run", "rows.jsonl", "evals.json");
     expect(slip).toMatchObject({ code: 2, out: "" });
-    expect(slip.err).toContain('run takes one dataset, received 2 arguments: "rows.jsonl", "evals.json"; the evaluators file is given with --config: simeval run DATASET --config EVALS.json');
+    expect(slip.err).toContain('run takes one dataset, received 2: "rows.jsonl", "evals.json"; the evaluators file is given with --config: simeval run DATASET --config EVALS.json');
     const several = await run("run", "a.jsonl", "b.jsonl", "--config", "evals.json");
-    expect(several).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2 arguments: "a.jsonl", "b.jsonl"; a run scores one dataset file') });
+    expect(several).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2: "a.jsonl", "b.jsonl"; a run scores one dataset file') });
     expect((await run("run", "--", "a.jsonl", "--config", "evals.json")).err).toContain("; after --, every word is read as a file name, options too: give the options before --");
     // runs and trend take no argument: a run's name given bare is said, with how to give it.
     expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });
@@ -109,6 +109,8 @@ describe("simeval score", () => {
     expect(await run("show", "a", "b")).toMatchObject({ code: 2, out: "", err: 'simeval: show takes 1 argument, received 2: "a", "b"; usage: simeval show [options] <run>\n(run with --help for usage)\n' });
     expect((await run("compare", "a", "b", "c")).err).toContain('simeval: compare takes 2 arguments, received 3: "a", "b", "c"; usage: simeval compare [options] <run_a> <run_b>\n');
     expect((await run("score", "-t", "exact_match", "-e", "a", "-o", "b", "--", "-n", "x")).err).toContain('simeval: score takes no arguments, received 2: "-n", "x"; after --');
+    // One word is quoted without its count, as runs', trend's and list's refusals say it.
+    expect((await run("score", "-t", "exact_match", "-e", "a", "-o", "b", "--", "x")).err).toContain('simeval: score takes no arguments, received "x"; usage: simeval score [options]\n');
     expect(await run("score", "--", "-t", "exact_match", "-e", "a", "-o", "b")).toMatchObject({ code: 2, err: expect.stringContaining("simeval: --type is required: --type <type>; it was given after --, where every word is read as an argument: give the options before --\n") });
   });
 

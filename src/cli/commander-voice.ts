@@ -16,10 +16,17 @@ function withValue(label: string, said: string): string {
   return `${flag} ${said}: ${flag}${label.slice(label.indexOf(flag) + flag.length)}`;
 }
 
+/**
+ * `show takes 1 argument, received 2: "a", "b"`, `list takes no arguments, received "x"`: what a command takes
+ * and the words it was given, each quoted (one without its count). Every refusal of arguments begins so.
+ */
+export function takesReceived(name: string, takes: string, args: readonly string[]): string {
+  return `${name} takes ${takes}, received ${args.length === 1 ? "" : `${args.length}: `}${args.map((a) => JSON.stringify(a)).join(", ")}`;
+}
+
 /** `show takes 1 argument, received 2: "a", "b"` (and why an option may have been read as one). */
 function excessArguments(name: string, expected: number, args: readonly string[]): string {
-  const takes = expected === 0 ? "no arguments" : `${expected} argument${expected === 1 ? "" : "s"}`;
-  const given = `${name} takes ${takes}, received ${args.length}: ${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  const given = takesReceived(name, expected === 0 ? "no arguments" : `${expected} argument${expected === 1 ? "" : "s"}`, args);
   return args.some((a) => a.startsWith("-")) ? `${given}; after --, every word is read as an argument, options too: give the options before --` : given;
 }
 

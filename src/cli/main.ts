@@ -15,7 +15,7 @@ import { DEFAULT_STORE_PATH } from "../storage/sqlite.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { forTerminal } from "./format.js";
 import { checkOptionWords } from "./option-words.js";
-import { inSimevalVoice } from "./commander-voice.js";
+import { inSimevalVoice, takesReceived } from "./commander-voice.js";
 import { didYouMean } from "../evaluators/suggest.js";
 import type { CliIO } from "./io.js";
 
@@ -56,7 +56,7 @@ function filePath(flag: string, output = true): (value: string) => string {
  */
 function excessRunArguments(args: readonly string[], opts: RunOptions): void {
   if (args.length <= 1) return;
-  const given = `run takes one dataset, received ${args.length} arguments: ${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  const given = takesReceived("run", "one dataset", args);
   const why = args.slice(1).some((a) => a.startsWith("-"))
     ? "; after --, every word is read as a file name, options too: give the options before --"
     : opts.config === undefined
@@ -72,7 +72,7 @@ function excessRunArguments(args: readonly string[], opts: RunOptions): void {
  */
 function noArguments(command: "runs" | "trend" | "list", args: readonly string[]): void {
   if (args.length === 0) return;
-  const given = `${command} takes no arguments, received ${args.length === 1 ? "" : `${args.length}: `}${args.map((a) => JSON.stringify(a)).join(", ")}`;
+  const given = takesReceived(command, "no arguments", args);
   if (command === "list") throw new EvalError("USAGE", `${given}; it lists every evaluator type, each with its config keys and defaults`);
   const only = command === "runs" ? "list only the runs of one name" : "follow only the runs of one name";
   throw new EvalError("USAGE", `${given}; to ${only}, give it as --name NAME (or a dataset as --dataset FILE)${command === "runs" ? "; to see one run, simeval show RUN" : ""}`);
