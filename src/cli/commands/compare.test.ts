@@ -106,6 +106,19 @@ describe("compare", () => {
     expect(printComparison(all).split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on all 7 evaluators.");
   });
 
+  it("ends saying neither run is closer, not 'no significant difference', where p is below 0.05 but the interval holds 0", async () => {
+    // One large gain among many small losses: the sign-flip test finds p < 0.05, the percentile bootstrap an interval holding 0.
+    const diffs = [-0.1909, -0.187, -0.1816, -0.1547, -0.1507, -0.143, -0.1396, -0.1256, -0.1137, -0.1134, -0.1077, -0.0963, -0.0906, -0.087, -0.0797, -0.0687, -0.0599, -0.0385, -0.0375, -0.0237, -0.0185, -0.0173, -0.0162, -0.0148, 0.0126, 0.0183, 0.0211, 0.0566, 0.0732, 0.5452];
+    const side = (b: boolean) => diffs.map((d, i) => ({ row: i + 1, id: `q${i + 1}`, scores: { lev: b ? 0.4 + d : 0.4, em: b ? 1 : 0 } }));
+    const types = { lev: "levenshtein", em: "exact_match" };
+    const c = await compare(loaded("a", types, side(false), "complete"), loaded("b", types, side(true), "complete"));
+    const lev = c.evaluators.find((e) => e.name === "lev")!;
+    expect([lev.better, lev.significant, lev.p_value! < 0.05, lev.ci!.low < 0 && lev.ci!.high > 0]).toEqual(["same", true, true, true]);
+    const text = printComparison(c);
+    expect(text).toMatch(/^lev .* neither \(CI holds 0\)/m);
+    expect(text.split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on em; neither is closer to the reference (p is below 0.05, but the CI holds 0) on lev.");
+  });
+
   it("names at most five evaluators in its notes on few pairs and few differing rows, counting the others", async () => {
     const names = Array.from({ length: 8 }, (_, i) => `ev${i}`);
     const types = Object.fromEntries(names.map((n) => [n, "exact_match"]));

@@ -407,7 +407,9 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
 /**
  * The table's last column in one sentence, printed last so that it is on screen once the rows that regressed
  * most have scrolled the table away: on which evaluators B, or A, is significantly closer to the reference
- * (the column's `B` or `A` without "(not significant)"), on which neither is, and which had no pairs.
+ * (the column's `B` or `A` without "(not significant)"), on which neither is, and which had no pairs. Neither
+ * is closer where the interval holds 0 (the column's "neither (CI holds 0)"), said apart when p is below the
+ * level all the same: "no significant difference" would gainsay the p column and `--json`'s `significant`.
  */
 function inShort(c: Comparison): string {
   const names = (pick: (e: EvaluatorComparison) => boolean) => c.evaluators.filter(pick).map((e) => e.name);
@@ -415,7 +417,8 @@ function inShort(c: Comparison): string {
   const parts = [
     [closer("b"), "B is significantly closer to the reference on"],
     [closer("a"), "A is significantly closer to the reference on"],
-    [names((e) => e.n_pairs > 0 && (e.better === "same" || !e.significant)), "no significant difference on"],
+    [names((e) => e.n_pairs > 0 && e.better === "same" && e.significant), `neither is closer to the reference (p is below ${c.settings.alpha}, but the CI holds 0) on`],
+    [names((e) => e.n_pairs > 0 && !e.significant), "no significant difference on"],
     [names((e) => e.n_pairs === 0), "no pairs to compare on"],
   ] as const;
   const said = parts.filter(([list]) => list.length > 0).map(([list, text]) => `${text} ${evaluatorList(list, c.evaluators.length)}`);
