@@ -108,6 +108,8 @@ describe("simeval score", () => {
     // The other commands' arguments too many: the words given and the usage, not commander's "too many arguments for 'show'. Expected 1 argument but got 2."
     expect(await run("show", "a", "b")).toMatchObject({ code: 2, out: "", err: 'simeval: show takes 1 argument, received 2: "a", "b"; usage: simeval show [options] <run>\n(run with --help for usage)\n' });
     expect((await run("compare", "a", "b", "c")).err).toContain('simeval: compare takes 2 arguments, received 3: "a", "b", "c"; usage: simeval compare [options] <run_a> <run_b>\n');
+    // `simeval baseline` alone takes none of its two: at most two.
+    expect((await run("baseline", "set", "a", "b", "--db", "nowhere.db")).err).toContain('simeval: baseline takes at most 2 arguments, received 3: "set", "a", "b"; usage: simeval baseline [options] [action] [run]\n');
     expect((await run("score", "-t", "exact_match", "-e", "a", "-o", "b", "--", "-n", "x")).err).toContain('simeval: score takes no arguments, received 2: "-n", "x"; after --');
     // One word is quoted without its count, as runs', trend's and list's refusals say it.
     expect((await run("score", "-t", "exact_match", "-e", "a", "-o", "b", "--", "x")).err).toContain('simeval: score takes no arguments, received "x"; usage: simeval score [options]\n');

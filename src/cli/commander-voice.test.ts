@@ -39,6 +39,10 @@ describe("inSimevalVoice", () => {
     expect(inSimevalVoice("error: too many arguments for 'score'. Expected 0 arguments but got 2.\n", score)).toBe(
       'simeval: score takes no arguments, received 2: "-t", "x"; after --, every word is read as an argument, options too: give the options before --; usage: simeval score [options]\n',
     );
+    const baseline = { name: "baseline", usage: "[options] [action] [run]", args: ["set", "a", "b"], optional: true };
+    expect(inSimevalVoice("error: too many arguments for 'baseline'. Expected 2 arguments but got 3.\n", baseline)).toBe(
+      'simeval: baseline takes at most 2 arguments, received 3: "set", "a", "b"; usage: simeval baseline [options] [action] [run]\n',
+    );
     const compare = { name: "compare", usage: "[options] <run_a> <run_b>", args: ["a", "b", "c"] };
     expect(inSimevalVoice("error: too many arguments for 'compare'. Expected 2 arguments but got 3.\n", compare)).toBe(
       'simeval: compare takes 2 arguments, received 3: "a", "b", "c"; usage: simeval compare [options] <run_a> <run_b>\n',

@@ -24,9 +24,12 @@ export function takesReceived(name: string, takes: string, args: readonly string
   return `${name} takes ${takes}, received ${args.length === 1 ? "" : `${args.length}: `}${args.map((a) => JSON.stringify(a)).join(", ")}`;
 }
 
-/** `show takes 1 argument, received 2: "a", "b"` (and why an option may have been read as one). */
-function excessArguments(name: string, expected: number, args: readonly string[]): string {
-  const given = takesReceived(name, expected === 0 ? "no arguments" : `${expected} argument${expected === 1 ? "" : "s"}`, args);
+/**
+ * `show takes 1 argument, received 2: "a", "b"` (and why an option may have been read as one); `baseline takes at
+ * most 2 arguments, …` when some may be left out (`optional`), as `simeval baseline` alone takes none.
+ */
+function excessArguments(name: string, expected: number, args: readonly string[], optional: boolean): string {
+  const given = takesReceived(name, expected === 0 ? "no arguments" : `${optional ? "at most " : ""}${expected} argument${expected === 1 ? "" : "s"}`, args);
   return args.some((a) => a.startsWith("-")) ? `${given}; after --, every word is read as an argument, options too: give the options before --` : given;
 }
 
@@ -41,8 +44,9 @@ function excessArguments(name: string, expected: number, args: readonly string[]
  * - a missing argument: `simeval: compare needs its <run_b> argument: simeval compare [options] <run_a> <run_b>`
  * - too many arguments (`args`: the command's, as commander read them): `simeval: show takes 1 argument, received 2:
  *   "a", "b"; usage: simeval show [options] <run>`, with a word on `--` when one of them reads as an option
+ *   ("takes at most 2 arguments" when `optional`: some of the command's arguments may be left out)
  */
-export function inSimevalVoice(message: string, command?: { name: string; usage: string; args?: readonly string[] }): string {
+export function inSimevalVoice(message: string, command?: { name: string; usage: string; args?: readonly string[]; optional?: boolean }): string {
   const text = message.replace(/\n$/, "");
   const choice = /^error: option '(.+?)' argument '([\s\S]*)' is invalid\. Allowed choices are (.+)\.$/.exec(text);
   if (choice) return `simeval: ${longFlag(choice[1]!)} ${JSON.stringify(choice[2])} is not one of its choices; expected ${wordList(choice[3]!.split(", "), "or")}\n`;
@@ -65,6 +69,6 @@ export function inSimevalVoice(message: string, command?: { name: string; usage:
     return `simeval: unknown option '${unknown[1]}'${has}${unknown[2] === undefined ? "" : `; did you mean ${unknown[2]}?`}\n`;
   }
   const excess = /^error: too many arguments for '.+'\. Expected (\d+) arguments? but got (\d+)\.$/.exec(text);
-  if (excess && command?.args) return `simeval: ${excessArguments(command.name, Number(excess[1]), command.args)}; usage: simeval ${command.name} ${command.usage}\n`;
+  if (excess && command?.args) return `simeval: ${excessArguments(command.name, Number(excess[1]), command.args, command.optional === true)}; usage: simeval ${command.name} ${command.usage}\n`;
   return message.replace(/^error: /, "simeval: ");
 }

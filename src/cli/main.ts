@@ -298,7 +298,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
 
   // A command's missing argument, or its arguments too many (commander's own said neither which nor the usage), are said with the command's usage.
   for (const command of program.commands) {
-    command.configureOutput({ outputError: (s, write) => write(inSimevalVoice(s, { name: command.name(), usage: command.usage(), args: command.args })) });
+    command.configureOutput({ outputError: (s, write) => write(inSimevalVoice(s, { name: command.name(), usage: command.usage(), args: command.args, optional: command.registeredArguments.some((a) => !a.required) })) });
   }
 
   // `help COMMAND` for a command that does not exist: commander prints the general help on stderr and exits
