@@ -316,6 +316,16 @@ describe("compareRuns", () => {
     expect(c.warnings.filter((w) => w.includes("no row has a score in both runs"))).toEqual([
       "em, lev and jac: no row has a score in both runs (each was skipped or failed on every row of one of them, or on every row the other scored), so there is nothing to compare and no verdict on them",
     ]);
+    // Past five, the others are counted, as compare's other sentences count them: a hundred evaluators are not a hundred names.
+    const names = Array.from({ length: 8 }, (_, i) => `ev${i}`);
+    const wide = (n: number, scored: boolean): RowOutcome => ({ row: n, id: n, results: Object.fromEntries(names.map((name, i) => [name, scored || i === 7 ? result(1) : skipped])) });
+    const all = Object.fromEntries(names.map((n) => [n, "maximize" as const]));
+    const seven = await compareRuns({ name: "a", rows: [wide(1, true)] }, { name: "b", rows: [wide(1, false)] }, { directions: all });
+    expect(seven.warnings.filter((w) => w.includes("no row has a score in both runs"))).toEqual([
+      "ev0, ev1, ev2, ev3, ev4 and 2 more evaluators: no row has a score in both runs (each was skipped or failed on every row of one of them, or on every row the other scored), so there is nothing to compare and no verdict on them",
+    ]);
+    const none = await compareRuns({ name: "a", rows: [wide(1, false)] }, { name: "b", rows: [wide(1, true)].map((r) => ({ ...r, row: 2 })) }, { directions: all });
+    expect(none.warnings[0]).toMatch(/^all 8 evaluators: no row has a score in both runs \(no row is in both/);
   });
 
   it("takes for a run without a summary its evaluators' types' directions, as its message and README say: what a summary records", () => {
