@@ -192,8 +192,8 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   program
     .command("compare")
     .description("compare two runs of the same questions and references (each may be a file of its own): means, paired difference with 95% CI and p-value")
-    .argument("<run_a>", "the reference run: an id, id prefix, name, or a results.jsonl file")
-    .argument("<run_b>", "the candidate run (as run_a)")
+    .argument("<run_a>", "A, the known-good run compared against: an id, id prefix, name, or a results.jsonl file")
+    .argument("<run_b>", "B, the candidate run (as run_a)")
     .option("--fail-on-regression", "exit 1 when B is significantly worse than A on some evaluator, or when one has no row scored in both runs (no verdict); exit 2 when the runs cannot be judged (their ids disagree, a run not complete, a results file cut short)")
     .option("--report <file>", "write an HTML comparison", filePath("--report"))
     .addOption(new Option("--seed <n>", "seed of the bootstrap and permutation test").default("1", "1"))

@@ -465,6 +465,12 @@ describe("compareCommand", () => {
       const e = await evalErrorOf(compareCommand(a, other, { db: join(dir, "none.db"), failOnRegression: true }, io));
       expect(e.code).toBe("USAGE");
       expect(e.message).toMatch(/^--fail-on-regression: .*; the runs are not on the same dataset, so there is no verdict$/);
+      // Without the gate, the figures are printed, and their one sentence says over what rows.
+      const out: string[] = [];
+      expect(await compareCommand(a, other, { db: join(dir, "none.db") }, { stdout: (line: string) => void out.push(line), stderr: () => undefined })).toBe(0);
+      expect(out.join("\n").split("\n").at(-1)).toBe(
+        "In short, over rows paired although their ids disagree (see the warning above; --fail-on-regression gives no verdict): A is significantly closer to the reference on ld.",
+      );
     });
   });
 });

@@ -422,7 +422,9 @@ function inShort(c: Comparison): string {
     [names((e) => e.n_pairs === 0), "no pairs to compare on"],
   ] as const;
   const said = parts.filter(([list]) => list.length > 0).map(([list, text]) => `${text} ${evaluatorList(list, c.evaluators.length)}`);
-  return `In short: ${said.join("; ")}.`;
+  // Rows paired whatever their ids say: figures, but no verdict (mismatchWithheld), which the sentence does not hide.
+  const over = c.dataset_mismatch ? ", over rows paired although their ids disagree (see the warning above; --fail-on-regression gives no verdict)" : "";
+  return `In short${over}: ${said.join("; ")}.`;
 }
 
 /** A compared run as `compare --json` names it. */
