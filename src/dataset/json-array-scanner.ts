@@ -140,8 +140,9 @@ export class JsonArrayScanner {
       default: {
         // The line of the last byte: a final "\n" ends the line before it.
         const line = this.base > 0 && this.lineStart === this.base ? this.line - 1 : this.line;
+        const element = this.state === "element" && this.startLine !== line ? `, and the element that starts on line ${this.startLine} is not closed` : "";
         this.state = "stopped";
-        out.push(rowError(this.row + 1, line, `line ${line}: the file ends before the array's closing ] (was it cut short?); expected ${EXPECTED}`, "DATASET_READ_STOPPED"));
+        out.push(rowError(this.row + 1, line, `line ${line}: the file ends before the array's closing ]${element} (was it cut short?); expected ${EXPECTED}`, "DATASET_READ_STOPPED"));
       }
     }
   }
@@ -234,8 +235,11 @@ export class JsonArrayScanner {
       if (b === QUOTE) inString = true;
       else if (b === OPEN_BRACE || b === OPEN_BRACKET) open.push(b);
       else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
-        if (open.pop() !== (b === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET)) {
-          this.stop(chunk, i, out);
+        const opened = open.pop();
+        if (opened !== (b === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET)) {
+          // What was left open, and where the element began when that is another line (the fault may be far above).
+          const element = this.line === this.startLine ? "" : `, to close the element that starts on line ${this.startLine}`;
+          this.stop(chunk, i, out, `; a ${opened === OPEN_BRACE ? "}" : "]"} is missing before it${element}`);
           return n;
         }
         if (open.length === 0) return this.endElement(chunk, i + 1, out);

@@ -75,8 +75,11 @@ describe("readJsonArray", () => {
     ["a bad character after the closing ]", '[{"a":1},\n{"a":2}] x', 2, `line 2: not valid JSON (unexpected "x" after the array's closing ] at byte 10 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["a string after the closing ]", '[{"a":1},\n{"a":2}]\n"s"', 2, `line 3: not valid JSON (unexpected string "s" after the array's closing ] at byte 1 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     // Brackets that do not pair up leave the next element's start unknown.
-    ["a bracket closed by the other kind", '[{"a":1},\n{"a":2},\n{"a":[3}}, {"a":4}]', 2, `line 3: not valid JSON (unexpected "}" at byte 8 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
-    ["a ] closing the array inside a row", '[{"a":1},\n{"a":2},\n{"a":3]', 2, `line 3: not valid JSON (unexpected "]" at byte 7 of the line); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["a bracket closed by the other kind", '[{"a":1},\n{"a":2},\n{"a":[3}}, {"a":4}]', 2, `line 3: not valid JSON (unexpected "}" at byte 8 of the line; a ] is missing before it); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["a ] closing the array inside a row", '[{"a":1},\n{"a":2},\n{"a":3]', 2, `line 3: not valid JSON (unexpected "]" at byte 7 of the line; a } is missing before it); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    // A } left out far above: the element's first line is where to look.
+    ["a } left out", '[{"a":1},\n{"a":2},\n{"a":3,\n{"b":4}\n]', 2, `line 5: not valid JSON (unexpected "]" at byte 1 of the line; a } is missing before it, to close the element that starts on line 3); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
+    ["an element cut short over lines", '[{"a":1},\n{"a":2},\n{"a":\n[3,\n', 2, "line 4: the file ends before the array's closing ], and the element that starts on line 3 is not closed (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     // Most often a string left unclosed: the quotes after it would pair up wrongly.
