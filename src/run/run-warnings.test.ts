@@ -21,7 +21,7 @@ describe("runWarnings", () => {
   it("names an expected path that matched nothing on any row", async () => {
     const [w, ...rest] = await warningsFor(rows, [{ type: "levenshtein", inputs: { output: "$.model_response.text", expected: "$.answr" } }]);
     expect(rest).toEqual([]);
-    expect(w).toEqual({ evaluator: "levenshtein", message: '"levenshtein": every row was skipped: no row has an expected value at $.answr', nothingScored: false, aboutFields: true, parameter: "expected", allSkippedAt: "$.answr" });
+    expect(w).toEqual({ evaluator: "levenshtein", message: '"levenshtein": every row was skipped: no row has an expected value at $.answr', nothingScored: false, aboutFields: true, parameter: "expected", allSkippedAt: "$.answr", defaultOutput: false });
     // The default mapping is named as such.
     const [d] = await warningsFor([{ output: "x", reference: "x" }], [{ type: "exact_match" }]);
     expect(d?.message).toContain("at $.expected or $.metadata.expectedOutput");
@@ -83,9 +83,15 @@ describe("fieldHints", () => {
     // The product documents call the reference expectedOutput; a row's own field of that name is not read unless mapped.
     const rows = [{ input: "q", actual_output: "Paris", expectedOutput: "Paris" }];
     const warnings = await warningsFor(rows, [{ type: "exact_match" }, { type: "levenshtein" }]);
+    // The output, never looked for as every row was skipped, is not at $.output in the first row either: both are said at once.
     expect(fieldHints(warnings, Object.keys(rows[0] ?? {}))).toEqual([
       'to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}',
+      'to read "actual_output" as the output, map it: "inputs": {"output": "$.actual_output"}',
     ]);
+    // Not when the first row has an output, or when the evaluators read it from elsewhere.
+    expect(fieldHints(warnings, ["output", "expectedOutput", "actual_output"])).toEqual(['to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}']);
+    const mapped = await warningsFor(rows, [{ type: "exact_match", inputs: { output: "$.actual_output" } }]);
+    expect(fieldHints(mapped, Object.keys(rows[0] ?? {}))).toEqual(['to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}']);
     // Output: only the worst rows' warning says it, so every row here lacks an output.
     const noOutput = await warningsFor([{ "model response": "Paris", expected: "Paris" }], [{ type: "exact_match" }]);
     expect(fieldHints(noOutput, ["model response", "expected"])).toEqual(['to read "model response" as the output, map it: "inputs": {"output": "$[\\"model response\\"]"}']);
@@ -101,7 +107,10 @@ describe("fieldHints", () => {
   it("names a field that is the default name in another case (a spreadsheet's Expected, Output header), which JSONPath does not match", async () => {
     const rows = [{ Input: "q", Output: "Paris", Expected: "Paris" }];
     const warnings = await warningsFor(rows, [{ type: "exact_match" }]);
-    expect(fieldHints(warnings, Object.keys(rows[0] ?? {}))).toEqual(['to read "Expected" as the expected output, map it: "inputs": {"expected": "$.Expected"}']);
+    expect(fieldHints(warnings, Object.keys(rows[0] ?? {}))).toEqual([
+      'to read "Expected" as the expected output, map it: "inputs": {"expected": "$.Expected"}',
+      'to read "Output" as the output, map it: "inputs": {"output": "$.Output"}',
+    ]);
     const noOutput = await warningsFor([{ OUTPUT: "Paris", expected: "Paris" }], [{ type: "exact_match" }]);
     expect(fieldHints(noOutput, ["OUTPUT", "expected"])).toEqual(['to read "OUTPUT" as the output, map it: "inputs": {"output": "$.OUTPUT"}']);
     // The default name itself, present but holding null on every row, is not suggested as its own mapping.

@@ -23,6 +23,12 @@ interface RunWarning {
   parameter?: Parameter;
   /** The evaluator skipped every row: where it looked for the expected value that no row had. */
   allSkippedAt?: string;
+  /**
+   * With `allSkippedAt`: the evaluator reads the output where it is by default (`$.output`), which the rows skipped
+   * never showed to be missing; {@link fieldHints} looks for it in the first row, so that both mappings a dataset of
+   * other names needs (`question,answer,response`) are said in one run, not the output's only after the next.
+   */
+  defaultOutput?: boolean;
 }
 
 /** The run's warnings, one or more per evaluator that needs one, in evaluator order. */
@@ -44,7 +50,8 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
     }
     if (readable > 0 && s.skipped === readable) {
       const at = where(e, "expected");
-      warnings.push({ evaluator: e.name, message: allSkippedText([e.name], at), nothingScored: false, aboutFields: true, parameter: "expected", allSkippedAt: at });
+      const defaultOutput = e.spec.inputs?.output === undefined;
+      warnings.push({ evaluator: e.name, message: allSkippedText([e.name], at), nothingScored: false, aboutFields: true, parameter: "expected", allSkippedAt: at, defaultOutput });
     }
     const worst = result.worst[e.name] ?? [];
     if (worst.length > 0 && worst.every((w) => w.output === null)) {
@@ -141,6 +148,9 @@ const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
  */
 export function fieldHints(warnings: readonly RunWarning[], fields: readonly string[]): string[] {
   const parameters = new Set(warnings.flatMap((w) => (w.parameter ? [w.parameter] : [])));
+  // The output at its default place, unseen for rows all skipped: missing from the first row too, it is hinted as well.
+  const outputPaths = DEFAULT_INPUTS.output.map((path) => path.slice(2));
+  if (warnings.some((w) => w.defaultOutput === true) && !outputPaths.some((f) => fields.includes(f))) parameters.add("output");
   // simeval's own results.jsonl given as the dataset (its rows are {row, id, results}): no mapping reads texts from it.
   if (parameters.size > 0 && fields.includes("row") && fields.includes("results")) {
     return ["the rows look like a results.jsonl that simeval run --out wrote (row, id, results), which holds scores, not texts: give the dataset that was scored"];
