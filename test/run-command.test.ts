@@ -1075,7 +1075,7 @@ describe("runs, show, baseline, compare and trend", () => {
     const live = await recorder.beginRun({ name: "live", dataset_path: data, dataset_hash: "h", evaluators: [{ type: "exact_match" }] });
     expect(await run("delete", "three", "live", "--db", db)).toMatchObject({
       code: 2,
-      err: expect.stringContaining(`run ${live} (live) is still being recorded by process ${process.pid} on this host; stop it before deleting it (nothing was deleted); process ${process.pid} on this host (recording ${live} (live)) is alive`),
+      err: expect.stringContaining(`run ${live} (live) is still being recorded by process ${process.pid} on this host; stop it before deleting it (nothing was deleted); that process is alive: the run ends when it does`),
     });
     // Vacuuming would hold the database past the lock timeout of the run being recorded: refused.
     expect(await run("delete", "three", "--vacuum", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining(`--vacuum: ${live} (live) is still being recorded`) });

@@ -26,11 +26,14 @@ function unownedHint(runs: readonly RunInfo[]): string {
   return `${runs.map(runLabel).join(", ")} ${one ? "is" : "are"} owned by no process (begun with owner "none", as a service begins its runs), so ${one ? "it stays" : "they stay"} running until some process finishes or aborts ${it}: \`simeval finish RUN\` marks ${it} complete with the summary of ${one ? "its" : "their"} stored rows, \`simeval abort RUN\` marks ${it} incomplete keeping ${one ? "its" : "their"} rows, and \`simeval delete RUN --force\` deletes ${it}`;
 }
 
-/** The hints for the running runs `runs`: {@link ownedRunsHint} for those a process owns, {@link unownedHint} for the others. */
-function runningHints(runs: readonly RunInfo[]): string {
+/**
+ * The hints for the running runs `runs`: {@link ownedRunsHint} for those a process owns, {@link unownedHint} for the others.
+ * `said`: what the message before them named of a single run (see {@link ownedRunsHint}).
+ */
+function runningHints(runs: readonly RunInfo[], said: "run" | "process" = "run"): string {
   const unowned = runs.filter((r) => r.owner === "none");
   const owned = runs.filter((r) => r.owner !== "none");
-  return [...(owned.length ? [ownedRunsHint(owned)] : []), ...(unowned.length ? [unownedHint(unowned)] : [])].join("; ");
+  return [...(owned.length ? [ownedRunsHint(owned, runs.length === 1 ? said : "nothing")] : []), ...(unowned.length ? [unownedHint(unowned)] : [])].join("; ");
 }
 
 /** Why `--vacuum` waits for a run being recorded: said wherever it refuses. */
@@ -64,7 +67,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         const by = recordingProcess(run);
         // A process elsewhere cannot be stopped from here: "stop it" is for one on this host; the hint says what to do otherwise.
         const stopIt = by === undefined ? "finish or abort it before deleting it" : pidHere(run) !== undefined ? "stop it before deleting it" : "stop it where it runs before deleting it";
-        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded${by ? ` by ${by}` : ""}; ${stopIt} (nothing was deleted); ${runningHints([run])}`);
+        throw new EvalError("USAGE", `run ${runLabel(run)} is still being recorded${by ? ` by ${by}` : ""}; ${stopIt} (nothing was deleted); ${runningHints([run], by ? "process" : "run")}`);
       }
       runs.set(run.id, run);
     }

@@ -210,7 +210,7 @@ describe("finish and abort", () => {
       const refused = await cliOutput([command, "live", "--db", db()]);
       expect(refused.code).toBe(2);
       expect(refused.err).toBe(
-        refusal(command, `${id} (live)`, `process ${process.pid} on this host`, `process ${process.pid} on this host (recording ${id} (live)) is alive: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows)`),
+        refusal(command, `${id} (live)`, `process ${process.pid} on this host`, `that process is alive: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows)`),
       );
       const refusedFar = await cliOutput([command, "far", "--db", db()]);
       expect(refusedFar.err).toBe(

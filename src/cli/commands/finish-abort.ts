@@ -32,7 +32,7 @@ async function unownedRunningRun(store: SqliteRunStore, ref: string, command: "f
   if (by !== undefined && !force) {
     throw new EvalError(
       "USAGE",
-      `${command}: run ${runLabel(run)} is being recorded by the process that began it, ${by} (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged; ${ownedRunsHint([run])}`,
+      `${command}: run ${runLabel(run)} is being recorded by the process that began it, ${by} (as \`simeval run\` records its runs), which finishes it; \`simeval ${command}\` ends only a run that no process owns (begun with owner "none", as a service begins its runs)${command === "abort" ? " unless given --force" : ""}, so the run is unchanged; ${ownedRunsHint([run], "process")}`,
     );
   }
   return run;

@@ -68,6 +68,9 @@ describe("recordingProcess and ownedRunsHint", () => {
     );
     expect(ownedRunsHint([elsewhere, run("far2", { pid: 2, host: "ci-6" })])).toContain("`simeval abort RUN --force` marks it incomplete keeping its rows, `simeval delete RUN --force` deletes it");
     expect(ownedRunsHint([here[0]!])).toBe("process 11 on this host (recording near1) is alive: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
+    // Of one run the message before it named, neither the run nor (when named too) its process is said again.
+    expect(ownedRunsHint([here[0]!], "run")).toBe("process 11 on this host is alive: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
+    expect(ownedRunsHint([here[0]!], "process")).toBe("that process is alive: the run ends when it does (Ctrl-C there, or `kill 11`, marks it incomplete keeping its rows)");
     // One process recording two runs is named once, with both.
     const twice = [run("w1", { pid: 11, host: THIS_HOST }), run("w2", { pid: 11, host: THIS_HOST })];
     expect(ownedRunsHint(twice)).toBe("process 11 on this host (recording w1, w2) is alive: its runs end when it does (Ctrl-C there, or `kill 11`, marks each incomplete keeping its rows)");

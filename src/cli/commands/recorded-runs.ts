@@ -141,9 +141,10 @@ export function pidHere(run: RunInfo): number | undefined {
 /**
  * What to do about `runs`, recorded as running by processes that own them: {@link STILL_RUNNING_HINT} for those
  * recorded on another host or in another container, and for those on this host, whose processes are alive, that
- * each ends when its process does.
+ * each ends when its process does. `said`: what the message before it named of one run on this host, not named
+ * again: the run (`process 11 on this host is alive: …`), or the run and its process (`that process is alive: …`).
  */
-export function ownedRunsHint(runs: readonly RunInfo[]): string {
+export function ownedRunsHint(runs: readonly RunInfo[], said: "nothing" | "run" | "process" = "nothing"): string {
   // One process may record several runs (a service's worker): each process is named once, with its runs.
   const byPid = new Map<number, RunInfo[]>();
   for (const r of runs) {
@@ -156,7 +157,9 @@ export function ownedRunsHint(runs: readonly RunInfo[]): string {
   const [one] = elsewhere;
   const hints = elsewhere.length === 0 ? [] : [elsewhere.length === 1 && one ? STILL_RUNNING_HINT.replaceAll(" RUN ", ` ${one.id} `) : STILL_RUNNING_HINT];
   if (here > 0) {
-    const processes = [...byPid].map(([pid, recorded]) => `process ${pid} on this host (recording ${recorded.map(runLabel).join(", ")})`);
+    const processes = [...byPid].map(([pid, recorded]) =>
+      runs.length > 1 || said === "nothing" ? `process ${pid} on this host (recording ${recorded.map(runLabel).join(", ")})` : said === "run" ? `process ${pid} on this host` : "that process",
+    );
     const [onePid] = byPid.keys();
     const ends = here === 1 ? "the run ends when it does" : byPid.size === 1 ? "its runs end when it does" : "each run ends when its process does";
     hints.push(`${processes.join(", ")} ${byPid.size === 1 ? "is" : "are"} alive: ${ends} (Ctrl-C there, or \`kill ${byPid.size === 1 ? onePid : "PID"}\`, marks ${here === 1 ? "it" : "each"} incomplete keeping its rows)`);

@@ -45,7 +45,7 @@ describe("showCommand", () => {
     );
     const alive = (await cliOutput(["show", "here", "--db", db])).out;
     expect(alive).toMatch(new RegExp(`^status {3}running, recorded by process ${process.pid} on this host$`, "m"));
-    expect(alive).toContain(`\nprocess ${process.pid} on this host (recording ${here} (here)) is alive: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows)`);
+    expect(alive).toContain(`\nprocess ${process.pid} on this host is alive: the run ends when it does (Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows)`);
     expect(alive).not.toContain("--force");
     const service = (await cliOutput(["show", "svc-live", "--db", db])).out;
     expect(service).toMatch(/^status {3}running$/m);

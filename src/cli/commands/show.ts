@@ -139,5 +139,5 @@ function noSummary(run: RunInfo, count: number): string {
   const rows = rowsText(count);
   if (run.status !== "running") return `no summary (the run did not finish); ${rows} recorded`;
   const line = `no summary yet (the run is still being recorded); ${rows} recorded so far`;
-  return run.owner === "none" ? line : `${line}\n${ownedRunsHint([run])}`;
+  return run.owner === "none" ? line : `${line}\n${ownedRunsHint([run], "run")}`;
 }
