@@ -470,6 +470,16 @@ describe("simeval run", () => {
     expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
   });
 
+  // /dev/ptmx opens a new pseudo-terminal: results shown on a terminal (as --out /dev/tty), not a file to name.
+  it.skipIf(!existsSync("/dev/ptmx"))("does not name results shown on a terminal as a file written", async () => {
+    const data = file("t.jsonl", jsonl([{ output: "a", expected: "a" }]));
+    const config = file("evals.json", evals([{ type: "exact_match" }]));
+    const shown = await run("run", data, "--config", config, "--no-db", "--out", "/dev/ptmx", "--summary", join(dir, "t.json"));
+    expect(shown.code).toBe(0);
+    expect(shown.out).not.toContain("Results:");
+    expect(shown.out).toContain(`Summary: ${join(dir, "t.json")}`);
+  });
+
   it("--db with --no-db is a usage error, whichever comes last; nothing is recorded", async () => {
     const data = file("w.jsonl", jsonl([{ output: "a", expected: "a" }]));
     const config = file("evals.json", evals([{ type: "exact_match" }]));

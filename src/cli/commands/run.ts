@@ -250,11 +250,12 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     // thrown once every file has been tried.
     const writeFailures: EvalError[] = [];
     // Each file written is named on stdout once it is whole (`Results: PATH`, `Report: PATH`, `Summary: PATH`, `JUnit: PATH`),
-    // so that a user finds what the run left where; not `/dev/stdout` and the like, whose lines are among those printed.
+    // so that a user finds what the run left where; not `/dev/stdout` and the like, whose lines are among those printed,
+    // nor results shown on the terminal (`--out /dev/tty`), which scrolled by.
     const sayWritten = (written: string, path: string) => {
       if (!namesOwnDescriptor(path)) io.stdout(`${written}: ${forTerminalLine(path)}`);
     };
-    if (opts.out) sayWritten("Results", opts.out);
+    if (opts.out && results?.terminal !== true) sayWritten("Results", opts.out);
     const attempt = async (flag: string, path: string | undefined, write: (path: string) => void | Promise<void>, written: string) => {
       if (!path) return;
       try {
