@@ -405,8 +405,8 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
 }
 
 /**
- * The table's last column in one sentence, printed last so that it is on screen once the rows that regressed
- * most have scrolled the table away: on which evaluators B, or A, is significantly closer to the reference
+ * The table's last column in one sentence, printed after the rows that regressed most, so that it is on screen
+ * once they have scrolled the table away: on which evaluators B, or A, is significantly closer to the reference
  * (the column's `B` or `A` without "(not significant)"), on which neither is, and which had no pairs. Neither
  * is closer where the interval holds 0 (the column's "neither (CI holds 0)"), said apart when p is below the
  * level all the same: "no significant difference" would gainsay the p column and `--json`'s `significant`.
