@@ -106,6 +106,15 @@ describe("compare", () => {
     expect(printComparison(all).split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on all 7 evaluators.");
   });
 
+  it("ends saying 'no significant difference', not 'significantly closer', where the interval favours B but p is not below 0.05", async () => {
+    // 4 rows of 30 gained: the bootstrap interval excludes 0 (the column's "B (not significant)"), the sign-flip p is 2/16.
+    const side = (b: boolean) => Array.from({ length: 30 }, (_, i) => ({ row: i + 1, id: `q${i + 1}`, scores: { gain4: b && i < 4 ? 1 : 0 } }));
+    const c = await compare(loaded("a", { gain4: "exact_match" }, side(false), "complete"), loaded("b", { gain4: "exact_match" }, side(true), "complete"));
+    expect([c.evaluators[0]!.better, c.evaluators[0]!.significant]).toEqual(["b", false]);
+    expect(printComparison(c)).toMatch(/^gain4 .* B \(not significant\)/m);
+    expect(printComparison(c).split("\n").at(-1)).toBe("In short: no significant difference on gain4.");
+  });
+
   it("ends saying neither run is closer, not 'no significant difference', where p is below 0.05 but the interval holds 0", async () => {
     // One large gain among many small losses: the sign-flip test finds p < 0.05, the percentile bootstrap an interval holding 0.
     const diffs = [-0.1909, -0.187, -0.1816, -0.1547, -0.1507, -0.143, -0.1396, -0.1256, -0.1137, -0.1134, -0.1077, -0.0963, -0.0906, -0.087, -0.0797, -0.0687, -0.0599, -0.0385, -0.0375, -0.0237, -0.0185, -0.0173, -0.0162, -0.0148, 0.0126, 0.0183, 0.0211, 0.0566, 0.0732, 0.5452];
