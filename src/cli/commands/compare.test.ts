@@ -115,6 +115,14 @@ describe("compare", () => {
     expect(printComparison(c).split("\n").at(-1)).toBe("In short: no significant difference on gain4.");
   });
 
+  it("ends saying an evaluator with a single pair has no significant difference, not that it has no pairs", async () => {
+    // `one` is scored in both runs on row 1 only: one pair, which can be no significant difference.
+    const side = (b: boolean) => Array.from({ length: 10 }, (_, i) => ({ row: i + 1, id: `q${i + 1}`, scores: { one: i === 0 ? (b ? 1 : 0) : b ? null : 1 } }));
+    const c = await compare(loaded("a", { one: "exact_match" }, side(false), "complete"), loaded("b", { one: "exact_match" }, side(true), "complete"));
+    expect(c.evaluators[0]!.n_pairs).toBe(1);
+    expect(printComparison(c).split("\n").at(-1)).toBe("In short: no significant difference on one.");
+  });
+
   it("ends saying neither run is closer, not 'no significant difference', where p is below 0.05 but the interval holds 0", async () => {
     // One large gain among many small losses: the sign-flip test finds p < 0.05, the percentile bootstrap an interval holding 0.
     const diffs = [-0.1909, -0.187, -0.1816, -0.1547, -0.1507, -0.143, -0.1396, -0.1256, -0.1137, -0.1134, -0.1077, -0.0963, -0.0906, -0.087, -0.0797, -0.0687, -0.0599, -0.0385, -0.0375, -0.0237, -0.0185, -0.0173, -0.0162, -0.0148, 0.0126, 0.0183, 0.0211, 0.0566, 0.0732, 0.5452];
