@@ -123,6 +123,15 @@ describe("compare", () => {
     expect(printComparison(c).split("\n").at(-1)).toBe("In short: no significant difference on one.");
   });
 
+  it("ends counting, past five names, those of some evaluators only as the first five and how many more, not as all of them", async () => {
+    const seven = Array.from({ length: 7 }, (_, i) => `ev${i}`);
+    const types = Object.fromEntries([...seven, "flat"].map((n) => [n, "exact_match"]));
+    const side = (b: boolean) => Array.from({ length: 30 }, (_, i) => ({ row: i + 1, id: `q${i + 1}`, scores: { ...Object.fromEntries(seven.map((n) => [n, b ? 1 : 0])), flat: 0.5 } }));
+    const c = await compare(loaded("a", types, side(false), "complete"), loaded("b", types, side(true), "complete"));
+    const text = printComparison(c).split("\n");
+    expect(text.at(-1)).toBe("In short: B is significantly closer to the reference on ev0, ev1, ev2, ev3, ev4 and 2 more evaluators; no significant difference on flat.");
+  });
+
   it("ends saying neither run is closer, not 'no significant difference', where p is below 0.05 but the interval holds 0", async () => {
     // One large gain among many small losses: the sign-flip test finds p < 0.05, the percentile bootstrap an interval holding 0.
     const diffs = [-0.1909, -0.187, -0.1816, -0.1547, -0.1507, -0.143, -0.1396, -0.1256, -0.1137, -0.1134, -0.1077, -0.0963, -0.0906, -0.087, -0.0797, -0.0687, -0.0599, -0.0385, -0.0375, -0.0237, -0.0185, -0.0173, -0.0162, -0.0148, 0.0126, 0.0183, 0.0211, 0.0566, 0.0732, 0.5452];
