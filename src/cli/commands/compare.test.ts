@@ -130,6 +130,8 @@ describe("compare", () => {
     const c = await compare(loaded("a", types, side(false), "complete"), loaded("b", types, side(true), "complete"));
     const text = printComparison(c).split("\n");
     expect(text.at(-1)).toBe("In short: B is significantly closer to the reference on ev0, ev1, ev2, ev3, ev4 and 2 more evaluators; no significant difference on flat.");
+    // A line of its own, after a blank one: the table or the rows that regressed most end above it.
+    expect(text.at(-2)).toBe("");
   });
 
   it("ends saying neither run is closer, not 'no significant difference', where p is below 0.05 but the interval holds 0", async () => {
