@@ -145,6 +145,8 @@ describe("compare", () => {
     const text = printComparison(c);
     expect(text).toMatch(/^lev .* neither \(CI holds 0\)/m);
     expect(text.split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on em; neither is closer to the reference (p is below 0.05, but the CI holds 0) on lev.");
+    // The level is the comparison's own, as the p column's: a library's comparison at alpha 0.01 says so.
+    expect(printComparison({ ...c, settings: { ...c.settings, alpha: 0.01 } }).split("\n").at(-1)).toContain("(p is below 0.01, but the CI holds 0) on lev.");
   });
 
   it("names at most five evaluators in its notes on few pairs and few differing rows, counting the others", async () => {
