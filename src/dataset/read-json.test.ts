@@ -81,6 +81,8 @@ describe("readJsonArray", () => {
     ["a } left out", '[{"a":1},\n{"a":2},\n{"a":3,\n{"b":4}\n]', 2, `line 5: not valid JSON (unexpected "]" at byte 1 of the line; a } is missing before it, to close the element that starts on line 3); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
     ["an element cut short over lines", '[{"a":1},\n{"a":2},\n{"a":\n[3,\n', 2, "line 4: the file ends before the array's closing ], and the element that starts on line 3 is not closed (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["no closing ]", '[{"a":1},\n{"a":2}\n', 2, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
+    // Ended between elements, lines below the last: no element is left open, whatever line the last began on.
+    ["no closing ] after a comma and blank lines", '[{"a":1},\n{"a":2},\n\n\n', 2, "line 4: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     ["a cut-off string", '[{"a":1},\n{"a":"unterminated', 1, "line 2: the file ends before the array's closing ] (was it cut short?); expected a JSON array of row objects", "DATASET_READ_STOPPED"],
     // Most often a string left unclosed: the quotes after it would pair up wrongly.
     ["a raw line break in a string", '[{"a":1},\n{"a":"one\ntwo"}]', 1, `line 2: not valid JSON (unexpected "\\n" at byte 10 of the line${LINE_BREAK}); expected a JSON array of row objects${STOPPED}`, "DATASET_READ_STOPPED"],
