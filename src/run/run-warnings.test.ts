@@ -92,6 +92,12 @@ describe("fieldHints", () => {
     expect(fieldHints(warnings, ["output", "expectedOutput", "actual_output"])).toEqual(['to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}']);
     const mapped = await warningsFor(rows, [{ type: "exact_match", inputs: { output: "$.actual_output" } }]);
     expect(fieldHints(mapped, Object.keys(rows[0] ?? {}))).toEqual(['to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}']);
+    // One evaluator reading the output at its default place is enough, beside another that maps it.
+    const some = await warningsFor(rows, [{ type: "exact_match", inputs: { output: "$.actual_output" } }, { type: "levenshtein" }]);
+    expect(fieldHints(some, Object.keys(rows[0] ?? {}))).toEqual([
+      'to read "expectedOutput" as the expected output, map it: "inputs": {"expected": "$.expectedOutput"}',
+      'to read "actual_output" as the output, map it: "inputs": {"output": "$.actual_output"}',
+    ]);
     // Output: only the worst rows' warning says it, so every row here lacks an output.
     const noOutput = await warningsFor([{ "model response": "Paris", expected: "Paris" }], [{ type: "exact_match" }]);
     expect(fieldHints(noOutput, ["model response", "expected"])).toEqual(['to read "model response" as the output, map it: "inputs": {"output": "$[\\"model response\\"]"}']);
