@@ -74,6 +74,8 @@ describe("recordingProcess and ownedRunsHint", () => {
     // One process recording two runs is named once, with both.
     const twice = [run("w1", { pid: 11, host: THIS_HOST }), run("w2", { pid: 11, host: THIS_HOST })];
     expect(ownedRunsHint(twice)).toBe("process 11 on this host (recording w1, w2) is alive: its runs end when it does (Ctrl-C there, or `kill 11`, marks each incomplete keeping its rows)");
+    // `said` is of one run: several are named all the same, the message before them having named none of them alone.
+    for (const said of ["run", "process"] as const) expect(ownedRunsHint(twice, said)).toBe(ownedRunsHint(twice));
     const both = ownedRunsHint([elsewhere, ...here]);
     expect(both).toMatch(/^a run whose process was killed on another host .*`simeval abort far --force`/);
     expect(both).toContain("; process 11 on this host (recording near1), process 12 on this host (recording near2) are alive: each run ends when its process does (Ctrl-C there, or `kill PID`, marks each incomplete keeping its rows)");
