@@ -66,6 +66,8 @@ describe("simeval score", () => {
     const types = "expected exact_match, levenshtein, levenshtein_distance, jaccard_similarity, tfidf_similarity or semantic_similarity (`simeval list` describes each).";
     expect(await run("score", "--type=", "-o", "a", "-e", "a")).toMatchObject({ code: 2, out: "", err: `simeval: --type "" is not an evaluator type; ${types}` });
     expect(await run("score", "-t", "jaccard", "-o", "a", "-e", "a")).toMatchObject({ code: 2, out: "", err: `simeval: --type "jaccard" is not an evaluator type; ${types} Did you mean "jaccard_similarity"?` });
+    // A type of only an invisible character is quoted with it escaped, not as what reads as an empty one.
+    expect((await run("score", "-t", "\u200d", "-o", "a", "-e", "a")).err).toBe(`simeval: --type "\\u200d" is not an evaluator type; ${types}`);
     // A file named where score takes JSON text (run's --config takes a file): said so, not just "Unexpected token".
     const evals = `${root}examples/evals.json`;
     const file = await run("score", "-t", "levenshtein", "-o", "a", "-e", "a", "-c", evals);
