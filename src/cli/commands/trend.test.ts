@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../storage/sqlite.js";
@@ -495,6 +495,23 @@ describe("trend --json", () => {
       for (const note of t.notes) expect(html).toContain(escapeHtml(note));
     });
   });
+});
+
+describe("trend --report to a descriptor of this process", () => {
+  // As `simeval trend --report /dev/stdout > trend.html`: the report is among what is printed, not a file to name.
+  it.skipIf(process.platform !== "linux")("writes the report there and does not say \"Report: /dev/fd/N\"", () =>
+    inTempDb("simeval-trend-fd-", async (db, dir) => {
+      const path = join(dir, "shared.html");
+      const fd = openSync(path, "w");
+      try {
+        const r = await cliOutput(["trend", "--db", db, "--report", `/dev/fd/${fd}`]);
+        expect(r.code).toBe(0);
+        expect(`${r.out}\n${r.err}`).not.toContain("Report:");
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(path, "utf8")).toContain("</html>");
+    }));
 });
 
 describe("datasetCount", () => {
