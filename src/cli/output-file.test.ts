@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir, writeIn } from "../test-support.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { writeJUnitFile } from "./junit-file.js";
-import { checkOutputPaths, databaseInputs, notingEarlierFiles, openTextFile, writeOutput } from "./output-file.js";
+import { checkOutputPaths, databaseInputs, namesOwnDescriptor, notingEarlierFiles, openTextFile, writeOutput } from "./output-file.js";
 
 const dir = tempDir("simeval-output-file-");
 
@@ -300,5 +300,14 @@ describe("write failures", () => {
     const folder = await caught(() => openTextFile("--out", dir));
     expect(folder.message).toContain(`--out ${dir}: cannot write (EISDIR`);
     expect(exitCodeFor(folder.code)).toBe(2);
+  });
+});
+
+describe("namesOwnDescriptor", () => {
+  it.skipIf(process.platform === "win32")("knows this process's descriptors however their path is spelled, and nothing else", () => {
+    for (const path of ["/dev/stdout", "/dev/stderr", "/dev/fd/3", "/proc/self/fd/1", "/dev/./stdout", "/dev//fd/1", "/tmp/../dev/stderr", "/proc/self/fd/../fd/2"]) {
+      expect([path, namesOwnDescriptor(path)]).toEqual([path, true]);
+    }
+    for (const path of ["/dev/null", "/dev/tty", "/dev/fd", "/dev/stdout/x", "stdout", "/proc/1/fd/1"]) expect([path, namesOwnDescriptor(path)]).toEqual([path, false]);
   });
 });
