@@ -404,6 +404,8 @@ describe("simeval run", () => {
     const summary = await run("run", data, "--config", config, "--db", db, "--report", join(dir, "r.html"), "--summary", "/dev/full", "--junit", join(dir, "j2.xml"));
     expect(summary.code).toBe(3);
     expect(summary.err).toContain("--summary /dev/full: cannot write (ENOSPC");
+    // Only the files written whole are named: not the summary, whose write failed.
+    expect(summary.out.trimEnd().split("\n").slice(-2)).toEqual([`Report: ${join(dir, "r.html")}`, `JUnit: ${join(dir, "j2.xml")}`]);
     expect(readFileSync(join(dir, "r.html"), "utf8")).toContain("<svg");
     expect(failedCases(join(dir, "j2.xml"))).toEqual(["--summary written"]);
   });
