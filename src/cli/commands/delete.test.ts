@@ -213,5 +213,7 @@ describe("deleteCommand", () => {
     const e = await evalErrorOf(deleteCommand([], { db: join(temp.dir, "simeval.db"), vacuum: true }, io().io));
     expect(e.code).toBe("USAGE");
     expect(e.message).toMatch(new RegExp(`^--vacuum: ${id} \\(live\\) is still being recorded, .*; vacuum once it has finished \\(nothing was deleted\\)`));
+    // The run named, not its process: the process is named once, without the run again.
+    expect(e.message).toMatch(new RegExp(`\\(nothing was deleted\\); process ${process.pid} on this host is alive: the run ends when it does \\(Ctrl-C there, or \`kill ${process.pid}\`, marks it incomplete keeping its rows\\)$`));
   });
 });
