@@ -5,7 +5,6 @@
 import { isUtf8 } from "node:buffer";
 import { statSync, type Stats } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { addAbortSignal } from "node:stream";
 import { datasetInvalid, fileProblem, notRegularFile } from "./errors.js";
 
 /** The UTF-8 byte order mark, skipped at the start of a file. */
@@ -129,10 +128,9 @@ export async function* reusedChunks(handle: FileHandle): AsyncGenerator<Buffer, 
 
 /**
  * The file's bytes as {@link reusedChunks} (each valid until the next is asked for), closing the handle at the end,
- * without a leading UTF-8 byte order mark: the JSONL reader's, which keeps only copies. An abort is thrown (its
+ * without a leading UTF-8 byte order mark: every dataset reader's, each keeping only copies. An abort is thrown (its
  * reason) before the next read; a read error names the file as the open errors do.
- * An abort also closes the file as it comes (after a pending read), as {@link readChunks}' stream is destroyed: a
- * consumer that stops on it need not end this generator. `readJsonl`'s rows, which throw the abort's reason at the
+ * An abort also closes the file as it comes (after a pending read): a consumer that stops on it need not end this generator. `readJsonl`'s rows, which throw the abort's reason at the
  * next row, left it suspended, and the file open until garbage collection closed it (Node.js warns, DEP0137).
  */
 export async function* readReusedChunks(path: string, handle: FileHandle, signal?: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
@@ -152,28 +150,6 @@ export async function* readReusedChunks(path: string, handle: FileHandle, signal
     signal?.removeEventListener("abort", closeOnAbort);
     await handle.close().catch(() => undefined);
   }
-}
-
-/**
- * The file's bytes as a stream of Buffers (closing the handle at the end), without a leading UTF-8 byte order
- * mark: every dataset reader drops it. With a signal, an abort destroys the stream, so a pending read ends at once.
- */
-export function readChunks(path: string, handle: FileHandle, signal?: AbortSignal): AsyncIterable<Buffer> {
-  const stream = handle.createReadStream({ highWaterMark: CHUNK_BYTES });
-  if (signal !== undefined) addAbortSignal(signal, stream);
-  return (async function* () {
-    try {
-      let first = true;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        yield first && hasBom(chunk) ? chunk.subarray(3) : chunk;
-        first = false;
-      }
-    } catch (err) {
-      if (signal?.aborted === true) throw signal.reason;
-      // A read error after open (EIO, EISDIR on some systems) names the file like the open errors do.
-      throw fileProblem(path, err);
-    }
-  })();
 }
 
 /**

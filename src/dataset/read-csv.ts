@@ -7,11 +7,10 @@
  * Quoted values may span lines; a row's line is the line where it starts.
  */
 import type { FileHandle } from "node:fs/promises";
-import { pipeline, Readable } from "node:stream";
 import { parse, type CsvError, type Parser } from "csv-parse";
 import type { EvalError } from "../errors.js";
 import { datasetInvalid, fileProblem } from "./errors.js";
-import { openDatasetFile, readChunks, Utf8Sanitizer } from "./read-bytes.js";
+import { openDatasetFile, readReusedChunks, Utf8Sanitizer } from "./read-bytes.js";
 import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 /** The column whose JSON-object text becomes an object. */
@@ -305,9 +304,9 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       if (err !== undefined) skips.push({ before: typeof err["records"] === "number" ? err["records"] : Number.MAX_SAFE_INTEGER, err });
     },
   });
-  // The pipeline's own callback sees the same error that the loop below rethrows.
   const seen = { marks: 0 };
-  pipeline(Readable.from(prepare(readChunks(path, handle, signal), seen)), parser, () => undefined);
+  // Errors are taken from write() and `errored` below; without a listener, the stream's own "error" event would crash the process.
+  parser.on("error", () => undefined);
 
   let header: string[] | undefined;
   /** The header's named columns: those before its trailing nameless ones. */
@@ -330,25 +329,9 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
 
   /** A record's fields, with its raw text when asked for (`raw`). */
   type Parsed = string[] | { record: string[]; raw: string };
-  const records$ = (parser as AsyncIterable<Parsed>)[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<Parsed>;
-    try {
-      next = await records$.next();
-    } catch (error) {
-      // A value longer than a string can be (~512 MiB): csv-parse cannot go past it. The rows before it
-      // stand; the read stops there, as at a quote that is never closed.
-      if ((error as { code?: unknown } | null)?.code !== "ERR_STRING_TOO_LONG") throw error;
-      takeSkips(records);
-      if (header === undefined) throw datasetInvalid(path, `the header row (line ${line}) is longer than the longest text Node.js can hold (about 512 MiB); expected ${EXPECTED}`);
-      row++;
-      out.push(rowError(row, line, `line ${line}: a value is longer than the longest text Node.js can hold (about 512 MiB), so the file cannot be read past it: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
-      yield out;
-      return;
-    }
-    if (next.done) break;
-    const record = Array.isArray(next.value) ? next.value : next.value.record;
-    const quoted = !Array.isArray(next.value) && next.value.raw.includes('"');
+  const take = (value: Parsed): void => {
+    const record = Array.isArray(value) ? value : value.record;
+    const quoted = !Array.isArray(value) && value.raw.includes('"');
     takeSkips(records);
     records++;
     const start = line;
@@ -357,22 +340,47 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     for (const field of record) line += countLineBreaks(field, lineBreak);
     // An empty line, or one of spaces, is one blank field: not a row (nor a ragged one). In a file of one column, a
     // quoted one (`""`, `"  "`) is a row.
-    if (record.length === 1 && isBlank(record[0]!) && !quoted) continue;
+    if (record.length === 1 && isBlank(record[0]!) && !quoted) return;
     if (header === undefined) {
       if (skipSepLine) {
         skipSepLine = false;
-        continue;
+        return;
       }
       const result = readHeader(path, record);
       if (!Array.isArray(result)) throw result;
       header = result;
       named = result.indexOf("") === -1 ? result.length : result.indexOf("");
-      continue;
+      return;
     }
     row++;
     out.push(toItem(header, named, record, row, start, delimiter, seen.marks > 0));
-    // Everything parsed from the last read is in hand: pass it on as one batch.
-    if (parser.readableLength === 0) {
+  };
+  /** A value longer than a string can be (~512 MiB): csv-parse cannot go past it. The rows before it stand; the read stops there, as at a quote that is never closed. */
+  const tooLong = (): DatasetItem[] => {
+    takeSkips(records);
+    if (header === undefined) throw datasetInvalid(path, `the header row (line ${line}) is longer than the longest text Node.js can hold (about 512 MiB); expected ${EXPECTED}`);
+    row++;
+    out.push(rowError(row, line, `line ${line}: a value is longer than the longest text Node.js can hold (about 512 MiB), so the file cannot be read past it: the rest of the file is not in the run`, "DATASET_READ_STOPPED"));
+    return out;
+  };
+  const tooLongOrThrow = (error: unknown): void => {
+    if ((error as { code?: unknown } | null)?.code !== "ERR_STRING_TOO_LONG") throw error;
+  };
+
+  // csv-parse parses what it is written at once (a Transform stream's write runs its transform), and its records are
+  // taken with read() until none is left: no promise a record, as its async iterator made. Each read of the file is
+  // copied, as csv-parse keeps a view of a record's start that the next read would write over.
+  for await (const chunk of prepare(readReusedChunks(path, handle, signal), seen)) {
+    try {
+      parser.write(Buffer.from(chunk));
+      if (parser.errored) throw parser.errored;
+    } catch (error) {
+      tooLongOrThrow(error);
+      yield tooLong();
+      return;
+    }
+    for (let value = parser.read() as Parsed | null; value !== null; value = parser.read() as Parsed | null) take(value);
+    if (out.length > 0) {
       if (signal?.aborted === true) throw signal.reason;
       // Where csv-parse is: the end of the last record it gave (in the bytes it was given, which are the file's but
       // for a U+FFFF doubled or a BOM cut).
@@ -380,6 +388,15 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       yield out;
       out = [];
     }
+  }
+  // The records the end of the file completes, and the error of a quote never closed.
+  parser.end();
+  try {
+    for await (const value of parser as AsyncIterable<Parsed>) take(value);
+  } catch (error) {
+    tooLongOrThrow(error);
+    yield tooLong();
+    return;
   }
   takeSkips(Number.MAX_SAFE_INTEGER);
   if (out.length > 0) yield out;
