@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { CHUNK_BYTES } from "./read-bytes.js";
@@ -260,6 +261,38 @@ describe("readCsv", () => {
       [2, 3, big.length],
       [3, 4, 1],
     ]);
+  });
+
+  it("gives every value as written however the file's reads cut it: each read is copied before the next one is read into the same buffer", async () => {
+    // Quoted values of commas, quotes, line breaks, multi-byte characters and long runs, over several reads of the file:
+    // a value cut by a read is kept by csv-parse as a view of that read, which the next read would write over.
+    const piece = fc.oneof(fc.constantFrom(",", '"', "\n", "\r\n", "ü", "😀", " "), fc.string({ maxLength: 8 }), fc.nat({ max: 40_000 }).map((n) => "x".repeat(n)));
+    const value = fc.array(piece, { minLength: 1, maxLength: 12 }).map((parts) => parts.join(""));
+    await fc.assert(
+      fc.asyncProperty(fc.array(value, { minLength: 20, maxLength: 60 }), async (texts) => {
+        const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+        const path = await file("reads.csv", `id,text\n${texts.map((t, i) => `${i},${quote(t)}`).join("\n")}\n`);
+        const items = await collect(readCsv(path));
+        expect(items.map((i) => ("record" in i ? i.record["text"] : i.error.message))).toEqual(texts.map((t) => (t === "" ? null : t)));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it.each([
+    ["escaped quote", 'a""b'],
+    ["closing quote", "ab"],
+    ["CRLF", "a\r\nb"],
+  ])("gives a value whose %s straddles two reads as written, a full read after it", async (_name, inside) => {
+    // csv-parse keeps the last bytes of a read it cannot decide on yet (a quote: escaped or closing?) as a view of that read.
+    for (let cut = 1; cut <= inside.length + 2; cut++) {
+      const head = "id,text\n1,";
+      const pad = "p".repeat(CHUNK_BYTES - head.length - 1 - cut);
+      const text = `"${pad}${inside}"`;
+      const after = Array.from({ length: 3 }, (_, i) => `${i + 2},"${String(i).repeat(CHUNK_BYTES / 2)}"`).join("\n");
+      const items = await collect(readCsv(await file("cut.csv", `${head}${text}\n${after}\n`)));
+      expect(items.map((i) => ("record" in i ? (i.record["text"] as string).slice(-10) : i.error.message))).toEqual([`${pad}${inside.replaceAll('""', '"')}`.slice(-10), "0000000000", "1111111111", "2222222222"]);
+    }
   });
 
   it("keeps line numbers right across reads, with multi-line values", async () => {
