@@ -75,6 +75,9 @@ describe("warningsSaidOnce", () => {
     // Two are named both, joined by "and".
     const two = await warningsFor(rows, [{ type: "exact_match" }, { type: "levenshtein", name: "lev" }]);
     expect(warningsSaidOnce(two)).toEqual(['"exact_match" and "lev": every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput']);
+    // Past five, the others are counted: a config of 200 evaluators is not 200 names.
+    const seven = await warningsFor(rows, Array.from({ length: 7 }, (_, i) => ({ type: "exact_match", name: `em${i}` })));
+    expect(warningsSaidOnce(seven)).toEqual(['"em0", "em1", "em2", "em3", "em4" and 2 more evaluators: every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput']);
   });
 });
 

@@ -11,6 +11,7 @@ import type { RunDatasetResult } from "./run-dataset.js";
 import { cutText } from "../cut-text.js";
 import { rowsText } from "../report/format.js";
 import { wordList } from "../word-list.js";
+import { firstListed } from "../compare/evaluator-list.js";
 
 interface RunWarning {
   evaluator: string;
@@ -67,9 +68,13 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
   return warnings;
 }
 
-/** `"lev": every row was skipped: no row has an expected value at $.answer`, naming one evaluator or several (`"a", "b" and "c"`). */
+/**
+ * `"lev": every row was skipped: no row has an expected value at $.answer`, naming one evaluator or several
+ * (`"a", "b" and "c"`; past five, the first five and how many more, as a comparison counts them).
+ */
 function allSkippedText(names: readonly string[], at: string): string {
-  return `${wordList(names.map((n) => `"${n}"`), "and")}: every row was skipped: no row has an expected value at ${at}`;
+  const { listed, more } = firstListed(names.map((n) => `"${n}"`));
+  return `${more ? `${listed.join(", ")} ${more}` : wordList(listed, "and")}: every row was skipped: no row has an expected value at ${at}`;
 }
 
 /**
