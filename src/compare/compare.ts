@@ -13,8 +13,7 @@ import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
 import { MostRegressed } from "./most-regressed.js";
-import { evaluatorList, firstListed } from "./evaluator-list.js";
-import { wordList } from "../word-list.js";
+import { evaluatorList, evaluatorNames } from "./evaluator-list.js";
 import { HeldRows } from "./held-rows.js";
 import { RunReader, turned, Warnings } from "./run-reader.js";
 import { formatInt, rowsText } from "../report/format.js";
@@ -315,14 +314,13 @@ async function pairByKey(
  * paired by key that share none): their figures are empty and there is no verdict on them, which
  * `--fail-on-regression` counts as a failure rather than as "no regression". None when `names` is empty; a dataset
  * without expected texts gave one such warning per evaluator, alike but for the name. Past five names, the others
- * are counted ({@link evaluatorList}: `all N evaluators`, or the first five and how many more).
+ * are counted ({@link evaluatorNames}: `all N evaluators`, or the first five and how many more).
  */
 function noPairsWarning(names: readonly string[], compared: number, matched: number, pairBy: "row" | "key"): string[] {
   if (names.length === 0) return [];
   const one = names.length === 1;
   const why = matched === 0 ? `no row is in both: they share no ${pairBy === "key" ? "key" : "row number"}` : `${one ? "it was" : "each was"} skipped or failed on every row of one of them, or on every row the other scored`;
-  const named = firstListed(names).more ? evaluatorList(names, compared) : wordList(names, "and");
-  return [`${named}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
+  return [`${evaluatorNames(names, compared)}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Evaluator names as a comparison's sentences list them. */
+import { wordList } from "../word-list.js";
 
 /** Most evaluator names a sentence lists; past them it counts the others, whose figures the table gives. */
 const MAX_LISTED_NAMES = 5;
@@ -21,4 +22,12 @@ export function evaluatorList(names: readonly string[], total: number): string {
 export function firstListed<T>(items: readonly T[]): { listed: T[]; more: string | null } {
   const more = items.length - MAX_LISTED_NAMES;
   return { listed: items.slice(0, MAX_LISTED_NAMES), more: more > 0 ? `and ${more} more evaluator${more === 1 ? "" : "s"}` : null };
+}
+
+/**
+ * Names as a sentence's subject: `a, b and c`; past {@link MAX_LISTED_NAMES}, as {@link evaluatorList} gives them
+ * (`all N evaluators` only when `total`, the evaluators the sentence could be about, is given and they are all of it).
+ */
+export function evaluatorNames(names: readonly string[], total = Number.NaN): string {
+  return names.length > MAX_LISTED_NAMES ? evaluatorList(names, total) : wordList(names, "and");
 }

@@ -130,8 +130,8 @@ export async function* reusedChunks(handle: FileHandle): AsyncGenerator<Buffer, 
  * The file's bytes as {@link reusedChunks} (each valid until the next is asked for), closing the handle at the end,
  * without a leading UTF-8 byte order mark: every dataset reader's, each keeping only copies. An abort is thrown (its
  * reason) before the next read; a read error names the file as the open errors do.
- * An abort also closes the file as it comes (after a pending read): a consumer that stops on it need not end this generator. `readJsonl`'s rows, which throw the abort's reason at the
- * next row, left it suspended, and the file open until garbage collection closed it (Node.js warns, DEP0137).
+ * An abort also closes the file as it comes (after a pending read): a consumer that stops on it need not end this
+ * generator. `readJsonl`'s rows, which throw the abort's reason at the next row, left it suspended, and the file open until garbage collection closed it (Node.js warns, DEP0137).
  */
 export async function* readReusedChunks(path: string, handle: FileHandle, signal?: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
   const closeOnAbort = (): void => void handle.close().catch(() => undefined);

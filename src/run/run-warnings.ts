@@ -10,8 +10,7 @@ import { DEFAULT_INPUTS, type InputSource, type Parameter } from "../mapping/inp
 import type { RunDatasetResult } from "./run-dataset.js";
 import { cutText } from "../cut-text.js";
 import { rowsText } from "../report/format.js";
-import { wordList } from "../word-list.js";
-import { firstListed } from "../compare/evaluator-list.js";
+import { evaluatorNames } from "../compare/evaluator-list.js";
 
 interface RunWarning {
   evaluator: string;
@@ -73,8 +72,7 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
  * (`"a", "b" and "c"`; past five, the first five and how many more, as a comparison counts them).
  */
 function allSkippedText(names: readonly string[], at: string): string {
-  const { listed, more } = firstListed(names.map((n) => `"${n}"`));
-  return `${more ? `${listed.join(", ")} ${more}` : wordList(listed, "and")}: every row was skipped: no row has an expected value at ${at}`;
+  return `${evaluatorNames(names.map((n) => `"${n}"`))}: every row was skipped: no row has an expected value at ${at}`;
 }
 
 /**
