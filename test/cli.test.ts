@@ -179,6 +179,20 @@ describe("the bin, as a real process", () => {
     expect(JSON.parse(p.stdout)).toMatchObject({ score: 0.82, label: "fail" });
   });
 
+  it("loads a command's modules only when that command runs: --version, score and list do not load SQLite, runs does", () => {
+    // better-sqlite3 is CommonJS: loaded, it is in require's cache. Each command is run in a process of its own.
+    const loadsSqlite = (...argv: string[]) => {
+      const script = `import { main } from "./src/cli/main.ts"; import { createRequire } from "node:module";
+        await main(${JSON.stringify(argv)}, { stdout: () => {}, stderr: () => {} });
+        console.log(Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("better-sqlite3")));`;
+      const p = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+      expect(p.stderr).toBe("");
+      return JSON.parse(p.stdout.trim()) as boolean;
+    };
+    expect([loadsSqlite("--version"), loadsSqlite("score", "-t", "exact_match", "-e", "a", "-o", "a"), loadsSqlite("list")]).toEqual([false, false, false]);
+    expect(loadsSqlite("runs", "--db", join(root, "no-such-folder", "x.db"))).toBe(true);
+  });
+
   it("a reader that goes away (`simeval … | head -1`) causes no stack trace: the exit code is as usual", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "score", "-t", "exact_match", "-e", "a", "-o", "b"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.destroy(); // closed before the command prints: its first write meets EPIPE

@@ -13,10 +13,9 @@ import { RUNS_OF_THIS_PROCESS, THIS_HOST, writerMayBeAlive } from "./run-owner.j
 import { decodeScores, encodeScores } from "./scores-column.js";
 import { prepareStatements, type Statements } from "./statements.js";
 import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions, type DeletedRun, type DeleteRunOptions, type FinishRunOptions, type RowsOptions, type RunMeta, type RunStore, type UnnumberedRow } from "./store.js";
+import { DEFAULT_STORE_PATH } from "./default-store-path.js";
 
-/** Where the CLI keeps its runs, relative to the working directory. */
-export const DEFAULT_STORE_PATH = ".simeval/simeval.db";
-
+export { DEFAULT_STORE_PATH };
 
 /**
  * Rows deleted per transaction by {@link SqliteRunStore.deleteRun}: each holds the write lock for under

@@ -11,9 +11,8 @@ import { tableWidth } from "../table.js";
 import { formatInt, rowsText } from "../../report/format.js";
 import { finishStoredRun } from "../../run/stored-summary.js";
 import { findOrFail, openRecordedRuns, ownedRunsHint, pidHere, recordingProcess, runLabel } from "./recorded-runs.js";
+import { ABORT_REASON } from "./abort-reason.js";
 
-/** The stop reason that `simeval abort` records when no `--reason` is given. */
-export const ABORT_REASON = "aborted with simeval abort";
 
 /**
  * The run `ref` names, for `simeval finish` or `simeval abort` (`command`) to end: refused (USAGE), naming the run
