@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
 import { CHUNK_BYTES } from "./read-bytes.js";
-import { readCsv } from "./read-csv.js";
+import { readCsv, readCsvBatches } from "./read-csv.js";
 import { brief, collect, datasetFailure, tempFiles } from "./test-support.js";
 
 const { file, dir } = tempFiles("simeval-csv-");
@@ -350,5 +350,26 @@ describe("readCsv", () => {
     })().catch((e: unknown) => e);
     expect(seen).toBe(4);
     expect(err).toBe(controller.signal.reason);
+  });
+});
+
+describe("readCsvBatches", () => {
+  it.each([
+    ["one read", 0],
+    ["several reads", 3 * CHUNK_BYTES],
+  ])("onBytes is told before every batch, the last one included, ending at the file's size (%s)", async (_, pad) => {
+    const text = `id,text\n1,${"x".repeat(pad)}\n2,"a ""b"""\n3,c\n`;
+    const path = await file("bytes.csv", text);
+    const calls: number[] = [];
+    const batches: number[] = [];
+    let rows = 0;
+    for await (const batch of readCsvBatches(path, undefined, ",", (bytes) => calls.push(bytes))) {
+      batches.push(calls.length);
+      rows += batch.length;
+    }
+    expect(rows).toBe(3);
+    // Each batch came after one more call than the one before it.
+    expect(batches).toEqual(batches.map((_, i) => i + 1));
+    expect(calls.at(-1)).toBe(Buffer.byteLength(text));
   });
 });

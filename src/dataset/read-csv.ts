@@ -399,7 +399,12 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     return;
   }
   takeSkips(Number.MAX_SAFE_INTEGER);
-  if (out.length > 0) yield out;
+  if (out.length > 0) {
+    // The last batch (the records the end of the file completed) is told too, as every batch before it.
+    if (signal?.aborted === true) throw signal.reason;
+    onBytes?.(parser.info.bytes);
+    yield out;
+  }
   if (header === undefined) throw datasetInvalid(path, `no header row (only blank lines); expected ${EXPECTED}`);
   if (row === 0) throw datasetInvalid(path, `has a header row but no data rows; expected ${EXPECTED}`);
 }
