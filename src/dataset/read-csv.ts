@@ -367,9 +367,21 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     if ((error as { code?: unknown } | null)?.code !== "ERR_STRING_TOO_LONG") throw error;
   };
 
+  /**
+   * The rows taken so far as a batch, `onBytes` told first where csv-parse is: the end of the last record it gave (in
+   * the bytes it was given, which are the file's but for a U+FFFF doubled or a BOM cut).
+   */
+  const batch = (): DatasetItem[] => {
+    if (signal?.aborted === true) throw signal.reason;
+    onBytes?.(parser.info.bytes);
+    const rows = out;
+    out = [];
+    return rows;
+  };
+
   // csv-parse parses what it is written at once (a Transform stream's write runs its transform), and its records are
   // taken with read() until none is left: no promise a record, as its async iterator made. Each read of the file is
-  // copied, as csv-parse keeps a view of a record's start that the next read would write over.
+  // copied, as csv-parse keeps the last bytes it cannot decide on yet as a view of it, which the next read would write over.
   for await (const chunk of prepare(readReusedChunks(path, handle, signal), seen)) {
     try {
       parser.write(Buffer.from(chunk));
@@ -380,14 +392,7 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       return;
     }
     for (let value = parser.read() as Parsed | null; value !== null; value = parser.read() as Parsed | null) take(value);
-    if (out.length > 0) {
-      if (signal?.aborted === true) throw signal.reason;
-      // Where csv-parse is: the end of the last record it gave (in the bytes it was given, which are the file's but
-      // for a U+FFFF doubled or a BOM cut).
-      onBytes?.(parser.info.bytes);
-      yield out;
-      out = [];
-    }
+    if (out.length > 0) yield batch();
   }
   // The records the end of the file completes, and the error of a quote never closed.
   parser.end();
@@ -399,12 +404,8 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
     return;
   }
   takeSkips(Number.MAX_SAFE_INTEGER);
-  if (out.length > 0) {
-    // The last batch (the records the end of the file completed) is told too, as every batch before it.
-    if (signal?.aborted === true) throw signal.reason;
-    onBytes?.(parser.info.bytes);
-    yield out;
-  }
+  // The last batch (the records the end of the file completed) is told too, as every batch before it.
+  if (out.length > 0) yield batch();
   if (header === undefined) throw datasetInvalid(path, `no header row (only blank lines); expected ${EXPECTED}`);
   if (row === 0) throw datasetInvalid(path, `has a header row but no data rows; expected ${EXPECTED}`);
 }
