@@ -100,8 +100,8 @@ export class JsonArrayScanner {
   push(chunk: Buffer, out: (DatasetItem | UnparsedRow)[]): void {
     if (this.deferred !== undefined) {
       const bytes = Buffer.concat([this.deferred.bytes, chunk.subarray(0, DESCRIBE_BYTES)]);
-      if (bytes.length >= DESCRIBE_BYTES || !needsMore(bytes, 0)) this.report(bytes, out);
-      else this.deferred.bytes = bytes;
+      if (needsMore(bytes)) this.deferred.bytes = bytes;
+      else this.report(bytes, out);
       return;
     }
     this.ascii = isAscii(chunk);
@@ -315,7 +315,7 @@ export class JsonArrayScanner {
    */
   private describeThen(chunk: Buffer, i: number, report: (bytes: Buffer, out: (DatasetItem | UnparsedRow)[]) => void, out?: (DatasetItem | UnparsedRow)[]): void {
     const bytes = chunk.subarray(i, i + DESCRIBE_BYTES);
-    if (bytes.length < DESCRIBE_BYTES && needsMore(bytes, 0)) this.deferred = { bytes: Buffer.from(bytes), report };
+    if (needsMore(bytes)) this.deferred = { bytes: Buffer.from(bytes), report };
     else report(bytes, out ?? []);
   }
 
@@ -331,15 +331,17 @@ export class JsonArrayScanner {
 const DESCRIBE_BYTES = 4096;
 
 /**
- * Whether describing the byte at `i` needs bytes past the end of `bytes`: a character cut there, a literal
- * (`true`, `false`, `null`) that may be, or a string neither closed nor ended by a line break in them.
+ * Whether describing the fault that `bytes` start with needs bytes past their end: fewer than {@link DESCRIBE_BYTES}
+ * of them, and a character cut there, a literal (`true`, `false`, `null`) that may be, or a string neither closed
+ * nor ended by a line break in them.
  */
-function needsMore(bytes: Buffer, i: number): boolean {
-  const b = bytes[i]!;
-  if (b === QUOTE) return stringEnd(bytes, i) === undefined;
-  if (b === 0x74 || b === 0x66 || b === 0x6e) return i + 5 > bytes.length;
+function needsMore(bytes: Buffer): boolean {
+  if (bytes.length >= DESCRIBE_BYTES) return false;
+  const b = bytes[0]!;
+  if (b === QUOTE) return stringEnd(bytes, 0) === undefined;
+  if (b === 0x74 || b === 0x66 || b === 0x6e) return bytes.length < 5;
   if (b < 0xc0) return false;
-  return i + utf8SequenceLength(b) > bytes.length;
+  return utf8SequenceLength(b) > bytes.length;
 }
 
 /**
