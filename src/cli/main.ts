@@ -322,7 +322,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
   }
   // `help score extra`: commander showed score's help and dropped the rest unsaid.
   if (topic !== undefined && argv.length > 2) {
-    io.stderr(`simeval: help takes one command, received ${argv.length - 1}: ${argv.slice(1).map((a) => JSON.stringify(a)).join(", ")}; for a command's own help: simeval help COMMAND (or simeval COMMAND --help)`);
+    io.stderr(`simeval: ${takesReceived("help", "one command", argv.slice(1))}; for a command's own help: simeval help COMMAND (or simeval COMMAND --help)`);
     return EXIT.usage;
   }
 
