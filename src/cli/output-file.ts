@@ -61,7 +61,12 @@ const OWN_DESCRIPTOR = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/(\d+))|proc\/self\/f
  * standard output or error, among what is printed, so that a line naming it (`Report: /dev/stdout`) says nothing.
  */
 export function namesOwnDescriptor(path: string): boolean {
-  return process.platform !== "win32" && OWN_DESCRIPTOR.test(resolve(path));
+  return ownDescriptorMatch(path) !== null;
+}
+
+/** {@link OWN_DESCRIPTOR}'s match of `path` resolved (null on Windows, which has no such paths). */
+function ownDescriptorMatch(path: string): RegExpExecArray | null {
+  return process.platform === "win32" ? null : OWN_DESCRIPTOR.exec(resolve(path));
 }
 
 /**
@@ -72,7 +77,7 @@ export function namesOwnDescriptor(path: string): boolean {
  * place in the file. Pipes and terminals have no place: they are opened anew.
  */
 function sharedDescriptor(path: string): number | undefined {
-  const m = namesOwnDescriptor(path) ? OWN_DESCRIPTOR.exec(resolve(path)) : null;
+  const m = ownDescriptorMatch(path);
   if (!m) return undefined;
   const fd = m[1] ? 1 : m[2] ? 2 : Number(m[3] ?? m[4]);
   try {
