@@ -870,6 +870,21 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(stopped.err).not.toContain("1 row of the dataset could not be read");
   });
 
+  it("counts the evaluators in both runs as such where the baseline has one more, in the regression gate's failure", async () => {
+    const db = join(dir, "db.sqlite");
+    const specs = Array.from({ length: 7 }, (_, i) => ({ type: "levenshtein", name: `lev${i}` }));
+    const base = Array.from({ length: 30 }, (_, i) => ({ id: i, expected: `answer number ${i}` }));
+    const good = file("good.jsonl", jsonl(base.map((r) => ({ ...r, output: r.expected }))));
+    const worse = file("worse.jsonl", jsonl(base.map((r) => ({ ...r, output: `the reply was ${r.id}` }))));
+    expect((await run("run", good, "--config", file("seven.json", evals(specs)), "--db", db, "--name", "good")).code).toBe(0);
+    expect((await run("baseline", "set", "good", "--db", db)).code).toBe(0);
+    // The new run drops lev6: the six it has all regressed, which are not all of the baseline's seven.
+    const second = await run("run", worse, "--config", file("six.json", evals(specs.slice(0, 6))), "--db", db, "--baseline", "--fail-on-regression");
+    expect(second.code).toBe(1);
+    expect(second.out).toContain("only in A (not compared): lev6");
+    expect(second.err).toMatch(/^--fail-on-regression: failed, this run is significantly worse than the baseline good \(\w+\) on all 6 evaluators in both runs$/m);
+  });
+
   it("records runs and compares two prompt variants on the same dataset", async () => {
     const db = join(dir, "db.sqlite");
     const config = file("evals.json", evals([{ type: "levenshtein" }, { type: "levenshtein_distance" }]));

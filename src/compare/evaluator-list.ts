@@ -8,9 +8,10 @@ const MAX_LISTED_NAMES = 5;
  * The evaluators a sentence is about: their names, or with a wide config (a team's hundred evaluators, all
  * skipping the rows without a reference) `all N evaluators` when they are all `total` of those it could be
  * about, else the first {@link MAX_LISTED_NAMES} and how many more, so that one sentence does not list them all.
+ * `noun` says what they are all of: `evaluators in both runs` where a comparison left out some in one run only.
  */
-export function evaluatorList(names: readonly string[], total: number): string {
-  if (names.length > MAX_LISTED_NAMES && names.length === total) return `all ${names.length} evaluators`;
+export function evaluatorList(names: readonly string[], total: number, noun = "evaluators"): string {
+  if (names.length > MAX_LISTED_NAMES && names.length === total) return `all ${names.length} ${noun}`;
   const { listed, more } = firstListed(names);
   return more ? `${listed.join(", ")} ${more}` : listed.join(", ");
 }

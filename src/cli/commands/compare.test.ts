@@ -104,6 +104,11 @@ describe("compare", () => {
     const many = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`ev${i}`, "exact_match"]));
     const all = await compare(loaded("a", many, rows(Object.keys(many), 30, 0), "complete"), loaded("b", many, rows(Object.keys(many), 30, 1), "complete"));
     expect(printComparison(all).split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on all 7 evaluators.");
+    // B has an eighth evaluator, not compared: "all 7" are those in both runs, not all of B's 8.
+    const wider = { ...many, extra: "exact_match" };
+    const onlyInB = await compare(loaded("a", many, rows(Object.keys(many), 30, 0), "complete"), loaded("b", wider, rows(Object.keys(wider), 30, 1), "complete"));
+    expect(printComparison(onlyInB)).toContain("only in B (not compared): extra");
+    expect(printComparison(onlyInB).split("\n").at(-1)).toBe("In short: B is significantly closer to the reference on all 7 evaluators in both runs.");
   });
 
   it("ends saying 'no significant difference', not 'significantly closer', where the interval favours B but p is not below 0.05", async () => {
@@ -217,6 +222,9 @@ describe("compare", () => {
     expect(regressionFailures(c, "new", "base")).toEqual(["new is significantly worse than base on em0, em1, em2, em3, em4 and 1 more evaluator"]);
     const all = await compare(loaded("base", types, rows(names, 12, 1), "complete"), loaded("new", types, rows(names, 12, 0), "complete"));
     expect(regressionFailures(all, "new", "base")).toEqual(["new is significantly worse than base on all 8 evaluators"]);
+    const narrower = Object.fromEntries(names.slice(0, 7).map((n) => [n, "exact_match"]));
+    const onlyInA = await compare(loaded("base", types, rows(names, 12, 1), "complete"), loaded("new", narrower, rows(names.slice(0, 7), 12, 0), "complete"));
+    expect(regressionFailures(onlyInA, "new", "base")).toEqual(["new is significantly worse than base on all 7 evaluators in both runs"]);
   });
 
   it("warns when some rows are in one run only, even when both runs have as many rows", async () => {

@@ -25,6 +25,7 @@ import { isRunName } from "../../storage/run-name.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
+import { comparedNoun } from "./compare.js";
 import { runLabel } from "./recorded-runs.js";
 import { rowErrorText, rowsText } from "../../report/format.js";
 
@@ -341,12 +342,13 @@ const REGRESSION_GATE = "--fail-on-regression";
  * (five at most, {@link evaluatorList}; the comparison's table and summary.json's `baseline` name each).
  */
 function regressionGate(c: BaselineVerdict, lost: string | undefined): GateOutcome {
+  const noun = comparedNoun(c.comparison);
   const failures = [
     // Rows lost before any evaluator saw them fail this gate as they fail the others: they were compared with nothing.
     ...(lost !== undefined ? [`${lost}, and what was lost was not compared with the baseline`] : []),
-    ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${evaluatorList(c.regressed, c.compared)}`] : []),
+    ...(c.regressed.length ? [`this run is significantly worse than the baseline ${c.baseline} on ${evaluatorList(c.regressed, c.compared, noun)}`] : []),
     ...(c.no_verdict.length
-      ? [`no row has a score in both this run and the baseline ${c.baseline} on ${evaluatorList(c.no_verdict, c.compared)}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`]
+      ? [`no row has a score in both this run and the baseline ${c.baseline} on ${evaluatorList(c.no_verdict, c.compared, noun)}, so there is no verdict on ${c.no_verdict.length > 1 ? "them" : "it"}`]
       : []),
   ];
   const message = failures.length ? `${REGRESSION_GATE}: failed, ${failures.join("; ")}` : `${REGRESSION_GATE}: passed, no regression against the baseline ${c.baseline}`;
