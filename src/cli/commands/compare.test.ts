@@ -1015,7 +1015,8 @@ describe("compare --json", () => {
       expect(text.code).toBe(1);
       expect(json.code).toBe(1);
       expect(json.err).toBe(text.err);
-      expect(json.err).toContain("is significantly worse than");
+      // Said as run's gates are, not as an error.
+      expect(json.err).toMatch(/^--fail-on-regression: failed, B \(\w+\) is significantly worse than A \(\w+\) on \w+/);
       const c = JSON.parse(json.out) as ComparisonJson;
       expect(Object.keys(c)).toEqual(["a", "b", "rows", "dataset_mismatch", "evaluators", "only_in_a", "only_in_b", "verdict", "warnings", "notes", "settings"]);
       const lines = text.out.split("\n");

@@ -85,8 +85,9 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
     }
     if (!opts.failOnRegression) return EXIT.ok;
     refuseWithheldVerdict(withheldVerdict(comparison, a, b));
+    // Said as `run` says a failed gate (`--fail-under levenshtein=0.8: failed, mean 0.7712`): a verdict, not an error.
     const failures = regressionFailures(comparison, b.label, a.label);
-    for (const f of failures) io.stderr(`simeval: ${f}`);
+    if (failures.length) io.stderr(`--fail-on-regression: failed, ${failures.join("; ")}`);
     return failures.length ? EXIT.failed : EXIT.ok;
   } finally {
     stop.dispose();
