@@ -22,7 +22,8 @@ export interface SummaryEvaluator {
 
 export interface SummaryOptions {
   /**
-   * Count a skipped row (no expected output) as a worst-case result: a failed verdict and a score of 0.
+   * Count a skipped row (no expected output) as the documents do: a failed verdict and a score of 0 (not the
+   * worst score of every evaluator: a cosine without `rescale` goes down to -1).
    * The score is added only for a "maximize" evaluator whose skipped result carries a score: for a
    * "minimize" one (a distance) 0 would be a perfect score, and a verdict-only evaluator (score null)
    * has no scores to add it to; those add the failed verdict only. An evaluator that gives no
