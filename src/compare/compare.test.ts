@@ -326,6 +326,11 @@ describe("compareRuns", () => {
     ]);
     const none = await compareRuns({ name: "a", rows: [wide(1, false)] }, { name: "b", rows: [wide(1, true)].map((r) => ({ ...r, row: 2 })) }, { directions: all });
     expect(none.warnings[0]).toMatch(/^all 8 evaluators: no row has a score in both runs \(no row is in both/);
+    // B has a ninth evaluator, not compared: the eight are all of those in both runs, not all of B's, and the methods note counts so too.
+    const wider = (n: number): RowOutcome => ({ row: n, id: n, results: { ...wide(1, true).results, extra: result(1) } });
+    const onlyInB = await compareRuns({ name: "a", rows: [wide(1, false)] }, { name: "b", rows: [wider(2)] }, { directions: { ...all, extra: "maximize" } });
+    expect(onlyInB.only_in_b).toEqual(["extra"]);
+    expect(onlyInB.warnings[0]).toMatch(/^all 8 evaluators in both runs: no row has a score in both runs \(no row is in both/);
   });
 
   it("takes for a run without a summary its evaluators' types' directions, as its message and README say: what a summary records", () => {

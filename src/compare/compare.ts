@@ -13,7 +13,7 @@ import { signFlipTest } from "../stats/sign-flip.js";
 import type { Direction } from "../types.js";
 import type { CompareOptions, Comparison, ComparisonInput, EvaluatorComparison } from "./types.js";
 import { MostRegressed } from "./most-regressed.js";
-import { evaluatorList, evaluatorNames } from "./evaluator-list.js";
+import { comparedNoun, evaluatorList, evaluatorNames } from "./evaluator-list.js";
 import { HeldRows } from "./held-rows.js";
 import { RunReader, turned, Warnings } from "./run-reader.js";
 import { formatInt, rowsText } from "../report/format.js";
@@ -194,6 +194,9 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const first = examples[0];
   // The evaluators without a pair: no verdict on them, and one warning naming them.
   const noVerdictOn = evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name);
+  const onlyInA = namesA.filter((n) => !readB.names.has(n));
+  const onlyInB = namesB.filter((n) => !readA.names.has(n));
+  const noun = comparedNoun(onlyInA.length + onlyInB.length);
   return {
     a: a.name,
     b: b.name,
@@ -207,10 +210,10 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
       : null,
     evaluators,
     verdict: { regressed_on: evaluators.filter((e) => e.regressed).map((e) => e.name), no_verdict_on: noVerdictOn },
-    only_in_a: namesA.filter((n) => !readB.names.has(n)),
-    only_in_b: namesB.filter((n) => !readA.names.has(n)),
+    only_in_a: onlyInA,
+    only_in_b: onlyInB,
     warnings: [
-      ...noPairsWarning(noVerdictOn, evaluators.length, matched, settings.pair_by),
+      ...noPairsWarning(noVerdictOn, evaluators.length, matched, settings.pair_by, noun),
       ...unpairedWarnings(evaluators, unscored, matched),
       ...Warnings.list(readA.warnings, readB.warnings),
     ],
@@ -316,11 +319,11 @@ async function pairByKey(
  * without expected texts gave one such warning per evaluator, alike but for the name. Past five names, the others
  * are counted ({@link evaluatorNames}: `all N evaluators`, or the first five and how many more).
  */
-function noPairsWarning(names: readonly string[], compared: number, matched: number, pairBy: "row" | "key"): string[] {
+function noPairsWarning(names: readonly string[], compared: number, matched: number, pairBy: "row" | "key", noun: string): string[] {
   if (names.length === 0) return [];
   const one = names.length === 1;
   const why = matched === 0 ? `no row is in both: they share no ${pairBy === "key" ? "key" : "row number"}` : `${one ? "it was" : "each was"} skipped or failed on every row of one of them, or on every row the other scored`;
-  return [`${evaluatorNames(names, compared)}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
+  return [`${evaluatorNames(names, compared, noun)}: no row has a score in both runs (${why}), so there is nothing to compare and no verdict on ${one ? "it" : "them"}`];
 }
 
 /**

@@ -29,6 +29,14 @@ export function firstListed<T>(items: readonly T[]): { listed: T[]; more: string
  * Names as a sentence's subject: `a, b and c`; past {@link MAX_LISTED_NAMES}, as {@link evaluatorList} gives them
  * (`all N evaluators` only when `total`, the evaluators the sentence could be about, is given and they are all of it).
  */
-export function evaluatorNames(names: readonly string[], total = Number.NaN): string {
-  return names.length > MAX_LISTED_NAMES ? evaluatorList(names, total) : wordList(names, "and");
+export function evaluatorNames(names: readonly string[], total = Number.NaN, noun = "evaluators"): string {
+  return names.length > MAX_LISTED_NAMES ? evaluatorList(names, total, noun) : wordList(names, "and");
+}
+
+/**
+ * What `all N …` counts in a comparison's sentences: the evaluators compared, which are those in both runs; said
+ * so where one run has others (`onlyInOne`, named on their `only in` line), lest "all 6 evaluators" read as all of a run's 7.
+ */
+export function comparedNoun(onlyInOne: number): string {
+  return onlyInOne > 0 ? "evaluators in both runs" : "evaluators";
 }

@@ -161,6 +161,10 @@ describe("compare", () => {
     const text = printComparison(c);
     expect(text).toContain("Fewer than 10 pairs (all 8 evaluators): ");
     expect(text).toContain("(ev0: 3 rows, smallest p 0.25; ev1: 3 rows, smallest p 0.25; ev2: 3 rows, smallest p 0.25; ev3: 3 rows, smallest p 0.25; ev4: 3 rows, smallest p 0.25; and 3 more evaluators)");
+    // A has a ninth evaluator, not compared: the eight are all of those in both runs.
+    const wider = { ...types, extra: "exact_match" };
+    const onlyInA = await compare(loaded("a", wider, rows(Object.keys(wider), 3, 1), "complete"), loaded("b", types, rows(names, 3, 0), "complete"));
+    expect(printComparison(onlyInA)).toContain("Fewer than 10 pairs (all 8 evaluators in both runs): ");
   });
 
   it("says when too few rows differ for any p-value below alpha: every row worse on 5 rows is not significant, and the gate cannot fire", async () => {

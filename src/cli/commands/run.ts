@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { statSync } from "node:fs";
 import { EvalError, type Issue } from "../../errors.js";
-import { evaluatorList } from "../../compare/evaluator-list.js";
+import { comparedNoun, evaluatorList } from "../../compare/evaluator-list.js";
 import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
@@ -25,7 +25,6 @@ import { isRunName } from "../../storage/run-name.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
-import { comparedNoun } from "./compare.js";
 import { runLabel } from "./recorded-runs.js";
 import { rowErrorText, rowsText } from "../../report/format.js";
 
@@ -342,7 +341,7 @@ const REGRESSION_GATE = "--fail-on-regression";
  * (five at most, {@link evaluatorList}; the comparison's table and summary.json's `baseline` name each).
  */
 function regressionGate(c: BaselineVerdict, lost: string | undefined): GateOutcome {
-  const noun = comparedNoun(c.comparison);
+  const noun = comparedNoun(c.comparison.only_in_a.length + c.comparison.only_in_b.length);
   const failures = [
     // Rows lost before any evaluator saw them fail this gate as they fail the others: they were compared with nothing.
     ...(lost !== undefined ? [`${lost}, and what was lost was not compared with the baseline`] : []),
