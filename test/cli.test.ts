@@ -102,6 +102,10 @@ describe("simeval score", () => {
     expect(slip.err).toContain('run takes one dataset, received 2: "rows.jsonl", "evals.json"; the evaluators file is given with --config: simeval run DATASET --config EVALS.json');
     const several = await run("run", "a.jsonl", "b.jsonl", "--config", "evals.json");
     expect(several).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2: "a.jsonl", "b.jsonl"; a run scores one dataset file') });
+    // A gate written as two words: the figure left over is said as the gate's, not as a second dataset.
+    const twoWords = await run("run", "rows.jsonl", "--config", "evals.json", "--fail-under", "lev", "0.9");
+    expect(twoWords).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2: "rows.jsonl", "0.9"; --fail-under took "lev" as its value, and "0.9" was left as a word: a gate is one word, --fail-under lev=0.9') });
+    expect((await run("run", "rows.jsonl", "--config", "evals.json", "--min-pass-rate", "exact", "0.5")).err).toContain("a gate is one word, --min-pass-rate exact=0.5");
     expect((await run("run", "--", "a.jsonl", "--config", "evals.json")).err).toContain("; after --, every word is read as a file name, options too: give the options before --");
     // runs and trend take no argument: a run's name given bare is said, with how to give it.
     expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });

@@ -53,6 +53,13 @@ function filePath(flag: string, output = true): (value: string) => string {
 function excessRunArguments(args: readonly string[], opts: RunOptions): void {
   if (args.length <= 1) return;
   const given = takesReceived("run", "one dataset", args);
+  // A gate written as two words (`--fail-under lev 0.9`): the option took the name, and its figure was left as a word.
+  const gates: readonly [string, readonly string[] | undefined][] = [["--fail-under", opts.failUnder], ["--fail-over", opts.failOver], ["--min-pass-rate", opts.minPassRate]];
+  const split = gates.flatMap(([flag, values]) => (values ?? []).filter((v) => !v.includes("=")).map((name) => ({ flag, name })))[0];
+  const figure = args.find((a) => /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(a.trim()));
+  if (split !== undefined && figure !== undefined) {
+    throw new EvalError("USAGE", `${given}; ${split.flag} took ${JSON.stringify(split.name)} as its value, and ${JSON.stringify(figure)} was left as a word: a gate is one word, ${split.flag} ${split.name}=${figure}`);
+  }
   const why = args.slice(1).some((a) => a.startsWith("-"))
     ? "; after --, every word is read as a file name, options too: give the options before --"
     : opts.config === undefined
