@@ -318,6 +318,13 @@ describe("spec validation at creation", () => {
     expect(several.issues.map((i) => i.path.join("."))).toEqual(["evaluators.0.config.threshold", "evaluators.1.config.ngram_size"]);
     expect(several.message).toContain('evaluators[1]: evaluator "t" (tfidf_similarity): config.ngram_size applies only with "tokenizer": "char_ngram"');
 
+    // Named with another key's problem in the same config, not only once that one is fixed.
+    const withOther = thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { threshold: "0.7", ngram_size: 4, case_sensitve: true } }));
+    expect(withOther.issues.map((i) => i.path.join("."))).toEqual(["config.threshold", "config.case_sensitve", "config.ngram_size"]);
+    expect(withOther.message).toContain('config.ngram_size applies only with "tokenizer": "char_ngram" (the tokenizer is "word" by default');
+    // But not when the tokenizer is what failed: its default would stand in for what was written.
+    const badTokenizer = thrownEvalError(() => createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "char-ngram", ngram_size: 4 } }));
+    expect(badTokenizer.issues.map((i) => i.path.join("."))).toEqual(["config.tokenizer"]);
     expect(createEvaluator({ type: "tfidf_similarity", config: { tokenizer: "char_ngram", ngram_size: 4 } }).config).toMatchObject({ ngram_size: 4 });
     // The completed spec (what a run records and `simeval show` prints) can be given again.
     const completed = createEvaluator({ type: "tfidf_similarity" }).spec;

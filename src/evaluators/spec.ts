@@ -152,7 +152,53 @@ function parseConfig(
       received,
     });
   }
+  crossCheckParsedKeys(definition, given, result.error.issues, at, issues, who);
   return undefined;
+}
+
+/**
+ * The checks across keys (`checkConfig`) of a config whose schema failed, run on the keys that parsed, so that
+ * one error names every problem (`"threshold": "0.7"` and `"ngram_size": 4` with word tokens, not the second only
+ * once the first is fixed). What they find is kept only when they read none of the keys that failed, whose
+ * default would stand in for what was written (a misspelt tokenizer is not "word").
+ */
+function crossCheckParsedKeys(
+  definition: EvaluatorDefinition,
+  given: Readonly<Record<string, unknown>>,
+  failed: readonly z.core.$ZodIssue[],
+  at: (string | number)[],
+  issues: Issue[],
+  who: string,
+): void {
+  if (!definition.checkConfig) return;
+  const bad = new Set<string>();
+  for (const issue of failed) {
+    if (issue.code === "unrecognized_keys" && issue.path.length === 0) for (const key of issue.keys) bad.add(key);
+    else if (typeof issue.path[0] === "string") bad.add(issue.path[0]);
+    else return;
+  }
+  const rest = Object.fromEntries(Object.entries(given).filter(([key]) => !bad.has(key)));
+  const parsed = (definition.config as z.ZodType).safeParse(rest);
+  if (!parsed.success) return;
+  let readBad = false;
+  const watched = (o: Record<string, unknown>) =>
+    new Proxy(o, {
+      get: (target, key, receiver) => {
+        if (typeof key === "string" && bad.has(key)) readBad = true;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+      has: (target, key) => {
+        if (typeof key === "string" && bad.has(key)) readBad = true;
+        return Reflect.has(target, key);
+      },
+      ownKeys: (target) => {
+        readBad = true;
+        return Reflect.ownKeys(target);
+      },
+    });
+  const problems = definition.checkConfig(watched(rest), watched(parsed.data as Record<string, unknown>));
+  if (readBad) return;
+  for (const p of problems) issues.push({ ...p, path: [...at, ...p.path], message: `${who}: ${p.message}` });
 }
 
 /**
