@@ -447,5 +447,9 @@ describe("simeval baseline ACTION", () => {
     expect(r.err).toContain('simeval: baseline: unknown action "sett"; expected set RUN or show. Did you mean "set"?');
     expect(await run("baseline", "foo", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining('baseline: unknown action "foo"; expected set RUN or show') });
     expect(await run("baseline", "set", "--db", db)).toMatchObject({ code: 2, err: expect.stringContaining("baseline set needs a RUN") });
+    // "unset" is not "set", its opposite, though two edits from it: said how a baseline is unset.
+    const unset = await run("baseline", "unset", "--db", db);
+    expect(unset).toMatchObject({ code: 2, err: expect.stringContaining('baseline: unknown action "unset"; expected set RUN or show. No action unsets the baseline: `simeval baseline set RUN` marks another run, and deleting the baseline\'s run unsets it.') });
+    expect(unset.err).not.toContain("Did you mean");
   });
 });

@@ -18,6 +18,9 @@ async function completeOfName(store: SqliteRunStore, run: RunInfo, ref: string):
   return complete ? `; the newest complete run named ${forTerminalLine(JSON.stringify(run.name))} is ${complete.id}: \`simeval baseline set ${complete.id}\`` : "";
 }
 
+/** Actions a user may give to clear the baseline, which no action does. */
+const UNSET_WORDS: readonly string[] = ["unset", "clear", "remove", "reset", "delete", "rm", "none", "drop"];
+
 /**
  * `simeval baseline set RUN` / `simeval baseline`: marks or shows the known-good run. Shown with no run database at
  * `opts.db` yet, there is none (exit 0, creating no database); `set` then fails, naming the path.
@@ -27,7 +30,11 @@ export async function baselineCommand(action: string | undefined, ref: string | 
   if ((action === undefined || action === "show") && ref !== undefined) throw new EvalError("USAGE", `baseline show takes no run, received ${JSON.stringify(ref)}; ${usage}`);
   // Before the database is opened: a misspelt action is what to fix, whatever the database.
   if (action !== undefined && action !== "show" && action !== "set") {
-    throw new EvalError("USAGE", `baseline: unknown action ${JSON.stringify(action)}; expected set RUN or show.${didYouMean(action, ["set", "show"])} (${usage})`);
+    // "unset" is two edits from "set", its opposite: suggesting it would mark a run where the user meant to clear the mark.
+    const hint = UNSET_WORDS.includes(action.toLowerCase())
+      ? " No action unsets the baseline: `simeval baseline set RUN` marks another run, and deleting the baseline's run unsets it."
+      : didYouMean(action, ["set", "show"]);
+    throw new EvalError("USAGE", `baseline: unknown action ${JSON.stringify(action)}; expected set RUN or show.${hint} (${usage})`);
   }
   if (action === "set" && ref === undefined) throw new EvalError("USAGE", `baseline set needs a RUN; ${usage}`);
   const store = action === "set" ? openRecordedRuns(opts.db) : recordedRunsIfAny(opts.db);
