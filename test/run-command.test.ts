@@ -640,6 +640,10 @@ describe("simeval run", () => {
     }
     expect((await run("runs", "--db", db, "--json")).out).toContain('"name": "kept"');
     expect(await run("trend", "--db", db, "--report", `${db}-wal`)).toMatchObject({ code: 2, err: expect.stringContaining("is the same file as --db's write-ahead log") });
+    // compare --report over a recorded run's dataset (which it reads the texts from) is refused, the dataset kept whole.
+    const overData = await run("compare", "kept", "kept", "--db", db, "--report", data);
+    expect(overData).toMatchObject({ code: 2, err: expect.stringContaining(`--report ${data} is the same file as the dataset of RUN_B (an input, which writing would destroy)`) });
+    expect(readFileSync(data, "utf8")).toBe(jsonl([{ output: "a", expected: "a" }]));
     const twice = await run("run", data, "--config", config, "--no-db", "--out", join(dir, "o.jsonl"), "--summary", join(dir, ".", "o.jsonl"));
     expect(twice.err).toContain("is the same file as --out (one output would overwrite the other)");
     const stdin = await run("run", "-", "--config", config, "--no-db");

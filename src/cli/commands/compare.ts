@@ -57,6 +57,11 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
   try {
     const a = await loadRun(refA, store);
     const b = await loadRun(refB, store);
+    // A recorded run's dataset file is an input too: the report reads its texts back from it, and it is the run's data.
+    if (opts.report) {
+      const datasets = ([["RUN_A", a], ["RUN_B", b]] as const).flatMap(([flag, r]) => (r.info?.dataset_path ? [{ flag: `the dataset of ${flag}`, path: r.info.dataset_path }] : []));
+      checkOutputPaths(datasets, [{ flag: "--report", path: opts.report }]);
+    }
     const seed = opts.seed === undefined ? 1 : wholeNumberOption("--seed", opts.seed, "an integer such as 1 or 42 (negative too; used modulo 2^32)");
     if (opts.pairBy === "key") refuseKeylessFiles(a, b);
     refuseNoCommonEvaluator(a, b); // recorded runs: before reading a row
