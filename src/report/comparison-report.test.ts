@@ -45,6 +45,13 @@ describe("renderComparisonReport", () => {
     expect(() => renderComparisonReport(input({ only_in_a: "old_metric" as unknown as string[] }))).toThrow(/only_in_a/);
   });
 
+  it("calls A the run compared against, not the baseline, which `simeval baseline set` may have given another run", () => {
+    const html = renderComparisonReport(input());
+    expect(html).toContain("<dt>A · compared against</dt>");
+    expect(html).toContain("<dt>B · candidate</dt>");
+    expect(html).not.toMatch(/· baseline|Output A ·/);
+  });
+
   it("shows both means, the difference with its CI, the p-value, the verdict and the row counts", () => {
     const html = renderComparisonReport(input());
     const row = tableRow(html, "lev");
@@ -140,7 +147,7 @@ describe("renderComparisonReport", () => {
     const html = renderComparisonReport(input());
     const row = html.slice(html.indexOf(`data-row="4"`));
     expect(row).toContain(`A 0.9000 → B 0.2000</span><span class="delta worse"><span class="mark" aria-hidden="true">▼</span>\u22120.7000<span class="sr"> (worse)</span></span>`);
-    expect(row).toContain(`<h3>Output A · baseline</h3><pre class="text">Paris is the capital</pre>`);
+    expect(row).toContain(`<h3>Output A</h3><pre class="text">Paris is the capital</pre>`);
     expect(row).toContain(`<mark class="extra" title="not in the expected text">Lyon</mark> is the capital`);
     expect(row).toContain(`<mark class="missing" title="missing from the output">Paris</mark> is the capital`);
   });
@@ -153,7 +160,7 @@ describe("renderComparisonReport", () => {
     const row = html.slice(html.indexOf(`data-row="7"`));
     // Marked against B: "sat" and "down" are not in B; A has every word, in another order: nothing marked.
     expect(row).toContain(`<pre class="text">the cat <mark class="missing" title="missing from the output">sat</mark> &lt;<mark class="missing" title="missing from the output">down</mark>&gt;</pre>`);
-    expect(row).toContain(`<h3>Output A · baseline</h3><pre class="text">down sat cat the</pre>`);
+    expect(row).toContain(`<h3>Output A</h3><pre class="text">down sat cat the</pre>`);
     expect(row).toContain(`<pre class="text">the the cat &lt;<mark class="extra" title="not in the expected text">ran</mark>&gt;</pre>`);
   });
 

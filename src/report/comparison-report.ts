@@ -11,8 +11,8 @@ import { alignTexts, segmentsToHtml, type AlignedTexts } from "./text-diff.js";
 import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, HighlightOptions, RunLabel } from "./types.js";
 
 /**
- * Renders two runs side by side as one self-contained HTML file. Run A is the baseline and B the
- * candidate: "improved" and "regressed" are B relative to A, in each evaluator's direction. An input
+ * Renders two runs side by side as one self-contained HTML file. Run A is the run compared against (not
+ * necessarily the one `simeval baseline set` marked, so not called the baseline) and B the candidate: "improved" and "regressed" are B relative to A, in each evaluator's direction. An input
  * that is not a {@link ComparisonReportInput} (nothing, `{}`) throws INPUT_INVALID naming the field.
  */
 export function renderComparisonReport(input: ComparisonReportInput): string {
@@ -54,7 +54,7 @@ function renderHeader(input: ComparisonReportInput): string {
   const warning = notes.map((w) => `<div class="warnbox">⚠ ${escapeText(w)}</div>`).join("");
   return (
     `<header class="card"><div class="eyebrow">simeval · comparison</div><h1>${userText(label(input.a))} → ${userText(label(input.b))}</h1>` +
-    `<dl class="meta">${side("A · baseline", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`
+    `<dl class="meta">${side("A · compared against", input.a)}${side("B · candidate", input.b)}${dataset}</dl>${warning}</header>`
   );
 }
 
@@ -170,8 +170,8 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
   const pane = (title: string, text: string | null, html: string): Pane => ({ title, html, empty: text === "", unavailable: text === null });
   const panes: Pane[] = [
     expectedPane(row, vsA, vsB, pane),
-    pane("Output A · baseline", row.output_a, segmentsToHtml(vsA.output, "extra")),
-    pane("Output B · candidate", row.output_b, segmentsToHtml(vsB.output, "extra")),
+    pane("Output A", row.output_a, segmentsToHtml(vsA.output, "extra")),
+    pane("Output B", row.output_b, segmentsToHtml(vsB.output, "extra")),
   ];
   const notes = [...new Set([...vsB.notes, ...vsA.notes.filter((n) => !n.startsWith("Expected"))])];
   return (
