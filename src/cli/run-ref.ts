@@ -31,6 +31,16 @@ export function isResultsFile(ref: string): boolean {
 }
 
 /**
+ * Whether two loaded runs are one: the same recorded run (a name finds the newest of that name, which may be the
+ * run given by its id too), or the same results.jsonl file however its path is spelt (`out/a.jsonl`, `./out/a.jsonl`).
+ */
+export function sameRun(a: LoadedRun, b: LoadedRun): boolean {
+  if (a.info || b.info) return a.info?.id === b.info?.id;
+  const [fileA, fileB] = [statIfAny(a.label), statIfAny(b.label)];
+  return fileA !== undefined && fileB !== undefined && fileA.dev === fileB.dev && fileA.ino === fileB.ino;
+}
+
+/**
  * Resolves RUN as a results.jsonl path, else a run id, name or unique id prefix in the store (see
  * `RunStore.findRun`). A RUN that names both a file and a recorded run is a USAGE error saying how to
  * name either, rather than a silent choice.

@@ -1011,6 +1011,25 @@ describe("compare --json", () => {
   /** The text's table line of evaluator `name`, split into its cells. */
   const tableLine = (text: string, name: string) => (text.split("\n").find((l) => l.startsWith(`${name} `)) as string).trim().split(/\s{2,}/);
 
+  it("warns that A and B are the same run, or the same file spelt two ways, where a CI step comparing them could never fail", async () => {
+    await inTempDir("simeval-compare-same-", async (dir) => {
+      const db = await recordedRuns(dir, 12);
+      const same = "A and B are the same run: no row can differ, so nothing is significant and --fail-on-regression cannot fail; give two runs";
+      const byName = await cliOutput(["compare", "B", "B", "--db", db, "--fail-on-regression"]);
+      expect(byName.code).toBe(0);
+      expect(byName.out).toContain(`warning: ${same}`);
+      // The name and the id of one run.
+      const id = JSON.parse((await cliOutput(["show", "B", "--db", db, "--json"])).out).id as string;
+      expect((await cliOutput(["compare", "B", id, "--db", db])).out).toContain(`warning: ${same}`);
+      const file = join(dir, "A.results.jsonl");
+      const files = await cliOutput(["compare", file, `${dir}/./A.results.jsonl`, "--json"]);
+      expect(files.err).toContain("simeval: warning: A and B are the same file: no row can differ");
+      // Two runs, and two files: no such warning.
+      expect((await cliOutput(["compare", "A", "B", "--db", db])).out).not.toContain("the same run");
+      expect((await cliOutput(["compare", file, join(dir, "B.results.jsonl")])).out).not.toContain("the same file");
+    });
+  });
+
   it("gives the figures the text prints, at full precision, and the same exit code and stderr under --fail-on-regression", async () => {
     await inTempDir("simeval-compare-json-", async (dir) => {
       const db = await recordedRuns(dir);

@@ -17,7 +17,7 @@ import { wholeNumberOption } from "../whole-number.js";
 import { formatFigure, formatSignedFigure, forTerminal, forTerminalLine } from "../format.js";
 import { warn, type CliIO } from "../io.js";
 import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../output-file.js";
-import { isResultsFile, loadRun, type LoadedRun } from "../run-ref.js";
+import { isResultsFile, loadRun, sameRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
 import { renderTable, renderTableBlocks, tableWidth } from "../table.js";
@@ -152,6 +152,8 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     progress?.done();
   }
   const early: string[] = [];
+  // A CI step comparing a run with itself (`compare new new`, a name that finds the run just recorded) can never fail.
+  if (sameRun(a, b)) early.push(`A and B are the same ${a.info ? "run" : "file"}: no row can differ, so nothing is significant and --fail-on-regression cannot fail; give two runs`);
   for (const [side, run] of [["A", a], ["B", b]] as const) {
     // results.jsonl files have no status: nothing to say.
     const unfinished = run.info && UNFINISHED[run.info.status];
