@@ -6,7 +6,7 @@ import { forTerminalLine } from "../format.js";
 import type { CliIO } from "../io.js";
 import { didYouMean } from "../../evaluators/suggest.js";
 import { rowsText } from "../../report/format.js";
-import { findOrFail, openRecordedRuns, recordedRunsIfAny, runLabel } from "./recorded-runs.js";
+import { databaseAbove, findOrFail, openRecordedRuns, recordedRunsIfAny, runLabel } from "./recorded-runs.js";
 
 /**
  * When `run` was found by its name (the newest run of that name), and an earlier run of that name is complete,
@@ -39,7 +39,8 @@ export async function baselineCommand(action: string | undefined, ref: string | 
   if (action === "set" && ref === undefined) throw new EvalError("USAGE", `baseline set needs a RUN; ${usage}`);
   const store = action === "set" ? openRecordedRuns(opts.db) : recordedRunsIfAny(opts.db);
   if (store === null) {
-    io.stdout(`no baseline set: there is no run database at ${forTerminalLine(opts.db)} yet; \`simeval run\` records runs there, and \`simeval baseline set RUN\` then sets one`);
+    const above = databaseAbove(opts.db);
+    io.stdout(`no baseline set: there is no run database at ${forTerminalLine(opts.db)} yet${above || "; `simeval run` records runs there, and `simeval baseline set RUN` then sets one"}`);
     return EXIT.ok;
   }
   try {

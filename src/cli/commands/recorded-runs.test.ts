@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../../errors.js";
 import { SqliteRunStore } from "../../storage/sqlite.js";
-import { storesInTempDir } from "../test-support.js";
-import { ownedRunsHint, recordingProcess, rowsRecorded } from "./recorded-runs.js";
+import { cliOutput, storesInTempDir } from "../test-support.js";
+import { inTempDir } from "../../test-support.js";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { databaseAbove, ownedRunsHint, recordingProcess, rowsRecorded } from "./recorded-runs.js";
 import { THIS_HOST } from "../../storage/run-owner.js";
 import type { RunInfo } from "../../run/types.js";
 import { hostname } from "node:os";
@@ -79,5 +82,43 @@ describe("recordingProcess and ownedRunsHint", () => {
     const both = ownedRunsHint([elsewhere, ...here]);
     expect(both).toMatch(/^a run whose process was killed on another host .*`simeval abort far --force`/);
     expect(both).toContain("; process 11 on this host (recording near1), process 12 on this host (recording near2) are alive: each run ends when its process does (Ctrl-C there, or `kill PID`, marks each incomplete keeping its rows)");
+  });
+});
+
+describe("databaseAbove", () => {
+  it("names the project's database when a command runs from a subfolder, where the default path finds none", async () => {
+    await inTempDir("simeval-db-above-", async (tmp) => {
+      const project = realpathSync(tmp);
+      const sub = join(project, "evals", "today");
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(join(project, "d.jsonl"), `{"output": "a", "expected": "a"}\n`);
+      writeFileSync(join(project, "e.json"), `{"evaluators": [{"type": "exact_match"}]}`);
+      const was = process.cwd();
+      try {
+        process.chdir(project);
+        expect((await cliOutput(["run", "d.jsonl", "--config", "e.json", "--name", "known-good"])).code).toBe(0);
+        expect(databaseAbove(".simeval/simeval.db")).toBe(""); // it is here
+        process.chdir(sub);
+        const hint = `; a run database is at ../../.simeval/simeval.db, in a folder above the working one (where .simeval/simeval.db is looked for): give --db ../../.simeval/simeval.db, or run from ${project}`;
+        expect(databaseAbove(".simeval/simeval.db")).toBe(hint);
+        expect(databaseAbove(join(sub, ".simeval/simeval.db"))).toBe(""); // an absolute path is meant as given
+        expect(databaseAbove("other.db")).toBe("");
+        expect((await cliOutput(["runs"])).out).toBe(`No runs recorded in .simeval/simeval.db yet${hint}.`);
+        expect((await cliOutput(["baseline"])).out).toBe(`no baseline set: there is no run database at .simeval/simeval.db yet${hint}`);
+        const show = await cliOutput(["show", "known-good"]);
+        expect(show).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
+        const gated = await cliOutput(["run", "../../d.jsonl", "--config", "../../e.json", "--baseline", "--fail-on-regression"]);
+        expect(gated).toMatchObject({ code: 2, err: `simeval: --fail-on-regression: there is no run database at .simeval/simeval.db, so no baseline to gate on${hint}` });
+        expect(existsSync(join(sub, ".simeval"))).toBe(false);
+        // A run makes its own database all the same, and says so.
+        const second = await cliOutput(["run", "../../d.jsonl", "--config", "../../e.json"]);
+        expect(second.code).toBe(0);
+        expect(second.err).toContain(`simeval: warning: no run database at .simeval/simeval.db, so this run makes one${hint}`);
+        expect(existsSync(join(sub, ".simeval/simeval.db"))).toBe(true);
+        expect(databaseAbove(".simeval/simeval.db")).toBe("");
+      } finally {
+        process.chdir(was);
+      }
+    });
   });
 });

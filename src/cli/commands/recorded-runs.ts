@@ -1,7 +1,7 @@
 import { EvalError } from "../../errors.js";
 import { existsSync, statSync } from "node:fs";
 import { statIfAny } from "../stat-if-any.js";
-import { dirname } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { systemPath } from "../../system-path.js";
 import { openSqliteStore, type SqliteRunStore } from "../../storage/sqlite.js";
 import type { RunInfo } from "../../run/types.js";
@@ -19,7 +19,7 @@ export function openRecordedRuns(path: string, also = ""): SqliteRunStore {
   refuseUnreachable(path);
   if (!databaseAt(path)) {
     const empty = existsSync(path) ? " (the file there is empty)" : "";
-    throw new EvalError("USAGE", `no run database at ${path}${empty}: \`simeval run\` records runs there (--db reads another)${also}`);
+    throw new EvalError("USAGE", `no run database at ${path}${empty}: \`simeval run\` records runs there (--db reads another)${databaseAbove(path)}${also}`);
   }
   return openSqliteStore(path);
 }
@@ -45,9 +45,30 @@ function databaseAt(path: string): boolean {
   return stat !== undefined && (!stat.isFile() || stat.size > 0);
 }
 
+/**
+ * Where a run database of the same relative path is above the working folder, when there is none at `path`: a command
+ * run from a project's subfolder looks for `.simeval/simeval.db` in that subfolder, as a relative path is read from the
+ * working folder, and would say there is none (or `run` would make a second one) beside the project's. As a clause to
+ * add to what is said of `path` (`; a run database is at ../.simeval/simeval.db, …`), "" when `path` is absolute, or
+ * is there, or none is above.
+ */
+export function databaseAbove(path: string): string {
+  if (isAbsolute(path) || databaseAt(path)) return "";
+  const here = process.cwd();
+  for (let dir = dirname(here); ; dir = dirname(dir)) {
+    const found = join(dir, path);
+    if (databaseAt(found) && statIfAny(found)?.isFile()) {
+      const shown = forTerminalLine(relative(here, found));
+      return `; a run database is at ${shown}, in a folder above the working one (where ${forTerminalLine(path)} is looked for): give --db ${shown}, or run from ${forTerminalLine(dir)}`;
+    }
+    if (dirname(dir) === dir) return "";
+  }
+}
+
 /** What a listing command says when no run is recorded in the database at `db` (or there is none there yet). */
 export function noRunsYet(db: string): string {
-  return `No runs recorded in ${forTerminalLine(db)} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
+  const above = databaseAbove(db);
+  return `No runs recorded in ${forTerminalLine(db)} yet${above ? `${above}.` : ": `simeval run DATASET --config EVALS.json` records one."}`;
 }
 
 /**

@@ -25,7 +25,7 @@ import { isRunName } from "../../storage/run-name.js";
 import { summaryTable } from "../summary-table.js";
 import { tableWidth } from "../table.js";
 import { compareAgainstBaseline, unscoredInBaseline, type BaselineVerdict } from "./baseline-compare.js";
-import { runLabel } from "./recorded-runs.js";
+import { databaseAbove, runLabel } from "./recorded-runs.js";
 import { rowErrorText, rowsText } from "../../report/format.js";
 
 export interface RunOptions {
@@ -104,6 +104,9 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
   // finds no baseline and says why (a fresh CI runner).
   const newDatabase = opts.db !== false && noFileAt(opts.db) ? opts.db : undefined;
   if (opts.failOnRegression && newDatabase !== undefined) throw noDatabaseToGateOn(newDatabase);
+  // Run from a project's subfolder, the default path makes a second database beside the project's: said, not refused.
+  const above = newDatabase === undefined ? "" : databaseAbove(newDatabase);
+  if (above) warn(io, `no run database at ${forTerminalLine(newDatabase ?? "")}, so this run makes one${above}`);
   const store: RunStore | undefined = opts.db === false ? undefined : openSqliteStore(opts.db);
   if (opts.failOnRegression && store) {
     const baseline = await store.baseline();
@@ -378,9 +381,12 @@ function noFileAt(path: string): boolean {
  * The refusal of `--fail-on-regression` (USAGE, before anything is created) when there is no run database at `db`:
  * no baseline can be set in a database that is not there. Said as such, rather than as "no baseline is set"
  * in a database this run would have just created, because it is what a CI job meets on a fresh runner where
- * the database of an earlier job (and the baseline marked in it) was not kept.
+ * the database of an earlier job (and the baseline marked in it) was not kept; or, run from a project's subfolder, there
+ * is one above ({@link databaseAbove}).
  */
 function noDatabaseToGateOn(db: string): EvalError {
+  const above = databaseAbove(db);
+  if (above) return new EvalError("USAGE", `--fail-on-regression: there is no run database at ${db}, so no baseline to gate on${above}`);
   return new EvalError(
     "USAGE",
     `--fail-on-regression: there is no run database at ${db}, so no baseline to gate on (a CI runner starts without one unless the file is kept between jobs); \`simeval baseline set RUN\` marks a known-good run in it, or \`simeval compare KNOWN_GOOD.results.jsonl NEW.results.jsonl --fail-on-regression\` gates on a results file kept in the repository`,
