@@ -79,6 +79,25 @@ describe("warningsSaidOnce", () => {
     const seven = await warningsFor(rows, Array.from({ length: 7 }, (_, i) => ({ type: "exact_match", name: `em${i}` })));
     expect(warningsSaidOnce(seven)).toEqual(['"em0", "em1", "em2", "em3", "em4" and 2 more evaluators: every row was skipped: no row has an expected value at $.expected or $.metadata.expectedOutput']);
   });
+
+  it("says once, naming them all, that evaluators' worst rows had no output at the same place", async () => {
+    const rows = [{ "model.text": "a", expected: "a" }, { "model.text": "b", expected: "b" }];
+    const typo = { output: "$.model.text" };
+    const warnings = await warningsFor(rows, [
+      { type: "exact_match", inputs: typo },
+      { type: "levenshtein", name: "lev", inputs: typo },
+      { type: "jaccard_similarity", inputs: { output: "$.answer" } },
+    ]);
+    expect(warnings.filter((w) => w.noOutputAt !== undefined)).toHaveLength(3);
+    expect(warningsSaidOnce(warnings)).toEqual([
+      '"exact_match" and "lev": their worst rows have no output at $.model.text, so they were scored against the empty string',
+      '"jaccard_similarity": its 2 worst rows have no output at $.answer, so they were scored against the empty string',
+    ]);
+    // The field named with a dot is what $.model.text was meant to read: said, with the mapping that reads it.
+    expect(fieldHints(warnings, Object.keys(rows[0]!))).toEqual([
+      'the first row has a field named "model.text", with a dot in its name, which $.model.text does not reach (it reads "text" inside "model"): map it: "inputs": {"output": "$[\\"model.text\\"]"}',
+    ]);
+  });
 });
 
 describe("fieldHints", () => {

@@ -23,6 +23,8 @@ interface RunWarning {
   parameter?: Parameter;
   /** The evaluator skipped every row: where it looked for the expected value that no row had. */
   allSkippedAt?: string;
+  /** The evaluator's worst rows had no output: where it looked for it. */
+  noOutputAt?: string;
   /**
    * With `allSkippedAt`: the evaluator reads the output where it is by default (`$.output`), which the rows skipped
    * never showed to be missing; {@link fieldHints} looks for it in the first row, so that both mappings a dataset of
@@ -55,12 +57,14 @@ export function runWarnings(result: Pick<RunDatasetResult, "summary" | "evaluato
     }
     const worst = result.worst[e.name] ?? [];
     if (worst.length > 0 && worst.every((w) => w.output === null)) {
+      const at = where(e, "output");
       warnings.push({
         evaluator: e.name,
-        message: `"${e.name}": ${worst.length === 1 ? "its worst row has" : `its ${worst.length} worst rows have`} no output at ${where(e, "output")}, so ${worst.length === 1 ? "it was" : "they were"} scored against the empty string`,
+        message: `"${e.name}": ${worst.length === 1 ? "its worst row has" : `its ${worst.length} worst rows have`} no output at ${at}, so ${worst.length === 1 ? "it was" : "they were"} scored against the empty string`,
         nothingScored: false,
         aboutFields: true,
         parameter: "output",
+        noOutputAt: at,
       });
     }
   }
@@ -76,18 +80,25 @@ function allSkippedText(names: readonly string[], at: string): string {
 }
 
 /**
- * The warnings' messages with each evaluator that skipped every row for want of an expected value at the same place
- * said once, naming them all, in the first one's place; every other warning as it is: what `run` says on the terminal,
- * in `--summary` and in `--report`. A run of a dataset without expected texts gave six warnings, alike but for the
- * evaluator's name.
+ * The warnings' messages with the evaluators that skipped every row for want of an expected value at the same place
+ * said once, naming them all, in the first one's place, and likewise those whose worst rows had no output at the same
+ * place; every other warning as it is: what `run` says on the terminal, in `--summary` and in `--report`. A run of a
+ * dataset without expected texts gave six warnings, alike but for the evaluator's name.
  */
 export function warningsSaidOnce(warnings: readonly RunWarning[]): string[] {
-  const skippedAt = new Map<string, string[]>();
-  for (const w of warnings) if (w.allSkippedAt !== undefined) skippedAt.set(w.allSkippedAt, [...(skippedAt.get(w.allSkippedAt) ?? []), w.evaluator]);
+  const groups = new Map<string, string[]>();
+  const keyOf = (w: RunWarning) => (w.allSkippedAt !== undefined ? `expected ${w.allSkippedAt}` : w.noOutputAt !== undefined ? `output ${w.noOutputAt}` : undefined);
+  for (const w of warnings) {
+    const key = keyOf(w);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), w.evaluator]);
+  }
   return warnings.flatMap((w) => {
-    if (w.allSkippedAt === undefined) return [w.message];
-    const names = skippedAt.get(w.allSkippedAt) ?? [];
-    return names[0] === w.evaluator ? [allSkippedText(names, w.allSkippedAt)] : [];
+    const key = keyOf(w);
+    const names = key === undefined ? [] : (groups.get(key) ?? []);
+    if (names.length < 2) return [w.message];
+    if (names[0] !== w.evaluator) return [];
+    if (w.allSkippedAt !== undefined) return [allSkippedText(names, w.allSkippedAt)];
+    return [`${evaluatorNames(names.map((n) => `"${n}"`))}: their worst rows have no output at ${w.noOutputAt}, so they were scored against the empty string`];
   });
 }
 
@@ -150,7 +161,8 @@ const LIKELY_FIELDS: Readonly<Record<Parameter, readonly string[]>> = {
  * this is such a file. Empty when no field's name suggests one.
  */
 export function fieldHints(warnings: readonly RunWarning[], fields: readonly string[]): string[] {
-  const parameters = new Set(warnings.flatMap((w) => (w.parameter ? [w.parameter] : [])));
+  const dotted = dottedNameHints(warnings, fields);
+  const parameters = new Set(warnings.flatMap((w) => (w.parameter && !dotted.has(w.parameter) ? [w.parameter] : [])));
   // The output at its default place, unseen for rows all skipped: missing from the first row too, it is hinted as well.
   const outputPaths = DEFAULT_INPUTS.output.map((path) => path.slice(2));
   if (warnings.some((w) => w.defaultOutput === true) && !outputPaths.some((f) => fields.includes(f))) parameters.add("output");
@@ -158,7 +170,7 @@ export function fieldHints(warnings: readonly RunWarning[], fields: readonly str
   if (parameters.size > 0 && fields.includes("row") && fields.includes("results")) {
     return ["the rows look like a results.jsonl that simeval run --out wrote (row, id, results), which holds scores, not texts: give the dataset that was scored"];
   }
-  return [...parameters].flatMap((p) => {
+  return [...dotted.values(), ...[...parameters].flatMap((p) => {
     // The default name itself, written otherwise ("Expected", a spreadsheet's header, as JSONPath is case-sensitive), is one of them.
     // The likeliest name first, in LIKELY_FIELDS's order, wherever its field is in the row.
     const candidates = fields.filter((f) => f !== p);
@@ -166,5 +178,24 @@ export function fieldHints(warnings: readonly RunWarning[], fields: readonly str
     if (field === undefined) return [];
     const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(field) ? `$.${field}` : `$[${JSON.stringify(field)}]`;
     return [`to read ${JSON.stringify(field)} as the ${p === "output" ? "output" : "expected output"}, map it: "inputs": {${JSON.stringify(p)}: ${JSON.stringify(path)}}`];
-  });
+  })];
+}
+
+/**
+ * For a parameter a warning says no row held at a path of dotted names (`$.model.text`), where the first row has a
+ * field named so, dot and all (a CSV column `model.text`, as traces flattened to a spreadsheet name them): that JSONPath
+ * reads `text` inside `model`, and the mapping that reads the field, by parameter.
+ */
+function dottedNameHints(warnings: readonly RunWarning[], fields: readonly string[]): Map<Parameter, string> {
+  const hints = new Map<Parameter, string>();
+  for (const w of warnings) {
+    const at = w.allSkippedAt ?? w.noOutputAt;
+    if (w.parameter === undefined || at === undefined || hints.has(w.parameter) || !/^\$(\.[A-Za-z_][A-Za-z0-9_]*){2,}$/.test(at)) continue;
+    const name = at.slice(2);
+    if (!fields.includes(name)) continue;
+    const segments = name.split(".");
+    const inner = `${JSON.stringify(segments.at(-1))} inside ${JSON.stringify(segments.slice(0, -1).join("."))}`;
+    hints.set(w.parameter, `the first row has a field named ${JSON.stringify(name)}, with a dot in its name, which ${at} does not reach (it reads ${inner}): map it: "inputs": {${JSON.stringify(w.parameter)}: ${JSON.stringify(`$[${JSON.stringify(name)}]`)}}`);
+  }
+  return hints;
 }
