@@ -112,6 +112,13 @@ describe("spec validation at creation", () => {
   it("rejects unknown spec keys and bad names", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "exact_match", options: {}, name: "" }));
     expect(e.message).toContain('unknown key "options"; a spec has only type, name, config, inputs');
+    // A config key or an input written beside the type is said where it belongs.
+    const beside = thrownEvalError(() => createEvaluator({ type: "levenshtein", threshold: 0.8, output: "$.answer", expected: { literal: "x".repeat(50) } }));
+    expect(beside.message).toContain('unknown key "threshold"; a spec has only type, name, config, inputs. "threshold" is a config key of levenshtein: write it in "config": {"config": {"threshold": 0.8}}');
+    expect(beside.message).toContain('unknown key "output"; a spec has only type, name, config, inputs. "output" is an input: write it in "inputs": {"inputs": {"output": "$.answer"}}');
+    expect(beside.message).toContain('"expected" is an input: write it in "inputs": {"inputs": {"expected": …}}');
+    // A key of no config (an unknown type's) gets no such hint.
+    expect(thrownEvalError(() => createEvaluator({ type: "nope", threshold: 0.8 })).message).toMatch(/unknown key "threshold"; a spec has only type, name, config, inputs\.(?! "threshold")/);
     expect(e.message).toContain('"name" must be a non-empty string');
     // A name that shows nothing (a lone zero width joiner, a Hangul filler) would head its column as a blank.
     for (const blank of ["\u200d", "\u3164", " \u200c "]) {

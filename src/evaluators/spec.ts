@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { EvalError, describeValue, formatIssues, formatPath, problemCount, type Issue } from "../errors.js";
-import { canonicalInputs, compileInputs, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
+import { canonicalInputs, compileInputs, PARAMETERS, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
 import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
@@ -37,6 +37,18 @@ function unprintableInName(name: string): string {
 }
 
 /**
+ * Where a spec's unknown key belongs, when it is one of its type's config keys (`"threshold": 0.8` beside `type`) or an
+ * input (`"output": "$.answer"`): ` Write it in "config": {"config": {"threshold": 0.8}}`. Undefined for any other key.
+ */
+function misplacedKey(key: string, value: unknown, definition: EvaluatorDefinition | undefined): string | undefined {
+  const inConfig = definition !== undefined && (key in configFields(definition.config) || key in (definition.aliases ?? {}));
+  const under = inConfig ? "config" : (PARAMETERS as readonly string[]).includes(key) ? "inputs" : undefined;
+  if (under === undefined) return undefined;
+  const json = JSON.stringify(value) ?? "";
+  return ` "${key}" is ${under === "config" ? `a config key of ${definition?.type}` : "an input"}: write it in "${under}": {"${under}": {${JSON.stringify(key)}: ${json.length > 40 ? "…" : json}}}`;
+}
+
+/**
  * Validates one spec completely, appending every problem to `issues` (paths under `at`).
  * Returns undefined when the spec cannot be used.
  */
@@ -52,19 +64,17 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   const who = `${where}evaluator ${typeof name === "string" ? `${quoteForMessage(name)} ` : ""}(${typeof type === "string" ? escapeUnprintable(type) : "no type"})`;
   const before = issues.length;
 
+  let definition: EvaluatorDefinition | undefined;
+  if (typeof type === "string") definition = findEvaluator(type);
   for (const key of Object.keys(spec)) {
     if (!SPEC_KEYS.includes(key)) {
-      issues.push({ path: [...at, key], message: `${who}: unknown key "${key}"; a spec has only ${SPEC_KEYS.join(", ")}.${didYouMean(key, SPEC_KEYS)}`, received: key });
+      issues.push({ path: [...at, key], message: `${who}: unknown key "${key}"; a spec has only ${SPEC_KEYS.join(", ")}.${misplacedKey(key, spec[key], definition) ?? didYouMean(key, SPEC_KEYS)}`, received: key });
     }
   }
-  let definition: EvaluatorDefinition | undefined;
   if (typeof type !== "string") {
     issues.push({ path: [...at, "type"], message: `${who}: "type" is required and must be a string; known types: ${evaluatorTypes.join(", ")}`, expected: "string", received: describeValue(type) });
-  } else {
-    definition = findEvaluator(type);
-    if (!definition) {
-      issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoteForMessage(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
-    }
+  } else if (!definition) {
+    issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoteForMessage(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
   }
   if (name !== undefined && (typeof name !== "string" || !hasVisible(name))) {
     // A name of only "\u200d" would head its column as a blank.

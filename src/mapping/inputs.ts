@@ -5,7 +5,7 @@ import { toText } from "./to-text.js";
 import { cutText } from "../cut-text.js";
 
 /** The parameters an evaluator reads from a record. */
-const PARAMETERS = ["output", "expected"] as const;
+export const PARAMETERS = ["output", "expected"] as const;
 export type Parameter = (typeof PARAMETERS)[number];
 
 /** Where a parameter comes from: a JSONPath expression, or a fixed value. */
