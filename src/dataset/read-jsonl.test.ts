@@ -119,6 +119,13 @@ describe("readJsonl", () => {
     ]);
     // No 0-based position is left in a message.
     expect(messages.join("\n")).not.toMatch(/at position/);
+    // A comma or a second object after a line's object is named: JSON.parse says only "non-whitespace character".
+    const after = await collect(readJsonl(await file("after.jsonl", '{"a":1},\n{"a":1} {"b":2}\n{"a":1}\n')));
+    expect(after.map((i) => ("error" in i ? i.error.message : ""))).toEqual([
+      "line 1: not valid JSON (Unexpected non-whitespace character after JSON at column 8 of the line (a comma after the value: a JSONL line holds one object, with nothing after it)); expected one JSON object per line (JSONL)",
+      "line 2: not valid JSON (Unexpected non-whitespace character after JSON at column 9 of the line (a second object on the line: write one object per line)); expected one JSON object per line (JSONL)",
+      "",
+    ]);
   });
 
   it("leaves a CRLF line's \\r out of a message, as if the line ended before it", async () => {

@@ -182,7 +182,19 @@ function whyNotJson(json: string, error: unknown, before = 0): string {
   }
   const why = jsonParseMessage(err);
   const fault = jsonFault(text, err);
-  return `${shortMessage(why)}${fault ? ` at column ${before + fault.offset + 1} of the line${fault.note}` : ""}`;
+  const note = fault && (fault.note || afterObjectNote(why, text[fault.offset]));
+  return `${shortMessage(why)}${fault ? ` at column ${before + fault.offset + 1} of the line${note}` : ""}`;
+}
+
+/**
+ * What is after a line's whole JSON value, where JSON.parse says only "Unexpected non-whitespace character after JSON":
+ * a comma (objects separated as in an array) or a second object, which a JSONL line cannot hold.
+ */
+function afterObjectNote(why: string, found: string | undefined): string {
+  if (!why.includes("after JSON")) return "";
+  if (found === ",") return " (a comma after the value: a JSONL line holds one object, with nothing after it)";
+  if (found === "{") return " (a second object on the line: write one object per line)";
+  return "";
 }
 
 /** Throws DATASET_INVALID when the first row opens a JSON value that goes on over the next lines. */
