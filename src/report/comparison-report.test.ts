@@ -236,4 +236,21 @@ describe("the CI chart's text alternative", () => {
     const html = renderComparisonReport(input());
     expect(tableRow(html, "lev")).toContain(`aria-label="B − A \u22120.1000, worse, 95% CI \u22120.1500 … \u22120.0500"`);
   });
+  it("shows a long regressed row from the first difference, every pane from the same character", () => {
+    const base = Array.from({ length: 120 }, (_, i) => `Paragraph ${i}: the agent opened the file and read the configuration.`).join("\n\n");
+    const typoAt = (at: number): string => base.slice(0, at) + "X" + base.slice(at + 1);
+    // B differs at about 7,000, A at about 4,000: the panes start before A's difference, and B's typo shows too.
+    const worst = [{ row: 1, id: "long", score_a: 1, score_b: 0.9, delta: -0.1, expected: base, output_a: typoAt(4000), output_b: typoAt(5500) }];
+    const html = renderComparisonReport(input({ evaluators: [evaluator({ worst })] }));
+    const card = html.slice(html.indexOf('<div class="row regressed-row"'));
+    const skipped = Number(/The first ([\d,]+) characters of each text, the same in all of them, are left out/.exec(card)?.[1]?.replaceAll(",", ""));
+    expect(skipped).toBeGreaterThan(3600);
+    expect(skipped).toBeLessThanOrEqual(3700);
+    const panes = [...card.matchAll(/<pre class="text">([^]*?)<\/pre>/g)].map((m) => m[1] ?? "");
+    expect(panes).toHaveLength(3);
+    for (const p of panes) expect(p.startsWith(base.slice(skipped, skipped + 20))).toBe(true);
+    expect(panes[1]).toContain('<mark class="extra" title="not in the expected text">X</mark>');
+    expect(panes[2]).toContain('<mark class="extra" title="not in the expected text">X</mark>');
+    expect(card.match(/are left out/g)).toHaveLength(1);
+  });
 });

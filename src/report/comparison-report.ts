@@ -7,7 +7,7 @@ import { formatId, formatInt, formatLevel, formatP, formatTime, htmlFigure, html
 import { cell, changeKind, deltaHtml, diffLegend, renderPage, scrollBox, slug } from "./html-page.js";
 import { renderNotes, renderPanes, type Pane } from "./row-card.js";
 import { NO_DATASET_HTML, directionText } from "./run-report.js";
-import { alignTexts, segmentsToHtml, type AlignedTexts } from "./text-diff.js";
+import { MAX_SHOWN_CHARS, alignTexts, segmentsToHtml, type AlignedTexts } from "./text-diff.js";
 import type { ComparisonEvaluator, ComparisonReportInput, ComparisonRow, HighlightOptions, RunLabel } from "./types.js";
 
 /**
@@ -165,8 +165,14 @@ function expectedPane(row: ComparisonRow, vsA: AlignedTexts, vsB: AlignedTexts, 
 function renderRow(row: ComparisonRow, direction: Direction, highlight: HighlightOptions): string {
   const id = formatId(row.id);
   // The expected text is marked against B (the candidate, which regressed); each output against the expected text.
-  const vsB = alignTexts(row.expected ?? "", row.output_b ?? "", highlight);
-  const vsA = alignTexts(row.expected ?? "", row.output_a ?? "", highlight);
+  let vsB = alignTexts(row.expected ?? "", row.output_b ?? "", highlight);
+  let vsA = alignTexts(row.expected ?? "", row.output_a ?? "", highlight);
+  // The three panes start at the same character: a shared start left out is the shorter one of the two pairs.
+  if (vsA.skipped !== vsB.skipped) {
+    const limit = Math.min(vsA.skipped, vsB.skipped);
+    vsB = alignTexts(row.expected ?? "", row.output_b ?? "", highlight, MAX_SHOWN_CHARS, undefined, limit);
+    vsA = alignTexts(row.expected ?? "", row.output_a ?? "", highlight, MAX_SHOWN_CHARS, undefined, limit);
+  }
   const pane = (title: string, text: string | null, html: string): Pane => ({ title, html, empty: text === "", unavailable: text === null });
   const panes: Pane[] = [
     expectedPane(row, vsA, vsB, pane),

@@ -126,9 +126,53 @@ describe("alignTexts", () => {
     const before = Array.from({ length: 60 }, (_, i) => `Step ${i} of the plan is written down here.`).join(" ").slice(0, 1950);
     const left = " This passage about the weather is only in the expected text.".repeat(6);
     const after = Array.from({ length: 40 }, (_, i) => ` Note ${i}: the rest of the answer follows.`).join("");
-    const r = alignTexts(before + left + after, before + after, { unit: "words", ignore_case: false });
+    // Shown from the start (no shared start left out), the passage is marked up to the cut.
+    const r = alignTexts(before + left + after, before + after, { unit: "words", ignore_case: false }, MAX_SHOWN_CHARS, undefined, 0);
     expect(changed(r.output)).toEqual([]);
     expect(changed(r.expected)).toEqual([left.slice(1, MAX_SHOWN_CHARS - before.length)]);
+    // By default the shared start is left out, and the passage shows whole.
+    const d = alignTexts(before + left + after, before + after, { unit: "words", ignore_case: false });
+    expect(d.skipped).toBeGreaterThan(0);
+    expect(changed(d.output)).toEqual([]);
+    expect(changed(d.expected)).toEqual([`${left.slice(1)} `]);
+  });
+
+  it("leaves out a long start both texts share, so that a difference past the cap shows, and says so", () => {
+    const base = Array.from({ length: 120 }, (_, i) => `Paragraph ${i}: the agent opened the file and read the configuration.`).join("\n\n");
+    const at = base.indexOf("configuration", 5000);
+    expect(at).toBeGreaterThan(5000);
+    const typo = base.slice(0, at) + "configuratoin" + base.slice(at + "configuration".length);
+    for (const unit of ["chars", "words"] as const) {
+      const r = alignTexts(base, typo, { unit, ignore_case: false });
+      expect(r.highlighted).toBe(true);
+      expect(changed(r.expected).join("")).toMatch(unit === "words" ? /^configuration$/ : /^.{1,4}$/);
+      expect(changed(r.output).join("")).toMatch(unit === "words" ? /^configuratoin$/ : /^.{1,4}$/);
+      // From the start of the line the difference is on, within the context kept; what is shown is the rest.
+      expect(r.skipped).toBeGreaterThan(at - 300 - 80);
+      expect(r.skipped).toBeLessThanOrEqual(at - 300);
+      expect(base[r.skipped - 1]).toBe("\n");
+      expect(join(r.expected)).toBe(base.slice(r.skipped, r.skipped + MAX_SHOWN_CHARS));
+      const n = (k: number): string => k.toLocaleString("en-US");
+      expect(r.notes).toEqual([
+        `The first ${n(r.skipped)} characters of each text, the same in all of them, are left out: shown from character ${n(r.skipped + 1)}.`,
+        `Expected text cut to characters ${n(r.skipped + 1)} to ${n(r.skipped + 2000)} of ${n(base.length)}.`,
+        `Output cut to characters ${n(r.skipped + 1)} to ${n(r.skipped + 2000)} of ${n(base.length)}.`,
+      ]);
+    }
+    // A long output that goes on past the whole expected text: its first extra characters show, and the cuts are said.
+    const longer = alignTexts(base, base + "\n\n" + base, { unit: "chars", ignore_case: false });
+    expect(changed(longer.output).join("").startsWith("\n\nParagraph 0")).toBe(true);
+    expect(longer.notes.slice(1)).toEqual([`Output cut to characters ${(longer.skipped + 1).toLocaleString("en-US")} to ${(longer.skipped + 2000).toLocaleString("en-US")} of ${(2 * base.length + 2).toLocaleString("en-US")}.`]);
+    // A difference that shows anyway leaves the start as it is; so does a limit of 0.
+    expect(alignTexts(base, "X" + base, { unit: "chars", ignore_case: false }).skipped).toBe(0);
+    expect(alignTexts(base, typo, { unit: "chars", ignore_case: false }, MAX_SHOWN_CHARS, undefined, 0).skipped).toBe(0);
+    // Prose without spaces or line breaks is not cut inside a grapheme cluster.
+    const family = "👨‍👩‍👧‍👦".repeat(1000);
+    const f = alignTexts(family + "a", family + "b", { unit: "chars", ignore_case: false });
+    expect(f.skipped).toBeGreaterThan(0);
+    const shown = join(f.expected);
+    expect(shown).toBe(`${"👨‍👩‍👧‍👦".repeat((shown.length - 1) / "👨‍👩‍👧‍👦".length)}a`);
+    expect(changed(f.expected)).toEqual(["a"]);
   });
 
   it("never marks text both long texts share at the same place (words substituted in a base text)", () => {

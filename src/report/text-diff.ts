@@ -48,6 +48,8 @@ export interface AlignedTexts {
   highlighted: boolean;
   /** Sentences for the reader: which text was cut, or why nothing is marked. */
   notes: string[];
+  /** Code points at the start of both texts, the same in each, not shown (see {@link sharedStartToSkip}). */
+  skipped: number;
 }
 
 /**
@@ -70,18 +72,26 @@ export interface AlignedTexts {
  * showed the diaeresis alone over a gap), and the side holding the shorter cluster ("👨‍👩‍👧" against
  * "👨‍👩‍👧‍👦") was left unmarked. The evaluator may count code points; the marks show whole characters.
  */
-export function alignTexts(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars = MAX_SHOWN_CHARS, reported?: ReportedTokens): AlignedTexts {
-  if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return markTokenSets(rawExpected, rawOutput, opts, maxChars, reported);
-  // Diffed (and shown) as the evaluator compared them: "e" + U+0301 is no difference from "é" under NFC.
-  const { expected, output, shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
+export function alignTexts(
+  rawExpected: string,
+  rawOutput: string,
+  opts: HighlightOptions,
+  maxChars = MAX_SHOWN_CHARS,
+  reported?: ReportedTokens,
+  skipLimit = Number.POSITIVE_INFINITY,
+): AlignedTexts {
+  if (opts.unit === "word_tokens" || opts.unit === "char_ngrams") return { ...markTokenSets(rawExpected, rawOutput, opts, maxChars, reported), skipped: 0 };
+  // Diffed (and shown) as the evaluator compared them: "e" + U+0301 is no difference from "é" under NFC. A long
+  // start both texts share is left out, so that the first difference shows (sharedStartToSkip).
+  const { expected, output, shownExpected: e, shownOutput: o, notes, skipped } = comparedTexts(rawExpected, rawOutput, opts, maxChars, skipLimit);
   const wide = Math.min(maxChars * DIFF_WINDOW_FACTOR, Math.max(codePointCount(expected), codePointCount(output)));
   const sides = diffWindows(expected, output, wide, opts) ?? (wide > maxChars ? diffWindows(expected, output, maxChars, opts) : undefined);
   const plain = (text: string): Segment[] => (text === "" ? [] : [{ text, changed: false }]);
   if (sides === undefined) {
     notes.push("The texts differ too much to highlight.");
-    return { expected: plain(e.text), output: plain(o.text), highlighted: false, notes };
+    return { expected: plain(e.text), output: plain(o.text), highlighted: false, notes, skipped };
   }
-  return { expected: cutSegments(sides.expected, e.text.length), output: cutSegments(sides.output, o.text.length), highlighted: true, notes };
+  return { expected: cutSegments(sides.expected, e.text.length), output: cutSegments(sides.output, o.text.length), highlighted: true, notes, skipped };
 }
 
 /**

@@ -53,7 +53,7 @@ function tokenizerFor(opts: HighlightOptions): Tokenizer {
  * texts with the same tokenizer (a token of the expected text is missing iff the output has no such token).
  * A token cut by `maxChars` is judged whole.
  */
-export function markTokenSets(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars: number, reported?: ReportedTokens): AlignedTexts {
+export function markTokenSets(rawExpected: string, rawOutput: string, opts: HighlightOptions, maxChars: number, reported?: ReportedTokens): Omit<AlignedTexts, "skipped"> {
   const { expected, output, shownExpected: e, shownOutput: o, notes } = comparedTexts(rawExpected, rawOutput, opts, maxChars);
   const tokenizer = tokenizerFor(opts);
   const missing = setOf(reported?.missing, reported?.missing_count) ?? lacking(tokenizer.tokens(output));
