@@ -253,4 +253,11 @@ describe("the CI chart's text alternative", () => {
     expect(panes[2]).toContain('<mark class="extra" title="not in the expected text">X</mark>');
     expect(card.match(/are left out/g)).toHaveLength(1);
   });
+  it("names which output each cut note is about, A's or B's", () => {
+    const expected = "word ".repeat(1000);
+    const worst = [{ row: 1, id: "long", score_a: 1, score_b: 0.9, delta: -0.1, expected, output_a: "word ".repeat(900), output_b: `X${expected}` }];
+    const html = renderComparisonReport(input({ evaluators: [evaluator({ worst })] }));
+    const notes = [...html.matchAll(/<div class="note">(.*?)<\/div>/g)].map((m) => m[1]);
+    expect(notes).toEqual(["Expected text cut to its first 2,000 of 5,000 characters.", "Output B cut to its first 2,000 of 5,001 characters.", "Output A cut to its first 2,000 of 4,500 characters."]);
+  });
 });

@@ -179,7 +179,9 @@ function renderRow(row: ComparisonRow, direction: Direction, highlight: Highligh
     pane("Output A", row.output_a, segmentsToHtml(vsA.output, "extra")),
     pane("Output B", row.output_b, segmentsToHtml(vsB.output, "extra")),
   ];
-  const notes = [...new Set([...vsB.notes, ...vsA.notes.filter((n) => !n.startsWith("Expected"))])];
+  // Each output's cut named, A's and B's: two "Output cut to …" notes did not say which was which.
+  const named = (notes: readonly string[], side: "A" | "B"): string[] => notes.map((n) => n.replace(/^Output /, `Output ${side} `));
+  const notes = [...new Set([...named(vsB.notes, "B"), ...named(vsA.notes.filter((n) => !n.startsWith("Expected")), "A")])];
   return (
     `<div class="row regressed-row" data-row="${row.row}"><div class="row-head"><b>Row ${row.row_b === undefined ? row.row : `${row.row} in A, ${escapeText(String(row.row_b))} in B`}</b>` +
     `${id ? `<span class="muted">id <code>${escapeText(id)}</code></span>` : ""}` +
