@@ -264,9 +264,11 @@ describe("segmentsToHtml", () => {
     const blank = alignTexts("Line two\n\nLine four", "Line two\nLine four", { unit: "chars", ignore_case: false });
     const nl = `<span class="nl" title="line break"></span>`;
     expect(segmentsToHtml(blank.expected, "missing")).toBe(`Line two\n<mark class="missing" title="missing from the output">${nl}\n</mark>Line four`);
-    // CRLF, one grapheme, against LF: both line breaks marked, the CRLF whole after its sign.
+    // CRLF, one grapheme, against LF: both line breaks marked, the CRLF whole after a sign of its own ("␍↵"), so
+    // that a CRLF against an LF does not read as the same line break marked on both sides.
     const crlf = segmentsToHtml([{ text: "a", changed: false }, { text: "\r\n", changed: true }, { text: "b", changed: false }], "missing");
-    expect(crlf).toBe(`a<mark class="missing" title="missing from the output">${nl}\r\n</mark>b`);
+    expect(crlf).toBe(`a<mark class="missing" title="missing from the output"><span class="nl crlf" title="line break (CR LF)"></span>\r\n</mark>b`);
+    expect(renderPage("t", "")).toContain(`mark .nl.crlf::before{content:"␍↵"}`);
     // An unmarked line break gains nothing.
     expect(segmentsToHtml([{ text: "a\nb", changed: false }], "extra")).toBe("a\nb");
     // The sign is drawn by the CSS, not text that a copied answer would gain.

@@ -210,10 +210,12 @@ export function segmentsToHtml(segments: readonly Segment[], cls: "missing" | "e
 }
 
 /**
- * A marked line break (`\n`, or `\r\n` whole) with a visible sign before it, `<span class="nl">` drawn as "↵" by
+ * A marked line break (`\n`, or `\r\n` whole) with a visible sign before it, `<span class="nl">` drawn as "↵" (a CRLF "␍↵") by
  * the CSS (not text, so a copied answer does not gain it): a mark holding only a line break was a sliver at the
  * line's end, a blank line missing from the output a dot, and the change could not be seen.
  */
 function markedLineBreaks(html: string): string {
-  return html.replace(/\r?\n/g, `<span class="nl" title="line break"></span>$&`);
+  // A CRLF is drawn "␍↵": where one text has CRLF and the other LF, both breaks are marked, and the same sign on
+  // each side did not show what differed.
+  return html.replace(/\r?\n/g, (m) => (m === "\n" ? `<span class="nl" title="line break"></span>\n` : `<span class="nl crlf" title="line break (CR LF)"></span>\r\n`));
 }
