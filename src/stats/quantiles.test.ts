@@ -54,6 +54,10 @@ describe("quantileSorted (type 7)", () => {
     expect([0.1, 0.5, 0.9].map((p) => Number(quantileSorted([1, 2, 3, 4], p)?.toFixed(12)))).toEqual([1.3, 2.5, 3.7]);
     // numpy.percentile([0, 10], 25) == 2.5; one value is every quantile.
     expect(quantileSorted([0, 10], 0.25)).toBe(2.5);
+    // h = 11·0.9 is 9.900000000000000355… in binary: the p90 of ten 0s and two 10s is 9, not 9.000000000000004.
+    expect(quantileSorted([...Array<number>(10).fill(0), 10, 10], 0.9)).toBe(9);
+    expect(quantileSorted([1, 2, 3, 4], 0.1)).toBe(1.3);
+    expect(quantileSorted([...Array<number>(2700).fill(1490), ...Array<number>(300).fill(1580)], 0.9)).toBe(1499);
     expect(quantileSorted([7], 0.9)).toBe(7);
     expect(quantileSorted([1, 2, 3], 0)).toBe(1);
     expect(quantileSorted([1, 2, 3], 1)).toBe(3);

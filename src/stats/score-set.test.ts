@@ -174,4 +174,12 @@ describe("ScoreSet", () => {
     expect(set.mean()).toBeCloseTo(4.4, 15);
     set.close();
   });
+  it("gives whole percentiles of whole scores, spilled or not (the p90 of 2,700 distances of 1490 and 300 of 1580 is 1499)", () => {
+    const values = [...Array<number>(2700).fill(1490), ...Array<number>(300).fill(1580)];
+    for (const memoryValues of [100_000, 1000]) {
+      const set = filled(values, memoryValues);
+      expect(set.quantiles([0.1, 0.9])).toEqual([1490, 1499]);
+    }
+    expect(filled([...Array<number>(10).fill(0), 10, 10], 4).quantiles([0.9])).toEqual([9]);
+  });
 });

@@ -13,7 +13,7 @@
  */
 import { endianness, tmpdir } from "node:os";
 import { histogramOf, histogramOfCounts, type Histogram } from "./histogram.js";
-import { checkProbability, CompensatedSum, quantileSorted } from "./quantiles.js";
+import { checkProbability, CompensatedSum, quantileRank, quantileSorted } from "./quantiles.js";
 import { SpillFile } from "./spill-file.js";
 
 export interface ScoreSetOptions {
@@ -189,17 +189,17 @@ export class ScoreSet {
     }
     const n = this.n;
     const ranks = ps.flatMap((p) => {
-      const k = Math.floor((n - 1) * p);
+      const [k] = quantileRank(n, p);
       return k >= n - 1 ? [k] : [k, k + 1];
     });
     const needed = [...new Set(ranks)];
     const found = this.select(needed);
     const values = new Map(needed.map((k, i) => [k, found[i]!]));
     return ps.map((p) => {
-      const h = (n - 1) * p;
-      const k = Math.floor(h);
+      // The rank as quantileSorted takes it, so that a spilled set gives the figures an in-memory one does.
+      const [k, frac] = quantileRank(n, p);
       const x = values.get(k)!;
-      return k >= n - 1 || h === k ? x : quantileSorted([x, values.get(k + 1)!], h - k);
+      return k >= n - 1 || frac === 0 ? x : quantileSorted([x, values.get(k + 1)!], frac);
     });
   }
 
