@@ -238,9 +238,9 @@ function referenceCharMarks(expected: string, output: string, ignoreCase: boolea
 /** Per UTF-16 unit of `t`: marked when it is in a word (letters, marks, numbers; lower-cased unless `caseSensitive`) that `other` lacks. */
 function referenceWordMarks(t: string, other: string, caseSensitive: boolean): boolean[] {
   const fold = (x: string) => (caseSensitive ? x : x.toLowerCase().replace(/ς/g, "σ"));
-  const others = new Set(fold(other).match(/[\p{L}\p{M}\p{N}]+/gu) ?? []);
+  const others = new Set(fold(other).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? []);
   const marks = Array<boolean>(t.length).fill(false);
-  for (const m of t.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) if (!others.has(fold(m[0]))) marks.fill(true, m.index, m.index + m[0].length);
+  for (const m of t.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu)) if (!others.has(fold(m[0]))) marks.fill(true, m.index, m.index + m[0].length);
   return wholeClusters(t, marks);
 }
 

@@ -104,7 +104,7 @@ function halfUp2(num: number, den: number): number {
   return Math.floor((200 * num + den) / (2 * den)) / 100;
 }
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const words = (t: string, cs: boolean) => (cs ? t : t.toLowerCase().replace(/ς/g, "σ")).match(WORD) ?? [];
 const collapse = (t: string) => t.replace(/\s+/gu, " ").trim();
 function ngrams(t: string, n: number, cs: boolean): string[] {

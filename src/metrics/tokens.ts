@@ -7,7 +7,11 @@ import { badArgument, notAString, notAToken, notTokens } from "./arguments.js";
 import { countCharNgrams } from "./ngram-counts.js";
 import { lowerCase } from "./lower-case.js";
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/**
+ * A word: a letter or number, then letters, marks and numbers. Marks join the word they follow; marks with no letter
+ * before them (U+FE0F after an emoji, `✔️`, or a keycap's U+20E3, `#️⃣`) belong to the symbol and are no word.
+ */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 /**
  * A white space run other than a single space (a space and more, or any other white space first): a
  * single space is left as it is, which on ordinary text is nearly every run — replacing each of those,
@@ -42,8 +46,8 @@ function split(text: string, rule: string): Split {
 }
 
 /**
- * Word tokens: maximal runs of Unicode letters, marks and numbers (`\p{L}`, `\p{M}`, `\p{N}`).
- * Punctuation, apostrophes, underscores, hyphens and periods split words and never stick to them;
+ * Word tokens: maximal runs of Unicode letters, marks and numbers (`\p{L}`, `\p{M}`, `\p{N}`) that start with a
+ * letter or number (a mark after an emoji, U+FE0F, is no word). Punctuation, apostrophes, underscores, hyphens and periods split words and never stick to them;
  * CJK text yields tokens. Lower-cased by {@link lowerCase} (locale-independent; "ς" as "σ") unless `caseSensitive`.
  * The array is frozen: callers that split the same text share it. Throws EvalError (INPUT_INVALID)
  * when `text` is not a string or `caseSensitive` is given and not a boolean.
