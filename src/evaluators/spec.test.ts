@@ -117,6 +117,10 @@ describe("spec validation at creation", () => {
     expect(beside.message).toContain('unknown key "threshold"; a spec has only type, name, config, inputs. "threshold" is a config key of levenshtein: write it in "config": {"config": {"threshold": 0.8}}');
     expect(beside.message).toContain('unknown key "output"; a spec has only type, name, config, inputs. "output" is an input: write it in "inputs": {"inputs": {"output": "$.answer"}}');
     expect(beside.message).toContain('"expected" is an input: write it in "inputs": {"inputs": {"expected": …}}');
+    // A key every object has by its prototype ("constructor", "toString") is no config key.
+    for (const key of ["constructor", "toString", "hasOwnProperty"]) {
+      expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", [key]: 1 })).message).not.toContain(`"${key}" is a config key`);
+    }
     // A key of no config (an unknown type's) gets no such hint.
     expect(thrownEvalError(() => createEvaluator({ type: "nope", threshold: 0.8 })).message).toMatch(/unknown key "threshold"; a spec has only type, name, config, inputs\.(?! "threshold")/);
     expect(e.message).toContain('"name" must be a non-empty string');

@@ -41,7 +41,8 @@ function unprintableInName(name: string): string {
  * input (`"output": "$.answer"`): ` Write it in "config": {"config": {"threshold": 0.8}}`. Undefined for any other key.
  */
 function misplacedKey(key: string, value: unknown, definition: EvaluatorDefinition | undefined): string | undefined {
-  const inConfig = definition !== undefined && (key in configFields(definition.config) || key in (definition.aliases ?? {}));
+  // Own keys only: `in` finds an object's prototype's too ("constructor", "toString"), which no config has.
+  const inConfig = definition !== undefined && (Object.hasOwn(configFields(definition.config), key) || Object.hasOwn(definition.aliases ?? {}, key));
   const under = inConfig ? "config" : (PARAMETERS as readonly string[]).includes(key) ? "inputs" : undefined;
   if (under === undefined) return undefined;
   const json = JSON.stringify(value) ?? "";
