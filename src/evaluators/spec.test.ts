@@ -121,6 +121,12 @@ describe("spec validation at creation", () => {
     for (const key of ["constructor", "toString", "hasOwnProperty"]) {
       expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", [key]: 1 })).message).not.toContain(`"${key}" is a config key`);
     }
+    // A value JSON cannot write (a library caller's) is left out, where it threw a TypeError (BigInt, a circular object) or left "threshold": with nothing.
+    const circular: Record<string, unknown> = {};
+    circular["self"] = circular;
+    for (const value of [undefined, 1n, circular, () => 1]) {
+      expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", threshold: value })).message).toContain('write it in "config": {"config": {"threshold": …}}');
+    }
     // A key of no config (an unknown type's) gets no such hint.
     expect(thrownEvalError(() => createEvaluator({ type: "nope", threshold: 0.8 })).message).toMatch(/unknown key "threshold"; a spec has only type, name, config, inputs\.(?! "threshold")/);
     expect(e.message).toContain('"name" must be a non-empty string');

@@ -45,8 +45,17 @@ function misplacedKey(key: string, value: unknown, definition: EvaluatorDefiniti
   const inConfig = definition !== undefined && (Object.hasOwn(configFields(definition.config), key) || Object.hasOwn(definition.aliases ?? {}, key));
   const under = inConfig ? "config" : (PARAMETERS as readonly string[]).includes(key) ? "inputs" : undefined;
   if (under === undefined) return undefined;
-  const json = JSON.stringify(value) ?? "";
-  return ` "${key}" is ${under === "config" ? `a config key of ${definition?.type}` : "an input"}: write it in "${under}": {"${under}": {${JSON.stringify(key)}: ${json.length > 40 ? "…" : json}}}`;
+  const json = jsonIfAny(value);
+  return ` "${key}" is ${under === "config" ? `a config key of ${definition?.type}` : "an input"}: write it in "${under}": {"${under}": {${JSON.stringify(key)}: ${json === undefined || json.length > 40 ? "…" : json}}}`;
+}
+
+/** `value` as JSON, or undefined where JSON cannot write it (undefined, a function, a BigInt, a circular object): a library caller's spec. */
+function jsonIfAny(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) as string | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
