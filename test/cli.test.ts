@@ -106,6 +106,10 @@ describe("simeval score", () => {
     const twoWords = await run("run", "rows.jsonl", "--config", "evals.json", "--fail-under", "lev", "0.9");
     expect(twoWords).toMatchObject({ code: 2, err: expect.stringContaining('run takes one dataset, received 2: "rows.jsonl", "0.9"; --fail-under took "lev" as its value, and "0.9" was left as a word: a gate is one word, --fail-under lev=0.9') });
     expect((await run("run", "rows.jsonl", "--config", "evals.json", "--min-pass-rate", "exact", "0.5")).err).toContain("a gate is one word, --min-pass-rate exact=0.5");
+    // A percentage is said as the fraction the gate takes, not as exact=95%, which it refuses.
+    expect((await run("run", "rows.jsonl", "--config", "evals.json", "--min-pass-rate", "exact", "95%")).err).toContain('and "95%" was left as a word: a gate is one word, --min-pass-rate exact=0.95');
+    expect((await run("run", "rows.jsonl", "--config", "evals.json", "--fail-under", "lev", "80%")).err).toContain("a gate is one word, --fail-under lev=0.8");
+    expect((await run("run", "rows.jsonl", "--config", "evals.json", "--fail-over", "dist", "5%")).err).not.toContain("a gate is one word");
     expect((await run("run", "--", "a.jsonl", "--config", "evals.json")).err).toContain("; after --, every word is read as a file name, options too: give the options before --");
     // runs and trend take no argument: a run's name given bare is said, with how to give it.
     expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });

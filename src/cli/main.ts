@@ -57,8 +57,11 @@ function excessRunArguments(args: readonly string[], opts: RunOptions): void {
   const gates: readonly [string, readonly string[] | undefined][] = [["--fail-under", opts.failUnder], ["--fail-over", opts.failOver], ["--min-pass-rate", opts.minPassRate]];
   const split = gates.flatMap(([flag, values]) => (values ?? []).filter((v) => !v.includes("=")).map((name) => ({ flag, name })))[0];
   const figure = args.find((a) => /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(a.trim()));
-  if (split !== undefined && figure !== undefined) {
-    throw new EvalError("USAGE", `${given}; ${split.flag} took ${JSON.stringify(split.name)} as its value, and ${JSON.stringify(figure)} was left as a word: a gate is one word, ${split.flag} ${split.name}=${figure}`);
+  // A percentage is written as a fraction (95% is 0.95), as the gate would say of NAME=95%; --fail-over's distance is none.
+  const percent = figure === undefined ? null : /^(\d+\.?\d*|\.\d+)%$/.exec(figure.trim());
+  const value = percent ? (split?.flag !== "--fail-over" && Number(percent[1]) <= 100 ? String(Number((Number(percent[1]) / 100).toPrecision(15))) : undefined) : figure?.trim();
+  if (split !== undefined && figure !== undefined && value !== undefined) {
+    throw new EvalError("USAGE", `${given}; ${split.flag} took ${JSON.stringify(split.name)} as its value, and ${JSON.stringify(figure)} was left as a word: a gate is one word, ${split.flag} ${split.name}=${value}`);
   }
   const why = args.slice(1).some((a) => a.startsWith("-"))
     ? "; after --, every word is read as a file name, options too: give the options before --"
