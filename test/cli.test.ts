@@ -110,6 +110,8 @@ describe("simeval score", () => {
     expect((await run("run", "rows.jsonl", "--config", "evals.json", "--min-pass-rate", "exact", "95%")).err).toContain('and "95%" was left as a word: a gate is one word, --min-pass-rate exact=0.95');
     expect((await run("run", "rows.jsonl", "--config", "evals.json", "--fail-under", "lev", "80%")).err).toContain("a gate is one word, --fail-under lev=0.8");
     expect((await run("run", "rows.jsonl", "--config", "evals.json", "--fail-over", "dist", "5%")).err).not.toContain("a gate is one word");
+    // The option took a figure (a gate without a name): no gate is 0.9=2.
+    expect((await run("run", "rows.jsonl", "--config", "evals.json", "--fail-under", "0.9", "2")).err).not.toContain("a gate is one word");
     expect((await run("run", "--", "a.jsonl", "--config", "evals.json")).err).toContain("; after --, every word is read as a file name, options too: give the options before --");
     // runs and trend take no argument: a run's name given bare is said, with how to give it.
     expect(await run("trend", "prompt-b", "--db", "nowhere.db")).toMatchObject({ code: 2, out: "", err: 'simeval: trend takes no arguments, received "prompt-b"; to follow only the runs of one name, give it as --name NAME (or a dataset as --dataset FILE)' });

@@ -55,8 +55,10 @@ function excessRunArguments(args: readonly string[], opts: RunOptions): void {
   const given = takesReceived("run", "one dataset", args);
   // A gate written as two words (`--fail-under lev 0.9`): the option took the name, and its figure was left as a word.
   const gates: readonly [string, readonly string[] | undefined][] = [["--fail-under", opts.failUnder], ["--fail-over", opts.failOver], ["--min-pass-rate", opts.minPassRate]];
-  const split = gates.flatMap(([flag, values]) => (values ?? []).filter((v) => !v.includes("=")).map((name) => ({ flag, name })))[0];
-  const figure = args.find((a) => /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(a.trim()));
+  const isFigure = (word: string) => /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(word.trim());
+  // A figure the option took (`--fail-under 0.9 2`) is no evaluator's name: 0.9=2 would be no gate.
+  const split = gates.flatMap(([flag, values]) => (values ?? []).filter((v) => !v.includes("=") && !isFigure(v)).map((name) => ({ flag, name })))[0];
+  const figure = args.find(isFigure);
   // A percentage is written as a fraction (95% is 0.95), as the gate would say of NAME=95%; --fail-over's distance is none.
   const percent = figure === undefined ? null : /^(\d+\.?\d*|\.\d+)%$/.exec(figure.trim());
   const value = percent ? (split?.flag !== "--fail-over" && Number(percent[1]) <= 100 ? String(Number((Number(percent[1]) / 100).toPrecision(15))) : undefined) : figure?.trim();
