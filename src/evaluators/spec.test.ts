@@ -117,6 +117,8 @@ describe("spec validation at creation", () => {
     expect(beside.message).toContain('unknown key "threshold"; a spec has only type, name, config, inputs. "threshold" is a config key of levenshtein: write it in "config": {"config": {"threshold": 0.8}}');
     expect(beside.message).toContain('unknown key "output"; a spec has only type, name, config, inputs. "output" is an input: write it in "inputs": {"inputs": {"output": "$.answer"}}');
     expect(beside.message).toContain('"expected" is an input: write it in "inputs": {"inputs": {"expected": …}}');
+    // An alias of a config key (jaccard_similarity's similarity_threshold) belongs in config too.
+    expect(thrownEvalError(() => createEvaluator({ type: "jaccard_similarity", similarity_threshold: 0.5 })).message).toContain('"similarity_threshold" is a config key of jaccard_similarity: write it in "config": {"config": {"similarity_threshold": 0.5}}');
     // A key every object has by its prototype ("constructor", "toString") is no config key.
     for (const key of ["constructor", "toString", "hasOwnProperty"]) {
       expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", [key]: 1 })).message).not.toContain(`"${key}" is a config key`);

@@ -98,6 +98,25 @@ describe("warningsSaidOnce", () => {
       'the first row has a field named "model.text", with a dot in its name, which $.model.text does not reach (it reads "text" inside "model"): map it: "inputs": {"output": "$[\\"model.text\\"]"}',
     ]);
   });
+
+  it("names a dotted field for the expected value too, and only a field that is there, in place of the hint by likely names", async () => {
+    // Every row skipped for want of $.ref.answer, held in a field "ref.answer"; "response" would be the output's likeliest name.
+    const rows = [{ response: "a", "model.text": "a", "ref.answer": "a" }];
+    const warnings = await warningsFor(rows, [{ type: "exact_match", inputs: { output: "$.model.text", expected: "$.ref.answer" } }]);
+    expect(fieldHints(warnings, Object.keys(rows[0]!))).toEqual([
+      'the first row has a field named "ref.answer", with a dot in its name, which $.ref.answer does not reach (it reads "answer" inside "ref"): map it: "inputs": {"expected": "$[\\"ref.answer\\"]"}',
+    ]);
+    // No field "model.text": the output's hint is by likely names, not of a dotted field that is not there.
+    const other = [{ response: "a", expected: "a" }, { response: "b", expected: "a" }];
+    const missing = await warningsFor(other, [{ type: "exact_match", inputs: { output: "$.model.text" } }]);
+    expect(fieldHints(missing, Object.keys(other[0]!))).toEqual(['to read "response" as the output, map it: "inputs": {"output": "$.response"}']);
+    // With the field there, the dotted field's hint stands in for the one by likely names.
+    const both = [{ response: "a", "model.text": "a", expected: "a" }, { response: "b", "model.text": "b", expected: "a" }];
+    const dotted = await warningsFor(both, [{ type: "exact_match", inputs: { output: "$.model.text" } }]);
+    expect(fieldHints(dotted, Object.keys(both[0]!))).toEqual([
+      'the first row has a field named "model.text", with a dot in its name, which $.model.text does not reach (it reads "text" inside "model"): map it: "inputs": {"output": "$[\\"model.text\\"]"}',
+    ]);
+  });
 });
 
 describe("fieldHints", () => {

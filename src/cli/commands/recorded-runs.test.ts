@@ -103,6 +103,9 @@ describe("databaseAbove", () => {
         expect(databaseAbove(".simeval/simeval.db")).toBe(hint);
         expect(databaseAbove(join(sub, ".simeval/simeval.db"))).toBe(""); // an absolute path is meant as given
         expect(databaseAbove("other.db")).toBe("");
+        // A folder (not a database file) at the path above is none: nothing is named.
+        mkdirSync(join(project, "evals", "folder.db"));
+        expect(databaseAbove("folder.db")).toBe("");
         expect((await cliOutput(["runs"])).out).toBe(`No runs recorded in .simeval/simeval.db yet${hint}.`);
         expect((await cliOutput(["baseline"])).out).toBe(`no baseline set: there is no run database at .simeval/simeval.db yet${hint}`);
         const show = await cliOutput(["show", "known-good"]);
