@@ -119,6 +119,10 @@ describe("spec validation at creation", () => {
     expect(beside.message).toContain('"expected" is an input: write it in "inputs": {"inputs": {"expected": …}}');
     // An alias of a config key (jaccard_similarity's similarity_threshold) belongs in config too.
     expect(thrownEvalError(() => createEvaluator({ type: "jaccard_similarity", similarity_threshold: 0.5 })).message).toContain('"similarity_threshold" is a config key of jaccard_similarity: write it in "config": {"config": {"similarity_threshold": 0.5}}');
+    // A field never quoted (a key pasted as api_key_env) is not quoted beside type either.
+    const pasted = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", api_key_env: "abcd1234abcd1234abcd1234abcd1234" }));
+    expect(pasted.message).toContain('"api_key_env" is a config key of semantic_similarity: write it in "config": {"config": {"api_key_env": …}}');
+    expect(pasted.message).not.toContain("abcd1234");
     // A key every object has by its prototype ("constructor", "toString") is no config key.
     for (const key of ["constructor", "toString", "hasOwnProperty"]) {
       expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", [key]: 1 })).message).not.toContain(`"${key}" is a config key`);

@@ -42,10 +42,14 @@ function unprintableInName(name: string): string {
  */
 function misplacedKey(key: string, value: unknown, definition: EvaluatorDefinition | undefined): string | undefined {
   // Own keys only: `in` finds an object's prototype's too ("constructor", "toString"), which no config has.
-  const inConfig = definition !== undefined && (Object.hasOwn(configFields(definition.config), key) || Object.hasOwn(definition.aliases ?? {}, key));
+  const fields = definition === undefined ? {} : configFields(definition.config);
+  const aliases = definition?.aliases ?? {};
+  const inConfig = Object.hasOwn(fields, key) || Object.hasOwn(aliases, key);
   const under = inConfig ? "config" : (PARAMETERS as readonly string[]).includes(key) ? "inputs" : undefined;
   if (under === undefined) return undefined;
-  const json = jsonIfAny(value);
+  // A field never quoted (api_key_env, where a key pasted would be): not here either, as in config it is not.
+  const field = inConfig ? fields[Object.hasOwn(aliases, key) ? (aliases[key] as string) : key] : undefined;
+  const json = field?.redact === true ? undefined : jsonIfAny(value);
   return ` "${key}" is ${under === "config" ? `a config key of ${definition?.type}` : "an input"}: write it in "${under}": {"${under}": {${JSON.stringify(key)}: ${json === undefined || json.length > 40 ? "…" : json}}}`;
 }
 
