@@ -119,6 +119,8 @@ describe("spec validation at creation", () => {
     expect(beside.message).toContain('"expected" is an input: write it in "inputs": {"inputs": {"expected": …}}');
     // An alias of a config key (jaccard_similarity's similarity_threshold) belongs in config too.
     expect(thrownEvalError(() => createEvaluator({ type: "jaccard_similarity", similarity_threshold: 0.5 })).message).toContain('"similarity_threshold" is a config key of jaccard_similarity: write it in "config": {"config": {"similarity_threshold": 0.5}}');
+    // "actual", another name for the output input, is an input too.
+    expect(thrownEvalError(() => createEvaluator({ type: "levenshtein", actual: "$.answer" })).message).toContain('"actual" is an input: write it in "inputs": {"inputs": {"actual": "$.answer"}}');
     // A field never quoted (a key pasted as api_key_env) is not quoted beside type either.
     const pasted = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", api_key_env: "abcd1234abcd1234abcd1234abcd1234" }));
     expect(pasted.message).toContain('"api_key_env" is a config key of semantic_similarity: write it in "config": {"config": {"api_key_env": …}}');

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { EvalError, describeValue, formatIssues, formatPath, problemCount, type Issue } from "../errors.js";
-import { canonicalInputs, compileInputs, PARAMETERS, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
+import { canonicalInputs, compileInputs, isInputKey, type CompiledInputs, type InputSource } from "../mapping/inputs.js";
 import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
@@ -45,7 +45,7 @@ function misplacedKey(key: string, value: unknown, definition: EvaluatorDefiniti
   const fields = definition === undefined ? {} : configFields(definition.config);
   const aliases = definition?.aliases ?? {};
   const inConfig = Object.hasOwn(fields, key) || Object.hasOwn(aliases, key);
-  const under = inConfig ? "config" : (PARAMETERS as readonly string[]).includes(key) ? "inputs" : undefined;
+  const under = inConfig ? "config" : isInputKey(key) ? "inputs" : undefined;
   if (under === undefined) return undefined;
   // A field never quoted (api_key_env, where a key pasted would be): not here either, as in config it is not.
   const field = inConfig ? fields[Object.hasOwn(aliases, key) ? (aliases[key] as string) : key] : undefined;

@@ -5,7 +5,7 @@ import { toText } from "./to-text.js";
 import { cutText } from "../cut-text.js";
 
 /** The parameters an evaluator reads from a record. */
-export const PARAMETERS = ["output", "expected"] as const;
+const PARAMETERS = ["output", "expected"] as const;
 export type Parameter = (typeof PARAMETERS)[number];
 
 /** Where a parameter comes from: a JSONPath expression, or a fixed value. */
@@ -19,6 +19,11 @@ export const DEFAULT_INPUTS: Readonly<Record<Parameter, readonly string[]>> = {
 
 /** Other names of a parameter: the Levenshtein distance document calls the text to evaluate `actual`. */
 const INPUT_ALIASES: Readonly<Record<string, Parameter>> = { actual: "output" };
+
+/** Whether `key` names an input: a parameter (`output`) or another name for one (`actual`). */
+export function isInputKey(key: string): boolean {
+  return (PARAMETERS as readonly string[]).includes(key) || Object.hasOwn(INPUT_ALIASES, key);
+}
 
 /** A mapping with every alias replaced by its parameter's own name (`actual` → `output`), for specs as recorded and compared. */
 export function canonicalInputs<T>(inputs: Readonly<Record<string, T>>): Record<string, T> {
