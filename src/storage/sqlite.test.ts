@@ -1900,7 +1900,7 @@ describe("runs owned by no process", () => {
     expect((await evalErrorOf(store.beginRun({ ...META, evaluators: cases[0] as EvaluatorSpec[] }))).message).toBe(
       [
         "Invalid evaluator configuration (3 problems):",
-        '✖ evaluators[0]: evaluator (levenshtein): unknown key "threshold"; a spec has only type, name, config, inputs.',
+        '✖ evaluators[0]: evaluator (levenshtein): unknown key "threshold"; a spec has only type, name, config, inputs. "threshold" is a config key of levenshtein: write it in "config": {"config": {"threshold": 0.8}}',
         "  → at evaluators[0].threshold",
         '✖ evaluators[1]: evaluator (levenshtien): unknown type "levenshtien"; known types: ' + evaluatorTypes.join(", ") + '. Did you mean "levenshtein"?',
         "  → at evaluators[1].type",
