@@ -1,6 +1,6 @@
 import { EvalError } from "../errors.js";
-import { levenshteinDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
-import { commonAffixes, unitPrefixEnd } from "../metrics/text-units.js";
+import { levenshteinDistance, sequenceDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
+import { codePointCount, commonAffixes, graphemeIds, graphemeSegments, unitPrefixEnd } from "../metrics/text-units.js";
 import { lowerCase } from "../metrics/lower-case.js";
 
 /** The texts the two Levenshtein evaluators compare, after their truncation and case rules. */
@@ -25,10 +25,10 @@ export function prepareEditTexts(
     const max = opts.maxChars;
     // A text with at most max UTF-16 units has at most max code points and graphemes: no work.
     if (!max || text.length <= max) return text;
-    const length = unitLength(text, opts.unit);
+    const { length, end } = unitsAndCut(text, max, opts.unit);
     if (length <= max) return text;
     truncated = { ...(truncated || {}), [side]: length };
-    return text.slice(0, unitPrefixEnd(text, max, opts.unit));
+    return text.slice(0, end);
   };
   let a = cut(output, "output");
   let b = cut(expected, "expected");
@@ -37,6 +37,21 @@ export function prepareEditTexts(
     b = lowerCase(b);
   }
   return { output: a, expected: b, truncated };
+}
+
+/**
+ * `text`'s length in `unit`, and the UTF-16 offset where its first `max` units end ({@link unitPrefixEnd}): for
+ * graphemes in one pass of the segmenter, which a long text's cap took twice (its length, then its cut).
+ */
+function unitsAndCut(text: string, max: number, unit: TextUnit): { length: number; end: number } {
+  if (unit === "code_point") return { length: codePointCount(text), end: unitPrefixEnd(text, max, unit) };
+  let length = 0;
+  let end = text.length;
+  for (const { index } of graphemeSegments(text)) {
+    if (length === max) end = index;
+    length++;
+  }
+  return { length, end };
 }
 
 /** The sentence that tells a reader which side was cut. */
@@ -87,7 +102,7 @@ export function measureEdits(
   const [m, n] = stripped ? [Math.min(stripped.a, stripped.b), Math.max(stripped.a, stripped.b)] : [0, 0];
   const bounded = opts.budget !== undefined && Math.ceil(m / 64) * n > opts.budget;
   const k = bounded ? Math.max(0, Math.floor(((64 * (opts.budget as number)) / n - 1) / 2)) : Infinity;
-  const distance = levenshteinDistance(texts.output, texts.expected, { unit: opts.unit, maxDistance: k });
+  const { distance, outputLength, expectedLength } = distanceAndLengths(texts.output, texts.expected, opts.unit, k);
   if (distance > k && stripped) {
     // Told in the unit max_chars counts, output first: UTF-16 lengths would tell two texts of as many
     // emoji and letters apart as one twice as long as the other.
@@ -101,12 +116,19 @@ export function measureEdits(
         `or max_chars: 0 to compute it however long it takes`,
     );
   }
-  return {
-    distance,
-    outputLength: unitLength(texts.output, opts.unit),
-    expectedLength: unitLength(texts.expected, opts.unit),
-    truncated: texts.truncated,
-  };
+  return { distance, outputLength, expectedLength, truncated: texts.truncated };
+}
+
+/**
+ * The distance (bounded by `k`) and both texts' lengths in `unit`: graphemes are segmented once for all three, where
+ * the distance and each length segmented the texts anew (a 20,000-character text, three times).
+ */
+function distanceAndLengths(a: string, b: string, unit: TextUnit, k: number): { distance: number; outputLength: number; expectedLength: number } {
+  if (unit === "grapheme") {
+    const [ga, gb] = graphemeIds(a, b);
+    return { distance: sequenceDistance(ga, gb, k), outputLength: ga.length, expectedLength: gb.length };
+  }
+  return { distance: levenshteinDistance(a, b, { unit, maxDistance: k }), outputLength: codePointCount(a), expectedLength: codePointCount(b) };
 }
 
 /** Where `a` and `b` start to differ, and the UTF-16 lengths of what is left of each once their common start and end are stripped. */
