@@ -107,6 +107,8 @@ describe("databaseAbove", () => {
         mkdirSync(join(project, "evals", "folder.db"));
         expect(databaseAbove("folder.db")).toBe("");
         expect((await cliOutput(["runs"])).out).toBe(`No runs recorded in .simeval/simeval.db yet${hint}.`);
+        // With --json, stdout holds [] alone and the hint goes to stderr.
+        expect(await cliOutput(["runs", "--json"])).toMatchObject({ code: 0, out: "[]", err: `simeval: warning: no run database at .simeval/simeval.db${hint}` });
         expect((await cliOutput(["baseline"])).out).toBe(`no baseline set: there is no run database at .simeval/simeval.db yet${hint}`);
         const show = await cliOutput(["show", "known-good"]);
         expect(show).toMatchObject({ code: 2, err: expect.stringContaining(hint) });

@@ -2,12 +2,12 @@ import { isAbsolute, relative, sep } from "node:path";
 import type { RunInfo } from "../../run/types.js";
 import { EXIT } from "../exit-codes.js";
 import { formatFigure, forTerminal, forTerminalLine } from "../format.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import stringWidth from "string-width";
 import { renderTable, tableWidth } from "../table.js";
 import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameContentNote, type RunFilterOptions } from "../run-filter.js";
 import { NO_DATASET_CELL } from "../../report/format.js";
-import { noRunsYet, recordedRunsIfAny, rowsRecorded, withRowsRecorded } from "./recorded-runs.js";
+import { databaseAbove, noRunsYet, recordedRunsIfAny, rowsRecorded, withRowsRecorded } from "./recorded-runs.js";
 
 /**
  * `simeval runs`: the recorded runs, newest first; `-n NAME` and `--dataset PATH` keep some, as for `trend`
@@ -21,6 +21,9 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
   const store = recordedRunsIfAny(opts.db);
   if (store === null) {
     io.stdout(opts.json ? "[]" : noneYet);
+    // With stdout holding the JSON alone, a database in a folder above (run from a project's subfolder) is said on stderr.
+    const above = opts.json ? databaseAbove(opts.db) : "";
+    if (above) warn(io, `no run database at ${forTerminalLine(opts.db)}${above}`);
     return EXIT.ok;
   }
   try {
