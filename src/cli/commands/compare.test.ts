@@ -1011,10 +1011,20 @@ describe("compare --json", () => {
   /** The text's table line of evaluator `name`, split into its cells. */
   const tableLine = (text: string, name: string) => (text.split("\n").find((l) => l.startsWith(`${name} `)) as string).trim().split(/\s{2,}/);
 
+  it("says a run's state once when A and B are that one run, still being recorded", async () => {
+    const run = loaded("live", { em: "exact_match" }, rows(["em"], 10), "running");
+    const c = await compare(run, run);
+    expect(c.warnings.slice(0, 2)).toEqual([
+      "A and B are the same run: no row can differ, so nothing is significant and --fail-on-regression finds no regression; give two runs",
+      "A (live, id-live) is still being recorded: it covers only the rows recorded so far",
+    ]);
+    expect(c.warnings.join("\n")).not.toContain("B (live");
+  });
+
   it("warns that A and B are the same run, or the same file spelt two ways, where a CI step comparing them could never fail", async () => {
     await inTempDir("simeval-compare-same-", async (dir) => {
       const db = await recordedRuns(dir, 12);
-      const same = "A and B are the same run: no row can differ, so nothing is significant and --fail-on-regression cannot fail; give two runs";
+      const same = "A and B are the same run: no row can differ, so nothing is significant and --fail-on-regression finds no regression; give two runs";
       const byName = await cliOutput(["compare", "B", "B", "--db", db, "--fail-on-regression"]);
       expect(byName.code).toBe(0);
       expect(byName.out).toContain(`warning: ${same}`);

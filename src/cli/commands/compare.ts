@@ -152,9 +152,11 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
     progress?.done();
   }
   const early: string[] = [];
-  // A CI step comparing a run with itself (`compare new new`, a name that finds the run just recorded) can never fail.
-  if (sameRun(a, b)) early.push(`A and B are the same ${a.info ? "run" : "file"}: no row can differ, so nothing is significant and --fail-on-regression cannot fail; give two runs`);
-  for (const [side, run] of [["A", a], ["B", b]] as const) {
+  // A CI step comparing a run with itself (`compare new new`, a name that finds the run just recorded) can never find a regression.
+  const same = sameRun(a, b);
+  if (same) early.push(`A and B are the same ${a.info ? "run" : "file"}: no row can differ, so nothing is significant and --fail-on-regression finds no regression; give two runs`);
+  // One run's state is said once, as A's.
+  for (const [side, run] of same ? ([["A", a]] as const) : ([["A", a], ["B", b]] as const)) {
     // results.jsonl files have no status: nothing to say.
     const unfinished = run.info && UNFINISHED[run.info.status];
     if (unfinished) early.push(`${sideLabel(side, run)} ${unfinished.is}: it covers ${unfinished.covers}`);
