@@ -189,6 +189,15 @@ describe("the bin, as a real process", () => {
     expect(JSON.parse(p.stdout)).toMatchObject({ score: 0.82, label: "fail" });
   });
 
+  it("says that the working folder no longer exists, where runs printed a stack trace from process.cwd()", () => {
+    const gone = mkdtempSync(join(tmpdir(), "simeval-gone-"));
+    // The shell enters the folder, which is then removed under it.
+    // The build (`npm run build`): `--import tsx` is looked up from the working folder, which is gone.
+    const p = spawnSync("sh", ["-c", `cd "${gone}" && rmdir "${gone}" && "${process.execPath}" "${join(root, "dist/cli/bin.js")}" runs`], { cwd: root, encoding: "utf8" });
+    expect(p.stderr).toBe("simeval: the working folder no longer exists (deleted or moved since the shell entered it), so no relative path can be read; cd to a folder that exists\n");
+    expect(p.status).toBe(2);
+  });
+
   it("loads a command's modules only when that command runs: --version, score and list do not load SQLite, runs does", () => {
     // better-sqlite3 is CommonJS: loaded, it is in require's cache. Each command is run in a process of its own.
     const loadsSqlite = (...argv: string[]) => {

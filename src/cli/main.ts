@@ -370,6 +370,11 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
       io.stderr(`simeval: ${error.message}`);
       return exitCodeFor(error.code);
     }
+    // A shell still in a folder deleted since (`rm -rf` of a checkout, a CI workspace cleaned): relative paths mean nothing.
+    if ((error as NodeJS.ErrnoException | null)?.syscall === "uv_cwd") {
+      io.stderr("simeval: the working folder no longer exists (deleted or moved since the shell entered it), so no relative path can be read; cd to a folder that exists");
+      return EXIT.usage;
+    }
     io.stderr(`simeval: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return EXIT.runtime;
   }
