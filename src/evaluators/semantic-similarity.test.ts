@@ -210,6 +210,12 @@ describe("semantic_similarity: provider config", () => {
     expect(e.message).toContain("(2 problems)");
   });
 
+  it("a key of another provider than a built-in one chosen is named with the spec's other problems, not once they are fixed", () => {
+    const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { threshold: 2, provider: "word_vectors", base_url: "http://127.0.0.1:9/v1" } }));
+    expect(e.issues.map((i) => i.path.join("."))).toEqual(["config.threshold", "config.base_url"]);
+    expect(e.message).toContain('"base_url" is an option of the "openai" provider, not of the chosen provider "word_vectors"');
+  });
+
   it("an unknown provider lists the available ones, together with other problems", () => {
     const e = issuesOf(() => createEvaluator({ type: "semantic_similarity", config: { provider: "nope", timeout_ms: 5 } }, env));
     expect(e.issues).toHaveLength(2);

@@ -53,6 +53,9 @@ export const semanticSimilarityEvaluator = defineEvaluator({
       .describe('{"from": number in [-1, 1)}: map cosines in [from, 1] to [0, 1], clamped; for models whose cosines crowd near 1'),
     ...providerKeys.shape,
   },
+  // Options of another provider than a built-in one chosen, said with the spec's other problems; a provider of the
+  // caller's (or an unknown one, whose message needs the run's providers) has them said at creation.
+  checkConfig: (_given, config) => (Object.hasOwn(builtinEmbeddingProviders, config.provider) ? foreignProviderOptions(config) : []),
   create(config, env) {
     // The built-in providers unless the caller gives its own table (their modules load nothing until used).
     const factories = env.embeddingProviders ?? builtinEmbeddingProviders;
@@ -73,16 +76,10 @@ export const semanticSimilarityEvaluator = defineEvaluator({
     const options: EmbeddingProviderOptions = config.model === undefined ? {} : { model: config.model };
     for (const [key, owners] of providerKeys.owners) {
       const value = (config as Record<string, unknown>)[key];
-      if (value === undefined) continue;
-      if (owners.includes(config.provider)) options[key] = value;
-      else {
-        issues.push({
-          path: ["config", key],
-          message: `"${key}" is an option of the ${owners.map((o) => `"${o}"`).join(", ")} provider${owners.length > 1 ? "s" : ""}, not of the chosen provider "${config.provider}"; remove it or change "provider"`,
-          received: key,
-        });
-      }
+      if (value !== undefined && owners.includes(config.provider)) options[key] = value;
     }
+    // A built-in provider's were said with the spec's other problems (checkConfig); another's with its own.
+    for (const issue of foreignProviderOptions(config)) issues.push({ ...issue, path: ["config", ...issue.path] });
     if (issues.length || !factory) {
       const count = problemCount(issues.length);
       throw new EvalError("CONFIG_INVALID", `semantic_similarity: invalid configuration (${count}):\n${formatIssues(issues)}`, { issues });
@@ -216,4 +213,14 @@ function rowUsage(a: EmbeddedText, b: EmbeddedText): EmbeddingUsage | undefined 
     if (va !== undefined || vb !== undefined) usage[k] = round((va ?? 0) + (vb ?? 0));
   }
   return usage;
+}
+
+/** The options given that belong to another provider than the one chosen (`base_url` with `"provider": "word_vectors"`), paths under config. */
+function foreignProviderOptions(config: Readonly<Record<string, unknown>>): Issue[] {
+  const chosen = String(config["provider"]);
+  return [...providerKeys.owners].flatMap(([key, owners]) =>
+    config[key] === undefined || owners.includes(chosen)
+      ? []
+      : [{ path: [key], message: `"${key}" is an option of the ${owners.map((o) => `"${o}"`).join(", ")} provider${owners.length > 1 ? "s" : ""}, not of the chosen provider "${chosen}"; remove it or change "provider"`, received: key }],
+  );
 }
