@@ -92,7 +92,7 @@ export function comparedTexts(rawExpected: string, rawOutput: string, opts: High
   const shownOutput = capCodePoints(output, maxChars);
   const notes: string[] = [];
   if (applied.length) notes.push(`Shown ${applied.join(", ")}, as the evaluator compared the texts.`);
-  if (skipped > 0) notes.push(`The first ${formatInt(skipped)} characters of each text, the same in all of them, are left out: shown from character ${formatInt(skipped + 1)}.`);
+  if (skipped > 0) notes.push(`The first ${formatInt(skipped)} characters, which the texts share, are left out: shown from character ${formatInt(skipped + 1)}.`);
   const cutNote = (what: string, c: CappedText): string =>
     skipped > 0
       ? `${what} cut to characters ${formatInt(skipped + 1)} to ${formatInt(skipped + maxChars)} of ${formatInt(skipped + c.length)}.`

@@ -243,7 +243,7 @@ describe("the CI chart's text alternative", () => {
     const worst = [{ row: 1, id: "long", score_a: 1, score_b: 0.9, delta: -0.1, expected: base, output_a: typoAt(4000), output_b: typoAt(5500) }];
     const html = renderComparisonReport(input({ evaluators: [evaluator({ worst })] }));
     const card = html.slice(html.indexOf('<div class="row regressed-row"'));
-    const skipped = Number(/The first ([\d,]+) characters of each text, the same in all of them, are left out/.exec(card)?.[1]?.replaceAll(",", ""));
+    const skipped = Number(/The first ([\d,]+) characters, which the texts share, are left out/.exec(card)?.[1]?.replaceAll(",", ""));
     expect(skipped).toBeGreaterThan(3600);
     expect(skipped).toBeLessThanOrEqual(3700);
     const panes = [...card.matchAll(/<pre class="text">([^]*?)<\/pre>/g)].map((m) => m[1] ?? "");

@@ -154,7 +154,7 @@ describe("alignTexts", () => {
       expect(join(r.expected)).toBe(base.slice(r.skipped, r.skipped + MAX_SHOWN_CHARS));
       const n = (k: number): string => k.toLocaleString("en-US");
       expect(r.notes).toEqual([
-        `The first ${n(r.skipped)} characters of each text, the same in all of them, are left out: shown from character ${n(r.skipped + 1)}.`,
+        `The first ${n(r.skipped)} characters, which the texts share, are left out: shown from character ${n(r.skipped + 1)}.`,
         `Expected text cut to characters ${n(r.skipped + 1)} to ${n(r.skipped + 2000)} of ${n(base.length)}.`,
         `Output cut to characters ${n(r.skipped + 1)} to ${n(r.skipped + 2000)} of ${n(base.length)}.`,
       ]);
