@@ -196,7 +196,7 @@ export async function compareRuns(a: ComparisonInput, b: ComparisonInput, opts: 
   const noVerdictOn = evaluators.filter((e) => e.n_pairs === 0).map((e) => e.name);
   const onlyInA = namesA.filter((n) => !readB.names.has(n));
   const onlyInB = namesB.filter((n) => !readA.names.has(n));
-  const noun = comparedNoun(onlyInA.length + onlyInB.length);
+  const noun = comparedNoun({ only_in_a: onlyInA, only_in_b: onlyInB });
   return {
     a: a.name,
     b: b.name,

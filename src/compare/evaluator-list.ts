@@ -35,8 +35,8 @@ export function evaluatorNames(names: readonly string[], total = Number.NaN, nou
 
 /**
  * What `all N …` counts in a comparison's sentences: the evaluators compared, which are those in both runs; said
- * so where one run has others (`onlyInOne`, named on their `only in` line), lest "all 6 evaluators" read as all of a run's 7.
+ * so where one run has others (named on their `only in` line), lest "all 6 evaluators" read as all of a run's 7.
  */
-export function comparedNoun(onlyInOne: number): string {
-  return onlyInOne > 0 ? "evaluators in both runs" : "evaluators";
+export function comparedNoun(c: { only_in_a: readonly string[]; only_in_b: readonly string[] }): string {
+  return c.only_in_a.length + c.only_in_b.length > 0 ? "evaluators in both runs" : "evaluators";
 }

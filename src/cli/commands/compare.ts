@@ -331,7 +331,7 @@ export function regressionVerdict(c: Comparison): { regressed: string[]; no_verd
 /** {@link regressionVerdict} as `compare` says it, long lists cut ({@link evaluatorList}: the table names each); empty when the gate passes. */
 export function regressionFailures(c: Comparison, labelB: string, labelA: string): string[] {
   const { regressed, no_verdict, compared } = regressionVerdict(c);
-  const noun = comparedNoun(c.only_in_a.length + c.only_in_b.length);
+  const noun = comparedNoun(c);
   const out: string[] = [];
   if (regressed.length) out.push(`${labelB} is significantly worse than ${labelA} on ${evaluatorList(regressed, compared, noun)}`);
   if (no_verdict.length) out.push(`no verdict on ${evaluatorList(no_verdict, compared, noun)}: no row has a score in both runs, so --fail-on-regression fails`);
@@ -364,7 +364,7 @@ function fewPairsNotes(c: Comparison): string[] {
   const notes: string[] = [];
   const few = c.evaluators.filter((e) => e.n_pairs > 0 && e.n_pairs < FEW_PAIRS);
   if (few.length) {
-    notes.push(`Fewer than ${FEW_PAIRS} pairs (${evaluatorList(few.map((e) => e.name), c.evaluators.length, comparedNoun(c.only_in_a.length + c.only_in_b.length))}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
+    notes.push(`Fewer than ${FEW_PAIRS} pairs (${evaluatorList(few.map((e) => e.name), c.evaluators.length, comparedNoun(c))}): the bootstrap interval can take only the few values those rows allow, so it looks surer than it is; the p-value, counting every sign pattern, is exact.`);
   }
   const alpha = c.settings.alpha;
   const differing = (e: EvaluatorComparison) => e.rows.improved + e.rows.regressed;
@@ -432,7 +432,7 @@ function inShort(c: Comparison): string {
     [names((e) => e.n_pairs > 0 && !e.significant), "no significant difference on"],
     [names((e) => e.n_pairs === 0), "no pairs to compare on"],
   ] as const;
-  const said = parts.filter(([list]) => list.length > 0).map(([list, text]) => `${text} ${evaluatorList(list, c.evaluators.length, comparedNoun(c.only_in_a.length + c.only_in_b.length))}`);
+  const said = parts.filter(([list]) => list.length > 0).map(([list, text]) => `${text} ${evaluatorList(list, c.evaluators.length, comparedNoun(c))}`);
   // Rows paired whatever their ids say: figures, but no verdict (mismatchWithheld), which the sentence does not hide.
   const over = c.dataset_mismatch ? ", over rows paired although their ids disagree (see the warning above; --fail-on-regression gives no verdict)" : "";
   return `In short${over}: ${said.join("; ")}.`;

@@ -344,7 +344,7 @@ const REGRESSION_GATE = "--fail-on-regression";
  * (five at most, {@link evaluatorList}; the comparison's table and summary.json's `baseline` name each).
  */
 function regressionGate(c: BaselineVerdict, lost: string | undefined): GateOutcome {
-  const noun = comparedNoun(c.comparison.only_in_a.length + c.comparison.only_in_b.length);
+  const noun = comparedNoun(c.comparison);
   const failures = [
     // Rows lost before any evaluator saw them fail this gate as they fail the others: they were compared with nothing.
     ...(lost !== undefined ? [`${lost}, and what was lost was not compared with the baseline`] : []),
