@@ -1,4 +1,4 @@
-import { codePointCount } from "../metrics/text-units.js";
+import { codePointCount, isLowSurrogate, unitPrefixEnd } from "../metrics/text-units.js";
 import { capCodePoints, formatInt, type CappedText } from "./format.js";
 import type { HighlightOptions } from "./types.js";
 
@@ -39,8 +39,7 @@ export function sharedStartToSkip(a: string, b: string, maxChars: number, limit 
   const firstDifference = codePointCount(a, 0, same);
   if (firstDifference <= maxChars - CONTEXT_BEFORE_DIFFERENCE || limit <= 0) return 0;
   const skip = Math.min(firstDifference - CONTEXT_BEFORE_DIFFERENCE, limit);
-  let at = 0;
-  for (let k = 0; k < skip; k++) at += (a.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+  let at = unitPrefixEnd(a, skip, "code_point");
   // A limit (what another pair of the same expected text skipped) is taken as it is; otherwise back to a line
   // start or a space within the context kept.
   if (skip === limit) return at;
@@ -60,10 +59,6 @@ const CONTINUES = /^[\p{M}\u200D\p{Emoji_Modifier}\u{E0020}-\u{E007F}]/u;
 function continuesCluster(text: string, at: number): boolean {
   const before = text.charCodeAt(at - 1);
   return CONTINUES.test(text.slice(at, at + 2)) || before === 0x200d || (before === 0x0d && text.charCodeAt(at) === 0x0a) || isLowSurrogate(text.charCodeAt(at));
-}
-
-function isLowSurrogate(unit: number): boolean {
-  return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
 /**
