@@ -143,7 +143,7 @@ function parseConfig(
   if (result.success) {
     const config = result.data as Record<string, unknown>;
     const problems = definition.checkConfig?.(given, config) ?? [];
-    for (const p of problems) issues.push({ ...p, path: [...at, ...p.path], message: `${who}: ${p.message}` });
+    issues.push(...underConfig(problems, at, who));
     return problems.length ? undefined : config;
   }
   const fields = configFields(definition.config);
@@ -222,7 +222,12 @@ function crossCheckParsedKeys(
     });
   const problems = definition.checkConfig(watched(rest), watched(parsed.data as Record<string, unknown>));
   if (readBad) return;
-  for (const p of problems) issues.push({ ...p, path: [...at, ...p.path], message: `${who}: ${p.message}` });
+  issues.push(...underConfig(problems, at, who));
+}
+
+/** `checkConfig`'s problems (paths under the config) as the spec's issues: under `at`, the evaluator named first. */
+function underConfig(problems: readonly Issue[], at: (string | number)[], who: string): Issue[] {
+  return problems.map((p) => ({ ...p, path: [...at, ...p.path], message: `${who}: ${p.message}` }));
 }
 
 /**

@@ -13,7 +13,6 @@ import { finishStoredRun } from "../../run/stored-summary.js";
 import { findOrFail, openRecordedRuns, ownedRunsHint, pidHere, recordingProcess, runLabel } from "./recorded-runs.js";
 import { ABORT_REASON } from "./abort-reason.js";
 
-
 /**
  * The run `ref` names, for `simeval finish` or `simeval abort` (`command`) to end: refused (USAGE), naming the run
  * and why, unless it is running and owned by no process (owner "none", see {@link RunInfo.owner}). A run that is
