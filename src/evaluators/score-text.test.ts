@@ -13,6 +13,16 @@ describe("scoreText", () => {
     // A threshold a hair above the score: as many decimals as it takes.
     expect(Number(scoreText(0.7, 2, 0.7 + 1e-15, false))).toBeLessThan(0.7 + 1e-15);
   });
+
+  it("never prints a score that is not whole as a whole number, nor a whole one with more decimals", () => {
+    expect(scoreText(0.99999997, 4, 0.8, true)).toBe("0.99999997");
+    expect(scoreText(0.99999997, 4)).toBe("0.99999997");
+    expect(scoreText(3e-7, 4, 0.5, false)).toBe("0.0000003");
+    expect(scoreText(1 - 1 / 200000, 2, 0.8, true)).toBe("0.99999");
+    expect(scoreText(1, 4, 0.8, true)).toBe("1.0000");
+    expect(scoreText(0, 2, 0.8, false)).toBe("0.00");
+    expect(scoreText(0.99996, 4, 1, false)).toBe("0.99996");
+  });
 });
 
 /** The last number before "meets"/"below" and the threshold after it must tell the verdict the result gives. */
