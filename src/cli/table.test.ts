@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { renderTable, renderTableBlocks } from "./table.js";
+import { renderTable, renderTableBlocks, wrapWords } from "./table.js";
 
 describe("renderTable", () => {
   it("keeps each row on one line and escapes what a cell holds from the data (a path, an id), as forTerminal does", () => {
@@ -66,5 +66,20 @@ describe("renderTableBlocks", () => {
       "run  started     evaluator_4  evaluator_5",
     ]);
     expect(text.split("\n\n")[1]?.split("\n")[2]).toBe("a    2026-01-01        0.125            1");
+  });
+});
+
+describe("wrapWords", () => {
+  it("gives back the text's words in lines no wider than asked, a longer word on a line of its own", () => {
+    const word = fc.stringMatching(/^[a-zé中]{1,12}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 40 }), (ws, width) => {
+        const lines = wrapWords(ws.join(" "), width);
+        expect(lines.join(" ")).toBe(ws.join(" "));
+        for (const line of lines) if (line.includes(" ")) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+        // Greedy: each line but the last would overflow with the next line's first word.
+        lines.slice(0, -1).forEach((line, i) => expect(stringWidth(`${line} ${(lines[i + 1] as string).split(" ")[0]}`)).toBeGreaterThan(width));
+      }),
+    );
   });
 });

@@ -55,3 +55,16 @@ export function renderTableBlocks(header: readonly string[], rows: readonly (rea
   const pick = <T>(r: readonly T[], block: readonly number[]): T[] => [...kept, ...block].map((i) => r[i] as T);
   return blocks.map((block) => renderTable(pick(header, block), rows.map((r) => pick(r, block)))).join("\n\n");
 }
+
+/** `text` cut into lines of at most `width` terminal columns at spaces (a word longer than that gets a line of its own). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && stringWidth(line) + 1 + stringWidth(word) > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}

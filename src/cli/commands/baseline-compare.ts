@@ -59,7 +59,7 @@ export async function compareAgainstBaseline(store: RunStore, runId: string, io:
   // The comparison lets the event loop turn every 10,000 rows all the same, so that one while it reads a million rows
   // (about 12 s, from a synchronous store) is heard: said, and the same signal again stops at once.
   const comparison = await compare(a, b, 1, terminalProgress(process.stderr));
-  io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io))}`);
+  io.stdout(`\nAgainst the baseline:\n${printComparison(comparison, tableWidth(io), io.columns)}`);
   // Printed in that text; said in --summary's and --report's warnings too, with the run's own.
   for (const w of comparison.warnings) warnings.push(`--baseline: ${w}`);
   // Only ids that disagree: this run's own end (a read that stopped) is said and gated by run itself, and the baseline is complete.

@@ -80,6 +80,18 @@ describe("compare", () => {
     expect(printComparison(c).split("\n").filter((l) => l.startsWith("evaluator "))).toHaveLength(1);
   });
 
+  it("wraps its sentences (warnings, methods, the closing In short) at spaces to the width, their words kept", async () => {
+    const types = { em: "exact_match", lev: "levenshtein" };
+    const c = await compare(loaded("a", types, rows(["em", "lev"], 30, 1), "incomplete"), loaded("b", types, rows(["em", "lev"], 30, 0), "complete"));
+    const whole = printComparison(c).split("\n");
+    const at60 = printComparison(c, Number.POSITIVE_INFINITY, 60).split("\n");
+    expect(at60.filter((l) => l.length > 60 && !/^(evaluator|-+|em|lev) /.test(l))).toEqual([]);
+    const words = (lines: string[]) => lines.join(" ").split(/\s+/).filter(Boolean);
+    expect(words(at60)).toEqual(words(whole));
+    expect(at60.length).toBeGreaterThan(whole.length + 3);
+    expect(whole.some((l) => l.startsWith("p: two-sided") && l.length > 60)).toBe(true);
+  });
+
   it("says when an evaluator has too few pairs for its bootstrap interval to mean much", async () => {
     const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
     const [a, b] = [run(3, 1), run(3, 0)];

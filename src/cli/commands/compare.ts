@@ -20,7 +20,7 @@ import { checkOutputPaths, databaseInputs, writeReportHearingStops } from "../ou
 import { isResultsFile, loadRun, sameRun, type LoadedRun } from "../run-ref.js";
 import { terminalProgress, type Progress } from "../progress.js";
 import { sayInterrupted, watchInterrupts } from "../stop-signals.js";
-import { renderTable, renderTableBlocks, tableWidth } from "../table.js";
+import { renderTable, renderTableBlocks, tableWidth, wrapWords } from "../table.js";
 import { openRecordedRuns } from "./recorded-runs.js";
 
 export interface CompareOptions {
@@ -79,7 +79,7 @@ export async function compareCommand(refA: string, refB: string, opts: CompareOp
       // The text prints them among its lines; with stdout holding the JSON alone, a CI log still shows them.
       for (const w of json.warnings) warn(io, forTerminalLine(w));
     } else {
-      io.stdout(printComparison(comparison, tableWidth(io)));
+      io.stdout(printComparison(comparison, tableWidth(io), io.columns));
     }
     if (opts.report) {
       const input = await comparisonReportInput(comparison, a, b);
@@ -379,16 +379,19 @@ function fewPairsNotes(c: Comparison): string[] {
 
 /**
  * The comparison as text: a table with a line per evaluator (wider than `width`, no limit by default, it goes
- * on in further tables, each beginning with the evaluator), then the rows that regressed most. It goes to stdout, where
+ * on in further tables, each beginning with the evaluator), then the rows that regressed most; on a terminal
+ * `proseWidth` columns wide, its sentences (the warnings, the methods, the closing "In short") are wrapped at spaces
+ * to it (in a log or a file, unwrapped, one line each, as a script greps them). It goes to stdout, where
  * the rows' ids (any JSON value, from the data) and the warnings quoting them are shown as {@link forTerminal}
  * does on stderr: a control or bidi character in an id is written escaped (`\u001b`), so that it does not act
  * on the terminal or a CI log, and the table keeps its columns.
  */
-export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY): string {
+export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY, proseWidth?: number): string {
+  const prose = (text: string) => (proseWidth ? wrapWords(text, proseWidth).join("\n") : text);
   const lines = [`A: ${c.a}`, `B: ${c.b}`, `${rowsText(c.rows.matched)} in both runs (A ${formatInt(c.rows.a)}, B ${formatInt(c.rows.b)})`];
-  for (const w of comparisonWarnings(c)) lines.push(`warning: ${w}`);
-  if (c.only_in_a.length) lines.push(`only in A (not compared): ${c.only_in_a.join(", ")}`);
-  if (c.only_in_b.length) lines.push(`only in B (not compared): ${c.only_in_b.join(", ")}`);
+  for (const w of comparisonWarnings(c)) lines.push(prose(`warning: ${w}`));
+  if (c.only_in_a.length) lines.push(prose(`only in A (not compared): ${c.only_in_a.join(", ")}`));
+  if (c.only_in_b.length) lines.push(prose(`only in B (not compared): ${c.only_in_b.join(", ")}`));
   const rows = c.evaluators.map((e) => [
     e.name,
     e.n_pairs,
@@ -401,8 +404,8 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
     `${e.rows.improved}/${e.rows.regressed}/${e.rows.unchanged}`,
   ]);
   lines.push("", renderTableBlocks(["evaluator", "pairs", "mean A", "mean B", "B - A", `${formatLevel(1 - c.settings.alpha)} CI`, "p", "closer to reference", "improved/regressed/same"], rows, 1, width));
-  lines.push(methodsNote(c));
-  lines.push(...fewPairsNotes(c));
+  lines.push(prose(methodsNote(c)));
+  lines.push(...fewPairsNotes(c).map(prose));
   for (const e of c.evaluators) {
     if (!e.worst.length || e.rows.regressed === 0) continue;
     lines.push("", `Rows that regressed most on ${e.name}:`);
@@ -411,7 +414,7 @@ export function printComparison(c: Comparison, width = Number.POSITIVE_INFINITY)
     const row = (w: WorstRow) => (byKey ? `${w.row}/${w.row_b ?? w.row}` : w.row);
     lines.push(renderTable([byKey ? "row A/B" : "row", "id", "A", "B", "B - A"], e.worst.slice(0, 5).map((w) => [row(w), forTerminal(formatId(w.id)), formatFigure(w.score_a), formatFigure(w.score_b), formatSignedFigure(w.delta)])));
   }
-  lines.push("", inShort(c));
+  lines.push("", prose(inShort(c)));
   return forTerminal(lines.join("\n"));
 }
 

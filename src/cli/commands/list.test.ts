@@ -1,8 +1,7 @@
-import fc from "fast-check";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { describeEvaluators } from "../../evaluators/describe.js";
-import { listCommand, wrapWords } from "./list.js";
+import { listCommand } from "./list.js";
 
 /** What `simeval list` prints on a terminal `columns` wide (undefined: not a terminal). */
 function listed(columns: number | undefined): string {
@@ -102,20 +101,5 @@ describe("simeval list", () => {
         }
       }
     }
-  });
-});
-
-describe("wrapWords", () => {
-  it("gives back the text's words in lines no wider than asked, a longer word on a line of its own", () => {
-    const word = fc.stringMatching(/^[a-zé中]{1,12}$/);
-    fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 40 }), (ws, width) => {
-        const lines = wrapWords(ws.join(" "), width);
-        expect(lines.join(" ")).toBe(ws.join(" "));
-        for (const line of lines) if (line.includes(" ")) expect(stringWidth(line)).toBeLessThanOrEqual(width);
-        // Greedy: each line but the last would overflow with the next line's first word.
-        lines.slice(0, -1).forEach((line, i) => expect(stringWidth(`${line} ${(lines[i + 1] as string).split(" ")[0]}`)).toBeGreaterThan(width));
-      }),
-    );
   });
 });

@@ -2,7 +2,7 @@ import stringWidth from "string-width";
 import { describeEvaluators } from "../../evaluators/describe.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { renderTable, tableWidth } from "../table.js";
+import { renderTable, tableWidth, wrapWords } from "../table.js";
 
 /**
  * The narrowest the "accepts" and "meaning" columns are made to fit a line; on a narrower terminal the table runs past
@@ -59,17 +59,4 @@ function configTable(fields: readonly ConfigField[], width: number): string {
     return Array.from({ length: Math.max(accepts.length, meaning.length) }, (_, i) => [i === 0 ? f.key : "", accepts[i] ?? "", i === 0 ? f.default : "", meaning[i] ?? ""]);
   });
   return renderTable([header.key, header.accepts, header.default, header.meaning], rows);
-}
-
-/** `text` cut into lines of at most `width` terminal columns at spaces (a word longer than that gets a line of its own). */
-export function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && stringWidth(line) + 1 + stringWidth(word) > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
 }
