@@ -130,6 +130,10 @@ describe('README "In CI" section', () => {
       } else if (command === compares[0]) {
         expect(r.code, command).toBe(1);
         expect(r.err).toMatch(/is significantly worse than/);
+        // The gate's failure as the README's "Command line" quotes it, B and A named as this section's command gives them.
+        const quoted = /`(--fail-on-regression: failed, [^`]*?) …`/.exec(readme)?.[1];
+        expect(quoted, "README quotes compare's --fail-on-regression failure").toBeDefined();
+        expect(r.err).toContain(quoted as string);
       } else if (command === verdict) {
         expect(r.code).toBe(0);
         expect(r.out).toContain("levenshtein");
