@@ -62,6 +62,29 @@ describe("compareRuns", () => {
     expect(inOrder.evaluators[0]?.p_method).toBe("monte_carlo");
   });
 
+  it("gives B against A the same p-value and the interval negated, sampled or exact, rounded scores or not", async () => {
+    const scores = fc.array(fc.oneof(fc.constantFrom(0, 0.25, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 120 });
+    await fc.assert(
+      fc.asyncProperty(scores, scores, fc.integer({ min: 1, max: 50 }), async (sa, sb, seed) => {
+        const n = Math.min(sa.length, sb.length);
+        const a = run("a", { sim: sa.slice(0, n), dist: sb.slice(0, n).map((x) => Math.round(x * 40)) });
+        const b = run("b", { sim: sb.slice(0, n), dist: sa.slice(0, n).map((x) => Math.round(x * 40)) });
+        const opts = { ...both, resamples: 300, seed };
+        const ab = await compareRuns(a, b, opts);
+        const ba = await compareRuns(b, a, opts);
+        ab.evaluators.forEach((e, i) => {
+          const f = ba.evaluators[i];
+          expect(f?.p_value).toBe(e.p_value);
+          expect(f?.p_method).toBe(e.p_method);
+          expect(f?.ci && { low: f.ci.low, high: f.ci.high }).toEqual(e.ci && { low: 0 - e.ci.high, high: 0 - e.ci.low });
+          expect(f?.better).toBe(e.better === "a" ? "b" : e.better === "b" ? "a" : "same");
+          expect(f?.significant).toBe(e.significant);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("finds a constant shift: the interval excludes 0, p is small, b is better", async () => {
     const a = randomScores(400, 2);
     const b = a.map((x) => x + 0.05);

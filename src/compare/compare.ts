@@ -5,7 +5,7 @@
 import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
 import type { RowScores } from "../run/row-scores.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
-import { sizeOf, ValueCounter } from "../stats/distinct.js";
+import { negatedComesFirst, negatedSorted, sizeOf, ValueCounter } from "../stats/distinct.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
 import { CompensatedSum } from "../stats/quantiles.js";
@@ -394,13 +394,18 @@ class Pairs {
 
 function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
-  const diffs = pairs.diffs.sorted();
+  // Swapping A and B negates every difference; both draw from whichever of the two sorted lists comes first, so
+  // that `compare B A` gives the same p-value and the interval negated, sampled or not.
+  const sorted = pairs.diffs.sorted();
+  const swapped = negatedComesFirst(sorted);
+  const diffs = swapped ? negatedSorted(sorted) : sorted;
   const n = sizeOf(diffs);
   const meanA = n ? pairs.sumA.value / n : null;
   const meanB = n ? pairs.sumB.value / n : null;
   const level = 1 - settings.alpha;
   const salt = hashString(name);
-  const interval = bootstrapMeanInterval(diffs, { resamples: settings.resamples, level, rng: Xoshiro128.fromSeed(settings.seed, salt, 1) });
+  const drawn = bootstrapMeanInterval(diffs, { resamples: settings.resamples, level, rng: Xoshiro128.fromSeed(settings.seed, salt, 1) });
+  const interval = drawn && swapped ? { low: 0 - drawn.high, high: 0 - drawn.low } : drawn;
   const test = signFlipTest(diffs, { resamples: settings.resamples, rng: Xoshiro128.fromSeed(settings.seed, salt, 2) });
   const up = pairs.direction === "maximize" ? "b" : "a"; // the better run when b − a > 0
   const down = up === "b" ? "a" : "b";

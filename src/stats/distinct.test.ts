@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bootstrapMeanInterval } from "./bootstrap.js";
-import { distinctCounts, distinctCountsOf, listed, ValueCounter, type RunLengths } from "./distinct.js";
+import { distinctCounts, distinctCountsOf, listed, negatedComesFirst, negatedSorted, ValueCounter, type RunLengths } from "./distinct.js";
 import { Xoshiro128 } from "./prng.js";
 import { signFlipTest } from "./sign-flip.js";
 
@@ -69,3 +69,32 @@ describe("run lengths", () => {
     );
   });
 });
+
+describe("negatedSorted and negatedComesFirst", () => {
+  /** The plain reference: whether list b comes before list a, value by value. */
+  const before = (b: Float64Array, a: Float64Array) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (b[i] as number) < (a[i] as number);
+    return false;
+  };
+
+  it("negate a sorted list and its run lengths alike, and exactly one of a list and its negation comes first unless they are equal", () => {
+    fc.assert(
+      fc.property(values, (xs) => {
+        const counter = new ValueCounter();
+        for (const x of xs) counter.add(x);
+        const list = sortedList(xs);
+        const negated = sortedList(xs.map((x) => -x));
+        const runs = counter.sorted();
+        expect(negatedSorted(list)).toEqual(negated);
+        expect(listed(negatedSorted(runs))).toEqual(negated);
+        expect(negatedSorted(negatedSorted(list))).toEqual(list);
+        expect(negatedComesFirst(list)).toBe(before(negated, list));
+        expect(negatedComesFirst(runs)).toBe(before(negated, list));
+        const equal = negated.every((x, i) => x === list[i]);
+        expect(negatedComesFirst(list) !== negatedComesFirst(negated)).toBe(!equal);
+        expect([...negatedSorted(list)].some((x) => Object.is(x, -0))).toBe(false);
+      }),
+    );
+  });
+});
+

@@ -62,6 +62,45 @@ export function listed(list: Float64Array | RunLengths): Float64Array {
   return out;
 }
 
+/**
+ * The sorted list of −x for each x of a sorted list (or run lengths), as run lengths when given so: the
+ * differences b − a that a comparison of the two sides swapped gives. 0 stays 0 (not −0), as
+ * {@link ValueCounter} counts it.
+ */
+export function negatedSorted<T extends Float64Array | RunLengths>(list: T): T {
+  const negated = (values: Float64Array) => values.map((_, i, v) => 0 - (v[v.length - 1 - i] as number));
+  if (list instanceof Float64Array) return negated(list) as T;
+  const r = list as RunLengths;
+  return { values: negated(r.values), counts: r.counts.slice().reverse() } as T;
+}
+
+/**
+ * Whether {@link negatedSorted} of a sorted list comes before the list itself in lexicographic order: of a
+ * comparison's differences and those of the same comparison with its sides swapped, exactly one comes first
+ * (unless the two are equal), whichever side was given, so that both can draw their random resamples from one.
+ */
+export function negatedComesFirst(list: Float64Array | RunLengths): boolean {
+  const r = list instanceof Float64Array ? { values: list, counts: null } : list;
+  const k = r.values.length;
+  const count = (j: number) => (r.counts ? (r.counts[j] as number) : 1);
+  // Walk the list's runs from its start and the negated list's (the list's from its end, negated) alongside.
+  let i = 0;
+  let j = k - 1;
+  let leftI = k ? count(0) : 0;
+  let leftJ = k ? count(k - 1) : 0;
+  while (i < k && j >= 0) {
+    const x = r.values[i] as number;
+    const y = 0 - (r.values[j] as number);
+    if (x !== y) return y < x;
+    const step = Math.min(leftI, leftJ);
+    leftI -= step;
+    leftJ -= step;
+    if (leftI === 0 && ++i < k) leftI = count(i);
+    if (leftJ === 0 && --j >= 0) leftJ = count(j);
+  }
+  return false;
+}
+
 /** How many values a list holds, or the list run lengths stand for. */
 export function sizeOf(list: Float64Array | RunLengths): number {
   if (list instanceof Float64Array) return list.length;
