@@ -195,6 +195,21 @@ describe("readCsv", () => {
     expect(brief(await collect(readCsv(comma)))).toEqual([[1, 2, { id: "1", "note;x": "a;b" }]]);
   });
 
+  it("reads with the separator the header holds most of outside quotes: a ';' header whose names have commas is read with ';'", async () => {
+    // Excel's "CSV UTF-8" in a European locale: the names are not quoted for a comma, which is not the separator.
+    const path = await file("semi-comma.csv", '\uFEFFid;output;Notes (internal, do not share)\r\n1;"a;b";3,5\r\n');
+    expect(brief(await collect(readCsv(path)))).toEqual([[1, 2, { id: "1", output: "a;b", "Notes (internal, do not share)": "3,5" }]]);
+    // A comma inside a quoted name is not counted.
+    const quoted = await file("semi-quoted.csv", 'id;"a,b,c"\n1;x\n');
+    expect(brief(await collect(readCsv(quoted)))).toEqual([[1, 2, { id: "1", "a,b,c": "x" }]]);
+    // Tabs outnumbering commas, likewise.
+    const tabs = await file("tab-comma.csv", "id\toutput\tnote, more\n1\tx\ty, z\n");
+    expect(brief(await collect(readCsv(tabs)))).toEqual([[1, 2, { id: "1", output: "x", "note, more": "y, z" }]]);
+    // A comma header whose names have more semicolons outside quotes would need a first line sep=, (the ties stay ",").
+    const tie = await file("tie.csv", "id,a;b\n1,x;y\n");
+    expect(brief(await collect(readCsv(tie)))).toEqual([[1, 2, { id: "1", "a;b": "x;y" }]]);
+  });
+
   it("reads a tab-separated .csv with tabs (as spreadsheets save Text (Tab delimited)), tabs before semicolons", async () => {
     const path = await file("tabs.csv", '\uFEFFid\toutput\texpected\r\n1\t"a\tb"\t3,5; 4\r\n2\tx\r\n');
     const rows = await collect(readCsv(path));

@@ -168,8 +168,8 @@ function describeCsvError(err: CsvError): string {
 }
 
 /**
- * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header of tab- or semicolon-separated
- * names makes it "\t" or ";", see {@link sniffDelimiter}; a first line `sep=;` makes it ";" whatever was given,
+ * Reads a CSV file row by row (`delimiter` "\t" for TSV; with ",", a header with more tabs or semicolons
+ * than commas makes it "\t" or ";", see {@link sniffDelimiter}; a first line `sep=;` makes it ";" whatever was given,
  * see {@link SEP_LINE}). Whole-file problems (missing, empty, no header,
  * a header with an empty name before its last named column, or a repeated name, a header that is JSON (see {@link headerAsJson}), no data rows)
  * throw DATASET_INVALID. A row with the wrong number
@@ -227,13 +227,26 @@ async function firstLine(handle: FileHandle): Promise<{ text: string; cut: boole
 }
 
 /**
- * "," unless the header row has no comma: then "\t" if it has a tab (a tab-separated file named .csv, as
- * spreadsheets save "Text (Tab delimited)" and many tools export), else ";" if it has a semicolon, as
- * spreadsheets write CSV in locales where the comma is the decimal mark.
+ * The separator the header row holds most of outside quotes: "," (ties go to it), else "\t" (a tab-separated
+ * file named .csv, as spreadsheets save "Text (Tab delimited)" and many tools export), else ";", as
+ * spreadsheets write CSV in locales where the comma is the decimal mark. Counted, not merely looked for: a
+ * semicolon-separated header whose last name has a comma (`id;output;Notes (internal, do not share)`) is
+ * read with ";", where reading it with "," made every row ragged.
  */
 function sniffDelimiter(header: string): "," | ";" | "\t" {
-  if (header.includes(",")) return ",";
-  return header.includes("\t") ? "\t" : header.includes(";") ? ";" : ",";
+  let commas = 0;
+  let tabs = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const c of header) {
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === ",") commas++;
+    else if (c === "\t") tabs++;
+    else if (c === ";") semicolons++;
+  }
+  if (commas >= tabs && commas >= semicolons) return ",";
+  return tabs >= semicolons ? "\t" : ";";
 }
 
 /**
