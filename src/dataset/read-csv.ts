@@ -92,6 +92,9 @@ function isBlank(field: string): boolean {
   return /^[ \t\r]*$/.test(field);
 }
 
+/** What a header that is not UTF-8 nearly always is, and how to convert it, as `run` says of rows that are not. */
+const LEGACY_ENCODING = "The file was probably saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8";
+
 /**
  * Checks the header: every column needs a name, and names must differ. Names are trimmed. Columns with no
  * name after the last named one (a spreadsheet's empty columns, exported as trailing separators: `id,output,,`)
@@ -104,7 +107,7 @@ function readHeader(path: string, fields: string[]): string[] | EvalError {
   while (named > 0 && fields[named - 1]!.trim() === "") named--;
   for (const [i, marked] of fields.entries()) {
     const { text: field, bad } = unmark(marked);
-    if (bad !== -1) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text`);
+    if (bad !== -1) return datasetInvalid(path, `the header's column ${i + 1} is not valid UTF-8; expected UTF-8 text. ${LEGACY_ENCODING}`);
     const name = field.trim();
     if (name === "" && i >= named && named > 0) {
       names.push("");
