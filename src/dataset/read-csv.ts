@@ -92,6 +92,11 @@ function isBlank(field: string): boolean {
   return /^[ \t\r]*$/.test(field);
 }
 
+/** A header column named `ID` (or `Id`) and none `id`: rows take their ids from `id` alone, so these have none, unsaid. */
+function idColumnWarning(line: number, name: string): string {
+  return `line ${line}: the header has a column "${name}" and none named "id", from which alone rows take their ids, so these rows have none; rename the column "id" to give them theirs`;
+}
+
 /** What a header that is not UTF-8 nearly always is, and how to convert it, as `run` says of rows that are not. */
 const LEGACY_ENCODING = "The file was probably saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8";
 
@@ -280,7 +285,13 @@ function headerAsJson(header: { text: string; cut: boolean }): "jsonl" | "json" 
 }
 
 /** {@link readCsv}'s rows, one array per read of the file; `onBytes` is told, before each, the bytes its rows and those before took. */
-export async function* readCsvBatches(path: string, signal?: AbortSignal, given = ",", onBytes?: (bytes: number) => void): AsyncGenerator<DatasetItem[]> {
+export async function* readCsvBatches(
+  path: string,
+  signal?: AbortSignal,
+  given = ",",
+  onBytes?: (bytes: number) => void,
+  onWarning?: (message: string) => void,
+): AsyncGenerator<DatasetItem[]> {
   const handle = await openDatasetFile(path, EXPECTED);
   let header1: { text: string; cut: boolean };
   try {
@@ -366,6 +377,8 @@ export async function* readCsvBatches(path: string, signal?: AbortSignal, given 
       if (!Array.isArray(result)) throw result;
       header = result;
       named = result.indexOf("") === -1 ? result.length : result.indexOf("");
+      const idLike = result.includes("id") ? undefined : result.find((name) => name.toLowerCase() === "id");
+      if (idLike !== undefined) onWarning?.(idColumnWarning(start, idLike));
       return;
     }
     row++;

@@ -91,6 +91,22 @@ describe("readDataset", () => {
     expect(await collect(readDataset(tsv))).toEqual([{ row: 1, line: 2, record: { id: "1", "label, short": "x, y" } }]);
   });
 
+  it("warns of a CSV column ID with none named id, whose rows have no ids, on the header's line; not of id, nor of ID beside id", async () => {
+    const warned = async (name: string, text: string) => {
+      const warnings: string[] = [];
+      const items = await collect(readDataset(await file(name, text), { onWarning: (w) => warnings.push(w) }));
+      return { warnings, ids: items.map((i) => ("record" in i ? i.record["id"] : "error")) };
+    };
+    expect(await warned("upper.csv", "sep=;\nID;output\n007;a\n")).toEqual({
+      warnings: ['line 2: the header has a column "ID" and none named "id", from which alone rows take their ids, so these rows have none; rename the column "id" to give them theirs'],
+      ids: [undefined],
+    });
+    expect((await warned("title.csv", " Id ,output\n1,a\n")).warnings).toEqual([expect.stringContaining('a column "Id" and none named "id"')]);
+    expect(await warned("lower.csv", "id,output\n007,a\n")).toEqual({ warnings: [], ids: ["007"] });
+    expect(await warned("both.csv", "id,ID,output\n1,2,a\n")).toEqual({ warnings: [], ids: ["1"] });
+    expect((await warned("none.csv", "identifier,output\n1,a\n")).warnings).toEqual([]);
+  });
+
   it("sniffs a file whose extension says nothing", async () => {
     const items = await collect(readDataset(await file("rows.dat", '[{"a":1},\n{"a":2}]')));
     expect(items).toEqual([

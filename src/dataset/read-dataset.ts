@@ -95,7 +95,7 @@ function batchesAs(path: string, format: DatasetFormat, opts: ReadDatasetOptions
     case "json":
       return readJsonArrayBatches(path, signal, opts.onWarning, opts.unparsed ?? false, opts.onBytes);
     case "csv":
-      return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",", opts.onBytes);
+      return readCsvBatches(path, signal, extname(path).toLowerCase() === ".tsv" ? "\t" : ",", opts.onBytes, opts.onWarning);
   }
 }
 
@@ -113,7 +113,8 @@ export interface ReadDatasetOptions {
   onBytes?: (bytes: number) => void;
   /**
    * Told about a fault in the file that is not a row and loses none, once each (its message starts `line N:`):
-   * a trailing comma after a JSON array's last element. Without it, such a fault goes unsaid.
+   * a trailing comma after a JSON array's last element, a CSV header with a column `ID` and none `id` (the rows
+   * have no ids). Without it, such a fault goes unsaid.
    */
   onWarning?: (message: string) => void;
 }
@@ -128,7 +129,7 @@ export interface ReadDatasetOptions {
  * - A row that cannot be read is yielded as `{ row, line, error: { code: "DATASET_ROW_INVALID", message } }`
  *   with a message starting `line N:`, and reading goes on. A fault that cannot be read past (brackets that
  *   do not pair up in a JSON array, a CSV quote never closed) is a last item with code "DATASET_READ_STOPPED".
- * - A fault that is not a row and hides none (a trailing comma after a JSON array's last element) goes to
+ * - A fault that is not a row and hides none (a trailing comma after a JSON array's last element, a CSV column `ID` and none `id`) goes to
  *   `opts.onWarning`, and reading goes on.
  * - An abort of `opts.signal` rejects the pending `next()` with `signal.reason`.
  *
