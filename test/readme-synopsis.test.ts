@@ -50,8 +50,8 @@ describe("run --help", () => {
 
 describe("--count-skipped-as-zero's help", () => {
   it("says that a distance leaves such rows out of its mean, as the README does", async () => {
-    for (const command of ["run", "finish"]) expect((await help(command)).replace(/\s+/g, " "), command).toContain("for a distance, failed and left out of its mean)");
-    expect(readme.replace(/\s+/g, " ")).toContain("a distance (`levenshtein_distance`), whose 0 would say \"identical\", keeps them out of its mean and counts them failed");
+    for (const command of ["run", "finish"]) expect((await help(command)).replace(/\s+/g, " "), command).toContain("for a distance, left out of its mean and, with a threshold, failed)");
+    expect(readme.replace(/\s+/g, " ")).toContain("a distance (`levenshtein_distance`), whose 0 would say \"identical\", keeps them out of its mean and, with a threshold, counts them failed");
   });
 });
 

@@ -181,7 +181,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .option("--fail-under <name=mean>", "exit 1 when evaluator NAME's mean is below MEAN (repeatable)", collect)
     .option("--fail-over <name=mean>", "exit 1 when distance evaluator NAME's mean is above MEAN (repeatable)", collect)
     .option("--min-pass-rate <name=rate>", "exit 1 when evaluator NAME's pass rate is below RATE, a fraction (repeatable)", collect)
-    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (the documents' behaviour; for a distance, failed and left out of its mean)")
+    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (the documents' behaviour; for a distance, left out of its mean and, with a threshold, failed)")
     .option("-n, --name <name>", "a name for the run (the commands taking a RUN accept it)")
     .addOption(dbOption())
     .option("--no-db", "do not record the run")
@@ -269,7 +269,7 @@ export async function main(argv: readonly string[], cliIO: CliIO): Promise<numbe
     .command("finish")
     .description(`mark a running run that no process owns (owner "none", a service's) complete, with the summary of its stored rows`)
     .argument("<run>", "an id, id prefix or name")
-    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (for a distance, failed and left out of its mean), as `simeval run` does with it")
+    .option("--count-skipped-as-zero", "count rows without an expected output as score 0 and failed (for a distance, left out of its mean and, with a threshold, failed), as `simeval run` does with it")
     .addOption(dbOption())
     .action(async (ref: string, opts: { db: string; countSkippedAsZero?: boolean }) => {
       const { finishCommand } = await import("./commands/finish-abort.js");
