@@ -576,7 +576,7 @@ describe("simeval run", () => {
     const config = file("evals.json", evals([{ type: "exact_match" }]));
     const r = await run("run", data, "--config", config, "--no-db", "--summary", join(dir, "s.json"));
     expect(r.out).toContain("3 rows, 2 unreadable");
-    const hint = `${data}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`;
+    const hint = `${data}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8, or save it again from the spreadsheet as CSV UTF-8`;
     expect(r.err.split("\n").filter((l) => l.includes("usually mean"))).toEqual([`simeval: warning: ${hint}`]);
     expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).warnings).toContain(hint);
     // Not said when every row is UTF-8.

@@ -168,7 +168,7 @@ describe("readEvalsFile", () => {
     expect((await errorOf(file("levenshtein:0.8\n"))).message).not.toContain("YAML");
     const path = join(dir, "evals.json");
     writeFileSync(path, Buffer.from('\uFEFF{"evaluators": []}', "utf16le"));
-    expect((await errorOf(path)).message).toBe(`${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);
+    expect((await errorOf(path)).message).toBe(`${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8`);
     writeFileSync(path, gzipSync('{"evaluators": []}'));
     expect((await errorOf(path)).message).toBe(`${path}: is gzip-compressed; expected a UTF-8 text file (JSON): decompress it first, e.g. gunzip -k FILE`);
     const through = await errorOf(join(path, "x"));

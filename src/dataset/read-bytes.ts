@@ -46,7 +46,7 @@ export const MAGIC_BYTES = 6;
 /** Leading bytes of files that are not text, what each is, and what to do instead. */
 const NOT_TEXT: readonly { magic: readonly number[]; what: string; fix: string }[] = [
   { magic: [0x1f, 0x8b], what: "is gzip-compressed", fix: "decompress it first, e.g. gunzip -k FILE" },
-  { magic: [0x50, 0x4b, 0x03, 0x04], what: "is a ZIP archive (an Excel .xlsx workbook is one)", fix: "extract it, or save the sheet as CSV UTF-8" },
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: "is a ZIP archive (an Excel .xlsx, LibreOffice .ods or Numbers file is one)", fix: "extract it, or save the sheet as CSV UTF-8" },
   { magic: [0xd0, 0xcf, 0x11, 0xe0], what: "is an Excel .xls (or other Office) file", fix: "save the sheet as CSV UTF-8" },
   { magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], what: "is xz-compressed", fix: "decompress it first, e.g. xz -dk FILE" },
   { magic: [0x28, 0xb5, 0x2f, 0xfd], what: "is zstd-compressed", fix: "decompress it first, e.g. zstd -d FILE" },
@@ -59,11 +59,11 @@ const NOT_TEXT: readonly { magic: readonly number[]; what: string; fix: string }
  */
 export function notText(head: Uint8Array, formats = "JSONL, JSON or CSV"): string | undefined {
   if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
-    return `is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`;
+    return `is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8`;
   }
   if (head.length >= 2 && (head[0] === 0) !== (head[1] === 0)) {
     const order = head[1] === 0 ? "LE" : "BE";
-    return `looks like UTF-16${order} text without a byte order mark (its ${head[1] === 0 ? "second" : "first"} byte is NUL); expected UTF-8: convert it first, e.g. iconv -f UTF-16${order} -t UTF-8`;
+    return `looks like UTF-16${order} text without a byte order mark (its ${head[1] === 0 ? "second" : "first"} byte is NUL); expected UTF-8: convert it first, e.g. iconv -f UTF-16${order} -t UTF-8 FILE > FILE-utf8`;
   }
   const found = NOT_TEXT.find(({ magic }) => head.length >= magic.length && magic.every((b, i) => head[i] === b));
   return found === undefined ? undefined : `${found.what}; expected a UTF-8 text file (${formats}): ${found.fix}`;

@@ -161,7 +161,7 @@ describe("readCsv", () => {
   it("invalid UTF-8 in the header → DATASET_INVALID, saying how to convert a file Excel saved in Windows-1252", async () => {
     const path = await file("badhead.csv", Buffer.concat([Buffer.from("id,te"), Buffer.from([0xc3]), Buffer.from("\n1,2\n")]));
     expect((await failure(path)).message).toBe(
-      `${path}: the header's column 2 is not valid UTF-8; expected UTF-8 text. The file was probably saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`,
+      `${path}: the header's column 2 is not valid UTF-8; expected UTF-8 text. The file was probably saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8, or save it again from the spreadsheet as CSV UTF-8`,
     );
   });
 

@@ -160,7 +160,7 @@ describe("readDataset", () => {
       const path = await file(`utf16-${order}.${ext}`, bytes);
       await expect(collect(readDataset(path))).rejects.toMatchObject({
         code: "DATASET_INVALID",
-        message: `${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`,
+        message: `${path}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8`,
       });
     }
   });
@@ -173,7 +173,7 @@ describe("readDataset", () => {
       const path = await file(`utf16-nobom-${order}.${ext}`, bytes);
       await expect(collect(readDataset(path))).rejects.toMatchObject({
         code: "DATASET_INVALID",
-        message: `${path}: looks like UTF-16${order} text without a byte order mark (its ${nul} byte is NUL); expected UTF-8: convert it first, e.g. iconv -f UTF-16${order} -t UTF-8`,
+        message: `${path}: looks like UTF-16${order} text without a byte order mark (its ${nul} byte is NUL); expected UTF-8: convert it first, e.g. iconv -f UTF-16${order} -t UTF-8 FILE > FILE-utf8`,
       });
     }
   });
@@ -182,7 +182,7 @@ describe("readDataset", () => {
     ["rows.jsonl.gz", gzipSync('{"output":"a"}\n'), "is gzip-compressed; expected a UTF-8 text file (JSONL, JSON or CSV): decompress it first, e.g. gunzip -k FILE"],
     ["rows.csv.gz", gzipSync("output,expected\na,a\n"), "is gzip-compressed; expected a UTF-8 text file (JSONL, JSON or CSV): decompress it first, e.g. gunzip -k FILE"],
     ["rows.gz", gzipSync('[{"output":"a"}]'), "is gzip-compressed; expected a UTF-8 text file (JSONL, JSON or CSV): decompress it first, e.g. gunzip -k FILE"],
-    ["book.xlsx", Buffer.from("PK\x03\x04\x14\x00rest", "latin1"), "is a ZIP archive (an Excel .xlsx workbook is one); expected a UTF-8 text file (JSONL, JSON or CSV): extract it, or save the sheet as CSV UTF-8"],
+    ["book.xlsx", Buffer.from("PK\x03\x04\x14\x00rest", "latin1"), "is a ZIP archive (an Excel .xlsx, LibreOffice .ods or Numbers file is one); expected a UTF-8 text file (JSONL, JSON or CSV): extract it, or save the sheet as CSV UTF-8"],
     ["book.csv", Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), "is an Excel .xls (or other Office) file; expected a UTF-8 text file (JSONL, JSON or CSV): save the sheet as CSV UTF-8"],
     ["rows.jsonl.xz", Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00]), "is xz-compressed; expected a UTF-8 text file (JSONL, JSON or CSV): decompress it first, e.g. xz -dk FILE"],
     ["rows.json.zst", Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00]), "is zstd-compressed; expected a UTF-8 text file (JSONL, JSON or CSV): decompress it first, e.g. zstd -d FILE"],

@@ -58,7 +58,7 @@ describe("readResultsFile", () => {
     const bare = writeIn(dir, "utf16-bare.jsonl", Buffer.from(line, "utf16le"));
     const gzip = writeIn(dir, "gz.jsonl", Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00]));
     for (const read of [(path: string) => [...readResultsFile(path, undefined, () => {})], (path: string) => all(path)]) {
-      expect((await evalErrorOf(Promise.resolve().then(() => read(utf16)))).message).toBe(`${utf16}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8`);
+      expect((await evalErrorOf(Promise.resolve().then(() => read(utf16)))).message).toBe(`${utf16}: is UTF-16 text (it starts with a UTF-16 byte order mark); expected UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8`);
       expect((await evalErrorOf(Promise.resolve().then(() => read(bare)))).message).toContain(`${bare}: looks like UTF-16LE text without a byte order mark`);
       expect((await evalErrorOf(Promise.resolve().then(() => read(gzip)))).message).toBe(`${gzip}: is gzip-compressed; expected a UTF-8 text file (a results.jsonl from simeval run --out): decompress it first, e.g. gunzip -k FILE`);
     }

@@ -193,7 +193,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     // Rows that are not UTF-8 are nearly always a file saved in a legacy encoding: say which and how to convert it.
     if (result.rowErrors.some((e) => e.message.includes("not valid UTF-8"))) {
       datasetWarnings.push(
-        `${dataset}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`,
+        `${dataset}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8, or save it again from the spreadsheet as CSV UTF-8`,
       );
     }
     for (const w of datasetWarnings) warn(io, w);
