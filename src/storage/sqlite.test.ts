@@ -2008,6 +2008,22 @@ describe("the file moved away", () => {
     );
   });
 
+  it("refuses to begin a run, set the baseline or delete a run once the database file is deleted: no other process could find what it answered for", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.addRows(id, numbered(1, 10));
+    rmSync(dbPath);
+    const begun = await storeError(() => store.beginRun(META, { owner: "none" }));
+    expect(begun).toMatchObject({ code: "STORE_FAILED", transient: false });
+    expect(begun.message).toBe(
+      `${dbPath}: could not begin a run: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (the run is lost; run it again)`,
+    );
+    const baseline = await storeError(() => store.setBaseline(id));
+    expect(baseline.message).toContain(`: could not set the baseline to run ${id}: the database file was deleted after this process opened it`);
+    const deleted = await storeError(() => store.deleteRun(id, { force: true }));
+    expect(deleted.message).toContain(`: could not delete run ${id}: the database file was deleted after this process opened it`);
+  });
+
   it("refuses to finish a run once another file has replaced the database (moved onto its path)", async () => {
     const store = open();
     const id = await store.beginRun(META);

@@ -133,7 +133,8 @@ export class SqliteRunStore implements RunStore {
    * The specs are recorded as `simeval run` records them, named and with every config default filled in, so that a
    * run reads back the same settings after a later simeval changes a default.
    * `meta.dataset_path` and `meta.dataset_hash` are both null for a run not read from a dataset file (a service's,
-   * scoring traces), stored as "" (see {@link NO_DATASET}).
+   * scoring traces), stored as "" (see {@link NO_DATASET}). Refused (`STORE_FAILED`) once the database file was deleted
+   * or replaced, as {@link setBaseline} and {@link deleteRun} are: no other process could find the run it answered with.
    */
   async beginRun(meta: RunMeta, opts?: BeginRunOptions): Promise<string> {
     const owned = runOwner(opts) === "process";
@@ -141,6 +142,8 @@ export class SqliteRunStore implements RunStore {
     const specs = checkEvaluatorSpecs(meta.evaluators);
     if (meta.dataset_path === null) refuseDatasetIdf(specs);
     return this.#guard("begin a run", () => {
+      // A run begun in a file no other process can open would be answered with an id that none of them finds.
+      this.#requireSameFile();
       const now = Date.now();
       const id = newRunId(now);
       this.#q.insertRun.run(
@@ -551,6 +554,7 @@ export class SqliteRunStore implements RunStore {
     this.#guard(`set the baseline to run ${runId}`, () =>
       this.#db
         .transaction(() => {
+          this.#requireSameFile();
           this.#run(runId);
           this.#q.putSetting.run("baseline", runId);
         })
@@ -581,6 +585,7 @@ export class SqliteRunStore implements RunStore {
       this.#db.pragma("foreign_keys = OFF");
       try {
         return this.#db.transaction(() => {
+          this.#requireSameFile();
           const run = this.#run(runId);
           if (run.status === "running" && !opts.force && writerMayBeAlive(run)) {
             const by = run.pid === null ? "owned by no process: finish or abort it, or force the deletion" : `process ${run.pid} on ${run.host ?? "?"}`;
