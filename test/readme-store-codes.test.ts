@@ -21,3 +21,14 @@ describe("README's run store codes", () => {
     expect(readme).toContain(`while \`addRows\` refuses the whole batch (\`${error?.code}\`, storing none of it)`);
   });
 });
+
+describe("README's run store methods", () => {
+  it("says of no method of the RunStore interface that it is not part of RunStore (storedRows, moved into the interface, still read so)", () => {
+    const source = readFileSync(new URL("../src/storage/store.ts", import.meta.url), "utf8");
+    const body = source.slice(source.indexOf("export interface RunStore {"));
+    const methods = [...body.slice(0, body.indexOf("\n}")).matchAll(/^ {2}([a-zA-Z]+)\(/gm)].map((m) => m[1]);
+    expect(methods).toContain("storedRows");
+    const disowned = [...readme.matchAll(/`store\.([a-zA-Z]+)\([^`]*\)` \(not part of `RunStore`\)/g)].map((m) => m[1]);
+    expect(disowned.filter((m) => methods.includes(m))).toEqual([]);
+  });
+});
