@@ -109,6 +109,26 @@ export async function lastStored(store: RunStore, id: string): Promise<number | 
     expect(p.status).toBe(0);
   }, 60_000);
 
+  it("let a caller under exactOptionalPropertyTypes pass the store's options and a row's key and record as possibly undefined, as the store takes them", () => {
+    writeFileSync(
+      join(dir, "optional.ts"),
+      `import { summarizeStoredRun, type RunStore, type RowOutcome, type UnnumberedRow } from "simeval/node";
+// A row read from one run and appended to another: its key and record are optional there.
+export const again = (r: RowOutcome): UnnumberedRow => ({ id: r.id, key: r.key, record: r.record, results: r.results });
+export async function copy(store: RunStore, from: string, to: string, owner?: "none", withRecords?: boolean, rows?: number, force?: boolean, countSkippedAsZero?: boolean): Promise<void> {
+  const id = await store.beginRun({ name: "copy", dataset_path: null, dataset_hash: null, evaluators: [] }, { owner });
+  for await (const r of store.rows(from, { records: withRecords })) await store.appendRows(to, [again(r)]);
+  await store.finishRun(id, await summarizeStoredRun(store, to, { countSkippedAsZero }), { rows });
+  await store.deleteRun(from, { force, signal: undefined, onProgress: undefined });
+}
+`,
+    );
+    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "optional.ts")];
+    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
+    expect(p.stdout + p.stderr).toBe("");
+    expect(p.status).toBe(0);
+  }, 60_000);
+
   it("export every type that an exported signature names, so that a caller can write its arguments down", () => {
     writeFileSync(join(dir, "all.ts"), `export * as root from "simeval";\nexport * as metrics from "simeval/metrics";\nexport * as node from "simeval/node";\n`);
     const program = ts.createProgram([join(dir, "all.ts")], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, types: ["node"], noEmit: true });

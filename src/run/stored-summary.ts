@@ -18,9 +18,9 @@ export const SUMMARY_PROGRESS_ROWS = 10_000;
 
 export interface StoredSummaryOptions {
   /** As `runDataset`'s option (a run records no such setting, so say it again): count skipped rows as score 0. Default false. */
-  countSkippedAsZero?: boolean;
+  countSkippedAsZero?: boolean | undefined;
   /** Where the scores go past memory, as {@link SummaryBuilder}'s. */
-  scoreSet?: ScoreSetOptions;
+  scoreSet?: ScoreSetOptions | undefined;
   /**
    * Called with the rows read so far every {@link SUMMARY_PROGRESS_ROWS} (10,000) rows, for a progress display
    * (the store's `rowCount` is the total). With {@link finishStoredRun}, a run summarized again counts from 0

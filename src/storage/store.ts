@@ -20,9 +20,9 @@ export function processGone(pid: number): string {
  * `record` (see {@link RowOutcome.record}: the plain object its evaluators were given, stored as its JSON). Its
  * `stored_at` is the store's to set: one given (a row read from another run) is not kept. A RowOutcome's `id` may be left out (a row with none), as `{ results, key }`.
  */
-export type UnnumberedRow = ((Omit<RowOutcome, "row" | "id" | "stored_at"> & { id?: unknown }) | Omit<SerializedRow, "row">) & {
-  key?: string;
-  record?: Record<string, unknown>;
+export type UnnumberedRow = ((Omit<RowOutcome, "row" | "id" | "stored_at" | "key" | "record"> & { id?: unknown }) | Omit<SerializedRow, "row">) & {
+  key?: string | undefined;
+  record?: Record<string, unknown> | undefined;
 };
 
 /**
@@ -58,12 +58,12 @@ export interface RunMeta {
 
 /** Options of {@link RunStore.beginRun}: `owner`, who answers for the run (see {@link RunOwner}). */
 export interface BeginRunOptions {
-  owner?: RunOwner;
+  owner?: RunOwner | undefined;
 }
 
 /** Options of {@link RunStore.finishRun}: `rows`, the rows the summary covers (the run must store exactly that many). */
 export interface FinishRunOptions {
-  rows?: number;
+  rows?: number | undefined;
 }
 
 /**
@@ -71,9 +71,9 @@ export interface FinishRunOptions {
  * deletes a run a live process may still be recording, and an aborted `signal` may stop it once the run is gone.
  */
 export interface DeleteRunOptions {
-  onProgress?: (deleted: number, total: number) => void;
-  force?: boolean;
-  signal?: AbortSignal;
+  onProgress?: ((deleted: number, total: number) => void) | undefined;
+  force?: boolean | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -90,7 +90,7 @@ export interface DeletedRun {
 /** Options of {@link RunStore.rows}. */
 export interface RowsOptions {
   /** Whether each row's `record` is read (default true); false leaves it out. */
-  records?: boolean;
+  records?: boolean | undefined;
 }
 
 /**
