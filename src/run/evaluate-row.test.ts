@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
-import { createEvaluators, type Evaluator } from "../evaluators/create.js";
+import { createEvaluator, createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { hashingProvider } from "../test-support.js";
 import { scoreRecord } from "./evaluate-row.js";
 
@@ -49,6 +49,16 @@ describe("scoreRecord", () => {
     const results = await scoreRecord({ output: "a", expected: "b" }, evs);
     expect(results["limited"]).toEqual({ error: { code: "PROVIDER_FAILED", message: expect.stringContaining("rate limited (429)"), transient: true } });
     expect(results["refused"]).toEqual({ error: { code: "PROVIDER_FAILED", message: expect.stringContaining("invalid key (401)") } });
+  });
+
+  it("refuses evaluators built apart that share a name (ignoring case), whose results one key would hold: the first's was lost", async () => {
+    const [a, b] = [createEvaluator({ type: "exact_match", name: "x" }), createEvaluator({ type: "levenshtein", name: "X" })];
+    const error = await scoreRecord({ output: "a", expected: "b" }, [a, b]).then(() => undefined, (e: unknown) => e as EvalError);
+    expect(error).toBeInstanceOf(EvalError);
+    expect(error).toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["evaluators", 1, "name"] }] });
+    expect(error?.message).toBe('scoreRecord: evaluators[1] is named "X", as evaluators[0] is ("x", ignoring case): results are keyed by name, so one would replace the other; give each evaluator a unique "name"');
+    // Names that differ stay scored, each under its own.
+    expect(Object.keys(await scoreRecord({ output: "a", expected: "b" }, [a, createEvaluator({ type: "levenshtein", name: "y" })]))).toEqual(["x", "y"]);
   });
 
   it("refuses a record that is not an object and evaluators that are not a list of evaluators, naming the argument", async () => {

@@ -22,13 +22,25 @@ export function evaluateItem(item: DatasetItem, evaluators: readonly Evaluator[]
  * evaluator's result by its name, in evaluator order, as results.jsonl's `results` holds them, or
  * `{ error: { code, message } }` where the evaluator failed (its EvalError's code, or EVALUATOR_FAILED),
  * so that one failing never fails the others. A record that is not an object, or `evaluators` that are not
- * a list of evaluators (from `createEvaluators`), throw an EvalError (INPUT_INVALID, CONFIG_INVALID).
+ * a list of evaluators (from `createEvaluators`), or two of which share a name (ignoring case), throw an EvalError
+ * (INPUT_INVALID, CONFIG_INVALID).
  */
 export async function scoreRecord(record: EvalRecord, evaluators: readonly Evaluator[]): Promise<Record<string, RowResult>> {
   if (!isPlainObject(record)) throw argumentError("INPUT_INVALID", "scoreRecord", "record", "an object (an evaluation record: output, expected, …)", record);
   if (!Array.isArray(evaluators)) throw argumentError("CONFIG_INVALID", "scoreRecord", "evaluators", "a list of evaluators from createEvaluators", evaluators);
   const bad = evaluators.findIndex((e: unknown) => !isPlainObject(e) || typeof e["evaluateNow"] !== "function" || typeof e["name"] !== "string");
   if (bad >= 0) throw argumentError("CONFIG_INVALID", "scoreRecord", `evaluators[${bad}]`, "an evaluator from createEvaluators", evaluators[bad], ["evaluators", bad]);
+  // Results are keyed by name: of two evaluators built apart (createEvaluator) with one name, the second's result
+  // replaced the first's. Ignoring case, as createEvaluators and a run's evaluators do.
+  const named = new Map<string, number>();
+  for (const [i, e] of evaluators.entries()) {
+    const first = named.get(e.name.toLowerCase());
+    if (first !== undefined) {
+      const message = `scoreRecord: evaluators[${i}] is named "${e.name}", as evaluators[${first}] is ("${(evaluators[first] as Evaluator).name}", ignoring case): results are keyed by name, so one would replace the other; give each evaluator a unique "name"`;
+      throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["evaluators", i, "name"], message }] });
+    }
+    named.set(e.name.toLowerCase(), i);
+  }
   return (await evaluateItem({ row: 1, line: 1, record }, evaluators)).results;
 }
 
