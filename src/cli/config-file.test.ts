@@ -175,4 +175,17 @@ describe("readEvalsFile", () => {
     expect(through.code).toBe("USAGE");
     expect(through.message).toBe(`${join(path, "x")}: no such file (a part of the path is not a directory) (the --config file holds {"evaluators": [...]})`);
   });
+
+  it("refuses bytes that are not UTF-8 (a file saved as Latin-1), naming the line, column and byte, where they were read as U+FFFD", async () => {
+    const path = join(dir, "evals.json");
+    writeFileSync(path, Buffer.concat([Buffer.from('\uFEFF{"evaluators": [\n  {"type": "exact_match", "name": "caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]));
+    const e = await errorOf(path);
+    expect(e.code).toBe("CONFIG_INVALID");
+    expect(e.message).toBe(
+      `${path}: not valid UTF-8 at line 2, column 39 (byte 0xE9); the file was likely saved in another encoding (Windows-1252 or Latin-1): convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`,
+    );
+    // A lone surrogate written as UTF-8 bytes (CESU-8) is not UTF-8 either.
+    writeFileSync(path, Buffer.concat([Buffer.from('{"evaluators": [{"type": "exact_match", "name": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}]}')]));
+    expect((await errorOf(path)).message).toContain("not valid UTF-8 at line 1, column 50 (byte 0xED)");
+  });
 });

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Tokenizer, TokenType } from "@streamparser/json";
-import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
+import { firstInvalidUtf8, MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
 import { cutText } from "../cut-text.js";
 import { describeValue, EvalError, formatIssues, formatPath, isPlainObject, problemCount, type Issue } from "../errors.js";
 import { didYouMean } from "../evaluators/suggest.js";
@@ -42,6 +42,17 @@ export async function readEvalsFile(path: string): Promise<unknown[]> {
   // UTF-16 (what PowerShell 5's `>` writes) or a compressed file would read as garbage: say what it is.
   const notUtf8 = notText(bytes.subarray(0, MAGIC_BYTES), "JSON");
   if (notUtf8) throw new EvalError("CONFIG_INVALID", `${path}: ${notUtf8}`);
+  // Bytes that are not UTF-8 (a file saved as Windows-1252 or Latin-1) would be read as U+FFFD, silently: a name
+  // "café" recorded as "caf\uFFFD", a model path that names no folder. Refused, as a dataset's rows are.
+  const bad = firstInvalidUtf8(bytes);
+  if (bad >= 0) {
+    const before = bytes.subarray(0, bad).toString("utf8").replace(/^\uFEFF/, "");
+    const byte = bytes[bad]!.toString(16).toUpperCase().padStart(2, "0");
+    throw new EvalError(
+      "CONFIG_INVALID",
+      `${path}: not valid UTF-8 at ${linePlace(before, before.length)} (byte 0x${byte}); the file was likely saved in another encoding (Windows-1252 or Latin-1): convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`,
+    );
+  }
   // A UTF-8 byte order mark (Windows editors, PowerShell 5) is not JSON: left out, as the datasets' readers do.
   const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   if (text.trim() === "") throw new EvalError("CONFIG_INVALID", `${path}: the file is empty; expected {"evaluators": [spec, ...]}`);
