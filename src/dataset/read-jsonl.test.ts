@@ -126,6 +126,11 @@ describe("readJsonl", () => {
       "line 2: not valid JSON (Unexpected non-whitespace character after JSON at column 9 of the line (a second object on the line: write one object per line)); expected one JSON object per line (JSONL)",
       "",
     ]);
+    // Lines that end in a CR alone (classic Mac OS) are one line, whose second object follows a CR: said so.
+    const cr = await collect(readJsonl(await file("cr.jsonl", '{"a":1}\r{"a":2}\r{"a":3}\r')));
+    expect(cr.map((i) => ("error" in i ? i.error.message : ""))).toEqual([
+      "line 1: not valid JSON (Unexpected non-whitespace character after JSON at column 9 of the line (a second object after a carriage return: the file's lines seem to end in a CR alone, as classic Mac OS wrote them, where JSONL lines end in LF or CRLF; convert them, e.g. tr '\\r' '\\n' < FILE > FILE-lf)); expected one JSON object per line (JSONL)",
+    ]);
   });
 
   it("leaves a CRLF line's \\r out of a message, as if the line ended before it", async () => {

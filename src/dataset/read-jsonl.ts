@@ -182,17 +182,23 @@ function whyNotJson(json: string, error: unknown, before = 0): string {
   }
   const why = jsonParseMessage(err);
   const fault = jsonFault(text, err);
-  const note = fault && (fault.note || afterObjectNote(why, text[fault.offset]));
+  const note = fault && (fault.note || afterObjectNote(why, text, fault.offset));
   return `${shortMessage(why)}${fault ? ` at column ${before + fault.offset + 1} of the line${note}` : ""}`;
 }
 
 /**
- * What is after a line's whole JSON value, where JSON.parse says only "Unexpected non-whitespace character after JSON":
- * a comma (objects separated as in an array) or a second object, which a JSONL line cannot hold.
+ * What is after a line's whole JSON value (at `offset` of `text`), where JSON.parse says only "Unexpected non-whitespace
+ * character after JSON": a comma (objects separated as in an array) or a second object, which a JSONL line cannot hold;
+ * one after a carriage return is the next line of a file whose lines end in a CR alone (classic Mac OS), which is one
+ * line here.
  */
-function afterObjectNote(why: string, found: string | undefined): string {
+function afterObjectNote(why: string, text: string, offset: number): string {
   if (!why.includes("after JSON")) return "";
+  const found = text[offset];
   if (found === ",") return " (a comma after the value: a JSONL line holds one object, with nothing after it)";
+  if (found === "{" && /\r[ \t]*$/.test(text.slice(0, offset))) {
+    return " (a second object after a carriage return: the file's lines seem to end in a CR alone, as classic Mac OS wrote them, where JSONL lines end in LF or CRLF; convert them, e.g. tr '\\r' '\\n' < FILE > FILE-lf)";
+  }
   if (found === "{") return " (a second object on the line: write one object per line)";
   return "";
 }
