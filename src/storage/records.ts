@@ -75,8 +75,8 @@ export interface EmbeddingRecord {
  */
 export const NO_DATASET = "";
 
-/** A run as the store gives it; `dead` holds the runs found dead just now, with their stop reasons. */
-export function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunInfo {
+/** A run as the store gives it; `dead` holds the runs found dead just now, with their stop reasons. `path`: the store's file, named if a JSON column is damaged. */
+export function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>, path: string): RunInfo {
   return {
     id: r.id,
     name: r.name,
@@ -86,8 +86,8 @@ export function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunI
     // NO_DATASET ("") in the path is a run not read from a dataset file: both are null, as beginRun was given them.
     dataset_path: r.dataset_path === NO_DATASET ? null : r.dataset_path,
     dataset_hash: r.dataset_path === NO_DATASET ? null : r.dataset_hash,
-    evaluators: JSON.parse(r.evaluators) as EvaluatorSpec[],
-    summary: r.summary === null ? null : (JSON.parse(r.summary) as RunSummary),
+    evaluators: parseRunColumn(path, r.id, "evaluators", r.evaluators) as EvaluatorSpec[],
+    summary: r.summary === null ? null : (parseRunColumn(path, r.id, "summary", r.summary) as RunSummary),
     stop_reason: r.stop_reason ?? dead.get(r.id) ?? null,
     // Only beginRun with owner "none" records no pid: every run of an older simeval has one.
     owner: r.pid === null ? "none" : "process",
@@ -96,13 +96,31 @@ export function toRunInfo(r: RunRecord, dead: ReadonlyMap<string, string>): RunI
 }
 
 /** The run's evaluator names, in its order (the order of its rows' `scores`). */
-export function evaluatorNames(run: RunRecord): string[] {
-  return runEvaluators(run).map((e) => e.name);
+export function evaluatorNames(run: RunRecord, path: string): string[] {
+  return runEvaluators(run, path).map((e) => e.name);
 }
 
 /** The run's evaluators, each its name and type, in its order: a result's evaluator, for the scores its type can give. */
-export function runEvaluators(run: RunRecord): { name: string; type: string }[] {
-  return (JSON.parse(run.evaluators) as EvaluatorSpec[]).map((s) => ({ name: s.name ?? s.type, type: s.type }));
+export function runEvaluators(run: RunRecord, path: string): { name: string; type: string }[] {
+  return (parseRunColumn(path, run.id, "evaluators", run.evaluators) as EvaluatorSpec[]).map((s) => ({ name: s.name ?? s.type, type: s.type }));
+}
+
+/**
+ * `text`, the JSON of column `column` of run `runId` in the file `path`, parsed. STORE_FAILED naming them when it is
+ * no JSON, which only a damaged file or one edited by hand holds: a bare SyntaxError ("could not list runs: Unexpected
+ * end of JSON input") named neither the run nor the column, nor said that the file was at fault.
+ */
+function parseRunColumn(path: string, runId: string, column: "evaluators" | "summary", text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new EvalError(
+      "STORE_FAILED",
+      `${path}: run ${runId} holds ${column} ${JSON.stringify(cutText(text, 40))}, which is not JSON (${why}); ` +
+        "the database file is damaged or was edited by hand: restore it from a copy",
+    );
+  }
 }
 
 /**

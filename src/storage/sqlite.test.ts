@@ -1300,6 +1300,30 @@ describe("appendRows", () => {
     expect(e.message.startsWith(`${dbPath}: row 2 of run ${id} holds results "not json", which is not JSON (`)).toBe(true);
   });
 
+  it("reads a run whose evaluators or summary column does not parse (a damaged file, one edited by hand) as STORE_FAILED naming the run and column, not a bare SyntaxError", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    await store.finishRun(id, SUMMARY);
+    const other = await store.beginRun(META);
+    store.close();
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET summary = ? WHERE id = ?").run('{"rows":', id);
+    db.prepare("UPDATE runs SET evaluators = ? WHERE id = ?").run("[{", other);
+    db.close();
+    const reopened = open();
+    const tail = "the database file is damaged or was edited by hand: restore it from a copy";
+    const summary = await evalErrorOf(reopened.findRun(id));
+    expect(summary.code).toBe("STORE_FAILED");
+    expect(summary.message.startsWith(`${dbPath}: run ${id} holds summary "{\\"rows\\":", which is not JSON (`) && summary.message.endsWith(tail)).toBe(true);
+    const evaluators = await evalErrorOf(reopened.findRun(other));
+    expect(evaluators.message.startsWith(`${dbPath}: run ${other} holds evaluators "[{", which is not JSON (`) && evaluators.message.endsWith(tail)).toBe(true);
+    expect((await evalErrorOf(reopened.listRuns())).code).toBe("STORE_FAILED");
+    for (const read of [() => collect(reopened.rows(other)), () => collect(reopened.scores(other))]) {
+      expect((await evalErrorOf(read())).message).toBe(evaluators.message);
+    }
+    reopened.close();
+  });
+
   it("scores() gives the key of a row read from its results (no scores column: an error or a missing result), as --pair-by key pairs it", async () => {
     const store = open();
     const id = await store.beginRun(META);

@@ -82,7 +82,7 @@ export class SqliteRunStore implements RunStore {
     // A schema changed by hand (a trigger or view whose SQL does not compile) fails here, as SQLite checks it whole.
     this.#q = this.#opened(() => prepareStatements(this.#db));
     this.#addRowsTx = this.#db.transaction((runId: string, rows: readonly (RowOutcome | SerializedRow)[], span: string, storedAt: number) => {
-      const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`));
+      const names = evaluatorNames(this.#requireRunning(runId, `add ${span} to it`), this.path);
       for (const [i, r] of rows.entries()) this.#insertRow({ fn: "addRows", i }, runId, r.row, r, names, null, storedAt);
     });
     this.#appendRowsTx = this.#db.transaction((runId: string, rows: readonly UnnumberedOutcome[], records: readonly (string | null)[], doing: string, storedAt: number) => {
@@ -91,7 +91,7 @@ export class SqliteRunStore implements RunStore {
       // their keys would answer for a run that no longer exists (then #requireRunning says there is no such run).
       const delivered = this.#q.runExists.get(runId) === undefined ? undefined : this.#storedNumbers(runId, rows);
       if (delivered) return delivered;
-      const evaluators = runEvaluators(this.#requireRunning(runId, doing, () => this.#endedHolding(runId, rows, doing)));
+      const evaluators = runEvaluators(this.#requireRunning(runId, doing, () => this.#endedHolding(runId, rows, doing)), this.path);
       const names = evaluators.map((e) => e.name);
       refuseUnknownResults(runId, names, rows);
       refuseImpossibleScores(evaluators, rows);
@@ -381,7 +381,7 @@ export class SqliteRunStore implements RunStore {
   async listRuns(): Promise<RunInfo[]> {
     return this.#guard("list runs", () => {
       const dead = this.#reapDeadRuns();
-      return this.#q.allRuns.all().map((r) => toRunInfo(r, dead));
+      return this.#q.allRuns.all().map((r) => toRunInfo(r, dead, this.path));
     });
   }
 
@@ -399,7 +399,7 @@ export class SqliteRunStore implements RunStore {
       if (key === "") return undefined;
       const dead = this.#reapDeadRuns();
       const byIdOrName = this.#q.runById.get(key) ?? this.#q.runByName.get(key);
-      if (byIdOrName) return toRunInfo(byIdOrName, dead);
+      if (byIdOrName) return toRunInfo(byIdOrName, dead, this.path);
       const shown = 10;
       const byPrefix = this.#q.runsByPrefix.all({ prefix: key.toLowerCase(), limit: shown + 1 });
       if (byPrefix.length > 1) {
@@ -412,7 +412,7 @@ export class SqliteRunStore implements RunStore {
         );
       }
       const found = byPrefix[0];
-      return found && toRunInfo(found, dead);
+      return found && toRunInfo(found, dead, this.path);
     });
   }
 
@@ -430,7 +430,7 @@ export class SqliteRunStore implements RunStore {
     const run = this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
     const chars = (r: RowRecord) => r.results.length + (r.error?.length ?? 0) + (r.record?.length ?? 0);
     const statement = records ? this.#q.rowPage : this.#q.rowPageWithoutRecord;
-    const pages = this.#pages(runId, statement, (r) => r.row, chars, rowsForResults(evaluatorNames(run).length));
+    const pages = this.#pages(runId, statement, (r) => r.row, chars, rowsForResults(evaluatorNames(run, this.path).length));
     for (const page of pages) for (const r of page) yield toRowOutcome(r, this.path, runId);
   }
 
@@ -442,7 +442,7 @@ export class SqliteRunStore implements RunStore {
    */
   async *scores(runId: string): AsyncGenerator<RowScores> {
     checkRunId("scores", runId);
-    const names = evaluatorNames(this.#guard(`read the scores of run ${runId}`, () => this.#run(runId)));
+    const names = evaluatorNames(this.#guard(`read the scores of run ${runId}`, () => this.#run(runId)), this.path);
     for (const page of this.#pages(runId, this.#q.scoresPage, (r) => r[0], (r) => (r[2] ?? r[3] ?? "").length)) {
       for (const [row, id, text, results, key] of page) {
         if (text === null) {
@@ -666,7 +666,7 @@ export class SqliteRunStore implements RunStore {
       if (id === undefined) return undefined;
       const dead = this.#reapDeadRuns();
       const run = this.#q.runById.get(id);
-      return run && toRunInfo(run, dead);
+      return run && toRunInfo(run, dead, this.path);
     });
   }
 
