@@ -74,6 +74,11 @@ describe("gates", () => {
     // Only decimal numbers: Number() would also read hex, binary and blanks.
     for (const odd of ["x=0x1", "x=0b1", "x= ", "x=1_0", "x=Infinity"]) expect(() => parseGates("fail-under", [odd])).toThrow(/takes NAME=MEAN/);
     expect(parseGates("fail-over", ["x=-1", "y=.5", "z=2e-1"]).map((g) => g.value)).toEqual([-1, 0.5, 0.2]);
+    // A number too large for a double reads as Infinity: said so, where the message only said to give a number.
+    expect(() => parseGates("fail-under", ["levenshtein=1e999"])).toThrow(
+      '--fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "levenshtein=1e999": 1e999 is too large to read as a number (beyond ±1.8e308)',
+    );
+    expect(() => parseGates("fail-over", ["x=-1e400"])).toThrow(/received "x=-1e400": -1e400 is too large to read as a number \(beyond ±1\.8e308\)$/);
   });
 
   it("several gates joined by commas in one option say to give the option once for each, rather than list the evaluators", () => {

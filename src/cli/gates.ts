@@ -64,7 +64,9 @@ function parseGate(kind: GateKind, arg: string): Gate | string {
   }
   // The example suits the option: --fail-over takes a distance, and refuses levenshtein, a similarity.
   const example = kind === "fail-over" ? "levenshtein_distance=5" : "levenshtein=0.8";
-  if (!m || !Number.isFinite(value)) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} ${example}), received ${received}`;
+  // 1e999 is written as a number, and read as Infinity (1e-999 as 0, which needs no word): said so, not as a value that is no number.
+  const beyond = m && !Number.isFinite(value) ? `: ${m[2]} is too large to read as a number (beyond ±1.8e308)` : "";
+  if (!m || !Number.isFinite(value)) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} ${example}), received ${received}${beyond}`;
   if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
     // 95 is likely 95%; 1.01 is more likely a slip past the highest rate than a rate of 1.01%.
     if (value > 1 && value < 2) return rate + ": the highest pass rate, every row passing, is 1";
