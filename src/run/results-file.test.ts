@@ -43,6 +43,9 @@ describe("readResultsFile", () => {
     const bad = await failure(writeIn(dir, "bad.jsonl", '{"row":1,"results":{}}\n{"row":2,\n'));
     expect(bad).toMatchObject({ code: "USAGE" });
     expect(bad.message).toMatch(/bad\.jsonl:2: not valid JSON .*; expected a results\.jsonl line from simeval run --out/);
+    // The column where the line stops being JSON, counted from 1, not V8's 0-based "at position N".
+    const placed = await failure(writeIn(dir, "placed.jsonl", '{"row":1,"results":{}}\n{"row":2,"results":{"x":{"type":"levenshtein" "score":1}}}\n'));
+    expect(placed.message).toBe(`${join(dir, "placed.jsonl")}:2: not valid JSON at column 47 (Expected ',' or '}' after property value); expected a results.jsonl line from simeval run --out`);
     expect((await failure(writeIn(dir, "shape.jsonl", '{"id":1}\n'))).message).toMatch(/shape\.jsonl:1: expected \{"row": N.*; "row" is missing$/);
     expect((await failure(writeIn(dir, "no-results.jsonl", '{"row":1}\n'))).message).toMatch(/; "results" is missing$/);
     expect((await failure(writeIn(dir, "row.jsonl", '{"row":"4","results":{}}\n'))).message).toMatch(/row\.jsonl:1: expected \{"row": N.*; "row" must be a number, received string "4"$/);

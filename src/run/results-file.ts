@@ -4,6 +4,7 @@ import { describeValue, EvalError } from "../errors.js";
 import { evaluatorTypes, findEvaluator } from "../evaluators/registry.js";
 import { scoreFault } from "../evaluators/score-range.js";
 import { MAGIC_BYTES, notText } from "../dataset/read-bytes.js";
+import { jsonFault, jsonParseMessage } from "../json-error-place.js";
 import type { RowOutcome } from "./types.js";
 
 /** Bytes read at a time. */
@@ -78,7 +79,10 @@ function parseResultLine(path: string, lineNo: number, line: string, unended: bo
   try {
     value = JSON.parse(line);
   } catch (error) {
-    const message = `${path}:${lineNo}: not valid JSON (${(error as Error).message}); expected a results.jsonl line from simeval run --out`;
+    // The column, as the dataset's readers give it, where V8's 0-based "at position N" was passed on as it said it.
+    const fault = jsonFault(line, error);
+    const at = fault ? ` at column ${fault.offset + 1}${fault.note}` : "";
+    const message = `${path}:${lineNo}: not valid JSON${at} (${jsonParseMessage(error)}); expected a results.jsonl line from simeval run --out`;
     throw new EvalError("USAGE", unended ? `${message}; the file's last line, with no line break after it, looks cut short (a run killed while writing it)` : message);
   }
   const o = value as Partial<RowOutcome>;
