@@ -153,6 +153,18 @@ describe("simeval score", () => {
     expect(JSON.parse(filled.out)).toMatchObject({ score: 1 });
   });
 
+  it("warns of a --record field that is a slip for expected, which left the record skipped", async () => {
+    for (const field of ["expectd", "Expected"]) {
+      const r = await run("score", "-t", "levenshtein", "--record", JSON.stringify({ output: "a", [field]: "a" }));
+      expect(r).toMatchObject({ code: 1, err: `simeval: warning: --record has no "expected", so the evaluator skipped it; it has "${field}". Did you mean "expected"?` });
+      expect(JSON.parse(r.out)).toMatchObject({ skipped: true });
+    }
+    // A field that is no slip for it, or an expected given, or one mapped from another field: nothing to say.
+    for (const argv of [["--record", '{"output":"a","reference":"a"}'], ["--record", '{"output":"a","expectd":"a"}', "--expected", "b"], ["--record", '{"output":"a","expectd":"a"}', "--inputs", '{"expected":"$.expectd"}']]) {
+      expect((await run("score", "-t", "levenshtein", ...argv)).err).toBe("");
+    }
+  });
+
   it("reads a record with an input mapping", async () => {
     const r = await run("score", "-t", "exact_match", "--record", '{"answer":{"text":"Paris"},"ref":"paris"}', "--inputs", '{"output":"$.answer.text","expected":"$.ref"}');
     expect(r.code).toBe(0);

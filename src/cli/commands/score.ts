@@ -8,7 +8,7 @@ import { wordList } from "../../word-list.js";
 import { EvalError } from "../../errors.js";
 import type { EvalRecord } from "../../types.js";
 import { EXIT } from "../exit-codes.js";
-import type { CliIO } from "../io.js";
+import { warn, type CliIO } from "../io.js";
 import { parseJsonOption } from "../json-option.js";
 
 export interface ScoreOptions {
@@ -98,5 +98,18 @@ export async function scoreCommand(opts: ScoreOptions, io: CliIO): Promise<numbe
   if (opts.expected !== undefined) record = { ...record, expected: opts.expected };
   const result = await evaluator.evaluate(record);
   io.stdout(JSON.stringify(result, null, 2));
+  if (result.skipped && opts.record !== undefined && !mapped("expected")) {
+    const misspelt = misspeltExpected(record);
+    if (misspelt) warn(io, `--record has no "expected", so the evaluator skipped it; it has "${misspelt}".${didYouMean(misspelt, ["expected"])}`);
+  }
   return result.passed === false ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * The field of a record without `expected` whose name is a slip for it (`expectd`, `Expected`): the record is
+ * skipped (score 0, failed), which the reasoning says on stdout, but not why, which this says on stderr.
+ */
+function misspeltExpected(record: EvalRecord): string | undefined {
+  if (record.expected !== undefined) return undefined;
+  return Object.keys(record).find((key) => !["input", "output", "metadata", "id"].includes(key) && didYouMean(key, ["expected"]) !== "");
 }
