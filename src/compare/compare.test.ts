@@ -85,6 +85,35 @@ describe("compareRuns", () => {
     );
   });
 
+  it("gives B against A the interval negated when the differences are symmetric about 0 (as many gains as losses): the interval is its own negation", async () => {
+    // Exact match on 50 rows, B gaining 10 and losing 10: both sides' differences are one list; it drew [−0.1605, 0.18] both ways.
+    const a = Array.from({ length: 50 }, (_, i) => (i < 25 ? 1 : 0));
+    const b = a.map((x, i) => (i < 10 ? 0 : i >= 25 && i < 35 ? 1 : x));
+    const opts = { directions: { e: "maximize" }, seed: 1 } as const;
+    const ab = (await compareRuns(run("a", { e: a }), run("b", { e: b }), opts)).evaluators[0];
+    const ba = (await compareRuns(run("b", { e: b }), run("a", { e: a }), opts)).evaluators[0];
+    expect(ab?.ci).toEqual({ low: 0 - (ab?.ci?.high as number), high: ab?.ci?.high, level: 0.95 });
+    expect(ab?.ci?.high).toBeGreaterThan(0.15);
+    expect(ab?.ci?.high).toBeLessThan(0.2);
+    expect(ba?.ci).toEqual(ab?.ci);
+    expect(ba?.p_value).toBe(ab?.p_value);
+    // Any list symmetric about 0, rounded or not, sampled or counted by value.
+    const sizes = fc.array(fc.oneof(fc.constantFrom(0.25, 0.5, 1), fc.double({ min: 0, max: 0.5, noNaN: true })), { minLength: 1, maxLength: 80 });
+    await fc.assert(
+      fc.asyncProperty(sizes, fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 50 }), async (d, zeros, seed) => {
+        // Against scores of 0, each difference is the score itself, exactly: d and −d.
+        const other = [...d, ...d.map((x) => 0 - x), ...Array<number>(zeros).fill(0)];
+        const base = other.map(() => 0);
+        const o = { directions: { e: "maximize" }, seed, resamples: 300 } as const;
+        const x = (await compareRuns(run("a", { e: base }), run("b", { e: other }), o)).evaluators[0];
+        const y = (await compareRuns(run("b", { e: other }), run("a", { e: base }), o)).evaluators[0];
+        expect(y?.p_value).toBe(x?.p_value);
+        expect(y?.ci && { low: y.ci.low, high: y.ci.high }).toEqual(x?.ci && { low: 0 - x.ci.high, high: 0 - x.ci.low });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("finds a constant shift: the interval excludes 0, p is small, b is better", async () => {
     const a = randomScores(400, 2);
     const b = a.map((x) => x + 0.05);

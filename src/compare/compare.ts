@@ -5,7 +5,7 @@
 import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
 import type { RowScores } from "../run/row-scores.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
-import { negatedComesFirst, negatedSorted, sizeOf, ValueCounter } from "../stats/distinct.js";
+import { negatedOrder, negatedSorted, sizeOf, ValueCounter } from "../stats/distinct.js";
 import { Xoshiro128, hashString } from "../stats/prng.js";
 import { toText } from "../mapping/to-text.js";
 import { CompensatedSum } from "../stats/quantiles.js";
@@ -395,9 +395,13 @@ class Pairs {
 function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settings"]): EvaluatorComparison {
   // The random draws below take the differences in order: sorted, the figures do not depend on the order the rows came in.
   // Swapping A and B negates every difference; both draw from whichever of the two sorted lists comes first, so
-  // that `compare B A` gives the same p-value and the interval negated, sampled or not.
+  // that `compare B A` gives the same p-value and the interval negated, sampled or not. When the two lists are equal
+  // (the differences symmetric about 0), both comparisons draw alike: one interval must be its own negation, so it is
+  // made symmetric, ± half its width (the resampled means' distribution is symmetric about 0 then; its two drawn ends
+  // each estimate the same bound, and their mean has the smaller Monte-Carlo error).
   const sorted = pairs.diffs.sorted();
-  const swapped = negatedComesFirst(sorted);
+  const order = negatedOrder(sorted);
+  const swapped = order < 0;
   const diffs = swapped ? negatedSorted(sorted) : sorted;
   const n = sizeOf(diffs);
   const meanA = n ? pairs.sumA.value / n : null;
@@ -405,7 +409,7 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
   const level = 1 - settings.alpha;
   const salt = hashString(name);
   const drawn = bootstrapMeanInterval(diffs, { resamples: settings.resamples, level, rng: Xoshiro128.fromSeed(settings.seed, salt, 1) });
-  const interval = drawn && swapped ? { low: 0 - drawn.high, high: 0 - drawn.low } : drawn;
+  const interval = drawn && orientedInterval(drawn, order);
   const test = signFlipTest(diffs, { resamples: settings.resamples, rng: Xoshiro128.fromSeed(settings.seed, salt, 2) });
   const up = pairs.direction === "maximize" ? "b" : "a"; // the better run when b − a > 0
   const down = up === "b" ? "a" : "b";
@@ -427,6 +431,17 @@ function summarizePairs(name: string, pairs: Pairs, settings: Comparison["settin
     rows: { improved: pairs.improved, regressed: pairs.regressed, unchanged: pairs.unchanged },
     worst: pairs.worst.list(),
   };
+}
+
+/**
+ * The interval drawn from the canonical list of differences, for the comparison as given: negated back when that
+ * list was the negated one (`order` −1), ± half its width when the list is its own negation (`order` 0).
+ */
+function orientedInterval(drawn: { low: number; high: number }, order: -1 | 0 | 1): { low: number; high: number } {
+  if (order > 0) return drawn;
+  if (order < 0) return { low: 0 - drawn.high, high: 0 - drawn.low };
+  const half = (drawn.high - drawn.low) / 2;
+  return { low: 0 - half, high: half };
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bootstrapMeanInterval } from "./bootstrap.js";
-import { distinctCounts, distinctCountsOf, listed, negatedComesFirst, negatedSorted, ValueCounter, type RunLengths } from "./distinct.js";
+import { distinctCounts, distinctCountsOf, listed, negatedComesFirst, negatedOrder, negatedSorted, ValueCounter, type RunLengths } from "./distinct.js";
 import { Xoshiro128 } from "./prng.js";
 import { signFlipTest } from "./sign-flip.js";
 
@@ -92,6 +92,11 @@ describe("negatedSorted and negatedComesFirst", () => {
         expect(negatedComesFirst(runs)).toBe(before(negated, list));
         const equal = negated.every((x, i) => x === list[i]);
         expect(negatedComesFirst(list) !== negatedComesFirst(negated)).toBe(!equal);
+        expect(negatedOrder(list)).toBe(equal ? 0 : before(negated, list) ? -1 : 1);
+        expect(negatedOrder(runs)).toBe(negatedOrder(list));
+        expect(negatedOrder(negated)).toBe(0 - negatedOrder(list));
+        const symmetric = sortedList([...xs, ...xs.map((x) => 0 - x)]);
+        expect(negatedOrder(symmetric)).toBe(0);
         expect([...negatedSorted(list)].some((x) => Object.is(x, -0))).toBe(false);
       }),
     );

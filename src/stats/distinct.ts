@@ -80,6 +80,15 @@ export function negatedSorted<T extends Float64Array | RunLengths>(list: T): T {
  * (unless the two are equal), whichever side was given, so that both can draw their random resamples from one.
  */
 export function negatedComesFirst(list: Float64Array | RunLengths): boolean {
+  return negatedOrder(list) < 0;
+}
+
+/**
+ * How {@link negatedSorted} of a sorted list stands to the list itself in lexicographic order: −1 when it comes
+ * first, 1 when the list does, 0 when the two are equal (a list symmetric about 0: as many differences of each size
+ * either way, as exact match's gains and losses often are), whose comparison and its swapped one draw from one list.
+ */
+export function negatedOrder(list: Float64Array | RunLengths): -1 | 0 | 1 {
   const r = list instanceof Float64Array ? { values: list, counts: null } : list;
   const k = r.values.length;
   const count = (j: number) => (r.counts ? (r.counts[j] as number) : 1);
@@ -91,14 +100,14 @@ export function negatedComesFirst(list: Float64Array | RunLengths): boolean {
   while (i < k && j >= 0) {
     const x = r.values[i] as number;
     const y = 0 - (r.values[j] as number);
-    if (x !== y) return y < x;
+    if (x !== y) return y < x ? -1 : 1;
     const step = Math.min(leftI, leftJ);
     leftI -= step;
     leftJ -= step;
     if (leftI === 0 && ++i < k) leftI = count(i);
     if (leftJ === 0 && --j >= 0) leftJ = count(j);
   }
-  return false;
+  return 0;
 }
 
 /** How many values a list holds, or the list run lengths stand for. */
