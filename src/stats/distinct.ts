@@ -75,18 +75,11 @@ export function negatedSorted<T extends Float64Array | RunLengths>(list: T): T {
 }
 
 /**
- * Whether {@link negatedSorted} of a sorted list comes before the list itself in lexicographic order: of a
- * comparison's differences and those of the same comparison with its sides swapped, exactly one comes first
- * (unless the two are equal), whichever side was given, so that both can draw their random resamples from one.
- */
-export function negatedComesFirst(list: Float64Array | RunLengths): boolean {
-  return negatedOrder(list) < 0;
-}
-
-/**
  * How {@link negatedSorted} of a sorted list stands to the list itself in lexicographic order: −1 when it comes
  * first, 1 when the list does, 0 when the two are equal (a list symmetric about 0: as many differences of each size
- * either way, as exact match's gains and losses often are), whose comparison and its swapped one draw from one list.
+ * either way, as exact match's gains and losses often are). Of a comparison's differences and those of the same
+ * comparison with its sides swapped, the one that comes first is the same whichever side was given, so that both
+ * draw their random resamples from it.
  */
 export function negatedOrder(list: Float64Array | RunLengths): -1 | 0 | 1 {
   const r = list instanceof Float64Array ? { values: list, counts: null } : list;
