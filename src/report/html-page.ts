@@ -159,6 +159,7 @@ mark{color:inherit;border-radius:2px;padding:0 1px}
 bdi,code,.mono,.chip,.reason,td.name a,tbody th.name a,nav.toc a,.meta dd,.warnbox,h1,h2{unicode-bidi:isolate}
 mark .nl::before{content:"↵";color:var(--muted)}
 mark .nl.crlf::before{content:"␍↵"}
+mark .sp::after{content:"⟨" attr(data-cp) "⟩";font-family:var(--mono);font-size:.75em;color:var(--muted);border:1px dashed #9aa4b2;border-radius:3px;padding:0 2px;margin:0 1px;white-space:nowrap;unicode-bidi:isolate}
 mark.missing{background:var(--fail-bg);border-bottom:2px dotted var(--fail)}
 mark.extra{background:var(--pass-bg);border-bottom:2px solid var(--pass)}
 .tokens{padding:8px 12px;border-top:1px solid var(--line);font-size:12.5px;display:flex;flex-wrap:wrap;gap:4px 14px}

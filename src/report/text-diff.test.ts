@@ -274,4 +274,19 @@ describe("segmentsToHtml", () => {
     // The sign is drawn by the CSS, not text that a copied answer would gain.
     expect(renderPage("t", "")).toContain(`mark .nl::before{content:"↵"`);
   });
+
+  it("names a marked space other than U+0020, which looked the same as the space it stands against", () => {
+    // "a\u00A0b" (a no-break space) against "a b": one marked blank on each side, the same to the eye.
+    const aligned = alignTexts("a\u00A0b", "a b", { unit: "chars", ignore_case: false });
+    const nbsp = `<span class="sp" data-cp="U+00A0" title="U+00A0 NO-BREAK SPACE">\u00A0</span>`;
+    expect(segmentsToHtml(aligned.expected, "missing")).toBe(`a<mark class="missing" title="missing from the output">${nbsp}</mark>b`);
+    expect(segmentsToHtml(aligned.output, "extra")).toBe(`a<mark class="extra" title="not in the expected text"> </mark>b`);
+    // An ideographic space, named; a thin space without a name in the list shows its code point alone.
+    expect(segmentsToHtml([{ text: "\u3000", changed: true }], "extra")).toContain(`data-cp="U+3000" title="U+3000 IDEOGRAPHIC SPACE"`);
+    expect(segmentsToHtml([{ text: "\u2005", changed: true }], "extra")).toContain(`data-cp="U+2005" title="U+2005">`);
+    // Unmarked, and inside text that did not change, it stays as it is (French "10\u00A0%").
+    expect(segmentsToHtml([{ text: "10\u00A0%", changed: false }], "extra")).toBe("10\u00A0%");
+    // The label is drawn by the CSS, not text that a copied answer would gain.
+    expect(renderPage("t", "")).toContain(`mark .sp::after{content:"⟨" attr(data-cp) "⟩"`);
+  });
 });

@@ -205,8 +205,35 @@ function push(segments: Segment[], text: string, changed: boolean, unmarkSpace: 
 export function segmentsToHtml(segments: readonly Segment[], cls: "missing" | "extra"): string {
   const title = cls === "missing" ? "missing from the output" : "not in the expected text";
   return segments
-    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${markedLineBreaks(escapeText(s.text))}</mark>` : escapeText(s.text)))
+    .map((s) => (s.changed ? `<mark class="${cls}" title="${title}">${markedSpaces(markedLineBreaks(escapeText(s.text)))}</mark>` : escapeText(s.text)))
     .join("");
+}
+
+/** Space characters other than U+0020, tab and the line breaks: drawn like a space, and each a difference of its own. */
+const OTHER_SPACE = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/gu;
+
+/** Names for the {@link OTHER_SPACE} characters an output most often holds. */
+const SPACE_NAMES: Record<number, string> = {
+  0x00a0: "NO-BREAK SPACE",
+  0x2002: "EN SPACE",
+  0x2003: "EM SPACE",
+  0x2007: "FIGURE SPACE",
+  0x2009: "THIN SPACE",
+  0x202f: "NARROW NO-BREAK SPACE",
+  0x3000: "IDEOGRAPHIC SPACE",
+};
+
+/**
+ * A marked space other than U+0020 (a no-break space, a thin space, an ideographic space) with its code point after
+ * it, `<span class="sp" data-cp="U+00A0">` drawn "⟨U+00A0⟩" by the CSS (so a copied answer does not gain it): "a\u00A0b"
+ * against "a b" was a marked blank on each side that looked the same, and the reader could not see what differed.
+ */
+function markedSpaces(html: string): string {
+  return html.replace(OTHER_SPACE, (c) => {
+    const cp = `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+    const name = SPACE_NAMES[c.codePointAt(0) ?? -1];
+    return `<span class="sp" data-cp="${cp}" title="${cp}${name ? ` ${name}` : ""}">${c}</span>`;
+  });
 }
 
 /**
