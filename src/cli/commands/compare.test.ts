@@ -92,6 +92,17 @@ describe("compare", () => {
     expect(whole.some((l) => l.startsWith("p: two-sided") && l.length > 60)).toBe(true);
   });
 
+  it("wraps the warnings, the evaluators only in one run and the notes on few pairs and few differing rows as it wraps the methods", async () => {
+    const types = { em: "exact_match" };
+    const c = await compare(loaded("a", { ...types, x: "exact_match" }, rows(["em", "x"], 5, 1), "incomplete"), loaded("b", types, rows(["em"], 3, 0), "complete"));
+    const prose = /^(warning: |only in A|Fewer than 10 pairs|Too few rows differ)/;
+    const whole = printComparison(c).split("\n");
+    expect(whole.filter((l) => prose.test(l) && l.length > 24).map((l) => l.slice(0, 8))).toEqual(["warning:", "warning:", "only in ", "Fewer th", "Too few "]);
+    const at24 = printComparison(c, Number.POSITIVE_INFINITY, 24).split("\n");
+    expect(at24.filter((l) => prose.test(l) && l.length > 24)).toEqual([]);
+    expect(at24.filter((l) => prose.test(l)).map((l) => l.slice(0, 8))).toEqual(["warning:", "warning:", "only in ", "Fewer th", "Too few "]);
+  });
+
   it("says when an evaluator has too few pairs for its bootstrap interval to mean much", async () => {
     const run = (n: number, score: number) => loaded(`r${n}${score}`, { em: "exact_match" }, rows(["em"], n, score), "complete");
     const [a, b] = [run(3, 1), run(3, 0)];
@@ -512,6 +523,16 @@ describe("compareCommand", () => {
         return out.join("\n");
       };
       expect(await printed()).toContain("10,000 resamples (seed 1)");
+      // On a terminal (io.columns), its sentences are wrapped to its width; in a log (no columns), one line each.
+      const methods = async (columns?: number) => {
+        const out: string[] = [];
+        const io = { stdout: (line: string) => void out.push(line), stderr: () => undefined, ...(columns === undefined ? {} : { columns }) };
+        expect(await compareCommand(a, b, { db: join(dir, "none.db") }, io)).toBe(0);
+        return out.join("\n").split("\n").filter((l) => l.startsWith("p: two-sided"));
+      };
+      expect((await methods()).some((l) => l.length > 60)).toBe(true);
+      expect(await methods(60)).toHaveLength(1);
+      expect((await methods(60)).every((l) => l.length <= 60)).toBe(true);
       expect(await printed("7")).toContain("10,000 resamples (seed 7)");
       // Rows whose ids disagree are no dataset in common: under the gate, no verdict (USAGE) rather than a pass or a fail.
       const other = writeResults(join(dir, "other.jsonl"), 12, () => ({ ld: { type: "levenshtein_distance", score: 5, skipped: false } }), "x");
