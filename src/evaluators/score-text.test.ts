@@ -23,6 +23,12 @@ describe("scoreText", () => {
     expect(scoreText(0, 2, 0.8, false)).toBe("0.00");
     expect(scoreText(0.99996, 4, 1, false)).toBe("0.99996");
   });
+
+  it("prints a score with no verdict (passed null or undefined) with its decimals, the threshold aside", () => {
+    expect(scoreText(0.5, 4, 0.8, null)).toBe("0.5000");
+    expect(scoreText(0.5, 4, 0.8)).toBe("0.5000");
+    expect(scoreText(0.99999997, 4, 0.8, null)).toBe("0.99999997");
+  });
 });
 
 /** The last number before "meets"/"below" and the threshold after it must tell the verdict the result gives. */
