@@ -2042,10 +2042,15 @@ describe("the file moved away", () => {
     expect(begun.message).toBe(
       `${dbPath}: could not begin a run: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (the run is lost; run it again)`,
     );
+    // Each says what it left undone: no run was lost by setting the baseline or deleting one.
     const baseline = await storeError(() => store.setBaseline(id));
-    expect(baseline.message).toContain(`: could not set the baseline to run ${id}: the database file was deleted after this process opened it`);
+    expect(baseline.message).toBe(
+      `${dbPath}: could not set the baseline to run ${id}: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (the baseline was not set)`,
+    );
     const deleted = await storeError(() => store.deleteRun(id, { force: true }));
-    expect(deleted.message).toContain(`: could not delete run ${id}: the database file was deleted after this process opened it`);
+    expect(deleted.message).toBe(
+      `${dbPath}: could not delete run ${id}: the database file was deleted after this process opened it, so nothing it records can be read back from ${dbPath} (nothing was deleted)`,
+    );
   });
 
   it("refuses to finish a run once another file has replaced the database (moved onto its path)", async () => {

@@ -554,7 +554,7 @@ export class SqliteRunStore implements RunStore {
     this.#guard(`set the baseline to run ${runId}`, () =>
       this.#db
         .transaction(() => {
-          this.#requireSameFile();
+          this.#requireSameFile("the baseline was not set");
           this.#run(runId);
           this.#q.putSetting.run("baseline", runId);
         })
@@ -585,7 +585,7 @@ export class SqliteRunStore implements RunStore {
       this.#db.pragma("foreign_keys = OFF");
       try {
         return this.#db.transaction(() => {
-          this.#requireSameFile();
+          this.#requireSameFile("nothing was deleted");
           const run = this.#run(runId);
           if (run.status === "running" && !opts.force && writerMayBeAlive(run)) {
             const by = run.pid === null ? "owned by no process: finish or abort it, or force the deletion" : `process ${run.pid} on ${run.host ?? "?"}`;
@@ -746,12 +746,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * Throws when the file at {@link path} is no longer the one this store opened: deleted, or
+   * Throws when the file at {@link path} is no longer the one this store opened (`outcome`: what that left undone): deleted, or
    * replaced by another (moved onto the path, a copy put back). SQLite goes on writing the file it opened, which
    * no other process can open any more, so a run would end as recorded with nothing to read it back from.
    * One `stat` per batch of rows.
    */
-  #requireSameFile(): void {
+  #requireSameFile(outcome = "the run is lost; run it again"): void {
     if (this.#file === null) return;
     let now: { dev: number; ino: number } | null;
     try {
@@ -763,7 +763,7 @@ export class SqliteRunStore implements RunStore {
     if (now !== null && now.dev === this.#file.dev && now.ino === this.#file.ino) return;
     // A plain Error: the caller's guard makes it the STORE_FAILED that names the file and what was being done.
     throw new Error(
-      `the database file was ${now === null ? "deleted" : "replaced by another file"} after this process opened it, so nothing it records can be read back from ${this.path} (the run is lost; run it again)`,
+      `the database file was ${now === null ? "deleted" : "replaced by another file"} after this process opened it, so nothing it records can be read back from ${this.path} (${outcome})`,
     );
   }
 
