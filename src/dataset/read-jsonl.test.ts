@@ -131,6 +131,9 @@ describe("readJsonl", () => {
     expect(cr.map((i) => ("error" in i ? i.error.message : ""))).toEqual([
       "line 1: not valid JSON (Unexpected non-whitespace character after JSON at column 9 of the line (a second object after a carriage return: the file's lines seem to end in a CR alone, as classic Mac OS wrote them, where JSONL lines end in LF or CRLF; convert them, e.g. tr '\\r' '\\n' < FILE > FILE-lf)); expected one JSON object per line (JSONL)",
     ]);
+    // Its lines indented (an editor's pretty print), the CR is still before the second object: said so too.
+    const indented = await collect(readJsonl(await file("cr-indented.jsonl", '{"a":1}\r \t{"a":2}\r')));
+    expect(indented.map((i) => ("error" in i ? i.error.message : ""))).toEqual([expect.stringContaining("at column 11 of the line (a second object after a carriage return: ")]);
   });
 
   it("leaves a CRLF line's \\r out of a message, as if the line ended before it", async () => {
