@@ -160,7 +160,9 @@ describe("simeval score", () => {
       expect(JSON.parse(r.out)).toMatchObject({ skipped: true });
     }
     // A field that is no slip for it, or an expected given, or one mapped from another field: nothing to say.
-    for (const argv of [["--record", '{"output":"a","reference":"a"}'], ["--record", '{"output":"a","expectd":"a"}', "--expected", "b"], ["--record", '{"output":"a","expectd":"a"}', "--inputs", '{"expected":"$.expectd"}']]) {
+    for (const argv of [["--record", '{"output":"a","reference":"a"}'], ["--record", '{"output":"a","expectd":"a"}', "--expected", "b"], ["--record", '{"output":"a","expectd":"a"}', "--inputs", '{"expected":"$.expectd"}'],
+      // Skipped all the same, but not for the slip: expected mapped from another field, or given as null.
+      ["--record", '{"output":"a","expectd":"a"}', "--inputs", '{"expected":"$.ref"}'], ["--record", '{"output":"a","expected":null,"expectd":"a"}']]) {
       expect((await run("score", "-t", "levenshtein", ...argv)).err).toBe("");
     }
   });
