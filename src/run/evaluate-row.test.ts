@@ -57,6 +57,8 @@ describe("scoreRecord", () => {
     expect(error).toBeInstanceOf(EvalError);
     expect(error).toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["evaluators", 1, "name"] }] });
     expect(error?.message).toBe('scoreRecord: evaluators[1] is named "X", as evaluators[0] is ("x", ignoring case): results are keyed by name, so one would replace the other; give each evaluator a unique "name"');
+    // The capitalised one first, likewise.
+    await expect(scoreRecord({ output: "a", expected: "b" }, [b, a])).rejects.toMatchObject({ code: "CONFIG_INVALID", issues: [{ path: ["evaluators", 1, "name"] }] });
     // Names that differ stay scored, each under its own.
     expect(Object.keys(await scoreRecord({ output: "a", expected: "b" }, [a, createEvaluator({ type: "levenshtein", name: "y" })]))).toEqual(["x", "y"]);
   });
