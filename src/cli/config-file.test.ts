@@ -187,5 +187,10 @@ describe("readEvalsFile", () => {
     // A lone surrogate written as UTF-8 bytes (CESU-8) is not UTF-8 either.
     writeFileSync(path, Buffer.concat([Buffer.from('{"evaluators": [{"type": "exact_match", "name": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}]}')]));
     expect((await errorOf(path)).message).toContain("not valid UTF-8 at line 1, column 50 (byte 0xED)");
+    // On the first line after a byte order mark, the column is counted after it, as a JSON error's is; the first byte is column 1.
+    writeFileSync(path, Buffer.concat([Buffer.from('\uFEFF{"evaluators": [{"type": "exact_match", "name": "'), Buffer.from([0xe9]), Buffer.from('"}]}')]));
+    expect((await errorOf(path)).message).toContain("not valid UTF-8 at line 1, column 50 (byte 0xE9)");
+    writeFileSync(path, Buffer.concat([Buffer.from([0xe9]), Buffer.from('{"evaluators": []}')]));
+    expect((await errorOf(path)).message).toBe(`${path}: not valid UTF-8 at line 1, column 1 (byte 0xE9); the file was likely saved in another encoding (Windows-1252 or Latin-1): convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8`);
   });
 });
