@@ -258,6 +258,10 @@ describe("compare", () => {
     const shifted = rows(["em"], 6).map((r) => ({ ...r, row: r.row + 1, id: `q${r.row + 1}` })); // rows 2–7
     const c = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 6), "complete"), loaded("new", { em: "exact_match" }, shifted, "complete"));
     expect(c.warnings).toEqual(["A has 6 rows and B 6: only the 5 row numbers in both are compared (1 in A only, 1 in B only)"]);
+    // None in both (a file renumbered): said as none, not as "only the 0 row numbers".
+    const apart = rows(["em"], 3).map((r) => ({ ...r, row: r.row + 10 }));
+    const none = await compare(loaded("base", { em: "exact_match" }, rows(["em"], 3), "complete"), loaded("new", { em: "exact_match" }, apart, "complete"));
+    expect(none.warnings[0]).toBe("A has 3 rows and B 3: no row number is in both, so nothing is compared (3 in A only, 3 in B only)");
   });
 
   it("writes the row counts of one-run-only rows and of the text's header with thousands separators, and one row as such", async () => {

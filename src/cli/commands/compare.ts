@@ -168,7 +168,11 @@ export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: P
   const unit = pairBy === "key" ? "key" : "row number";
   if (c.rows.a_only || c.rows.b_only) {
     const apart = [c.rows.a_only ? `${formatInt(c.rows.a_only)} in A only` : "", c.rows.b_only ? `${formatInt(c.rows.b_only)} in B only` : ""].filter(Boolean).join(", ");
-    early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: only the ${formatInt(c.rows.matched)} ${unit}${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared (${apart})`);
+    const compared =
+      c.rows.matched === 0
+        ? `no ${unit} is in both, so nothing is compared`
+        : `only the ${formatInt(c.rows.matched)} ${unit}${c.rows.matched === 1 ? "" : "s"} in both ${c.rows.matched === 1 ? "is" : "are"} compared`;
+    early.push(`A has ${rowsText(c.rows.a)} and B ${formatInt(c.rows.b)}: ${compared} (${apart})`);
   }
   for (const name of clashes) early.push(`${name} is ${a.types[name]} in A but ${b.types[name]} in B: not compared`);
   early.push(...specWarnings(a, b, c));
