@@ -94,6 +94,15 @@ describe("gates", () => {
     expect(gateIssues(readGates({ "fail-under": ["a,b=0.5"] }), evaluators)[0]?.message).toContain("the evaluators are levenshtein, exact_match.");
   });
 
+  it("a gate given two values says a gate takes one, where it named no evaluator 'levenshtein=0.5'", () => {
+    const evaluators: GatedEvaluator[] = [{ name: "levenshtein", direction: "maximize", threshold: 0.8 }];
+    expect(gateIssues(readGates({ "fail-under": ["levenshtein=0.5=0.8"] }), evaluators)[0]?.message).toBe(
+      '--fail-under levenshtein=0.5=0.8: no evaluator is named "levenshtein=0.5"; a gate takes one value, as --fail-under levenshtein=0.8',
+    );
+    // Before the "=", a name the run lacks: the evaluators are listed, as for any unknown name.
+    expect(gateIssues(readGates({ "fail-under": ["lev=0.5=0.8"] }), evaluators)[0]?.message).toContain("the evaluators are levenshtein.");
+  });
+
   it("name every malformed argument at once, not the first only", () => {
     expect(() => parseGates("fail-under", ["a", "b=0.5", "c=x"])).toThrow('2 problems with the gate options:\n✖ --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "a"\n✖ --fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "c=x"');
     const parsed = readGates({ "min-pass-rate": ["m=2"], "fail-under": ["u=0.5", "v"] });

@@ -119,11 +119,21 @@ function commaListed(g: Gate): string | undefined {
   return `each --${g.kind} gives one gate: give it once for each, as ${each}`;
 }
 
+/**
+ * For a gate given two values (`--fail-under levenshtein=0.5=0.8`, read as the name "levenshtein=0.5"), that a gate
+ * takes one. Undefined unless what comes before the first "=" names an evaluator of the run.
+ */
+function valueTwice(g: Gate, names: readonly string[]): string | undefined {
+  const m = /^([^=]+)=[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.exec(g.evaluator);
+  if (!m || !names.includes(m[1] as string)) return undefined;
+  return `a gate takes one value, as --${g.kind} ${m[1]}=${g.value}`;
+}
+
 /** What is wrong with one gate, or undefined. */
 function gateProblem(g: Gate, evaluators: readonly GatedEvaluator[], names: string[]): string | undefined {
   const e = evaluators.find((x) => x.name === g.evaluator);
   const gate = `--${g.kind} ${g.evaluator}=${g.value}`;
-  if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; ${commaListed(g) ?? `the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`}`;
+  if (!e) return `${gate}: no evaluator is named "${g.evaluator}"; ${commaListed(g) ?? valueTwice(g, names) ?? `the evaluators are ${names.join(", ")}.${didYouMean(g.evaluator, names)}`}`;
   const distance = e.direction === "minimize";
   if (g.kind === "fail-under" && distance) {
     return `${gate}: "${g.evaluator}" is a distance (lower is better); use --fail-over ${g.evaluator}=MEAN to fail when its mean is above MEAN`;
