@@ -76,6 +76,15 @@ describe("jsonFault", () => {
     // White space between tokens is no fault: the place is the token after it.
     expect(jsonFault('{"a":\n\n}', parseError('{"a":\n\n}'))?.note).toBe("");
   });
+
+  it("names a control character at the fault, which a reader of the line cannot see: a NUL byte, a tab in a string", () => {
+    const nul = '{"a":"x\u0000y"}';
+    expect(jsonFault(nul, parseError(nul))).toEqual({ offset: 7, note: " (the control character U+0000, a NUL byte: JSON takes it only inside a string, escaped as \\u0000)" });
+    const tab = '{"a":"x\ty"}';
+    expect(jsonFault(tab, parseError(tab))?.note).toBe(" (the control character U+0009, a tab: JSON takes it only inside a string, escaped as \\u0009)");
+    const after = '{"a":1}\u0001';
+    expect(jsonErrorPlace(after, parseError(after))).toBe(" at line 1, column 8 (the control character U+0001: JSON takes it only inside a string, escaped as \\u0001)");
+  });
 });
 
 describe("jsonParseMessage", () => {

@@ -51,11 +51,18 @@ export const LINE_BREAK = ' (a line break inside a string: close the string with
 
 /**
  * The note on a fault at `offset` that is not a trailing comma: a comment starting there, or a line break,
- * which is a fault only inside a string (outside one it is white space): most often a string left unclosed.
+ * which is a fault only inside a string (outside one it is white space): most often a string left unclosed;
+ * or another control character (a NUL byte, a tab in a string), which a reader of the line cannot see.
  */
 function placeNote(text: string, offset: number): string {
   if (startsComment(text, offset)) return COMMENT;
-  return text[offset] === "\n" || text[offset] === "\r" ? LINE_BREAK : "";
+  if (text[offset] === "\n" || text[offset] === "\r") return LINE_BREAK;
+  const code = text.charCodeAt(offset);
+  if (code < 0x20) {
+    const cp = code.toString(16).toUpperCase().padStart(4, "0");
+    return ` (the control character U+${cp}${code === 0 ? ", a NUL byte" : code === 9 ? ", a tab" : ""}: JSON takes it only inside a string, escaped as \\u${cp.toLowerCase()})`;
+  }
+  return "";
 }
 
 /** Whether a `//` or `/*` comment starts at `offset`. */

@@ -101,7 +101,7 @@ describe("simeval run", () => {
     const data = file("ctl.jsonl", `{"output":"a","expected":"a"}\n${line}\n`);
     const out = join(dir, "out.jsonl");
     const r = await run("run", data, "--config", file("evals.json", evals([{ type: "exact_match" }])), "--no-db", "--out", out);
-    expect(r.err).toContain("simeval: warning: row 2 (line 2): not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON at column 1 of the line)");
+    expect(r.err).toContain("simeval: warning: row 2 (line 2): not valid JSON (Unexpected token '\\u001b', \"\\u001b[2J\\u202e\\u009b1m\\u0007\" is not valid JSON at column 1 of the line (the control character U+001B: JSON takes it only inside a string, escaped as \\u001b))");
     expect(r.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     const written = JSON.parse(readFileSync(out, "utf8").trim().split("\n")[1]!);
     expect(written.error.message).toContain(`"${line}"`);
