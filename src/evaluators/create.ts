@@ -3,6 +3,7 @@ import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
 import { findEvaluator } from "./registry.js";
+import { sameNames } from "./same-names.js";
 import { parseSpec, throwIssues, type EvaluatorSpec, type ParsedSpec } from "./spec.js";
 
 /** What a summary needs of a result: see {@link Evaluator.verdictNow}. */
@@ -159,23 +160,16 @@ function parseSpecs(specs: unknown, at: (string | number)[], issues: Issue[]): (
     throwIssues(issues);
   }
   const parsed = specs.map((spec, i) => parseSpec(spec, [...at, i], issues));
-  // Names are checked for every spec, valid or not, so that a duplicate shows with the other problems.
-  const seen = new Map<string, number>();
-  parsed.forEach((p, i) => {
-    const name = p?.name ?? nameOf(specs[i]);
-    if (name === undefined) return;
-    // Names that differ only in case are one name to a reader (and to case-insensitive file systems and
-    // CI dashboards, where each evaluator is a JUnit suite): refused like an exact duplicate.
-    const key = name.toLowerCase();
-    const first = seen.get(key);
-    if (first !== undefined) {
-      const other = parsed[first]?.name ?? nameOf(specs[first]);
-      const how = other === name ? "is already used by" : `differs only in case from ${JSON.stringify(other)}, the name of`;
-      // A spec without "name" is named by its type, which the reader of the config does not see as a name.
-      const byType = (spec: unknown) => (typeof spec === "object" && spec !== null && (spec as Record<string, unknown>)["name"] === undefined ? ` (its type: it gives no "name")` : "");
-      issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}"${byType(specs[i])} ${how} ${at.join(".")}[${first}]${byType(specs[first])}; give each evaluator a unique "name"` });
-    } else seen.set(key, i);
-  });
+  // Names are checked for every spec, valid or not, so that a duplicate shows with the other problems; one differing
+  // only in case is refused like an exact duplicate (sameNames).
+  const names = parsed.map((p, i) => p?.name ?? nameOf(specs[i]));
+  // A spec without "name" is named by its type, which the reader of the config does not see as a name.
+  const byType = (spec: unknown) => (typeof spec === "object" && spec !== null && (spec as Record<string, unknown>)["name"] === undefined ? ` (its type: it gives no "name")` : "");
+  for (const { at: i, first } of sameNames(names)) {
+    const [name, other] = [names[i] as string, names[first] as string];
+    const how = other === name ? "is already used by" : `differs only in case from ${JSON.stringify(other)}, the name of`;
+    issues.push({ path: [...at, i, "name"], message: `${at.join(".")}[${i}]: the name "${name}"${byType(specs[i])} ${how} ${at.join(".")}[${first}]${byType(specs[first])}; give each evaluator a unique "name"` });
+  }
   return parsed;
 }
 

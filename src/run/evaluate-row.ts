@@ -1,5 +1,6 @@
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
 import type { EvalVerdict, Evaluator } from "../evaluators/create.js";
+import { sameNames } from "../evaluators/same-names.js";
 import { parseArrayElement } from "../dataset/read-json.js";
 import { parseJsonlRow } from "../dataset/read-jsonl.js";
 import type { DatasetItem, UnparsedRow } from "../dataset/rows.js";
@@ -32,14 +33,11 @@ export async function scoreRecord(record: EvalRecord, evaluators: readonly Evalu
   if (bad >= 0) throw argumentError("CONFIG_INVALID", "scoreRecord", `evaluators[${bad}]`, "an evaluator from createEvaluators", evaluators[bad], ["evaluators", bad]);
   // Results are keyed by name: of two evaluators built apart (createEvaluator) with one name, the second's result
   // replaced the first's. Ignoring case, as createEvaluators and a run's evaluators do.
-  const named = new Map<string, number>();
-  for (const [i, e] of evaluators.entries()) {
-    const first = named.get(e.name.toLowerCase());
-    if (first !== undefined) {
-      const message = `scoreRecord: evaluators[${i}] is named "${e.name}", as evaluators[${first}] is ("${(evaluators[first] as Evaluator).name}", ignoring case): results are keyed by name, so one would replace the other; give each evaluator a unique "name"`;
-      throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["evaluators", i, "name"], message }] });
-    }
-    named.set(e.name.toLowerCase(), i);
+  const [clash] = sameNames(evaluators.map((e) => e.name));
+  if (clash) {
+    const { at, first } = clash;
+    const message = `scoreRecord: evaluators[${at}] is named "${evaluators[at]?.name}", as evaluators[${first}] is ("${evaluators[first]?.name}", ignoring case): results are keyed by name, so one would replace the other; give each evaluator a unique "name"`;
+    throw new EvalError("CONFIG_INVALID", message, { issues: [{ path: ["evaluators", at, "name"], message }] });
   }
   return (await evaluateItem({ row: 1, line: 1, record }, evaluators)).results;
 }
