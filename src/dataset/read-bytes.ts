@@ -43,6 +43,13 @@ export function checkDatasetFile(path: string): Stats {
 /** How many leading bytes {@link notText} looks at. */
 export const MAGIC_BYTES = 6;
 
+/**
+ * What a file with bytes that are not UTF-8 nearly always was, and how to convert it, to follow "the file was" (a CSV
+ * header's refusal, `run`'s warning on such rows).
+ */
+export const SAVED_IN_LEGACY_ENCODING =
+  "saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8, or save it again from the spreadsheet as CSV UTF-8";
+
 /** Leading bytes of files that are not text, what each is, and what to do instead. */
 const NOT_TEXT: readonly { magic: readonly number[]; what: string; fix: string }[] = [
   { magic: [0x1f, 0x8b], what: "is gzip-compressed", fix: "decompress it first, e.g. gunzip -k FILE" },

@@ -10,7 +10,7 @@ import type { FileHandle } from "node:fs/promises";
 import { parse, type CsvError, type Parser } from "csv-parse";
 import type { EvalError } from "../errors.js";
 import { datasetInvalid, fileProblem } from "./errors.js";
-import { openDatasetFile, readReusedChunks, Utf8Sanitizer } from "./read-bytes.js";
+import { openDatasetFile, readReusedChunks, SAVED_IN_LEGACY_ENCODING, Utf8Sanitizer } from "./read-bytes.js";
 import { isRowObject, itemsOf, rowError, shortMessage, type DatasetItem } from "./rows.js";
 
 /** The column whose JSON-object text becomes an object. */
@@ -98,7 +98,7 @@ function idColumnWarning(line: number, name: string): string {
 }
 
 /** What a header that is not UTF-8 nearly always is, and how to convert it, as `run` says of rows that are not. */
-const LEGACY_ENCODING = "The file was probably saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8, or save it again from the spreadsheet as CSV UTF-8";
+const LEGACY_ENCODING = `The file was probably ${SAVED_IN_LEGACY_ENCODING}`;
 
 /**
  * Checks the header: every column needs a name, and names must differ. Names are trimmed. Columns with no

@@ -7,6 +7,7 @@ import { STOPPED_EXIT, watchStopSignals } from "../stop-signals.js";
 import { renderRunReport } from "../../report/index.js";
 import { runReportInput, unrecordedRun } from "../../run/report-input.js";
 import { createRunEvaluators, runDataset, type RunDatasetResult } from "../../run/run-dataset.js";
+import { SAVED_IN_LEGACY_ENCODING } from "../../dataset/read-bytes.js";
 import { fieldHints, firstRowFields, firstRowFieldsText, runWarnings, warningsSaidOnce } from "../../run/run-warnings.js";
 import { openSqliteStore } from "../../storage/sqlite.js";
 import type { RunStore } from "../../storage/store.js";
@@ -193,7 +194,7 @@ export async function runCommand(dataset: string, opts: RunOptions, io: CliIO): 
     // Rows that are not UTF-8 are nearly always a file saved in a legacy encoding: say which and how to convert it.
     if (result.rowErrors.some((e) => e.message.includes("not valid UTF-8"))) {
       datasetWarnings.push(
-        `${dataset}: rows that are not valid UTF-8 usually mean the file was saved in another encoding (Windows-1252 or Latin-1, as older Excel versions save CSV); convert it to UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8, or save it again from the spreadsheet as CSV UTF-8`,
+        `${dataset}: rows that are not valid UTF-8 usually mean the file was ${SAVED_IN_LEGACY_ENCODING}`,
       );
     }
     for (const w of datasetWarnings) warn(io, w);
