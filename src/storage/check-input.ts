@@ -91,3 +91,34 @@ export function checkDeleteOptions(opts: unknown): void {
   if (onProgress !== undefined && typeof onProgress !== "function") throw bad("opts.onProgress", "a function or nothing", onProgress);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw bad("opts.signal", "an AbortSignal or nothing", signal);
 }
+
+/**
+ * `opts` of {@link SqliteRunStore.rows} checked, with its defaults: every row, records read. Throws CONFIG_INVALID
+ * naming the option that is of the wrong kind.
+ */
+export function rowsOptions(opts: unknown): { records: boolean; after: number; limit: number } {
+  const bad = (arg: string, expected: string, value: unknown) => argumentError("CONFIG_INVALID", "rows", arg, expected, value, arg.split("."));
+  if (!isPlainObject(opts)) throw bad("opts", "an object ({ records?, after?, limit? }) or nothing", opts);
+  const { records = true, after = Number.MIN_SAFE_INTEGER, limit = Number.MAX_SAFE_INTEGER } = opts;
+  if (typeof records !== "boolean") throw bad("opts.records", "a boolean or nothing", records);
+  if (!Number.isSafeInteger(after)) throw bad("opts.after", "a whole number (the last row number of the page before) or nothing", after);
+  if (!isCount(limit)) throw bad("opts.limit", "a whole number from 1 or nothing", limit);
+  return { records, after: after as number, limit: limit as number };
+}
+
+/**
+ * `opts` of {@link SqliteRunStore.listRuns} checked: `after` (a run id, or undefined) and `limit` (-1 for every run,
+ * as SQLite's LIMIT takes it). Throws CONFIG_INVALID naming the option that is of the wrong kind.
+ */
+export function listRunsOptions(opts: unknown): { after: string | undefined; limit: number } {
+  const bad = (arg: string, expected: string, value: unknown) => argumentError("CONFIG_INVALID", "listRuns", arg, expected, value, arg.split("."));
+  if (!isPlainObject(opts)) throw bad("opts", "an object ({ after?, limit? }) or nothing", opts);
+  const { after, limit } = opts;
+  if (after !== undefined && (typeof after !== "string" || after === "")) throw bad("opts.after", "a run's id (the last run of the page before) or nothing", after);
+  if (limit !== undefined && !isCount(limit)) throw bad("opts.limit", "a whole number from 1 or nothing", limit);
+  return { after, limit: limit ?? -1 };
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1;
+}

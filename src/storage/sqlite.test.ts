@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeValue, EvalError, type ErrorCode } from "../errors.js";
 import { createEvaluators } from "../evaluators/create.js";
@@ -883,6 +884,100 @@ describe("findRun", () => {
     expect(e.message).toContain("several run ids");
     for (const id of ids) expect(e.message).toContain(id);
     expect(e.message).toContain("(a)");
+  });
+});
+
+describe("pages and exact lookups (what a service reads)", () => {
+  it("getRun finds a run by its exact id only, not by name or id prefix as findRun does; a bad id is INPUT_INVALID", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    expect(await store.getRun(id)).toEqual(await store.findRun(id));
+    expect((await store.getRun(id))?.id).toBe(id);
+    expect(await store.findRun("nightly")).toBeDefined();
+    expect(await store.getRun("nightly")).toBeUndefined();
+    expect(await store.findRun(id.slice(0, 20))).toBeDefined();
+    expect(await store.getRun(id.slice(0, 20))).toBeUndefined();
+    expect(await store.getRun(id.toUpperCase())).toBeUndefined();
+    for (const bad of ["", 5, undefined]) {
+      await expect(store.getRun(bad as never)).rejects.toMatchObject({ code: "INPUT_INVALID", message: expect.stringContaining("getRun: runId must be") });
+    }
+  });
+
+  it("listRuns in pages gives every run once, newest first, as one listing does; after the last run, none", async () => {
+    const store = open();
+    // Runs begun in one millisecond share started_at: the pages follow the listing's order by id then.
+    for (let i = 0; i < 7; i++) {
+      await store.beginRun({ ...META, name: `r${i}` });
+      if (i % 3 === 0) await new Promise((r) => setTimeout(r, 2));
+    }
+    const all = await store.listRuns();
+    expect(all).toHaveLength(7);
+    for (const limit of [1, 2, 3, 7, 10]) {
+      const paged = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await store.listRuns({ after, limit });
+        expect(page.length).toBeLessThanOrEqual(limit);
+        paged.push(...page);
+        if (page.length < limit) break;
+        after = page[page.length - 1]?.id;
+      }
+      expect(paged).toEqual(all);
+    }
+    expect(await store.listRuns({ limit: 3 })).toEqual(all.slice(0, 3));
+    expect(await store.listRuns({ after: all[6]?.id })).toEqual([]);
+    expect(await store.listRuns({ after: all[2]?.id })).toEqual(all.slice(3));
+  });
+
+  it("listRuns refuses options of the wrong kind (CONFIG_INVALID naming them) and an unknown run to list after (RUN_NOT_FOUND)", async () => {
+    const store = open();
+    await store.beginRun(META);
+    const cases: [unknown, string][] = [
+      [{ limit: 0 }, "opts.limit"],
+      [{ limit: 1.5 }, "opts.limit"],
+      [{ limit: "3" }, "opts.limit"],
+      [{ after: "" }, "opts.after"],
+      [{ after: 5 }, "opts.after"],
+      [5, "opts"],
+      [null, "opts"],
+    ];
+    for (const [opts, where] of cases) {
+      await expect(store.listRuns(opts as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining(`listRuns: ${where} must be`) });
+    }
+    await expect(store.listRuns({ after: "01zzzzzzzzzzzzzzzzzzzzzzzz" })).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+  });
+
+  it("rows(id, { after, limit }) gives the first `limit` rows numbered above `after`, over pages of any size (property)", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    // Gaps in the numbering, and more rows than the store's first page (100) holds.
+    const stored = numbered(1, 400).filter((r) => r.row % 7 !== 3);
+    await store.addRows(id, stored);
+    const all = await collect(store.rows(id));
+    expect(all.map((r) => r.row)).toEqual(stored.map((r) => r.row));
+    await fc.assert(
+      fc.asyncProperty(fc.option(fc.integer({ min: -5, max: 420 }), { nil: undefined }), fc.option(fc.integer({ min: 1, max: 450 }), { nil: undefined }), async (after, limit) => {
+        const expected = all.filter((r) => after === undefined || r.row > after).slice(0, limit ?? all.length);
+        expect(await collect(store.rows(id, { after, limit }))).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("rows refuses an `after` or `limit` of the wrong kind (CONFIG_INVALID naming it)", async () => {
+    const store = open();
+    const id = await store.beginRun(META);
+    const cases: [unknown, string][] = [
+      [{ after: 1.5 }, "opts.after"],
+      [{ after: "3" }, "opts.after"],
+      [{ after: Number.NaN }, "opts.after"],
+      [{ limit: 0 }, "opts.limit"],
+      [{ limit: -1 }, "opts.limit"],
+      [{ limit: Infinity }, "opts.limit"],
+    ];
+    for (const [opts, where] of cases) {
+      await expect(collect(store.rows(id, opts as never))).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining(`rows: ${where} must be`) });
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
-import { argumentError, EvalError, isPlainObject } from "../errors.js";
+import { argumentError, EvalError } from "../errors.js";
 import { checkEvaluatorSpecs } from "../evaluators/create.js";
 import { scoresOfOutcome, type RowScores } from "../run/row-scores.js";
 import type { RowOutcome, RunInfo, RunSummary, SerializedRow } from "../run/types.js";
-import { argumentInvalid, checkDeleteOptions, checkRunId, checkRunMeta, checkSummary, refuseDatasetIdf, runOwner } from "./check-input.js";
+import { argumentInvalid, checkDeleteOptions, checkRunId, checkRunMeta, checkSummary, listRunsOptions, refuseDatasetIdf, rowsOptions, runOwner } from "./check-input.js";
 import { checkNumberedRow, checkNumberedRows, checkUnnumberedRows, isSerialized, recordJson, refuseImpossibleScores, refuseUnknownResults, rowJson, type UnnumberedOutcome } from "./check-rows.js";
 import { BUSY_TIMEOUT_MS, fileIdentity, isRowClash, openDatabase, storeError } from "./open-database.js";
 import { evaluatorNames, NO_DATASET, outcomeScores, parseColumn, runEvaluators, toRowOutcome, toRunInfo, type RowRecord, type RunRecord, type StoredRows } from "./records.js";
@@ -12,7 +12,7 @@ import { newRunId } from "./run-id.js";
 import { RUNS_OF_THIS_PROCESS, THIS_HOST, writerMayBeAlive } from "./run-owner.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
 import { prepareStatements, type Statements } from "./statements.js";
-import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions, type DeletedRun, type DeleteRunOptions, type FinishRunOptions, type RowsOptions, type RunMeta, type RunStore, type UnnumberedRow } from "./store.js";
+import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions, type DeletedRun, type DeleteRunOptions, type FinishRunOptions, type ListRunsOptions, type RowsOptions, type RunMeta, type RunStore, type UnnumberedRow } from "./store.js";
 import { DEFAULT_STORE_PATH } from "./default-store-path.js";
 
 export { DEFAULT_STORE_PATH };
@@ -375,13 +375,26 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * Runs, newest first. A "running" run whose process has died on this host is reported (and recorded) as
+   * Runs, newest first, or the page `opts` asks for (see {@link ListRunsOptions}). A "running" run whose process has died on this host is reported (and recorded) as
    * incomplete, with a stop reason that says its process is gone.
    */
-  async listRuns(): Promise<RunInfo[]> {
+  async listRuns(opts: ListRunsOptions = {}): Promise<RunInfo[]> {
+    const { after, limit } = listRunsOptions(opts);
     return this.#guard("list runs", () => {
       const dead = this.#reapDeadRuns();
-      return this.#q.allRuns.all().map((r) => toRunInfo(r, dead, this.path));
+      const from = after === undefined ? undefined : this.#run(after);
+      const page = from === undefined ? this.#q.runsPage.all(limit) : this.#q.runsPageAfter.all({ started_at: from.started_at, id: from.id, limit });
+      return page.map((r) => toRunInfo(r, dead, this.path));
+    });
+  }
+
+  /** The run with exactly the id `runId`, or undefined (see {@link RunStore.getRun}). */
+  async getRun(runId: string): Promise<RunInfo | undefined> {
+    checkRunId("getRun", runId);
+    return this.#guard(`read run ${runId}`, () => {
+      const dead = this.#reapDeadRuns();
+      const run = this.#q.runById.get(runId);
+      return run && toRunInfo(run, dead, this.path);
     });
   }
 
@@ -424,13 +437,11 @@ export class SqliteRunStore implements RunStore {
    */
   async *rows(runId: string, opts: RowsOptions = {}): AsyncGenerator<RowOutcome> {
     checkRunId("rows", runId);
-    if (!isPlainObject(opts)) throw argumentError("CONFIG_INVALID", "rows", "opts", "an object ({ records? }) or nothing", opts, ["opts"]);
-    const { records = true } = opts;
-    if (typeof records !== "boolean") throw argumentError("CONFIG_INVALID", "rows", "opts.records", "a boolean or nothing", records, ["opts", "records"]);
+    const { records, after, limit } = rowsOptions(opts);
     const run = this.#guard(`read the rows of run ${runId}`, () => this.#run(runId));
     const chars = (r: RowRecord) => r.results.length + (r.error?.length ?? 0) + (r.record?.length ?? 0);
     const statement = records ? this.#q.rowPage : this.#q.rowPageWithoutRecord;
-    const pages = this.#pages(runId, statement, (r) => r.row, chars, rowsForResults(evaluatorNames(run, this.path).length));
+    const pages = this.#pages(runId, statement, (r) => r.row, chars, rowsForResults(evaluatorNames(run, this.path).length), { after, limit });
     for (const page of pages) for (const r of page) yield toRowOutcome(r, this.path, runId);
   }
 
@@ -469,10 +480,18 @@ export class SqliteRunStore implements RunStore {
    * width (see {@link nextPageRows}; see {@link rows} for why pages), and at most `maxRows`. After each page the run is looked up again: {@link deleteRun} removes the run before its rows, so a run still there means the
    * page was whole. A run deleted by another process between pages is `RUN_NOT_FOUND`: its later pages
    * would come back empty or with a gap, and a comparison would have judged the rows read so far as the run.
+   * `from.after` and `from.limit` (default: every row) give the rows read: the first `limit` numbered above `after`.
    */
-  *#pages<T>(runId: string, statement: Database.Statement<[string, number, number], T>, rowOf: (r: T) => number, charsOf: (r: T) => number, maxRows = PAGE_ROWS): Generator<T[]> {
-    let after = Number.MIN_SAFE_INTEGER;
-    let limit = Math.min(FIRST_PAGE_ROWS, maxRows);
+  *#pages<T>(
+    runId: string,
+    statement: Database.Statement<[string, number, number], T>,
+    rowOf: (r: T) => number,
+    charsOf: (r: T) => number,
+    maxRows = PAGE_ROWS,
+    from = { after: Number.MIN_SAFE_INTEGER, limit: Number.MAX_SAFE_INTEGER },
+  ): Generator<T[]> {
+    let { after, limit: left } = from;
+    let limit = Math.min(FIRST_PAGE_ROWS, maxRows, left);
     for (;;) {
       const page = this.#guard(`read the rows of run ${runId}`, () => {
         const rows = statement.all(runId, after, limit);
@@ -482,14 +501,15 @@ export class SqliteRunStore implements RunStore {
         return rows;
       });
       const last = page[page.length - 1];
-      if (last === undefined || page.length < limit) {
+      left -= page.length;
+      if (last === undefined || page.length < limit || left === 0) {
         yield page;
         return;
       }
       after = rowOf(last);
       let chars = 0;
       for (const r of page) chars += charsOf(r);
-      limit = Math.min(nextPageRows(page.length, chars), maxRows);
+      limit = Math.min(nextPageRows(page.length, chars), maxRows, left);
       yield page;
     }
   }

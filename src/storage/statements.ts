@@ -18,7 +18,8 @@ export interface Statements {
   runById: Database.Statement<[string], RunRecord>;
   runsByPrefix: Database.Statement<{ prefix: string; limit: number }, RunRecord>;
   runByName: Database.Statement<[string], RunRecord>;
-  allRuns: Database.Statement<[], RunRecord>;
+  runsPage: Database.Statement<[number], RunRecord>;
+  runsPageAfter: Database.Statement<{ started_at: string; id: string; limit: number }, RunRecord>;
   runningRuns: Database.Statement<[], Pick<RunRecord, "id" | "pid" | "host" | "started_at">>;
   finish: Database.Statement<[string, string, string]>;
   abort: Database.Statement<[string, string | null, string, string]>;
@@ -61,7 +62,12 @@ export function prepareStatements(db: Database.Database): Statements {
       `SELECT ${RUN_COLUMNS} FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ${NEWEST_FIRST} LIMIT @limit`,
     ),
     runByName: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ? ${NEWEST_FIRST} LIMIT 1`),
-    allRuns: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ${NEWEST_FIRST}`),
+    // LIMIT -1: every run.
+    runsPage: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ${NEWEST_FIRST} LIMIT ?`),
+    // The runs listed after a given one, newest first: NEWEST_FIRST's order, from a run on.
+    runsPageAfter: db.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE started_at < @started_at OR (started_at = @started_at AND id < @id) ${NEWEST_FIRST} LIMIT @limit`,
+    ),
     runningRuns: db.prepare(`SELECT id, pid, host, started_at FROM runs WHERE status = 'running'`),
     finish: db.prepare(
       `UPDATE runs SET status = 'complete', finished_at = ?, summary = ? WHERE id = ? AND status = 'running'`,

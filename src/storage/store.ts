@@ -87,10 +87,28 @@ export interface DeletedRun {
   left?: number;
 }
 
-/** Options of {@link RunStore.rows}. */
+/**
+ * Options of {@link RunStore.rows}: which rows, for a reader that pages through a run (a service's
+ * `GET /runs/:id/rows?after=N&limit=M`), and whether their records are read.
+ */
 export interface RowsOptions {
   /** Whether each row's `record` is read (default true); false leaves it out. */
   records?: boolean | undefined;
+  /** Only rows numbered above this (a whole number; default: from the first row): the last row of the page before. */
+  after?: number | undefined;
+  /** At most this many rows (a whole number from 1; default: every row). */
+  limit?: number | undefined;
+}
+
+/**
+ * Options of {@link RunStore.listRuns}, for a reader that pages through the runs newest first (a service's
+ * `GET /runs?after=ID&limit=M`).
+ */
+export interface ListRunsOptions {
+  /** Only runs listed after the run with this exact id (the last run of the page before); RUN_NOT_FOUND when none has it. */
+  after?: string | undefined;
+  /** At most this many runs (a whole number from 1; default: every run). */
+  limit?: number | undefined;
 }
 
 /**
@@ -170,10 +188,17 @@ export interface RunStore {
    */
   abortRun(runId: string, summary: RunSummary | null, reason: string): Promise<void>;
   /**
-   * Runs, newest first. A run recorded as running whose process is gone (where that can be told) is
-   * recorded and listed as incomplete, its stop reason saying so.
+   * Runs, newest first (by start time, then id), or a page of them: `opts.limit` runs at most, listed after the run
+   * `opts.after` (see {@link ListRunsOptions}). A run recorded as running whose process is gone (where that can be
+   * told) is recorded and listed as incomplete, its stop reason saying so. A bad `opts` is CONFIG_INVALID naming it.
    */
-  listRuns(): Promise<RunInfo[]>;
+  listRuns(opts?: ListRunsOptions): Promise<RunInfo[]>;
+  /**
+   * The run with exactly this id, or undefined when there is none: what a service answers for `GET /runs/:id`, where
+   * {@link findRun}, made for people typing a reference, would also take a name or the start of an id (run ids begun
+   * in one second share their first characters). A `runId` that is not a non-empty string is INPUT_INVALID.
+   */
+  getRun(runId: string): Promise<RunInfo | undefined>;
   /**
    * A run by id, else by name (the newest with that name), else by unique id prefix; an ambiguous prefix
    * is a `USAGE` error. Names come before prefixes (as git's ref names before abbreviated hashes), so
@@ -198,7 +223,8 @@ export interface RunStore {
    * A run's rows in row order, streamed, each with its `key` and `record` when it was stored with them, and its
    * `stored_at` (absent for rows stored before schema version 5: see {@link RowOutcome.stored_at}).
    * `opts.records: false` leaves every row's `record` out, unread: for a reader that needs none (a summary, JUnit),
-   * which a service's large records would otherwise slow. A bad `opts` is CONFIG_INVALID naming it. RUN_NOT_FOUND for
+   * which a service's large records would otherwise slow. `opts.after` and `opts.limit` give a page: the first
+   * `limit` rows numbered above `after` (see {@link RowsOptions}). A bad `opts` is CONFIG_INVALID naming it. RUN_NOT_FOUND for
    * an unknown run, and for one deleted while its rows are read (the rows read before then are only part of it).
    */
   rows(runId: string, opts?: RowsOptions): AsyncIterable<RowOutcome>;
