@@ -35,6 +35,15 @@ describe("EvalError", () => {
     expect(new EvalError("STORE_FAILED", "locked", { transient: true })).toMatchObject({ code: "STORE_FAILED", message: "locked", transient: true, issues: [] });
     expect(new EvalError("STORE_FAILED", "damaged", { transient: false }).transient).toBe(false);
   });
+
+  it("gives its code, message, issues and transient to JSON.stringify (an Error's own properties leave the message out), not its cause", () => {
+    const issues = [{ path: ["evaluators", 0, "type"], message: "unknown type" }];
+    const error = new EvalError("CONFIG_INVALID", "1 problem", { issues, cause: new Error("/secret/path"), transient: false });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ name: "EvalError", code: "CONFIG_INVALID", message: "1 problem", issues, transient: false });
+    expect(JSON.stringify({ error: new EvalError("STORE_FAILED", "locked", { transient: true }) })).toBe(
+      '{"error":{"name":"EvalError","code":"STORE_FAILED","message":"locked","issues":[],"transient":true}}',
+    );
+  });
 });
 
 describe("describeValue", () => {

@@ -53,6 +53,15 @@ export class EvalError extends Error {
     this.issues = opts.issues ?? [];
     this.transient = opts.transient ?? false;
   }
+
+  /**
+   * What `JSON.stringify` gives of the error: its `name`, `code`, `message`, `issues` and `transient` (of an Error,
+   * it gives only the properties set on the instance, which leave the message out), e.g. for a service's response
+   * body or a log line. The `cause` and stack are left out: they may name files and internals of the machine.
+   */
+  toJSON(): { name: "EvalError"; code: ErrorCode; message: string; issues: Issue[]; transient: boolean } {
+    return { name: this.name, code: this.code, message: this.message, issues: this.issues, transient: this.transient };
+  }
 }
 
 /** `evaluators[2].config.threshold` from `["evaluators", 2, "config", "threshold"]`. */

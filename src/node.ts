@@ -15,6 +15,7 @@ export type { EvaluatorDefinition, ScoreRange } from "./evaluators/define.js";
 export { describeEvaluators, type EvaluatorDescription, type ConfigFieldDescription } from "./evaluators/describe.js";
 export { EvalError, formatIssues, type ErrorCode, type Issue } from "./errors.js";
 export type { EvalRecord, EvalResult, Direction } from "./types.js";
+export type { InputSource } from "./mapping/inputs.js";
 export type { EvaluatorSpec } from "./evaluators/spec.js";
 export type { EvaluatorEnv } from "./evaluators/define.js";
 // What `EvaluatorEnv.embeddingProviders` takes: a service adding its own provider names it from here too.
@@ -22,12 +23,12 @@ export type { EmbeddingProvider, EmbeddingProviderFactory, EmbeddingProviderHook
 export { summarizeStoredRun, finishStoredRun, type StoredSummaryOptions } from "./run/stored-summary.js";
 export type { WorstRow } from "./run/worst-rows.js";
 export type { HistogramData } from "./report/types.js";
-export type { RowOutcome, RowResult, StoredResult, ResultError, RunInfo, RunSummary, EvaluatorSummary, SerializedRow } from "./run/types.js";
+export { isResultError, type RowOutcome, type RowResult, type RowVerdict, type StoredResult, type ResultError, type RunInfo, type RunSummary, type EvaluatorSummary, type SerializedRow } from "./run/types.js";
 export { readDataset, detectFormat, type DatasetFormat, type DatasetItem, type ReadDatasetOptions } from "./dataset/read-dataset.js";
 export type { RowErrorCode } from "./dataset/rows.js";
 export { openSqliteStore, DEFAULT_STORE_PATH, type SqliteRunStore } from "./storage/sqlite.js";
 export type { StoredRows } from "./storage/records.js";
-export type { RunStore, RunOwner, RunMeta, BeginRunOptions, FinishRunOptions, DeleteRunOptions, DeletedRun, RowsOptions, UnnumberedRow, AppendedRow } from "./storage/store.js";
+export type { RunStore, RunOwner, RunMeta, BeginRunOptions, FinishRunOptions, DeleteRunOptions, DeletedRun, RowsOptions, ListRunsOptions, UnnumberedRow, AppendedRow } from "./storage/store.js";
 export {
   compareRuns,
   type CompareOptions,

@@ -59,6 +59,25 @@ export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}
     expect(p.status).toBe(0);
   }, 60_000);
 
+  it("give a service its paged reads and result types from simeval/node: getRun, listRuns and rows pages, isResultError, RowVerdict, InputSource", () => {
+    writeFileSync(
+      join(dir, "reads.ts"),
+      `import { isResultError, type InputSource, type ListRunsOptions, type RowsOptions, type RowVerdict, type RunInfo, type RunStore } from "simeval/node";
+export const firstPage: ListRunsOptions = { limit: 50 };
+export const rowsPage: RowsOptions = { after: 100, limit: 100, records: false };
+export const source: InputSource = { literal: "x" };
+export async function runOf(store: RunStore, id: string): Promise<RunInfo | undefined> {
+  return (await store.getRun(id)) ?? (await store.listRuns(firstPage))[0];
+}
+export const failed = (v: RowVerdict): string | null => (isResultError(v) ? v.error.code : null);
+`,
+    );
+    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "reads.ts")];
+    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
+    expect(p.stdout + p.stderr).toBe("");
+    expect(p.status).toBe(0);
+  }, 60_000);
+
   it("give a service the evaluator registry's values and types from simeval/node: the types it accepts, a run's directions, their config fields", () => {
     writeFileSync(
       join(dir, "registry.ts"),

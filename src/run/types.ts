@@ -135,6 +135,7 @@ export function evaluatorSpec(run: Pick<RunInfo, "evaluators">, name: string): E
   return run.evaluators.find((s) => (s.name ?? s.type) === name);
 }
 
+/** True for an evaluator's failure on a row (`{ error }`), false for its result: what `scoreRecord` gives, told apart. */
 export function isResultError(r: RowVerdict): r is ResultError {
   return "error" in r;
 }
