@@ -7,6 +7,7 @@ import { isResultError, type RowOutcome, type RunInfo } from "../run/types.js";
 import type { Direction } from "../types.js";
 import type { StoredRowReader } from "../run/dataset-texts.js";
 import type { RunStore } from "../storage/store.js";
+import type { ComparisonInput } from "../compare/types.js";
 
 /** A run to compare: from the store (with its dataset and specs) or from a results.jsonl file. */
 export interface LoadedRun {
@@ -23,6 +24,8 @@ export interface LoadedRun {
   types: Record<string, string>;
   /** The line of a results.jsonl left out as cut short (see readResultsFile), once its rows have been read. */
   cutShortLine?: () => number | undefined;
+  /** A results.jsonl's line of the row last read from `rows` ({@link ComparisonInput.line}). */
+  line?: () => number | undefined;
 }
 
 /** Whether RUN names a file, read as a results.jsonl, rather than a recorded run. */
@@ -73,10 +76,12 @@ function loadResultsFile(path: string): LoadedRun {
   const types = byName<string>([]);
   const errored = new Set<string>();
   let cutShort: number | undefined;
+  let line: number | undefined;
   // Each read says anew: the file may have changed since the last (a run still writing it finished the line).
   const read = () => {
     cutShort = undefined;
-    return readResultsFile(path, undefined, (line) => (cutShort = line));
+    line = undefined;
+    return readResultsFile(path, undefined, (n) => (cutShort = n), (n) => (line = n));
   };
   for (const r of read()) {
     let untyped = r.error !== undefined;
@@ -94,7 +99,7 @@ function loadResultsFile(path: string): LoadedRun {
   // compare() lets the other run's direction, from a type, win.
   const untyped = [...errored].filter((name) => types[name] === undefined);
   const directions = { ...Object.fromEntries(untyped.map((name) => [name, "maximize" as const])), ...directionsOf(types) };
-  return { label: path, info: null, rows: () => eachRowScores(read()), types, directions, cutShortLine: () => cutShort };
+  return { label: path, info: null, rows: () => eachRowScores(read()), types, directions, cutShortLine: () => cutShort, line: () => line };
 }
 
 /**

@@ -324,6 +324,30 @@ describe("compareRuns", () => {
     expect(c.evaluators[0]).toMatchObject({ n_pairs: 1, diff: 0 });
   });
 
+  it("names a row left out by its run's name and line when the run tells its rows' lines (a results.jsonl), and refuses a line that is not a function", async () => {
+    const rowsB: RowOutcome[] = [
+      { row: 1, id: "q1", results: { sim: result(0.5) } },
+      { row: 1, id: "q1", results: { sim: result(0.9) } },
+      { row: 0, id: "q0", results: { sim: result(0.9) } },
+    ];
+    const lines = [1, 3, 7];
+    let line: number | undefined;
+    function* read(): Generator<RowOutcome> {
+      for (const [i, r] of rowsB.entries()) {
+        line = lines[i];
+        yield r;
+      }
+    }
+    const b: ComparisonInput = { name: "b.jsonl", rows: read(), line: () => line };
+    const c = await compareRuns(run("a", { sim: [0.5] }), b, { directions: { sim: "maximize" } });
+    expect(c.warnings).toEqual([
+      "b.jsonl:3: row 1 appears more than once; the first was kept and this one left out.",
+      "b.jsonl:7: the row number must be an integer from 1 to 268435456 but is number 0; this outcome was left out.",
+    ]);
+    const e = await evalErrorOf(compareRuns(run("a", { sim: [0.5] }), { name: "b", rows: [], line: 3 as never }, { directions: { sim: "maximize" } }));
+    expect([e.code, e.message]).toEqual(["INPUT_INVALID", "compareRuns: b.line must be a function or nothing, received number 3"]);
+  });
+
   it("lists run a's warnings before run b's, and keeps the first 20 of them in that order, however the two runs' rows interleave", async () => {
     const bad = (n: number) => Array.from({ length: n }, () => null as unknown as RowOutcome);
     const a: ComparisonInput = { name: "a", rows: [{ row: 1, id: "q1", results: { sim: result(0.5) } }, ...bad(25)] };

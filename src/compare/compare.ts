@@ -463,13 +463,15 @@ function argumentInvalid(code: "INPUT_INVALID" | "CONFIG_INVALID", arg: string, 
   return argumentError(code, "compareRuns", arg, expected, value);
 }
 
-/** INPUT_INVALID unless `run` is a {@link ComparisonInput}: an object with a string name and (async) iterable rows. */
+/** INPUT_INVALID unless `run` is a {@link ComparisonInput}: an object with a string name, (async) iterable rows, and a function or nothing as `line`. */
 function checkRun(arg: "a" | "b", run: unknown): void {
   if (!isPlainObject(run)) throw argumentInvalid("INPUT_INVALID", arg, "a run ({ name, rows })", run);
   const { name, rows } = run as Record<string, unknown>;
   if (typeof name !== "string") throw argumentInvalid("INPUT_INVALID", `${arg}.name`, "a string", name);
   const iterable = typeof rows === "object" && rows !== null && (Symbol.iterator in rows || Symbol.asyncIterator in rows);
   if (!iterable) throw argumentInvalid("INPUT_INVALID", `${arg}.rows`, "an iterable or async iterable of rows", rows);
+  const { line } = run as Record<string, unknown>;
+  if (line !== undefined && typeof line !== "function") throw argumentInvalid("INPUT_INVALID", `${arg}.line`, "a function or nothing", line);
 }
 
 function checkOptions(opts: CompareOptions): Comparison["settings"] {

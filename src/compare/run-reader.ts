@@ -55,8 +55,9 @@ export class RunReader {
       }
       this.position++;
       if (++this.read.rows % PROGRESS_EVERY === 0) await progressed(this.opts, this.read.rows);
-      const outcome = scoresOf(step.value as RowOutcome | RowScores, this.run.name, this.position, this.warnings);
-      const row = outcome && checkRow(outcome, this.run.name, this.position, this.seen, this.warnings);
+      const where = () => this.where();
+      const outcome = scoresOf(step.value as RowOutcome | RowScores, where, this.warnings);
+      const row = outcome && checkRow(outcome, where, this.seen, this.warnings);
       if (!outcome || row === null) continue;
       this.rows++;
       this.seen.set(row);
@@ -64,6 +65,12 @@ export class RunReader {
       return outcome;
     }
     return null;
+  }
+
+  /** Where the row last read is, for a warning: `NAME:LINE` when the run tells its rows' lines, else its place among the rows. */
+  private where(): string {
+    const line = this.run.line?.();
+    return line === undefined ? `Run "${this.run.name}", outcome #${this.position}` : `${this.run.name}:${line}`;
   }
 
   /** Lets a source not read to its end close (not one that ended, or threw). */
@@ -94,23 +101,23 @@ export async function turned(signal: AbortSignal | undefined): Promise<void> {
 const nextTurn: (f: () => void) => unknown = typeof setImmediate === "function" ? setImmediate : (f) => setTimeout(f, 0);
 
 /** A row's scores, or null, with a warning, when it is not an object (a `null` in the rows threw a TypeError). */
-function scoresOf(row: RowOutcome | RowScores, run: string, position: number, warnings: Warnings): RowScores | null {
+function scoresOf(row: RowOutcome | RowScores, where: () => string, warnings: Warnings): RowScores | null {
   if (typeof row !== "object" || row === null) {
-    warnings.add(`Run "${run}", outcome #${position}: expected a row outcome ({ row, id, results } or { row, id, scores }) but received ${describeValue(row)}; this outcome was left out.`);
+    warnings.add(`${where()}: expected a row outcome ({ row, id, results } or { row, id, scores }) but received ${describeValue(row)}; this outcome was left out.`);
     return null;
   }
   return "scores" in row ? row : scoresOfOutcome(row);
 }
 
 /** The row number, or null (with a warning) when it is not a usable row number or was seen before. */
-function checkRow(outcome: RowScores, run: string, position: number, seen: SeenRows, warnings: Warnings): number | null {
+function checkRow(outcome: RowScores, where: () => string, seen: SeenRows, warnings: Warnings): number | null {
   const row: unknown = outcome.row;
   if (typeof row !== "number" || !Number.isSafeInteger(row) || row < 1 || row > MAX_ROW) {
-    warnings.add(`Run "${run}", outcome #${position}: the row number must be an integer from 1 to ${MAX_ROW} but is ${describeValue(row)}; this outcome was left out.`);
+    warnings.add(`${where()}: the row number must be an integer from 1 to ${MAX_ROW} but is ${describeValue(row)}; this outcome was left out.`);
     return null;
   }
   if (seen.has(row)) {
-    warnings.add(`Run "${run}", outcome #${position}: row ${row} appears more than once; the first was kept and this one left out.`);
+    warnings.add(`${where()}: row ${row} appears more than once; the first was kept and this one left out.`);
     return null;
   }
   return row;

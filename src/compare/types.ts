@@ -12,6 +12,12 @@ export interface ComparisonInput {
    * the results). Sync or async (a store streams them).
    */
   rows: Iterable<RowOutcome | RowScores> | AsyncIterable<RowOutcome | RowScores>;
+  /**
+   * For rows read from a file (a results.jsonl), the line of the row last taken from `rows`. A row left out is then
+   * said to be at `NAME:LINE`, where it is otherwise said by its place among the rows (`Run "NAME", outcome #N`), which is
+   * not its line in a file with blank lines, and which no editor finds.
+   */
+  line?: () => number | undefined;
 }
 
 export interface CompareOptions {

@@ -39,6 +39,17 @@ describe("readResultsFile", () => {
     for (const chunk of [1, 2, 3, 7, 1 << 20]) expect(all(path, chunk).map((r) => r.row)).toEqual([1, 2, 3]);
   });
 
+  it("tells onRow each row's line as the row is given, blank lines and a byte order mark counted, whatever the read size", () => {
+    const line = (row: number) => JSON.stringify({ row, id: null, results: {} });
+    const path = writeIn(dir, "lines.jsonl", `\uFEFF${line(1)}\n\n  \r\n${line(2)}\r\n${line(3)}`);
+    for (const chunk of [1, 7, 1 << 20]) {
+      const seen: [number, number | undefined][] = [];
+      let at: number | undefined;
+      for (const o of readResultsFile(path, chunk, undefined, (n) => (at = n))) seen.push([o.row, at]);
+      expect(seen).toEqual([[1, 1], [2, 4], [3, 5]]);
+    }
+  });
+
   it("a bad line, a missing file or no rows is a USAGE error naming the file and line", async () => {
     const bad = await failure(writeIn(dir, "bad.jsonl", '{"row":1,"results":{}}\n{"row":2,\n'));
     expect(bad).toMatchObject({ code: "USAGE" });

@@ -22,8 +22,9 @@ const CHUNK = 1 << 20;
  * The one exception: a last line that no line break ends and that is not valid JSON is a line cut short (a run killed
  * outright while writing it; simeval ends every line it writes). It is left out and `onCutShort` is told its line
  * number; without `onCutShort` it is the USAGE error, which then says the line looks cut short.
+ * `onRow` is told each row's line number as the row is given, so that a reader can say where a row it leaves out is.
  */
-export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: (line: number) => void): Generator<RowOutcome> {
+export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: (line: number) => void, onRow?: (line: number) => void): Generator<RowOutcome> {
   const fd = tryRead(path, () => openSync(path, "r"));
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
@@ -53,7 +54,9 @@ export function* readResultsFile(path: string, chunkBytes = CHUNK, onCutShort?: 
           continue;
         }
         rows++;
-        yield parseResultLine(path, lineNo, line, unended);
+        const outcome = parseResultLine(path, lineNo, line, unended);
+        onRow?.(lineNo);
+        yield outcome;
       }
       if (n === 0) break;
     }

@@ -661,6 +661,27 @@ describe("compare of results.jsonl files", () => {
     });
   });
 
+  it("names a results.jsonl's row left out (a repeated or bad row number) by the file and its line, not its count among the rows, in the text and --json", async () => {
+    await inTempDir("simeval-compare-", async (dir) => {
+      const line = (row: number, score: number) => JSON.stringify({ row, id: `q${row}`, results: { lev: { type: "levenshtein", score, skipped: false } } });
+      const a = join(dir, "a.jsonl");
+      const b = join(dir, "b.jsonl");
+      writeFileSync(a, [line(1, 0.5), line(2, 0.7), line(3, 0.9)].join("\n") + "\n");
+      // A blank line, as files joined by hand have: the repeated row is the file's line 4, its third row.
+      writeFileSync(b, [line(1, 0.6), "", line(2, 0.7), line(2, 0.1), line(0, 0.2), line(3, 0.8)].join("\n") + "\n");
+      const warnings = [`${b}:4: row 2 appears more than once; the first was kept and this one left out.`, `${b}:5: the row number must be an integer from 1 to 268435456 but is number 0; this outcome was left out.`];
+      const text = await cliOutput(["compare", a, b]);
+      expect(text.code, text.err).toBe(0);
+      // Among the text's lines, as every warning of the comparison is (see printComparison).
+      for (const w of warnings) expect(text.out.split("\n")).toContain(`warning: ${w}`);
+      expect(text.out).not.toContain("outcome #");
+      const json = await cliOutput(["compare", a, b, "--json"]);
+      expect(json.code, json.err).toBe(0);
+      expect((JSON.parse(json.out) as ComparisonJson).warnings).toEqual(warnings);
+      expect(json.err).toBe(warnings.map((w) => `simeval: warning: ${w}`).join("\n"));
+    });
+  });
+
   it("gives no verdict on a file cut short (its run killed while writing it): --fail-on-regression exits 2, --json's verdict.withheld says why", async () => {
     await inTempDir("simeval-compare-", async (dir) => {
       const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ row: i + 1, id: `q${i + 1}`, results: { lev: { type: "levenshtein", score: 1, skipped: false } } }));

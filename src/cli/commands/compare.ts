@@ -133,11 +133,13 @@ function optionalRecordedRuns(path: string): SqliteRunStore | undefined {
 export async function compare(a: LoadedRun, b: LoadedRun, seed = 1, progress?: Progress, signal?: AbortSignal, pairBy: "row" | "key" = "row"): Promise<Comparison> {
   const clashes = Object.keys(a.types).filter((name) => b.types[name] !== undefined && b.types[name] !== a.types[name]);
   const rows = (run: LoadedRun) => (clashes.length ? withoutScores(run.rows(), clashes) : run.rows());
+  // A results.jsonl tells its rows' lines, so that a row left out is said at its line.
+  const input = (run: LoadedRun) => ({ name: run.label, rows: rows(run), ...(run.line && { line: run.line }) });
   // Recorded runs tell their row counts; results files do not.
   const total = a.info?.summary && b.info?.summary ? a.info.summary.rows + b.info.summary.rows : null;
   let c: Comparison;
   try {
-    c = await compareRuns({ name: a.label, rows: rows(a) }, { name: b.label, rows: rows(b) }, {
+    c = await compareRuns(input(a), input(b), {
       // A direction that comes from a type wins over a results.jsonl file's stand-in for an evaluator it has no type for.
       directions: { ...b.directions, ...a.directions, ...typedDirections(b), ...typedDirections(a) },
       seed,
