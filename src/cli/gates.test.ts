@@ -81,6 +81,20 @@ describe("gates", () => {
     expect(() => parseGates("fail-over", ["x=-1e400"])).toThrow(/received "x=-1e400": -1e400 is too large to read as a number \(beyond ±1\.8e308\)$/);
   });
 
+  it("refuses a number not 0 as written that reads as 0 (1e-400), or as a subnormal other than the one written (1.2e-323 as 1e-323), as 1e999 is", () => {
+    // Read as 0, lev=1e-400 passed a mean of 0, which it fails, and the messages named lev=0.
+    expect(() => parseGates("fail-under", ["levenshtein=1e-400"])).toThrow(
+      '--fail-under takes NAME=MEAN, the name of an evaluator and a number (e.g. --fail-under levenshtein=0.8), received "levenshtein=1e-400": 1e-400 is too small to read as a number (nearer 0 than ±2.2e-308, it reads as 0)',
+    );
+    expect(() => parseGates("min-pass-rate", ["em=0.00001e-320"])).toThrow(/received "em=0.00001e-320": 0.00001e-320 is too small to read as a number \(nearer 0 than ±2\.2e-308, it reads as 0\)$/);
+    expect(() => parseGates("fail-over", ["d=-1e-400"])).toThrow(/received "d=-1e-400": -1e-400 is too small to read as a number \(nearer 0 than ±2\.2e-308, it reads as 0\)$/);
+    expect(() => parseGates("fail-under", ["x=1.2e-323"])).toThrow(/received "x=1.2e-323": 1.2e-323 is too small to read as a number \(nearer 0 than ±2\.2e-308, it reads as 1e-323\)$/);
+    expect(() => parseGates("fail-over", ["x=3e-324"])).toThrow(/3e-324 is too small to read as a number \(nearer 0 than ±2\.2e-308, it reads as 5e-324\)$/);
+    // 0 however written, a subnormal read as written (however its zeros are placed), and the smallest number read in full are gates.
+    const kept = ["x=0e-400", "x=-0", "x=0.000e5", "x=1e-320", "x=+0.010e-318", "x=-12.5e-322", "x=2.2250738585072014e-308"];
+    expect(parseGates("fail-over", kept).map((g) => g.value)).toEqual([0, -0, 0, 1e-320, 1e-320, -1.25e-321, 2.2250738585072014e-308]);
+  });
+
   it("several gates joined by commas in one option say to give the option once for each, rather than list the evaluators", () => {
     const evaluators: GatedEvaluator[] = [
       { name: "levenshtein", direction: "maximize", threshold: 0.8 },

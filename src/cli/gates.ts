@@ -64,15 +64,38 @@ function parseGate(kind: GateKind, arg: string): Gate | string {
   }
   // The example suits the option: --fail-over takes a distance, and refuses levenshtein, a similarity.
   const example = kind === "fail-over" ? "levenshtein_distance=5" : "levenshtein=0.8";
-  // 1e999 is written as a number, and read as Infinity (1e-999 as 0, which needs no word): said so, not as a value that is no number.
-  const beyond = m && !Number.isFinite(value) ? `: ${m[2]} is too large to read as a number (beyond ±1.8e308)` : "";
-  if (!m || !Number.isFinite(value)) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} ${example}), received ${received}${beyond}`;
+  // 1e999 is written as a number, and read as Infinity: said so, not as a value that is no number. So is 1e-400, read as 0
+  // (a gate at 0 passes a mean or pass rate of 0, which one at 1e-400 fails), and 1.2e-323, read as 1e-323, as the messages would name it.
+  const beyond = m && !Number.isFinite(value) ? `: ${m[2]} is too large to read as a number (beyond ±1.8e308)` : m && tooSmall(m[2] as string, value);
+  if (!m || !Number.isFinite(value) || beyond) return `--${kind} takes NAME=${kind === "min-pass-rate" ? "RATE" : "MEAN"}, the name of an evaluator and a number (e.g. --${kind} ${example}), received ${received}${beyond || ""}`;
   if (kind === "min-pass-rate" && (value < 0 || value > 1)) {
     // 95 is likely 95%; 1.01 is more likely a slip past the highest rate than a rate of 1.01%.
     if (value > 1 && value < 2) return rate + ": the highest pass rate, every row passing, is 1";
     return rate + (value > 1 && value <= 100 ? written("a pass rate", m[1] as string, value) : "");
   }
   return { kind, evaluator: m[1] as string, value };
+}
+
+/** The smallest double read with all its digits: nearer 0, a number keeps fewer (a subnormal), or none (0). */
+const SMALLEST_NORMAL = 2.2250738585072014e-308;
+
+/**
+ * What to say of a number `written` (finite as read) that is not 0 as written but reads as 0, or as a subnormal other than
+ * the number written (1.2e-323 reads as 1e-323); "" for any other.
+ */
+function tooSmall(written: string, value: number): string {
+  const lost = value === 0 ? /[1-9]/.test(written.split(/e/i)[0] as string) : Math.abs(value) < SMALLEST_NORMAL && decimal(written) !== decimal(String(value));
+  return lost ? `: ${written} is too small to read as a number (nearer 0 than ±2.2e-308, it reads as ${value})` : "";
+}
+
+/** A decimal number written as `d.ddde±N`, without a sign + or zeros that change nothing: 1.20e-323, +0.012e-321 and 12e-324 are all 1.2e-323. */
+function decimal(text: string): string {
+  const [, sign = "", whole = "", fraction = "", exponent = "0"] = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/.exec(text) ?? [];
+  const digits = whole + fraction;
+  const first = digits.search(/[1-9]/);
+  if (first < 0) return "0";
+  const kept = digits.slice(first).replace(/0+$/, "");
+  return `${sign === "-" ? "-" : ""}${kept[0]}.${kept.slice(1)}e${Number(exponent) + whole.length - first - 1}`;
 }
 
 /**
