@@ -17,6 +17,19 @@ describe("spec validation at creation", () => {
     expect(e.message).toContain('Did you mean "levenshtein"?');
   });
 
+  it("a type that is not a string is said to be one, with what it is, where it was said to be no type", () => {
+    const known = "known types: exact_match, levenshtein, levenshtein_distance, jaccard_similarity, tfidf_similarity, semantic_similarity";
+    const message = (spec: unknown) => thrownEvalError(() => createEvaluators([spec] as never)).issues.map((i) => i.message);
+    expect(message({ type: 1e-320 })).toEqual([`evaluators[0]: evaluator (type not a string): "type" must be a string, received number 1e-320; ${known}`]);
+    expect(message({ type: null, name: "x", extra: 1 })).toEqual([
+      'evaluators[0]: evaluator "x" (type not a string): unknown key "extra"; a spec has only type, name, config, inputs.',
+      `evaluators[0]: evaluator "x" (type not a string): "type" must be a string, received null; ${known}`,
+    ]);
+    expect(message({ type: ["levenshtein"] })).toEqual([`evaluators[0]: evaluator (type not a string): "type" must be a string, received array of 1; ${known}`]);
+    // No type at all is still said so.
+    expect(message({ name: "x" })).toEqual([`evaluators[0]: evaluator "x" (no type): "type" is required and must be a string; ${known}`]);
+  });
+
   it("reports every problem at once, naming evaluator, field, expected and received", () => {
     const e = thrownEvalError(() => createEvaluator({ type: "levenshtein", name: "lev", config: { threshold: 1.5, case_sensitive: "yes", max_char: 5 } }));
     expect(e.code).toBe("CONFIG_INVALID");

@@ -75,7 +75,9 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
   const spec = raw as Record<string, unknown>;
   const type = spec["type"];
   const name = spec["name"];
-  const who = `${where}evaluator ${typeof name === "string" ? `${quoteForMessage(name)} ` : ""}(${typeof type === "string" ? escapeUnprintable(type) : "no type"})`;
+  // A type given as something else than a string (a number) is not "no type": it is said to be one that is not a string.
+  const typeText = typeof type === "string" ? escapeUnprintable(type) : type === undefined ? "no type" : "type not a string";
+  const who = `${where}evaluator ${typeof name === "string" ? `${quoteForMessage(name)} ` : ""}(${typeText})`;
   const before = issues.length;
 
   let definition: EvaluatorDefinition | undefined;
@@ -86,7 +88,8 @@ export function parseSpec(raw: unknown, at: (string | number)[], issues: Issue[]
     }
   }
   if (typeof type !== "string") {
-    issues.push({ path: [...at, "type"], message: `${who}: "type" is required and must be a string; known types: ${evaluatorTypes.join(", ")}`, expected: "string", received: describeValue(type) });
+    const wrong = type === undefined ? `"type" is required and must be a string` : `"type" must be a string, received ${describeValue(type)}`;
+    issues.push({ path: [...at, "type"], message: `${who}: ${wrong}; known types: ${evaluatorTypes.join(", ")}`, expected: "string", received: describeValue(type) });
   } else if (!definition) {
     issues.push({ path: [...at, "type"], message: `${who}: unknown type ${quoteForMessage(type)}; known types: ${evaluatorTypes.join(", ")}.${didYouMean(type, evaluatorTypes)}`, received: escapeUnprintable(type) });
   }
