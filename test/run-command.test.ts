@@ -941,17 +941,19 @@ describe("runs, show, baseline, compare and trend", () => {
     expect(files.out).toMatch(/levenshtein\s+60/);
     // Reading commands never create a database: a mistyped --db says so.
     // Those that list what is recorded list nothing, as on an empty database (exit 0); those asked of a run say there is no database.
+    // They warn of it on stderr: a mistyped --db listed nothing, and wrote a report of nothing, unsaid.
     const noneYet = `No runs recorded in ${nowhere} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
-    expect(await run("runs", "--db", nowhere)).toMatchObject({ code: 0, out: `${noneYet}\n`, err: "" });
+    const noDatabase = `no run database at ${nowhere} (no such file), so there are no runs to show; \`simeval run\` records runs there (--db reads another)`;
+    expect(await run("runs", "--db", nowhere)).toMatchObject({ code: 0, out: `${noneYet}\n`, err: `simeval: warning: ${noDatabase}\n` });
     const emptyReport = join(dir, "none.html");
-    expect(await run("trend", "--db", nowhere, "--report", emptyReport)).toMatchObject({ code: 0, out: `${noneYet}\nReport: ${emptyReport}\n`, err: "" });
+    expect(await run("trend", "--db", nowhere, "--report", emptyReport)).toMatchObject({ code: 0, out: `${noneYet}\nReport: ${emptyReport}\n`, err: `simeval: warning: ${noDatabase}\n` });
     // The report asked for is written all the same: no runs, and why.
     expect(readFileSync(emptyReport, "utf8")).toContain(`<dt>Runs</dt><dd>0</dd>`);
     expect(readFileSync(emptyReport, "utf8")).toContain(`No runs recorded in ${nowhere} yet`);
     rmSync(emptyReport);
     const trendJson = await run("trend", "--db", nowhere, "--json");
     expect(trendJson.code).toBe(0);
-    expect(JSON.parse(trendJson.out)).toEqual({ runs: [], evaluators: [], warnings: [], notes: [noneYet], left_out: [] });
+    expect(JSON.parse(trendJson.out)).toEqual({ runs: [], evaluators: [], warnings: [noDatabase], notes: [noneYet], left_out: [] });
     expect(await run("baseline", "--db", nowhere)).toMatchObject({ code: 0, out: expect.stringContaining(`no baseline set: there is no run database at ${nowhere} yet;`) });
     for (const argv of [["show", "good"], ["baseline", "set", "good"], ["compare", "good", "worse"]]) {
       const r = await run(...argv, "--db", nowhere);
@@ -962,8 +964,9 @@ describe("runs, show, baseline, compare and trend", () => {
     // An empty file (touch runs.db, a cache restored empty) is no database either: read, nothing is written into it.
     const empty = file("empty.db", "");
     const noneInEmpty = `No runs recorded in ${empty} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
-    expect(await run("runs", "--db", empty)).toMatchObject({ code: 0, out: `${noneInEmpty}\n`, err: "" });
-    expect(await run("trend", "--db", empty)).toMatchObject({ code: 0, out: `${noneInEmpty}\n`, err: "" });
+    const emptyWarning = `simeval: warning: no run database at ${empty} (the file there is empty), so there are no runs to show; \`simeval run\` records runs there (--db reads another)\n`;
+    expect(await run("runs", "--db", empty)).toMatchObject({ code: 0, out: `${noneInEmpty}\n`, err: emptyWarning });
+    expect(await run("trend", "--db", empty)).toMatchObject({ code: 0, out: `${noneInEmpty}\n`, err: emptyWarning });
     expect(await run("baseline", "--db", empty)).toMatchObject({ code: 0, out: expect.stringContaining(`no baseline set: there is no run database at ${empty} yet;`) });
     for (const argv of [["show", "good"], ["baseline", "set", "good"], ["compare", "good", "worse"]]) {
       const r = await run(...argv, "--db", empty);

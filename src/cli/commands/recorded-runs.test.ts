@@ -3,9 +3,9 @@ import { EvalError } from "../../errors.js";
 import { SqliteRunStore } from "../../storage/sqlite.js";
 import { cliOutput, storesInTempDir } from "../test-support.js";
 import { inTempDir } from "../../test-support.js";
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { databaseAbove, ownedRunsHint, recordingProcess, rowsRecorded } from "./recorded-runs.js";
+import { databaseAbove, noDatabaseWarning, ownedRunsHint, recordingProcess, rowsRecorded } from "./recorded-runs.js";
 import { THIS_HOST } from "../../storage/run-owner.js";
 import type { RunInfo } from "../../run/types.js";
 import { hostname } from "node:os";
@@ -106,9 +106,10 @@ describe("databaseAbove", () => {
         // A folder (not a database file) at the path above is none: nothing is named.
         mkdirSync(join(project, "evals", "folder.db"));
         expect(databaseAbove("folder.db")).toBe("");
-        expect((await cliOutput(["runs"])).out).toBe(`No runs recorded in .simeval/simeval.db yet${hint}.`);
+        const warning = `simeval: warning: no run database at .simeval/simeval.db (no such file), so there are no runs to show${hint}`;
+        expect(await cliOutput(["runs"])).toMatchObject({ code: 0, out: `No runs recorded in .simeval/simeval.db yet${hint}.`, err: warning });
         // With --json, stdout holds [] alone and the hint goes to stderr.
-        expect(await cliOutput(["runs", "--json"])).toMatchObject({ code: 0, out: "[]", err: `simeval: warning: no run database at .simeval/simeval.db${hint}` });
+        expect(await cliOutput(["runs", "--json"])).toMatchObject({ code: 0, out: "[]", err: warning });
         expect((await cliOutput(["baseline"])).out).toBe(`no baseline set: there is no run database at .simeval/simeval.db yet${hint}`);
         const show = await cliOutput(["show", "known-good"]);
         expect(show).toMatchObject({ code: 2, err: expect.stringContaining(hint) });
@@ -124,6 +125,39 @@ describe("databaseAbove", () => {
       } finally {
         process.chdir(was);
       }
+    });
+  });
+});
+
+describe("noDatabaseWarning", () => {
+  it("runs and trend warn on stderr of a --db where there is no database (no file, or an empty one), listing no runs all the same (exit 0), stdout as before", async () => {
+    await inTempDir("simeval-no-db-", async (dir) => {
+      const typo = join(dir, "TYPO.db");
+      const empty = join(dir, "empty.db");
+      writeFileSync(empty, "");
+      const warning = {
+        [typo]: `no run database at ${typo} (no such file), so there are no runs to show; \`simeval run\` records runs there (--db reads another)`,
+        [empty]: `no run database at ${empty} (the file there is empty), so there are no runs to show; \`simeval run\` records runs there (--db reads another)`,
+      };
+      for (const db of [typo, empty]) {
+        expect(noDatabaseWarning(db)).toBe(warning[db]);
+        const noneYet = `No runs recorded in ${db} yet: \`simeval run DATASET --config EVALS.json\` records one.`;
+        for (const command of ["runs", "trend"]) {
+          expect(await cliOutput([command, "--db", db])).toEqual({ code: 0, out: noneYet, err: `simeval: warning: ${warning[db]}` });
+        }
+        expect(await cliOutput(["runs", "--db", db, "--json"])).toEqual({ code: 0, out: "[]", err: `simeval: warning: ${warning[db]}` });
+        // trend --json gives it in its warnings, as it does those it says on stderr; stdout holds the JSON alone.
+        const json = await cliOutput(["trend", "--db", db, "--json"]);
+        expect(json).toMatchObject({ code: 0, err: `simeval: warning: ${warning[db]}` });
+        expect(JSON.parse(json.out)).toEqual({ runs: [], evaluators: [], warnings: [warning[db]], notes: [noneYet], left_out: [] });
+        // The report of no runs written over the path asked for says it too.
+        const report = join(dir, "t.html");
+        expect(await cliOutput(["trend", "--db", db, "--report", report])).toEqual({ code: 0, out: `${noneYet}\nReport: ${report}`, err: `simeval: warning: ${warning[db]}` });
+        expect(readFileSync(report, "utf8")).toContain(`no run database at ${db} (`);
+      }
+      // Nothing is made at the path, nor written into the empty file.
+      expect(existsSync(typo)).toBe(false);
+      expect(readFileSync(empty, "utf8")).toBe("");
     });
   });
 });

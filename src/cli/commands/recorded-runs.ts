@@ -65,6 +65,17 @@ export function databaseAbove(path: string): string {
   }
 }
 
+/**
+ * What a listing command (`runs`, `trend`) warns of on stderr when there is no run database at `path` (no file, or an empty
+ * one): it lists no runs all the same (exit 0: a fresh CI runner has none yet), but a mistyped --db (`trend --db TYPO.db
+ * --report t.html`) is said, where it listed no runs, and wrote a report of none, unsaid.
+ */
+export function noDatabaseWarning(path: string): string {
+  const what = existsSync(path) ? "the file there is empty" : "no such file";
+  const above = databaseAbove(path);
+  return `no run database at ${forTerminalLine(path)} (${what}), so there are no runs to show${above || "; `simeval run` records runs there (--db reads another)"}`;
+}
+
 /** What a listing command says when no run is recorded in the database at `db` (or there is none there yet). */
 export function noRunsYet(db: string): string {
   const above = databaseAbove(db);

@@ -7,13 +7,13 @@ import stringWidth from "string-width";
 import { renderTable, tableWidth } from "../table.js";
 import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameContentNote, type RunFilterOptions } from "../run-filter.js";
 import { NO_DATASET_CELL } from "../../report/format.js";
-import { databaseAbove, noRunsYet, recordedRunsIfAny, rowsRecorded, withRowsRecorded } from "./recorded-runs.js";
+import { noDatabaseWarning, noRunsYet, recordedRunsIfAny, rowsRecorded, withRowsRecorded } from "./recorded-runs.js";
 
 /**
  * `simeval runs`: the recorded runs, newest first; `-n NAME` and `--dataset PATH` keep some, as for `trend`
  * (see {@link matchRuns}), and `--last N` the newest N of those, in the table and in `--json`. A run not read from
  * a dataset file (a service's) shows "-" as its dataset, and null in `--json`. A database file that does not exist yet has none
- * (a project's default database is made by its first run); a path where none can be is refused.
+ * (a project's default database is made by its first run), warned of on stderr (a mistyped --db); a path where none can be is refused.
  */
 export async function runsCommand(opts: { db: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
   const checked = checkRunFilter(opts);
@@ -21,9 +21,8 @@ export async function runsCommand(opts: { db: string; json?: boolean } & RunFilt
   const store = recordedRunsIfAny(opts.db);
   if (store === null) {
     io.stdout(opts.json ? "[]" : noneYet);
-    // With stdout holding the JSON alone, a database in a folder above (run from a project's subfolder) is said on stderr.
-    const above = opts.json ? databaseAbove(opts.db) : "";
-    if (above) warn(io, `no run database at ${forTerminalLine(opts.db)}${above}`);
+    // On stderr too (with --json, stdout holds the JSON alone): a mistyped --db, and a database in a folder above (run from a project's subfolder).
+    warn(io, noDatabaseWarning(opts.db));
     return EXIT.ok;
   }
   try {

@@ -14,7 +14,7 @@ import { SAME_CONTENT_MARK, checkRunFilter, matchRuns, newest, noRunKept, sameCo
 import { terminalProgress } from "../progress.js";
 import { watchInterrupts } from "../stop-signals.js";
 import { renderTableBlocks, tableWidth } from "../table.js";
-import { noRunsYet, recordedRunsIfAny } from "./recorded-runs.js";
+import { noDatabaseWarning, noRunsYet, recordedRunsIfAny } from "./recorded-runs.js";
 
 /** One evaluator's means over the runs: an evaluator is its name and type, so a name given to two types is two series. */
 interface Series {
@@ -38,14 +38,19 @@ interface Series {
  * lets the file be finished, so that no temporary file is left beside it.
  * `--json` prints what the table and the lines under it say as one JSON document ({@link trendJson}) instead; the
  * warnings go to stderr as well. With no complete run to show, it gives no runs (exit 0, as the text's message), as it
- * does when there is no run database at `opts.db` yet (creating none, as `runs` does); `--report` then writes a report
+ * does when there is no run database at `opts.db` yet (creating none, as `runs` does, and warning of it); `--report` then writes a report
  * of no runs that says why.
  */
 export async function trendCommand(opts: { db: string; report?: string; json?: boolean } & RunFilterOptions, io: CliIO): Promise<number> {
   if (opts.report) checkOutputPaths(databaseInputs(opts.db), [{ flag: "--report", path: opts.report }]);
   const checked = checkRunFilter(opts);
   const store = recordedRunsIfAny(opts.db);
-  if (store === null) return emptyTrend([noRunsYet(opts.db)], [], opts, io);
+  if (store === null) {
+    // Warned of (a mistyped --db), in --json's warnings and the report's too, as the other warnings are.
+    const warning = noDatabaseWarning(opts.db);
+    warn(io, warning);
+    return emptyTrend([noRunsYet(opts.db)], [], opts, io, [warning]);
+  }
   try {
     const filter = await matchRuns(checked, io);
     const { dataset, byContent, keeps: kept } = filter;
@@ -103,13 +108,13 @@ export async function trendCommand(opts: { db: string; report?: string; json?: b
 
 /**
  * A trend with no complete run to show (or no run database yet): `notes` say why, as the text's lines or in `--json`'s
- * `notes` beside the runs left out; `--report` is written all the same, with no runs and the notes in it, so that the
+ * `notes` beside the runs left out, and `warnings` (said on stderr by the caller) are `--json`'s; `--report` is written all the same, with no runs and the notes in it, so that the
  * file asked for is there (a CI job that keeps it finds it).
  */
-async function emptyTrend(notes: string[], leftOut: readonly RunInfo[], opts: { report?: string; json?: boolean }, io: CliIO): Promise<number> {
-  if (opts.json) io.stdout(JSON.stringify(trendJson({ runs: [], series: [], moved: new Set(), warnings: [], notes, leftOut }), null, 2));
+async function emptyTrend(notes: string[], leftOut: readonly RunInfo[], opts: { report?: string; json?: boolean }, io: CliIO, warnings: readonly string[] = []): Promise<number> {
+  if (opts.json) io.stdout(JSON.stringify(trendJson({ runs: [], series: [], moved: new Set(), warnings, notes, leftOut }), null, 2));
   else for (const note of notes) io.stdout(forTerminal(note));
-  return opts.report ? writeTrendReport(opts.report, () => ({ runs: [], series: [], warnings: notes }), opts.json === true, io) : EXIT.ok;
+  return opts.report ? writeTrendReport(opts.report, () => ({ runs: [], series: [], warnings: [...warnings, ...notes] }), opts.json === true, io) : EXIT.ok;
 }
 
 /**
