@@ -245,6 +245,22 @@ describe("semantic_similarity: provider config", () => {
     expect(e.message).toContain("invalid config.batch_size: expected an integer in [1, 2048], received number 0");
   });
 
+  it("a factory of one's own that gives no provider is refused at creation, naming it (was a TypeError there, or on every row)", () => {
+    const made = (provider: unknown) => () => provider as EmbeddingProvider;
+    const cases: [unknown, string][] = [
+      [null, 'could not create embedding provider "mine": its factory returned null, not an embedding provider { name, model, embed }'],
+      [{ name: "mine", model: "m" }, "its factory returned a provider whose embed is nothing, not a function"],
+      [{ name: "mine", model: 5, embed: async () => ({ vectors: [] }) }, "its factory returned a provider whose model is number 5, not a non-empty string"],
+      [{ model: "m", embed: async () => ({ vectors: [] }) }, "its factory returned a provider whose name is nothing, not a non-empty string"],
+    ];
+    for (const [provider, message] of cases) {
+      const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "mine" } }, { embeddingProviders: { mine: made(provider) } }));
+      expect(e.code).toBe("CONFIG_INVALID");
+      expect(e.message).toContain(message);
+      expect(e.issues[0]?.path).toEqual(["config", "provider"]);
+    }
+  });
+
   it("openai against api.openai.com without the key variable: an error at creation naming it", () => {
     vi.stubEnv("SIMEVAL_TEST_NO_KEY", "");
     try {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EvalError, formatIssues, problemCount, type Issue } from "../errors.js";
+import { describeValue, EvalError, formatIssues, problemCount, type Issue } from "../errors.js";
 import { cosineSimilarity } from "../metrics/cosine.js";
 import { EmbeddingBatcher, type EmbeddedText } from "../embeddings/batcher.js";
 import { memoryEmbeddingCache } from "../embeddings/cache.js";
@@ -190,16 +190,37 @@ function sharedEmbedder(env: EvaluatorEnv, name: string, options: EmbeddingProvi
 }
 
 function createProvider(name: string, factory: EmbeddingProviderFactory, options: EmbeddingProviderOptions, hooks: EmbeddingProviderHooks): EmbeddingProvider {
+  let made: unknown;
   try {
-    return factory(options, hooks);
+    made = factory(options, hooks);
   } catch (err) {
     if (err instanceof EvalError) throw err;
-    const why = err instanceof Error ? err.message : String(err);
-    throw new EvalError("CONFIG_INVALID", `semantic_similarity: could not create embedding provider "${name}": ${why}`, {
-      cause: err,
-      issues: [{ path: ["config", "provider"], message: `could not create embedding provider "${name}": ${why}` }],
-    });
+    throw cannotCreate(name, err instanceof Error ? err.message : String(err), err);
   }
+  // A factory of one's own (env.embeddingProviders) that gives no provider: said here, by name, rather than as a
+  // TypeError here (null) or on every row (no embed) — and a provider without its name and model, which key the
+  // embedding cache, would share cached vectors with another such provider.
+  const what = providerProblem(made);
+  if (what) throw cannotCreate(name, `its factory returned ${what}`);
+  return made as EmbeddingProvider;
+}
+
+/** What keeps `made` from being an {@link EmbeddingProvider}, or undefined when nothing does. */
+function providerProblem(made: unknown): string | undefined {
+  if (made === null || typeof made !== "object") return `${describeValue(made)}, not an embedding provider { name, model, embed }`;
+  const p = made as Record<string, unknown>;
+  if (typeof p["embed"] !== "function") return `a provider whose embed is ${describeValue(p["embed"])}, not a function (texts) => Promise<{ vectors }>`;
+  for (const key of ["name", "model"] as const) {
+    if (typeof p[key] !== "string" || p[key] === "") return `a provider whose ${key} is ${describeValue(p[key])}, not a non-empty string`;
+  }
+  return undefined;
+}
+
+function cannotCreate(name: string, why: string, cause?: unknown): EvalError {
+  return new EvalError("CONFIG_INVALID", `semantic_similarity: could not create embedding provider "${name}": ${why}`, {
+    ...(cause === undefined ? {} : { cause }),
+    issues: [{ path: ["config", "provider"], message: `could not create embedding provider "${name}": ${why}` }],
+  });
 }
 
 /** The row's token shares, summed over its two texts and rounded to 0.01; undefined when neither reports any. */
