@@ -155,6 +155,22 @@ describe("EmbeddingBatcher", () => {
     }
   });
 
+  it("a provider of one's own that resolves to no batch (null, an array) is PROVIDER_FAILED naming it, not a TypeError of reading it", async () => {
+    for (const [batch, said] of [
+      [null, "null"],
+      [[[1, 2], [3, 4]], "array of 2"],
+    ] as const) {
+      const b = new EmbeddingBatcher({ name: "odd", model: "m", embed: async () => batch as never });
+      const err = await b.embed(["x", "y"]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(EvalError);
+      expect((err as EvalError).code).toBe("PROVIDER_FAILED");
+      expect((err as EvalError).message).toContain(`embedding provider odd (m) returned ${said} for 2 texts, not { vectors }`);
+    }
+  });
+
   it("a failing cache is skipped (counted), not fatal", async () => {
     const broken: EmbeddingCache = {
       key: (t) => t,

@@ -1,6 +1,6 @@
 import { describeValue, EvalError } from "../errors.js";
 import type { EmbeddingCache } from "./cache.js";
-import type { EmbeddingProvider, EmbeddingUsage } from "./provider.js";
+import type { EmbeddingBatch, EmbeddingProvider, EmbeddingUsage } from "./provider.js";
 
 /** Texts per provider request when not configured: OpenAI's client default. */
 const DEFAULT_BATCH_SIZE = 64;
@@ -225,9 +225,14 @@ export class EmbeddingBatcher {
     let vectors: Float32Array[];
     let usage: EmbeddingUsage | undefined;
     try {
-      const batch = await this.provider.embed(texts);
-      vectors = checkVectors(this.provider, batch.vectors, texts.length);
-      usage = batch.usage;
+      const batch: unknown = await this.provider.embed(texts);
+      // A provider of one's own that resolves to null (or a bare array) is simeval's to name, not a TypeError of reading it.
+      if (batch === null || typeof batch !== "object" || Array.isArray(batch)) {
+        throw new EvalError("PROVIDER_FAILED", `${providerWho(this.provider)} returned ${describeValue(batch)} for ${texts.length} texts, not { vectors }`);
+      }
+      const { vectors: given, usage: used } = batch as EmbeddingBatch;
+      vectors = checkVectors(this.provider, given, texts.length);
+      usage = used;
     } catch (err) {
       return err ?? new Error("embedding failed");
     }
@@ -283,9 +288,14 @@ function scaleUsage(usage: EmbeddingUsage, factor: number): EmbeddingUsage {
   return out;
 }
 
+/** How an error names the provider: `embedding provider letters (letters-26)`. */
+function providerWho(provider: EmbeddingProvider): string {
+  return `embedding provider ${provider.name} (${provider.model})`;
+}
+
 /** The provider's vectors as Float32Array, checked: one per text, finite numbers, one common length. */
 function checkVectors(provider: EmbeddingProvider, vectors: readonly ArrayLike<number>[], expected: number): Float32Array[] {
-  const who = `embedding provider ${provider.name} (${provider.model})`;
+  const who = providerWho(provider);
   if (!Array.isArray(vectors) || vectors.length !== expected) {
     throw new EvalError("PROVIDER_FAILED", `${who} returned ${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${expected} texts`);
   }
