@@ -416,6 +416,17 @@ describe("spec validation at creation", () => {
     expect(fitted.evaluateNow({ output: "a b", expected: "a c" })).toMatchObject({ passed: expect.any(Boolean) });
   });
 
+  it("checks each df an env.datasetIdf gives, as tfidfCosine checks its idf's, where a df above n or not whole was scored as it came", async () => {
+    const spec = { type: "tfidf_similarity", name: "tf", config: { idf: "dataset" } };
+    for (const [df, received] of [[11, "number 11"], [1.5, "number 1.5"], [-1, "number -1"]] as const) {
+      const e = createEvaluator(spec, { datasetIdf: () => ({ n: 10, df: (token) => (token === "a" ? df : 1) }) });
+      const message = `tfidf_similarity: env.datasetIdf("tf").df("a") must be an integer in [0, env.datasetIdf("tf").n = 10], received ${received}`;
+      expect(thrownEvalError(() => e.evaluateNow({ output: "a b", expected: "a c" }))).toMatchObject({ code: "INPUT_INVALID", message });
+      expect(thrownEvalError(() => e.verdictNow?.({ output: "a b", expected: "a c" }))).toMatchObject({ code: "INPUT_INVALID", message });
+      await expect(e.evaluate({ output: "a b", expected: "a c" })).rejects.toMatchObject({ code: "INPUT_INVALID", message });
+    }
+  });
+
   it("createEvaluators refuses an at that is not a path with CONFIG_INVALID, not a TypeError", () => {
     for (const [at, received] of [[5, "number 5"], [null, "null"], ["evaluators", 'string "evaluators"'], [["a", {}], "array of 2"]] as const) {
       expect(thrownEvalError(() => createEvaluators([{ type: "exact_match" }], {}, at as never))).toMatchObject({

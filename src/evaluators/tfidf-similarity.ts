@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tfidfAnalysisOfCounts, tfidfCosineOfCounts, type IdfTable } from "../metrics/tfidf.js";
+import { checkedIdf, tfidfAnalysisOfCounts, tfidfCosineOfCounts, type IdfTable } from "../metrics/tfidf.js";
 import { ngramCounts, equalWithoutTokens, wordCounts } from "../metrics/tokens.js";
 import { describeValue, EvalError, type Issue } from "../errors.js";
 import { defineEvaluator, withVerdict, type ScoreArgs } from "./define.js";
@@ -72,12 +72,14 @@ export const tfidfSimilarityEvaluator = defineEvaluator({
         issues: [{ path: ["config", "idf"], message, received: "dataset" }],
       });
     }
-    const idf = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;
+    const given = config.idf === "dataset" ? env.datasetIdf?.(name) : undefined;
     // The runner's tables are right; a library caller's own env.datasetIdf is checked here, once, where a bad one threw a TypeError on every row.
-    if (config.idf === "dataset" && !isIdfTable(idf)) {
-      const message = `env.datasetIdf(${JSON.stringify(name)}) must be an IdfTable { n: an integer >= 0, df(token) }, received ${describeValue(idf)}`;
-      throw new EvalError("CONFIG_INVALID", `tfidf_similarity: ${message}`, { issues: [{ path: ["config", "idf"], message, received: describeValue(idf) }] });
+    if (config.idf === "dataset" && !isIdfTable(given)) {
+      const message = `env.datasetIdf(${JSON.stringify(name)}) must be an IdfTable { n: an integer >= 0, df(token) }, received ${describeValue(given)}`;
+      throw new EvalError("CONFIG_INVALID", `tfidf_similarity: ${message}`, { issues: [{ path: ["config", "idf"], message, received: describeValue(given) }] });
     }
+    // And each df it gives, as tfidfCosine checks its idf's: a df above n (a weight below 1) or not whole was scored as it came.
+    const idf = checkedIdf("tfidf_similarity", given, `env.datasetIdf(${JSON.stringify(name)})`);
     const count = tfidfTokenCounts(config);
     const tokenName = config.tokenizer === "word" ? "word" : `${config.ngram_size}-gram`;
     // Neither text has a token: 1.0 when the texts are the same (see equalWithoutTokens), else 0.0.

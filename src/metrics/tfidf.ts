@@ -38,18 +38,23 @@ function idfOf(n: number, df: number): number {
 
 /**
  * `idf` as a public caller gave it, checked: `n` an integer >= 0 and `df` a function, each of whose
- * answers must be an integer in [0, n]; else INPUT_INVALID naming the function. A malformed table gave NaN.
+ * answers must be an integer in [0, n]; else INPUT_INVALID naming the function and the table as `arg`
+ * (`idf`, or `env.datasetIdf("tfidf")` for an evaluator's). A malformed table gave NaN.
  */
-function checkedIdf(fn: string, idf: IdfTable | undefined): IdfTable | undefined {
+export function checkedIdf(fn: string, idf: IdfTable | undefined, arg = "idf"): IdfTable | undefined {
   if (idf === undefined) return undefined;
-  if (typeof idf !== "object" || idf === null || typeof idf.df !== "function") throw badArgument(fn, "idf", "an IdfTable { n, df(token) }", idf);
-  const n = idf.n;
-  checkDocuments(fn, "idf.n", n);
+  if (typeof idf !== "object" || idf === null || typeof idf.df !== "function") throw badArgument(fn, arg, "an IdfTable { n, df(token) }", idf);
+  checkDocuments(fn, `${arg}.n`, idf.n);
+  // `n` and `df` are read at each use: a dataset run's table is filled in place once its IDF is fitted.
   return {
-    n,
+    get n() {
+      return idf.n;
+    },
     df(token) {
+      const n = idf.n;
+      checkDocuments(fn, `${arg}.n`, n);
       const df = idf.df(token);
-      checkFrequency(fn, `idf.df(${JSON.stringify(token)})`, df, "idf.n", n);
+      checkFrequency(fn, `${arg}.df(${JSON.stringify(token)})`, df, `${arg}.n`, n);
       return df;
     },
   };
