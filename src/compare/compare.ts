@@ -3,6 +3,7 @@
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
 import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
+import { refuseUnknownKeys } from "../unknown-keys.js";
 import type { RowScores } from "../run/row-scores.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { negatedOrder, negatedSorted, sizeOf, ValueCounter } from "../stats/distinct.js";
@@ -474,7 +475,11 @@ function checkRun(arg: "a" | "b", run: unknown): void {
   if (line !== undefined && typeof line !== "function") throw argumentInvalid("INPUT_INVALID", `${arg}.line`, "a function or nothing", line);
 }
 
+/** The options of {@link CompareOptions}, every one. */
+const COMPARE_OPTIONS = ["directions", "seed", "resamples", "alpha", "pairBy", "worst", "onProgress", "signal"] as const satisfies readonly (keyof CompareOptions)[];
+
 function checkOptions(opts: CompareOptions): Comparison["settings"] {
+  refuseUnknownKeys("compareRuns", "opts", opts as unknown as Record<string, unknown>, COMPARE_OPTIONS);
   const issues: Issue[] = [];
   const seed = opts.seed ?? 1;
   const resamples = opts.resamples ?? 10_000;

@@ -39,7 +39,11 @@ export interface EmbeddingProvider {
   readonly zeroVectorMeans?: string;
 }
 
-/** What `semantic_similarity` passes a factory: its `model` (when set) and the provider's own config keys. */
+/**
+ * What `semantic_similarity` passes a factory: its `model` (when set) and, for a built-in provider name, the config
+ * keys that provider declares (`base_url`, `path`, …). A provider of one's own (`EvaluatorEnv.embeddingProviders`)
+ * gets `model` alone: the spec refuses keys no built-in provider declares, so its other settings go in its factory.
+ */
 export interface EmbeddingProviderOptions {
   model?: string;
   [key: string]: unknown;

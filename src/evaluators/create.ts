@@ -1,4 +1,5 @@
 import { argumentError, EvalError, formatPath, isPlainObject, type Issue } from "../errors.js";
+import { refuseUnknownKeys } from "../unknown-keys.js";
 import { toText } from "../mapping/to-text.js";
 import type { Direction, EvalRecord, EvalResult } from "../types.js";
 import type { EvaluatorEnv, ScoreArgs, Scored, Scorer } from "./define.js";
@@ -182,12 +183,13 @@ const ENV_FIELDS: Record<keyof EvaluatorEnv, string> = {
 };
 
 /**
- * Throws CONFIG_INVALID, naming `fn` and the field, unless `env` is an object whose known fields are what
+ * Throws CONFIG_INVALID, naming `fn` and the field, unless `env` is an object whose fields are known and what
  * they must be: `createEvaluator(spec, null)` was accepted, to throw a TypeError when an evaluator read it.
  */
 function checkEnv(fn: string, env: unknown): void {
   const bad = (path: string[], expected: string, value: unknown) => argumentError("CONFIG_INVALID", fn, formatPath(["env", ...path]), expected, value, ["env", ...path]);
   if (!isPlainObject(env)) throw bad([], `an object ({ ${Object.keys(ENV_FIELDS).map((k) => `${k}?`).join(", ")} }) or nothing`, env);
+  refuseUnknownKeys(fn, "env", env, Object.keys(ENV_FIELDS));
   const { embeddingProviders, embeddingCache, datasetIdf, notice } = env;
   if (embeddingProviders !== undefined) {
     if (!isPlainObject(embeddingProviders)) throw bad(["embeddingProviders"], ENV_FIELDS.embeddingProviders, embeddingProviders);

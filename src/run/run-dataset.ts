@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
+import { refuseUnknownKeys } from "../unknown-keys.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile, type FileScan } from "../dataset/hash.js";
 import { checkDatasetFile } from "../dataset/read-bytes.js";
@@ -430,6 +431,12 @@ function interruption(signal: AbortSignal | undefined): string {
   return said.trim() === "" ? "interrupted" : `interrupted (${said})`;
 }
 
+/** The options of {@link RunDatasetOptions}, every one. */
+const RUN_OPTIONS = [
+  "dataset", "evaluators", "name", "store", "embeddingCacheDb", "env", "write", "end", "countSkippedAsZero", "workers", "batchSize", "worst", "signal",
+  "onRead", "onProgress", "onStep", "onNotice",
+] as const satisfies readonly (keyof RunDatasetOptions)[];
+
 /** The methods of a {@link RunStore} that a run calls. */
 const RUN_STORE_METHODS = ["beginRun", "addRows", "finishRun", "abortRun"] as const;
 
@@ -444,6 +451,7 @@ function checkRunOptions(opts: unknown): asserts opts is RunDatasetOptions {
     argumentError("CONFIG_INVALID", "runDataset", option === "" ? "opts" : `opts.${option}`, expected, value, option === "" ? [] : option.split("."));
   if (!isPlainObject(opts)) throw bad("", "an object ({ dataset, evaluators, ... })", opts);
   const o = opts as Record<string, unknown>;
+  refuseUnknownKeys("runDataset", "opts", o, RUN_OPTIONS);
   if (typeof o["dataset"] !== "string" || o["dataset"] === "") throw bad("dataset", "the path of a dataset file (a non-empty string)", o["dataset"]);
   const optional = (option: string, expected: string, ok: (v: unknown) => boolean) => {
     if (o[option] !== undefined && !ok(o[option])) throw bad(option, `${expected} or nothing`, o[option]);
