@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { newRunId } from "./run-id.js";
+import { newRunId, runIdTime } from "./run-id.js";
 
 const SHAPE = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
@@ -45,5 +45,12 @@ describe("newRunId", () => {
   it("draws each random digit from all 32 letters", () => {
     const digits = new Set(Array.from({ length: 100 }, (_, i) => newRunId(4_000_000_000_000 + i).slice(10)).join(""));
     expect(digits.size).toBe(32);
+  });
+
+  it("gives back the millisecond time of an id it made (a run's started_at), and nothing for a string that is no run id", () => {
+    // Last in this file: the generator never goes back in time, and this leaves it at the 48-bit end.
+    expect(runIdTime(newRunId(2 ** 48 - 1))).toBe(2 ** 48 - 1);
+    expect(runIdTime("01aryz6s41" + "0".repeat(16))).toBe(1469918176385);
+    for (const bad of ["", "01aryz6s41", "01ARYZ6S41" + "0".repeat(16), "01aryz6s41" + "0".repeat(15) + "u", "01aryz6s41" + "0".repeat(17)]) expect(runIdTime(bad)).toBeUndefined();
   });
 });

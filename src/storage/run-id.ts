@@ -46,3 +46,15 @@ function increment(digits: number[]): boolean {
   return false;
 }
 
+
+/**
+ * The millisecond time in a run id that {@link newRunId} made (its first 10 digits), or undefined for a string that
+ * is no such id. A run's `started_at` is that time (beginRun reads the clock once for both; only a clock set back
+ * while a process records runs makes them differ), so this places a run that is gone where it was listed.
+ */
+export function runIdTime(id: string): number | undefined {
+  if (!/^[0-9a-hjkmnp-tv-z]{26}$/.test(id)) return undefined;
+  let t = 0;
+  for (const c of id.slice(0, TIME_DIGITS)) t = t * 32 + ALPHABET.indexOf(c);
+  return t;
+}

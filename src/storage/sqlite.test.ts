@@ -944,7 +944,40 @@ describe("pages and exact lookups (what a service reads)", () => {
     for (const [opts, where] of cases) {
       await expect(store.listRuns(opts as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining(`listRuns: ${where} must be`) });
     }
-    await expect(store.listRuns({ after: "01zzzzzzzzzzzzzzzzzzzzzzzz" })).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+    // A string no run id could be is an unknown run; a run id that no run has is placed by its time (see below).
+    for (const after of ["nightly", "01zzzzzzzzzzzzzzzzzzzzzzzz".toUpperCase(), "01zzzzzzzzzzzzzzzzzzzzzzz"]) {
+      await expect(store.listRuns({ after })).rejects.toMatchObject({ code: "RUN_NOT_FOUND", message: expect.stringContaining(`no run with id "${after}"`) });
+    }
+  });
+
+  it("listRuns after a run deleted since (by another client, between its pages) goes on from where that run was listed: no run skipped or repeated", async () => {
+    const store = open();
+    const other = open();
+    // Three runs in each of three milliseconds, so that a deleted run is placed among runs of its own millisecond too.
+    const now = vi.spyOn(Date, "now");
+    try {
+      for (let i = 0; i < 9; i++) {
+        now.mockReturnValue(Date.UTC(2031, 0, 1, 0, 0, 0, Math.floor(i / 3)));
+        await store.beginRun({ ...META, name: `r${i}` }, { owner: "none" });
+      }
+    } finally {
+      now.mockRestore();
+    }
+    const all = await store.listRuns();
+    expect(all.map((r) => r.name)).toEqual(["r8", "r7", "r6", "r5", "r4", "r3", "r2", "r1", "r0"]);
+    expect(new Set(all.map((r) => r.started_at)).size).toBe(3);
+    const deleted = new Set<string>();
+    for (const k of [7, 4, 3, 1, 0]) {
+      const cursor = all[k]!.id;
+      await other.deleteRun(cursor, { force: true });
+      deleted.add(cursor);
+      const rest = all.slice(k + 1).filter((r) => !deleted.has(r.id));
+      expect(await store.listRuns({ after: cursor })).toEqual(rest);
+      expect(await store.listRuns({ after: cursor, limit: 2 })).toEqual(rest.slice(0, 2));
+    }
+    // A run id from after every run (a client's own guess) lists them all; from before every run, none.
+    expect(await store.listRuns({ after: "7zzzzzzzzzzzzzzzzzzzzzzzzz" })).toEqual(all.filter((r) => !deleted.has(r.id)));
+    expect(await store.listRuns({ after: "00000000000000000000000000" })).toEqual([]);
   });
 
   it("rows(id, { after, limit }) gives the first `limit` rows numbered above `after`, over pages of any size (property)", async () => {

@@ -8,7 +8,7 @@ import { checkNumberedRow, checkNumberedRows, checkUnnumberedRows, isSerialized,
 import { BUSY_TIMEOUT_MS, fileIdentity, isRowClash, openDatabase, storeError } from "./open-database.js";
 import { evaluatorNames, NO_DATASET, outcomeScores, parseColumn, runEvaluators, toRowOutcome, toRunInfo, type RowRecord, type RunRecord, type StoredRows } from "./records.js";
 import { FIRST_PAGE_ROWS, nextPageRows, PAGE_ROWS, rowsForResults } from "./row-pages.js";
-import { newRunId } from "./run-id.js";
+import { newRunId, runIdTime } from "./run-id.js";
 import { RUNS_OF_THIS_PROCESS, THIS_HOST, writerMayBeAlive } from "./run-owner.js";
 import { decodeScores, encodeScores } from "./scores-column.js";
 import { prepareStatements, type Statements } from "./statements.js";
@@ -16,6 +16,9 @@ import { CLOSED_UNFINISHED, processGone, type AppendedRow, type BeginRunOptions,
 import { DEFAULT_STORE_PATH } from "./default-store-path.js";
 
 export { DEFAULT_STORE_PATH };
+
+/** 9999-12-31T23:59:59.999Z: the last time whose ISO string has a four-digit year. */
+const LAST_ISO_TIME = 253_402_300_799_999;
 
 /**
  * Rows deleted per transaction by {@link SqliteRunStore.deleteRun}: each holds the write lock for under
@@ -382,10 +385,24 @@ export class SqliteRunStore implements RunStore {
     const { after, limit } = listRunsOptions(opts);
     return this.#guard("list runs", () => {
       const dead = this.#reapDeadRuns();
-      const from = after === undefined ? undefined : this.#run(after);
+      const from = after === undefined ? undefined : this.#listedAfter(after);
       const page = from === undefined ? this.#q.runsPage.all(limit) : this.#q.runsPageAfter.all({ started_at: from.started_at, id: from.id, limit });
       return page.map((r) => toRunInfo(r, dead, this.path));
     });
+  }
+
+  /**
+   * Where listRuns' `after` places its page: the run with that id, or, for a run id that no run has (the last run of
+   * the page before, deleted since by another client), the time its id holds, which was its `started_at`, so that
+   * the next page neither fails nor skips or repeats a run. RUN_NOT_FOUND for a string that is no run id.
+   */
+  #listedAfter(after: string): { started_at: string; id: string } {
+    const run = this.#q.runById.get(after);
+    if (run !== undefined) return run;
+    const time = runIdTime(after);
+    if (time === undefined) return this.#run(after);
+    // An id's time reaches the year 37,000; ISO strings past 9999 start with "+" and would sort before every run.
+    return { started_at: new Date(Math.min(time, LAST_ISO_TIME)).toISOString(), id: after };
   }
 
   /** The run with exactly the id `runId`, or undefined (see {@link RunStore.getRun}). */

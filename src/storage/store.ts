@@ -105,7 +105,11 @@ export interface RowsOptions {
  * `GET /runs?after=ID&limit=M`).
  */
 export interface ListRunsOptions {
-  /** Only runs listed after the run with this exact id (the last run of the page before); RUN_NOT_FOUND when none has it. */
+  /**
+   * Only runs listed after the run with this exact id (the last run of the page before). A run id that no run has (that
+   * run deleted since, by another client) lists the runs after where it was (its id holds its start time), so a
+   * reader paging through the runs neither fails nor skips or repeats one; RUN_NOT_FOUND for a string that is no run id.
+   */
   after?: string | undefined;
   /** At most this many runs (a whole number from 1; default: every run). */
   limit?: number | undefined;
