@@ -1586,6 +1586,36 @@ describe("appendRows", () => {
     expect(await store.appendRows(id, unnumbered(1, 1))).toEqual(added(1));
   });
 
+  it("reads a dead writer's run as incomplete at once while another connection holds the write lock, without waiting out the busy timeout to record it; writes still wait", async () => {
+    const store = openWithBusyTimeout(1_500);
+    const id = await store.beginRun(META, { owner: "none" });
+    const dead = await store.beginRun(META);
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(dead); // no such process on this host
+    db.close();
+    const holder = new Database(dbPath);
+    holder.prepare("BEGIN IMMEDIATE").run();
+    try {
+      const gone = { id: dead, status: "incomplete", stop_reason: processGone(999999999) };
+      for (const read of [() => store.getRun(dead), async () => (await store.listRuns({ limit: 1 }))[0], () => store.findRun(dead), () => store.getRun(id)]) {
+        const started = Date.now();
+        const run = await read();
+        expect(Date.now() - started).toBeLessThan(750); // each read waited the store's whole busy timeout (1.5 s here, 5 s in use)
+        expect(run).toMatchObject(run?.id === dead ? gone : { id, status: "running" });
+      }
+      // The store's own busy timeout is back for its writes: they wait it out before failing.
+      const started = Date.now();
+      await storeError(() => store.appendRows(id, unnumbered(1, 1)));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      holder.prepare("ROLLBACK").run();
+      holder.close();
+    }
+    expect(rawRun(dead)).toMatchObject({ status: "running" }); // not recorded while the lock was held
+    expect(await store.getRun(dead)).toMatchObject({ status: "incomplete" });
+    expect(rawRun(dead)).toMatchObject({ status: "incomplete", stop_reason: processGone(999999999) }); // recorded once free
+  });
+
   it("says by its code whose a refusal is: RUN_NOT_FOUND for no such run, RUN_CONFLICT for a run whose state forbids the call, STORE_FAILED (transient) for a locked database", async () => {
     const store = openWithBusyTimeout(50);
     const unknown = (message: string) => ({ code: "RUN_NOT_FOUND", transient: false, message });

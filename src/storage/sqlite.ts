@@ -821,12 +821,18 @@ export class SqliteRunStore implements RunStore {
         .flatMap((r) => (r.pid !== null && !writerMayBeAlive(r) ? [[r.id, processGone(r.pid)] as const] : [])),
     );
     if (dead.size === 0) return dead;
+    // Not worth waiting for another process's write lock (a large batch of rows, a `delete --vacuum`): every read
+    // (getRun, listRuns, findRun) waited the whole busy timeout for it, 5 s each while a dead run was left unrecorded.
+    const timeout = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    this.#db.pragma("busy_timeout = 0");
     try {
       this.#db.transaction(() => {
         for (const [id, reason] of dead) this.#q.markDead.run(reason, id);
       }).immediate();
     } catch {
       // Reading must not fail because the file cannot be written now; the next reader will try again.
+    } finally {
+      this.#db.pragma(`busy_timeout = ${timeout}`);
     }
     return dead;
   }
