@@ -915,7 +915,8 @@ describe("pages and exact lookups (what a service reads)", () => {
     for (const limit of [1, 2, 3, 7, 10]) {
       const paged = [];
       let after: string | undefined;
-      for (;;) {
+      // Bounded: a page that repeats runs must fail the test, not loop for ever.
+      for (let pages = 0; pages <= all.length; pages++) {
         const page = await store.listRuns({ after, limit });
         expect(page.length).toBeLessThanOrEqual(limit);
         paged.push(...page);

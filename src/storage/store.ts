@@ -228,7 +228,9 @@ export interface RunStore {
    * `stored_at` (absent for rows stored before schema version 5: see {@link RowOutcome.stored_at}).
    * `opts.records: false` leaves every row's `record` out, unread: for a reader that needs none (a summary, JUnit),
    * which a service's large records would otherwise slow. `opts.after` and `opts.limit` give a page: the first
-   * `limit` rows numbered above `after` (see {@link RowsOptions}). A bad `opts` is CONFIG_INVALID naming it. RUN_NOT_FOUND for
+   * `limit` rows numbered above `after` (see {@link RowsOptions}); while rows come, a reader paging so misses none only
+   * when they come through {@link appendRows}, which numbers each after the last ({@link addRows} stores a row under the
+   * number it carries, which may be below a page already read). A bad `opts` is CONFIG_INVALID naming it. RUN_NOT_FOUND for
    * an unknown run, and for one deleted while its rows are read (the rows read before then are only part of it).
    */
   rows(runId: string, opts?: RowsOptions): AsyncIterable<RowOutcome>;
