@@ -52,9 +52,10 @@ export function checkedIdf(fn: string, idf: IdfTable | undefined, arg = "idf"): 
     },
     df(token) {
       const n = idf.n;
-      checkDocuments(fn, `${arg}.n`, n);
       const df = idf.df(token);
-      checkFrequency(fn, `${arg}.df(${JSON.stringify(token)})`, df, `${arg}.n`, n);
+      // Checked inline, the messages made only on failure: this runs for every token of every row of a dataset run.
+      if (!Number.isInteger(n) || n < 0) checkDocuments(fn, `${arg}.n`, n);
+      if (!Number.isInteger(df) || df < 0 || df > n) checkFrequency(fn, `${arg}.df(${JSON.stringify(token)})`, df, `${arg}.n`, n);
       return df;
     },
   };
