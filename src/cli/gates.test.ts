@@ -95,6 +95,15 @@ describe("gates", () => {
     expect(parseGates("fail-over", kept).map((g) => g.value)).toEqual([0, -0, 0, 1e-320, 1e-320, -1.25e-321, 2.2250738585072014e-308]);
   });
 
+  it("keeps a normal number however many digits it is written with: only a subnormal's lost digits are refused (the rule is |value| below the smallest normal)", () => {
+    // A normal number that a double cannot hold in full (a negative one too, and one just above the subnormals) reads
+    // as the nearest double, as 0.1 does: it is no subnormal, and is not said to be too small.
+    const kept = ["x=-1.00000000000000001", "x=1.00000000000000001e-307", "x=-1.00000000000000001e-307", "x=2.2250738585072013e-308"];
+    expect(parseGates("fail-over", kept).map((g) => g.value)).toEqual([-1, 1.0000000000000001e-307, -1.0000000000000001e-307, 2.2250738585072014e-308]);
+    // Just below the smallest normal, the digits a subnormal loses are refused.
+    expect(() => parseGates("fail-over", ["x=2.2250738585072011e-308"])).toThrow(/too small to read as a number \(nearer 0 than ±2\.2e-308, it reads as 2\.225073858507201e-308\)$/);
+  });
+
   it("several gates joined by commas in one option say to give the option once for each, rather than list the evaluators", () => {
     const evaluators: GatedEvaluator[] = [
       { name: "levenshtein", direction: "maximize", threshold: 0.8 },
