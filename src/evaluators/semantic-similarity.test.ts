@@ -261,6 +261,21 @@ describe("semantic_similarity: provider config", () => {
     }
   });
 
+  it("a factory of one's own is held to a whole provider: not a string, an embed that is no function, an empty name or model", () => {
+    const embed = async () => ({ vectors: [] });
+    const cases: [unknown, string][] = [
+      ["mine", 'its factory returned string "mine", not an embedding provider { name, model, embed }'],
+      [{ name: "mine", model: "m", embed: "openai" }, 'its factory returned a provider whose embed is string "openai", not a function (texts) => Promise<{ vectors }>'],
+      [{ name: "", model: "m", embed }, 'its factory returned a provider whose name is string "", not a non-empty string'],
+      [{ name: "mine", model: "", embed }, 'its factory returned a provider whose model is string "", not a non-empty string'],
+    ];
+    for (const [provider, message] of cases) {
+      const e = thrownEvalError(() => createEvaluator({ type: "semantic_similarity", config: { provider: "mine" } }, { embeddingProviders: { mine: () => provider as EmbeddingProvider } }));
+      expect(e.code).toBe("CONFIG_INVALID");
+      expect(e.message).toContain(`could not create embedding provider "mine": ${message}\n`);
+    }
+  });
+
   it("openai against api.openai.com without the key variable: an error at creation naming it", () => {
     vi.stubEnv("SIMEVAL_TEST_NO_KEY", "");
     try {
