@@ -159,6 +159,9 @@ describe("EmbeddingBatcher", () => {
     for (const [batch, said] of [
       [null, "null"],
       [[[1, 2], [3, 4]], "array of 2"],
+      // Not an object at all: said as what it is, not as "no vectors".
+      [5, "number 5"],
+      ["[[1,2],[3,4]]", 'string "[[1,2],[3,4]]"'],
     ] as const) {
       const b = new EmbeddingBatcher({ name: "odd", model: "m", embed: async () => batch as never });
       const err = await b.embed(["x", "y"]).then(
