@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { jaccardOfDistinct, jaccardSimilarity } from "./jaccard.js";
 import { referenceJaccard, referenceTfidfCosine } from "./reference/tfidf.js";
 import { thrownEvalError } from "../test-support.js";
@@ -44,6 +44,23 @@ describe("tfidfCosine", () => {
         if (score < 1) expect(sum).toBeCloseTo(score, 12);
       }),
     );
+  });
+
+  it("builds no message for a df it checks and finds right: the check runs for every token of every row", () => {
+    // A dataset run's tables (tfidf_similarity's idf "dataset") are checked here, token by token.
+    const corpus = { n: 10, df: (t: string) => (t === "the" ? 9 : 1) };
+    const a = ["the", "cat", "sat", "on", "the", "mat"];
+    const b = ["the", "dog", "sat", "on", "a", "log"];
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      const score = tfidfCosine(a, b, corpus);
+      expect(tfidfAnalysis(a, b, corpus).score).toBe(score);
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
+    // A wrong one is still named, token quoted.
+    expect(thrownEvalError(() => tfidfCosine(a, b, { n: 10, df: (t) => (t === "mat" ? 11 : 1) })).message).toBe('tfidfCosine: idf.df("mat") must be an integer in [0, idf.n = 10], received number 11');
   });
 
   it("gives the very number tfidfAnalysis does, with or without a corpus IDF", () => {
