@@ -46,6 +46,13 @@ describe("tfidfCosine", () => {
     );
   });
 
+  it("refuses an idf whose n is no document count even when it asks for no df (the same tokens score 1 without asking)", () => {
+    for (const same of [[], ["a"]]) {
+      expect(thrownEvalError(() => tfidfCosine(same, same, { n: -1, df: () => 0 })).message).toBe("tfidfCosine: idf.n must be an integer >= 0, received number -1");
+      expect(thrownEvalError(() => tfidfAnalysis(same, same, { n: 1.5, df: () => 0 })).message).toBe("tfidfAnalysis: idf.n must be an integer >= 0, received number 1.5");
+    }
+  });
+
   it("builds no message for a df it checks and finds right: the check runs for every token of every row", () => {
     // A dataset run's tables (tfidf_similarity's idf "dataset") are checked here, token by token.
     const corpus = { n: 10, df: (t: string) => (t === "the" ? 9 : 1) };
