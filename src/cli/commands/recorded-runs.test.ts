@@ -155,6 +155,9 @@ describe("noDatabaseWarning", () => {
         expect(await cliOutput(["trend", "--db", db, "--report", report])).toEqual({ code: 0, out: `${noneYet}\nReport: ${report}`, err: `simeval: warning: ${warning[db]}` });
         expect(readFileSync(report, "utf8")).toContain(`no run database at ${db} (`);
       }
+      // A path with a line break or an escape sequence in it is said on one line, the escape shown, not obeyed.
+      const odd = join(dir, "TYPO\n\u001b[31m.db");
+      expect(noDatabaseWarning(odd)).toBe(`no run database at ${join(dir, "TYPO")}\\u000a\\u001b[31m.db (no such file), so there are no runs to show; \`simeval run\` records runs there (--db reads another)`);
       // Nothing is made at the path, nor written into the empty file.
       expect(existsSync(typo)).toBe(false);
       expect(readFileSync(empty, "utf8")).toBe("");
