@@ -14,3 +14,12 @@ export function refuseUnknownKeys(fn: string, arg: string, options: Record<strin
   const issue = { path: [...arg.split("."), key], message, expected: `one of ${known.join(", ")}`, received: describeValue(options[key]) };
   throw new EvalError("CONFIG_INVALID", message, { issues: [issue] });
 }
+
+/**
+ * `keys`, which must name every key of `T` (a type error names the ones left out): the list of a function's options
+ * that {@link refuseUnknownKeys} holds callers to, so that an option added to `T` and not to its list fails to compile
+ * instead of being refused at run time. `everyKey<Options>()(["a", "b"])`.
+ */
+export function everyKey<T>() {
+  return <const K extends readonly (keyof T)[]>(keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, K[number]> })): K => keys;
+}

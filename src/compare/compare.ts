@@ -3,7 +3,7 @@
  * difference, a bootstrap confidence interval, a permutation-test p-value, and the rows that got worse.
  */
 import { argumentError, describeValue, EvalError, isPlainObject, type Issue } from "../errors.js";
-import { refuseUnknownKeys } from "../unknown-keys.js";
+import { everyKey, refuseUnknownKeys } from "../unknown-keys.js";
 import type { RowScores } from "../run/row-scores.js";
 import { bootstrapMeanInterval } from "../stats/bootstrap.js";
 import { negatedOrder, negatedSorted, sizeOf, ValueCounter } from "../stats/distinct.js";
@@ -476,7 +476,7 @@ function checkRun(arg: "a" | "b", run: unknown): void {
 }
 
 /** The options of {@link CompareOptions}, every one. */
-const COMPARE_OPTIONS = ["directions", "seed", "resamples", "alpha", "pairBy", "worst", "onProgress", "signal"] as const satisfies readonly (keyof CompareOptions)[];
+const COMPARE_OPTIONS = everyKey<CompareOptions>()(["directions", "seed", "resamples", "alpha", "pairBy", "worst", "onProgress", "signal"]);
 
 function checkOptions(opts: CompareOptions): Comparison["settings"] {
   refuseUnknownKeys("compareRuns", "opts", opts as unknown as Record<string, unknown>, COMPARE_OPTIONS);

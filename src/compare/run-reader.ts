@@ -55,9 +55,8 @@ export class RunReader {
       }
       this.position++;
       if (++this.read.rows % PROGRESS_EVERY === 0) await progressed(this.opts, this.read.rows);
-      const where = () => this.where();
-      const outcome = scoresOf(step.value as RowOutcome | RowScores, where, this.warnings);
-      const row = outcome && checkRow(outcome, where, this.seen, this.warnings);
+      const outcome = scoresOf(step.value as RowOutcome | RowScores, this.where, this.warnings);
+      const row = outcome && checkRow(outcome, this.where, this.seen, this.warnings);
       if (!outcome || row === null) continue;
       this.rows++;
       this.seen.set(row);
@@ -68,10 +67,10 @@ export class RunReader {
   }
 
   /** Where the row last read is, for a warning: `NAME:LINE` when the run tells its rows' lines, else its place among the rows. */
-  private where(): string {
+  private readonly where = (): string => {
     const line = this.run.line?.();
     return line === undefined ? `Run "${this.run.name}", outcome #${this.position}` : `${this.run.name}:${line}`;
-  }
+  };
 
   /** Lets a source not read to its end close (not one that ended, or threw). */
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { createEvaluators, type Evaluator } from "../evaluators/create.js";
 import { argumentError, EvalError, isPlainObject } from "../errors.js";
-import { refuseUnknownKeys } from "../unknown-keys.js";
+import { everyKey, refuseUnknownKeys } from "../unknown-keys.js";
 import { builtinEmbeddingProviders } from "../embeddings/registry.js";
 import { scanFile, type FileScan } from "../dataset/hash.js";
 import { checkDatasetFile } from "../dataset/read-bytes.js";
@@ -432,10 +432,10 @@ function interruption(signal: AbortSignal | undefined): string {
 }
 
 /** The options of {@link RunDatasetOptions}, every one. */
-const RUN_OPTIONS = [
+const RUN_OPTIONS = everyKey<RunDatasetOptions>()([
   "dataset", "evaluators", "name", "store", "embeddingCacheDb", "env", "write", "end", "countSkippedAsZero", "workers", "batchSize", "worst", "signal",
   "onRead", "onProgress", "onStep", "onNotice",
-] as const satisfies readonly (keyof RunDatasetOptions)[];
+]);
 
 /** The methods of a {@link RunStore} that a run calls. */
 const RUN_STORE_METHODS = ["beginRun", "addRows", "finishRun", "abortRun"] as const;
