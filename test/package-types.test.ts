@@ -16,10 +16,18 @@ describe("the package's types", () => {
   const dir = mkdtempSync(join(root, "test", ".types-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** Writes `source` to `file` in {@link dir} and compiles it with tsc as a strict nodenext user would: no error. */
+  function expectCompiles(file: string, source: string, opts: { exactOptionalPropertyTypes?: boolean } = {}): void {
+    writeFileSync(join(dir, file), source);
+    const strictness = opts.exactOptionalPropertyTypes ? ["--strict", "--exactOptionalPropertyTypes"] : ["--strict"];
+    const args = ["--noEmit", ...strictness, "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, file)];
+    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
+    expect(p.stdout + p.stderr).toBe("");
+    expect(p.status).toBe(0);
+  }
+
   it("export the inputs of the report renderers, verdictNow's result, the embedding cache and a provider factory's hooks", () => {
-    writeFileSync(
-      join(dir, "consumer.ts"),
-      `import type { EvalVerdict, EmbeddingCache, EmbeddingProviderHooks, EvaluatorEnv, Evaluator } from "simeval";
+    expectCompiles("consumer.ts", `import type { EvalVerdict, EmbeddingCache, EmbeddingProviderHooks, EvaluatorEnv, Evaluator } from "simeval";
 import type { RunReportInput, ComparisonReportInput, TrendReportInput, JUnitInput } from "simeval/node";
 import { renderRunReport, renderComparisonReport, renderTrendReport, renderJUnit } from "simeval/node";
 import { levenshteinDistance } from "simeval/metrics";
@@ -30,18 +38,11 @@ export const cache: EvaluatorEnv["embeddingCache"] = undefined as EmbeddingCache
 export const hooks: EmbeddingProviderHooks = { notice: () => {} };
 export const renderers: [(i: RunReportInput) => string, (i: ComparisonReportInput) => string, (i: TrendReportInput) => string, (i: JUnitInput) => string] =
   [renderRunReport, renderComparisonReport, renderTrendReport, renderJUnit];
-`,
-    );
-    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "consumer.ts")];
-    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
-    expect(p.stdout + p.stderr).toBe("");
-    expect(p.status).toBe(0);
+`, { exactOptionalPropertyTypes: true });
   }, 60_000);
 
   it("give a service all it names from simeval/node alone: the record scoreRecord scores, its result, the EvalError it tells apart, and an embedding provider of its own", () => {
-    writeFileSync(
-      join(dir, "service.ts"),
-      `import { createEvaluators, scoreRecord, EvalError, type EvalRecord, type EvalResult, type Direction, type EmbeddingProviderFactory, type EvaluatorEnv } from "simeval/node";
+    expectCompiles("service.ts", `import { createEvaluators, scoreRecord, EvalError, type EvalRecord, type EvalResult, type Direction, type EmbeddingProviderFactory, type EvaluatorEnv } from "simeval/node";
 export const env = (own: EmbeddingProviderFactory): EvaluatorEnv => ({ embeddingProviders: { own } });
 export async function score(record: EvalRecord): Promise<unknown> {
   try {
@@ -51,18 +52,11 @@ export async function score(record: EvalRecord): Promise<unknown> {
   }
 }
 export const shown = (r: EvalResult, d: Direction): string => \`\${r.name} \${d}\`;
-`,
-    );
-    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "service.ts")];
-    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
-    expect(p.stdout + p.stderr).toBe("");
-    expect(p.status).toBe(0);
+`);
   }, 60_000);
 
   it("give a service its paged reads and result types from simeval/node: getRun, listRuns and rows pages, isResultError, RowVerdict, InputSource", () => {
-    writeFileSync(
-      join(dir, "reads.ts"),
-      `import { isResultError, type InputSource, type ListRunsOptions, type RowsOptions, type RowVerdict, type RunInfo, type RunStore } from "simeval/node";
+    expectCompiles("reads.ts", `import { isResultError, type InputSource, type ListRunsOptions, type RowsOptions, type RowVerdict, type RunInfo, type RunStore } from "simeval/node";
 export const firstPage: ListRunsOptions = { limit: 50 };
 export const rowsPage: RowsOptions = { after: 100, limit: 100, records: false };
 export const source: InputSource = { literal: "x" };
@@ -70,18 +64,11 @@ export async function runOf(store: RunStore, id: string): Promise<RunInfo | unde
   return (await store.getRun(id)) ?? (await store.listRuns(firstPage))[0];
 }
 export const failed = (v: RowVerdict): string | null => (isResultError(v) ? v.error.code : null);
-`,
-    );
-    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "reads.ts")];
-    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
-    expect(p.stdout + p.stderr).toBe("");
-    expect(p.status).toBe(0);
+`, { exactOptionalPropertyTypes: true });
   }, 60_000);
 
   it("give a service the evaluator registry's values and types from simeval/node: the types it accepts, a run's directions, their config fields", () => {
-    writeFileSync(
-      join(dir, "registry.ts"),
-      `import { evaluators, evaluatorTypes, findEvaluator, describeEvaluators, type Direction, type EvaluatorDefinition, type EvaluatorDescription, type ConfigFieldDescription, type RunInfo } from "simeval/node";
+    expectCompiles("registry.ts", `import { evaluators, evaluatorTypes, findEvaluator, describeEvaluators, type Direction, type EvaluatorDefinition, type EvaluatorDescription, type ConfigFieldDescription, type RunInfo } from "simeval/node";
 export const accepted: readonly string[] = evaluatorTypes;
 export const all: readonly EvaluatorDefinition[] = evaluators;
 export function directions(run: RunInfo): Record<string, Direction> {
@@ -89,18 +76,11 @@ export function directions(run: RunInfo): Record<string, Direction> {
   return Object.fromEntries(run.evaluators.flatMap((s) => { const d = found(s.type); return d ? [[s.name ?? s.type, d.direction]] : []; }));
 }
 export const fields: ConfigFieldDescription[] = describeEvaluators().flatMap((e: EvaluatorDescription) => e.config);
-`,
-    );
-    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "registry.ts")];
-    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
-    expect(p.stdout + p.stderr).toBe("");
-    expect(p.status).toBe(0);
+`);
   }, 60_000);
 
   it("name what the run store's methods take and give, so that a service can write them down, and a store of its own implement RunStore", () => {
-    writeFileSync(
-      join(dir, "store.ts"),
-      `import type { BeginRunOptions, DeletedRun, DeleteRunOptions, FinishRunOptions, RunMeta, RunStore, RunSummary, StoredRows } from "simeval/node";
+    expectCompiles("store.ts", `import type { BeginRunOptions, DeletedRun, DeleteRunOptions, FinishRunOptions, RunMeta, RunStore, RunSummary, StoredRows } from "simeval/node";
 export function begin(store: RunStore, name: string): Promise<string> {
   const meta: RunMeta = { name, dataset_path: null, dataset_hash: null, evaluators: [{ type: "exact_match" }] };
   const opts: BeginRunOptions = { owner: "none" };
@@ -120,18 +100,11 @@ export async function lastStored(store: RunStore, id: string): Promise<number | 
   const stored: StoredRows = await store.storedRows(id);
   return stored.last_stored_at;
 }
-`,
-    );
-    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "store.ts")];
-    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
-    expect(p.stdout + p.stderr).toBe("");
-    expect(p.status).toBe(0);
+`, { exactOptionalPropertyTypes: true });
   }, 60_000);
 
   it("let a caller under exactOptionalPropertyTypes pass the store's options and a row's key and record as possibly undefined, as the store takes them", () => {
-    writeFileSync(
-      join(dir, "optional.ts"),
-      `import { summarizeStoredRun, type RunStore, type RowOutcome, type UnnumberedRow } from "simeval/node";
+    expectCompiles("optional.ts", `import { summarizeStoredRun, type RunStore, type RowOutcome, type UnnumberedRow } from "simeval/node";
 // A row read from one run and appended to another: its key and record are optional there.
 export const again = (r: RowOutcome): UnnumberedRow => ({ id: r.id, key: r.key, record: r.record, results: r.results });
 export async function copy(store: RunStore, from: string, to: string, owner?: "none", withRecords?: boolean, rows?: number, force?: boolean, countSkippedAsZero?: boolean): Promise<void> {
@@ -140,12 +113,7 @@ export async function copy(store: RunStore, from: string, to: string, owner?: "n
   await store.finishRun(id, await summarizeStoredRun(store, to, { countSkippedAsZero }), { rows });
   await store.deleteRun(from, { force, signal: undefined, onProgress: undefined });
 }
-`,
-    );
-    const args = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", join(dir, "optional.ts")];
-    const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: root, encoding: "utf8" });
-    expect(p.stdout + p.stderr).toBe("");
-    expect(p.status).toBe(0);
+`, { exactOptionalPropertyTypes: true });
   }, 60_000);
 
   it("export every type that an exported signature names, so that a caller can write its arguments down", () => {

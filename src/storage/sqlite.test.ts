@@ -1014,31 +1014,6 @@ describe("pages and exact lookups (what a service reads)", () => {
     }
   });
 
-  it("getRun and a page of listRuns say that a run whose process is gone is incomplete, and why, also when the file cannot be written to record it", async () => {
-    const store = open();
-    const id = await store.beginRun(META);
-    const db = new Database(dbPath);
-    db.prepare("UPDATE runs SET pid = 999999999 WHERE id = ?").run(id); // no such process on this host
-    db.close();
-    // The reap records it before the run is read; a read-only file leaves only what the read itself tells.
-    const transaction = Database.prototype.transaction;
-    const spy = vi.spyOn(Database.prototype, "transaction").mockImplementation(function (this: Database.Database, fn: (...a: never[]) => unknown) {
-      const tx = (transaction as (f: typeof fn) => Database.Transaction<typeof fn>).call(this, fn);
-      return Object.assign(tx, { immediate: () => { throw Object.assign(new Error("attempt to write a readonly database"), { code: "SQLITE_READONLY" }); } });
-    } as typeof transaction);
-    const gone = { id, status: "incomplete", stop_reason: processGone(999999999) };
-    try {
-      expect(await store.getRun(id)).toMatchObject(gone);
-      expect(await store.listRuns({ limit: 1 })).toMatchObject([gone]);
-      expect(await store.listRuns({ after: id })).toEqual([]);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(rawRun(id)).toMatchObject({ status: "running", stop_reason: null });
-    expect(await store.getRun(id)).toMatchObject(gone);
-    expect(rawRun(id)).toMatchObject({ status: "incomplete", stop_reason: processGone(999999999) }); // recorded once it can be
-  });
-
   it("listRuns without a limit gives every run: no default page size caps it", async () => {
     const store = open();
     for (let i = 0; i < 1_050; i++) await store.beginRun({ ...META, name: `r${i}` });
@@ -2299,7 +2274,7 @@ describe("interruption", () => {
     expect(rows).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
   });
 
-  it("says that a dead writer's run is incomplete, and why, even when the file cannot be written to record it", async () => {
+  it("says that a dead writer's run is incomplete, and why, even when the file cannot be written to record it (findRun, getRun, listRuns)", async () => {
     const store = open();
     const id = await store.beginRun(META);
     const db = new Database(dbPath);
@@ -2310,12 +2285,19 @@ describe("interruption", () => {
       const tx = (transaction as (f: typeof fn) => Database.Transaction<typeof fn>).call(this, fn);
       return Object.assign(tx, { immediate: () => { throw Object.assign(new Error("attempt to write a readonly database"), { code: "SQLITE_READONLY" }); } });
     } as typeof transaction);
+    const gone = { id, status: "incomplete", stop_reason: processGone(999999999) };
     try {
-      expect(await store.findRun(id)).toMatchObject({ status: "incomplete", stop_reason: processGone(999999999) });
+      expect(await store.findRun(id)).toMatchObject(gone);
+      // The service's reads too: a page of runs, the run by its id.
+      expect(await store.getRun(id)).toMatchObject(gone);
+      expect(await store.listRuns({ limit: 1 })).toMatchObject([gone]);
+      expect(await store.listRuns({ after: id })).toEqual([]);
     } finally {
       spy.mockRestore();
     }
     expect(rawRun(id)).toMatchObject({ status: "running", stop_reason: null }); // not saved: the next reader tries again
+    expect(await store.getRun(id)).toMatchObject(gone);
+    expect(rawRun(id)).toMatchObject({ status: "incomplete", stop_reason: processGone(999999999) }); // recorded once it can be
   });
 
   it("judges liveness only where it can: another host's run stays running; our pid from an earlier process does not", async () => {
