@@ -61,7 +61,8 @@ export function createEvaluator(spec: unknown, env: EvaluatorEnv = {}): Evaluato
   try {
     return build(parsed, { ...env });
   } catch (error) {
-    throwIssues(creationIssues(error, parsed, spec, []));
+    // Its cause kept: what a provider factory of one's own threw, say, with its stack.
+    throwIssues(creationIssues(error, parsed, spec, []), (error as EvalError).cause);
   }
 }
 
@@ -90,6 +91,7 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
   // well, with the problems above, so that one error lists every problem.
   const built: Evaluator[] = [];
+  const causes: unknown[] = [];
   // One env object of this call's own: evaluators made together may share what they build from it (see
   // semantic_similarity's providers), and nothing is shared with, or kept for, another call.
   const together = { ...env };
@@ -99,9 +101,11 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
       built.push(build(p, together));
     } catch (error) {
       issues.push(...creationIssues(error, p, (specs as unknown[])[i], [...at, i]));
+      if ((error as EvalError).cause !== undefined) causes.push((error as EvalError).cause);
     }
   });
-  if (issues.length) throwIssues(inSpecOrder(issues, at.length));
+  // The cause of a creation that threw one (a provider factory's error); of several, the first.
+  if (issues.length) throwIssues(inSpecOrder(issues, at.length), causes[0]);
   return built;
 }
 

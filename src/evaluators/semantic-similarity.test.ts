@@ -276,6 +276,20 @@ describe("semantic_similarity: provider config", () => {
     }
   });
 
+  it("the error a factory of one's own throws is the cause of createEvaluator's and createEvaluators' CONFIG_INVALID (its stack was lost)", () => {
+    const boom = new Error("no model file at /models/x");
+    const env = { embeddingProviders: { mine: (): EmbeddingProvider => { throw boom; } } };
+    const spec = { type: "semantic_similarity", config: { provider: "mine" } };
+    const one = thrownEvalError(() => createEvaluator(spec, env));
+    expect(one.message).toContain('could not create embedding provider "mine": no model file at /models/x');
+    expect(one.cause).toBe(boom);
+    const several = thrownEvalError(() => createEvaluators([{ type: "exact_match" }, { ...spec, name: "s1" }, { ...spec, name: "s2" }], env));
+    expect(several.issues).toHaveLength(2);
+    expect(several.cause).toBe(boom);
+    // A problem with no error behind it has no cause.
+    expect(thrownEvalError(() => createEvaluator({ type: "exact_match", config: { threshold: 2 } })).cause).toBeUndefined();
+  });
+
   it("openai against api.openai.com without the key variable: an error at creation naming it", () => {
     vi.stubEnv("SIMEVAL_TEST_NO_KEY", "");
     try {

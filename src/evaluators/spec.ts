@@ -244,9 +244,15 @@ function fieldAt(fields: Record<string, FieldSchema>, path: readonly (string | n
   return field;
 }
 
-/** Throws one CONFIG_INVALID error listing every issue, or UNKNOWN_EVALUATOR when that is the only problem. */
-export function throwIssues(issues: Issue[]): never {
+/**
+ * Throws one CONFIG_INVALID error listing every issue, or UNKNOWN_EVALUATOR when that is the only problem, with
+ * `cause` (the error an evaluator's creation threw, such as a provider factory's, when there was one) as its cause.
+ */
+export function throwIssues(issues: Issue[], cause?: unknown): never {
   const onlyUnknownType = issues.every((i) => i.path[i.path.length - 1] === "type" && i.message.includes("unknown type"));
   const count = problemCount(issues.length);
-  throw new EvalError(onlyUnknownType ? "UNKNOWN_EVALUATOR" : "CONFIG_INVALID", `Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues });
+  throw new EvalError(onlyUnknownType ? "UNKNOWN_EVALUATOR" : "CONFIG_INVALID", `Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, {
+    issues,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
