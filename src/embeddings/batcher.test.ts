@@ -174,6 +174,26 @@ describe("EmbeddingBatcher", () => {
     }
   });
 
+  it("a provider's usage of the wrong kind is PROVIDER_FAILED naming the field (\"5\" was summed as 5, NaN said as null); a right one is split among the texts", async () => {
+    const vectors = [[1, 0], [0, 1]];
+    for (const [usage, said] of [
+      [{ prompt_tokens: "5" }, 'usage.prompt_tokens string "5", not a number from 0'],
+      [{ total_tokens: Number.NaN }, "usage.total_tokens number NaN, not a number from 0"],
+      [{ prompt_tokens: -1 }, "usage.prompt_tokens number -1, not a number from 0"],
+      [null, "usage null, not { prompt_tokens?, total_tokens? }"],
+      [7, "usage number 7, not { prompt_tokens?, total_tokens? }"],
+    ] as const) {
+      const b = new EmbeddingBatcher({ name: "odd", model: "m", embed: async () => ({ vectors, usage }) as never });
+      const err = await b.embed(["x", "y"]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({ code: "PROVIDER_FAILED", message: `embedding provider odd (m) returned ${said}` });
+    }
+    const b = new EmbeddingBatcher({ name: "ok", model: "m", embed: async () => ({ vectors, usage: { prompt_tokens: 4 } }) });
+    expect((await b.embed(["x", "y"])).map((r) => r.usage)).toEqual([{ prompt_tokens: 2 }, { prompt_tokens: 2 }]);
+  });
+
   it("a failing cache is skipped (counted), not fatal", async () => {
     const broken: EmbeddingCache = {
       key: (t) => t,

@@ -232,7 +232,7 @@ export class EmbeddingBatcher {
       }
       const { vectors: given, usage: used } = batch as EmbeddingBatch;
       vectors = checkVectors(this.provider, given, texts.length);
-      usage = used;
+      usage = checkUsage(this.provider, used);
     } catch (err) {
       return err ?? new Error("embedding failed");
     }
@@ -279,6 +279,23 @@ export class EmbeddingBatcher {
 function positiveInt(n: number, what: string): number {
   if (!Number.isInteger(n) || n < 1) throw new EvalError("CONFIG_INVALID", `EmbeddingBatcher: ${what} must be an integer >= 1, received ${describeValue(n)}`);
   return n;
+}
+
+/**
+ * A batch's `usage`, checked: nothing, or an object whose `prompt_tokens` and `total_tokens` are each nothing or a
+ * finite number from 0. Else PROVIDER_FAILED naming the provider and the field: a provider of one's own giving
+ * `"5"` had it summed as 5 into `details.usage`, and NaN as null.
+ */
+function checkUsage(provider: EmbeddingProvider, usage: unknown): EmbeddingUsage | undefined {
+  if (usage === undefined) return undefined;
+  const bad = (what: string, value: unknown) =>
+    new EvalError("PROVIDER_FAILED", `${providerWho(provider)} returned ${what} ${describeValue(value)}, not ${what === "usage" ? "{ prompt_tokens?, total_tokens? }" : "a number from 0"}`);
+  if (usage === null || typeof usage !== "object" || Array.isArray(usage)) throw bad("usage", usage);
+  for (const key of ["prompt_tokens", "total_tokens"] as const) {
+    const n = (usage as Record<string, unknown>)[key];
+    if (n !== undefined && !(typeof n === "number" && Number.isFinite(n) && n >= 0)) throw bad(`usage.${key}`, n);
+  }
+  return usage as EmbeddingUsage;
 }
 
 function scaleUsage(usage: EmbeddingUsage, factor: number): EmbeddingUsage {
