@@ -251,8 +251,5 @@ function fieldAt(fields: Record<string, FieldSchema>, path: readonly (string | n
 export function throwIssues(issues: Issue[], cause?: unknown): never {
   const onlyUnknownType = issues.every((i) => i.path[i.path.length - 1] === "type" && i.message.includes("unknown type"));
   const count = problemCount(issues.length);
-  throw new EvalError(onlyUnknownType ? "UNKNOWN_EVALUATOR" : "CONFIG_INVALID", `Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, {
-    issues,
-    ...(cause === undefined ? {} : { cause }),
-  });
+  throw new EvalError(onlyUnknownType ? "UNKNOWN_EVALUATOR" : "CONFIG_INVALID", `Invalid evaluator configuration (${count}):\n${formatIssues(issues)}`, { issues, cause });
 }
