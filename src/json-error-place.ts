@@ -1,5 +1,6 @@
 /** Where a JSON.parse error lies in its text, for messages that name a line and column. */
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
+import { codePointLabel, jsEscape } from "./unprintable.js";
 
 /**
  * V8's "in JSON at position N" (from 0; Node 22 adds "(line L column C)"), at the end of its message only:
@@ -59,8 +60,8 @@ function placeNote(text: string, offset: number): string {
   if (text[offset] === "\n" || text[offset] === "\r") return LINE_BREAK;
   const code = text.charCodeAt(offset);
   if (code < 0x20) {
-    const cp = code.toString(16).toUpperCase().padStart(4, "0");
-    return ` (the control character U+${cp}${code === 0 ? ", a NUL byte" : code === 9 ? ", a tab" : ""}: JSON takes it only inside a string, escaped as \\u${cp.toLowerCase()})`;
+    const cp = codePointLabel(code);
+    return ` (the control character ${cp}${code === 0 ? ", a NUL byte" : code === 9 ? ", a tab" : ""}: JSON takes it only inside a string, escaped as ${jsEscape(text.charAt(offset))})`;
   }
   return "";
 }

@@ -43,6 +43,11 @@ export function quoteForMessage(text: string): string {
   return json.replace(/[^\x20-\x7e]/gu, codeEscape);
 }
 
+/** "U+202E": a code point as Unicode writes it, in upper-case hex of at least four digits, for messages and reports. */
+export function codePointLabel(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
 /** A character as `\u` and its code point in hex, at least four digits (`\u200d`, `\u1f600`). */
 function codeEscape(c: string): string {
   return `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;

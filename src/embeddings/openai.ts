@@ -5,6 +5,7 @@ import type { EmbeddingBatch, EmbeddingProvider, EmbeddingProviderDefinition, Em
 import type { BatchingHints } from "./batcher.js";
 import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type BackoffOptions } from "./retry.js";
 import { cutText } from "../cut-text.js";
+import { codePointLabel } from "../unprintable.js";
 
 /** OpenAI's API root, the default `base_url`; only against it is an API key required. */
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -259,7 +260,7 @@ function checkHeaderSafe(key: string, variable: string): void {
     const code = key.charCodeAt(i);
     if (code <= 0xff && code !== 0x00 && code !== 0x0a && code !== 0x0d) continue;
     const point = key.codePointAt(i) ?? code;
-    const what = `U+${point.toString(16).toUpperCase().padStart(4, "0")}`;
+    const what = codePointLabel(point);
     const message =
       `the API key in ${variable} has a character that cannot be sent in an HTTP header: character ${i + 1} is ${what}` +
       ` (a key holds only Latin-1 characters, without line breaks or NUL); check that the key was copied whole and unchanged`;

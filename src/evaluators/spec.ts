@@ -5,7 +5,7 @@ import type { EvaluatorDefinition } from "./define.js";
 import { configFields, describeField, type FieldSchema } from "./describe-schema.js";
 import { evaluatorTypes, findEvaluator } from "./registry.js";
 import { didYouMean } from "./suggest.js";
-import { BIDI_IN_NAME, escapeUnprintable, hasVisible, INVISIBLE_IN_NAME, quoteForMessage, UNPRINTABLE_IN_NAME } from "../unprintable.js";
+import { BIDI_IN_NAME, codePointLabel, escapeUnprintable, hasVisible, INVISIBLE_IN_NAME, quoteForMessage, UNPRINTABLE_IN_NAME } from "../unprintable.js";
 
 /** An evaluator as a user writes it, in JSON. */
 export interface EvaluatorSpec {
@@ -33,7 +33,7 @@ function unprintableInName(name: string): string {
   const chars = [...name];
   const at = chars.findIndex((c) => UNPRINTABLE_IN_NAME.test(c));
   const code = (chars[at] ?? "").codePointAt(0) ?? 0;
-  return `U+${code.toString(16).toUpperCase().padStart(4, "0")} at character ${at + 1}`;
+  return `${codePointLabel(code)} at character ${at + 1}`;
 }
 
 /**

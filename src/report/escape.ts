@@ -2,6 +2,7 @@
  * Escaping for the two output languages. Model outputs are untrusted text, so every string that reaches
  * a report goes through one of these.
  */
+import { codePointLabel } from "../unprintable.js";
 
 const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -52,7 +53,7 @@ const HIDDEN_NAMES: Record<number, string> = {
 
 /** "U+202E", at least four hex digits. */
 function codePoint(c: string): string {
-  return `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+  return codePointLabel(c.codePointAt(0) ?? 0);
 }
 
 /** The visible stand-in for a hidden character in plain text: "⟨U+202E⟩". */

@@ -7,6 +7,7 @@ import { wordsWithSpaceDiff } from "diff";
 import { lowerCase } from "../metrics/lower-case.js";
 import { codePointCount, graphemeSegments } from "../metrics/text-units.js";
 import { escapeText } from "./escape.js";
+import { codePointLabel } from "../unprintable.js";
 import { comparedTexts } from "./compared-texts.js";
 import { capCodePoints } from "./format.js";
 import { diffPrefixes, type Change } from "./prefix-diff.js";
@@ -230,7 +231,7 @@ const SPACE_NAMES: Record<number, string> = {
  */
 function markedSpaces(html: string): string {
   return html.replace(OTHER_SPACE, (c) => {
-    const cp = `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+    const cp = codePointLabel(c.codePointAt(0) ?? 0);
     const name = SPACE_NAMES[c.codePointAt(0) ?? -1];
     return `<span class="sp" data-cp="${cp}" title="${cp}${name ? ` ${name}` : ""}">${c}</span>`;
   });
