@@ -218,7 +218,7 @@ function providerProblem(made: unknown): string | undefined {
 
 function cannotCreate(name: string, why: string, cause?: unknown): EvalError {
   return new EvalError("CONFIG_INVALID", `semantic_similarity: could not create embedding provider "${name}": ${why}`, {
-    ...(cause === undefined ? {} : { cause }),
+    cause,
     issues: [{ path: ["config", "provider"], message: `could not create embedding provider "${name}": ${why}` }],
   });
 }

@@ -84,7 +84,7 @@ export function checkRunId(fn: string, runId: unknown): void {
  * being truthy, deleted a run still being recorded, and `onProgress: 5` failed with a TypeError once the run was gone.
  */
 export function checkDeleteOptions(opts: unknown): void {
-  const bad = (arg: string, expected: string, value: unknown) => argumentError("CONFIG_INVALID", "deleteRun", arg, expected, value, arg.split("."));
+  const bad = optionInvalid("deleteRun");
   if (!isPlainObject(opts)) throw bad("opts", "an object ({ onProgress?, force?, signal? }) or nothing", opts);
   const { onProgress, force, signal } = opts;
   if (force !== undefined && typeof force !== "boolean") throw bad("opts.force", "a boolean or nothing", force);
@@ -97,7 +97,7 @@ export function checkDeleteOptions(opts: unknown): void {
  * naming the option that is of the wrong kind.
  */
 export function rowsOptions(opts: unknown): { records: boolean; after: number; limit: number } {
-  const bad = (arg: string, expected: string, value: unknown) => argumentError("CONFIG_INVALID", "rows", arg, expected, value, arg.split("."));
+  const bad = optionInvalid("rows");
   if (!isPlainObject(opts)) throw bad("opts", "an object ({ records?, after?, limit? }) or nothing", opts);
   const { records = true, after = Number.MIN_SAFE_INTEGER, limit = Number.MAX_SAFE_INTEGER } = opts;
   if (typeof records !== "boolean") throw bad("opts.records", "a boolean or nothing", records);
@@ -111,12 +111,17 @@ export function rowsOptions(opts: unknown): { records: boolean; after: number; l
  * as SQLite's LIMIT takes it). Throws CONFIG_INVALID naming the option that is of the wrong kind.
  */
 export function listRunsOptions(opts: unknown): { after: string | undefined; limit: number } {
-  const bad = (arg: string, expected: string, value: unknown) => argumentError("CONFIG_INVALID", "listRuns", arg, expected, value, arg.split("."));
+  const bad = optionInvalid("listRuns");
   if (!isPlainObject(opts)) throw bad("opts", "an object ({ after?, limit? }) or nothing", opts);
   const { after, limit } = opts;
   if (after !== undefined && (typeof after !== "string" || after === "")) throw bad("opts.after", "a run's id (the last run of the page before) or nothing", after);
   if (limit !== undefined && !isCount(limit)) throw bad("opts.limit", "a whole number from 1 or nothing", limit);
   return { after, limit: limit ?? -1 };
+}
+
+/** The CONFIG_INVALID for an option of method `fn` (`opts.limit`) that is of the wrong kind, as {@link argumentError} words it. */
+function optionInvalid(fn: string): (arg: string, expected: string, value: unknown) => EvalError {
+  return (arg, expected, value) => argumentError("CONFIG_INVALID", fn, arg, expected, value);
 }
 
 function isCount(value: unknown): value is number {

@@ -53,7 +53,7 @@ function increment(digits: number[]): boolean {
  * while a process records runs makes them differ), so this places a run that is gone where it was listed.
  */
 export function runIdTime(id: string): number | undefined {
-  if (!/^[0-9a-hjkmnp-tv-z]{26}$/.test(id)) return undefined;
+  if (id.length !== TIME_DIGITS + RANDOM_DIGITS || [...id].some((c) => !ALPHABET.includes(c))) return undefined;
   let t = 0;
   for (const c of id.slice(0, TIME_DIGITS)) t = t * 32 + ALPHABET.indexOf(c);
   return t;
