@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -115,6 +117,25 @@ describe("openDatabase and storeError, as they are (no injected checks)", () => 
     other.pragma("user_version = 1");
     other.close();
     expect(() => openDatabase(path)).toThrow(expect.objectContaining({ code: "USAGE", message: expect.stringContaining("is a SQLite database but not a simeval run store") }));
+  });
+
+  it("opens a new file while another process holds its write lock, once that lock is let go (SQLite answers busy at once there, without waiting)", async () => {
+    const path = join(dir, "new.db");
+    const holder = spawn(
+      process.execPath,
+      ["-e", `const db = new (require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))}))(${JSON.stringify(path)}); db.exec("BEGIN IMMEDIATE"); console.log("held"); setTimeout(() => db.exec("COMMIT"), 300);`],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => holder.once("exit", resolve));
+    await new Promise((resolve) => holder.stdout.once("data", resolve));
+    const db = openDatabase(path);
+    try {
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.prepare("SELECT count(*) FROM runs").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+    expect(await exited).toBe(0);
   });
 
   it("enforces foreign keys: a row of a run that does not exist is refused", () => {

@@ -26,8 +26,35 @@ export function fileIdentity(path: string): { dev: number; ino: number } {
   return { dev, ino };
 }
 
-/** Creates the parent directory, opens, configures and migrates; an EvalError naming the path on any failure (see {@link storeError}). */
+/** How long {@link openDatabase} sleeps before opening again after SQLite answered busy without waiting. */
+const OPEN_RETRY_MS = 20;
+
+/**
+ * Creates the parent directory, opens, configures and migrates; an EvalError naming the path on any failure (see {@link storeError}).
+ * A new file is switched to WAL under a write lock taken while its reader's lock is held: when another connection holds the
+ * write lock then (another process or thread opening the same new file, or writing to it), SQLite answers `SQLITE_BUSY` at
+ * once rather than wait, since waiting could deadlock. The open is then tried again from the start, every
+ * {@link OPEN_RETRY_MS} ms, for up to {@link BUSY_TIMEOUT_MS}, as long as a lock is the only thing in the way.
+ */
 export function openDatabase(path: string): Database.Database {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return openOnce(path);
+    } catch (error) {
+      const busy = error instanceof EvalError && error.code === "STORE_FAILED" && /^SQLITE_BUSY/.test(causeCode(error.cause));
+      if (!busy || Date.now() + OPEN_RETRY_MS > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, OPEN_RETRY_MS);
+    }
+  }
+}
+
+/** The `code` of a failure (SQLite's extended result code, or Node's such as `EACCES`), or `""`. */
+function causeCode(cause: unknown): string {
+  return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
+}
+
+function openOnce(path: string): Database.Database {
   let db: Database.Database | undefined;
   try {
     if (path !== ":memory:") {
@@ -115,7 +142,7 @@ export function isRowClash(code: unknown): boolean {
  */
 export function storeError(path: string, doing: string, cause: unknown, denied: (path: string) => boolean = writeDenied): EvalError {
   if (cause instanceof EvalError) return cause;
-  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
+  const code = causeCode(cause);
   // SQLite says only "unable to open database file" for a directory, and "disk I/O error" for a device
   // such as /dev/null, as for a real failure: the path's kind tells them apart.
   const kind = notAFile(path);
