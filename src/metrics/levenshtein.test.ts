@@ -65,6 +65,14 @@ describe("levenshteinDistance: known pairs", () => {
     expect(levenshteinDistance("ab", "b", { unit: undefined, maxDistance: undefined } as never)).toBe(1);
   });
 
+  it("rejects a key that is not an option, which was read as no option (a misspelt bound was no bound)", () => {
+    const e = thrownEvalError(() => levenshteinDistance("abc", "xyz", { maxDistanse: 1 } as never));
+    expect(e).toMatchObject({ code: "INPUT_INVALID", issues: [{ path: ["opts", "maxDistanse"] }] });
+    expect(e.message).toBe("levenshteinDistance: opts.maxDistanse is not an option (opts takes maxDistance and unit)");
+    expect(thrownEvalError(() => levenshteinDistance("a", "b", { unit: "grapheme", units: "grapheme" } as never)).message).toContain("opts.units is not an option");
+    expect(levenshteinDistance("abc", "xyz", Object.create(null) as never)).toBe(3);
+  });
+
   it("rejects options that are not an object, which were read as no options", () => {
     for (const [bad, received] of [[5, "number 5"], ["grapheme", 'string "grapheme"'], [[], "array of 0"], [() => 1, "function"], [null, "null"], [true, "boolean true"]] as const) {
       const e = thrownEvalError(() => levenshteinDistance("a", "b", bad as never));

@@ -3,7 +3,7 @@
  * dispatches to the engines (see levenshtein-strings.ts,
  * levenshtein-bitparallel.ts, levenshtein-wasm.ts).
  */
-import { isPlainObject } from "../errors.js";
+import { EvalError, isPlainObject } from "../errors.js";
 import { badArgument, nonFiniteEntry, notAString, notNumbers } from "./arguments.js";
 import { bitParallelDistance } from "./levenshtein-bitparallel.js";
 import { codePointDistance, jsSliceEngine, type SliceEngine } from "./levenshtein-strings.js";
@@ -71,14 +71,16 @@ export function levenshteinBackend(): "wasm" | "js" {
  * Memory O(m + n).
  *
  * @throws EvalError (INPUT_INVALID) when `a` or `b` is not a string, `opts` is given and not a
- *   plain object, `maxDistance` is not a non-negative integer or Infinity, or `unit` is not
- *   "code_point" / "grapheme" (an option left out, or undefined, takes its default; null is refused).
+ *   plain object or has a key other than `maxDistance` and `unit`, `maxDistance` is not a
+ *   non-negative integer or Infinity, or `unit` is not "code_point" / "grapheme" (an option
+ *   left out, or undefined, takes its default; null is refused).
  */
 export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOptions): number {
   if (typeof a !== "string") throw notAString("levenshteinDistance", "a", a);
   if (typeof b !== "string") throw notAString("levenshteinDistance", "b", b);
-  if (opts !== undefined && !isPlainObject(opts as unknown)) {
-    throw badArgument("levenshteinDistance", "opts", "an object ({ maxDistance?, unit? }) or nothing", opts);
+  if (opts !== undefined) {
+    if (!isPlainObject(opts as unknown)) throw badArgument("levenshteinDistance", "opts", "an object ({ maxDistance?, unit? }) or nothing", opts);
+    for (const key in opts) if (key !== "maxDistance" && key !== "unit") throw unknownOption(key);
   }
   const k = checkMaxDistance("levenshteinDistance", opts?.maxDistance);
   const unit = opts?.unit === undefined ? "code_point" : opts.unit;
@@ -89,6 +91,12 @@ export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOpti
   if (unit !== "code_point") throw badArgument("levenshteinDistance", "unit", `"code_point" or "grapheme"`, unit);
   const engine: SliceEngine = (backend !== "js" && wasmEngine()) || jsSliceEngine;
   return codePointDistance(a, b, k, engine, backend === "wasm" ? 0 : SHORT_UNITS);
+}
+
+/** A key of `opts` that is not an option: `{ maxDistanse: 1 }` was read as no bound, unsaid (TypeScript refuses it only in an object literal). */
+function unknownOption(key: string): EvalError {
+  const message = `levenshteinDistance: opts.${key} is not an option (opts takes maxDistance and unit)`;
+  return new EvalError("INPUT_INVALID", message, { issues: [{ path: ["opts", key], message, expected: "maxDistance or unit", received: key }] });
 }
 
 /**
