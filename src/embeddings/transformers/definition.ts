@@ -39,6 +39,7 @@ export function createTransformersProvider(options: EmbeddingProviderOptions): E
     });
   }
   const { pooling, normalize, dtype, batch_size: batchSize } = parseProviderOptions("transformers", optionsSchema, rest);
+  quietOnnxRuntime();
 
   const shownKey = `${model} ${dtype} ${pooling}${normalize ? "" : " unnormalized"}`;
   // The embedding cache's key: `model` is the folder as given (often relative), so the key also holds the
@@ -77,3 +78,17 @@ export const transformersProviderDefinition: EmbeddingProviderDefinition = {
   options: transformersOptions,
   create: createTransformersProvider,
 };
+
+/**
+ * Switches off ONNX Runtime's usage telemetry (`ORT_DISABLE_TELEMETRY=1`) unless the environment says otherwise:
+ * onnxruntime-node 1.30 on Linux starts Microsoft's 1DS telemetry with each process that loads it (outside CI, which
+ * it detects), which tries to send to Microsoft's event collector and leaves `.ses` and `mat-debug-PID.log` in the
+ * temporary folder. simeval sends nothing anywhere that the config does not name. Set on the thread that creates
+ * the provider: the main thread's `process.env` is the process's environment, read by the scoring threads'
+ * ONNX Runtime too (the runner creates every evaluator on the main thread before it starts them); a thread's
+ * is its own copy. Nothing in a browser, which has no `process`.
+ */
+function quietOnnxRuntime(): void {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (env && env["ORT_DISABLE_TELEMETRY"] === undefined) env["ORT_DISABLE_TELEMETRY"] = "1";
+}
