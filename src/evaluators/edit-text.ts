@@ -1,5 +1,5 @@
 import { EvalError } from "../errors.js";
-import { levenshteinDistance, sequenceDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
+import { codePointLevenshtein, sequenceDistance, unitLength, type TextUnit } from "../metrics/levenshtein.js";
 import { codePointCount, commonAffixes, graphemeIds, graphemeSegments, unitPrefixEnd } from "../metrics/text-units.js";
 import { lowerCase } from "../metrics/lower-case.js";
 
@@ -128,7 +128,7 @@ function distanceAndLengths(a: string, b: string, unit: TextUnit, k: number): { 
     const [ga, gb] = graphemeIds(a, b);
     return { distance: sequenceDistance(ga, gb, k), outputLength: ga.length, expectedLength: gb.length };
   }
-  return { distance: levenshteinDistance(a, b, { unit, maxDistance: k }), outputLength: codePointCount(a), expectedLength: codePointCount(b) };
+  return { distance: codePointLevenshtein(a, b, k), outputLength: codePointCount(a), expectedLength: codePointCount(b) };
 }
 
 /** Where `a` and `b` start to differ, and the UTF-16 lengths of what is left of each once their common start and end are stripped. */

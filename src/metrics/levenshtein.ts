@@ -89,6 +89,14 @@ export function levenshteinDistance(a: string, b: string, opts?: LevenshteinOpti
     return symbolDistance(ga, gb, k);
   }
   if (unit !== "code_point") throw badArgument("levenshteinDistance", "unit", `"code_point" or "grapheme"`, unit);
+  return codePointLevenshtein(a, b, k);
+}
+
+/**
+ * {@link levenshteinDistance} in code points with the bound `k` (an integer >= 0 or Infinity), unchecked: for callers
+ * that have checked their texts and bound once already (the evaluators, per row).
+ */
+export function codePointLevenshtein(a: string, b: string, k: number): number {
   const engine: SliceEngine = (backend !== "js" && wasmEngine()) || jsSliceEngine;
   return codePointDistance(a, b, k, engine, backend === "wasm" ? 0 : SHORT_UNITS);
 }
