@@ -6,7 +6,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EvalError } from "../errors.js";
-import { isTransientSqliteCode, openDatabase, readOnlyHint, storeError as toStoreError } from "./open-database.js";
+import { BUSY_TIMEOUT_MS, isTransientSqliteCode, openDatabase, readOnlyHint, storeError as toStoreError } from "./open-database.js";
 
 let dir: string;
 
@@ -131,6 +131,7 @@ describe("openDatabase and storeError, as they are (no injected checks)", () => 
     const db = openDatabase(path);
     try {
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.pragma("busy_timeout", { simple: true })).toBe(BUSY_TIMEOUT_MS); // what was left of it for the open, then the whole again
       expect(db.prepare("SELECT count(*) FROM runs").pluck().get()).toBe(0);
     } finally {
       db.close();

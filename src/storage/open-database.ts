@@ -34,13 +34,13 @@ const OPEN_RETRY_MS = 20;
  * A new file is switched to WAL under a write lock taken while its reader's lock is held: when another connection holds the
  * write lock then (another process or thread opening the same new file, or writing to it), SQLite answers `SQLITE_BUSY` at
  * once rather than wait, since waiting could deadlock. The open is then tried again from the start, every
- * {@link OPEN_RETRY_MS} ms, for up to {@link BUSY_TIMEOUT_MS}, as long as a lock is the only thing in the way.
+ * {@link OPEN_RETRY_MS} ms, as long as a lock is the only thing in the way: {@link BUSY_TIMEOUT_MS} in all.
  */
 export function openDatabase(path: string): Database.Database {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
-      return openOnce(path);
+      return openOnce(path, Math.max(1, deadline - Date.now()));
     } catch (error) {
       const busy = error instanceof EvalError && error.code === "STORE_FAILED" && /^SQLITE_BUSY/.test(causeCode(error.cause));
       if (!busy || Date.now() + OPEN_RETRY_MS > deadline) throw error;
@@ -54,7 +54,8 @@ function causeCode(cause: unknown): string {
   return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
 }
 
-function openOnce(path: string): Database.Database {
+/** One try of {@link openDatabase}, waiting at most `timeout` ms for a lock while opening, then {@link BUSY_TIMEOUT_MS} for each write. */
+function openOnce(path: string, timeout: number): Database.Database {
   let db: Database.Database | undefined;
   try {
     if (path !== ":memory:") {
@@ -63,7 +64,7 @@ function openOnce(path: string): Database.Database {
       if (notAFile(path) !== null) throw new Error("not a regular file");
       makeFolder(dirname(databasePath(path)));
     }
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db = new Database(path, { timeout });
     // Rows hold about 2 KB of results each: on 16 KiB pages (a new file's; an existing one keeps its
     // own) recording them costs about 30% less than on the default 4 KiB (measured, 100k rows).
     db.pragma(`page_size = ${PAGE_SIZE}`);
@@ -75,6 +76,7 @@ function openOnce(path: string): Database.Database {
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     db.pragma("foreign_keys = ON");
     migrate(db, path);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return db;
   } catch (cause) {
     db?.close();
