@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -1249,6 +1250,52 @@ describe("deleting runs", () => {
     expect(rawRowCount(last)).toBe(0);
     expect(reopened.freeBytes()).toBe(0);
     expect(statSync(dbPath).size).toBeLessThan(before / 2);
+  });
+
+  it("vacuum waits for another connection's checkpoint, which SQLite answers busy at once (without the busy timeout), and shrinks the file", async () => {
+    const store = open();
+    await store.deleteRun(await finishedRun(store, 3_000));
+    // A thread whose checkpoint holds the checkpoint lock while it waits for a write lock held by its other connection
+    // (as a process's automatic checkpoint after a commit, or its last close, holds it while it copies the log).
+    const flags = new Int32Array(new SharedArrayBuffer(12));
+    const thread = new Worker(
+      `const { workerData: { path, lib, flags } } = require("node:worker_threads");
+const Database = require(lib);
+const holder = new Database(path);
+const checkpointer = new Database(path, { timeout: 600 });
+Atomics.wait(flags, 0, 0);
+holder.exec("BEGIN IMMEDIATE");
+Atomics.store(flags, 1, 1);
+Atomics.notify(flags, 1);
+checkpointer.pragma("wal_checkpoint(TRUNCATE)");
+holder.exec("COMMIT");
+holder.close();
+checkpointer.close();`,
+      { eval: true, workerData: { path: dbPath, lib: createRequire(import.meta.url).resolve("better-sqlite3"), flags } },
+    );
+    const ended = new Promise((resolve, reject) => (thread.once("exit", resolve), thread.once("error", reject)));
+    const pragma = Database.prototype.pragma;
+    let started = false;
+    const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+      if (source === "wal_checkpoint(TRUNCATE)" && !started) {
+        // Between the VACUUM and its checkpoint: the thread begins its checkpoint, which then waits, holding the lock.
+        started = true;
+        Atomics.store(flags, 0, 1);
+        Atomics.notify(flags, 0);
+        Atomics.wait(flags, 1, 0, 10_000);
+        Atomics.wait(flags, 2, 0, 200);
+      }
+      return pragma.call(this, source, options);
+    });
+    try {
+      expect(await store.vacuum()).toBe(true); // false: "another process is reading it", when none was
+    } finally {
+      spy.mockRestore();
+      Atomics.store(flags, 0, 1);
+      Atomics.notify(flags, 0);
+      await ended;
+    }
+    expect(statSync(`${dbPath}-wal`).size).toBe(0);
   });
 
   it("vacuum says when a reader kept the file from shrinking, which it then does once no one has it open", async () => {

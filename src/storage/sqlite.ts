@@ -27,6 +27,9 @@ const LAST_ISO_TIME = 253_402_300_799_999;
  */
 export const DELETE_CHUNK_ROWS = 10_000;
 
+/** How long {@link SqliteRunStore.vacuum} waits before checkpointing again after another connection's checkpoint was in the way. */
+const CHECKPOINT_RETRY_MS = 20;
+
 
 /**
  * Opens (creating it and its parent directories when missing) the SQLite run store at `path`, e.g.
@@ -651,14 +654,24 @@ export class SqliteRunStore implements RunStore {
    * left behind by an interrupted {@link deleteRun} first. Resolves to false when another process was
    * reading the database: the compacted copy then waits in the write-ahead log, and the file shrinks
    * only once no process has it open.
+   *
+   * The checkpoint that moves the copy into the file is tried again, every {@link CHECKPOINT_RETRY_MS} ms for up to
+   * the busy timeout, while another connection checkpoints: SQLite answers busy at once then, without waiting (the
+   * automatic checkpoint of a process that commits while the log holds the whole copy, or the one a process makes
+   * as it closes), and vacuuming resolved to false, saying another process was reading, when none was.
    */
   async vacuum(): Promise<boolean> {
     await this.#deleteRowsOf(this.#guard("find rows of deleted runs", () => this.#orphanRunIds()));
-    return this.#guard("vacuum the database", () => {
-      this.#db.exec("VACUUM");
-      const [checkpoint] = this.#db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-      return checkpoint?.busy === 0;
-    });
+    const doing = "vacuum the database";
+    this.#guard(doing, () => this.#db.exec("VACUUM"));
+    // Readers or a writer in the way are waited for by SQLite itself, up to the busy timeout: then no try is left.
+    const deadline = Date.now() + this.#guard(doing, () => this.#db.pragma("busy_timeout", { simple: true }) as number);
+    for (;;) {
+      const [checkpoint] = this.#guard(doing, () => this.#db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[]);
+      if (checkpoint?.busy === 0) return true;
+      if (Date.now() + CHECKPOINT_RETRY_MS > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_RETRY_MS));
+    }
   }
 
   /** Bytes of the file that hold no data: kept for new rows, or given back by {@link vacuum}. */
