@@ -109,12 +109,22 @@ export function migrate(db: Database, path: string): void {
   }).immediate();
 }
 
-/** The file's schema version, after checking that simeval can use it. */
+/**
+ * The file's schema version, after checking that simeval can use it. Its version, application id and tables are read
+ * in one transaction, as of one moment: read one by one, another connection opening the same new file (a thread or
+ * process) could create the tables and set the id in between, and the file read as no one's (id 0) with tables in it
+ * was refused as another program's database (about one in fifty of three threads opening a new file at once).
+ */
 function check(db: Database, path: string): number {
-  const version = Number(db.pragma("user_version", { simple: true }));
-  const appId = Number(db.pragma("application_id", { simple: true }));
+  const { version, appId, tables } = db.transaction(() => {
+    const appId = Number(db.pragma("application_id", { simple: true }));
+    return {
+      version: Number(db.pragma("user_version", { simple: true })),
+      appId,
+      tables: appId === APPLICATION_ID ? [] : (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[]),
+    };
+  })();
   if (appId !== APPLICATION_ID) {
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[];
     if (appId !== 0 || version !== 0 || tables.length > 0) {
       throw new EvalError(
         "USAGE",

@@ -4,8 +4,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EvalError } from "../errors.js";
+import { APPLICATION_ID, SCHEMA_VERSION } from "./migrations.js";
 import { BUSY_TIMEOUT_MS, isTransientSqliteCode, openDatabase, readOnlyHint, storeError as toStoreError } from "./open-database.js";
 
 let dir: string;
@@ -146,5 +147,36 @@ describe("openDatabase and storeError, as they are (no injected checks)", () => 
     } finally {
       db.close();
     }
+  });
+});
+
+describe("openDatabase while another connection opens the same file", () => {
+  it("opens a new file that another connection gives its tables while this one checks it, not taking it for another program's database", () => {
+    const path = join(dir, "new.db");
+    const pragma = Database.prototype.pragma;
+    let other = false;
+    // Between this connection's reading the new file's application_id (0, no one's yet) and its tables, another
+    // connection (a thread or process opening the same new file) creates them and sets it.
+    const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+      const value = pragma.call(this, source, options);
+      if (source === "application_id" && !other) {
+        other = true;
+        openDatabase(path).close();
+      }
+      return value;
+    });
+    try {
+      // Failed with USAGE: "... is a SQLite database but not a simeval run store (application_id 0, tables: embedding_cache, rows, runs, settings)".
+      const db = openDatabase(path);
+      try {
+        expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+        expect(db.pragma("application_id", { simple: true })).toBe(APPLICATION_ID);
+      } finally {
+        db.close();
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(other).toBe(true);
   });
 });
