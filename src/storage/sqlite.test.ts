@@ -130,7 +130,8 @@ function openWithBusyTimeout(ms: number): SqliteRunStore {
   const pragma = Database.prototype.pragma;
   const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
     pragma.call(this, `busy_timeout = ${ms}`);
-    return pragma.call(this, source, options);
+    // The open's own setting of the busy timeout, once open, is this one too.
+    return pragma.call(this, /^busy_timeout\s*=/.test(source) ? `busy_timeout = ${ms}` : source, options);
   });
   try {
     return open();
