@@ -652,7 +652,7 @@ export class SqliteRunStore implements RunStore {
    * Gives the free pages of the file back to the file system (SQLite `VACUUM`, which rewrites the whole
    * file: it takes time on a large database and needs as much free disk as the database). Deletes rows
    * left behind by an interrupted {@link deleteRun} first. Resolves to false when another process was
-   * reading the database: the compacted copy then waits in the write-ahead log, and the file shrinks
+   * reading the database (or held its write lock past the busy timeout): the compacted copy then waits in the write-ahead log, and the file shrinks
    * only once no process has it open.
    *
    * The checkpoint that moves the copy into the file is tried again, every {@link CHECKPOINT_RETRY_MS} ms for up to

@@ -141,7 +141,7 @@ export async function deleteCommand(refs: readonly string[], opts: { db: string;
         return interrupted(`vacuuming abandoned: ${file} is as it was before vacuuming${runs.size ? " (the runs above are deleted)" : ""}`);
       }
       if (vacuumed.shrunk) io.stdout(`vacuumed ${file}: ${formatBytes(before)} -> ${formatBytes(fileBytes(opts.db))}`);
-      else io.stdout(`vacuumed ${file}, but another process is reading it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
+      else io.stdout(`vacuumed ${file}, but another process is using it: the file (${formatBytes(fileBytes(opts.db))} now) shrinks once no process has it open`);
     } else {
       const free = store.freeBytes();
       if (free > 0) io.stdout(`${formatBytes(free)} of ${forTerminalLine(opts.db)} is free space that new runs reuse; \`simeval delete --vacuum\` gives it back to the file system`);
