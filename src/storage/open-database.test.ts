@@ -71,6 +71,12 @@ describe("isTransientSqliteCode and storeError's transient", () => {
     expect(fail("SQLITE_CONSTRAINT_UNIQUE")).toMatchObject({ code: "RUN_CONFLICT", transient: false });
     expect(fail("SQLITE_CONSTRAINT_FOREIGNKEY")).toMatchObject({ code: "STORE_FAILED", transient: false });
     expect(toStoreError(db, "open the run store", new Error("no code"))).toMatchObject({ code: "STORE_FAILED", transient: false });
+    // Making the store's folder on a full disk or with an I/O error (mkdir's codes) may pass later, as SQLite's alike.
+    const mkdirFailed = (code: string) => toStoreError(db, "open the run store", Object.assign(new Error(`${code}: mkdir '${dir}/x'`), { code }), () => false);
+    expect(mkdirFailed("ENOSPC")).toMatchObject({ code: "STORE_FAILED", transient: true, message: expect.stringContaining("(the disk is full)") });
+    expect(mkdirFailed("EDQUOT")).toMatchObject({ code: "STORE_FAILED", transient: true, message: expect.stringContaining("(the disk quota is used up)") });
+    expect(mkdirFailed("EIO")).toMatchObject({ code: "STORE_FAILED", transient: true });
+    expect(mkdirFailed("EACCES")).toMatchObject({ code: "STORE_FAILED", transient: false });
     // A device: SQLite's "disk I/O error" is the path's fault (USAGE), which retrying cannot change.
     expect(toStoreError("/dev/null", "open the run store", new Database.SqliteError("disk I/O error", "SQLITE_IOERR"))).toMatchObject({ code: "USAGE", transient: false });
     // An EvalError (the store's own refusal) passes through as it is.

@@ -105,6 +105,8 @@ const HINTS: readonly [string, string][] = [
   ["SQLITE_READONLY", "the file or its directory is read-only"],
   ["SQLITE_CANTOPEN", "check that the path names a file in a directory you can write to"],
   ["SQLITE_FULL", "the disk is full"],
+  ["ENOSPC", "the disk is full"],
+  ["EDQUOT", "the disk quota is used up"],
   ["SQLITE_CONSTRAINT_PRIMARYKEY", "a row number was written twice to the same run"],
   // The only unique index that is not a primary key: rows_by_key (appendRows never trips it; addRows may).
   ["SQLITE_CONSTRAINT_UNIQUE", "a row key was written twice to the same run"],
@@ -125,6 +127,9 @@ export function isTransientSqliteCode(code: string): boolean {
   return /^SQLITE_(BUSY|LOCKED|IOERR)(_|$)/.test(code) || code === "SQLITE_FULL" || code === "SQLITE_NOMEM" || code === "SQLITE_PROTOCOL";
 }
 
+/** The file system's failures, making the store's folder, that may pass later as SQLite's alike do: the disk full, an I/O error. */
+const TRANSIENT_FS_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT", "EIO"]);
+
 /**
  * Whether SQLite's error code `code` says a row number or key was written twice to a run (the rows table's primary
  * key, or its only other unique index, rows_by_key): the run's state or the caller's rows refused it, not the database.
@@ -138,7 +143,7 @@ export function isRowClash(code: unknown): boolean {
  * file that is not a SQLite database): the user gave a wrong path and must give another, as with any bad
  * argument. A row number or key written twice to a run is `RUN_CONFLICT`. Everything else (locked, read-only,
  * disk full, damaged, I/O) is `STORE_FAILED`, `transient` when SQLite's code says retrying may succeed
- * ({@link isTransientSqliteCode}: locked, disk full, I/O). A file that
+ * ({@link isTransientSqliteCode}: locked, disk full, I/O), or the file system's does making its folder (`ENOSPC`, `EDQUOT`, `EIO`). A file that
  * SQLite cannot write or cannot open is looked for with `denied` (see {@link readOnlyHint}): a directory on
  * a read-only mount gives SQLite no -wal file to create, which it reports only as "unable to open".
  */
@@ -158,7 +163,7 @@ export function storeError(path: string, doing: string, cause: unknown, denied: 
   // A row number or key the run holds already (addRows): the run's state refuses the call, not the database.
   return new EvalError(usage ? "USAGE" : isRowClash(code) ? "RUN_CONFLICT" : "STORE_FAILED", `${path}: could not ${doing}: ${message}${hint ? ` (${hint})` : ""}`, {
     cause,
-    transient: !usage && isTransientSqliteCode(code),
+    transient: !usage && (isTransientSqliteCode(code) || TRANSIENT_FS_CODES.has(code)),
   });
 }
 
