@@ -45,12 +45,12 @@ const X_TICK_BASELINE = 23;
  * The most a tick label's character takes, in chart units: 11-unit text, whose digits are 0.64 em wide in
  * DejaVu Sans (the fallback font), about as wide as in the system fonts before it.
  */
-export const TICK_CHAR_WIDTH = 7;
+const TICK_CHAR_WIDTH = 7;
 /** The least room between two x tick labels, in chart units. */
-export const TICK_LABEL_GAP = 6;
+const TICK_LABEL_GAP = 6;
 
 /** An x tick's label: integer scales (edit counts) with thousands separators, as the summary prints them. */
-export function xTickLabel(t: number, integer: boolean): string {
+function xTickLabel(t: number, integer: boolean): string {
   return integer ? formatInt(t) : String(t);
 }
 
@@ -60,7 +60,7 @@ export function xTickLabel(t: number, integer: boolean): string {
  * fit between two ticks. At a fixed 8, the narrow drawing's 296-unit axis put "1,000" to "1,800" 30 units
  * apart, each 35 wide, run together as "1,0001,2001,400" (edit distances of 2,000-character answers).
  */
-export function xTicksThatFit(lo: number, hi: number, integer: boolean, plotW: number): number[] {
+function xTicksThatFit(lo: number, hi: number, integer: boolean, plotW: number): number[] {
   const at = (count: number): number[] => (integer ? ticks(Math.max(0, Math.ceil(lo)), Math.floor(hi), count).filter(Number.isInteger) : ticks(lo, hi, count));
   let out: number[] = [];
   for (let count = integer ? 8 : 5; count >= 1; count--) {
