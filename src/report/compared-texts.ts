@@ -21,7 +21,7 @@ interface ComparedTexts {
 }
 
 /** Shared text kept before the first difference when a long shared start is left out, in code points. */
-export const CONTEXT_BEFORE_DIFFERENCE = 300;
+const CONTEXT_BEFORE_DIFFERENCE = 300;
 
 /**
  * Where to start showing two texts that are the same for longer than `maxChars` less {@link CONTEXT_BEFORE_DIFFERENCE}
@@ -32,7 +32,7 @@ export const CONTEXT_BEFORE_DIFFERENCE = 300;
  * characters twice, with nothing marked. With `limit`, at most that many code points are skipped, and exactly that
  * many when the shared start is long enough: the offset is then one another pair of the same expected text chose.
  */
-export function sharedStartToSkip(a: string, b: string, maxChars: number, limit = Number.POSITIVE_INFINITY): number {
+function sharedStartToSkip(a: string, b: string, maxChars: number, limit = Number.POSITIVE_INFINITY): number {
   const n = Math.min(a.length, b.length);
   let same = 0;
   while (same < n && a.charCodeAt(same) === b.charCodeAt(same)) same++;
