@@ -10,7 +10,7 @@ import type { EvaluatorDefinition, ScoreRange } from "./define.js";
  * 1e308 a paired difference or a sum overflows to Infinity, and `compare` gave p = 0 with no interval,
  * "significant" (qa129).
  */
-export const MAX_SCORE = 2 ** 53;
+const MAX_SCORE = 2 ** 53;
 
 /** What a score beyond {@link MAX_SCORE}, or not a number, must be instead. */
 const BOUNDED = "a finite number or null, from -2^53 to 2^53 (no evaluator scores beyond; larger ones overflow the comparison's sums)";
