@@ -115,10 +115,11 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
  * type is the only problem). What only building finds is not checked: an embedding provider that the caller's
  * `env` lacks, a missing API key (so a spec of `semantic_similarity` with the openai provider passes without one).
  * Returns the specs as {@link Evaluator.spec} gives them: named, and each config completed by its defaults.
- * For a run store, which records specs that other processes build later. `at` as in {@link createEvaluators}.
+ * For a run store, which records specs that other processes build later. Issue paths start at `evaluators`, as
+ * {@link createEvaluators}' do by default.
  */
-export function checkEvaluatorSpecs(specs: unknown, at: (string | number)[] = ["evaluators"]): EvaluatorSpec[] {
-  return parsedSpecs("checkEvaluatorSpecs", specs, at).map((p) => p.spec);
+export function checkEvaluatorSpecs(specs: unknown): EvaluatorSpec[] {
+  return parsedSpecs("checkEvaluatorSpecs", specs, ["evaluators"]).map((p) => p.spec);
 }
 
 /** What a summary needs of an evaluator: its name, type, direction and pass threshold ({@link Evaluator}'s). */
