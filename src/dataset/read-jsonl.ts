@@ -169,7 +169,7 @@ function arrayOfRowsHint(value: unknown): string {
  * control character" one column past the line's end. `before`: the units of the line before `json` (a BOM
  * skipped), counted in the column.
  */
-function whyNotJson(json: string, error: unknown, before = 0): string {
+function whyNotJson(json: string, error: unknown, before: number): string {
   let text = json;
   let err = error;
   if (json.endsWith("\r")) {

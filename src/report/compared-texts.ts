@@ -29,15 +29,15 @@ const CONTEXT_BEFORE_DIFFERENCE = 300;
  * the start of its line (or word) when there is one close by, never inside a grapheme cluster. 0 when the first
  * difference shows from the start: otherwise two long texts that differ past the cap (a typo at character 9,000 of
  * a 12,000-character summary, a long output that goes on past the whole expected text) showed the same first
- * characters twice, with nothing marked. With `limit`, at most that many code points are skipped, and exactly that
+ * characters twice, with nothing marked. At most `limit` (more than 0) code points are skipped, and exactly that
  * many when the shared start is long enough: the offset is then one another pair of the same expected text chose.
  */
-function sharedStartToSkip(a: string, b: string, maxChars: number, limit = Number.POSITIVE_INFINITY): number {
+function sharedStartToSkip(a: string, b: string, maxChars: number, limit: number): number {
   const n = Math.min(a.length, b.length);
   let same = 0;
   while (same < n && a.charCodeAt(same) === b.charCodeAt(same)) same++;
   const firstDifference = codePointCount(a, 0, same);
-  if (firstDifference <= maxChars - CONTEXT_BEFORE_DIFFERENCE || limit <= 0) return 0;
+  if (firstDifference <= maxChars - CONTEXT_BEFORE_DIFFERENCE) return 0;
   const skip = Math.min(firstDifference - CONTEXT_BEFORE_DIFFERENCE, limit);
   let at = unitPrefixEnd(a, skip, "code_point");
   // A limit (what another pair of the same expected text skipped) is taken as it is; otherwise back to a line
