@@ -12,7 +12,7 @@ import { readJsonArrayBatches } from "./read-json.js";
 import { readJsonlBatches } from "./read-jsonl.js";
 import { itemsOf, type DatasetFormat, type DatasetItem, type UnparsedRow } from "./rows.js";
 
-export type { DatasetFormat, DatasetItem, UnparsedRow } from "./rows.js";
+export type { DatasetFormat, DatasetItem } from "./rows.js";
 
 /** How many leading bytes {@link detectFormat} looks at when the extension does not decide. */
 const SNIFF_BYTES = 4096;
