@@ -4,21 +4,4 @@ export { renderComparisonReport, textsUnavailableNote } from "./comparison-repor
 export { renderTrendReport } from "./trend-report.js";
 export { renderJUnit } from "./junit.js";
 export { highlightFor } from "./choose.js";
-export type {
-  ComparisonEvaluator,
-  ComparisonReportInput,
-  ComparisonRow,
-  GateResult,
-  HighlightOptions,
-  HighlightUnit,
-  HistogramData,
-  JUnitInput,
-  RowErrorEntry,
-  RunLabel,
-  RunReportEvaluator,
-  RunReportInput,
-  TokenLists,
-  TrendReportInput,
-  TrendSeries,
-  WorstRow,
-} from "./types.js";
+export type { ComparisonReportInput, JUnitInput, RunReportInput, TrendReportInput } from "./types.js";
