@@ -186,3 +186,71 @@ describe("openDatabase while another connection opens the same file", () => {
     expect(other).toBe(true);
   });
 });
+
+describe("openDatabase's retries of an open SQLite answered busy", () => {
+  const step = BUSY_TIMEOUT_MS / 5;
+  /**
+   * Opens `path` with SQLite's switch to WAL answering `fail(tries)` (an error to throw, or nothing to let it run), on a
+   * clock that moves a fifth of the busy timeout at each try; gives what was thrown and the busy timeout each try opened with.
+   */
+  function openFailing(path: string, fail: (tries: number) => Error | undefined): { error: unknown; timeouts: number[] } {
+    const pragma = Database.prototype.pragma;
+    const timeouts: number[] = [];
+    let now = Date.now();
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => now);
+    const spy = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+      if (source.startsWith("page_size")) {
+        timeouts.push(Number(pragma.call(this, "busy_timeout", { simple: true })));
+        now += step;
+      }
+      const error = source === "journal_mode = WAL" ? fail(timeouts.length) : undefined;
+      if (error) throw error;
+      return pragma.call(this, source, options);
+    });
+    try {
+      openDatabase(path).close();
+      return { error: undefined, timeouts };
+    } catch (error) {
+      return { error, timeouts };
+    } finally {
+      spy.mockRestore();
+      clock.mockRestore();
+    }
+  }
+  const locked = () => new Database.SqliteError("database is locked", "SQLITE_BUSY");
+
+  it("gives each try what is left of one busy timeout, and fails busy once it is used up (a lock held past it failed after twice it, or never)", () => {
+    // Busy at every try: after 50, something else, so that a loop that never gives up ends too.
+    const { error, timeouts } = openFailing(join(dir, "new.db"), (tries) => (tries > 50 ? new Error("tried again and again") : locked()));
+    expect(error).toMatchObject({ code: "STORE_FAILED", transient: true, message: expect.stringContaining("database is locked") });
+    expect((error as EvalError).cause).toMatchObject({ code: "SQLITE_BUSY" });
+    expect(timeouts).toEqual([5, 4, 3, 2, 1].map((parts) => parts * step));
+  });
+
+  it("opens once a busy try is followed by one that is not, that try waiting only what is left of the busy timeout", () => {
+    const path = join(dir, "new.db");
+    const { error, timeouts } = openFailing(path, (tries) => (tries < 3 ? locked() : undefined));
+    expect(error).toBeUndefined();
+    expect(timeouts).toHaveLength(3);
+    expect(timeouts[2]).toBeLessThan(BUSY_TIMEOUT_MS);
+    const db = new Database(path);
+    try {
+      expect(db.pragma("application_id", { simple: true })).toBe(APPLICATION_ID);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("does not try again a failure other than busy: another program's database, or an I/O error, fails at the first try", () => {
+    const foreign = join(dir, "foreign.db");
+    const other = new Database(foreign);
+    other.exec("CREATE TABLE t (x)");
+    other.close();
+    const usage = openFailing(foreign, () => undefined);
+    expect(usage.error).toMatchObject({ code: "USAGE", message: expect.stringContaining("not a simeval run store") });
+    expect(usage.timeouts).toHaveLength(1);
+    const io = openFailing(join(dir, "io.db"), (tries) => (tries > 50 ? new Error("tried again and again") : new Database.SqliteError("disk I/O error", "SQLITE_IOERR")));
+    expect(io.error).toMatchObject({ code: "STORE_FAILED", transient: true, message: expect.stringContaining("disk I/O error") });
+    expect(io.timeouts).toHaveLength(1);
+  });
+});
