@@ -8,11 +8,13 @@ import { storesInTempDir } from "../test-support.js";
 import { deleteCommand } from "./delete.js";
 
 // `killedAfterCommit`: the vacuuming child is killed once its VACUUM has committed (the file vacuumed, its answer not given).
-const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false }));
+// `unshrunk`: the child's vacuuming left the copy in the log, as when another process has the file open.
+const vacuuming = vi.hoisted(() => ({ killedAfterCommit: false, unshrunk: false }));
 vi.mock("../vacuum.js", async (original) => {
   const real = await original<typeof import("../vacuum.js")>();
   return {
     vacuumInChild: async (path: string, signal: AbortSignal) => {
+      if (vacuuming.unshrunk) return { shrunk: false };
       if (!vacuuming.killedAfterCommit) return real.vacuumInChild(path, signal);
       const store = openSqliteStore(path);
       await store.vacuum();
@@ -25,6 +27,7 @@ vi.mock("../vacuum.js", async (original) => {
 
 afterEach(() => {
   vacuuming.killedAfterCommit = false;
+  vacuuming.unshrunk = false;
 });
 
 const temp = storesInTempDir("simeval-delete-");
@@ -108,6 +111,17 @@ describe("deleteCommand interrupted", () => {
       expect.stringMatching(new RegExp(`^out: vacuumed ${db}: [\\d.]+ [kM]B -> [\\d.]+ kB$`)),
     ]);
     expect(process.listenerCount("SIGINT")).toBe(0);
+  });
+
+  it("--vacuum that left the file unshrunk says another process is using it (a writer past the busy timeout leaves it so too, not only a reader), and its size now", async () => {
+    const db = await recorded({ first: 12_000 });
+    const { out, io } = captured();
+    vacuuming.unshrunk = true;
+    expect(await deleteCommand(["first"], { db, vacuum: true }, io)).toBe(0);
+    expect(out).toEqual([
+      expect.stringMatching(/^deleted \S+ \(first\): 12,000 rows$/),
+      expect.stringMatching(new RegExp(`^vacuumed ${db}, but another process is using it: the file \\([\\d.]+ [kM]B now\\) shrinks once no process has it open$`)),
+    ]);
   });
 
   it("Ctrl-C once vacuuming is said abandons it: the file is as it was, the deletion done, exit 130", async () => {
