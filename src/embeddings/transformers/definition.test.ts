@@ -26,6 +26,22 @@ describe("transformers provider: config", () => {
     expect(p).toMatchObject({ name: "transformers", model: "./models/m", cacheModel: "./models/m q8 mean (not loaded)", batchSize: 32, concurrency: 1 });
   });
 
+  it("switches ONNX Runtime's telemetry off (ORT_DISABLE_TELEMETRY=1) when the provider is created, unless the environment says otherwise", () => {
+    const before = process.env["ORT_DISABLE_TELEMETRY"];
+    try {
+      delete process.env["ORT_DISABLE_TELEMETRY"];
+      createTransformersProvider({ model: "./models/m" });
+      expect(process.env["ORT_DISABLE_TELEMETRY"]).toBe("1");
+      // Set by the user (here, to have it on): theirs, not overwritten.
+      process.env["ORT_DISABLE_TELEMETRY"] = "0";
+      createTransformersProvider({ model: "./models/m" });
+      expect(process.env["ORT_DISABLE_TELEMETRY"]).toBe("0");
+    } finally {
+      if (before === undefined) delete process.env["ORT_DISABLE_TELEMETRY"];
+      else process.env["ORT_DISABLE_TELEMETRY"] = before;
+    }
+  });
+
   it("identifies the model for the embedding cache by absolute folder and weights file, not by the path as given", () => {
     // The same relative path "models/m" from two working directories: two models, two keys.
     const one = join(dir, "one");
