@@ -71,6 +71,9 @@ describe("levenshteinDistance: known pairs", () => {
     expect(e.message).toBe("levenshteinDistance: opts.maxDistanse is not an option (opts takes maxDistance and unit)");
     expect(thrownEvalError(() => levenshteinDistance("a", "b", { unit: "grapheme", units: "grapheme" } as never)).message).toContain("opts.units is not an option");
     expect(levenshteinDistance("abc", "xyz", Object.create(null) as never)).toBe(3);
+    // An inherited key is read as an option is (opts.maxDistance may be inherited), so a misspelt one is refused too.
+    expect(thrownEvalError(() => levenshteinDistance("abc", "xyz", Object.create({ maxDistanse: 1 }) as never)).message).toContain("opts.maxDistanse is not an option");
+    expect(levenshteinDistance("abc", "xyz", Object.create({ maxDistance: 1 }) as never)).toBe(2);
   });
 
   it("rejects options that are not an object, which were read as no options", () => {
