@@ -110,6 +110,11 @@ function issuesInvalid(arg: string, expected: string, value: unknown): EvalError
   return argumentError("INPUT_INVALID", "formatIssues", arg, expected, value, [arg]);
 }
 
+/** The `code` of a thrown value (Node's `ENOENT`, SQLite's extended result code), as a string; `""` when it has none. */
+export function errorCode(error: unknown): string {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+}
+
 /** True for a plain object: not null, not an array (what an options or record argument must be). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@
  * file as the user typed it, then says what was wrong and what was expected.
  */
 import type { Stats } from "node:fs";
-import { EvalError } from "../errors.js";
+import { errorCode, EvalError } from "../errors.js";
 
 /** `EvalError("DATASET_INVALID", "<path>: <problem>")`. */
 export function datasetInvalid(path: string, problem: string, cause?: unknown): EvalError {
@@ -12,8 +12,7 @@ export function datasetInvalid(path: string, problem: string, cause?: unknown): 
 
 /** Turns a failed `stat`/`open`/`read` into a DATASET_INVALID error that names the file and the reason. */
 export function fileProblem(path: string, err: unknown): EvalError {
-  const code = typeof err === "object" && err !== null && "code" in err ? String(err.code) : "";
-  switch (code) {
+  switch (errorCode(err)) {
     case "ENOENT":
       return datasetInvalid(path, "no such file", err);
     case "ENOTDIR":

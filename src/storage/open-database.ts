@@ -5,7 +5,7 @@
 import { accessSync, constants, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { EvalError } from "../errors.js";
+import { errorCode, EvalError } from "../errors.js";
 import { makeFolder } from "../make-folder.js";
 import { systemPath } from "../system-path.js";
 import { migrate } from "./migrations.js";
@@ -42,16 +42,11 @@ export function openDatabase(path: string): Database.Database {
     try {
       return openOnce(path, Math.max(1, deadline - Date.now()));
     } catch (error) {
-      const busy = error instanceof EvalError && error.code === "STORE_FAILED" && /^SQLITE_BUSY/.test(causeCode(error.cause));
+      const busy = error instanceof EvalError && error.code === "STORE_FAILED" && /^SQLITE_BUSY/.test(errorCode(error.cause));
       if (!busy || Date.now() + OPEN_RETRY_MS > deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, OPEN_RETRY_MS);
     }
   }
-}
-
-/** The `code` of a failure (SQLite's extended result code, or Node's such as `EACCES`), or `""`. */
-function causeCode(cause: unknown): string {
-  return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "";
 }
 
 /** One try of {@link openDatabase}, waiting at most `timeout` ms for a lock while opening, then {@link BUSY_TIMEOUT_MS} for each write. */
@@ -149,7 +144,7 @@ export function isRowClash(code: unknown): boolean {
  */
 export function storeError(path: string, doing: string, cause: unknown, denied: (path: string) => boolean = writeDenied): EvalError {
   if (cause instanceof EvalError) return cause;
-  const code = causeCode(cause);
+  const code = errorCode(cause);
   // SQLite says only "unable to open database file" for a directory, and "disk I/O error" for a device
   // such as /dev/null, as for a real failure: the path's kind tells them apart.
   const kind = notAFile(path);
