@@ -5,6 +5,7 @@ import type { EmbeddingBatch, EmbeddingProvider, EmbeddingProviderDefinition, Em
 import type { BatchingHints } from "./batcher.js";
 import { DEFAULT_BACKOFF, anySignal, backoffDelay, retryAfterMs, sleep, type BackoffOptions } from "./retry.js";
 import { cutText } from "../cut-text.js";
+import { processEnv } from "./process-env.js";
 import { codePointLabel } from "../unprintable.js";
 
 /** OpenAI's API root, the default `base_url`; only against it is an API key required. */
@@ -113,7 +114,7 @@ class EmbeddingRequestError extends EvalError {
  *   ` at <endpoint>` (without credentials or query) for any server but OpenAI's.
  */
 export function createOpenAIProvider(options: OpenAIEmbeddingOptions, tuning: OpenAITuning = {}): OpenAIEmbeddingProvider {
-  const env = tuning.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const env = tuning.env ?? processEnv() ?? {};
   const rawKey = env[options.api_key_env];
   const key = rawKey === undefined || rawKey.trim() === "" ? undefined : rawKey.trim();
   const endpoint = endpointOf(options.base_url);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EvalError } from "../../errors.js";
 import { loadOnce } from "../load-once.js";
+import { processEnv } from "../process-env.js";
 import { parseProviderOptions } from "../provider-options.js";
 import type { EmbeddingProvider, EmbeddingProviderDefinition, EmbeddingProviderOptions } from "../provider.js";
 import { ONNX_FILES, TRANSFORMERS_PACKAGE, type OnnxDtype } from "./defaults.js";
@@ -89,6 +90,6 @@ export const transformersProviderDefinition: EmbeddingProviderDefinition = {
  * is its own copy. Nothing in a browser, which has no `process`.
  */
 function quietOnnxRuntime(): void {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const env = processEnv();
   if (env && env["ORT_DISABLE_TELEMETRY"] === undefined) env["ORT_DISABLE_TELEMETRY"] = "1";
 }
