@@ -91,7 +91,8 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
   // Creation can fail too (an unknown embedding provider, say): collect those from every spec that parsed as
   // well, with the problems above, so that one error lists every problem.
   const built: Evaluator[] = [];
-  const causes: unknown[] = [];
+  // The cause of the first creation that threw one (a provider factory's error), for the error listing every issue.
+  let cause: unknown;
   // One env object of this call's own: evaluators made together may share what they build from it (see
   // semantic_similarity's providers), and nothing is shared with, or kept for, another call.
   const together = { ...env };
@@ -101,11 +102,10 @@ export function createEvaluators(specs: unknown, env: EvaluatorEnv = {}, at: (st
       built.push(build(p, together));
     } catch (error) {
       issues.push(...creationIssues(error, p, (specs as unknown[])[i], [...at, i]));
-      if ((error as EvalError).cause !== undefined) causes.push((error as EvalError).cause);
+      cause ??= (error as EvalError).cause;
     }
   });
-  // The cause of a creation that threw one (a provider factory's error); of several, the first.
-  if (issues.length) throwIssues(inSpecOrder(issues, at.length), causes[0]);
+  if (issues.length) throwIssues(inSpecOrder(issues, at.length), cause);
   return built;
 }
 
